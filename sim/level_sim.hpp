@@ -1,0 +1,164 @@
+#pragma once
+// A level of the thread-model hierarchy: a cache plus its counters, forwarding misses, write-backs
+// and forwarded stores to the level below (another LevelSim or MemorySink). Templated on policy
+// and the level below so the whole access path inlines: no virtual call per access.
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "sim/cache.hpp"
+#include "sim/geometry.hpp"
+#include "sim/level_stats.hpp"
+#include "sim/observer.hpp"
+#include "sim/reuse_distance.hpp"
+
+namespace cachesim {
+
+struct MemorySink {
+    std::uint64_t bytes_read = 0, bytes_written = 0;
+    void read(std::uint64_t, std::uint32_t size, std::uint16_t) { bytes_read += size; }
+    void write(std::uint64_t, std::uint32_t size, std::uint16_t) { bytes_written += size; }
+    static constexpr bool kIsMemory = true;
+};
+
+struct LevelSetup {
+    CacheGeometry geometry;
+    WritePolicy write_policy = WritePolicy::write_back_allocate;
+    std::uint64_t seed = 1;
+    const std::vector<std::uint64_t>* next_use = nullptr;  // OPT
+    std::vector<std::uint64_t>* record_lookups = nullptr;  // OPT pre-pass
+    bool analysis = true;
+    int index = 0;
+    SimObserver* observer = nullptr;
+    std::vector<ArrayInfo> arrays;  // to attribute write-backs to their array
+};
+
+template <class Policy, class Below>
+class LevelSim {
+public:
+    static constexpr bool kIsMemory = false;
+
+    LevelSim(const LevelSetup& s, Below& below, LevelStats& stats)
+        : g_(s.geometry),
+          cache_(s.geometry, s.seed, s.next_use),
+          below_(below),
+          stats_(stats),
+          record_(s.record_lookups),
+          observer_(s.observer),
+          index_(s.index),
+          analysis_(s.analysis),
+          write_allocate_(s.write_policy == WritePolicy::write_back_allocate) {
+        stats_.per_array.assign(std::max<std::size_t>(1, s.arrays.size()), ArrayCounters{});
+        for (const ArrayInfo& a : s.arrays) array_ranges_.push_back({a.base, a.base + a.bytes()});
+        stats_.classified = analysis_;
+    }
+
+    void read(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
+        for_each_sector(address, size, [&](std::uint64_t sector_id) {
+            lookup(sector_id, false, array, true);
+        });
+    }
+
+    void write(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
+        if (!write_allocate_) {
+            ++stats_.writes_forwarded;
+            stats_.bytes_to_below += size;
+            below_.write(address, size, array);
+            return;
+        }
+        const std::uint64_t end = address + size;
+        for_each_sector(address, size, [&](std::uint64_t sector_id) {
+            const std::uint64_t lo = sector_id << g_.sector_shift;
+            const bool whole_sector = address <= lo && end >= lo + g_.sector_bytes;
+            lookup(sector_id, true, array, !whole_sector);
+        });
+    }
+
+    const Cache<Policy>& cache() const { return cache_; }
+
+private:
+    template <class F>
+    void for_each_sector(std::uint64_t address, std::uint32_t size, F&& f) {
+        const std::uint64_t first = address >> g_.sector_shift;
+        const std::uint64_t last = (address + (size ? size - 1 : 0)) >> g_.sector_shift;
+        for (std::uint64_t s = first; s <= last; ++s) f(s);
+    }
+
+    void lookup(std::uint64_t sector_id, bool is_write, std::uint16_t array, bool fetch_on_miss) {
+        const std::uint32_t shift = g_.line_shift - g_.sector_shift;
+        const std::uint64_t line = sector_id >> shift;
+        const std::uint32_t sector = static_cast<std::uint32_t>(sector_id & ((1ull << shift) - 1));
+        if (record_) [[unlikely]] record_->push_back(line);
+        const LookupOutcome out = cache_.access(line, sector, is_write, true);
+        count(out.hit, is_write, array);
+        if (observer_) [[unlikely]] observer_->on_lookup(index_, line, out.hit, is_write, array);
+        if (analysis_) classify(sector_id, out.hit);
+        for (std::uint32_t i = 0; i < out.evicted_count; ++i) {
+            ++stats_.evictions;
+            if (observer_) [[unlikely]] observer_->on_evict(index_, out.evicted_lines[i]);
+            write_back(out.evicted_lines[i], out.evicted_dirty[i]);
+        }
+        if (!out.hit) {
+            if (fetch_on_miss) {
+                stats_.bytes_from_below += g_.sector_bytes;
+                below_.read(sector_id << g_.sector_shift, g_.sector_bytes, array);
+            }
+            if (observer_) [[unlikely]] observer_->on_fill(index_, line);
+        }
+    }
+
+    void count(bool hit, bool is_write, std::uint16_t array) {
+        ArrayCounters& a = stats_.per_array[array < stats_.per_array.size() ? array : 0];
+        if (is_write) {
+            ++stats_.writes;
+            ++a.writes;
+            if (hit) ++stats_.write_hits; else { ++stats_.write_misses; ++a.write_misses; }
+        } else {
+            ++stats_.reads;
+            ++a.reads;
+            if (hit) ++stats_.read_hits; else { ++stats_.read_misses; ++a.read_misses; }
+        }
+    }
+
+    void classify(std::uint64_t sector_id, bool hit) {
+        const std::uint64_t distance = reuse_.access(sector_id);
+        stats_.reuse.add(distance);
+        if (hit) return;
+        if (distance == kColdMiss) ++stats_.compulsory;
+        else if (distance >= g_.lines * g_.sectors_per_line) ++stats_.capacity;
+        else ++stats_.conflict;
+    }
+
+    void write_back(std::uint64_t line, std::uint64_t dirty_mask) {
+        while (dirty_mask) {
+            const std::uint32_t sector = static_cast<std::uint32_t>(__builtin_ctzll(dirty_mask));
+            dirty_mask &= dirty_mask - 1;
+            ++stats_.writebacks;
+            stats_.bytes_to_below += g_.sector_bytes;
+            const std::uint64_t address = (line << g_.line_shift) + (static_cast<std::uint64_t>(sector) << g_.sector_shift);
+            below_.write(address, g_.sector_bytes, array_of(address));
+        }
+    }
+
+    std::uint16_t array_of(std::uint64_t address) const {
+        for (std::size_t i = 0; i < array_ranges_.size(); ++i)
+            if (address >= array_ranges_[i].first && address < array_ranges_[i].second)
+                return static_cast<std::uint16_t>(i);
+        return 0;
+    }
+
+    CacheGeometry g_;
+    Cache<Policy> cache_;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> array_ranges_;
+    Below& below_;
+    LevelStats& stats_;
+    std::vector<std::uint64_t>* record_;
+    SimObserver* observer_;
+    int index_;
+    bool analysis_;
+    bool write_allocate_;
+    ReuseDistanceTracker reuse_;
+};
+
+}  // namespace cachesim

@@ -1,0 +1,39 @@
+#pragma once
+#include <cstdint>
+
+namespace cachesim {
+
+// xoshiro256** seeded through splitmix64: fast, and identical on every platform for a seed.
+class Rng {
+public:
+    explicit Rng(std::uint64_t seed = 1) {
+        for (auto& word : state_) word = splitmix(seed);
+    }
+    std::uint64_t next() {
+        const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
+        const std::uint64_t t = state_[1] << 17;
+        state_[2] ^= state_[0];
+        state_[3] ^= state_[1];
+        state_[1] ^= state_[2];
+        state_[0] ^= state_[3];
+        state_[2] ^= t;
+        state_[3] = rotl(state_[3], 45);
+        return result;
+    }
+    // Uniform in [0, bound) without modulo bias worth caring about (bound < 2^32).
+    std::uint32_t below(std::uint32_t bound) {
+        return static_cast<std::uint32_t>(((next() >> 32) * bound) >> 32);
+    }
+
+private:
+    static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+    static std::uint64_t splitmix(std::uint64_t& x) {
+        std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    std::uint64_t state_[4];
+};
+
+}  // namespace cachesim

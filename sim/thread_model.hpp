@@ -1,0 +1,48 @@
+#pragma once
+// The thesis's model: work items run one after another in schedule order, each one's accesses
+// going through L1 -> L2 -> memory in program order.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include "sim/geometry.hpp"
+#include "sim/level_stats.hpp"
+#include "sim/observer.hpp"
+#include "traces/access_source.hpp"
+
+namespace cachesim {
+
+struct HierarchyConfig {
+    CacheConfig l1{"L1", 0, 64, 0, 0, PolicyKind::lru, WritePolicy::write_through_no_allocate};
+    CacheConfig l2{"L2", 0, 64, 0, 0, PolicyKind::lru, WritePolicy::write_back_allocate};
+    std::uint64_t seed = 1;
+    bool analysis = true;  // miss classes and reuse-distance histograms (costs O(log n) per lookup)
+    std::uint64_t opt_max_lookups = 1ull << 28;  // OPT's pre-pass keeps 8 bytes per lookup
+};
+
+// Invalid configurations, unsupported requests; the message says what is wrong.
+class SimulationError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct RunControl {
+    SimObserver* observer = nullptr;
+    std::function<void(double fraction)> progress;  // called between batches
+    const std::atomic<bool>* cancel = nullptr;     // checked between batches
+};
+
+// Checks every enabled level's geometry; throws SimulationError naming the problem.
+void validate(const HierarchyConfig& config);
+
+SimulationResult simulate_thread_model(AccessSource& source, const HierarchyConfig& config,
+                                       const RunControl& control = {});
+
+class Cancelled : public std::runtime_error {
+public:
+    Cancelled() : std::runtime_error("simulation cancelled") {}
+};
+
+}  // namespace cachesim
