@@ -1,0 +1,43 @@
+// cachesim: simulate, sweep, diagram and compare cache behaviour of GPU thread schedules.
+#include <iostream>
+#include <string_view>
+
+#include "apps/cachesim/cli_errors.hpp"
+#include "apps/cachesim/subcommands.hpp"
+
+namespace {
+
+using cachesim::cli::Subcommand;
+
+constexpr Subcommand kSubcommands[] = {
+    {"simulate", "replay a workload or trace through the cache hierarchy and report counters",
+     cachesim::cli::run_simulate},
+};
+
+void print_usage(std::ostream& out) {
+    out << "usage: cachesim <subcommand> [options]   (cachesim <subcommand> --help for details)\n\n"
+           "subcommands:\n";
+    for (const Subcommand& s : kSubcommands)
+        out << "  " << s.name << std::string(12 - std::min<std::size_t>(11, s.name.size()), ' ')
+            << s.summary << "\n";
+    out << "\nWith no options, `cachesim simulate` runs the thesis's Table 3.1 scenario.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        print_usage(std::cerr);
+        return cachesim::cli::kExitUsage;
+    }
+    const std::string_view name = argv[1];
+    if (name == "--help" || name == "-h" || name == "help") {
+        print_usage(std::cout);
+        return 0;
+    }
+    for (const Subcommand& s : kSubcommands)
+        if (s.name == name) return cachesim::cli::guarded(s.name, [&] { return s.run(argc - 1, argv + 1); });
+    std::cerr << "cachesim: unknown subcommand '" << name << "'\n\n";
+    print_usage(std::cerr);
+    return cachesim::cli::kExitUsage;
+}

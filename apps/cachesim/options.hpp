@@ -1,0 +1,45 @@
+#pragma once
+// The options shared by simulate, sweep, diagram and compare: workload, trace, caches, output.
+#include <boost/program_options.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "sim/thread_model.hpp"
+#include "traces/access_source.hpp"
+#include "traces/trace_readers.hpp"
+#include "traces/workload_spec.hpp"
+
+namespace cachesim::cli {
+
+namespace po = boost::program_options;
+
+struct SimulationOptions {
+    std::optional<WorkloadSpec> workload;  // absent when replaying a trace
+    std::string trace_path;
+    TraceFormat trace_format = TraceFormat::din;
+    std::string model = "thread";
+    std::string preset;
+    HierarchyConfig hierarchy;
+};
+
+// Option groups; add the ones a subcommand needs to its description.
+po::options_description workload_options();
+po::options_description cache_options();
+po::options_description common_options();  // --preset, --config, --seed, --help
+
+// Parses argv, then the --config file, then the --preset's values; earlier sources win.
+// Returns nullopt (after printing help) when --help was given.
+std::optional<po::variables_map> parse_command_line(int argc, char** argv,
+                                                    const po::options_description& options,
+                                                    const std::string& usage);
+
+// Turns parsed values into a validated configuration; throws InputError / SimulationError.
+SimulationOptions read_simulation_options(const po::variables_map& vm);
+
+std::unique_ptr<AccessSource> make_source(const SimulationOptions& options);
+
+// "--l1-ways full|N" parsing, shared with sweeps.
+std::uint32_t parse_ways(const std::string& text, const std::string& what);
+
+}  // namespace cachesim::cli
