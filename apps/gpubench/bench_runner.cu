@@ -1,0 +1,197 @@
+#include "apps/gpubench/bench_runner.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "apps/gpubench/cuda_check.hpp"
+#include "apps/gpubench/exit_codes.hpp"
+#include "apps/gpubench/kernels.cuh"
+
+namespace gpubench {
+
+namespace {
+
+constexpr std::uint32_t kPoisonBits = 0xffffffffu;  // a NaN: unwritten elements cannot pass
+constexpr double kMaxRelativeError = 1e-5;          // ||out - ref|| / ||ref||, float vs double
+constexpr double kMaxElementError = 1e-3;
+
+template <class T>
+T* device_alloc(std::size_t count, const char* what) {
+    void* p = nullptr;
+    cuda_check(cudaMalloc(&p, count * sizeof(T)), what);
+    return static_cast<T*>(p);
+}
+
+}  // namespace
+
+DeviceInfo open_device(int device) {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess)
+        throw NoGpuError(std::string("no usable CUDA device: ") + cudaGetErrorString(status));
+    if (count == 0) throw NoGpuError("no CUDA device present");
+    if (device >= count)
+        throw NoGpuError("device " + std::to_string(device) + " requested, " + std::to_string(count) + " present");
+    cuda_check(cudaSetDevice(device), "cudaSetDevice");
+    cudaDeviceProp prop{};
+    cuda_check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+    DeviceInfo info;
+    info.name = prop.name;
+    info.sm_count = prop.multiProcessorCount;
+    info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+    info.memory_bytes = prop.totalGlobalMem;
+    info.major = prop.major;
+    info.minor = prop.minor;
+    cuda_check(cudaDriverGetVersion(&info.driver_version), "cudaDriverGetVersion");
+    cuda_check(cudaRuntimeGetVersion(&info.runtime_version), "cudaRuntimeGetVersion");
+    return info;
+}
+
+struct BenchRunner::DeviceArrays {
+    std::vector<float*> inputs;  // stencil: in; matmul: A, B
+    float* out = nullptr;
+    std::size_t out_count = 0;
+    ~DeviceArrays() {
+        for (float* p : inputs) cudaFree(p);
+        cudaFree(out);
+    }
+};
+
+BenchRunner::BenchRunner(const Options& options, const DeviceInfo& device, RangeProfiler* profiler)
+    : options_(options), device_(device), profiler_(profiler) {
+    cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    cuda_check(cudaEventCreate(&start_), "cudaEventCreate");
+    cuda_check(cudaEventCreate(&stop_), "cudaEventCreate");
+    // Twice the L2, so that after the flush none of a kernel's inputs can still be resident.
+    flush_bytes_ = std::max<std::size_t>(2 * device_.l2_bytes, 64u << 20);
+    flush_buffer_ = device_alloc<std::uint32_t>(flush_bytes_ / sizeof(std::uint32_t), "cudaMalloc(flush buffer)");
+}
+
+BenchRunner::~BenchRunner() {
+    arrays_.reset();
+    cudaFree(flush_buffer_);
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+    cudaStreamDestroy(stream_);
+}
+
+void BenchRunner::prepare_data(const cachesim::WorkloadSpec& spec) {
+    const bool stencil = spec.kind == cachesim::WorkloadKind::stencil;
+    const std::string key = std::string(cachesim::workload_name(spec.kind)) + " " + std::to_string(spec.width) +
+                            "x" + std::to_string(spec.height) + " " +
+                            (stencil ? std::to_string(spec.stencil_w) + "x" + std::to_string(spec.stencil_h)
+                                     : std::to_string(spec.depth));
+    if (key == data_key_) return;
+    arrays_.reset();
+    reference_.clear();
+    data_key_.clear();
+
+    std::vector<std::vector<float>> host_inputs;
+    if (stencil) {
+        host_inputs.push_back(random_floats(spec.items(), options_.seed));
+    } else {
+        host_inputs.push_back(random_floats(static_cast<std::size_t>(spec.height) * spec.depth, options_.seed));
+        host_inputs.push_back(random_floats(static_cast<std::size_t>(spec.depth) * spec.width, options_.seed + 1));
+    }
+    std::size_t bytes = spec.items() * sizeof(float) + flush_bytes_;
+    for (const auto& v : host_inputs) bytes += v.size() * sizeof(float);
+    if (bytes > device_.memory_bytes)
+        throw CudaError(key + " needs " + std::to_string(bytes >> 20) + " MiB, the device has " +
+                        std::to_string(device_.memory_bytes >> 20));
+
+    arrays_ = std::make_unique<DeviceArrays>();
+    for (const auto& v : host_inputs) {
+        float* d = device_alloc<float>(v.size(), "cudaMalloc(input)");
+        arrays_->inputs.push_back(d);
+        cuda_check(cudaMemcpy(d, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy(input)");
+    }
+    arrays_->out_count = spec.items();
+    arrays_->out = device_alloc<float>(arrays_->out_count, "cudaMalloc(output)");
+    if (options_.check) {
+        std::vector<const std::vector<float>*> inputs;
+        for (const auto& v : host_inputs) inputs.push_back(&v);
+        reference_ = reference_output(spec, inputs);
+    }
+    data_key_ = key;
+}
+
+std::function<void()> BenchRunner::launcher(const BenchConfig& config, bool profiled) const {
+    const cachesim::WorkloadSpec& s = config.spec;
+    const std::uint32_t block = config.block;
+    cudaStream_t stream = stream_;
+    if (s.kind == cachesim::WorkloadKind::stencil) {
+        const StencilArgs args{arrays_->out, arrays_->inputs[0], s.width, s.height, s.stencil_w, s.stencil_h, s.schedule};
+        if (profiled) return [args, block, stream] { launch_stencil<ProfiledLaunch>(args, block, stream); };
+        return [args, block, stream] { launch_stencil<TimedLaunch>(args, block, stream); };
+    }
+    const MatmulArgs args{arrays_->out, arrays_->inputs[0], arrays_->inputs[1], s.width, s.height, s.depth, s.schedule};
+    if (profiled) return [args, block, stream] { launch_matmul<ProfiledLaunch>(args, block, stream); };
+    return [args, block, stream] { launch_matmul<TimedLaunch>(args, block, stream); };
+}
+
+double BenchRunner::check(const BenchConfig& config) {
+    fill_bits(arrays_->out, arrays_->out_count, kPoisonBits, stream_);
+    launcher(config, false)();
+    cuda_check(cudaStreamSynchronize(stream_), "checked launch");
+    host_out_.resize(arrays_->out_count);
+    cuda_check(cudaMemcpy(host_out_.data(), arrays_->out, host_out_.size() * sizeof(float), cudaMemcpyDeviceToHost),
+               "cudaMemcpy(output)");
+    const CheckResult r = compare(host_out_, reference_);
+    if (r.unwritten > 0)
+        throw CheckFailed(config.label() + ": " + std::to_string(r.unwritten) + " output elements not written (first at " +
+                          std::to_string(r.worst_index) + ")");
+    if (r.relative_error > kMaxRelativeError || r.worst_element_error > kMaxElementError) {
+        char text[160];
+        std::snprintf(text, sizeof text, ": relative error %.3e, worst element %.3e at %llu", r.relative_error,
+                      r.worst_element_error, static_cast<unsigned long long>(r.worst_index));
+        throw CheckFailed(config.label() + text);
+    }
+    return r.relative_error;
+}
+
+void BenchRunner::time(const BenchConfig& config, ResultRow& row) {
+    const std::function<void()> launch = launcher(config, false);
+    for (int i = 0; i < options_.warmup; ++i) {
+        flush_l2(flush_buffer_, flush_bytes_, stream_);
+        launch();
+    }
+    std::vector<float> times;
+    for (int i = 0; i < options_.repetitions; ++i) {
+        flush_l2(flush_buffer_, flush_bytes_, stream_);
+        cuda_check(cudaEventRecord(start_, stream_), "cudaEventRecord");
+        launch();
+        cuda_check(cudaEventRecord(stop_, stream_), "cudaEventRecord");
+        cuda_check(cudaEventSynchronize(stop_), "timed launch");
+        float ms = 0;
+        cuda_check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+        times.push_back(ms);
+    }
+    std::sort(times.begin(), times.end());
+    const std::size_t n = times.size();
+    row.time_ms = n % 2 ? times[n / 2] : 0.5 * (static_cast<double>(times[n / 2 - 1]) + times[n / 2]);
+    row.time_ms_min = times.front();
+    row.repetitions = options_.repetitions;
+}
+
+ResultRow BenchRunner::run(const BenchConfig& config) {
+    prepare_data(config.spec);
+    ResultRow row;
+    row.config = config;
+    row.gpu = device_.name;
+    row.metrics.assign(options_.counters == CounterMode::none ? 0 : options_.metrics.size(), std::nullopt);
+    if (options_.check) row.relative_error = check(config);
+    time(config, row);
+    const auto flush = [this] { flush_l2(flush_buffer_, flush_bytes_, stream_); };
+    if (options_.counters == CounterMode::cupti) {
+        const std::vector<double> values = profiler_->measure(config.label(), flush, launcher(config, true));
+        for (std::size_t m = 0; m < values.size(); ++m) row.metrics[m] = values[m];
+    } else if (options_.counters == CounterMode::ncu) {
+        flush();  // ncu's --cache-control all flushes too; this keeps both paths alike
+        cuda_check(cudaStreamSynchronize(stream_), "flush before the profiled launch");
+        launcher(config, true)();
+        cuda_check(cudaStreamSynchronize(stream_), "profiled launch");
+    }
+    return row;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,62 @@
+#pragma once
+// Runs one configuration on the GPU: checks it against the CPU reference, times it, and collects
+// its counters. Device buffers and references are reused while consecutive configurations share
+// the same data (they differ only in schedule or block size).
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "apps/gpubench/options.hpp"
+#include "apps/gpubench/range_profiler.hpp"
+#include "apps/gpubench/reference.hpp"
+#include "apps/gpubench/results.hpp"
+
+namespace gpubench {
+
+struct DeviceInfo {
+    std::string name;
+    int sm_count = 0;
+    std::size_t l2_bytes = 0;
+    std::size_t memory_bytes = 0;
+    int driver_version = 0, runtime_version = 0;
+    int major = 0, minor = 0;
+};
+
+// Selects the device; throws NoGpuError when there is none (or no driver).
+DeviceInfo open_device(int device);
+
+class BenchRunner {
+public:
+    BenchRunner(const Options& options, const DeviceInfo& device, RangeProfiler* profiler);
+    ~BenchRunner();
+    BenchRunner(const BenchRunner&) = delete;
+    BenchRunner& operator=(const BenchRunner&) = delete;
+
+    // Throws CheckFailed when the output is wrong (nothing is timed then).
+    ResultRow run(const BenchConfig& config);
+
+private:
+    struct DeviceArrays;
+    void prepare_data(const cachesim::WorkloadSpec& spec);
+    std::function<void()> launcher(const BenchConfig& config, bool profiled) const;
+    double check(const BenchConfig& config);
+    void time(const BenchConfig& config, ResultRow& row);
+
+    const Options& options_;
+    DeviceInfo device_;
+    RangeProfiler* profiler_;
+    cudaStream_t stream_ = nullptr;
+    cudaEvent_t start_ = nullptr, stop_ = nullptr;
+    std::uint32_t* flush_buffer_ = nullptr;
+    std::size_t flush_bytes_ = 0;
+    std::unique_ptr<DeviceArrays> arrays_;
+    std::string data_key_;
+    std::vector<double> reference_;
+    std::vector<float> host_out_;
+};
+
+}  // namespace gpubench

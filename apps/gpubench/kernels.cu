@@ -1,0 +1,113 @@
+#include "apps/gpubench/kernels.cuh"
+
+#include "apps/gpubench/cuda_check.hpp"
+
+namespace gpubench {
+
+namespace {
+
+constexpr std::uint64_t kMaxGridX = 2147483647u;
+
+std::uint32_t blocks_for(std::uint64_t threads, std::uint32_t block) {
+    const std::uint64_t blocks = (threads + block - 1) / block;
+    if (blocks > kMaxGridX) throw CudaError("launch of " + std::to_string(threads) +
+                                            " threads needs more blocks than a grid may have");
+    return static_cast<std::uint32_t>(blocks);
+}
+
+// The box is a template parameter for the sizes of the thesis's tables (3x3..9x9), so those loops
+// unroll as the thesis's #define STENCIL_SIZE made them; kBox == 0 takes the box from the arguments.
+template <class Launch, int kBox>
+__global__ void stencil_kernel(StencilArgs args) {
+    const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::uint64_t n = static_cast<std::uint64_t>(args.width) * args.height;
+    if (tid >= n) return;
+    const std::uint64_t item = cachesim::schedule_map(args.schedule, tid, args.width, args.height);
+    const int x = static_cast<int>(item % args.width);
+    const int y = static_cast<int>(item / args.width);
+    const int box_w = kBox ? kBox : static_cast<int>(args.box_w);
+    const int box_h = kBox ? kBox : static_cast<int>(args.box_h);
+    const int last_x = static_cast<int>(args.width) - 1;
+    const int last_y = static_cast<int>(args.height) - 1;
+
+    float sum = 0.0f;
+#pragma unroll
+    for (int dy = -(box_h / 2); dy < box_h - box_h / 2; ++dy) {
+        const int row = min(last_y, max(0, y + dy));
+#pragma unroll
+        for (int dx = -(box_w / 2); dx < box_w - box_w / 2; ++dx) {
+            const int col = min(last_x, max(0, x + dx));
+            sum += args.in[static_cast<std::size_t>(row) * args.width + col];
+        }
+    }
+    args.out[item] = sum / static_cast<float>(box_w * box_h);
+}
+
+template <class Launch>
+__global__ void matmul_kernel(MatmulArgs args) {
+    const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const std::uint64_t n = static_cast<std::uint64_t>(args.width) * args.height;
+    if (tid >= n) return;
+    const std::uint64_t item = cachesim::schedule_map(args.schedule, tid, args.width, args.height);
+    const std::uint64_t x = item % args.width;
+    const std::uint64_t y = item / args.width;
+
+    float result = 0.0f;
+    const float* a_row = args.a + y * args.depth;
+    for (std::uint32_t i = 0; i < args.depth; ++i)
+        result += a_row[i] * args.b[static_cast<std::uint64_t>(i) * args.width + x];
+    args.c[item] = result;
+}
+
+__global__ void flush_kernel(std::uint32_t* buffer, std::size_t words, std::uint32_t value) {
+    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < words;
+         i += stride)
+        buffer[i] = value + static_cast<std::uint32_t>(i);
+}
+
+__global__ void fill_kernel(std::uint32_t* data, std::size_t count, std::uint32_t bits) {
+    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+         i += stride)
+        data[i] = bits;
+}
+
+}  // namespace
+
+template <class Launch>
+void launch_stencil(const StencilArgs& args, std::uint32_t block, cudaStream_t stream) {
+    const std::uint32_t grid = blocks_for(static_cast<std::uint64_t>(args.width) * args.height, block);
+    const bool square = args.box_w == args.box_h;
+    if (square && args.box_w == 3) stencil_kernel<Launch, 3><<<grid, block, 0, stream>>>(args);
+    else if (square && args.box_w == 5) stencil_kernel<Launch, 5><<<grid, block, 0, stream>>>(args);
+    else if (square && args.box_w == 7) stencil_kernel<Launch, 7><<<grid, block, 0, stream>>>(args);
+    else if (square && args.box_w == 9) stencil_kernel<Launch, 9><<<grid, block, 0, stream>>>(args);
+    else stencil_kernel<Launch, 0><<<grid, block, 0, stream>>>(args);
+    cuda_check_launch("stencil kernel launch");
+}
+
+template <class Launch>
+void launch_matmul(const MatmulArgs& args, std::uint32_t block, cudaStream_t stream) {
+    const std::uint32_t grid = blocks_for(static_cast<std::uint64_t>(args.width) * args.height, block);
+    matmul_kernel<Launch><<<grid, block, 0, stream>>>(args);
+    cuda_check_launch("matmul kernel launch");
+}
+
+template void launch_stencil<TimedLaunch>(const StencilArgs&, std::uint32_t, cudaStream_t);
+template void launch_stencil<ProfiledLaunch>(const StencilArgs&, std::uint32_t, cudaStream_t);
+template void launch_matmul<TimedLaunch>(const MatmulArgs&, std::uint32_t, cudaStream_t);
+template void launch_matmul<ProfiledLaunch>(const MatmulArgs&, std::uint32_t, cudaStream_t);
+
+void flush_l2(std::uint32_t* buffer, std::size_t bytes, cudaStream_t stream) {
+    static std::uint32_t generation = 0;  // a new value each time, so every line is really written
+    flush_kernel<<<1024, 256, 0, stream>>>(buffer, bytes / sizeof(std::uint32_t), ++generation);
+    cuda_check_launch("L2 flush kernel launch");
+}
+
+void fill_bits(float* data, std::size_t count, std::uint32_t bits, cudaStream_t stream) {
+    fill_kernel<<<1024, 256, 0, stream>>>(reinterpret_cast<std::uint32_t*>(data), count, bits);
+    cuda_check_launch("fill kernel launch");
+}
+
+}  // namespace gpubench

@@ -1,0 +1,44 @@
+#pragma once
+// The thesis's kernels (listings 3 and 4) with the thread index remapped by the simulator's
+// schedule (listing 5 generalised): launch index -> work item -> the same accesses, in the same
+// order, as traces/workload.hpp describes.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "traces/schedule.hpp"
+
+namespace gpubench {
+
+// Two instantiations of every kernel, so that Nsight Compute can be told to profile only the one
+// launch per configuration that is meant to be profiled ('--kernel-name regex:ProfiledLaunch').
+struct TimedLaunch {};
+struct ProfiledLaunch {};
+
+struct StencilArgs {
+    float* out;
+    const float* in;  // deliberately not __restrict__: plain LDG loads through L1, as in the thesis
+    std::uint32_t width, height;
+    std::uint32_t box_w, box_h;
+    cachesim::Schedule schedule;
+};
+
+struct MatmulArgs {
+    float* c;
+    const float* a;  // height x depth
+    const float* b;  // depth x width
+    std::uint32_t width, height, depth;
+    cachesim::Schedule schedule;
+};
+
+template <class Launch>
+void launch_stencil(const StencilArgs& args, std::uint32_t block, cudaStream_t stream);
+template <class Launch>
+void launch_matmul(const MatmulArgs& args, std::uint32_t block, cudaStream_t stream);
+
+// Writes `bytes` of `buffer` (sized larger than the L2) so that no input stays cached.
+void flush_l2(std::uint32_t* buffer, std::size_t bytes, cudaStream_t stream);
+// Fills a float array with a bit pattern (poison) on the device.
+void fill_bits(float* data, std::size_t count, std::uint32_t bits, cudaStream_t stream);
+
+}  // namespace gpubench

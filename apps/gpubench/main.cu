@@ -1,0 +1,100 @@
+// gpubench: the simulator's workloads and schedules on a real GPU (see README, "gpubench").
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "apps/gpubench/bench_runner.hpp"
+#include "apps/gpubench/exit_codes.hpp"
+#include "apps/gpubench/ncu_merge.hpp"
+#include "apps/gpubench/options.hpp"
+#include "apps/gpubench/range_profiler.hpp"
+#include "traces/input_error.hpp"
+
+namespace {
+
+using namespace gpubench;
+
+int run_benchmarks(const Options& options) {
+    const std::vector<BenchConfig> configs = expand_configs(options);
+    if (options.dry_run) {
+        for (const BenchConfig& c : configs) std::cout << c.label() << "\n";
+        return kExitOk;
+    }
+    const DeviceInfo device = open_device(options.device);
+    std::fprintf(stderr, "gpubench: %s, sm_%d%d, %d SMs, L2 %zu bytes, driver %d, runtime %d, %zu configurations\n",
+                 device.name.c_str(), device.major, device.minor, device.sm_count, device.l2_bytes,
+                 device.driver_version, device.runtime_version, configs.size());
+
+    std::unique_ptr<RangeProfiler> profiler;
+    if (options.counters == CounterMode::cupti) {
+        profiler = std::make_unique<RangeProfiler>(options.device, options.metrics);
+        std::fprintf(stderr, "gpubench: CUPTI range profiler on chip %s, %zu pass(es) per launch\n",
+                     profiler->chip().c_str(), profiler->passes());
+    }
+
+    std::ofstream file;
+    if (options.out_path != "-") {
+        file.open(options.out_path);
+        if (!file) throw cachesim::InputError("cannot write '" + options.out_path + "'");
+    }
+    std::ostream& out = options.out_path == "-" ? std::cout : file;
+    write_header(out, options.counters == CounterMode::none ? std::vector<std::string>{} : options.metrics);
+
+    BenchRunner runner(options, device, profiler.get());
+    std::size_t failures = 0;
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        try {
+            const ResultRow row = runner.run(configs[i]);
+            write_row(out, row);
+            out.flush();
+            std::fprintf(stderr, "[%zu/%zu] %s: %.4f ms\n", i + 1, configs.size(), configs[i].label().c_str(),
+                         row.time_ms);
+        } catch (const CheckFailed& e) {
+            ++failures;
+            std::fprintf(stderr, "[%zu/%zu] CHECK FAILED %s\n", i + 1, configs.size(), e.what());
+        }
+    }
+    if (!out) throw cachesim::InputError("writing '" + options.out_path + "' failed");
+    if (failures > 0) {
+        std::fprintf(stderr, "gpubench: %zu of %zu configurations gave wrong output\n", failures, configs.size());
+        return kExitCheckFailed;
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const Options options = parse_options(argc, argv);
+        if (options.help) {
+            std::cout << usage();
+            return kExitOk;
+        }
+        if (!options.merge_ncu_csv.empty()) {
+            merge_ncu_csv(options.merge_ncu_csv, options.merge_rows_csv, options.out_path);
+            return kExitOk;
+        }
+        return run_benchmarks(options);
+    } catch (const cachesim::InputError& e) {
+        std::fprintf(stderr, "gpubench: %s\n", e.what());
+        return kExitBadInput;
+    } catch (const NoGpuError& e) {
+        std::fprintf(stderr, "gpubench: %s (exit code %d: no GPU)\n", e.what(), kExitNoGpu);
+        return kExitNoGpu;
+    } catch (const CuptiError& e) {
+        std::fprintf(stderr,
+                     "gpubench: CUPTI range profiler failed: %s\n"
+                     "  (exit code %d; collect counters with Nsight Compute instead: see README, "
+                     "'--counters ncu')\n",
+                     e.what(), kExitCuptiFailed);
+        return kExitCuptiFailed;
+    } catch (const CudaError& e) {
+        std::fprintf(stderr, "gpubench: CUDA error: %s\n", e.what());
+        return kExitCudaError;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gpubench: %s\n", e.what());
+        return kExitCudaError;
+    }
+}

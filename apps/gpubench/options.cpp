@@ -1,0 +1,244 @@
+#include "apps/gpubench/options.hpp"
+
+#include <charconv>
+#include <string_view>
+
+#include "traces/input_error.hpp"
+
+namespace gpubench {
+
+using cachesim::InputError;
+
+const std::vector<std::uint32_t>& thesis_column_widths() {
+    static const std::vector<std::uint32_t> widths{4,  8,  16,  30,  31,  32,  33,   34,  48,
+                                                   64, 96, 128, 256, 512, 1024, 2048};
+    return widths;
+}
+
+const std::vector<std::string>& default_metrics() {
+    static const std::vector<std::string> metrics{
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+        "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+        "lts__t_sectors_srcunit_tex_op_read.sum",
+        "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
+        "lts__t_sector_op_read_hit_rate.pct",
+        "dram__bytes_read.sum",
+    };
+    return metrics;
+}
+
+namespace {
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = text.find(separator, start);
+        parts.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+        if (end == std::string_view::npos) break;
+        start = end + 1;
+    }
+    return parts;
+}
+
+std::uint32_t parse_count(std::string_view text, std::string_view option, std::uint32_t min,
+                          std::uint32_t max) {
+    std::uint32_t value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < min ||
+        value > max)
+        throw InputError(std::string(option) + ": '" + std::string(text) +
+                         "' is not a whole number between " + std::to_string(min) + " and " +
+                         std::to_string(max));
+    return value;
+}
+
+std::vector<std::uint32_t> parse_counts(std::string_view text, std::string_view option,
+                                        std::uint32_t min, std::uint32_t max) {
+    std::vector<std::uint32_t> values;
+    for (std::string_view part : split(text, ',')) values.push_back(parse_count(part, option, min, max));
+    return values;
+}
+
+std::vector<Dimensions> parse_dimension_list(std::string_view text, std::string_view option) {
+    std::vector<Dimensions> values;
+    for (std::string_view part : split(text, ',')) {
+        Dimensions d;
+        cachesim::parse_dimensions(part, option, d.w, d.h);
+        values.push_back(d);
+    }
+    return values;
+}
+
+CounterMode parse_counter_mode(std::string_view text) {
+    if (text == "cupti") return CounterMode::cupti;
+    if (text == "ncu") return CounterMode::ncu;
+    if (text == "none") return CounterMode::none;
+    throw InputError("--counters: unknown mode '" + std::string(text) +
+                     "' (expected cupti, ncu or none)");
+}
+
+}  // namespace
+
+std::string usage() {
+    return R"(usage: gpubench [options]
+Runs the box-blur stencil and the naive matmul on the GPU with the simulator's thread schedules,
+checks each output against a CPU reference, and writes one CSV row per configuration: median
+kernel time (CUDA events, L2 flushed before every repetition) and hardware counters named after
+their Nsight Compute metrics.
+
+Sweep (comma-separated lists; every combination is run):
+  --kernel K          stencil, matmul or all (default all)
+  --size WxH          output sizes (default 4096x4096 for stencil, 1024x1024 for matmul)
+  --stencil SWxSH     stencil box sizes (default 9x9)
+  --depth D           matmul inner dimension (default: the output width)
+  --schedules S       linear, column:W, zigzag:W, tiled:TWxTH, morton
+                      (default linear plus the column widths below)
+  --widths W          adds column:W for each W (default, only when --schedules is not given:
+                      4,8,16,30,31,32,33,34,48,64,96,128,256,512,1024,2048; 'none' for none)
+  --blocks B          threads per block, 1..1024 (default 32,64,128,256,512,1024)
+Measurement:
+  --warmup N          untimed launches before timing (default 3)
+  --reps N            timed repetitions; the median is reported (default 21)
+  --counters M        cupti (in-process range profiler, default), ncu (one extra launch per
+                      configuration of a kernel whose name contains ProfiledLaunch, for
+                      'ncu --kernel-name regex:ProfiledLaunch'), or none
+  --metrics LIST      Nsight Compute metric names (default: the fidelity set, see README)
+  --no-check          skip the CPU reference check
+  --seed N            seed of the random inputs
+  --device N          CUDA device index (default 0)
+  --out FILE          CSV output (default: standard output)
+  --dry-run           print the configurations and exit
+Merging an Nsight Compute run (no GPU needed):
+  --merge-ncu NCU.csv --rows ROWS.csv --out FILE
+                      fills the metric columns of ROWS.csv (written with --counters ncu) from
+                      'ncu --csv --page raw --print-units base' output, in launch order
+Exit codes: 0 ok, 1 output check failed, 2 bad input, 3 no GPU, 4 CUPTI failure, 5 CUDA error.
+)";
+}
+
+Options parse_options(int argc, char** argv) {
+    Options o;
+    bool widths_given = false, schedules_given = false;
+    std::vector<std::uint32_t> widths;
+    std::vector<cachesim::Schedule> schedules;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        auto value = [&]() -> std::string_view {
+            if (i + 1 >= argc) throw InputError(std::string(arg) + " needs a value");
+            return argv[++i];
+        };
+        if (arg == "--help" || arg == "-h") {
+            o.help = true;
+        } else if (arg == "--kernel") {
+            const std::string_view v = value();
+            if (v == "all") {
+                o.kernels = {cachesim::WorkloadKind::stencil, cachesim::WorkloadKind::matmul};
+            } else {
+                o.kernels.clear();
+                for (std::string_view part : split(v, ','))
+                    o.kernels.push_back(cachesim::parse_workload_kind(part));
+            }
+        } else if (arg == "--size") {
+            o.sizes = parse_dimension_list(value(), "--size");
+        } else if (arg == "--stencil") {
+            o.boxes = parse_dimension_list(value(), "--stencil");
+        } else if (arg == "--depth") {
+            o.depths = parse_counts(value(), "--depth", 1, 1u << 20);
+        } else if (arg == "--schedules") {
+            schedules_given = true;
+            for (std::string_view part : split(value(), ','))
+                schedules.push_back(cachesim::parse_schedule(part));
+        } else if (arg == "--widths") {
+            widths_given = true;
+            const std::string_view v = value();
+            if (v != "none") widths = parse_counts(v, "--widths", 1, 1u << 24);
+        } else if (arg == "--blocks") {
+            o.blocks = parse_counts(value(), "--blocks", 1, 1024);
+        } else if (arg == "--warmup") {
+            o.warmup = static_cast<int>(parse_count(value(), "--warmup", 0, 1000));
+        } else if (arg == "--reps") {
+            o.repetitions = static_cast<int>(parse_count(value(), "--reps", 1, 100000));
+        } else if (arg == "--counters") {
+            o.counters = parse_counter_mode(value());
+        } else if (arg == "--metrics") {
+            o.metrics.clear();
+            for (std::string_view part : split(value(), ',')) {
+                if (part.empty()) throw InputError("--metrics: empty metric name");
+                o.metrics.emplace_back(part);
+            }
+        } else if (arg == "--no-check") {
+            o.check = false;
+        } else if (arg == "--seed") {
+            o.seed = parse_count(value(), "--seed", 0, 0xffffffffu);
+        } else if (arg == "--device") {
+            o.device = static_cast<int>(parse_count(value(), "--device", 0, 1023));
+        } else if (arg == "--out") {
+            o.out_path = value();
+            if (o.out_path.empty()) throw InputError("--out needs a file name");
+        } else if (arg == "--dry-run") {
+            o.dry_run = true;
+        } else if (arg == "--merge-ncu") {
+            o.merge_ncu_csv = value();
+        } else if (arg == "--rows") {
+            o.merge_rows_csv = value();
+        } else {
+            throw InputError("unknown option '" + std::string(arg) + "' (see --help)");
+        }
+    }
+    if (o.metrics.empty()) o.metrics = default_metrics();
+    if (!schedules_given) schedules.push_back(cachesim::Schedule{});  // linear, the thesis's naive
+    if (!widths_given && !schedules_given) widths = thesis_column_widths();
+    for (std::uint32_t w : widths)
+        schedules.push_back(cachesim::Schedule{cachesim::ScheduleKind::column, w, 0});
+    o.schedules = schedules;
+    if (o.merge_ncu_csv.empty() != o.merge_rows_csv.empty())
+        throw InputError("--merge-ncu and --rows go together");
+    return o;
+}
+
+std::vector<BenchConfig> expand_configs(const Options& o) {
+    std::vector<BenchConfig> configs;
+    for (cachesim::WorkloadKind kind : o.kernels) {
+        const bool stencil = kind == cachesim::WorkloadKind::stencil;
+        std::vector<Dimensions> sizes = o.sizes;
+        if (sizes.empty()) sizes.push_back(stencil ? Dimensions{4096, 4096} : Dimensions{1024, 1024});
+        for (const Dimensions& size : sizes) {
+            // The stencil sweeps box sizes, the matmul depths; the other list is unused.
+            std::vector<std::uint32_t> inner;
+            if (stencil) {
+                for (std::size_t b = 0; b < o.boxes.size(); ++b) inner.push_back(static_cast<std::uint32_t>(b));
+            } else {
+                inner = o.depths.empty() ? std::vector<std::uint32_t>{size.w} : o.depths;
+            }
+            for (std::uint32_t v : inner) {
+                for (const cachesim::Schedule& schedule : o.schedules) {
+                    for (std::uint32_t block : o.blocks) {
+                        BenchConfig c;
+                        c.spec.kind = kind;
+                        c.spec.width = size.w;
+                        c.spec.height = size.h;
+                        c.spec.elem_bytes = 4;
+                        c.spec.schedule = schedule;
+                        if (stencil) {
+                            c.spec.stencil_w = o.boxes[v].w;
+                            c.spec.stencil_h = o.boxes[v].h;
+                            c.spec.depth = 0;
+                        } else {
+                            c.spec.stencil_w = c.spec.stencil_h = 0;
+                            c.spec.depth = v;
+                        }
+                        c.block = block;
+                        cachesim::validate(c.spec);
+                        configs.push_back(c);
+                    }
+                }
+            }
+        }
+    }
+    return configs;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,51 @@
+#pragma once
+// gpubench's command line: what to sweep, how to time and which counters to collect.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "apps/gpubench/bench_config.hpp"
+
+namespace gpubench {
+
+enum class CounterMode { cupti, ncu, none };
+
+struct Dimensions {
+    std::uint32_t w = 0, h = 0;
+};
+
+struct Options {
+    std::vector<cachesim::WorkloadKind> kernels{cachesim::WorkloadKind::stencil,
+                                                cachesim::WorkloadKind::matmul};
+    std::vector<Dimensions> sizes;  // empty: 4096x4096 for the stencil, 1024x1024 for matmul
+    std::vector<Dimensions> boxes{{9, 9}};
+    std::vector<std::uint32_t> depths;  // empty: the matmul's width (square matrices)
+    std::vector<cachesim::Schedule> schedules;
+    std::vector<std::uint32_t> blocks{32, 64, 128, 256, 512, 1024};
+    int warmup = 3;
+    int repetitions = 21;
+    CounterMode counters = CounterMode::cupti;
+    std::vector<std::string> metrics;
+    std::string out_path = "-";  // "-" is stdout
+    bool check = true;
+    std::uint64_t seed = 20240601;
+    int device = 0;
+    bool dry_run = false;        // print the configurations and exit (no GPU needed)
+    std::string merge_ncu_csv;   // --merge-ncu: fill metric columns of --rows from ncu's CSV
+    std::string merge_rows_csv;
+    bool help = false;
+};
+
+// The widths of the thesis's tables (figure 5.1).
+const std::vector<std::uint32_t>& thesis_column_widths();
+// The metrics collected unless --metrics says otherwise (Nsight Compute names).
+const std::vector<std::string>& default_metrics();
+
+// Throws cachesim::InputError with a message naming the option.
+Options parse_options(int argc, char** argv);
+std::string usage();
+
+// Every configuration the options describe, validated; throws cachesim::InputError.
+std::vector<BenchConfig> expand_configs(const Options& options);
+
+}  // namespace gpubench

@@ -1,0 +1,223 @@
+#include "apps/gpubench/range_profiler.hpp"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+
+#include "apps/gpubench/cuda_check.hpp"
+#include "apps/gpubench/exit_codes.hpp"
+
+namespace gpubench {
+
+namespace {
+
+void cupti_check(CUptiResult status, const char* what) {
+    if (status == CUPTI_SUCCESS) return;
+    const char* text = nullptr;
+    if (cuptiGetResultString(status, &text) != CUPTI_SUCCESS || text == nullptr) text = "unknown error";
+    std::string message = std::string(what) + " failed: " + text + " (CUPTI error " +
+                          std::to_string(static_cast<int>(status)) + ")";
+    if (status == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES)
+        message += "; profiling needs root or the driver option NVreg_RestrictProfilingToAdminUsers=0";
+    throw CuptiError(message);
+}
+
+#define GPUBENCH_CUPTI(call) cupti_check((call), #call)
+
+// A zeroed CUPTI parameter struct with its size set, as every CUPTI call expects.
+template <class Params>
+Params params(std::size_t struct_size) {
+    Params p{};
+    p.structSize = struct_size;
+    return p;
+}
+#define GPUBENCH_PARAMS(Type) params<Type>(Type##_STRUCT_SIZE)
+
+// The current CUcontext, fetched through the runtime so that gpubench does not link libcuda
+// (and so starts, and reports "no GPU" clearly, on machines without a driver).
+CUcontext current_context() {
+    using GetCurrent = CUresult (*)(CUcontext*);
+    void* function = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    cuda_check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, 12000, cudaEnableDefault, &found),
+               "cudaGetDriverEntryPointByVersion(cuCtxGetCurrent)");
+    if (found != cudaDriverEntryPointSuccess || function == nullptr)
+        throw CuptiError("the driver does not provide cuCtxGetCurrent");
+    CUcontext context = nullptr;
+    if (reinterpret_cast<GetCurrent>(function)(&context) != CUDA_SUCCESS || context == nullptr)
+        throw CuptiError("no current CUDA context for the range profiler");
+    return context;
+}
+
+}  // namespace
+
+struct RangeProfiler::Host {
+    CUpti_Profiler_Host_Object* object = nullptr;
+    ~Host() {
+        if (object == nullptr) return;
+        auto p = GPUBENCH_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
+        p.pHostObject = object;
+        cuptiProfilerHostDeinitialize(&p);
+    }
+};
+
+RangeProfiler::RangeProfiler(int device, std::vector<std::string> metrics)
+    : metrics_(std::move(metrics)), host_(std::make_unique<Host>()) {
+    for (const std::string& m : metrics_) metric_ptrs_.push_back(m.c_str());
+    cuda_check(cudaSetDevice(device), "cudaSetDevice");
+    cuda_check(cudaFree(nullptr), "CUDA context creation");
+    context_ = current_context();
+
+    auto init = GPUBENCH_PARAMS(CUpti_Profiler_Initialize_Params);
+    GPUBENCH_CUPTI(cuptiProfilerInitialize(&init));
+
+    auto chip = GPUBENCH_PARAMS(CUpti_Device_GetChipName_Params);
+    chip.deviceIndex = static_cast<std::size_t>(device);
+    GPUBENCH_CUPTI(cuptiDeviceGetChipName(&chip));
+    chip_ = chip.pChipName;
+
+    auto avail = GPUBENCH_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
+    avail.ctx = static_cast<CUcontext>(context_);
+    GPUBENCH_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+    std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);
+    avail.pCounterAvailabilityImage = availability.data();
+    GPUBENCH_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+
+    auto host = GPUBENCH_PARAMS(CUpti_Profiler_Host_Initialize_Params);
+    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    host.pChipName = chip_.c_str();
+    host.pCounterAvailabilityImage = availability.data();
+    GPUBENCH_CUPTI(cuptiProfilerHostInitialize(&host));
+    host_->object = host.pHostObject;
+
+    auto add = GPUBENCH_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+    add.pHostObject = host_->object;
+    add.ppMetricNames = metric_ptrs_.data();
+    add.numMetrics = metric_ptrs_.size();
+    GPUBENCH_CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
+
+    auto size = GPUBENCH_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+    size.pHostObject = host_->object;
+    GPUBENCH_CUPTI(cuptiProfilerHostGetConfigImageSize(&size));
+    config_image_.resize(size.configImageSize);
+    auto image = GPUBENCH_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+    image.pHostObject = host_->object;
+    image.configImageSize = config_image_.size();
+    image.pConfigImage = config_image_.data();
+    GPUBENCH_CUPTI(cuptiProfilerHostGetConfigImage(&image));
+
+    auto passes = GPUBENCH_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    passes.configImageSize = config_image_.size();
+    passes.pConfigImage = config_image_.data();
+    GPUBENCH_CUPTI(cuptiProfilerHostGetNumOfPasses(&passes));
+    passes_ = passes.numOfPasses;
+}
+
+RangeProfiler::~RangeProfiler() {
+    host_.reset();
+    auto p = GPUBENCH_PARAMS(CUpti_Profiler_DeInitialize_Params);
+    cuptiProfilerDeInitialize(&p);
+}
+
+std::vector<double> RangeProfiler::measure(const std::string& range_name,
+                                           const std::function<void()>& prepare_pass,
+                                           const std::function<void()>& launch) {
+    auto enable = GPUBENCH_PARAMS(CUpti_RangeProfiler_Enable_Params);
+    enable.ctx = static_cast<CUcontext>(context_);
+    GPUBENCH_CUPTI(cuptiRangeProfilerEnable(&enable));
+    CUpti_RangeProfiler_Object* object = enable.pRangeProfilerObject;
+    // Disables the profiler on every exit, also when a step below throws.
+    struct Disabler {
+        CUpti_RangeProfiler_Object* object;
+        ~Disabler() {
+            auto p = GPUBENCH_PARAMS(CUpti_RangeProfiler_Disable_Params);
+            p.pRangeProfilerObject = object;
+            cuptiRangeProfilerDisable(&p);
+        }
+    } disabler{object};
+
+    auto size = GPUBENCH_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
+    size.pRangeProfilerObject = object;
+    size.pMetricNames = metric_ptrs_.data();
+    size.numMetrics = metric_ptrs_.size();
+    size.maxNumOfRanges = 1;
+    size.maxNumRangeTreeNodes = 1;
+    GPUBENCH_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
+    std::vector<std::uint8_t> counter_data(size.counterDataSize);
+    auto init = GPUBENCH_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+    init.pRangeProfilerObject = object;
+    init.counterDataSize = counter_data.size();
+    init.pCounterData = counter_data.data();
+    GPUBENCH_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+
+    auto config = GPUBENCH_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
+    config.pRangeProfilerObject = object;
+    config.configSize = config_image_.size();
+    config.pConfig = config_image_.data();
+    config.counterDataImageSize = counter_data.size();
+    config.pCounterDataImage = counter_data.data();
+    config.range = CUPTI_UserRange;
+    config.replayMode = CUPTI_UserReplay;
+    config.maxRangesPerPass = 1;
+    config.numNestingLevels = 1;
+    config.minNestingLevel = 1;
+    config.passIndex = 0;
+    config.targetNestingLevel = 1;
+    GPUBENCH_CUPTI(cuptiRangeProfilerSetConfig(&config));
+
+    // One pass per loop; a pass limit guards against a profiler that never reports completion.
+    bool all_submitted = false;
+    for (std::size_t pass = 0; !all_submitted; ++pass) {
+        if (pass > passes_ + 4)
+            throw CuptiError("range profiler still wants passes after " + std::to_string(pass));
+        prepare_pass();
+        cuda_check(cudaDeviceSynchronize(), "synchronisation before a profiled pass");
+        auto start = GPUBENCH_PARAMS(CUpti_RangeProfiler_Start_Params);
+        start.pRangeProfilerObject = object;
+        GPUBENCH_CUPTI(cuptiRangeProfilerStart(&start));
+        auto push = GPUBENCH_PARAMS(CUpti_RangeProfiler_PushRange_Params);
+        push.pRangeProfilerObject = object;
+        push.pRangeName = range_name.c_str();
+        GPUBENCH_CUPTI(cuptiRangeProfilerPushRange(&push));
+        launch();
+        cuda_check(cudaDeviceSynchronize(), "profiled launch");
+        auto pop = GPUBENCH_PARAMS(CUpti_RangeProfiler_PopRange_Params);
+        pop.pRangeProfilerObject = object;
+        GPUBENCH_CUPTI(cuptiRangeProfilerPopRange(&pop));
+        auto stop = GPUBENCH_PARAMS(CUpti_RangeProfiler_Stop_Params);
+        stop.pRangeProfilerObject = object;
+        GPUBENCH_CUPTI(cuptiRangeProfilerStop(&stop));
+        all_submitted = stop.isAllPassSubmitted != 0;
+    }
+
+    auto decode = GPUBENCH_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
+    decode.pRangeProfilerObject = object;
+    GPUBENCH_CUPTI(cuptiRangeProfilerDecodeData(&decode));
+    if (decode.numOfRangeDropped != 0)
+        throw CuptiError("range profiler dropped " + std::to_string(decode.numOfRangeDropped) + " range(s)");
+
+    auto info = GPUBENCH_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
+    info.pCounterDataImage = counter_data.data();
+    info.counterDataImageSize = counter_data.size();
+    GPUBENCH_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
+    if (info.numTotalRanges != 1)
+        throw CuptiError("expected one profiled range, got " + std::to_string(info.numTotalRanges));
+
+    std::vector<double> values(metrics_.size());
+    auto eval = GPUBENCH_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+    eval.pHostObject = host_->object;
+    eval.pCounterDataImage = counter_data.data();
+    eval.counterDataImageSize = counter_data.size();
+    eval.rangeIndex = 0;
+    eval.ppMetricNames = metric_ptrs_.data();
+    eval.numMetrics = metric_ptrs_.size();
+    eval.pMetricValues = values.data();
+    GPUBENCH_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&eval));
+    return values;
+}
+
+}  // namespace gpubench

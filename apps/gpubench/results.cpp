@@ -1,0 +1,59 @@
+#include "apps/gpubench/results.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "apps/gpubench/csv.hpp"
+
+namespace gpubench {
+
+const std::vector<std::string>& fixed_columns() {
+    static const std::vector<std::string> columns{
+        "kernel", "width",      "height",    "stencil_w",   "stencil_h", "depth",   "schedule",
+        "block",  "elem_bytes", "gpu",       "time_ms",     "time_ms_min", "repetitions", "rel_error"};
+    return columns;
+}
+
+void write_header(std::ostream& out, const std::vector<std::string>& metric_names) {
+    bool first = true;
+    for (const std::string& c : fixed_columns()) {
+        out << (first ? "" : ",") << c;
+        first = false;
+    }
+    for (const std::string& m : metric_names) out << "," << csv_field(m);
+    out << "\n";
+}
+
+std::string format_metric(double value) {
+    char text[64];
+    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15)
+        std::snprintf(text, sizeof text, "%.0f", value);
+    else
+        std::snprintf(text, sizeof text, "%.6f", value);
+    return text;
+}
+
+namespace {
+
+std::string format_time(double ms) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.6f", ms);
+    return text;
+}
+
+}  // namespace
+
+void write_row(std::ostream& out, const ResultRow& row) {
+    const cachesim::WorkloadSpec& s = row.config.spec;
+    char error[64] = "";
+    if (row.relative_error) std::snprintf(error, sizeof error, "%.3e", *row.relative_error);
+    out << cachesim::workload_name(s.kind) << "," << s.width << "," << s.height << "," << s.stencil_w
+        << "," << s.stencil_h << "," << s.depth << "," << csv_field(cachesim::schedule_name(s.schedule))
+        << "," << row.config.block << "," << s.elem_bytes << "," << csv_field(row.gpu) << ","
+        << format_time(row.time_ms) << "," << format_time(row.time_ms_min) << "," << row.repetitions
+        << "," << error;
+    for (const std::optional<double>& m : row.metrics) out << "," << (m ? format_metric(*m) : "");
+    out << "\n";
+}
+
+}  // namespace gpubench

@@ -1,0 +1,30 @@
+#pragma once
+// gpubench's output: one CSV row per measured configuration, metrics named as in Nsight Compute.
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "apps/gpubench/bench_config.hpp"
+
+namespace gpubench {
+
+struct ResultRow {
+    BenchConfig config;
+    std::string gpu;
+    double time_ms = 0;      // median over the repetitions
+    double time_ms_min = 0;
+    int repetitions = 0;
+    std::optional<double> relative_error;  // empty with --no-check
+    std::vector<std::optional<double>> metrics;  // empty cells when not collected
+};
+
+// The configuration and timing columns, in order, before the metric columns.
+const std::vector<std::string>& fixed_columns();
+
+void write_header(std::ostream& out, const std::vector<std::string>& metric_names);
+void write_row(std::ostream& out, const ResultRow& row);
+// Counters are whole numbers and written as such; rates keep six decimals.
+std::string format_metric(double value);
+
+}  // namespace gpubench
