@@ -1,6 +1,5 @@
 // gpubench: the simulator's workloads and schedules on a real GPU (see README, "gpubench").
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -8,6 +7,7 @@
 #include "apps/gpubench/exit_codes.hpp"
 #include "apps/gpubench/ncu_merge.hpp"
 #include "apps/gpubench/options.hpp"
+#include "apps/gpubench/output_file.hpp"
 #include "apps/gpubench/range_profiler.hpp"
 #include "traces/input_error.hpp"
 
@@ -33,12 +33,8 @@ int run_benchmarks(const Options& options) {
                      profiler->chip().c_str(), profiler->passes());
     }
 
-    std::ofstream file;
-    if (options.out_path != "-") {
-        file.open(options.out_path);
-        if (!file) throw cachesim::InputError("cannot write '" + options.out_path + "'");
-    }
-    std::ostream& out = options.out_path == "-" ? std::cout : file;
+    OutputFile output(options.out_path);
+    std::ostream& out = output.stream();
     write_header(out, options.counters == CounterMode::none ? std::vector<std::string>{} : options.metrics);
 
     BenchRunner runner(options, device, profiler.get());
@@ -55,7 +51,7 @@ int run_benchmarks(const Options& options) {
             std::fprintf(stderr, "[%zu/%zu] CHECK FAILED %s\n", i + 1, configs.size(), e.what());
         }
     }
-    if (!out) throw cachesim::InputError("writing '" + options.out_path + "' failed");
+    output.commit();
     if (failures > 0) {
         std::fprintf(stderr, "gpubench: %zu of %zu configurations gave wrong output\n", failures, configs.size());
         return kExitCheckFailed;

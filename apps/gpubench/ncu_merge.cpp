@@ -1,10 +1,9 @@
 #include "apps/gpubench/ncu_merge.hpp"
 
 #include <charconv>
-#include <fstream>
-#include <iostream>
 
 #include "apps/gpubench/csv.hpp"
+#include "apps/gpubench/output_file.hpp"
 #include "apps/gpubench/results.hpp"
 #include "traces/input_error.hpp"
 
@@ -46,12 +45,8 @@ void merge_ncu_csv(const std::string& ncu_csv, const std::string& rows_csv, cons
                          " rows (run ncu with --kernel-name regex:ProfiledLaunch)");
 
     const std::size_t first_metric = fixed_columns().size();
-    std::ofstream file;
-    if (out_path != "-") {
-        file.open(out_path);
-        if (!file) throw InputError("cannot write '" + out_path + "'");
-    }
-    std::ostream& out = out_path == "-" ? std::cout : file;
+    OutputFile output(out_path);
+    std::ostream& out = output.stream();
     for (std::size_t c = 0; c < rows.header.size(); ++c) out << (c ? "," : "") << csv_field(rows.header[c]);
     out << "\n";
     for (std::size_t r = 0; r < rows.rows.size(); ++r) {
@@ -73,7 +68,7 @@ void merge_ncu_csv(const std::string& ncu_csv, const std::string& rows_csv, cons
         }
         out << "\n";
     }
-    if (!out) throw InputError("writing '" + out_path + "' failed");
+    output.commit();
 }
 
 }  // namespace gpubench
