@@ -94,18 +94,19 @@ private:
         count(out.hit, is_write, array);
         if (observer_) [[unlikely]] observer_->on_lookup(index_, line, out.hit, is_write, array);
         if (analysis_) classify(sector_id, out.hit);
+        if (out.hit) return;
+        // The fetch goes below before the victim's write-back, as in pycachesim and in hardware
+        // (the demand miss is on the critical path; the write-back waits in a buffer).
+        if (fetch_on_miss) {
+            stats_.bytes_from_below += g_.sector_bytes;
+            below_.read(sector_id << g_.sector_shift, g_.sector_bytes, array);
+        }
         for (std::uint32_t i = 0; i < out.evicted_count; ++i) {
             ++stats_.evictions;
             if (observer_) [[unlikely]] observer_->on_evict(index_, out.evicted_lines[i]);
             write_back(out.evicted_lines[i], out.evicted_dirty[i]);
         }
-        if (!out.hit) {
-            if (fetch_on_miss) {
-                stats_.bytes_from_below += g_.sector_bytes;
-                below_.read(sector_id << g_.sector_shift, g_.sector_bytes, array);
-            }
-            if (observer_) [[unlikely]] observer_->on_fill(index_, line);
-        }
+        if (observer_) [[unlikely]] observer_->on_fill(index_, line);
     }
 
     void count(bool hit, bool is_write, std::uint16_t array) {

@@ -1,0 +1,56 @@
+#pragma once
+// Runs the cachesim binary (path from CACHESIM_BIN) and captures exit code, stdout and stderr.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace cachesim::test {
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+inline std::string read_file(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+inline std::filesystem::path temp_dir() {
+    static const std::filesystem::path dir = [] {
+        auto d = std::filesystem::temp_directory_path() /
+                 ("cachesim-test-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+// `args` is appended to the binary path as shell words (quote paths yourself if needed).
+inline CommandResult run_cachesim(const std::string& args) {
+    const char* bin = std::getenv("CACHESIM_BIN");
+    CommandResult r;
+    if (!bin) {
+        r.err = "CACHESIM_BIN is not set";
+        return r;
+    }
+    static int counter = 0;
+    const auto out = temp_dir() / ("out" + std::to_string(counter) + ".txt");
+    const auto err = temp_dir() / ("err" + std::to_string(counter++) + ".txt");
+    const std::string command = std::string("'") + bin + "' " + args + " >'" + out.string() +
+                                "' 2>'" + err.string() + "'";
+    const int status = std::system(command.c_str());
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = read_file(out);
+    r.err = read_file(err);
+    return r;
+}
+
+}  // namespace cachesim::test

@@ -1,0 +1,152 @@
+#include "traces/trace_format.hpp"
+
+#include <fstream>
+
+#include "traces/input_error.hpp"
+#include "traces/trace_format_bytes.hpp"
+
+namespace cachesim::cst {
+
+namespace {
+
+void encode_workload(std::string& out, const WorkloadSpec& w) {
+    put_u8(out, static_cast<std::uint8_t>(w.kind));
+    put_u32(out, w.width);
+    put_u32(out, w.height);
+    put_u32(out, w.stencil_w);
+    put_u32(out, w.stencil_h);
+    put_u32(out, w.depth);
+    put_u32(out, w.elem_bytes);
+    put_u8(out, static_cast<std::uint8_t>(w.schedule.kind));
+    put_u32(out, w.schedule.width);
+    put_u32(out, w.schedule.tile_height);
+}
+
+WorkloadSpec decode_workload(ByteCursor& in) {
+    WorkloadSpec w;
+    const std::uint64_t kind_at = in.offset();
+    const std::uint8_t kind = in.u8("workload kind");
+    if (kind > static_cast<std::uint8_t>(WorkloadKind::matmul))
+        in.fail_at(kind_at, "unknown workload kind " + std::to_string(kind));
+    w.kind = static_cast<WorkloadKind>(kind);
+    w.width = in.u32("workload width");
+    w.height = in.u32("workload height");
+    w.stencil_w = in.u32("stencil width");
+    w.stencil_h = in.u32("stencil height");
+    w.depth = in.u32("matmul depth");
+    w.elem_bytes = in.u32("workload element size");
+    const std::uint64_t schedule_at = in.offset();
+    const std::uint8_t schedule = in.u8("schedule kind");
+    if (schedule > static_cast<std::uint8_t>(ScheduleKind::morton))
+        in.fail_at(schedule_at, "unknown schedule kind " + std::to_string(schedule));
+    w.schedule.kind = static_cast<ScheduleKind>(schedule);
+    w.schedule.width = in.u32("schedule width");
+    w.schedule.tile_height = in.u32("schedule tile height");
+    try {
+        validate(w);
+    } catch (const InputError& e) {
+        in.fail_at(kind_at, std::string("invalid workload: ") + e.what());
+    }
+    return w;
+}
+
+}  // namespace
+
+std::uint64_t max_block_accesses(std::uint32_t accesses_per_step) {
+    return accesses_per_step > kBlockAccesses ? accesses_per_step : kBlockAccesses;
+}
+
+std::string encode_header_body(const TraceHeader& h) {
+    std::string out;
+    put_u64(out, h.steps);
+    put_u64(out, h.accesses);
+    put_u64(out, h.blocks);
+    put_u32(out, h.accesses_per_step);
+    put_u32(out, h.elem_bytes);
+    put_u32(out, static_cast<std::uint32_t>(h.arrays.size()));
+    for (const ArrayInfo& a : h.arrays) {
+        put_u16(out, static_cast<std::uint16_t>(a.name.size()));
+        out += a.name;
+        put_u64(out, a.base);
+        put_u32(out, a.elem_bytes);
+        put_u32(out, a.width);
+        put_u32(out, a.height);
+    }
+    put_u8(out, h.workload ? 1 : 0);
+    if (h.workload) encode_workload(out, *h.workload);
+    return out;
+}
+
+TraceHeader decode_header_body(std::string_view body, std::uint32_t version) {
+    ByteCursor in(body, kPreambleBytes, "header");
+    TraceHeader h;
+    h.version = version;
+    const std::uint64_t steps_at = in.offset();
+    h.steps = in.u64("steps");
+    h.accesses = in.u64("accesses");
+    h.blocks = in.u64("blocks");
+    const std::uint64_t per_step_at = in.offset();
+    h.accesses_per_step = in.u32("accesses per step");
+    if (h.accesses_per_step == 0 || h.accesses_per_step > kMaxAccessesPerStep)
+        in.fail_at(per_step_at, "accesses per step " + std::to_string(h.accesses_per_step) +
+                                    " is outside 1.." + std::to_string(kMaxAccessesPerStep));
+    if (h.accesses / h.accesses_per_step != h.steps || h.accesses % h.accesses_per_step != 0)
+        in.fail_at(steps_at, std::to_string(h.steps) + " steps of " + std::to_string(h.accesses_per_step) +
+                                 " accesses do not make " + std::to_string(h.accesses) + " accesses");
+    const std::uint64_t blocks_needed_max = h.steps;  // every block holds at least one step
+    if (h.blocks > blocks_needed_max || (h.steps > 0 && h.blocks == 0))
+        in.fail_at(steps_at + 16, "block count " + std::to_string(h.blocks) + " does not fit " +
+                                      std::to_string(h.steps) + " steps");
+    const std::uint64_t elem_at = in.offset();
+    h.elem_bytes = in.u32("element size");
+    if (h.elem_bytes == 0 || h.elem_bytes > 4096)
+        in.fail_at(elem_at, "element size " + std::to_string(h.elem_bytes) + " is outside 1..4096");
+    const std::uint64_t count_at = in.offset();
+    const std::uint32_t array_count = in.u32("array count");
+    // Each array takes at least 22 bytes, so the count cannot exceed what the header holds.
+    if (array_count == 0 || array_count > kMaxArrays || array_count > in.remaining() / 22)
+        in.fail_at(count_at, "array count " + std::to_string(array_count) +
+                                 " is impossible (1.." + std::to_string(kMaxArrays) +
+                                 ", and the header has room for " + std::to_string(in.remaining() / 22) + ")");
+    h.arrays.reserve(array_count);
+    for (std::uint32_t i = 0; i < array_count; ++i) {
+        ArrayInfo a;
+        const std::uint64_t name_at = in.offset();
+        const std::uint16_t name_bytes = in.u16("array name length");
+        if (name_bytes > kMaxNameBytes)
+            in.fail_at(name_at, "array name length " + std::to_string(name_bytes) + " exceeds " +
+                                    std::to_string(kMaxNameBytes));
+        a.name = std::string(in.bytes(name_bytes, "array name"));
+        a.base = in.u64("array base address");
+        const std::uint64_t array_elem_at = in.offset();
+        a.elem_bytes = in.u32("array element size");
+        if (a.elem_bytes == 0 || a.elem_bytes > 4096)
+            in.fail_at(array_elem_at, "array '" + a.name + "' element size " + std::to_string(a.elem_bytes) +
+                                          " is outside 1..4096");
+        a.width = in.u32("array width");
+        a.height = in.u32("array height");
+        if (a.base > ~0ull - a.bytes())
+            in.fail_at(name_at, "array '" + a.name + "' extends past 2^64");
+        h.arrays.push_back(std::move(a));
+    }
+    const std::uint64_t flag_at = in.offset();
+    const std::uint8_t has_workload = in.u8("workload flag");
+    if (has_workload > 1) in.fail_at(flag_at, "workload flag must be 0 or 1, not " + std::to_string(has_workload));
+    if (has_workload) {
+        h.workload = decode_workload(in);
+        if (h.workload->items() != h.steps || h.workload->accesses_per_item() != h.accesses_per_step)
+            in.fail_at(steps_at, "the counts do not match the recorded workload " + h.workload->describe());
+    }
+    if (in.remaining() != 0)
+        in.fail(std::to_string(in.remaining()) + " unexpected bytes after the header fields");
+    return h;
+}
+
+bool has_trace_magic(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char magic[sizeof kMagic] = {};
+    if (!in.read(magic, sizeof magic)) return false;
+    return std::string_view(magic, sizeof magic) == std::string_view(kMagic, sizeof kMagic);
+}
+
+}  // namespace cachesim::cst

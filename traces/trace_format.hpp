@@ -1,0 +1,69 @@
+#pragma once
+// The cachesim trace format ("cst"), version 1: per-thread address traces in zstd-compressed,
+// checksummed blocks. All integers are little-endian.
+//
+//   offset  size  field
+//   0       8     magic "CSTRACE\x1a"
+//   8       4     version (1)
+//   12      4     header body length H (at most kMaxHeaderBytes)
+//   16      H     header body (see TraceHeader; written by encode_header_body)
+//   16+H    8     checksum of bytes 0 .. 16+H
+//   then blocks, each: 32-byte block header + payload
+//     u32 tag "CSTB", u32 payload bytes, u32 accesses, u32 steps, u64 first step,
+//     u64 checksum of the 24 bytes before it and the payload
+//     payload: one zstd frame of `accesses` x (u64 address delta) then `accesses` x (u32 meta)
+//     address delta: address minus the previous access's address in the block (the first one
+//     from 0), modulo 2^64; meta: size (bits 0-14) | is_write (bit 15) | array index (bits 16-31)
+//   end record (32 bytes): u32 tag "CSTE", u32 0, u64 steps, u64 accesses, u64 checksum of the
+//     24 bytes before it.
+// Blocks hold whole steps (a step = one launch index / work item, or one record of a plain
+// trace), at most max(kBlockAccesses, accesses per step) accesses each.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "traces/access_source.hpp"
+#include "traces/workload_spec.hpp"
+
+namespace cachesim::cst {
+
+inline constexpr char kMagic[8] = {'C', 'S', 'T', 'R', 'A', 'C', 'E', '\x1a'};
+inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kPreambleBytes = 16;  // magic, version, header length
+inline constexpr std::uint32_t kMaxHeaderBytes = 1u << 20;
+inline constexpr std::uint32_t kBlockHeaderBytes = 32;
+inline constexpr std::uint32_t kEndRecordBytes = 32;
+inline constexpr std::uint32_t kBlockTag = 0x42545343;  // "CSTB"
+inline constexpr std::uint32_t kEndTag = 0x45545343;    // "CSTE"
+inline constexpr std::uint32_t kBlockAccesses = 1u << 16;     // writer's target block size
+inline constexpr std::uint32_t kMaxAccessesPerStep = 1u << 20;  // keeps blocks bounded
+inline constexpr std::uint32_t kMaxAccessSize = (1u << 15) - 1;
+inline constexpr std::uint32_t kMaxArrays = 1u << 16;
+inline constexpr std::uint32_t kMaxNameBytes = 1024;
+inline constexpr std::uint32_t kRecordBytes = 12;  // raw bytes per access inside a block
+
+struct TraceHeader {
+    std::uint32_t version = kVersion;
+    std::uint32_t elem_bytes = 4;         // the producer's element size (1 for plain traces)
+    std::uint32_t accesses_per_step = 1;  // every step has this many accesses
+    std::uint64_t steps = 0;              // launch indices (threads) or records
+    std::uint64_t accesses = 0;
+    std::uint64_t blocks = 0;
+    std::vector<ArrayInfo> arrays;        // at least one; accesses index into it
+    std::optional<WorkloadSpec> workload; // the workload and schedule that produced it, if any
+};
+
+// The header body (without preamble and checksum); decode throws InputError naming the byte
+// offset (counted from the start of the file) of what is wrong.
+std::string encode_header_body(const TraceHeader& header);
+TraceHeader decode_header_body(std::string_view body, std::uint32_t version);
+
+// Largest block payload the reader accepts for a given step size (hostile-file guard).
+std::uint64_t max_block_accesses(std::uint32_t accesses_per_step);
+
+// True when the file starts with the cst magic (used by --trace-format auto).
+bool has_trace_magic(const std::string& path);
+
+}  // namespace cachesim::cst

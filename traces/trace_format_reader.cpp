@@ -1,0 +1,235 @@
+#include "traces/trace_format_reader.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "traces/input_error.hpp"
+#include "traces/trace_format_bytes.hpp"
+#include "traces/trace_format_checksum.hpp"
+
+namespace cachesim::cst {
+
+TraceFileSource::TraceFileSource(std::string path) : path_(std::move(path)) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path_, ec)) throw InputError(path_ + ": no such file");
+    if (std::filesystem::is_directory(path_, ec)) throw InputError(path_ + ": is a directory, not a trace file");
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw InputError(path_ + ": cannot open for reading (" + std::strerror(errno) + ")");
+    try {
+        open_and_check();
+    } catch (...) {
+        ::close(fd_);
+        fd_ = -1;
+        throw;
+    }
+}
+
+TraceFileSource::~TraceFileSource() {
+    if (dctx_) ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(dctx_));
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void TraceFileSource::fail(std::uint64_t offset, const std::string& why) const {
+    throw InputError(path_ + ": byte " + std::to_string(offset) + ": " + why);
+}
+
+void TraceFileSource::read_exact(std::uint64_t offset, void* out, std::size_t bytes, const char* what) const {
+    if (offset > file_bytes_ || bytes > file_bytes_ - offset)
+        fail(offset, std::string("file is truncated: ") + what + " needs " + std::to_string(bytes) +
+                         " bytes but the file ends at byte " + std::to_string(file_bytes_));
+    char* p = static_cast<char*>(out);
+    while (bytes > 0) {
+        const ssize_t got = ::pread(fd_, p, bytes, static_cast<off_t>(offset));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) fail(offset, std::string("read error in ") + what + " (" + std::strerror(errno) + ")");
+        p += got;
+        offset += static_cast<std::uint64_t>(got);
+        bytes -= static_cast<std::size_t>(got);
+    }
+}
+
+void TraceFileSource::open_and_check() {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) fail(0, std::string("cannot stat (") + std::strerror(errno) + ")");
+    file_bytes_ = static_cast<std::uint64_t>(st.st_size);
+    char preamble[kPreambleBytes];
+    read_exact(0, preamble, sizeof preamble, "the preamble");
+    if (std::memcmp(preamble, kMagic, sizeof kMagic) != 0)
+        fail(0, "not a cachesim trace (bad magic; expected \"CSTRACE\\x1a\")");
+    const std::uint32_t version = load_le<std::uint32_t>(preamble + 8);
+    if (version != kVersion)
+        fail(8, "unsupported trace version " + std::to_string(version) + " (this build reads version " +
+                    std::to_string(kVersion) + ")");
+    const std::uint32_t body_bytes = load_le<std::uint32_t>(preamble + 12);
+    if (body_bytes > kMaxHeaderBytes)
+        fail(12, "header length " + std::to_string(body_bytes) + " exceeds the limit of " +
+                     std::to_string(kMaxHeaderBytes) + " bytes");
+    std::string head(kPreambleBytes + body_bytes + 8, '\0');
+    read_exact(0, head.data(), head.size(), "the header");
+    const std::uint64_t stored = load_le<std::uint64_t>(head.data() + kPreambleBytes + body_bytes);
+    if (checksum(head.data(), kPreambleBytes + body_bytes) != stored)
+        fail(kPreambleBytes + body_bytes, "header checksum mismatch (the header is corrupted)");
+    try {
+        header_ = decode_header_body(std::string_view(head).substr(kPreambleBytes, body_bytes), version);
+    } catch (const InputError& e) {
+        throw InputError(path_ + ": " + e.what());
+    }
+    first_block_offset_ = head.size();
+    if (file_bytes_ < first_block_offset_ + kEndRecordBytes)
+        fail(file_bytes_, "file is truncated: it ends before the end record (the file is " +
+                              std::to_string(file_bytes_) + " bytes)");
+    end_record_offset_ = file_bytes_ - kEndRecordBytes;
+    char end[kEndRecordBytes];
+    read_exact(end_record_offset_, end, sizeof end, "the end record");
+    if (load_le<std::uint32_t>(end) != kEndTag || load_le<std::uint32_t>(end + 4) != 0)
+        fail(end_record_offset_, "no end record at the end of the file (truncated or not finished)");
+    if (checksum(end, 24) != load_le<std::uint64_t>(end + 24))
+        fail(end_record_offset_, "end record checksum mismatch");
+    if (load_le<std::uint64_t>(end + 8) != header_.steps || load_le<std::uint64_t>(end + 16) != header_.accesses)
+        fail(end_record_offset_, "end record counts disagree with the header");
+    // Every block has a 32-byte header, so the block count is bounded by the file size.
+    if (header_.blocks > (end_record_offset_ - first_block_offset_) / kBlockHeaderBytes)
+        fail(kPreambleBytes + 16, "block count " + std::to_string(header_.blocks) +
+                                      " cannot fit in a file of " + std::to_string(file_bytes_) + " bytes");
+    dctx_ = ZSTD_createDCtx();
+    if (!dctx_) fail(0, "cannot create a zstd decompression context");
+    rewind();
+}
+
+void TraceFileSource::rewind() {
+    next_block_offset_ = first_block_offset_;
+    next_step_ = 0;
+    blocks_read_ = 0;
+    block_accesses_ = block_position_ = 0;
+}
+
+bool TraceFileSource::load_block() {
+    const std::uint64_t at = next_block_offset_;
+    if (blocks_read_ == header_.blocks) {
+        if (at != end_record_offset_)
+            fail(at, std::to_string(end_record_offset_ - at) + " unexpected bytes after the last block");
+        return false;
+    }
+    if (at >= end_record_offset_)
+        fail(at, "block " + std::to_string(blocks_read_) + " of " + std::to_string(header_.blocks) +
+                     " is missing (reached the end record)");
+    char head[kBlockHeaderBytes];
+    if (end_record_offset_ - at < kBlockHeaderBytes)
+        fail(at, "block header runs into the end record (truncated or damaged)");
+    read_exact(at, head, sizeof head, "a block header");
+    const std::uint32_t tag = load_le<std::uint32_t>(head);
+    const std::uint32_t payload = load_le<std::uint32_t>(head + 4);
+    const std::uint32_t accesses = load_le<std::uint32_t>(head + 8);
+    const std::uint32_t steps = load_le<std::uint32_t>(head + 12);
+    const std::uint64_t first_step = load_le<std::uint64_t>(head + 16);
+    const std::uint64_t stored = load_le<std::uint64_t>(head + 24);
+    if (tag != kBlockTag) fail(at, "expected a block (tag \"CSTB\"), found something else");
+    const std::uint64_t max_accesses = max_block_accesses(header_.accesses_per_step);
+    if (accesses == 0 || accesses > max_accesses)
+        fail(at + 8, "block access count " + std::to_string(accesses) + " is outside 1.." +
+                         std::to_string(max_accesses));
+    if (static_cast<std::uint64_t>(steps) * header_.accesses_per_step != accesses)
+        fail(at + 12, std::to_string(steps) + " steps of " + std::to_string(header_.accesses_per_step) +
+                          " accesses do not make the block's " + std::to_string(accesses) + " accesses");
+    if (first_step != next_step_)
+        fail(at + 16, "block starts at step " + std::to_string(first_step) + ", expected " +
+                          std::to_string(next_step_));
+    const std::uint64_t raw_bytes = static_cast<std::uint64_t>(accesses) * kRecordBytes;
+    if (payload == 0 || payload > ZSTD_compressBound(raw_bytes) ||
+        payload > end_record_offset_ - at - kBlockHeaderBytes)
+        fail(at + 4, "block payload length " + std::to_string(payload) +
+                         " is impossible (truncated or damaged file)");
+    compressed_.resize(payload);
+    read_exact(at + kBlockHeaderBytes, compressed_.data(), payload, "a block payload");
+    std::uint64_t sum = checksum_update(kChecksumSeed, head, 24);
+    sum = checksum_update(sum, compressed_.data(), payload);
+    if (sum != stored) fail(at, "block checksum mismatch (the block is corrupted)");
+    raw_.resize(raw_bytes);
+    const std::size_t got = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(dctx_), raw_.data(), raw_.size(),
+                                                compressed_.data(), payload);
+    if (ZSTD_isError(got))
+        fail(at + kBlockHeaderBytes, std::string("block does not decompress: ") + ZSTD_getErrorName(got));
+    if (got != raw_bytes)
+        fail(at + kBlockHeaderBytes, "block decompresses to " + std::to_string(got) + " bytes, expected " +
+                                         std::to_string(raw_bytes));
+    block_offset_ = at;
+    block_accesses_ = accesses;
+    block_position_ = 0;
+    block_first_step_ = first_step;
+    address_ = 0;
+    next_step_ += steps;
+    ++blocks_read_;
+    payload_bytes_seen_ += payload;
+    next_block_offset_ = at + kBlockHeaderBytes + payload;
+    if (blocks_read_ == header_.blocks && next_step_ != header_.steps)
+        fail(at, "the blocks hold " + std::to_string(next_step_) + " steps, the header says " +
+                     std::to_string(header_.steps));
+    return true;
+}
+
+void TraceFileSource::report_bad_record(std::size_t first, std::size_t count) {
+    const char* deltas = raw_.data();
+    const char* metas = raw_.data() + block_accesses_ * 8;
+    std::uint64_t address = address_;
+    for (std::size_t i = first; i < first + count; ++i) {
+        address += load_le<std::uint64_t>(deltas + i * 8);
+        const std::uint32_t meta = load_le<std::uint32_t>(metas + i * 4);
+        const std::uint32_t size = meta & kMaxAccessSize;
+        const std::uint32_t array = meta >> 16;
+        const std::string where = "record " + std::to_string(i) + " of the block";
+        if (size == 0) fail(block_offset_, where + " has size 0");
+        if (array >= header_.arrays.size())
+            fail(block_offset_, where + " names array " + std::to_string(array) + " but the header lists " +
+                                    std::to_string(header_.arrays.size()));
+        if (address > ~0ull - size) fail(block_offset_, where + " overflows the address space");
+    }
+    fail(block_offset_, "invalid record in the block");
+}
+
+void TraceFileSource::decode(Access* out, std::size_t first, std::size_t count) {
+    const char* deltas = raw_.data() + first * 8;
+    const char* metas = raw_.data() + block_accesses_ * 8 + first * 4;
+    const std::uint32_t arrays = static_cast<std::uint32_t>(header_.arrays.size());
+    std::uint64_t address = address_;
+    bool bad = false;
+    for (std::size_t i = 0; i < count; ++i) {
+        address += load_le<std::uint64_t>(deltas + i * 8);
+        const std::uint32_t meta = load_le<std::uint32_t>(metas + i * 4);
+        const std::uint32_t size = meta & kMaxAccessSize;
+        const std::uint32_t array = meta >> 16;
+        bad |= (size == 0) | (array >= arrays) | (address > ~0ull - size);
+        Access& a = out[i];
+        a.address = address;
+        a.size = size;
+        a.array = static_cast<std::uint16_t>(array);
+        a.is_write = (meta >> 15) & 1u;
+    }
+    if (bad) report_bad_record(first, count);
+    address_ = address;
+}
+
+bool TraceFileSource::next(AccessBatch& batch, std::size_t max_accesses) {
+    if (block_position_ == block_accesses_ && !load_block()) {
+        batch.accesses.clear();
+        return false;
+    }
+    const std::uint32_t per_step = header_.accesses_per_step;
+    std::size_t steps = max_accesses / per_step;
+    if (steps == 0) steps = 1;  // a step is never split
+    const std::size_t left = (block_accesses_ - block_position_) / per_step;
+    if (steps > left) steps = left;
+    const std::size_t count = steps * per_step;
+    batch.first_step = block_first_step_ + block_position_ / per_step;
+    batch.accesses_per_step = per_step;
+    batch.accesses.resize(count);
+    decode(batch.accesses.data(), block_position_, count);
+    block_position_ += count;
+    return true;
+}
+
+}  // namespace cachesim::cst

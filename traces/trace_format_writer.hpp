@@ -1,0 +1,58 @@
+#pragma once
+// Streaming writer of cst trace files: whole steps in, compressed checksummed blocks out, in
+// bounded memory. Everything goes to a temporary file beside the target that is renamed into
+// place by finish(); an interrupted or failed run never leaves a file that looks complete.
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "traces/trace_format.hpp"
+
+namespace cachesim::cst {
+
+class TraceWriter {
+public:
+    // `header` supplies the arrays, element size and workload; counts are filled in as steps
+    // arrive. Throws InputError when the temporary file cannot be created.
+    TraceWriter(std::string path, TraceHeader header, int zstd_level = 3);
+    ~TraceWriter();  // without finish(): the temporary file is removed
+    TraceWriter(const TraceWriter&) = delete;
+    TraceWriter& operator=(const TraceWriter&) = delete;
+
+    // Appends whole steps (batch.accesses_per_step accesses each, 0 meaning 1), which must
+    // continue where the previous batch ended.
+    void append(const AccessBatch& batch);
+    // Writes the last block, the end record and the final header, then renames into place.
+    const TraceHeader& finish();
+
+    const TraceHeader& header() const { return header_; }
+
+private:
+    void append_step(const Access* step, std::uint32_t count);
+    void flush_block();
+    void write_bytes(const void* data, std::size_t bytes);
+    void write_header();
+    [[noreturn]] void fail(const std::string& why);
+
+    std::string path_, temp_path_;
+    TraceHeader header_;
+    int level_;
+    std::FILE* file_ = nullptr;
+    void* cctx_ = nullptr;  // ZSTD_CCtx
+    bool per_step_known_ = false;
+    // The block being built: address deltas and metas, whole steps only.
+    std::vector<std::uint64_t> deltas_;
+    std::vector<std::uint32_t> metas_;
+    std::uint64_t previous_address_ = 0;
+    std::uint64_t block_first_step_ = 0;
+    std::uint32_t block_steps_ = 0;
+    std::vector<char> raw_, compressed_;
+};
+
+// Writes every access of `source` (from the start) to `path`; `header` supplies arrays, element
+// size and workload as for TraceWriter. Returns the header as written.
+TraceHeader write_trace(AccessSource& source, const std::string& path, TraceHeader header,
+                        int zstd_level = 3);
+
+}  // namespace cachesim::cst
