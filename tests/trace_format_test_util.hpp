@@ -1,0 +1,88 @@
+#pragma once
+// Helpers for cst trace tests: small traces on disk, byte-level surgery with valid checksums.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "traces/trace_format.hpp"
+#include "traces/trace_format_bytes.hpp"
+#include "traces/trace_format_checksum.hpp"
+#include "traces/trace_format_writer.hpp"
+#include "traces/workload_source.hpp"
+
+namespace cachesim::test {
+
+inline std::filesystem::path trace_temp_dir() {
+    static const std::filesystem::path dir = [] {
+        auto d = std::filesystem::temp_directory_path() / ("cachesim-cst-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+inline std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+inline void spit(const std::filesystem::path& p, const std::string& bytes) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+inline WorkloadSpec small_stencil(const char* schedule = "column:4") {
+    WorkloadSpec w;
+    w.width = 40;
+    w.height = 24;
+    w.stencil_w = 3;
+    w.stencil_h = 5;
+    w.schedule = parse_schedule(schedule);
+    return w;
+}
+
+// Writes the workload's trace to `name` in the temp dir and returns its path.
+inline std::filesystem::path write_workload_trace(const WorkloadSpec& w, const std::string& name) {
+    const auto path = trace_temp_dir() / name;
+    WorkloadSource source(w);
+    cst::TraceHeader header;
+    header.elem_bytes = w.elem_bytes;
+    header.arrays = w.arrays();
+    header.workload = w;
+    cst::write_trace(source, path.string(), header);
+    return path;
+}
+
+// A complete file from a header body and the bytes after the header (blocks, end record).
+inline std::string file_with_header_body(const std::string& body, const std::string& rest,
+                                         std::uint32_t version = cst::kVersion) {
+    std::string head(cst::kMagic, sizeof cst::kMagic);
+    cst::put_u32(head, version);
+    cst::put_u32(head, static_cast<std::uint32_t>(body.size()));
+    head += body;
+    cst::put_u64(head, cst::checksum(head.data(), head.size()));
+    return head + rest;
+}
+
+inline std::string end_record(std::uint64_t steps, std::uint64_t accesses) {
+    std::string end;
+    cst::put_u32(end, cst::kEndTag);
+    cst::put_u32(end, 0);
+    cst::put_u64(end, steps);
+    cst::put_u64(end, accesses);
+    cst::put_u64(end, cst::checksum(end.data(), end.size()));
+    return end;
+}
+
+// Offset of the first block header in a file written by TraceWriter.
+inline std::size_t first_block_offset(const std::string& file) {
+    return cst::kPreambleBytes + cst::load_le<std::uint32_t>(file.data() + 12) + 8;
+}
+
+}  // namespace cachesim::test
