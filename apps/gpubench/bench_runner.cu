@@ -183,8 +183,17 @@ ResultRow BenchRunner::run(const BenchConfig& config) {
     time(config, row);
     const auto flush = [this] { flush_l2(flush_buffer_, flush_bytes_, stream_); };
     if (options_.counters == CounterMode::cupti) {
-        const std::vector<double> values = profiler_->measure(config.label(), flush, launcher(config, true));
-        for (std::size_t m = 0; m < values.size(); ++m) row.metrics[m] = values[m];
+        // Run-to-run variation (which warps hit in L1 depends on timing) is damped by the median;
+        // each metric's median stays a value one run produced.
+        std::vector<std::vector<double>> runs(options_.metrics.size());
+        for (int r = 0; r < options_.profile_repetitions; ++r) {
+            const std::vector<double> values = profiler_->measure(config.label(), flush, launcher(config, true));
+            for (std::size_t m = 0; m < values.size(); ++m) runs[m].push_back(values[m]);
+        }
+        for (std::size_t m = 0; m < runs.size(); ++m) {
+            std::sort(runs[m].begin(), runs[m].end());
+            row.metrics[m] = runs[m][runs[m].size() / 2];
+        }
     } else if (options_.counters == CounterMode::ncu) {
         flush();  // ncu's --cache-control all flushes too; this keeps both paths alike
         cuda_check(cudaStreamSynchronize(stream_), "flush before the profiled launch");

@@ -29,8 +29,10 @@ int run_benchmarks(const Options& options) {
     std::unique_ptr<RangeProfiler> profiler;
     if (options.counters == CounterMode::cupti) {
         profiler = std::make_unique<RangeProfiler>(options.device, options.metrics);
-        std::fprintf(stderr, "gpubench: CUPTI range profiler on chip %s, %zu pass(es) per launch\n",
-                     profiler->chip().c_str(), profiler->passes());
+        std::fprintf(stderr,
+                     "gpubench: CUPTI range profiler on chip %s, %zu single-pass metric group(s), "
+                     "median of %d profiled launch(es) each\n",
+                     profiler->chip().c_str(), profiler->groups(), options.profile_repetitions);
     }
 
     OutputFile output(options.out_path);

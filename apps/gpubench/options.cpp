@@ -106,6 +106,7 @@ Measurement:
                       configuration of a kernel whose name contains ProfiledLaunch, for
                       'ncu --kernel-name regex:ProfiledLaunch'), or none
   --metrics LIST      Nsight Compute metric names (default: the fidelity set, see README)
+  --profile-reps N    profiled launches per metric group, median reported (default 3; cupti)
   --no-check          skip the CPU reference check
   --seed N            seed of the random inputs
   --device N          CUDA device index (default 0)
@@ -161,6 +162,8 @@ Options parse_options(int argc, char** argv) {
             o.warmup = static_cast<int>(parse_count(value(), "--warmup", 0, 1000));
         } else if (arg == "--reps") {
             o.repetitions = static_cast<int>(parse_count(value(), "--reps", 1, 100000));
+        } else if (arg == "--profile-reps") {
+            o.profile_repetitions = static_cast<int>(parse_count(value(), "--profile-reps", 1, 1000));
         } else if (arg == "--counters") {
             o.counters = parse_counter_mode(value());
         } else if (arg == "--metrics") {

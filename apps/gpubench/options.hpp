@@ -24,6 +24,7 @@ struct Options {
     std::vector<std::uint32_t> blocks{32, 64, 128, 256, 512, 1024};
     int warmup = 3;
     int repetitions = 21;
+    int profile_repetitions = 3;  // profiled launches per metric group; the median is reported
     CounterMode counters = CounterMode::cupti;
     std::vector<std::string> metrics;
     std::string out_path = "-";  // "-" is stdout

@@ -55,19 +55,58 @@ CUcontext current_context() {
 
 }  // namespace
 
-struct RangeProfiler::Host {
-    CUpti_Profiler_Host_Object* object = nullptr;
-    ~Host() {
-        if (object == nullptr) return;
+// One single-pass metric group: its own host object (to build and evaluate its config image).
+struct RangeProfiler::Group {
+    std::vector<std::size_t> metric_indices;  // positions in metrics_
+    std::vector<const char*> names;
+    CUpti_Profiler_Host_Object* host = nullptr;
+    std::vector<std::uint8_t> config_image;
+    std::size_t passes = 0;
+    ~Group() {
+        if (host == nullptr) return;
         auto p = GPUBENCH_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
-        p.pHostObject = object;
+        p.pHostObject = host;
         cuptiProfilerHostDeinitialize(&p);
     }
 };
 
-RangeProfiler::RangeProfiler(int device, std::vector<std::string> metrics)
-    : metrics_(std::move(metrics)), host_(std::make_unique<Host>()) {
-    for (const std::string& m : metrics_) metric_ptrs_.push_back(m.c_str());
+std::unique_ptr<RangeProfiler::Group> RangeProfiler::make_group(const std::vector<std::size_t>& metric_indices) const {
+    auto group = std::make_unique<Group>();
+    group->metric_indices = metric_indices;
+    for (std::size_t i : metric_indices) group->names.push_back(metrics_[i].c_str());
+
+    auto host = GPUBENCH_PARAMS(CUpti_Profiler_Host_Initialize_Params);
+    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    host.pChipName = chip_.c_str();
+    host.pCounterAvailabilityImage = availability_.data();
+    GPUBENCH_CUPTI(cuptiProfilerHostInitialize(&host));
+    group->host = host.pHostObject;
+
+    auto add = GPUBENCH_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+    add.pHostObject = group->host;
+    add.ppMetricNames = group->names.data();
+    add.numMetrics = group->names.size();
+    GPUBENCH_CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
+
+    auto size = GPUBENCH_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
+    size.pHostObject = group->host;
+    GPUBENCH_CUPTI(cuptiProfilerHostGetConfigImageSize(&size));
+    group->config_image.resize(size.configImageSize);
+    auto image = GPUBENCH_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
+    image.pHostObject = group->host;
+    image.configImageSize = group->config_image.size();
+    image.pConfigImage = group->config_image.data();
+    GPUBENCH_CUPTI(cuptiProfilerHostGetConfigImage(&image));
+
+    auto passes = GPUBENCH_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
+    passes.configImageSize = group->config_image.size();
+    passes.pConfigImage = group->config_image.data();
+    GPUBENCH_CUPTI(cuptiProfilerHostGetNumOfPasses(&passes));
+    group->passes = passes.numOfPasses;
+    return group;
+}
+
+RangeProfiler::RangeProfiler(int device, std::vector<std::string> metrics) : metrics_(std::move(metrics)) {
     cuda_check(cudaSetDevice(device), "cudaSetDevice");
     cuda_check(cudaFree(nullptr), "CUDA context creation");
     context_ = current_context();
@@ -83,49 +122,46 @@ RangeProfiler::RangeProfiler(int device, std::vector<std::string> metrics)
     auto avail = GPUBENCH_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
     avail.ctx = static_cast<CUcontext>(context_);
     GPUBENCH_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
-    std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);
-    avail.pCounterAvailabilityImage = availability.data();
+    availability_.resize(avail.counterAvailabilityImageSize);
+    avail.pCounterAvailabilityImage = availability_.data();
     GPUBENCH_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
 
-    auto host = GPUBENCH_PARAMS(CUpti_Profiler_Host_Initialize_Params);
-    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    host.pChipName = chip_.c_str();
-    host.pCounterAvailabilityImage = availability.data();
-    GPUBENCH_CUPTI(cuptiProfilerHostInitialize(&host));
-    host_->object = host.pHostObject;
-
-    auto add = GPUBENCH_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-    add.pHostObject = host_->object;
-    add.ppMetricNames = metric_ptrs_.data();
-    add.numMetrics = metric_ptrs_.size();
-    GPUBENCH_CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
-
-    auto size = GPUBENCH_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-    size.pHostObject = host_->object;
-    GPUBENCH_CUPTI(cuptiProfilerHostGetConfigImageSize(&size));
-    config_image_.resize(size.configImageSize);
-    auto image = GPUBENCH_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-    image.pHostObject = host_->object;
-    image.configImageSize = config_image_.size();
-    image.pConfigImage = config_image_.data();
-    GPUBENCH_CUPTI(cuptiProfilerHostGetConfigImage(&image));
-
-    auto passes = GPUBENCH_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-    passes.configImageSize = config_image_.size();
-    passes.pConfigImage = config_image_.data();
-    GPUBENCH_CUPTI(cuptiProfilerHostGetNumOfPasses(&passes));
-    passes_ = passes.numOfPasses;
+    // Greedy packing in the given order (related metrics are listed next to each other): a metric
+    // joins the current group while the group still needs one pass.
+    std::vector<std::size_t> current;
+    for (std::size_t m = 0; m < metrics_.size(); ++m) {
+        std::vector<std::size_t> trial = current;
+        trial.push_back(m);
+        std::unique_ptr<Group> group = make_group(trial);
+        if (group->passes <= 1 || current.empty()) {
+            current = trial;
+            continue;
+        }
+        groups_.push_back(make_group(current));
+        current = {m};
+    }
+    if (!current.empty()) groups_.push_back(make_group(current));
 }
 
 RangeProfiler::~RangeProfiler() {
-    host_.reset();
+    groups_.clear();
     auto p = GPUBENCH_PARAMS(CUpti_Profiler_DeInitialize_Params);
     cuptiProfilerDeInitialize(&p);
 }
 
-std::vector<double> RangeProfiler::measure(const std::string& range_name,
-                                           const std::function<void()>& prepare_pass,
+std::vector<double> RangeProfiler::measure(const std::string& range_name, const std::function<void()>& prepare,
                                            const std::function<void()>& launch) {
+    std::vector<double> values(metrics_.size());
+    for (const std::unique_ptr<Group>& group : groups_) {
+        const std::vector<double> group_values = measure_group(*group, range_name, prepare, launch);
+        for (std::size_t i = 0; i < group_values.size(); ++i) values[group->metric_indices[i]] = group_values[i];
+    }
+    return values;
+}
+
+std::vector<double> RangeProfiler::measure_group(Group& group, const std::string& range_name,
+                                                 const std::function<void()>& prepare_pass,
+                                                 const std::function<void()>& launch) {
     auto enable = GPUBENCH_PARAMS(CUpti_RangeProfiler_Enable_Params);
     enable.ctx = static_cast<CUcontext>(context_);
     GPUBENCH_CUPTI(cuptiRangeProfilerEnable(&enable));
@@ -142,8 +178,8 @@ std::vector<double> RangeProfiler::measure(const std::string& range_name,
 
     auto size = GPUBENCH_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
     size.pRangeProfilerObject = object;
-    size.pMetricNames = metric_ptrs_.data();
-    size.numMetrics = metric_ptrs_.size();
+    size.pMetricNames = group.names.data();
+    size.numMetrics = group.names.size();
     size.maxNumOfRanges = 1;
     size.maxNumRangeTreeNodes = 1;
     GPUBENCH_CUPTI(cuptiRangeProfilerGetCounterDataSize(&size));
@@ -156,8 +192,8 @@ std::vector<double> RangeProfiler::measure(const std::string& range_name,
 
     auto config = GPUBENCH_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
     config.pRangeProfilerObject = object;
-    config.configSize = config_image_.size();
-    config.pConfig = config_image_.data();
+    config.configSize = group.config_image.size();
+    config.pConfig = group.config_image.data();
     config.counterDataImageSize = counter_data.size();
     config.pCounterDataImage = counter_data.data();
     config.range = CUPTI_UserRange;
@@ -172,7 +208,7 @@ std::vector<double> RangeProfiler::measure(const std::string& range_name,
     // One pass per loop; a pass limit guards against a profiler that never reports completion.
     bool all_submitted = false;
     for (std::size_t pass = 0; !all_submitted; ++pass) {
-        if (pass > passes_ + 4)
+        if (pass > group.passes + 4)
             throw CuptiError("range profiler still wants passes after " + std::to_string(pass));
         prepare_pass();
         cuda_check(cudaDeviceSynchronize(), "synchronisation before a profiled pass");
@@ -207,14 +243,14 @@ std::vector<double> RangeProfiler::measure(const std::string& range_name,
     if (info.numTotalRanges != 1)
         throw CuptiError("expected one profiled range, got " + std::to_string(info.numTotalRanges));
 
-    std::vector<double> values(metrics_.size());
+    std::vector<double> values(group.names.size());
     auto eval = GPUBENCH_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-    eval.pHostObject = host_->object;
+    eval.pHostObject = group.host;
     eval.pCounterDataImage = counter_data.data();
     eval.counterDataImageSize = counter_data.size();
     eval.rangeIndex = 0;
-    eval.ppMetricNames = metric_ptrs_.data();
-    eval.numMetrics = metric_ptrs_.size();
+    eval.ppMetricNames = group.names.data();
+    eval.numMetrics = group.names.size();
     eval.pMetricValues = values.data();
     GPUBENCH_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&eval));
     return values;
