@@ -150,3 +150,13 @@ bool has_trace_magic(const std::string& path) {
 }
 
 }  // namespace cachesim::cst
+
+namespace cachesim {
+
+std::string resolve_trace_format(const std::string& requested, const std::string& path) {
+    if (requested == "auto") return cst::has_trace_magic(path) ? "cst" : "din";
+    if (requested == "cst" || requested == "din" || requested == "u64") return requested;
+    throw InputError("--trace-format: unknown trace format '" + requested + "' (expected auto, cst, din or u64)");
+}
+
+}  // namespace cachesim

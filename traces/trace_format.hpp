@@ -67,3 +67,11 @@ std::uint64_t max_block_accesses(std::uint32_t accesses_per_step);
 bool has_trace_magic(const std::string& path);
 
 }  // namespace cachesim::cst
+
+namespace cachesim {
+
+// --trace-format: "auto" (cst when the file starts with the cst magic, else din), "cst", "din"
+// or "u64"; returns the concrete format name. Throws InputError for anything else.
+std::string resolve_trace_format(const std::string& requested, const std::string& path);
+
+}  // namespace cachesim

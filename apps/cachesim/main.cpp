@@ -12,6 +12,8 @@ using cachesim::cli::Subcommand;
 constexpr Subcommand kSubcommands[] = {
     {"simulate", "replay a workload or trace through the cache hierarchy and report counters",
      cachesim::cli::run_simulate},
+    {"trace", "write a workload's per-thread address trace to a cst trace file", cachesim::cli::run_trace},
+    {"info", "print a cst trace file's header and counts", cachesim::cli::run_info},
 };
 
 void print_usage(std::ostream& out) {

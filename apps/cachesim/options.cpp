@@ -5,6 +5,7 @@
 
 #include "apps/cachesim/presets.hpp"
 #include "traces/input_error.hpp"
+#include "traces/trace_format_reader.hpp"
 #include "traces/workload_source.hpp"
 
 namespace cachesim::cli {
@@ -20,8 +21,9 @@ po::options_description workload_options() {
         ("schedule", po::value<std::string>()->default_value("linear"),
          "linear | column:W | zigzag:W | tiled:TWxTH | morton")
         ("trace", po::value<std::string>(), "replay this trace file instead of a workload")
-        ("trace-format", po::value<std::string>()->default_value("din"),
-         "din (Dinero IV text) | u64 (little-endian 64-bit addresses, 8-byte loads)")
+        ("trace-format", po::value<std::string>()->default_value("auto"),
+         "auto (cst if the file has its magic, else din) | cst (cachesim trace file) | din (Dinero IV "
+         "text) | u64 (little-endian 64-bit addresses, 8-byte loads)")
         ("model", po::value<std::string>()->default_value("thread"),
          "thread: work items one after another (the thesis's model)");
     return d;
@@ -142,7 +144,9 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     if (o.model != "thread") throw InputError("--model: unknown model '" + o.model + "' (expected thread)");
     if (vm.count("trace")) {
         o.trace_path = vm["trace"].as<std::string>();
-        o.trace_format = parse_trace_format(vm["trace-format"].as<std::string>());
+        const std::string format = resolve_trace_format(vm["trace-format"].as<std::string>(), o.trace_path);
+        o.trace_cst = format == "cst";
+        if (!o.trace_cst) o.trace_format = parse_trace_format(format);
     } else {
         WorkloadSpec w;
         w.kind = parse_workload_kind(vm["workload"].as<std::string>());
@@ -164,6 +168,7 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
 
 std::unique_ptr<AccessSource> make_source(const SimulationOptions& options) {
     if (options.workload) return std::make_unique<WorkloadSource>(*options.workload);
+    if (options.trace_cst) return std::make_unique<cst::TraceFileSource>(options.trace_path);
     if (options.trace_format == TraceFormat::u64) return std::make_unique<U64TraceSource>(options.trace_path);
     return std::make_unique<DinTraceSource>(options.trace_path);
 }

@@ -7,6 +7,7 @@
 
 #include "sim/thread_model.hpp"
 #include "traces/access_source.hpp"
+#include "traces/trace_format.hpp"
 #include "traces/trace_readers.hpp"
 #include "traces/workload_spec.hpp"
 
@@ -18,6 +19,7 @@ struct SimulationOptions {
     std::optional<WorkloadSpec> workload;  // absent when replaying a trace
     std::string trace_path;
     TraceFormat trace_format = TraceFormat::din;
+    bool trace_cst = false;  // a cachesim trace file (traces/trace_format.hpp); trace_format unused
     std::string model = "thread";
     std::string preset;
     HierarchyConfig hierarchy;

@@ -1,0 +1,65 @@
+#include "apps/cachesim/sweep_progress.hpp"
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace cachesim::cli {
+
+std::string format_duration(double seconds) {
+    if (seconds < 0) seconds = 0;
+    const auto s = static_cast<long long>(seconds + 0.5);
+    char buffer[32];
+    if (s >= 3600) std::snprintf(buffer, sizeof buffer, "%lldh%02lldm", s / 3600, (s / 60) % 60);
+    else if (s >= 60) std::snprintf(buffer, sizeof buffer, "%lldm%02llds", s / 60, s % 60);
+    else std::snprintf(buffer, sizeof buffer, "%llds", s);
+    return buffer;
+}
+
+ProgressBar::ProgressBar(std::string label, std::uint64_t total, bool enabled)
+    : label_(std::move(label)), total_(total), enabled_(enabled && total > 0),
+      tty_(::isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
+
+ProgressBar::~ProgressBar() {
+    if (tty_ && enabled_ && !finished_) std::fputc('\n', stderr);  // leave the cursor on a new line
+}
+
+void ProgressBar::update(std::uint64_t done) {
+    if (!enabled_) return;
+    std::lock_guard lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    if (tty_) {
+        if (now - last_draw_ < std::chrono::milliseconds(100) && done < total_) return;
+    } else {
+        if (done >= total_) return;  // finish() prints the last line
+        const int decile = static_cast<int>(10 * done / total_);
+        if (decile == last_decile_) return;
+        last_decile_ = decile;
+    }
+    last_draw_ = now;
+    draw(done, false);
+}
+
+void ProgressBar::finish() {
+    if (!enabled_) return;
+    std::lock_guard lock(mutex_);
+    if (finished_) return;
+    finished_ = true;
+    draw(total_, true);
+}
+
+void ProgressBar::draw(std::uint64_t done, bool final) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double fraction = total_ ? static_cast<double>(done) / total_ : 1.0;
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(fraction * kWidth);
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.resize(kWidth, '.');
+    std::string tail = final || fraction <= 0 ? "elapsed " + format_duration(elapsed)
+                                              : "ETA " + format_duration(elapsed / fraction - elapsed);
+    std::fprintf(stderr, "%s%s [%s] %llu/%llu %3.0f%% %s%s", tty_ ? "\r" : "", label_.c_str(), bar.c_str(),
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), 100 * fraction,
+                 tail.c_str(), tty_ && !final ? "   " : "\n");
+    std::fflush(stderr);
+}
+
+}  // namespace cachesim::cli
