@@ -1,0 +1,94 @@
+#pragma once
+// A recorded spatial-temporal diagram: a grid of cell states (columns = time, rows = cache lines)
+// at a base resolution, plus a multi-resolution pyramid (a "ripmap": every combination of
+// halving the time axis i times and the row axis j times) so any zoom reads at most a few cells
+// per pixel.
+//
+// Memory: the base grid holds at most `max_cells` cells (4 bits each); when a run has more
+// steps x rows than that, several steps share a base column (steps_per_column, a power of two)
+// and, above `max_rows` rows, several lines share a base row (rows_per_bucket). The pyramid adds
+// at most 3x the base (sum over i, j of 2^-(i+j) = 4), so the default cap of 2^25 cells is
+// 16 MiB of base and at most 64 MiB in all, whatever the run's length.
+#include <cstdint>
+#include <vector>
+
+#include "viz/cell_state.hpp"
+#include "viz/row_layout.hpp"
+
+namespace cachesim::viz {
+
+// Nibble-packed grid, column-major: cell (col, row) at col * stride + row / 2.
+class CellGrid {
+public:
+    CellGrid() = default;
+    CellGrid(std::uint64_t columns, std::uint64_t rows)
+        : columns_(columns), rows_(rows), stride_((rows + 1) / 2), cells_(columns * stride_, 0) {}
+
+    std::uint64_t columns() const { return columns_; }
+    std::uint64_t rows() const { return rows_; }
+    std::size_t bytes() const { return cells_.size(); }
+
+    CellState get(std::uint64_t col, std::uint64_t row) const {
+        const std::uint8_t b = cells_[col * stride_ + row / 2];
+        return static_cast<CellState>((row & 1) ? (b >> 4) : (b & 15));
+    }
+    void set(std::uint64_t col, std::uint64_t row, CellState s) {
+        std::uint8_t& b = cells_[col * stride_ + row / 2];
+        const auto v = static_cast<std::uint8_t>(s);
+        b = (row & 1) ? static_cast<std::uint8_t>((b & 0x0F) | (v << 4)) : static_cast<std::uint8_t>((b & 0xF0) | v);
+    }
+    void merge(std::uint64_t col, std::uint64_t row, CellState s) {
+        if (s > get(col, row)) set(col, row, s);
+    }
+    // Appends a column of rows() states (one byte each).
+    void append_column(const std::vector<std::uint8_t>& states);
+    // Halves the time axis in place: column k becomes combine(2k, 2k+1).
+    void halve_columns();
+    void reserve_columns(std::uint64_t columns) { cells_.reserve(columns * stride_); }
+
+    // Aggregates pairs of columns (time) or rows (address) into a new grid.
+    CellGrid halved_in_time() const;
+    CellGrid halved_in_rows() const;
+
+private:
+    std::uint64_t columns_ = 0, rows_ = 0, stride_ = 0;
+    std::vector<std::uint8_t> cells_;
+};
+
+class Diagram {
+public:
+    Diagram() = default;
+    Diagram(RowLayout layout, CellGrid base, std::uint64_t first_step, std::uint64_t steps,
+            std::uint64_t steps_per_column, std::uint64_t rows_per_bucket);
+
+    const RowLayout& layout() const { return layout_; }
+    std::uint64_t first_step() const { return first_step_; }  // step of column 0 (windowed runs)
+    std::uint64_t steps() const { return steps_; }            // steps covered
+    std::uint64_t rows() const { return layout_.rows(); }     // cache lines
+    std::uint64_t steps_per_column() const { return steps_per_column_; }
+    std::uint64_t rows_per_bucket() const { return rows_per_bucket_; }
+    bool exact() const { return steps_per_column_ == 1 && rows_per_bucket_ == 1; }
+
+    // Pyramid levels: time level i has base columns combined 2^i at a time; row level j likewise.
+    int time_levels() const { return static_cast<int>(levels_.size()); }
+    int row_levels() const { return levels_.empty() ? 0 : static_cast<int>(levels_[0].size()); }
+    const CellGrid& level(int time_level, int row_level) const { return levels_[time_level][row_level]; }
+
+    // State of one step and one line (rounded to its base cell).
+    CellState at_step(std::uint64_t step, std::uint64_t row) const;
+    // Exact aggregate (combine) over steps [t0, t1) and rows [r0, r1), both rounded outwards to
+    // base cells; not_cached for an empty range. O(log^2) cells read.
+    CellState query(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const;
+    // The same over base columns [c0, c1) and base row buckets [b0, b1).
+    CellState query_cells(std::uint64_t c0, std::uint64_t c1, std::uint64_t b0, std::uint64_t b1) const;
+
+    std::size_t memory_bytes() const;
+
+private:
+    RowLayout layout_;
+    std::uint64_t first_step_ = 0, steps_ = 0;
+    std::uint64_t steps_per_column_ = 1, rows_per_bucket_ = 1;
+    std::vector<std::vector<CellGrid>> levels_;  // [time level][row level]
+};
+
+}  // namespace cachesim::viz

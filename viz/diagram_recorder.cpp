@@ -1,0 +1,276 @@
+#include "viz/diagram_recorder.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "traces/schedule.hpp"
+
+namespace cachesim::viz {
+
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+// Smallest power of two p with ceil(n / p) <= limit.
+std::uint64_t power_of_two_bucket(std::uint64_t n, std::uint64_t limit) {
+    std::uint64_t p = 1;
+    limit = std::max<std::uint64_t>(limit, 1);
+    while (ceil_div(n, p) > limit) p *= 2;
+    return p;
+}
+
+}  // namespace
+
+DiagramRecorder::DiagramRecorder(const std::vector<ArrayInfo>& arrays, const HierarchyConfig& hierarchy,
+                                 const RecorderOptions& options, std::optional<WorkloadSpec> workload)
+    : workload_(std::move(workload)), options_(options) {
+    const CacheConfig* enabled[2] = {nullptr, nullptr};
+    int count = 0;
+    if (hierarchy.l1.enabled()) enabled[count++] = &hierarchy.l1;
+    if (hierarchy.l2.enabled()) enabled[count++] = &hierarchy.l2;
+    const std::uint32_t row_line = count > 0 ? enabled[0]->line_bytes : std::max<std::uint32_t>(hierarchy.l1.line_bytes, 1);
+    rows_ = RowLayout(arrays, row_line);
+    top_is_l1_ = hierarchy.l1.enabled() || !hierarchy.l2.enabled();
+    has_l2_below_top_ = count == 2;
+
+    rows_per_bucket_ = power_of_two_bucket(rows_.rows(), options_.max_rows);
+    buckets_ = ceil_div(rows_.rows(), rows_per_bucket_);
+    max_columns_ = std::max<std::uint64_t>(1, options_.max_cells / std::max<std::uint64_t>(buckets_, 1));
+    std::uint64_t window = options_.window_steps;
+    if (window == 0 && options_.expected_steps > options_.first_step)
+        window = options_.expected_steps - options_.first_step;
+    if (window > 0) steps_per_column_ = power_of_two_bucket(window, max_columns_);
+
+    for (int i = 0; i < count; ++i) {
+        LevelTrack t;
+        t.physical = enabled[i] == &hierarchy.l1 ? kL1 : kL2;
+        t.lines = RowLayout(arrays, enabled[i]->line_bytes);
+        t.copies.assign(t.lines.rows(), 0);
+        t.row_count.assign(rows_.rows(), 0);
+        t.bucket_count.assign(buckets_, 0);
+        t.write_allocate = enabled[i]->write_policy == WritePolicy::write_back_allocate;
+        levels_.push_back(std::move(t));
+    }
+    enumerate_stores_ = workload_.has_value() && (levels_.empty() || !levels_[0].write_allocate);
+
+    row_flags_.assign(rows_.rows(), 0);
+    bucket_dirty_.assign(buckets_, 0);
+    column_.assign(buckets_, 0);
+    base_ = CellGrid(0, buckets_);
+    if (window > 0) base_.reserve_columns(std::min(max_columns_, ceil_div(window, steps_per_column_)));
+}
+
+template <class F>
+void DiagramRecorder::for_rows_of(const LevelTrack& t, std::uint64_t line, F&& f) const {
+    const std::uint64_t lb = t.lines.line_bytes(), rb = rows_.line_bytes();
+    if (lb == rb) {
+        const std::uint64_t row = rows_.row_of_line(line);
+        if (row != kNoRow) f(row);
+        return;
+    }
+    const std::uint64_t first = line * lb / rb, last = ((line + 1) * lb - 1) / rb;
+    for (std::uint64_t l = first; l <= last; ++l) {
+        const std::uint64_t row = rows_.row_of_line(l);
+        if (row != kNoRow) f(row);
+    }
+}
+
+bool DiagramRecorder::in_window(std::uint64_t step) const {
+    if (step < options_.first_step) return false;
+    return options_.window_steps == 0 || step - options_.first_step < options_.window_steps;
+}
+
+void DiagramRecorder::mark_rows(int level, std::uint64_t line, std::uint8_t flag) {
+    for_rows_of(levels_[level], line, [&](std::uint64_t row) {
+        if (row_flags_[row] == 0) touched_rows_.push_back(row);
+        row_flags_[row] |= flag;
+    });
+}
+
+void DiagramRecorder::on_lookup(int level, std::uint64_t line, bool hit, bool is_write, std::uint16_t) {
+    if (level < 0 || level >= static_cast<int>(levels_.size())) return;
+    if (level == 0) {
+        if (hit) mark_rows(0, line, kAccessed);
+        else pending_from_memory_ = !has_l2_below_top_;
+        return;
+    }
+    // The level below the top one.
+    if (is_write) {
+        // A forwarded store (the top level does not allocate on stores) is a thread's access; a
+        // write-back from a write-allocate top level is not.
+        if (!levels_[0].write_allocate && !enumerate_stores_) mark_rows(level, line, kAccessed);
+        return;
+    }
+    if (!hit) pending_from_memory_ = true;
+}
+
+void DiagramRecorder::change_residency(int level, std::uint64_t line, bool fill) {
+    LevelTrack& t = levels_[level];
+    const std::uint64_t slot = t.lines.row_of_line(line);
+    if (slot == kNoRow) return;
+    std::uint16_t& copies = t.copies[slot];
+    if (fill) {
+        const bool was_absent = copies == 0;
+        if (options_.shared_level_indices) {
+            if (copies < std::numeric_limits<std::uint16_t>::max()) ++copies;
+        } else {
+            copies = 1;
+        }
+        if (!was_absent) return;
+    } else {
+        if (copies == 0) return;
+        copies = options_.shared_level_indices ? static_cast<std::uint16_t>(copies - 1) : 0;
+        if (copies != 0) return;
+    }
+    for_rows_of(t, line, [&](std::uint64_t row) {
+        const std::uint64_t b = row / rows_per_bucket_;
+        bool bucket_changed = false;
+        if (fill) {
+            if (t.row_count[row]++ == 0) bucket_changed = t.bucket_count[b]++ == 0;
+        } else if (t.row_count[row] > 0) {
+            if (--t.row_count[row] == 0) bucket_changed = --t.bucket_count[b] == 0;
+        }
+        if (bucket_changed && !bucket_dirty_[b]) {
+            bucket_dirty_[b] = 1;
+            dirty_buckets_.push_back(b);
+        }
+    });
+}
+
+void DiagramRecorder::on_fill(int level, std::uint64_t line) {
+    if (level < 0 || level >= static_cast<int>(levels_.size())) return;
+    change_residency(level, line, true);
+    if (level == 0) {
+        const bool from_memory = !has_l2_below_top_ || pending_from_memory_;
+        mark_rows(0, line, from_memory ? kFetchedMemory : kFetchedL2);
+        pending_from_memory_ = false;
+    }
+}
+
+void DiagramRecorder::on_evict(int level, std::uint64_t line) {
+    if (level < 0 || level >= static_cast<int>(levels_.size())) return;
+    change_residency(level, line, false);
+}
+
+CellState DiagramRecorder::residency_of_bucket(std::uint64_t bucket) const {
+    CellState s = CellState::not_cached;
+    for (const LevelTrack& t : levels_)
+        if (t.bucket_count[bucket] > 0) s = combine(s, t.physical == kL1 ? CellState::in_l1 : CellState::in_l2);
+    return s;
+}
+
+CellState DiagramRecorder::residency_of_row(std::uint64_t row) const {
+    CellState s = CellState::not_cached;
+    for (const LevelTrack& t : levels_)
+        if (t.row_count[row] > 0) s = combine(s, t.physical == kL1 ? CellState::in_l1 : CellState::in_l2);
+    return s;
+}
+
+namespace {
+
+CellState classify(std::uint8_t flags) {
+    if (flags & 2) return CellState::fetched_from_memory;
+    if (flags & 4) return CellState::fetched_from_l2;
+    if (flags & 1) return CellState::accessed;
+    return CellState::not_cached;
+}
+
+}  // namespace
+
+void DiagramRecorder::mark_workload_stores(std::uint64_t step) {
+    const WorkloadSpec& spec = *workload_;
+    if (step >= spec.items()) return;
+    const std::uint64_t item = schedule_map(spec.schedule, step, spec.width, spec.height);
+    const std::uint32_t n = spec.accesses_per_item();
+    const StencilWorkload stencil = spec.stencil();
+    const MatmulWorkload matmul = spec.matmul();
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const Access a = spec.kind == WorkloadKind::stencil ? stencil.access(item, k) : matmul.access(item, k);
+        if (!a.is_write) continue;
+        const std::uint64_t rb = rows_.line_bytes();
+        for (std::uint64_t l = a.address / rb; l <= (a.address + std::max<std::uint32_t>(a.size, 1) - 1) / rb; ++l) {
+            const std::uint64_t row = rows_.row_of_line(l);
+            if (row == kNoRow) continue;
+            if (row_flags_[row] == 0) touched_rows_.push_back(row);
+            row_flags_[row] |= kAccessed;
+        }
+    }
+}
+
+void DiagramRecorder::on_step_end(std::uint64_t step) {
+    pending_from_memory_ = false;
+    if (in_window(step)) {
+        if (enumerate_stores_) mark_workload_stores(step);
+        std::uint64_t col = (step - options_.first_step) / steps_per_column_;
+        if (column_index_ && *column_index_ != col) {
+            flush_column();  // may merge columns (steps_per_column_ grows): recompute
+            col = (step - options_.first_step) / steps_per_column_;
+        }
+        if (!column_index_) {
+            column_index_ = col;
+            std::fill(column_.begin(), column_.end(), 0);
+            column_needs_residency_ = true;
+        }
+        for (std::uint64_t row : touched_rows_) {
+            std::uint8_t& cell = column_[row / rows_per_bucket_];
+            cell = std::max(cell, static_cast<std::uint8_t>(classify(row_flags_[row])));
+        }
+        if (column_needs_residency_) {
+            for (std::uint64_t b = 0; b < buckets_; ++b)
+                column_[b] = std::max(column_[b], static_cast<std::uint8_t>(residency_of_bucket(b)));
+            column_needs_residency_ = false;
+        } else {
+            for (std::uint64_t b : dirty_buckets_)
+                column_[b] = std::max(column_[b], static_cast<std::uint8_t>(residency_of_bucket(b)));
+        }
+        if (options_.snapshot_step && *options_.snapshot_step == step) {
+            LineSnapshot snap;
+            snap.step = step;
+            snap.state.resize(rows_.rows());
+            snap.residency.resize(rows_.rows());
+            for (std::uint64_t r = 0; r < rows_.rows(); ++r) {
+                snap.residency[r] = residency_of_row(r);
+                snap.state[r] = combine(snap.residency[r], classify(row_flags_[r]));
+            }
+            snapshot_ = std::move(snap);
+        }
+        last_step_ = step;
+        any_step_ = true;
+    }
+    for (std::uint64_t row : touched_rows_) row_flags_[row] = 0;
+    touched_rows_.clear();
+    for (std::uint64_t b : dirty_buckets_) bucket_dirty_[b] = 0;
+    dirty_buckets_.clear();
+}
+
+void DiagramRecorder::store_column(std::uint64_t column, const std::vector<std::uint8_t>& states) {
+    while (column >= max_columns_) {
+        base_.halve_columns();
+        steps_per_column_ *= 2;
+        column /= 2;
+    }
+    if (column < base_.columns()) {
+        for (std::uint64_t b = 0; b < buckets_; ++b) base_.merge(column, b, static_cast<CellState>(states[b]));
+        return;
+    }
+    const std::vector<std::uint8_t> empty(buckets_, 0);
+    while (base_.columns() < column) base_.append_column(empty);
+    base_.append_column(states);
+}
+
+void DiagramRecorder::flush_column() {
+    if (!column_index_) return;
+    store_column(*column_index_, column_);
+    column_index_.reset();
+}
+
+Diagram DiagramRecorder::finish() {
+    flush_column();
+    const std::uint64_t steps = any_step_ ? last_step_ + 1 - options_.first_step : 0;
+    Diagram d(rows_, std::move(base_), options_.first_step, steps, steps_per_column_, rows_per_bucket_);
+    base_ = CellGrid(0, buckets_);
+    return d;
+}
+
+}  // namespace cachesim::viz

@@ -1,0 +1,117 @@
+#pragma once
+// Records a spatial-temporal diagram while a simulation runs: a SimObserver. Attaching none
+// costs the simulator nothing beyond its one predictable branch per event.
+//
+// Semantics (thread model): a time step is one work item (on_step_end). Rows are cache lines of
+// the row line size (L1's line size, or L2's when L1 is off) in address order, grouped by array.
+// Level indices in callbacks are positions among the enabled levels. A fill into L1 came from L2
+// when the L2 lookups that the L1 miss caused (they arrive between the L1 lookup and the L1 fill)
+// all hit, from memory otherwise; with no L2 it came from memory.
+// Stores at a write-through, no-write-allocate L1 cause no L1 lookup; when the workload is known
+// the recorder marks the stored line as accessed at its step, otherwise the L2 lookup of the
+// forwarded store marks it.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "sim/observer.hpp"
+#include "sim/thread_model.hpp"
+#include "traces/workload_spec.hpp"
+#include "viz/diagram.hpp"
+
+namespace cachesim::viz {
+
+struct RecorderOptions {
+    std::uint64_t max_cells = std::uint64_t{1} << 25;  // base grid cap (see diagram.hpp)
+    std::uint64_t max_rows = std::uint64_t{1} << 13;   // base rows before lines share a row
+    std::uint64_t expected_steps = 0;  // 0: unknown (columns are merged as the run grows)
+    // Record only steps in [first_step, first_step + window_steps) (0 = to the end); residency is
+    // tracked throughout. Used to zoom into a window at full resolution, and for snapshots.
+    std::uint64_t first_step = 0;
+    std::uint64_t window_steps = 0;
+    // When set, also keep the exact state of every line at the end of this step (array view).
+    std::optional<std::uint64_t> snapshot_step;
+    // Several caches report as level 0 (the GPU model's per-SM L1s): count copies instead of
+    // treating a level as one cache.
+    bool shared_level_indices = false;
+};
+
+// Per line at one step: the cell state and where the line lives after the step.
+struct LineSnapshot {
+    std::uint64_t step = 0;
+    std::vector<CellState> state;      // per row, as a cell of an exact diagram
+    std::vector<CellState> residency;  // per row: in_l1, in_l2 or not_cached after the step
+};
+
+class DiagramRecorder final : public SimObserver {
+public:
+    // `workload` (optional) lets stores at a write-through L1 show as accesses.
+    DiagramRecorder(const std::vector<ArrayInfo>& arrays, const HierarchyConfig& hierarchy,
+                    const RecorderOptions& options = {},
+                    std::optional<WorkloadSpec> workload = std::nullopt);
+
+    void on_lookup(int level, std::uint64_t line, bool hit, bool is_write, std::uint16_t array) override;
+    void on_fill(int level, std::uint64_t line) override;
+    void on_evict(int level, std::uint64_t line) override;
+    void on_step_end(std::uint64_t step) override;
+
+    // Ends the recording and builds the pyramid. Call once, after the run.
+    Diagram finish();
+    const std::optional<LineSnapshot>& snapshot() const { return snapshot_; }
+    const RowLayout& layout() const { return rows_; }
+    std::uint64_t steps_per_column() const { return steps_per_column_; }
+    std::uint64_t rows_per_bucket() const { return rows_per_bucket_; }
+
+private:
+    enum Flag : std::uint8_t { kAccessed = 1, kFetchedMemory = 2, kFetchedL2 = 4 };
+    enum Physical { kL1 = 0, kL2 = 1 };
+
+    struct LevelTrack {
+        int physical = kL1;
+        RowLayout lines;                    // this level's lines over the arrays
+        std::vector<std::uint16_t> copies;  // per line slot
+        std::vector<std::uint16_t> row_count;  // per row: resident lines overlapping it
+        std::vector<std::uint32_t> bucket_count;  // per row bucket: rows with row_count > 0
+        bool write_allocate = true;
+    };
+
+    void mark_rows(int level, std::uint64_t line, std::uint8_t flag);
+    void change_residency(int level, std::uint64_t line, bool fill);
+    template <class F> void for_rows_of(const LevelTrack& t, std::uint64_t line, F&& f) const;
+    CellState residency_of_bucket(std::uint64_t bucket) const;
+    CellState residency_of_row(std::uint64_t row) const;
+    void flush_column();
+    void store_column(std::uint64_t column, const std::vector<std::uint8_t>& states);
+    void mark_workload_stores(std::uint64_t step);
+    bool in_window(std::uint64_t step) const;
+
+    RowLayout rows_;
+    std::vector<LevelTrack> levels_;  // by enabled-level index
+    bool top_is_l1_ = true;
+    bool has_l2_below_top_ = false;
+    std::optional<WorkloadSpec> workload_;
+    bool enumerate_stores_ = false;
+    RecorderOptions options_;
+
+    std::uint64_t steps_per_column_ = 1, rows_per_bucket_ = 1;
+    std::uint64_t buckets_ = 0, max_columns_ = 0;
+
+    // Current step.
+    std::vector<std::uint8_t> row_flags_;
+    std::vector<std::uint64_t> touched_rows_;
+    std::vector<std::uint8_t> bucket_dirty_;
+    std::vector<std::uint64_t> dirty_buckets_;
+    bool pending_from_memory_ = false;
+
+    // Current column.
+    std::vector<std::uint8_t> column_;
+    std::optional<std::uint64_t> column_index_;
+    bool column_needs_residency_ = true;
+
+    CellGrid base_;
+    std::uint64_t last_step_ = 0;
+    bool any_step_ = false;
+    std::optional<LineSnapshot> snapshot_;
+};
+
+}  // namespace cachesim::viz
