@@ -14,6 +14,7 @@ constexpr Subcommand kSubcommands[] = {
      cachesim::cli::run_simulate},
     {"trace", "write a workload's per-thread address trace to a cst trace file", cachesim::cli::run_trace},
     {"info", "print a cst trace file's header and counts", cachesim::cli::run_info},
+    {"sweep", "run the cross product of option lists/ranges in parallel; CSV and heat map", cachesim::cli::run_sweep},
 };
 
 void print_usage(std::ostream& out) {

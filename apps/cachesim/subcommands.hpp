@@ -13,5 +13,6 @@ struct Subcommand {
 int run_simulate(int argc, char** argv);
 int run_trace(int argc, char** argv);
 int run_info(int argc, char** argv);
+int run_sweep(int argc, char** argv);
 
 }  // namespace cachesim::cli

@@ -1,0 +1,189 @@
+// cachesim sweep: the cross product of simulate options given as lists or ranges, run in
+// parallel on all cores (and over MPI ranks), written as CSV (+ a heat map); resumable.
+#include <chrono>
+#include <iostream>
+#include <set>
+#include <thread>
+
+#include "apps/cachesim/atomic_file.hpp"
+#include "apps/cachesim/options.hpp"
+#include "apps/cachesim/subcommands.hpp"
+#include "apps/cachesim/sweep_expand.hpp"
+#include "apps/cachesim/sweep_mpi.hpp"
+#include "apps/cachesim/sweep_plot.hpp"
+#include "apps/cachesim/sweep_progress.hpp"
+#include "apps/cachesim/sweep_results.hpp"
+#include "apps/cachesim/sweep_run.hpp"
+#include "traces/input_error.hpp"
+
+namespace cachesim::cli {
+
+namespace {
+
+po::options_description sweep_options() {
+    po::options_description d("Sweep");
+    d.add_options()
+        ("help,h", "show this help")
+        ("output,o", po::value<std::string>(),
+         "write the CSV to FILE (atomically); rerunning with the same FILE skips finished configurations")
+        ("plot", po::value<std::string>(), "also draw a heat map PNG")
+        ("plot-x", po::value<std::string>(), "heat map columns: this option's values (default: the last varied option)")
+        ("plot-y", po::value<std::string>(), "heat map rows (default: the varied option before it)")
+        ("plot-value", po::value<std::string>()->default_value("l1_hit_rate"), "heat map colour: a CSV column")
+        ("jobs,j", po::value<unsigned>()->default_value(0), "worker threads per process; 0 = all cores")
+        ("quiet,q", po::bool_switch(), "no progress bar");
+    return d;
+}
+
+// simulate's options, which every configuration is validated against.
+po::options_description simulate_options() {
+    po::options_description d;
+    d.add(common_options()).add(workload_options()).add(cache_options());
+    return d;
+}
+
+constexpr const char* kUsage =
+    "usage: cachesim sweep [sweep options] [simulate options, each a value, a list or a range]\n\n"
+    "Runs every combination of the given simulate options and writes one CSV row per configuration\n"
+    "(the columns of `cachesim simulate --format csv`, after a sweep_config column).\n"
+    "  lists:  --schedule linear,column:8,column:16   --trace a.cst,b.cst\n"
+    "  ranges: --l1-size 32K..256K*2 (x2 steps)   --l1-ways 1..16+3 (+3 steps)   --seed 1..5\n"
+    "Configurations run in parallel on all cores; under `mpirun -n N` they are spread over the\n"
+    "ranks and rank 0 writes the CSV.\n"
+    "Example: cachesim sweep --size 1024x1024 --stencil 9x9 --schedule linear,column:8,column:32 \\\n"
+    "           --l1-size 16K..128K*2 --l1-line 128 -o sweep.csv --plot sweep.png";
+
+// Separates the sweep's own options from the simulate options that make up the axes.
+void split_arguments(int argc, char** argv, const po::options_description& own, std::vector<std::string>& own_tokens,
+                     std::vector<std::string>& axis_tokens) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string token = argv[i];
+        std::string name;
+        if (token.rfind("--", 0) == 0) name = token.substr(2, token.find('=') - 2);
+        else if (token.size() == 2 && token[0] == '-') name = token.substr(1);
+        const auto* option = name.empty() ? nullptr : own.find_nothrow(name, false, false, true);
+        if (!option && token.size() == 2 && token[0] == '-') {
+            for (const auto& o : own.options())
+                if (o->canonical_display_name(po::command_line_style::allow_dash_for_short) == token) option = o.get();
+        }
+        if (!option) {
+            axis_tokens.push_back(token);
+            continue;
+        }
+        own_tokens.push_back(token);
+        if (option->semantic()->max_tokens() > 0 && token.find('=') == std::string::npos && i + 1 < argc)
+            own_tokens.push_back(argv[++i]);
+    }
+}
+
+struct SweepSettings {
+    std::string output, plot, plot_x, plot_y, plot_value;
+    unsigned jobs = 0;
+    bool quiet = false;
+};
+
+std::vector<std::size_t> my_share(const std::vector<SweepConfiguration>& configs,
+                                  const std::map<std::string, SweepColumns>& finished, int rank, int ranks) {
+    std::vector<std::size_t> todo;
+    std::size_t pending = 0;
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        if (finished.count(configs[i].key)) continue;
+        if (static_cast<int>(pending++ % static_cast<std::size_t>(ranks)) == rank) todo.push_back(i);
+    }
+    return todo;
+}
+
+}  // namespace
+
+int run_sweep(int argc, char** argv) {
+    const po::options_description own = sweep_options();
+    std::vector<std::string> own_tokens, axis_tokens;
+    split_arguments(argc, argv, own, own_tokens, axis_tokens);
+    po::variables_map vm;
+    po::store(po::command_line_parser(own_tokens).options(own).run(), vm);
+    const po::options_description simulate = simulate_options();
+    if (vm.count("help")) {
+        std::cout << kUsage << "\n\n" << own << "\nSimulate options (each may be a list or range):\n" << simulate << "\n";
+        return 0;
+    }
+    po::notify(vm);
+    SweepSettings s;
+    if (vm.count("output")) s.output = vm["output"].as<std::string>();
+    if (vm.count("plot")) s.plot = vm["plot"].as<std::string>();
+    if (vm.count("plot-x")) s.plot_x = vm["plot-x"].as<std::string>();
+    if (vm.count("plot-y")) s.plot_y = vm["plot-y"].as<std::string>();
+    s.plot_value = vm["plot-value"].as<std::string>();
+    s.jobs = vm["jobs"].as<unsigned>();
+    if (s.jobs == 0) s.jobs = std::max(1u, std::thread::hardware_concurrency());
+    s.quiet = vm["quiet"].as<bool>();
+
+    const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);
+    const std::vector<SweepConfiguration> configs = expand_configurations(axes);
+    const std::vector<SimulationOptions> sims = prepare_configurations(configs, simulate);
+
+    MpiSession mpi;
+    std::map<std::string, SweepColumns> finished;
+    if (!s.output.empty()) finished = load_finished(s.output);
+    std::size_t resumed = 0;
+    for (const SweepConfiguration& c : configs) resumed += finished.count(c.key);
+    const std::vector<std::size_t> todo = my_share(configs, finished, mpi.rank(), mpi.size());
+
+    std::vector<std::pair<std::string, SweepColumns>> mine;
+    std::string error;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        std::unique_ptr<PartialLog> log;
+        if (!s.output.empty() && !todo.empty()) log = std::make_unique<PartialLog>(partial_log_path(s.output, mpi.rank()));
+        std::string label = "sweep";
+        if (mpi.active()) label += " rank " + std::to_string(mpi.rank()) + "/" + std::to_string(mpi.size());
+        ProgressBar progress(label, todo.size(), !s.quiet && mpi.rank() == 0);
+        run_in_parallel(sims, todo, s.jobs, [&](std::size_t index, SweepColumns columns) {
+            if (log) log->append(configs[index].key, columns);
+            mine.emplace_back(configs[index].key, std::move(columns));
+            progress.update(mine.size());
+        });
+        progress.finish();
+    } catch (const InputError& e) {
+        error = e.what();
+    } catch (const SimulationError& e) {
+        error = e.what();
+    }
+    // Every rank learns whether all succeeded before gathering, so a failure cannot hang the rest.
+    if (!mpi.all_succeeded(error.empty())) {
+        if (!error.empty()) throw InputError(error);
+        throw InputError("another MPI rank failed; finished configurations are kept for a rerun");
+    }
+    const std::vector<std::string> parts = mpi.gather(encode_results(mine));
+    if (mpi.rank() != 0) return 0;
+    for (std::size_t r = 1; r < parts.size(); ++r)
+        for (auto& [key, columns] : decode_results(parts[r], false)) finished[key] = std::move(columns);
+    for (auto& [key, columns] : mine) finished[key] = std::move(columns);
+
+    std::vector<SweepColumns> rows;
+    rows.reserve(configs.size());
+    for (const SweepConfiguration& c : configs) {
+        const auto found = finished.find(c.key);
+        if (found == finished.end()) throw std::logic_error("sweep: configuration '" + c.key + "' has no result");
+        rows.push_back(found->second);
+    }
+    const std::string csv = format_sweep_csv(configs, rows);
+    if (!s.plot.empty()) {
+        const HeatMap map = build_heat_map(axes, configs, rows, s.plot_x, s.plot_y, s.plot_value);
+        write_file_atomically(s.plot, viz::encode_png(render_heat_map(map)));
+    }
+    if (s.output.empty()) {
+        std::cout << csv;
+    } else {
+        write_file_atomically(s.output, csv);
+        remove_partial_logs(s.output);
+    }
+    if (!s.quiet) {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::cerr << "sweep: " << configs.size() << " configurations (" << resumed << " already done) in "
+                  << format_duration(seconds) << " (" << seconds << " s) on " << s.jobs << " threads"
+                  << (mpi.active() ? " x " + std::to_string(mpi.size()) + " ranks" : std::string()) << "\n";
+    }
+    return 0;
+}
+
+}  // namespace cachesim::cli

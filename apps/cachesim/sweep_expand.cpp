@@ -1,0 +1,140 @@
+#include "apps/cachesim/sweep_expand.hpp"
+
+#include "traces/input_error.hpp"
+#include "traces/workload_spec.hpp"
+
+namespace cachesim::cli {
+
+namespace {
+
+constexpr std::size_t kMaxRangeValues = 100'000;
+
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t end = text.find(separator, start);
+        parts.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (end == std::string::npos) return parts;
+        start = end + 1;
+    }
+}
+
+// "32K..256K*2" is a range; "../traces/a.cst" is not (the start must be a number).
+bool is_range(const std::string& item) {
+    const std::size_t dots = item.find("..");
+    if (dots == std::string::npos || dots == 0) return false;
+    std::size_t digits = 0;
+    while (digits < dots && item[digits] >= '0' && item[digits] <= '9') ++digits;
+    if (digits == 0) return false;
+    return digits == dots || (digits + 1 == dots && std::string("KkMmGg").find(item[digits]) != std::string::npos);
+}
+
+void expand_range(const std::string& item, const std::string& option, std::vector<std::string>& out) {
+    const std::string what = "--" + option + " range '" + item + "'";
+    const std::size_t dots = item.find("..");
+    const std::string low_text = item.substr(0, dots);
+    std::string high_text = item.substr(dots + 2);
+    char step_kind = '+';
+    std::uint64_t step = 1;
+    const std::size_t op = high_text.find_first_of("*+");
+    if (op != std::string::npos) {
+        step_kind = high_text[op];
+        step = parse_size(high_text.substr(op + 1), what + " step");
+        high_text.resize(op);
+    }
+    const std::uint64_t low = parse_size(low_text, what + " start");
+    const std::uint64_t high = parse_size(high_text, what + " end");
+    if (low > high) throw InputError(what + ": the start is larger than the end");
+    if (step_kind == '*' && step < 2) throw InputError(what + ": a factor must be at least 2");
+    if (step_kind == '*' && low == 0) throw InputError(what + ": a geometric range cannot start at 0");
+    if (step == 0) throw InputError(what + ": the step must be positive");
+    std::size_t count = 0;
+    for (std::uint64_t v = low; v <= high;) {
+        if (++count > kMaxRangeValues)
+            throw InputError(what + ": more than " + std::to_string(kMaxRangeValues) + " values");
+        out.push_back(std::to_string(v));
+        const std::uint64_t next = step_kind == '*' ? v * step : v + step;
+        if ((step_kind == '*' && next / step != v) || next < v) break;  // would overflow: past the end
+        v = next;
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> expand_values(const std::string& text, const std::string& option) {
+    std::vector<std::string> values;
+    for (const std::string& item : split(text, ',')) {
+        if (item.empty()) throw InputError("--" + option + ": empty value in list '" + text + "'");
+        if (is_range(item)) expand_range(item, option, values);
+        else values.push_back(item);
+    }
+    return values;
+}
+
+std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& tokens,
+                                        const boost::program_options::options_description& simulate_options) {
+    std::vector<SweepAxis> axes;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const std::string& token = tokens[i];
+        if (token.rfind("--", 0) != 0 || token.size() == 2)
+            throw InputError("unexpected argument '" + token + "' (options are written --name value)");
+        const std::size_t equals = token.find('=');
+        SweepAxis axis;
+        axis.name = token.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
+        const auto* option = simulate_options.find_nothrow(axis.name, false);
+        if (!option)
+            throw InputError("unknown option '--" + axis.name + "' (see cachesim sweep --help)");
+        for (const SweepAxis& earlier : axes)
+            if (earlier.name == axis.name)
+                throw InputError("--" + axis.name + " given twice; give one list instead");
+        const bool takes_value = option->semantic()->max_tokens() > 0;
+        if (!takes_value) {
+            if (equals != std::string::npos) throw InputError("--" + axis.name + " takes no value");
+        } else {
+            std::string text;
+            if (equals != std::string::npos) text = token.substr(equals + 1);
+            else if (i + 1 < tokens.size()) text = tokens[++i];
+            else throw InputError("--" + axis.name + " needs a value");
+            axis.values = expand_values(text, axis.name);
+        }
+        axes.push_back(std::move(axis));
+    }
+    return axes;
+}
+
+std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxis>& axes) {
+    std::size_t total = 1;
+    for (const SweepAxis& a : axes) {
+        const std::size_t n = a.values.empty() ? 1 : a.values.size();
+        if (total > kMaxSweepConfigurations / n)
+            throw InputError("the sweep has more than " + std::to_string(kMaxSweepConfigurations) +
+                             " configurations");
+        total *= n;
+    }
+    std::vector<SweepConfiguration> configurations;
+    configurations.reserve(total);
+    std::vector<std::size_t> index(axes.size(), 0);
+    for (std::size_t c = 0; c < total; ++c) {
+        SweepConfiguration config;
+        for (std::size_t a = 0; a < axes.size(); ++a) {
+            if (axes[a].values.empty()) {
+                config.args.push_back("--" + axes[a].name);
+                config.axis_values.emplace_back();
+            } else {
+                config.args.push_back("--" + axes[a].name + "=" + axes[a].values[index[a]]);
+                config.axis_values.push_back(axes[a].values[index[a]]);
+            }
+            config.key += (a ? " " : "") + config.args.back();
+        }
+        configurations.push_back(std::move(config));
+        for (std::size_t a = axes.size(); a-- > 0;) {  // odometer: last axis fastest
+            const std::size_t n = axes[a].values.empty() ? 1 : axes[a].values.size();
+            if (++index[a] < n) break;
+            index[a] = 0;
+        }
+    }
+    return configurations;
+}
+
+}  // namespace cachesim::cli

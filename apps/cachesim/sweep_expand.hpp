@@ -1,0 +1,37 @@
+#pragma once
+// Turns sweep arguments into configurations: every simulate option may take a list
+// ("linear,column:8") or a numeric range ("32K..256K*2", "1..9+2", "1..4"); the sweep is their
+// cross product, each configuration a plain simulate argument list. Generic over option names:
+// the simulate option description says which options take a value.
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+namespace cachesim::cli {
+
+// One option as given to the sweep, with its values after expansion (one value = fixed).
+struct SweepAxis {
+    std::string name;                 // without the leading "--"
+    std::vector<std::string> values;  // empty for a switch (no value)
+};
+
+struct SweepConfiguration {
+    std::vector<std::string> args;  // "--name=value" (or "--name" for a switch), in axis order
+    std::vector<std::string> axis_values;  // this configuration's value of every axis
+    std::string key;                // the args joined with spaces: identifies it for resuming
+};
+
+inline constexpr std::size_t kMaxSweepConfigurations = 1'000'000;
+
+// "a,b,c" -> {a, b, c}; "A..B*F" geometric, "A..B+S" or "A..B" (step 1) arithmetic, with
+// K/M/G suffixes; throws InputError naming `option` for malformed or huge ranges.
+std::vector<std::string> expand_values(const std::string& text, const std::string& option);
+
+// Reads "--name value" / "--name=value" tokens, checking each name against `simulate_options`.
+std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& tokens,
+                                        const boost::program_options::options_description& simulate_options);
+
+// The cross product, first axis slowest, last fastest.
+std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxis>& axes);
+
+}  // namespace cachesim::cli

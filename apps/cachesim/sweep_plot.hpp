@@ -1,0 +1,29 @@
+#pragma once
+// The sweep heat map: one axis of the sweep across, another down, each cell coloured (viridis)
+// by a result column, e.g. schedule x block size by L1 hit rate as in the thesis's tables.
+// Configurations that differ in other varied options are averaged into their cell.
+#include <string>
+#include <vector>
+
+#include "apps/cachesim/sweep_expand.hpp"
+#include "apps/cachesim/sweep_run.hpp"
+#include "viz/canvas.hpp"
+
+namespace cachesim::cli {
+
+struct HeatMap {
+    std::string title, x_label, y_label, value_label;
+    std::vector<std::string> xs, ys;
+    std::vector<double> values;   // ys.size() x xs.size(), row-major; NaN where no configuration
+    std::vector<int> counts;      // configurations averaged into each cell
+};
+
+// x_axis / y_axis: option names ("" = pick: the last two varied options). Throws InputError for
+// an unknown axis or a value column that is missing or not numeric.
+HeatMap build_heat_map(const std::vector<SweepAxis>& axes, const std::vector<SweepConfiguration>& configs,
+                       const std::vector<SweepColumns>& rows, std::string x_axis, std::string y_axis,
+                       const std::string& value_column);
+
+viz::Canvas render_heat_map(const HeatMap& map);
+
+}  // namespace cachesim::cli

@@ -1,0 +1,81 @@
+#include "apps/cachesim/sweep_run.hpp"
+
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "apps/cachesim/report.hpp"
+#include "traces/input_error.hpp"
+
+namespace cachesim::cli {
+
+std::vector<SimulationOptions> prepare_configurations(const std::vector<SweepConfiguration>& configs,
+                                                      const po::options_description& simulate_options) {
+    std::vector<SimulationOptions> sims;
+    sims.reserve(configs.size());
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        std::vector<std::string> args{"sweep"};
+        args.insert(args.end(), configs[i].args.begin(), configs[i].args.end());
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        try {
+            const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), simulate_options, "");
+            sims.push_back(read_simulation_options(*vm));
+        } catch (const po::error& e) {
+            throw InputError("configuration " + std::to_string(i + 1) + " (" + configs[i].key + "): " + e.what());
+        } catch (const InputError& e) {
+            throw InputError("configuration " + std::to_string(i + 1) + " (" + configs[i].key + "): " + e.what());
+        } catch (const SimulationError& e) {
+            throw InputError("configuration " + std::to_string(i + 1) + " (" + configs[i].key + "): " + e.what());
+        }
+    }
+    return sims;
+}
+
+SweepColumns run_configuration(const SimulationOptions& sim, const std::atomic<bool>* cancel) {
+    RunReport report;
+    report.model = sim.model;
+    report.workload = sim.workload;
+    report.trace_path = sim.trace_path;
+    report.hierarchy = sim.hierarchy;
+    auto source = make_source(sim);
+    RunControl control;
+    control.cancel = cancel;
+    report.result = simulate_thread_model(*source, sim.hierarchy, control);
+    return to_columns(report);
+}
+
+void run_in_parallel(const std::vector<SimulationOptions>& sims, const std::vector<std::size_t>& todo,
+                     unsigned jobs, const std::function<void(std::size_t, SweepColumns)>& on_done) {
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> cancel{false};
+    std::mutex mutex;
+    std::exception_ptr failure;
+    auto worker = [&] {
+        for (;;) {
+            const std::size_t n = next.fetch_add(1);
+            if (n >= todo.size() || cancel.load()) return;
+            try {
+                SweepColumns columns = run_configuration(sims[todo[n]], &cancel);
+                std::lock_guard lock(mutex);
+                on_done(todo[n], std::move(columns));
+            } catch (const Cancelled&) {
+                return;
+            } catch (...) {
+                std::lock_guard lock(mutex);
+                if (!failure) failure = std::current_exception();
+                cancel = true;
+                return;
+            }
+        }
+    };
+    if (jobs == 0) jobs = 1;
+    if (jobs > todo.size()) jobs = static_cast<unsigned>(todo.size() ? todo.size() : 1);
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+    worker();  // the calling thread is one of the workers
+    for (std::thread& t : threads) t.join();
+    if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace cachesim::cli
