@@ -1,0 +1,155 @@
+#include "viz/analytic.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace cachesim::viz::analytic {
+
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+
+std::string fits(std::uint64_t need, std::uint64_t have, bool strictly) {
+    const bool ok = strictly ? have > need : have >= need;
+    std::ostringstream s;
+    s << "M_l = " << have << (ok ? (strictly ? " > " : " >= ") : (strictly ? " <= " : " < ")) << need
+      << (ok ? ": satisfied" : ": not satisfied");
+    return s.str();
+}
+
+}  // namespace
+
+std::uint64_t naive_stencil_lines(std::uint64_t iw, std::uint64_t sw, std::uint64_t sh, std::uint64_t l) {
+    return ceil_div(iw + sw, l) * sh;
+}
+std::uint64_t tiled_stencil_lines(std::uint64_t t, std::uint64_t sw, std::uint64_t sh, std::uint64_t l) {
+    return ceil_div(t + sw, l) * sh;
+}
+double max_stencil_tile(std::uint64_t l, std::uint64_t ml, std::uint64_t sh, std::uint64_t sw) {
+    return static_cast<double>(l * ml) / static_cast<double>(sh) - static_cast<double>(sw);
+}
+std::uint64_t naive_stencil_fetches_worst(std::uint64_t iw, std::uint64_t ih, std::uint64_t sw, std::uint64_t sh,
+                                          std::uint64_t l) {
+    return ceil_div(iw + sw, l) * ih * sh;
+}
+std::uint64_t naive_stencil_fetches_fitting(std::uint64_t iw, std::uint64_t ih, std::uint64_t sw, std::uint64_t l) {
+    return ceil_div(iw + sw, l) * ih;
+}
+std::uint64_t tiled_stencil_fetches(std::uint64_t iw, std::uint64_t ih, std::uint64_t tw, std::uint64_t th,
+                                    std::uint64_t sw, std::uint64_t sh, std::uint64_t l) {
+    return ceil_div(iw, tw) * ceil_div(tw + sw, l) * ceil_div(ih, th) * (th + sh);
+}
+std::uint64_t column_stencil_fetches(std::uint64_t iw, std::uint64_t ih, std::uint64_t c, std::uint64_t sw,
+                                     std::uint64_t sh, std::uint64_t l) {
+    return ceil_div(iw, c) * ceil_div(c + sw, l) * (ih + sh);
+}
+double recommended_stencil_column(std::uint64_t cache_bytes, std::uint64_t u, std::uint64_t sw, std::uint64_t sh,
+                                  std::uint64_t threads) {
+    return (static_cast<double>(cache_bytes) - static_cast<double>(u * (sh * sw + threads))) /
+           static_cast<double>(sh * u);
+}
+
+std::uint64_t naive_matmul_lines(std::uint64_t d, std::uint64_t l) { return ceil_div(d, l) + d; }
+std::uint64_t naive_matmul_fetches_row_reuse(std::uint64_t iw, std::uint64_t ih, std::uint64_t d, std::uint64_t l) {
+    return ceil_div(d, l) * ih + d * iw * ih;
+}
+std::uint64_t naive_matmul_fetches_no_reuse(std::uint64_t iw, std::uint64_t ih, std::uint64_t d, std::uint64_t l) {
+    return (ceil_div(d, l) + d) * iw * ih;
+}
+std::uint64_t full_reuse_matmul_lines(std::uint64_t iw, std::uint64_t d, std::uint64_t l) {
+    return ceil_div(d, l) + ceil_div(iw * d, l);
+}
+std::uint64_t full_reuse_matmul_fetches(std::uint64_t iw, std::uint64_t ih, std::uint64_t d, std::uint64_t l) {
+    return ceil_div(d, l) * ih + ceil_div(iw, l) * d;
+}
+std::uint64_t column_matmul_lines(std::uint64_t iw, std::uint64_t ih, std::uint64_t c, std::uint64_t l) {
+    return ceil_div(iw, l) + ih * ceil_div(c, l);
+}
+double recommended_matmul_column(std::uint64_t cache_bytes, std::uint64_t u, std::uint64_t ih) {
+    return static_cast<double>(cache_bytes) / static_cast<double>(u * ih);
+}
+
+Summary summarize(const WorkloadSpec& w, const CacheConfig& cache, std::uint64_t active_threads) {
+    Summary s;
+    if (!cache.enabled() || cache.line_bytes == 0 || w.elem_bytes == 0) return s;
+    const std::uint64_t u = w.elem_bytes;
+    const std::uint64_t l = std::max<std::uint64_t>(1, cache.line_bytes / u);
+    const std::uint64_t ml = cache.size_bytes / cache.line_bytes;
+    const std::uint64_t iw = w.width, ih = w.height;
+    const Schedule& sched = w.schedule;
+    const bool column = sched.kind == ScheduleKind::column || sched.kind == ScheduleKind::zigzag;
+    auto add = [&](std::string eq, std::string meaning, double value, std::string cmp = {}) {
+        s.items.push_back({std::move(eq), std::move(meaning), value, std::move(cmp)});
+    };
+    if (w.kind == WorkloadKind::stencil) {
+        const std::uint64_t sw = w.stencil_w, sh = w.stencil_h;
+        const std::uint64_t need = naive_stencil_lines(iw, sw, sh, l);
+        add("eq. 3.2", "lines the naive (row-major) order needs", static_cast<double>(need), fits(need, ml, false));
+        add("eq. 3.4", "largest tile / column width for this cache", max_stencil_tile(l, ml, sh, sw));
+        const double rec = recommended_stencil_column(cache.size_bytes, u, sw, sh, active_threads);
+        add("sec. 4.3", "recommended column width c", rec);
+        if (rec >= 1) s.recommended_column = static_cast<std::uint64_t>(std::floor(rec));
+        const std::uint64_t worst = naive_stencil_fetches_worst(iw, ih, sw, sh, l);
+        const std::uint64_t fitting = naive_stencil_fetches_fitting(iw, ih, sw, l);
+        add("sec. 3.3.1", "naive fetches when eq. 3.2 holds", static_cast<double>(fitting));
+        add("sec. 3.3.1", "naive fetches, worst case", static_cast<double>(worst));
+        if (sched.kind == ScheduleKind::linear) {
+            s.fetch_bound = static_cast<double>(ml >= need ? fitting : worst);
+            s.fetch_equation = ml >= need ? "sec. 3.3.1 (eq. 3.2 holds)" : "sec. 3.3.1 worst case";
+            s.fetch_is_estimate = ml >= need;
+        } else if (sched.kind == ScheduleKind::tiled) {
+            const std::uint64_t tw = sched.width, th = sched.tile_height ? sched.tile_height : sched.width;
+            const std::uint64_t tneed = tiled_stencil_lines(tw, sw, sh, l);
+            add("eq. 3.3", "lines a tile row needs (t = " + std::to_string(tw) + ")", static_cast<double>(tneed),
+                fits(tneed, ml, false));
+            const std::uint64_t f = tiled_stencil_fetches(iw, ih, tw, th, sw, sh, l);
+            add("eq. 3.5", "tiled fetches, upper bound", static_cast<double>(f));
+            if (ml >= tneed) {
+                s.fetch_bound = static_cast<double>(f);
+                s.fetch_equation = "eq. 3.5";
+            }
+        } else if (column) {
+            const std::uint64_t c = sched.width;
+            const std::uint64_t cneed = tiled_stencil_lines(c, sw, sh, l);
+            add("eq. 3.3", "lines a column row needs (c = " + std::to_string(c) + ")", static_cast<double>(cneed),
+                fits(cneed, ml, false));
+            const std::uint64_t f = column_stencil_fetches(iw, ih, c, sw, sh, l);
+            add("eq. 4.8", "column fetches, upper bound", static_cast<double>(f));
+            if (ml >= cneed) {
+                s.fetch_bound = static_cast<double>(f);
+                s.fetch_equation = "eq. 4.8";
+            }
+        }
+    } else {
+        const std::uint64_t d = w.depth;
+        const std::uint64_t need_row = naive_matmul_lines(d, l);
+        const std::uint64_t need_all = full_reuse_matmul_lines(iw, d, l);
+        add("eq. 3.6", "lines to reuse B along a row", static_cast<double>(need_row), fits(need_row, ml, true));
+        add("eq. 3.9", "lines to reuse A and B", static_cast<double>(need_all), fits(need_all, ml, true));
+        const std::uint64_t f7 = naive_matmul_fetches_row_reuse(iw, ih, d, l);
+        const std::uint64_t f8 = naive_matmul_fetches_no_reuse(iw, ih, d, l);
+        const std::uint64_t f10 = full_reuse_matmul_fetches(iw, ih, d, l);
+        add("eq. 3.7", "naive fetches when eq. 3.6 holds", static_cast<double>(f7));
+        add("eq. 3.8", "naive fetches without reuse", static_cast<double>(f8));
+        add("eq. 3.10", "fetches when eq. 3.9 holds", static_cast<double>(f10));
+        const double rec = recommended_matmul_column(cache.size_bytes, u, ih);
+        add("sec. 4.4", "recommended column width c", rec);
+        if (rec >= 1) s.recommended_column = static_cast<std::uint64_t>(std::floor(rec));
+        if (column) {
+            const std::uint64_t c = sched.width;
+            const std::uint64_t cneed = column_matmul_lines(iw, ih, c, l);
+            add("sec. 4.4", "lines a column needs (c = " + std::to_string(c) + ")", static_cast<double>(cneed),
+                fits(cneed, ml, false));
+        }
+        if (sched.kind == ScheduleKind::linear) {
+            s.fetch_is_estimate = true;
+            if (ml > need_all) { s.fetch_bound = static_cast<double>(f10); s.fetch_equation = "eq. 3.10"; }
+            else if (ml > need_row) { s.fetch_bound = static_cast<double>(f7); s.fetch_equation = "eq. 3.7"; }
+            else { s.fetch_bound = static_cast<double>(f8); s.fetch_equation = "eq. 3.8"; }
+        }
+    }
+    return s;
+}
+
+}  // namespace cachesim::viz::analytic
