@@ -33,6 +33,7 @@ int run_benchmarks(const Options& options) {
                      "gpubench: CUPTI range profiler on chip %s, %zu single-pass metric group(s), "
                      "median of %d profiled launch(es) each\n",
                      profiler->chip().c_str(), profiler->groups(), options.profile_repetitions);
+        std::fprintf(stderr, "gpubench: metric groups %s\n", profiler->describe_groups().c_str());
     }
 
     OutputFile output(options.out_path);

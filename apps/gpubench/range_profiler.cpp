@@ -143,6 +143,16 @@ RangeProfiler::RangeProfiler(int device, std::vector<std::string> metrics) : met
     if (!current.empty()) groups_.push_back(make_group(current));
 }
 
+std::string RangeProfiler::describe_groups() const {
+    std::string text;
+    for (const std::unique_ptr<Group>& group : groups_) {
+        text += text.empty() ? "{" : " {";
+        for (std::size_t i = 0; i < group->names.size(); ++i) text += (i ? ", " : "") + std::string(group->names[i]);
+        text += "}";
+    }
+    return text;
+}
+
 RangeProfiler::~RangeProfiler() {
     groups_.clear();
     auto p = GPUBENCH_PARAMS(CUpti_Profiler_DeInitialize_Params);

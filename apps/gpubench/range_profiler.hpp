@@ -28,6 +28,7 @@ public:
                                 const std::function<void()>& launch);
 
     std::size_t groups() const { return groups_.size(); }
+    std::string describe_groups() const;  // e.g. "{a.sum, b.sum} {c.pct}"
     const std::string& chip() const { return chip_; }
 
 private:
