@@ -12,6 +12,7 @@ using cachesim::cli::Subcommand;
 constexpr Subcommand kSubcommands[] = {
     {"simulate", "replay a workload or trace through the cache hierarchy and report counters",
      cachesim::cli::run_simulate},
+    {"diagram", "draw the spatial-temporal diagram or the array view of a run into a PNG", cachesim::cli::run_diagram},
     {"trace", "write a workload's per-thread address trace to a cst trace file", cachesim::cli::run_trace},
     {"info", "print a cst trace file's header and counts", cachesim::cli::run_info},
     {"sweep", "run the cross product of option lists/ranges in parallel; CSV and heat map", cachesim::cli::run_sweep},

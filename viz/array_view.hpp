@@ -1,0 +1,35 @@
+#pragma once
+// The 2D arrays at one time step, each element coloured by where its line is (L1 / L2 / memory)
+// and whether the step's work item accesses it: the picture a teacher draws on a board.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "traces/workload_spec.hpp"
+#include "viz/diagram_recorder.hpp"
+
+namespace cachesim::viz {
+
+struct ArrayGrid {
+    std::string name;
+    std::uint32_t width = 0, height = 0;
+    std::uint32_t elements_per_line = 1;   // for drawing line boundaries
+    std::uint64_t first_element_offset = 0;  // elements before the first line boundary (alignment)
+    std::vector<CellState> cells;          // row-major, width x height
+    CellState at(std::uint32_t x, std::uint32_t y) const { return cells[static_cast<std::size_t>(y) * width + x]; }
+};
+
+struct ArrayView {
+    std::uint64_t step = 0;
+    std::optional<std::uint64_t> work_item;  // the item run at this step (workloads)
+    std::uint32_t item_x = 0, item_y = 0;
+    std::vector<ArrayGrid> arrays;
+};
+
+// Elements the step's work item touches show their line's state at this step (accessed, or
+// fetched from L2 / memory); every other element shows where its line lives after the step
+// (in L1, in L2, not cached). Without a workload, every element shows its line's cell state.
+ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
+                          const std::optional<WorkloadSpec>& workload);
+
+}  // namespace cachesim::viz

@@ -1,0 +1,50 @@
+#include "viz/notes.hpp"
+
+#include <cstdio>
+
+#include "viz/analytic.hpp"
+
+namespace cachesim::viz {
+
+std::string thousands(std::uint64_t v) {
+    std::string s = std::to_string(v);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+    return s;
+}
+
+std::string describe_level(const CacheConfig& c) {
+    if (!c.enabled()) return c.name + " off";
+    const std::uint64_t lines = c.size_bytes / std::max<std::uint32_t>(c.line_bytes, 1);
+    std::string ways = c.ways == 0 ? "fully associative" : std::to_string(c.ways) + "-way";
+    return c.name + " " + thousands(c.size_bytes) + " B: " + thousands(lines) + " lines x " + std::to_string(c.line_bytes) +
+           " B, " + ways + ", " + std::string(policy_name(c.policy));
+}
+
+std::vector<std::string> run_notes(const std::optional<WorkloadSpec>& workload, const HierarchyConfig& h,
+                                   const SimulationResult& r) {
+    std::vector<std::string> notes;
+    if (workload) notes.push_back(workload->describe());
+    for (const CacheConfig* c : {&h.l1, &h.l2})
+        if (c->enabled()) notes.push_back(describe_level(*c));
+    for (const LevelStats& s : r.levels) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s: %s misses / %s lookups, hit rate %.1f%%", s.name.c_str(),
+                      thousands(s.misses()).c_str(), thousands(s.accesses()).c_str(), 100.0 * s.hit_rate());
+        notes.push_back(buf);
+    }
+    if (workload && !r.levels.empty()) {
+        const CacheConfig& first = h.l1.enabled() ? h.l1 : h.l2;
+        const analytic::Summary a = analytic::summarize(*workload, first);
+        if (a.fetch_bound) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "thesis %s: fetches %s %s (simulated %s)", a.fetch_equation.c_str(),
+                          a.fetch_is_estimate ? "~" : "<=", thousands(static_cast<std::uint64_t>(*a.fetch_bound)).c_str(),
+                          thousands(r.levels[0].read_misses).c_str());
+            notes.push_back(buf);
+        }
+        if (a.recommended_column) notes.push_back("recommended column width: " + std::to_string(*a.recommended_column));
+    }
+    return notes;
+}
+
+}  // namespace cachesim::viz
