@@ -1,0 +1,84 @@
+// A sweep is resumable: finished configurations (in the CSV or in a partial log left by an
+// interrupted run, even with a torn last line) are not simulated again.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "apps/cachesim/report.hpp"
+#include "apps/cachesim/sweep_results.hpp"
+#include "tests/cli_util.hpp"
+
+namespace cachesim {
+namespace {
+
+using test::run_cachesim;
+
+const std::string kBase = "sweep -q --size 40x24 --stencil 3x3 --l1-line 32 --l1-ways 2 --schedule linear,column:4";
+
+std::size_t column(const std::vector<std::string>& header, const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+}
+
+TEST(CliSweepResume, FinishedRowsAreKeptAndOnlyNewOnesRun) {
+    const std::string csv = (test::temp_dir() / "resume.csv").string();
+    std::filesystem::remove(csv);
+    ASSERT_EQ(run_cachesim(kBase + " --l1-size 256,512 -o " + csv).exit_code, 0);
+    // Mark a finished row: if it were recomputed the mark would disappear.
+    auto rows = cli::parse_csv(test::read_file(csv));
+    const std::size_t hits = column(rows[0], "l1_hits");
+    rows[1][hits] = "999999";
+    std::string marked;
+    for (const auto& row : rows) {
+        for (std::size_t i = 0; i < row.size(); ++i) marked += (i ? "," : "") + cli::csv_field(row[i]);
+        marked += "\n";
+    }
+    std::ofstream(csv, std::ios::binary) << marked;
+
+    const auto r = run_cachesim(kBase + " --l1-size 256,512,1K -o " + csv);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto after = cli::parse_csv(test::read_file(csv));
+    ASSERT_EQ(after.size(), 7u);
+    EXPECT_EQ(after[1][hits], "999999");  // kept, not re-simulated
+    EXPECT_NE(after[3][hits], "999999");
+    EXPECT_NE(after[3][hits], "");
+}
+
+TEST(CliSweepResume, PartialLogOfAnInterruptedRunIsUsedThenRemoved) {
+    const std::string csv = (test::temp_dir() / "interrupted.csv").string();
+    const std::string args = kBase + " --l1-size 256,512 -o " + csv;
+    ASSERT_EQ(run_cachesim(args).exit_code, 0);
+    const auto complete = cli::parse_csv(test::read_file(csv));
+    std::filesystem::remove(csv);
+    // What an interrupted run leaves: two finished configurations and a torn third line.
+    std::vector<std::pair<std::string, cli::SweepColumns>> done;
+    for (std::size_t r : {std::size_t{1}, std::size_t{4}}) {
+        cli::SweepColumns columns;
+        for (std::size_t c = 1; c < complete[0].size(); ++c)
+            columns.emplace_back(complete[0][c], c == column(complete[0], "l1_hits") ? "424242" : complete[r][c]);
+        done.emplace_back(complete[r][0], columns);
+    }
+    std::ofstream(csv + ".partial", std::ios::binary) << cli::encode_results(done) << "{\"key\": \"--size=40";
+
+    const auto r = run_cachesim(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto after = cli::parse_csv(test::read_file(csv));
+    ASSERT_EQ(after.size(), 5u);
+    const std::size_t hits = column(after[0], "l1_hits");
+    EXPECT_EQ(after[1][hits], "424242");
+    EXPECT_EQ(after[4][hits], "424242");
+    EXPECT_EQ(after[2][hits], complete[2][hits]);
+    EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
+}
+
+TEST(CliSweepResume, AForeignFileIsNotOverwritten) {
+    const std::string csv = (test::temp_dir() / "foreign.csv").string();
+    std::ofstream(csv) << "name,value\na,1\n";
+    const auto r = run_cachesim(kBase + " -o " + csv);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("not a sweep result"), std::string::npos) << r.err;
+    EXPECT_EQ(test::read_file(csv), "name,value\na,1\n");
+}
+
+}  // namespace
+}  // namespace cachesim

@@ -1,0 +1,64 @@
+// Sweep arguments: lists, ranges and their cross product, checked against simulate's options.
+#include <gtest/gtest.h>
+
+#include "apps/cachesim/options.hpp"
+#include "apps/cachesim/sweep_expand.hpp"
+#include "traces/input_error.hpp"
+
+namespace cachesim::cli {
+namespace {
+
+using Values = std::vector<std::string>;
+
+TEST(SweepExpand, ListsAndRanges) {
+    EXPECT_EQ(expand_values("linear,column:8,column:16", "schedule"), (Values{"linear", "column:8", "column:16"}));
+    EXPECT_EQ(expand_values("32K..256K*2", "l1-size"), (Values{"32768", "65536", "131072", "262144"}));
+    EXPECT_EQ(expand_values("1..10+4", "l1-ways"), (Values{"1", "5", "9"}));
+    EXPECT_EQ(expand_values("1..3,full", "l1-ways"), (Values{"1", "2", "3", "full"}));
+    EXPECT_EQ(expand_values("100..300*2", "x"), (Values{"100", "200"}));
+    EXPECT_EQ(expand_values("../traces/a.cst", "trace"), (Values{"../traces/a.cst"}));
+    EXPECT_EQ(expand_values("tiled:32x8", "schedule"), (Values{"tiled:32x8"}));
+}
+
+TEST(SweepExpand, MalformedRangesAreInputErrors) {
+    for (const char* bad : {"8..1", "1..8*1", "0..8*2", "1..8+0", "1..x", "a,,b", "1..1000000000", "1..8*"})
+        EXPECT_THROW(expand_values(bad, "l1-size"), InputError) << bad;
+}
+
+po::options_description simulate_like() {
+    po::options_description d;
+    d.add(common_options()).add(workload_options()).add(cache_options());
+    return d;
+}
+
+TEST(SweepExpand, CrossProductFirstAxisSlowest) {
+    const auto axes = parse_sweep_axes({"--schedule", "linear,column:8", "--l1-size=1K..4K*2", "--no-analysis",
+                                        "--size", "64x64"},
+                                       simulate_like());
+    ASSERT_EQ(axes.size(), 4u);
+    EXPECT_TRUE(axes[2].values.empty());  // a switch
+    const auto configs = expand_configurations(axes);
+    ASSERT_EQ(configs.size(), 6u);
+    EXPECT_EQ(configs[0].key, "--schedule=linear --l1-size=1024 --no-analysis --size=64x64");
+    EXPECT_EQ(configs[1].key, "--schedule=linear --l1-size=2048 --no-analysis --size=64x64");
+    EXPECT_EQ(configs[3].key, "--schedule=column:8 --l1-size=1024 --no-analysis --size=64x64");
+    EXPECT_EQ(configs[5].axis_values[1], "4096");
+}
+
+TEST(SweepExpand, UnknownRepeatedOrIncompleteOptionsAreInputErrors) {
+    const auto d = simulate_like();
+    EXPECT_THROW(parse_sweep_axes({"--l1-colour", "red"}, d), InputError);
+    EXPECT_THROW(parse_sweep_axes({"--l1-size", "1K", "--l1-size", "2K"}, d), InputError);
+    EXPECT_THROW(parse_sweep_axes({"--l1-size"}, d), InputError);
+    EXPECT_THROW(parse_sweep_axes({"stray"}, d), InputError);
+    EXPECT_THROW(parse_sweep_axes({"--no-analysis=1"}, d), InputError);
+}
+
+TEST(SweepExpand, HugeCrossProductsAreRefused) {
+    const auto d = simulate_like();
+    const auto axes = parse_sweep_axes({"--seed", "1..2000", "--l1-line", "1..2000"}, d);
+    EXPECT_THROW(expand_configurations(axes), InputError);
+}
+
+}  // namespace
+}  // namespace cachesim::cli
