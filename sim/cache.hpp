@@ -3,11 +3,13 @@
 // set * ways + way (as in ChampSim); an empty way holds kEmptyTag. Lines may be sectored:
 // each way keeps a valid and a dirty bit per sector.
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
 #include "sim/geometry.hpp"
 #include "sim/policies/policy.hpp"
+#include "sim/set_scan.hpp"
 
 namespace cachesim {
 
@@ -17,9 +19,11 @@ struct LookupOutcome {
     bool hit = false;        // the sector was present
     bool line_present = false;  // the line was present (a sector miss when !hit)
     std::uint32_t evicted_count = 0;
-    std::array<std::uint64_t, 4> evicted_lines{};  // random4 empties up to 4 ways at once
-    std::array<std::uint64_t, 4> evicted_dirty{};  // dirty-sector mask of each evicted line
-    std::uint32_t written_back_sectors = 0;     // dirty sectors of evicted lines
+    std::uint32_t written_back_sectors = 0;  // dirty sectors of evicted lines
+    // Only the first evicted_count entries are meaningful (left uninitialised: this struct is
+    // returned on every lookup). random4 empties up to 4 ways at once.
+    std::array<std::uint64_t, 4> evicted_lines;
+    std::array<std::uint32_t, 4> evicted_dirty;  // dirty-sector mask of each evicted line
 };
 
 template <class Policy>
@@ -28,11 +32,9 @@ public:
     Cache() = default;
     Cache(const CacheGeometry& g, std::uint64_t seed,
           const std::vector<std::uint64_t>* next_use = nullptr)
-        : geometry_(g), indexer_(g.sets) {
+        : geometry_(g), indexer_(g.sets), sectored_(g.sectors_per_line > 1) {
         tags_.assign(g.lines, kEmptyTag);
-        valid_sectors_.assign(g.lines, 0);
-        dirty_sectors_.assign(g.lines, 0);
-        filled_ways_.assign(g.sets, 0);
+        sectors_.assign(g.lines, SectorBits{});
         policy_.reset(PolicyContext{g.sets, g.ways, seed, next_use});
     }
 
@@ -41,38 +43,57 @@ public:
 
     // Looks up one sector of a line. On a miss with `allocate`, the line (or just the sector,
     // when the line is present) is brought in, evicting per the policy if the set is full.
-    LookupOutcome access(std::uint64_t line, std::uint32_t sector, bool is_write, bool allocate) {
+    [[gnu::always_inline]] LookupOutcome access(std::uint64_t line, std::uint32_t sector,
+                                                bool is_write, bool allocate) {
+        // Repeated hits on the line just used change no policy state for hit-idempotent
+        // policies, so they skip the set scan (sequential streams hit this path most of the time).
+        if constexpr (Policy::kHitIsIdempotent) {
+            const std::uint32_t sector_bit = 1u << sector;
+            if (line == last_line_ && (!sectored_ || (sectors_[last_slot_].valid & sector_bit))) {
+                ++now_;
+                LookupOutcome out;
+                out.hit = out.line_present = true;
+                if (is_write && allocate) sectors_[last_slot_].dirty |= sector_bit;
+                return out;
+            }
+        }
+        return access_set(line, sector, is_write, allocate);
+    }
+
+    [[gnu::noinline]] LookupOutcome access_set(std::uint64_t line, std::uint32_t sector,
+                                               bool is_write, bool allocate) {
         LookupOutcome out;
         const std::uint64_t now = now_++;
+        const std::uint32_t sector_bit = 1u << sector;
         const std::uint32_t set = indexer_(line);
         const std::size_t base = static_cast<std::size_t>(set) * geometry_.ways;
-        const std::uint64_t sector_bit = 1ull << sector;
-        for (std::uint32_t way = 0; way < geometry_.ways; ++way) {
-            if (tags_[base + way] != line) continue;
+        const WayMatch match = find_way(&tags_[base], line);
+        if (match.way != kNoWay) {
+            const std::uint32_t way = match.way;
+            SectorBits& bits = sectors_[base + way];
             out.line_present = true;
-            out.hit = (valid_sectors_[base + way] & sector_bit) != 0;
+            out.hit = !sectored_ || (bits.valid & sector_bit) != 0;
             if (out.hit || allocate) {
-                valid_sectors_[base + way] |= sector_bit;
-                if (is_write && allocate) dirty_sectors_[base + way] |= sector_bit;
+                bits.valid |= sector_bit;
+                if (is_write && allocate) bits.dirty |= sector_bit;
                 policy_.on_hit(set, way, now);
+                remember(line, base + way);
             }
             return out;
         }
+        const std::uint32_t empty_way = match.empty_way;
         if (!allocate) return out;
-        std::uint32_t way = 0;
-        if (filled_ways_[set] < geometry_.ways) {
-            while (tags_[base + way] != kEmptyTag) ++way;  // fill empty ways before evicting
-        } else {
+        std::uint32_t way = empty_way;  // fill empty ways before asking the policy
+        if (way == kNoWay) {
             const Victim victim = policy_.victim(set, now);
             for (std::uint32_t w = victim.first_way; w < victim.first_way + victim.count; ++w)
                 evict(set, w, out);
             way = victim.first_way;
         }
         tags_[base + way] = line;
-        valid_sectors_[base + way] = sector_bit;
-        dirty_sectors_[base + way] = is_write ? sector_bit : 0;
-        ++filled_ways_[set];
+        sectors_[base + way] = SectorBits{sector_bit, is_write ? sector_bit : 0u};
         policy_.on_fill(set, way, now);
+        remember(line, base + way);
         return out;
     }
 
@@ -80,7 +101,7 @@ public:
     bool contains(std::uint64_t line, std::uint32_t sector = 0) const {
         const std::size_t base = static_cast<std::size_t>(indexer_(line)) * geometry_.ways;
         for (std::uint32_t way = 0; way < geometry_.ways; ++way)
-            if (tags_[base + way] == line) return (valid_sectors_[base + way] >> sector) & 1u;
+            if (tags_[base + way] == line) return (sectors_[base + way].valid >> sector) & 1u;
         return false;
     }
 
@@ -88,31 +109,63 @@ public:
     template <class F>
     void for_each_line(F&& f) const {
         for (std::size_t i = 0; i < tags_.size(); ++i)
-            if (tags_[i] != kEmptyTag) f(tags_[i], valid_sectors_[i]);
+            if (tags_[i] != kEmptyTag) f(tags_[i], std::uint64_t{sectors_[i].valid});
     }
 
 private:
+    static constexpr std::uint32_t kNoWay = ~0u;
+    struct WayMatch {
+        std::uint32_t way = kNoWay;        // the way holding the line
+        std::uint32_t empty_way = kNoWay;  // the first empty way
+    };
+
+    WayMatch find_way(const std::uint64_t* tags, std::uint64_t line) const {
+        WayMatch m;
+        for (std::uint32_t base = 0; base < geometry_.ways; base += 64) {
+            const std::uint32_t n = geometry_.ways - base < 64 ? geometry_.ways - base : 64;
+            const TagMasks masks = scan_tags(tags + base, n, line, kEmptyTag);
+            if (masks.equal) {
+                m.way = base + static_cast<std::uint32_t>(__builtin_ctzll(masks.equal));
+                return m;
+            }
+            if (masks.empty && m.empty_way == kNoWay)
+                m.empty_way = base + static_cast<std::uint32_t>(__builtin_ctzll(masks.empty));
+        }
+        return m;
+    }
+
+    struct SectorBits {
+        std::uint32_t valid = 0;
+        std::uint32_t dirty = 0;
+    };
+
+    void remember(std::uint64_t line, std::size_t slot) {
+        last_line_ = line;
+        last_slot_ = slot;
+    }
+
     void evict(std::uint32_t set, std::uint32_t way, LookupOutcome& out) {
         const std::size_t slot = static_cast<std::size_t>(set) * geometry_.ways + way;
         if (tags_[slot] == kEmptyTag) return;
         out.evicted_lines[out.evicted_count] = tags_[slot];
-        out.evicted_dirty[out.evicted_count++] = dirty_sectors_[slot];
-        out.written_back_sectors += static_cast<std::uint32_t>(__builtin_popcountll(dirty_sectors_[slot]));
+        out.evicted_dirty[out.evicted_count++] = sectors_[slot].dirty;
+        if (sectors_[slot].dirty)
+            out.written_back_sectors += static_cast<std::uint32_t>(std::popcount(sectors_[slot].dirty));
+        if (tags_[slot] == last_line_) last_line_ = kEmptyTag;
         tags_[slot] = kEmptyTag;
-        valid_sectors_[slot] = 0;
-        dirty_sectors_[slot] = 0;
-        --filled_ways_[set];
+        sectors_[slot] = SectorBits{};
         policy_.on_invalidate(set, way);
     }
 
     CacheGeometry geometry_{};
     SetIndexer indexer_{1};
+    bool sectored_ = false;
     Policy policy_{};
     std::uint64_t now_ = 0;
+    std::uint64_t last_line_ = kEmptyTag;
+    std::size_t last_slot_ = 0;
     std::vector<std::uint64_t> tags_;
-    std::vector<std::uint64_t> valid_sectors_;
-    std::vector<std::uint64_t> dirty_sectors_;
-    std::vector<std::uint32_t> filled_ways_;
+    std::vector<SectorBits> sectors_;
 };
 
 }  // namespace cachesim

@@ -27,8 +27,8 @@ GeometryResult make_geometry(const CacheConfig& config) {
                        std::to_string(config.line_bytes) + " B";
         return result;
     }
-    if (config.line_bytes / sector > 64) {
-        result.error = at + "at most 64 sectors per line are supported";
+    if (config.line_bytes / sector > 32) {
+        result.error = at + "at most 32 sectors per line are supported";
         return result;
     }
     if (config.size_bytes % config.line_bytes != 0) {

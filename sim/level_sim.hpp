@@ -3,11 +3,13 @@
 // and forwarded stores to the level below (another LevelSim or MemorySink). Templated on policy
 // and the level below so the whole access path inlines: no virtual call per access.
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "sim/cache.hpp"
+#include "sim/lru_cache.hpp"
 #include "sim/geometry.hpp"
 #include "sim/level_stats.hpp"
 #include "sim/observer.hpp"
@@ -79,13 +81,15 @@ public:
 
 private:
     template <class F>
-    void for_each_sector(std::uint64_t address, std::uint32_t size, F&& f) {
+    [[gnu::always_inline]] void for_each_sector(std::uint64_t address, std::uint32_t size, F&& f) {
         const std::uint64_t first = address >> g_.sector_shift;
         const std::uint64_t last = (address + (size ? size - 1 : 0)) >> g_.sector_shift;
-        for (std::uint64_t s = first; s <= last; ++s) f(s);
+        f(first);  // almost every access lies within one sector
+        for (std::uint64_t s = first + 1; s <= last; ++s) f(s);
     }
 
-    void lookup(std::uint64_t sector_id, bool is_write, std::uint16_t array, bool fetch_on_miss) {
+    [[gnu::always_inline]] void lookup(std::uint64_t sector_id, bool is_write, std::uint16_t array,
+                                       bool fetch_on_miss) {
         const std::uint32_t shift = g_.line_shift - g_.sector_shift;
         const std::uint64_t line = sector_id >> shift;
         const std::uint32_t sector = static_cast<std::uint32_t>(sector_id & ((1ull << shift) - 1));
@@ -131,9 +135,9 @@ private:
         else ++stats_.conflict;
     }
 
-    void write_back(std::uint64_t line, std::uint64_t dirty_mask) {
+    void write_back(std::uint64_t line, std::uint32_t dirty_mask) {
         while (dirty_mask) {
-            const std::uint32_t sector = static_cast<std::uint32_t>(__builtin_ctzll(dirty_mask));
+            const std::uint32_t sector = static_cast<std::uint32_t>(std::countr_zero(dirty_mask));
             dirty_mask &= dirty_mask - 1;
             ++stats_.writebacks;
             stats_.bytes_to_below += g_.sector_bytes;

@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "sim/policies/policy.hpp"
+#include "sim/set_scan.hpp"
 
 namespace cachesim {
 
@@ -16,21 +17,18 @@ public:
     }
     void on_hit(std::uint32_t, std::uint32_t, std::uint64_t) {}
     void on_fill(std::uint32_t set, std::uint32_t way, std::uint64_t) {
-        stamp_[static_cast<std::size_t>(set) * ways_ + way] = ++clock_;
+        if (++clock_ == 0) renumber_stamps(stamp_, ways_, clock_);
+        stamp_[static_cast<std::size_t>(set) * ways_ + way] = clock_;
     }
     void on_invalidate(std::uint32_t, std::uint32_t) {}
     Victim victim(std::uint32_t set, std::uint64_t) const {
-        const std::uint64_t* s = &stamp_[static_cast<std::size_t>(set) * ways_];
-        std::uint32_t best = 0;
-        for (std::uint32_t w = 1; w < ways_; ++w)
-            if (s[w] < s[best]) best = w;
-        return {best, 1};
+        return {index_of_min(&stamp_[static_cast<std::size_t>(set) * ways_], ways_), 1};
     }
 
 private:
     std::uint32_t ways_ = 1;
-    std::uint64_t clock_ = 0;
-    std::vector<std::uint64_t> stamp_;
+    std::uint32_t clock_ = 0;
+    std::vector<std::uint32_t> stamp_;
 };
 
 }  // namespace cachesim

@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "sim/policies/policy.hpp"
+#include "sim/set_scan.hpp"
 
 namespace cachesim {
 
@@ -19,11 +20,7 @@ public:
     void on_fill(std::uint32_t set, std::uint32_t way, std::uint64_t now) { record(set, way, now); }
     void on_invalidate(std::uint32_t, std::uint32_t) {}
     Victim victim(std::uint32_t set, std::uint64_t) const {
-        const std::uint64_t* d = &due_[static_cast<std::size_t>(set) * ways_];
-        std::uint32_t best = 0;
-        for (std::uint32_t w = 1; w < ways_; ++w)
-            if (d[w] > d[best]) best = w;
-        return {best, 1};
+        return {index_of_max(&due_[static_cast<std::size_t>(set) * ways_], ways_), 1};
     }
 
 private:

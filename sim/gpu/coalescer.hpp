@@ -1,0 +1,54 @@
+#pragma once
+// Coalescing: one warp instruction (a request) of the active lanes becomes the set of distinct
+// sectors it touches, grouped by line, in ascending address order. A lane's access may straddle
+// sectors or lines; duplicates (broadcasts, overlapping lanes) count once.
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace cachesim {
+
+struct CoalescedLine {
+    std::uint64_t line = 0;     // address >> log2(line bytes)
+    std::uint64_t sectors = 0;  // bit i: sector i of the line is touched
+};
+
+// A sector a store request writes, and whether the request writes every byte of it.
+struct WrittenSector {
+    std::uint64_t sector = 0;  // address >> log2(sector bytes)
+    bool full = false;
+};
+
+struct CoalescedRequest {
+    std::vector<CoalescedLine> lines;
+    std::uint32_t sector_count = 0;
+};
+
+class Coalescer {
+public:
+    // line_bytes and sector_bytes: powers of two, sector <= line, at most 64 sectors per line.
+    Coalescer(std::uint32_t line_bytes = 128, std::uint32_t sector_bytes = 32);
+
+    // `addresses` of the `lanes` active lanes, each accessing `size` bytes (size >= 1).
+    void coalesce(const std::uint64_t* addresses, std::uint32_t lanes, std::uint32_t size,
+                  CoalescedRequest& out);
+
+    // Stores: the distinct sectors of 2^sector_shift bytes the lanes write, ascending, each marked
+    // full when the lanes' byte ranges cover it (the L2 then need not fetch it before merging).
+    void written_sectors(const std::uint64_t* addresses, std::uint32_t lanes, std::uint32_t size,
+                         std::uint32_t sector_shift, std::vector<WrittenSector>& out);
+
+    std::uint32_t line_shift() const { return line_shift_; }
+    std::uint32_t sector_shift() const { return sector_shift_; }
+
+private:
+    void group(CoalescedRequest& out) const;
+    bool coalesce_sorted(const std::uint64_t* addresses, std::uint32_t lanes, std::uint32_t size,
+                         CoalescedRequest& out);
+
+    std::uint32_t line_shift_, sector_shift_;
+    std::vector<std::uint64_t> sectors_;  // scratch: sector ids
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> intervals_;  // scratch: stores
+};
+
+}  // namespace cachesim

@@ -1,0 +1,158 @@
+#include "sim/gpu/gpu_config.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+#include "sim/thread_model.hpp"
+
+namespace cachesim {
+
+std::string_view cta_order_name(CtaOrder order) {
+    return order == CtaOrder::fill ? "fill" : "round-robin";
+}
+
+std::optional<CtaOrder> parse_cta_order(std::string_view text) {
+    if (text == "round-robin" || text == "rr") return CtaOrder::round_robin;
+    if (text == "fill") return CtaOrder::fill;
+    return std::nullopt;
+}
+
+std::string_view warp_scheduler_name(WarpScheduler scheduler) {
+    return scheduler == WarpScheduler::gto ? "gto" : "lrr";
+}
+
+std::optional<WarpScheduler> parse_warp_scheduler(std::string_view text) {
+    if (text == "lrr" || text == "round-robin") return WarpScheduler::lrr;
+    if (text == "gto") return WarpScheduler::gto;
+    return std::nullopt;
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& message) { throw SimulationError(message); }
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+GpuOccupancy gpu_occupancy(const GpuConfig& c) {
+    if (c.warp_size == 0 || c.warp_size > 64) fail("warp size must be between 1 and 64, not " + std::to_string(c.warp_size));
+    if (c.sms == 0) fail("--sms must be positive");
+    if (c.sms > 100000) fail("--sms " + std::to_string(c.sms) + " is too large");
+    if (c.block == 0) fail("--block must be positive");
+    if (c.block > 1024) fail("--block " + std::to_string(c.block) + ": CUDA allows at most 1024 threads per block");
+    if (c.max_blocks_per_sm == 0) fail("--blocks-per-sm must be positive");
+    if (c.max_threads_per_sm == 0) fail("--threads-per-sm must be positive");
+    if (c.max_threads_per_sm > (1u << 20)) fail("--threads-per-sm is too large");
+    GpuOccupancy o;
+    o.warps_per_block = static_cast<std::uint32_t>(ceil_div(c.block, c.warp_size));
+    const std::uint64_t block_threads = static_cast<std::uint64_t>(o.warps_per_block) * c.warp_size;
+    if (block_threads > c.max_threads_per_sm)
+        fail("a block of " + std::to_string(c.block) + " threads does not fit in an SM of " +
+             std::to_string(c.max_threads_per_sm) + " threads (--block, --threads-per-sm)");
+    std::uint64_t limit = c.max_threads_per_sm / block_threads;
+    o.limiter = "threads";
+    auto limit_by = [&](std::uint64_t blocks, const char* why) {
+        if (blocks < limit) {
+            limit = blocks;
+            o.limiter = why;
+        }
+    };
+    limit_by(c.max_blocks_per_sm, "blocks");
+    if (c.regs_per_thread != 0) {
+        if (c.regs_per_thread > 255) fail("--regs-per-thread must be at most 255");
+        // Registers are allocated per warp in units of 256 (CUDA occupancy calculator).
+        const std::uint64_t per_warp = ceil_div(static_cast<std::uint64_t>(c.regs_per_thread) * c.warp_size, 256) * 256;
+        limit_by(c.regs_per_sm / per_warp / o.warps_per_block, "registers");
+    }
+    const std::uint64_t smem_block = static_cast<std::uint64_t>(c.smem_per_block) + c.smem_reserved_per_block;
+    std::uint64_t max_carveout = c.unified_l1_bytes;
+    if (!c.carveouts_kib.empty())
+        max_carveout = std::min<std::uint64_t>(max_carveout, static_cast<std::uint64_t>(
+                           *std::max_element(c.carveouts_kib.begin(), c.carveouts_kib.end())) * 1024);
+    if (smem_block != 0) limit_by(max_carveout / smem_block, "shared memory");
+    if (limit == 0)
+        fail("no block of " + std::to_string(c.block) + " threads can be resident on an SM (limited by " +
+             o.limiter + ")");
+    o.blocks_per_sm = static_cast<std::uint32_t>(limit);
+    // The driver picks the smallest carve-out that holds the resident blocks' shared memory.
+    const std::uint64_t needed = limit * smem_block;
+    if (c.carveouts_kib.empty()) {
+        o.carveout_bytes = needed;
+    } else {
+        o.carveout_bytes = ~0ull;
+        for (std::uint32_t kib : c.carveouts_kib) {
+            const std::uint64_t bytes = static_cast<std::uint64_t>(kib) * 1024;
+            if (bytes >= needed && bytes < o.carveout_bytes && bytes <= c.unified_l1_bytes) o.carveout_bytes = bytes;
+        }
+        if (o.carveout_bytes == ~0ull) fail("no shared-memory carve-out holds " + std::to_string(needed) + " bytes");
+    }
+    if (c.l1_auto) {
+        if (c.unified_l1_bytes < o.carveout_bytes) fail("the shared-memory carve-out exceeds the unified L1");
+        const std::uint64_t line = c.l1.line_bytes ? c.l1.line_bytes : 1;
+        o.l1_bytes = (c.unified_l1_bytes - o.carveout_bytes) / line * line;
+    } else {
+        o.l1_bytes = c.l1.size_bytes;
+    }
+    return o;
+}
+
+CacheConfig effective_l1(const GpuConfig& c) {
+    CacheConfig l1 = c.l1;
+    l1.name = "L1";
+    l1.size_bytes = gpu_occupancy(c).l1_bytes;
+    l1.write_policy = WritePolicy::write_through_no_allocate;
+    return l1;
+}
+
+CacheConfig l2_partition(const GpuConfig& c) {
+    CacheConfig part = c.l2;
+    part.name = "L2";
+    if (c.l2_partitions > 1) part.size_bytes = c.l2.size_bytes / c.l2_partitions;
+    part.write_policy = WritePolicy::write_back_allocate;
+    return part;
+}
+
+void validate(const GpuConfig& c) {
+    const GpuOccupancy o = gpu_occupancy(c);
+    const std::uint32_t coalesce_line = c.l1.line_bytes;
+    if (coalesce_line == 0 || !std::has_single_bit(coalesce_line))
+        fail("L1: line size " + std::to_string(coalesce_line) + " B must be a power of two");
+    const CacheConfig l1 = effective_l1(c);
+    if (l1.enabled()) {
+        const GeometryResult g = make_geometry(l1);
+        if (!g.geometry) fail(g.error + (c.l1_auto ? " (L1 size from the unified L1 minus the carve-out: " +
+                                                         std::to_string(o.l1_bytes) + " B)" : ""));
+    } else {
+        // The coalescer still needs a valid line/sector split.
+        CacheConfig probe = c.l1;
+        probe.size_bytes = probe.line_bytes;
+        probe.ways = 1;
+        probe.policy = PolicyKind::lru;
+        const GeometryResult g = make_geometry(probe);
+        if (!g.geometry) fail(g.error);
+    }
+    if (c.l2_partitions == 0) fail("--l2-partitions must be at least 1");
+    if (c.l2_partitions > 2) fail("--l2-partitions must be 1 or 2");
+    if (c.l2.enabled()) {
+        if (c.l2.size_bytes % c.l2_partitions != 0)
+            fail("L2: size " + std::to_string(c.l2.size_bytes) + " B does not split into " +
+                 std::to_string(c.l2_partitions) + " equal partitions");
+        const GeometryResult g = make_geometry(l2_partition(c));
+        if (!g.geometry)
+            fail(g.error + (c.l2_partitions > 1 ? " (per partition of " + std::to_string(c.l2.size_bytes / c.l2_partitions) + " B)" : ""));
+        const std::uint32_t sector = g.geometry->sector_bytes;
+        if (c.dram_fetch_bytes < sector || c.dram_fetch_bytes > c.l2.line_bytes ||
+            !std::has_single_bit(c.dram_fetch_bytes))
+            fail("--dram-fetch " + std::to_string(c.dram_fetch_bytes) +
+                 " must be a power of two between the L2 sector (" + std::to_string(sector) +
+                 " B) and line (" + std::to_string(c.l2.line_bytes) + " B)");
+    }
+    for (const CacheConfig* level : {&c.l1, &c.l2})
+        if (level->policy == PolicyKind::opt)
+            fail(level->name + ": opt is not supported by the GPU model (its pre-pass needs one "
+                                "lookup stream per cache; use the thread model)");
+}
+
+}  // namespace cachesim

@@ -1,0 +1,81 @@
+#pragma once
+// The hardware description of the GPU execution model: SMs and their residency limits, the
+// launch's block size, the per-SM L1 (sized by the shared-memory carve-out), the shared L2 (one or
+// two partitions), and the scheduling policies. Plain data; see README "GPU model".
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/geometry.hpp"
+
+namespace cachesim {
+
+// How the first wave of thread blocks is spread over the SMs.
+enum class CtaOrder : std::uint8_t {
+    round_robin,  // block b -> SM b mod N, breadth first (what the hardware's CTA scheduler does)
+    fill,         // SM 0 is filled to its resident limit, then SM 1, ... (depth first)
+};
+
+// Which resident warp of an SM issues the SM's next request.
+enum class WarpScheduler : std::uint8_t {
+    lrr,  // loose round robin: the next live warp after the last one to issue, in slot order
+    gto,  // greedy then oldest: the same warp until a request misses in L1, then the oldest ready
+};
+
+std::string_view cta_order_name(CtaOrder order);
+std::optional<CtaOrder> parse_cta_order(std::string_view text);
+std::string_view warp_scheduler_name(WarpScheduler scheduler);
+std::optional<WarpScheduler> parse_warp_scheduler(std::string_view text);
+
+struct GpuConfig {
+    std::string name = "custom";  // preset name, for reports
+    // Launch and SMs.
+    std::uint32_t sms = 132;
+    std::uint32_t warp_size = 32;
+    std::uint32_t block = 256;  // threads per block
+    std::uint32_t max_threads_per_sm = 2048;
+    std::uint32_t max_blocks_per_sm = 32;
+    std::uint32_t regs_per_sm = 65536;
+    std::uint32_t regs_per_thread = 0;  // 0: registers do not limit residency
+    std::uint32_t smem_per_block = 0;   // shared memory the kernel allocates per block (bytes)
+    std::uint32_t smem_reserved_per_block = 1024;  // set aside by CUDA per block (cc >= 8.0)
+    // L1 / shared memory. With l1_auto, the L1 gets what the unified array leaves after the
+    // smallest shared-memory carve-out that does not limit residency; otherwise l1.size_bytes.
+    bool l1_auto = true;
+    std::uint64_t unified_l1_bytes = 256 * 1024;
+    std::vector<std::uint32_t> carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+    CacheConfig l1{"L1", 256 * 1024, 128, 32, 0, PolicyKind::lru,
+                   WritePolicy::write_through_no_allocate};
+    // L2: l2.size_bytes is the total; each of l2_partitions partitions holds an equal share.
+    CacheConfig l2{"L2", 60ull << 20, 128, 32, 16, PolicyKind::lru, WritePolicy::write_back_allocate};
+    std::uint32_t l2_partitions = 2;
+    std::uint32_t dram_fetch_bytes = 32;  // an L2 miss fetches this aligned granule from DRAM
+    CtaOrder cta_order = CtaOrder::round_robin;
+    WarpScheduler scheduler = WarpScheduler::lrr;
+    std::uint64_t seed = 1;
+    // Testing aid: generate every lane's address through Workload::access (slower) instead of the
+    // equivalent per-warp fast path.
+    bool reference_addresses = false;
+};
+
+// What a launch of `config.block` threads gets on one SM.
+struct GpuOccupancy {
+    std::uint32_t warps_per_block = 0;
+    std::uint32_t blocks_per_sm = 0;    // resident-block limit
+    std::string limiter;                // "threads", "blocks", "registers" or "shared memory"
+    std::uint64_t carveout_bytes = 0;   // shared memory carved out of the unified array
+    std::uint64_t l1_bytes = 0;         // L1 data capacity per SM (0: no L1)
+};
+
+// Throws SimulationError naming the problem (a block that does not fit an SM, and so on).
+GpuOccupancy gpu_occupancy(const GpuConfig& config);
+// The L1 as simulated: l1 with the size resolved from the carve-out when l1_auto.
+CacheConfig effective_l1(const GpuConfig& config);
+// The configuration of one L2 partition (size divided by the partition count).
+CacheConfig l2_partition(const GpuConfig& config);
+// Checks everything the model needs; throws SimulationError.
+void validate(const GpuConfig& config);
+
+}  // namespace cachesim

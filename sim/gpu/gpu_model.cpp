@@ -1,0 +1,492 @@
+#include "sim/gpu/gpu_model.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+
+#include "sim/gpu/coalescer.hpp"
+#include "sim/gpu/list_policies.hpp"
+#include "sim/gpu/sector_cache.hpp"
+#include "sim/gpu/warp_lanes.hpp"
+#include "sim/policies/plru.hpp"
+#include "sim/policies/random.hpp"
+#include "traces/schedule.hpp"
+
+namespace cachesim {
+
+std::vector<std::pair<std::string, double>> NcuCounters::metrics() const {
+    return {
+        {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", static_cast<double>(l1_requests_ld)},
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", static_cast<double>(l1_sectors_ld)},
+        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", static_cast<double>(l1_sectors_ld_hit)},
+        {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", l1_hit_rate_pct()},
+        {"lts__t_sectors_srcunit_tex_op_read.sum", static_cast<double>(l2_sectors_tex_read)},
+        {"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", static_cast<double>(l2_sectors_tex_read_hit)},
+        {"dram__bytes_read.sum", static_cast<double>(dram_bytes_read)},
+    };
+}
+
+namespace {
+
+// The policy types of the GPU model, chosen once per run. LRU and FIFO use the list versions
+// (O(1) victims for the nearly fully associative L1); OPT needs a per-cache pre-pass and is refused.
+template <class F>
+decltype(auto) with_gpu_policy(PolicyKind kind, F&& f) {
+    switch (kind) {
+        case PolicyKind::fifo: return f.template operator()<ListFifoPolicy>();
+        case PolicyKind::random: return f.template operator()<RandomPolicy>();
+        case PolicyKind::random4: return f.template operator()<Random4Policy>();
+        case PolicyKind::plru: return f.template operator()<PlruPolicy>();
+        case PolicyKind::opt: throw SimulationError("opt is not supported by the GPU model");
+        case PolicyKind::lru:
+        default: return f.template operator()<ListLruPolicy>();
+    }
+}
+
+constexpr std::uint32_t kNone = ~0u;
+
+struct Warp {
+    std::uint64_t age = 0;        // dispatch order (GTO's "oldest")
+    std::uint32_t k = 0;          // next request
+    std::uint32_t lanes = 0;      // active lanes; 0 = empty slot
+    std::uint32_t block_slot = 0; // global index of its block's residency slot
+    bool stalled = false;         // GTO: its last request missed in L1
+};
+
+struct SmState {
+    std::uint32_t live_warps = 0;
+    std::uint32_t resident_blocks = 0;
+    std::uint32_t last = 0;         // LRR: local slot that issued last
+    std::uint32_t current = kNone;  // GTO: local slot being run greedily
+};
+
+// Launch bookkeeping that does not depend on the cache policies: block dispatch, warp slots and
+// lanes, warp selection. Compiled once.
+class Machine {
+protected:
+    Machine(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy)
+        : spec_(spec), c_(config), lanes_(spec, config.reference_addresses) {
+        n_ = spec.items();
+        ws_ = config.warp_size;
+        wpb_ = occupancy.warps_per_block;
+        bps_ = occupancy.blocks_per_sm;
+        wps_ = wpb_ * bps_;
+        per_item_ = lanes_.accesses_per_item();
+        blocks_ = (n_ + config.block - 1) / config.block;
+        warps_.assign(static_cast<std::size_t>(config.sms) * wps_, Warp{});
+        xs_.assign(warps_.size() * ws_, 0);
+        ys_.assign(warps_.size() * ws_, 0);
+        block_left_.assign(static_cast<std::size_t>(config.sms) * bps_, 0);
+        sms_.assign(config.sms, SmState{});
+        for (SmState& sm : sms_) sm.last = wps_ - 1;
+        gto_ = config.scheduler == WarpScheduler::gto;
+    }
+
+    // Warps with at least one active lane: every block's warps up to the launch's end.
+    std::uint64_t total_warps() const {
+        const std::uint64_t full_blocks = n_ / c_.block;
+        const std::uint64_t rest = n_ - full_blocks * c_.block;
+        return full_blocks * wpb_ + (rest + ws_ - 1) / ws_;
+    }
+
+    void dispatch(std::uint32_t s, std::uint64_t block) {
+        SmState& sm = sms_[s];
+        std::uint32_t j = 0;
+        while (block_left_[static_cast<std::size_t>(s) * bps_ + j] != 0) ++j;
+        const std::uint32_t block_slot = s * bps_ + j;
+        const std::uint64_t first_tid = block * c_.block;
+        for (std::uint32_t w = 0; w < wpb_; ++w) {
+            const std::uint64_t tid0 = first_tid + static_cast<std::uint64_t>(w) * ws_;
+            if (tid0 >= n_) break;  // threads past the launch return at once: no requests
+            const std::uint64_t lanes = std::min<std::uint64_t>(
+                {ws_, static_cast<std::uint64_t>(c_.block) - static_cast<std::uint64_t>(w) * ws_, n_ - tid0});
+            const std::size_t slot = static_cast<std::size_t>(s) * wps_ + j * wpb_ + w;
+            warps_[slot] = Warp{next_age_++, 0, static_cast<std::uint32_t>(lanes), block_slot, false};
+            std::uint32_t* xs = &xs_[slot * ws_];
+            std::uint32_t* ys = &ys_[slot * ws_];
+            for (std::uint32_t lane = 0; lane < lanes; ++lane) {
+                const std::uint64_t item = schedule_map(spec_.schedule, tid0 + lane, spec_.width, spec_.height);
+                xs[lane] = static_cast<std::uint32_t>(item % spec_.width);
+                ys[lane] = static_cast<std::uint32_t>(item / spec_.width);
+            }
+            ++block_left_[block_slot];
+            ++sm.live_warps;
+            ++live_warps_;
+        }
+        ++sm.resident_blocks;
+        ++dispatched_;
+    }
+
+    void first_wave() {
+        const std::uint32_t sms = c_.sms;
+        if (c_.cta_order == CtaOrder::fill) {
+            for (std::uint32_t s = 0; s < sms; ++s)
+                for (std::uint32_t r = 0; r < bps_ && dispatched_ < blocks_; ++r) dispatch(s, dispatched_);
+        } else {
+            for (std::uint32_t r = 0; r < bps_; ++r)
+                for (std::uint32_t s = 0; s < sms && dispatched_ < blocks_; ++s) dispatch(s, dispatched_);
+        }
+    }
+
+    // The local slot of SM s's warp that issues this round (the SM has a live warp).
+    std::uint32_t pick(std::uint32_t s) {
+        SmState& sm = sms_[s];
+        const Warp* w = &warps_[static_cast<std::size_t>(s) * wps_];
+        if (!gto_) {
+            std::uint32_t c = sm.last;
+            do {
+                if (++c == wps_) c = 0;
+            } while (w[c].lanes == 0);
+            sm.last = c;
+            return c;
+        }
+        if (sm.current != kNone && w[sm.current].lanes != 0 && !w[sm.current].stalled) return sm.current;
+        std::uint32_t best = kNone;
+        for (std::uint32_t c = 0; c < wps_; ++c)
+            if (w[c].lanes != 0 && !w[c].stalled && (best == kNone || w[c].age < w[best].age)) best = c;
+        if (best == kNone) {  // every warp waits for memory: the replies arrive, oldest goes first
+            Warp* mw = &warps_[static_cast<std::size_t>(s) * wps_];
+            for (std::uint32_t c = 0; c < wps_; ++c) {
+                mw[c].stalled = false;
+                if (mw[c].lanes != 0 && (best == kNone || mw[c].age < mw[best].age)) best = c;
+            }
+        }
+        sm.current = best;
+        return best;
+    }
+
+    // After the warp's request; returns true when its block has finished (a slot is free).
+    bool advance(std::uint32_t s, std::size_t slot) {
+        Warp& w = warps_[slot];
+        if (++w.k < per_item_) return false;
+        w.lanes = 0;
+        w.stalled = false;
+        --sms_[s].live_warps;
+        --live_warps_;
+        if (--block_left_[w.block_slot] != 0) return false;
+        --sms_[s].resident_blocks;
+        return true;
+    }
+
+    const WorkloadSpec spec_;
+    const GpuConfig& c_;
+    WarpLanes lanes_;
+    std::uint64_t n_ = 0, blocks_ = 0, dispatched_ = 0, next_age_ = 0, live_warps_ = 0;
+    std::uint32_t ws_ = 32, wpb_ = 1, bps_ = 1, wps_ = 1, per_item_ = 1;
+    bool gto_ = false;
+    std::vector<Warp> warps_;
+    std::vector<std::uint32_t> xs_, ys_;
+    std::vector<std::uint32_t> block_left_;  // live warps per block residency slot
+    std::vector<SmState> sms_;
+};
+
+template <class P1, class P2>
+class Engine : Machine {
+public:
+    Engine(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
+           const RunControl& control, GpuResult& out)
+        : Machine(spec, config, occupancy),
+          control_(control),
+          observer_(control.observer),
+          out_(out),
+          coalescer_(config.l1.line_bytes, config.l1.sector_bytes) {
+        const CacheConfig l1 = effective_l1(config);
+        l1_enabled_ = l1.enabled();
+        l2_enabled_ = config.l2.enabled();
+        l1_line_shift_ = coalescer_.line_shift();
+        l1_sector_shift_ = coalescer_.sector_shift();
+        l1_sector_bytes_ = 1u << l1_sector_shift_;
+        if (l1_enabled_) {
+            const CacheGeometry g = *make_geometry(l1).geometry;
+            l1_.resize(config.sms);
+            for (std::uint32_t s = 0; s < config.sms; ++s)
+                l1_[s].reset(g, config.seed * 0x9e3779b97f4a7c15ull + 1 + 2 * s);
+        }
+        partitions_ = l2_enabled_ ? config.l2_partitions : 1;
+        if (l2_enabled_) {
+            const CacheGeometry g = *make_geometry(l2_partition(config)).geometry;
+            l2g_ = g;
+            l2_.resize(partitions_);
+            for (std::uint32_t p = 0; p < partitions_; ++p)
+                l2_[p].reset(g, config.seed * 0x9e3779b97f4a7c15ull + 2 + 2 * p + 2 * config.sms);
+            l2_per_line_shift_ = g.line_shift - g.sector_shift;
+            const std::uint32_t granule = std::max(config.dram_fetch_bytes, g.sector_bytes);
+            granule_sectors_ = granule >> g.sector_shift;
+        }
+        const std::size_t arrays = std::max<std::size_t>(1, spec.arrays().size());
+        l1s_.name = "L1";
+        l2s_.name = "L2";
+        l1s_.per_array.assign(arrays, ArrayCounters{});
+        l2s_.per_array.assign(arrays, ArrayCounters{});
+        addresses_.assign(ws_, 0);
+        request_.lines.reserve(64);
+        written_.reserve(64);
+    }
+
+    void run() {
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::uint64_t total_requests = total_warps() * per_item_;
+        first_wave();
+        std::vector<std::uint32_t> freed;
+        std::uint64_t rounds = 0;
+        const std::uint32_t sms = c_.sms;
+        while (live_warps_ != 0) {
+            for (std::uint32_t s = 0; s < sms; ++s) {
+                if (sms_[s].live_warps == 0) continue;
+                const std::size_t slot = static_cast<std::size_t>(s) * wps_ + pick(s);
+                const bool missed = issue(s, slot);
+                warps_[slot].stalled = gto_ && missed;
+                if (advance(s, slot)) freed.push_back(s);
+            }
+            if (observer_) [[unlikely]] observer_->on_step_end(rounds);
+            ++rounds;
+            // Freed residency goes to the next blocks, first freed first served.
+            for (std::uint32_t s : freed)
+                if (dispatched_ < blocks_) dispatch(s, dispatched_);
+            freed.clear();
+            if ((rounds & 1023) == 0) {
+                if (control_.cancel && control_.cancel->load(std::memory_order_relaxed)) throw Cancelled();
+                if (control_.progress && (rounds & 16383) == 0 && total_requests)
+                    control_.progress(static_cast<double>(out_.requests()) / static_cast<double>(total_requests));
+            }
+        }
+        if (control_.progress) control_.progress(1.0);
+        SimulationResult& r = out_.result;
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        r.steps = rounds;
+        r.accesses = r.reads + r.writes;
+        r.arrays = spec_.arrays();
+        if (l1_enabled_) r.levels.push_back(l1s_);
+        if (l2_enabled_) r.levels.push_back(l2s_);
+        out_.rounds = rounds;
+        out_.blocks = blocks_;
+        out_.warps = next_age_;
+    }
+
+private:
+    // One request of the warp in `slot` of SM s. Returns true when a load sector missed in L1.
+    bool issue(std::uint32_t s, std::size_t slot) {
+        const Warp& w = warps_[slot];
+        const RequestShape shape = lanes_.generate(&xs_[slot * ws_], &ys_[slot * ws_], w.lanes, w.k, addresses_.data());
+        if (shape.is_write) {
+            ++out_.store_requests;
+            out_.result.writes += w.lanes;
+            coalescer_.coalesce(addresses_.data(), w.lanes, shape.size, request_);
+            out_.store_sectors += request_.sector_count;
+            store(s, w.lanes, shape);
+            return false;
+        }
+        ++out_.load_requests;
+        ++out_.ncu.l1_requests_ld;
+        out_.result.reads += w.lanes;
+        coalescer_.coalesce(addresses_.data(), w.lanes, shape.size, request_);
+        out_.load_sectors += request_.sector_count;
+        bool missed = false;
+        for (const CoalescedLine& line : request_.lines) missed |= load_line(s, line, shape.array);
+        return missed;
+    }
+
+    ArrayCounters& array_of(LevelStats& stats, std::uint16_t array) {
+        return stats.per_array[array < stats.per_array.size() ? array : 0];
+    }
+
+    bool load_line(std::uint32_t s, const CoalescedLine& cl, std::uint16_t array) {
+        const std::uint64_t wanted = cl.sectors;
+        const std::uint32_t n = static_cast<std::uint32_t>(std::popcount(wanted));
+        std::uint64_t hit = 0;
+        bool filled = false;
+        SectorEviction evicted;
+        if (l1_enabled_) {
+            SectorCache<P1>& cache = l1_[s];
+            const std::uint32_t slot = cache.find(cl.line);
+            if (slot != SectorCache<P1>::kNone) {
+                hit = cache.valid(slot) & wanted;
+                cache.touch(slot);
+                if (hit != wanted) cache.add_sectors(slot, wanted & ~hit, 0);
+            } else {
+                cache.insert(cl.line, wanted, 0, evicted);
+                filled = true;
+            }
+        }
+        const std::uint32_t hits = static_cast<std::uint32_t>(std::popcount(hit));
+        out_.ncu.l1_sectors_ld += n;
+        out_.ncu.l1_sectors_ld_hit += hits;
+        l1s_.reads += n;
+        l1s_.read_hits += hits;
+        l1s_.read_misses += n - hits;
+        ArrayCounters& a = array_of(l1s_, array);
+        a.reads += n;
+        a.read_misses += n - hits;
+        if (observer_) [[unlikely]]
+            for (std::uint64_t m = wanted; m; m &= m - 1)
+                observer_->on_lookup(0, cl.line, (hit >> std::countr_zero(m)) & 1u, false, array);
+        const std::uint64_t missing = wanted & ~hit;
+        for (std::uint64_t m = missing; m; m &= m - 1) {
+            const std::uint64_t address = (cl.line << l1_line_shift_) +
+                                          (static_cast<std::uint64_t>(std::countr_zero(m)) << l1_sector_shift_);
+            l1s_.bytes_from_below += l1_sector_bytes_;
+            read_below_l1(s, address, array);
+        }
+        l1s_.evictions += evicted.count;
+        if (observer_) [[unlikely]] {
+            for (std::uint32_t i = 0; i < evicted.count; ++i) observer_->on_evict(0, evicted.lines[i]);
+            if (filled) observer_->on_fill(0, cl.line);
+        }
+        return missing != 0;
+    }
+
+    void read_below_l1(std::uint32_t s, std::uint64_t address, std::uint16_t array) {
+        if (!l2_enabled_) {
+            out_.ncu.dram_bytes_read += l1_sector_bytes_;
+            out_.result.memory_bytes_read += l1_sector_bytes_;
+            return;
+        }
+        const std::uint64_t first = address >> l2g_.sector_shift;
+        const std::uint64_t last = (address + l1_sector_bytes_ - 1) >> l2g_.sector_shift;
+        for (std::uint64_t sector = first; sector <= last; ++sector) l2_read(s, sector, array);
+    }
+
+    // An L1 sector miss reaching the L2 (lts__t_sectors_srcunit_tex_op_read).
+    void l2_read(std::uint32_t s, std::uint64_t sector_id, std::uint16_t array) {
+        const std::uint64_t line = sector_id >> l2_per_line_shift_;
+        const std::uint32_t sector = static_cast<std::uint32_t>(sector_id & ((1ull << l2_per_line_shift_) - 1));
+        const std::uint64_t bit = 1ull << sector;
+        ++out_.ncu.l2_sectors_tex_read;
+        ++l2s_.reads;
+        ArrayCounters& a = array_of(l2s_, array);
+        ++a.reads;
+        const std::uint32_t p = s % partitions_;
+        SectorCache<P2>& near = l2_[p];
+        const std::uint32_t slot = near.find(line);
+        if (slot != SectorCache<P2>::kNone && (near.valid(slot) & bit)) {
+            near.touch(slot);
+            ++out_.ncu.l2_sectors_tex_read_hit;
+            ++l2s_.read_hits;
+            if (observer_) [[unlikely]] observer_->on_lookup(1, line, true, false, array);
+            return;
+        }
+        // Near miss: the far partition may hold the sector (it is copied over), else DRAM.
+        bool far_hit = false;
+        if (partitions_ > 1) {
+            SectorCache<P2>& far = l2_[1 - p];
+            const std::uint32_t far_slot = far.find(line);
+            if (far_slot != SectorCache<P2>::kNone && (far.valid(far_slot) & bit)) {
+                far.touch(far_slot);
+                far_hit = true;
+            }
+        }
+        std::uint64_t fetch = bit;
+        if (far_hit) {
+            ++out_.l2_far_hits;
+            ++l2s_.read_hits;
+        } else {
+            ++l2s_.read_misses;
+            ++a.read_misses;
+            // DRAM returns the whole aligned granule; sectors already present are not refetched.
+            const std::uint32_t first = sector / granule_sectors_ * granule_sectors_;
+            fetch = (granule_sectors_ >= 64 ? ~0ull : ((1ull << granule_sectors_) - 1)) << first;
+            if (slot != SectorCache<P2>::kNone) fetch &= ~near.valid(slot);
+            const std::uint64_t bytes = static_cast<std::uint64_t>(std::popcount(fetch)) * l2g_.sector_bytes;
+            out_.ncu.dram_bytes_read += bytes;
+            out_.result.memory_bytes_read += bytes;
+            l2s_.bytes_from_below += bytes;
+        }
+        if (observer_) [[unlikely]] observer_->on_lookup(1, line, far_hit, false, array);
+        fill_l2(near, slot, line, fetch, 0);
+    }
+
+    // Brings sectors into a partition (a new line when slot is kNone); write-backs of victims.
+    void fill_l2(SectorCache<P2>& cache, std::uint32_t slot, std::uint64_t line, std::uint64_t sectors,
+                 std::uint64_t dirty) {
+        if (slot != SectorCache<P2>::kNone) {
+            cache.touch(slot);
+            cache.add_sectors(slot, sectors, dirty);
+            return;
+        }
+        SectorEviction evicted;
+        cache.insert(line, sectors, dirty, evicted);
+        for (std::uint32_t i = 0; i < evicted.count; ++i) {
+            ++l2s_.evictions;
+            const std::uint64_t written = static_cast<std::uint64_t>(std::popcount(evicted.dirty[i]));
+            l2s_.writebacks += written;
+            l2s_.bytes_to_below += written * l2g_.sector_bytes;
+            out_.result.memory_bytes_written += written * l2g_.sector_bytes;
+            if (observer_) [[unlikely]] observer_->on_evict(1, evicted.lines[i]);
+        }
+        if (observer_) [[unlikely]] observer_->on_fill(1, line);
+    }
+
+    // A store request: write-through the L1 (no lookup, no allocation), write-back the L2.
+    void store(std::uint32_t s, std::uint32_t lanes, const RequestShape& shape) {
+        for (const CoalescedLine& cl : request_.lines) {
+            const std::uint64_t n = static_cast<std::uint64_t>(std::popcount(cl.sectors));
+            l1s_.writes_forwarded += n;
+            l1s_.bytes_to_below += n * l1_sector_bytes_;
+        }
+        if (!l2_enabled_) {
+            const std::uint64_t bytes = static_cast<std::uint64_t>(request_.sector_count) * l1_sector_bytes_;
+            out_.result.memory_bytes_written += bytes;
+            return;
+        }
+        coalescer_.written_sectors(addresses_.data(), lanes, shape.size, l2g_.sector_shift, written_);
+        for (const WrittenSector& w : written_) l2_write(s, w, shape.array);
+    }
+
+    void l2_write(std::uint32_t s, const WrittenSector& w, std::uint16_t array) {
+        const std::uint64_t line = w.sector >> l2_per_line_shift_;
+        const std::uint64_t bit = 1ull << (w.sector & ((1ull << l2_per_line_shift_) - 1));
+        ++l2s_.writes;
+        ArrayCounters& a = array_of(l2s_, array);
+        ++a.writes;
+        SectorCache<P2>& near = l2_[s % partitions_];
+        const std::uint32_t slot = near.find(line);
+        const bool hit = slot != SectorCache<P2>::kNone && (near.valid(slot) & bit);
+        if (hit) ++l2s_.write_hits;
+        else {
+            ++l2s_.write_misses;
+            ++a.write_misses;
+            if (!w.full) {  // a partial sector is merged with its data from DRAM
+                out_.ncu.dram_bytes_read += l2g_.sector_bytes;
+                out_.result.memory_bytes_read += l2g_.sector_bytes;
+                l2s_.bytes_from_below += l2g_.sector_bytes;
+            }
+        }
+        if (observer_) [[unlikely]] observer_->on_lookup(1, line, hit, true, array);
+        fill_l2(near, slot, line, bit, bit);
+    }
+
+    const RunControl& control_;
+    SimObserver* observer_;
+    GpuResult& out_;
+    Coalescer coalescer_;
+    CoalescedRequest request_;
+    std::vector<WrittenSector> written_;
+    std::vector<std::uint64_t> addresses_;
+    std::vector<SectorCache<P1>> l1_;
+    std::vector<SectorCache<P2>> l2_;
+    CacheGeometry l2g_{};
+    LevelStats l1s_, l2s_;
+    bool l1_enabled_ = false, l2_enabled_ = false;
+    std::uint32_t partitions_ = 1;
+    std::uint32_t l1_line_shift_ = 7, l1_sector_shift_ = 5, l1_sector_bytes_ = 32;
+    std::uint32_t l2_per_line_shift_ = 2, granule_sectors_ = 1;
+};
+
+}  // namespace
+
+GpuResult simulate_gpu_model(const WorkloadSpec& spec, const GpuConfig& config, const RunControl& control) {
+    validate(spec);
+    validate(config);
+    GpuResult out;
+    out.occupancy = gpu_occupancy(config);
+    out.l1 = effective_l1(config);
+    with_gpu_policy(config.l2.policy, [&]<class P2>() {
+        with_gpu_policy(config.l1.policy, [&]<class P1>() {
+            Engine<P1, P2> engine(spec, config, out.occupancy, control, out);
+            engine.run();
+        });
+    });
+    return out;
+}
+
+}  // namespace cachesim

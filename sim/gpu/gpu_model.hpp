@@ -1,0 +1,60 @@
+#pragma once
+// The GPU execution model: a launch of blocks of threads, warps issuing coalesced requests on SMs
+// that advance in step, a private sectored L1 per SM and a shared (optionally two-partition) L2.
+// See README "GPU model" for the semantics.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/gpu/gpu_config.hpp"
+#include "sim/level_stats.hpp"
+#include "sim/thread_model.hpp"
+#include "traces/workload_spec.hpp"
+
+namespace cachesim {
+
+// The counters Nsight Compute reports for the same launch, summed over SMs (global loads only).
+struct NcuCounters {
+    std::uint64_t l1_requests_ld = 0;           // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+    std::uint64_t l1_sectors_ld = 0;            // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+    std::uint64_t l1_sectors_ld_hit = 0;        // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+    std::uint64_t l2_sectors_tex_read = 0;      // lts__t_sectors_srcunit_tex_op_read.sum
+    std::uint64_t l2_sectors_tex_read_hit = 0;  // lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+    std::uint64_t dram_bytes_read = 0;          // dram__bytes_read.sum
+
+    double l1_hit_rate_pct() const {  // l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct
+        return l1_sectors_ld ? 100.0 * static_cast<double>(l1_sectors_ld_hit) / static_cast<double>(l1_sectors_ld) : 0.0;
+    }
+    double l2_hit_rate_pct() const {
+        return l2_sectors_tex_read ? 100.0 * static_cast<double>(l2_sectors_tex_read_hit) / static_cast<double>(l2_sectors_tex_read) : 0.0;
+    }
+    // Metric name -> value, in a fixed order.
+    std::vector<std::pair<std::string, double>> metrics() const;
+};
+
+struct GpuResult {
+    SimulationResult result;  // levels: "L1" (summed over SMs), "L2" (summed over partitions)
+    NcuCounters ncu;
+    GpuOccupancy occupancy;
+    CacheConfig l1;  // the L1 as simulated (size resolved from the carve-out)
+    std::uint64_t blocks = 0, warps = 0;
+    std::uint64_t rounds = 0;  // scheduling rounds: every SM with work issues one request
+    std::uint64_t load_requests = 0, store_requests = 0;
+    std::uint64_t load_sectors = 0, store_sectors = 0;
+    std::uint64_t l2_far_hits = 0;  // two partitions: near miss served by the far partition
+
+    std::uint64_t requests() const { return load_requests + store_requests; }
+    double requests_per_second() const { return result.seconds > 0 ? requests() / result.seconds : 0.0; }
+    double sector_lookups_per_second() const {
+        return result.seconds > 0 ? (load_sectors + store_sectors) / result.seconds : 0.0;
+    }
+};
+
+// Runs one launch of `spec` (block size and hardware from `config`). RunControl: the observer sees
+// every SM's L1 as level 0 and the L2 as level 1, and on_step_end once per round; progress and
+// cancel are checked between rounds. Throws SimulationError for an invalid configuration.
+GpuResult simulate_gpu_model(const WorkloadSpec& spec, const GpuConfig& config,
+                             const RunControl& control = {});
+
+}  // namespace cachesim

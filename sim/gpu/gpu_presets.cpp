@@ -1,0 +1,93 @@
+#include "sim/gpu/gpu_presets.hpp"
+
+namespace cachesim {
+
+namespace {
+
+// Shared by every preset: the L1 and L2 geometry of NVIDIA GPUs since Volta.
+GpuConfig base(std::string name, std::uint32_t sms, std::uint32_t threads, std::uint32_t blocks,
+               std::uint64_t unified_kib, std::vector<std::uint32_t> carveouts,
+               std::uint32_t reserved, PolicyKind l1_policy, std::uint64_t l2_bytes,
+               std::uint32_t partitions) {
+    GpuConfig c;
+    c.name = std::move(name);
+    c.sms = sms;
+    c.warp_size = 32;
+    c.max_threads_per_sm = threads;
+    c.max_blocks_per_sm = blocks;
+    c.regs_per_sm = 65536;
+    c.smem_reserved_per_block = reserved;
+    c.l1_auto = true;
+    c.unified_l1_bytes = unified_kib * 1024;
+    c.carveouts_kib = std::move(carveouts);
+    c.l1 = CacheConfig{"L1", c.unified_l1_bytes, 128, 32, 0, l1_policy, WritePolicy::write_through_no_allocate};
+    c.l2 = CacheConfig{"L2", l2_bytes, 128, 32, 16, PolicyKind::lru, WritePolicy::write_back_allocate};
+    c.l2_partitions = partitions;
+    c.dram_fetch_bytes = 32;
+    return c;
+}
+
+const std::vector<GpuPresetSource> kCommonSources = {
+    {"128 B L1/L2 lines of four 32 B sectors; L1 write-through, L2 write-back",
+     "Ernst et al., Analytical Performance Estimation during Code Generation on Modern GPUs (sections 4.3-4.4); "
+     "Jia et al., Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking (2018); thesis 2.1.2"},
+    {"registers per SM 65,536; threads/blocks per SM; unified L1/shared size and carve-outs; 1 KiB "
+     "shared memory reserved per block on cc >= 8.0",
+     "CUDA C++ Programming Guide, Compute Capabilities table and sections on shared memory "
+     "configuration of cc 7.x, 8.x, 9.0"},
+    {"L2 16-way", "assumption (not measurable by microbenchmarks); as in Accel-Sim's tuner"},
+    {"L1 fully associative", "Accel-Sim's microbenchmarks find 4 sets of many ways since Kepler; with "
+                             "hundreds of ways per set the difference is negligible, and a fully "
+                             "associative L1 follows the carve-out without a way count"},
+};
+
+std::vector<GpuPresetSource> with_common(std::vector<GpuPresetSource> own) {
+    own.insert(own.end(), kCommonSources.begin(), kCommonSources.end());
+    return own;
+}
+
+}  // namespace
+
+const std::vector<GpuPreset>& gpu_presets() {
+    static const std::vector<GpuPreset> table = {
+        {"v100", "NVIDIA V100 (SXM2, GV100, cc 7.0): 80 SMs, 128 KiB L1/shared, 6 MiB L2",
+         base("v100", 80, 2048, 32, 128, {0, 8, 16, 32, 64, 96}, 0, PolicyKind::random4, 6ull << 20, 1),
+         with_common({{"80 SMs, 6 MiB L2 (6,291,456 B)", "NVIDIA Tesla V100 GPU Architecture whitepaper (2017)"},
+                      {"L1 random4 (random aligned group of 4 lines evicted)",
+                       "Jia et al. 2018 (Volta), reported in the thesis 2.1.2"}})},
+        {"t4", "NVIDIA T4 (TU104, cc 7.5): 40 SMs, 96 KiB L1/shared, 4 MiB L2",
+         base("t4", 40, 1024, 16, 96, {32, 64}, 0, PolicyKind::random4, 4ull << 20, 1),
+         with_common({{"40 SMs, 4 MiB L2 (4,194,304 B), L1 32 or 64 KiB",
+                       "NVIDIA Turing GPU Architecture whitepaper (2018); Jia et al., Dissecting the "
+                       "NVidia Turing T4 GPU via Microbenchmarking (2019), thesis table 2.1"},
+                      {"L1 random4", "Jia et al. 2019 (Turing), thesis 2.1.2"}})},
+        {"a100", "NVIDIA A100 (SXM4 40 GB, GA100, cc 8.0): 108 SMs, 192 KiB L1/shared, 40 MiB L2 in two partitions",
+         base("a100", 108, 2048, 32, 192, {0, 8, 16, 32, 64, 100, 132, 164}, 1024, PolicyKind::lru, 40ull << 20, 2),
+         with_common({{"108 SMs, 40 MiB L2 (41,943,040 B) split into two partitions",
+                       "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020); Ernst et al. section 3 "
+                       "(each SM attached to one 20 MB half; far hits copied to the near half)"},
+                      {"L1 LRU", "assumption: no microbenchmark has shown non-LRU eviction on Ampere"}})},
+        {"h100", "NVIDIA H100 (SXM5, GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 50 MiB L2 in two partitions",
+         base("h100", 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024, PolicyKind::lru,
+              50ull << 20, 2),
+         with_common({{"132 SMs, 50 MiB L2 (52,428,800 B) in two partitions, 256 KiB L1/shared per SM",
+                       "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"},
+                      {"L1 LRU", "assumption, as for the A100"}})},
+        {"h200", "NVIDIA H200 (GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 60 MiB L2 in two partitions",
+         base("h200", 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024, PolicyKind::lru,
+              60ull << 20, 2),
+         with_common({{"132 SMs, 60 MiB L2 (62,914,560 B as cudaGetDeviceProperties reports)",
+                       "cudaGetDeviceProperties on an H200 (issue 3); NVIDIA H200 product brief"},
+                      {"256 KiB L1/shared per SM, two L2 partitions", "same GH100 chip as the H100 (H100 whitepaper)"},
+                      {"L1 LRU", "assumption, as for the A100"}})},
+    };
+    return table;
+}
+
+const GpuPreset* find_gpu_preset(std::string_view name) {
+    for (const GpuPreset& p : gpu_presets())
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
+}  // namespace cachesim

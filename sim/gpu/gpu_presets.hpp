@@ -1,0 +1,29 @@
+#pragma once
+// Hardware presets of the GPU model (v100, t4, a100, h100, h200): every value with its source.
+// The command line turns them into option bundles (apps/cachesim/presets.cpp); README "GPU model"
+// has the same table.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/gpu/gpu_config.hpp"
+
+namespace cachesim {
+
+struct GpuPresetSource {
+    std::string what;    // which values
+    std::string source;  // where they come from
+};
+
+struct GpuPreset {
+    std::string name;
+    std::string description;
+    GpuConfig config;
+    std::vector<GpuPresetSource> sources;
+};
+
+const std::vector<GpuPreset>& gpu_presets();
+const GpuPreset* find_gpu_preset(std::string_view name);
+inline constexpr std::string_view kDefaultGpuPreset = "h200";
+
+}  // namespace cachesim

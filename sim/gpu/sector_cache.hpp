@@ -1,0 +1,193 @@
+#pragma once
+// A sectored cache for the GPU model: lines allocated whole, sectors valid (and dirty) one by one,
+// looked up a line at a time with a sector mask (a coalesced request touches several sectors of a
+// line at once). Sets with many ways (the GPU L1) find their line through a hash index instead of
+// scanning the ways; empty ways are found through a bitmap. The replacement policy is a template
+// parameter: no virtual call per lookup.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sim/cache.hpp"
+#include "sim/geometry.hpp"
+#include "sim/policies/policy.hpp"
+
+namespace cachesim {
+
+// Open-addressing map line -> slot with backward-shift deletion (no tombstones). Key and value
+// share an entry, so a probe touches one host cache line.
+class SlotIndex {
+public:
+    static constexpr std::uint32_t kAbsent = ~0u;
+    void reset(std::uint64_t lines) {
+        std::size_t capacity = 16;
+        while (capacity < 2 * lines) capacity <<= 1;
+        entries_.assign(capacity, Entry{});
+        mask_ = capacity - 1;
+        shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(capacity));
+    }
+    std::uint32_t find(std::uint64_t line) const {
+        for (std::size_t i = home(line);; i = (i + 1) & mask_) {
+            const Entry& e = entries_[i];
+            if (e.key == line) return e.slot;
+            if (e.key == kEmptyTag) return kAbsent;
+        }
+    }
+    void insert(std::uint64_t line, std::uint32_t slot) {
+        std::size_t i = home(line);
+        while (entries_[i].key != kEmptyTag) i = (i + 1) & mask_;
+        entries_[i] = Entry{line, slot};
+    }
+    void erase(std::uint64_t line) {
+        std::size_t i = home(line);
+        while (entries_[i].key != line) {
+            if (entries_[i].key == kEmptyTag) return;
+            i = (i + 1) & mask_;
+        }
+        // Shift later members of the probe run back into the hole.
+        std::size_t j = i;
+        while (true) {
+            j = (j + 1) & mask_;
+            if (entries_[j].key == kEmptyTag) break;
+            const std::size_t h = home(entries_[j].key);
+            // j may move to i unless its home lies cyclically inside (i, j].
+            const bool stays = (i <= j) ? (i < h && h <= j) : (i < h || h <= j);
+            if (stays) continue;
+            entries_[i] = entries_[j];
+            i = j;
+        }
+        entries_[i] = Entry{};
+    }
+
+private:
+    struct Entry {
+        std::uint64_t key = kEmptyTag;
+        std::uint32_t slot = kAbsent;
+    };
+    std::size_t home(std::uint64_t line) const {
+        return static_cast<std::size_t>((line * 0x9e3779b97f4a7c15ull) >> shift_) & mask_;
+    }
+    std::vector<Entry> entries_;
+    std::size_t mask_ = 0;
+    unsigned shift_ = 60;
+};
+
+struct SectorEviction {
+    std::uint32_t count = 0;
+    std::array<std::uint64_t, 4> lines{};  // random4 empties up to 4 ways at once
+    std::array<std::uint64_t, 4> dirty{};  // dirty-sector mask of each evicted line
+};
+
+template <class Policy>
+class SectorCache {
+public:
+    static constexpr std::uint32_t kNone = ~0u;
+    static constexpr std::uint32_t kIndexAboveWays = 32;
+
+    SectorCache() = default;
+    SectorCache(const CacheGeometry& g, std::uint64_t seed) { reset(g, seed); }
+
+    void reset(const CacheGeometry& g, std::uint64_t seed) {
+        g_ = g;
+        indexer_ = SetIndexer(g.sets);
+        tags_.assign(g.lines, kEmptyTag);
+        valid_.assign(g.lines, 0);
+        dirty_.assign(g.lines, 0);
+        words_per_set_ = (g.ways + 63) / 64;
+        empty_.assign(static_cast<std::size_t>(g.sets) * words_per_set_, 0);
+        for (std::uint32_t set = 0; set < g.sets; ++set)
+            for (std::uint32_t w = 0; w < g.ways; ++w) mark_empty(set, w, true);
+        indexed_ = g.ways > kIndexAboveWays;
+        if (indexed_) index_.reset(g.lines);
+        policy_.reset(PolicyContext{g.sets, g.ways, seed, nullptr});
+        now_ = 0;
+    }
+
+    const CacheGeometry& geometry() const { return g_; }
+
+    // The slot holding `line`, or kNone. No state changes.
+    std::uint32_t find(std::uint64_t line) const {
+        if (indexed_) return index_.find(line);
+        const std::uint32_t base = indexer_(line) * g_.ways;
+        const std::uint64_t* tags = &tags_[base];
+        for (std::uint32_t w = 0; w < g_.ways; ++w)
+            if (tags[w] == line) return base + w;
+        return kNone;
+    }
+    std::uint64_t valid(std::uint32_t slot) const { return valid_[slot]; }
+    std::uint64_t dirty(std::uint32_t slot) const { return dirty_[slot]; }
+
+    // A lookup found the line (the policy sees a hit on the line).
+    void touch(std::uint32_t slot) { policy_.on_hit(slot / g_.ways, slot % g_.ways, now_++); }
+    // Makes sectors valid (and some dirty) in a resident line.
+    void add_sectors(std::uint32_t slot, std::uint64_t sectors, std::uint64_t dirty_sectors) {
+        valid_[slot] |= sectors;
+        dirty_[slot] |= dirty_sectors;
+    }
+    // Allocates an absent line with the given valid and dirty sectors, filling an empty way of
+    // its set or evicting per the policy. Returns the slot; evicted lines are reported in `out`.
+    std::uint32_t insert(std::uint64_t line, std::uint64_t sectors, std::uint64_t dirty_sectors,
+                         SectorEviction& out) {
+        out.count = 0;
+        const std::uint32_t set = indexer_(line);
+        std::uint32_t way = first_empty(set);
+        if (way == kNone) {
+            const Victim v = policy_.victim(set, now_);
+            for (std::uint32_t w = v.first_way; w < v.first_way + v.count; ++w) evict(set, w, out);
+            way = v.first_way;
+        }
+        const std::uint32_t slot = set * g_.ways + way;
+        tags_[slot] = line;
+        valid_[slot] = sectors;
+        dirty_[slot] = dirty_sectors;
+        mark_empty(set, way, false);
+        if (indexed_) index_.insert(line, slot);
+        policy_.on_fill(set, way, now_++);
+        return slot;
+    }
+
+    // Calls f(line, valid_mask) for every resident line.
+    template <class F>
+    void for_each_line(F&& f) const {
+        for (std::size_t i = 0; i < tags_.size(); ++i)
+            if (tags_[i] != kEmptyTag) f(tags_[i], valid_[i]);
+    }
+
+private:
+    void mark_empty(std::uint32_t set, std::uint32_t way, bool empty) {
+        std::uint64_t& word = empty_[static_cast<std::size_t>(set) * words_per_set_ + way / 64];
+        const std::uint64_t bit = 1ull << (way % 64);
+        word = empty ? (word | bit) : (word & ~bit);
+    }
+    std::uint32_t first_empty(std::uint32_t set) const {
+        const std::uint64_t* words = &empty_[static_cast<std::size_t>(set) * words_per_set_];
+        for (std::uint32_t i = 0; i < words_per_set_; ++i)
+            if (words[i]) return i * 64 + static_cast<std::uint32_t>(__builtin_ctzll(words[i]));
+        return kNone;
+    }
+    void evict(std::uint32_t set, std::uint32_t way, SectorEviction& out) {
+        const std::uint32_t slot = set * g_.ways + way;
+        if (tags_[slot] == kEmptyTag) return;
+        out.lines[out.count] = tags_[slot];
+        out.dirty[out.count++] = dirty_[slot];
+        if (indexed_) index_.erase(tags_[slot]);
+        tags_[slot] = kEmptyTag;
+        valid_[slot] = 0;
+        dirty_[slot] = 0;
+        mark_empty(set, way, true);
+        policy_.on_invalidate(set, way);
+    }
+
+    CacheGeometry g_{};
+    SetIndexer indexer_{1};
+    Policy policy_{};
+    std::uint64_t now_ = 0;
+    std::vector<std::uint64_t> tags_, valid_, dirty_;
+    std::vector<std::uint64_t> empty_;
+    std::uint32_t words_per_set_ = 1;
+    bool indexed_ = false;
+    SlotIndex index_;
+};
+
+}  // namespace cachesim

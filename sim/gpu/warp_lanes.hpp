@@ -1,0 +1,101 @@
+#pragma once
+// Per-lane addresses of one warp request. A warp's lanes keep their work item as (x, y); request k
+// is every active lane's k-th access. The fast paths below compute exactly what
+// StencilWorkload::access / MatmulWorkload::access return (tests/gpu_lanes_test.cpp checks every k),
+// hoisting the per-item divisions out of the per-request loop; `reference` calls access() itself.
+#include <cstdint>
+
+#include "traces/workload_spec.hpp"
+
+namespace cachesim {
+
+struct RequestShape {
+    std::uint32_t size = 4;  // bytes per lane
+    std::uint16_t array = 0;
+    bool is_write = false;
+};
+
+class WarpLanes {
+public:
+    WarpLanes(const WorkloadSpec& spec, bool reference)
+        : kind_(spec.kind), stencil_(spec.stencil()), matmul_(spec.matmul()), reference_(reference),
+          iw_(spec.width), per_item_(spec.accesses_per_item()) {}
+
+    std::uint32_t accesses_per_item() const { return per_item_; }
+
+    // Request k of `lanes` lanes whose items are (x[i], y[i]): addresses into `out`.
+    RequestShape generate(const std::uint32_t* x, const std::uint32_t* y, std::uint32_t lanes,
+                          std::uint32_t k, std::uint64_t* out) const {
+        if (reference_) [[unlikely]] return generate_reference(x, y, lanes, k, out);
+        return kind_ == WorkloadKind::stencil ? stencil(x, y, lanes, k, out) : matmul(x, y, lanes, k, out);
+    }
+
+private:
+    RequestShape stencil(const std::uint32_t* x, const std::uint32_t* y, std::uint32_t lanes,
+                         std::uint32_t k, std::uint64_t* out) const {
+        const StencilWorkload& w = stencil_;
+        RequestShape shape{w.elem_bytes, StencilWorkload::kIn, false};
+        const std::uint64_t eb = w.elem_bytes;
+        if (k == w.sw * w.sh) {
+            const std::uint64_t base = w.out_base();
+            for (std::uint32_t i = 0; i < lanes; ++i)
+                out[i] = base + (static_cast<std::uint64_t>(y[i]) * w.iw + x[i]) * eb;
+            return {w.elem_bytes, StencilWorkload::kOut, true};
+        }
+        const std::int64_t dy = static_cast<std::int64_t>(k / w.sw) - static_cast<std::int64_t>(w.sh / 2);
+        const std::int64_t dx = static_cast<std::int64_t>(k % w.sw) - static_cast<std::int64_t>(w.sw / 2);
+        const std::int64_t last_x = static_cast<std::int64_t>(w.iw) - 1;
+        const std::int64_t last_y = static_cast<std::int64_t>(w.ih) - 1;
+        const std::uint64_t base = w.in_base();
+        for (std::uint32_t i = 0; i < lanes; ++i) {
+            std::int64_t cy = static_cast<std::int64_t>(y[i]) + dy;
+            std::int64_t cx = static_cast<std::int64_t>(x[i]) + dx;
+            cy = cy < 0 ? 0 : (cy > last_y ? last_y : cy);
+            cx = cx < 0 ? 0 : (cx > last_x ? last_x : cx);
+            out[i] = base + static_cast<std::uint64_t>(cy * w.iw + cx) * eb;
+        }
+        return shape;
+    }
+
+    RequestShape matmul(const std::uint32_t* x, const std::uint32_t* y, std::uint32_t lanes,
+                        std::uint32_t k, std::uint64_t* out) const {
+        const MatmulWorkload& w = matmul_;
+        const std::uint64_t eb = w.elem_bytes;
+        if (k == 2 * w.depth) {
+            const std::uint64_t base = w.c_base();
+            for (std::uint32_t i = 0; i < lanes; ++i)
+                out[i] = base + (static_cast<std::uint64_t>(y[i]) * w.iw + x[i]) * eb;
+            return {w.elem_bytes, MatmulWorkload::kC, true};
+        }
+        const std::uint64_t step = k / 2;
+        if ((k & 1u) == 0) {
+            const std::uint64_t base = w.a_base() + step * eb;
+            for (std::uint32_t i = 0; i < lanes; ++i) out[i] = base + static_cast<std::uint64_t>(y[i]) * w.depth * eb;
+            return {w.elem_bytes, MatmulWorkload::kA, false};
+        }
+        const std::uint64_t base = w.b_base() + step * w.iw * eb;
+        for (std::uint32_t i = 0; i < lanes; ++i) out[i] = base + static_cast<std::uint64_t>(x[i]) * eb;
+        return {w.elem_bytes, MatmulWorkload::kB, false};
+    }
+
+    RequestShape generate_reference(const std::uint32_t* x, const std::uint32_t* y, std::uint32_t lanes,
+                                    std::uint32_t k, std::uint64_t* out) const {
+        RequestShape shape;
+        for (std::uint32_t i = 0; i < lanes; ++i) {
+            const std::uint64_t item = static_cast<std::uint64_t>(y[i]) * iw_ + x[i];
+            const Access a = kind_ == WorkloadKind::stencil ? stencil_.access(item, k) : matmul_.access(item, k);
+            out[i] = a.address;
+            shape = {a.size, a.array, a.is_write};
+        }
+        return shape;
+    }
+
+    WorkloadKind kind_;
+    StencilWorkload stencil_;
+    MatmulWorkload matmul_;
+    bool reference_;
+    std::uint32_t iw_;
+    std::uint32_t per_item_;
+};
+
+}  // namespace cachesim
