@@ -1,5 +1,7 @@
 #include "apps/gpubench/range_profiler.hpp"
 
+#include <algorithm>
+
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti_profiler_host.h>
@@ -51,6 +53,19 @@ CUcontext current_context() {
     if (reinterpret_cast<GetCurrent>(function)(&context) != CUDA_SUCCESS || context == nullptr)
         throw CuptiError("no current CUDA context for the range profiler");
     return context;
+}
+
+// "l1tex__t_sectors_..._ld_lookup_hit.sum" and "l1tex__t_sector_..._ld_hit_rate.pct" both
+// belong to "l1tex__t_sectors_..._ld".
+std::string metric_family(const std::string& metric) {
+    std::string base = metric.substr(0, metric.find('.'));
+    for (const char* suffix : {"_lookup_hit", "_lookup_miss", "_hit_rate"}) {
+        const std::string s = suffix;
+        if (base.size() > s.size() && base.compare(base.size() - s.size(), s.size(), s) == 0) base.resize(base.size() - s.size());
+    }
+    const std::string singular = "__t_sector_";
+    if (const std::size_t at = base.find(singular); at != std::string::npos) base.replace(at, singular.size(), "__t_sectors_");
+    return base;
 }
 
 }  // namespace
@@ -126,21 +141,35 @@ RangeProfiler::RangeProfiler(int device, std::vector<std::string> metrics) : met
     avail.pCounterAvailabilityImage = availability_.data();
     GPUBENCH_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
 
-    // Greedy packing in the given order (related metrics are listed next to each other): a metric
-    // joins the current group while the group still needs one pass.
-    std::vector<std::size_t> current;
+    // Metrics of one family (a counter, its hits, its hit rate) are kept in one group, so their
+    // ratios come from one run; whole families are packed greedily while a group needs one pass.
+    std::vector<std::vector<std::size_t>> families;
     for (std::size_t m = 0; m < metrics_.size(); ++m) {
+        auto same = [&](const std::vector<std::size_t>& f) { return metric_family(metrics_[f[0]]) == metric_family(metrics_[m]); };
+        auto it = std::find_if(families.begin(), families.end(), same);
+        if (it == families.end()) families.push_back({m});
+        else it->push_back(m);
+    }
+    std::vector<std::size_t> current;
+    auto close_current = [&] {
+        if (!current.empty()) groups_.push_back(make_group(current));
+        current.clear();
+    };
+    for (const std::vector<std::size_t>& family : families) {
         std::vector<std::size_t> trial = current;
-        trial.push_back(m);
-        std::unique_ptr<Group> group = make_group(trial);
-        if (group->passes <= 1 || current.empty()) {
+        trial.insert(trial.end(), family.begin(), family.end());
+        if (make_group(trial)->passes <= 1) {
             current = trial;
             continue;
         }
-        groups_.push_back(make_group(current));
-        current = {m};
+        close_current();
+        if (make_group(family)->passes <= 1) {
+            current = family;
+            continue;
+        }
+        for (std::size_t m : family) groups_.push_back(make_group({m}));  // a family wider than a pass
     }
-    if (!current.empty()) groups_.push_back(make_group(current));
+    close_current();
 }
 
 std::string RangeProfiler::describe_groups() const {
