@@ -1,0 +1,82 @@
+#pragma once
+// cacheviz's state and its ImGui interface: configuration panel, one or two diagram panes sharing
+// zoom and playhead, the array view at the playhead, and the stats panel.
+#include <SFML/Graphics/Texture.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "apps/cacheviz/sim_job.hpp"
+#include "viz/array_view.hpp"
+#include "viz/gui/diagram_texture.hpp"
+
+namespace cachesim::gui {
+
+struct PaneConfig {
+    WorkloadSpec workload;
+    HierarchyConfig hierarchy;
+    std::string model = "thread";
+};
+
+// View shared by the panes (compare mode shares zoom and playhead).
+struct SharedView {
+    double t0 = 0, t1 = 1, r0 = 0, r1 = 1;
+    bool fitted = true;  // follow new results' extent until the user pans or zooms
+    std::uint64_t playhead = 0;
+    bool playing = false;
+    float speed = 30.0f;  // steps per second
+    double play_accumulator = 0;
+};
+
+struct Pane {
+    std::string name;
+    PaneConfig config;
+    std::string config_error;
+    std::unique_ptr<SimJob> job;                    // the newest run
+    std::vector<std::unique_ptr<SimJob>> retiring;  // cancelled, finishing in the background
+    std::shared_ptr<JobOutput> current;             // the last finished run shown
+    viz::gui::DiagramTexture texture;
+    std::unique_ptr<SimJob> snapshot_job;
+    std::optional<viz::ArrayView> array_view;
+    std::uint64_t array_view_step = ~std::uint64_t{0};
+    std::vector<sf::Texture> array_textures;
+    std::size_t texels_written_last_frame = 0;
+};
+
+class App {
+public:
+    explicit App(PaneConfig first, std::optional<PaneConfig> compare);
+    ~App();
+
+    // Builds the whole interface for one frame (between ImGui::NewFrame and ImGui::Render).
+    void frame(float dt);
+    // True while any simulation (diagram or array view) is running.
+    bool busy() const;
+    // Demo motion for frame-time measurement: pans and zooms a little every frame.
+    void auto_motion(int frame);
+    std::size_t texels_written_last_frame() const;
+    std::uint64_t visible_cells() const { return visible_cells_; }
+
+private:
+    void start_run(Pane& pane);
+    void poll(Pane& pane);
+    void controls(Pane& pane);
+    void diagram_pane(Pane& pane, float width, float height);
+    void array_panel(float width, float height);
+    void stats_panel(float width, float height);
+    void playhead_controls();
+    void fit_view();
+    void clamp_view();
+    void request_array_view(Pane& pane);
+    std::uint64_t total_steps() const;
+    std::uint64_t total_rows() const;
+
+    std::vector<std::unique_ptr<Pane>> panes_;
+    bool compare_ = false;
+    int editing_ = 0;
+    SharedView view_;
+    std::uint64_t visible_cells_ = 0;
+};
+
+}  // namespace cachesim::gui

@@ -1,0 +1,70 @@
+#include "apps/cacheviz/config.hpp"
+
+#include <map>
+#include <sstream>
+
+#include "apps/cachesim/options.hpp"
+#include "traces/input_error.hpp"
+
+namespace cachesim::gui {
+
+namespace {
+
+cli::po::options_description simulation_options() {
+    cli::po::options_description d;
+    d.add(cli::common_options()).add(cli::workload_options()).add(cli::cache_options());
+    return d;
+}
+
+}  // namespace
+
+std::vector<std::string> split_words(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;) words.push_back(w);
+    return words;
+}
+
+PaneConfig config_from_args(const std::vector<std::string>& args) {
+    const auto desc = simulation_options();
+    std::vector<std::string> storage = {"cacheviz"};
+    storage.insert(storage.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& s : storage) argv.push_back(s.data());
+    const auto vm = cli::parse_command_line(static_cast<int>(argv.size()), argv.data(), desc, "");
+    if (!vm) throw InputError("--help is not a configuration");
+    const cli::SimulationOptions o = cli::read_simulation_options(*vm);
+    if (!o.workload) throw InputError("cacheviz draws workloads; traces have no 2D array layout (use --workload)");
+    PaneConfig c;
+    c.workload = *o.workload;
+    c.hierarchy = o.hierarchy;
+    c.model = o.model;
+    return c;
+}
+
+std::vector<std::string> merge_args(const std::vector<std::string>& base, const std::vector<std::string>& overrides) {
+    const auto desc = simulation_options();
+    auto parse = [&](const std::vector<std::string>& args) {
+        return cli::po::command_line_parser(args).options(desc).run();
+    };
+    std::vector<std::pair<std::string, std::vector<std::string>>> merged;
+    std::map<std::string, std::size_t> index;
+    for (const auto* list : {&base, &overrides})
+        for (const auto& opt : parse(*list).options) {
+            auto it = index.find(opt.string_key);
+            if (it == index.end()) {
+                index[opt.string_key] = merged.size();
+                merged.push_back({opt.string_key, opt.value});
+            } else {
+                merged[it->second].second = opt.value;
+            }
+        }
+    std::vector<std::string> out;
+    for (const auto& [key, values] : merged) {
+        out.push_back("--" + key);
+        for (const std::string& v : values) out.push_back(v);
+    }
+    return out;
+}
+
+}  // namespace cachesim::gui

@@ -1,0 +1,161 @@
+// cacheviz: the interactive desktop GUI (SFML 2.5 + Dear ImGui 1.86).
+//   cacheviz [simulation options as for `cachesim simulate`] [--compare "OPTIONS"]
+//   cacheviz --screenshot FILE.png --frames N [...]   renders N frames, then saves the window
+#include <SFML/Graphics.hpp>
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <numeric>
+#include <vector>
+
+#include "apps/cacheviz/app.hpp"
+#include "apps/cacheviz/config.hpp"
+#include "apps/cachesim/atomic_file.hpp"
+#include "apps/cachesim/cli_errors.hpp"
+#include "apps/cachesim/options.hpp"
+#include "traces/input_error.hpp"
+#include "viz/canvas.hpp"
+#include "viz/gui/imgui_sfml.hpp"
+
+namespace po = boost::program_options;
+using namespace cachesim;
+
+namespace {
+
+po::options_description gui_options() {
+    po::options_description d("Window");
+    d.add_options()
+        ("compare", po::value<std::string>(), "open a second pane: these options on top of the first's, e.g. \"--schedule column:32\"")
+        ("screenshot", po::value<std::string>(), "render --frames frames (and wait for the simulations), save the window as PNG, exit")
+        ("frames", po::value<int>()->default_value(3), "frames to render before --screenshot (at least 1)")
+        ("window", po::value<std::string>()->default_value("1600x1000"), "window size WxH in pixels")
+        ("frame-stats", po::bool_switch(), "print frame-time statistics at exit")
+        ("auto-motion", po::bool_switch(), "pan and zoom by itself every frame (for frame-time measurements)")
+        ("max-seconds", po::value<double>()->default_value(120.0), "--screenshot: give up waiting for simulations after this long");
+    return d;
+}
+
+struct FrameStats {
+    std::vector<double> all_ms, busy_ms;
+    std::size_t texels = 0;
+    void print(std::ostream& out, std::uint64_t visible_cells) const {
+        auto summary = [&](const char* what, std::vector<double> v) {
+            if (v.empty()) { out << what << ": no frames\n"; return; }
+            std::sort(v.begin(), v.end());
+            const double mean = std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+            auto pct = [&](double p) { return v[std::min(v.size() - 1, static_cast<std::size_t>(p * v.size()))]; };
+            char buf[200];
+            std::snprintf(buf, sizeof buf, "%s: %zu frames, mean %.2f ms, median %.2f ms, p95 %.2f ms, max %.2f ms", what, v.size(), mean,
+                          pct(0.5), pct(0.95), v.back());
+            out << buf << "\n";
+        };
+        summary("frame times", all_ms);
+        summary("frame times while simulating", busy_ms);
+        out << "texels written: " << texels << ", visible cells in the last view: " << visible_cells << "\n";
+    }
+};
+
+int run(int argc, char** argv) {
+    po::options_description options;
+    options.add(cli::common_options()).add(cli::workload_options()).add(cli::cache_options()).add(gui_options());
+    const auto vm = cli::parse_command_line(
+        argc, argv, options,
+        "usage: cacheviz [options]\n\n"
+        "Explore how a thread schedule uses the caches: the spatial-temporal diagram, the arrays at\n"
+        "the playhead, counters and the thesis's bounds. Simulation options as for `cachesim simulate`.");
+    if (!vm) return 0;
+    const gui::PaneConfig first = [&] {
+        const cli::SimulationOptions o = cli::read_simulation_options(*vm);
+        if (!o.workload) throw InputError("cacheviz draws workloads; traces have no 2D array layout (use --workload)");
+        return gui::PaneConfig{*o.workload, o.hierarchy, o.model};
+    }();
+    std::optional<gui::PaneConfig> compare;
+    if (vm->count("compare")) {
+        // The first pane's explicit options, overridden by the compare options.
+        std::vector<std::string> base;
+        const auto parsed = po::command_line_parser(argc, argv).options(options).run();
+        const auto gui_desc = gui_options();
+        for (const auto& opt : parsed.options) {
+            if (gui_desc.find_nothrow(opt.string_key, false)) continue;
+            base.push_back("--" + opt.string_key);
+            for (const std::string& v : opt.value) base.push_back(v);
+        }
+        compare = gui::config_from_args(gui::merge_args(base, gui::split_words((*vm)["compare"].as<std::string>())));
+    }
+    std::uint32_t ww = 0, wh = 0;
+    parse_dimensions((*vm)["window"].as<std::string>(), "--window", ww, wh);
+    if (ww < 640 || wh < 480 || ww > 8192 || wh > 8192) throw InputError("--window: between 640x480 and 8192x8192");
+    const int frames = (*vm)["frames"].as<int>();
+    if (frames < 1) throw InputError("--frames: at least 1");
+    const std::string screenshot = vm->count("screenshot") ? (*vm)["screenshot"].as<std::string>() : "";
+    const bool auto_motion = (*vm)["auto-motion"].as<bool>();
+    const double max_seconds = (*vm)["max-seconds"].as<double>();
+
+    sf::ContextSettings gl;
+    sf::RenderWindow window(sf::VideoMode(ww, wh), "cacheviz", sf::Style::Default, gl);
+    window.setVerticalSyncEnabled(false);
+    window.setFramerateLimit(screenshot.empty() && !auto_motion ? 60 : 0);
+    viz::gui::imgui_init(window);
+    ImGui::StyleColorsLight();
+    int exit_code = 0;
+    {
+        gui::App app(first, compare);
+        FrameStats stats;
+        sf::Clock clock;
+        const auto start = std::chrono::steady_clock::now();
+        int frame = 0;
+        bool running = true;
+        while (running && window.isOpen()) {
+            const auto t0 = std::chrono::steady_clock::now();
+            sf::Event e;
+            while (window.pollEvent(e)) {
+                if (e.type == sf::Event::Closed) running = false;
+                viz::gui::imgui_process_event(e);
+            }
+            const bool busy = app.busy();
+            viz::gui::imgui_new_frame(window, clock.restart().asSeconds());
+            if (auto_motion) app.auto_motion(frame);
+            app.frame(ImGui::GetIO().DeltaTime);
+            window.clear(sf::Color(240, 240, 240));
+            viz::gui::imgui_render(window);
+            ++frame;
+            const bool capture = !screenshot.empty() && frame >= frames && !app.busy();
+            const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (!screenshot.empty() && frame >= frames && app.busy() && waited > max_seconds) {
+                std::cerr << "cacheviz: simulations still running after " << max_seconds << " s; no screenshot\n";
+                exit_code = 1;
+                running = false;
+            }
+            if (capture) {
+                sf::Texture grab;
+                grab.create(window.getSize().x, window.getSize().y);
+                grab.update(window);
+                const sf::Image img = grab.copyToImage();
+                viz::Canvas canvas(static_cast<int>(img.getSize().x), static_cast<int>(img.getSize().y));
+                std::copy(img.getPixelsPtr(), img.getPixelsPtr() + canvas.size_bytes(), canvas.data());
+                cli::write_file_atomically(screenshot, viz::encode_png(canvas));
+                std::cout << "wrote " << screenshot << " after " << frame << " frames\n";
+                running = false;
+            }
+            window.display();
+            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            stats.all_ms.push_back(ms);
+            if (busy) stats.busy_ms.push_back(ms);
+            stats.texels += app.texels_written_last_frame();
+            if (auto_motion && screenshot.empty() && frame >= frames) running = false;
+        }
+        if ((*vm)["frame-stats"].as<bool>()) stats.print(std::cout, app.visible_cells());
+    }
+    viz::gui::imgui_shutdown();
+    window.close();
+    return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return cli::guarded("cacheviz", [&] { return run(argc, argv); });
+}

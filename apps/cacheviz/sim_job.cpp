@@ -1,0 +1,48 @@
+#include "apps/cacheviz/sim_job.hpp"
+
+#include <chrono>
+
+#include "traces/workload_source.hpp"
+
+namespace cachesim::gui {
+
+SimJob::SimJob(JobInput input) : input_(std::move(input)), thread_([this] { run(); }) {}
+
+SimJob::~SimJob() {
+    cancel();
+    if (thread_.joinable()) thread_.join();
+}
+
+std::shared_ptr<JobOutput> SimJob::output() {
+    std::lock_guard lock(mutex_);
+    return output_;
+}
+
+void SimJob::run() {
+    auto out = std::make_shared<JobOutput>();
+    out->input = input_;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        WorkloadSource source(input_.workload);
+        RunControl control;
+        control.cancel = &cancel_;
+        control.progress = [this](double f) { progress_.store(f); };
+        viz::RecordedRun run = viz::record_thread_model(source, input_.hierarchy, input_.recorder, input_.workload, control);
+        out->result = std::move(run.result);
+        out->diagram = std::make_shared<const viz::Diagram>(std::move(run.diagram));
+        out->snapshot = std::move(run.snapshot);
+    } catch (const Cancelled&) {
+        out.reset();
+    } catch (const std::exception& e) {
+        out->error = e.what();
+    }
+    if (out) out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    {
+        std::lock_guard lock(mutex_);
+        output_ = std::move(out);
+    }
+    progress_.store(1.0);
+    done_.store(true);
+}
+
+}  // namespace cachesim::gui

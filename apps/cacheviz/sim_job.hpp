@@ -1,0 +1,54 @@
+#pragma once
+// One simulation with a diagram recorder on a background thread: progress, cancellation, and
+// the result handed to the UI thread when done. Destroying a job cancels it and waits for it.
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "viz/record.hpp"
+
+namespace cachesim::gui {
+
+struct JobInput {
+    WorkloadSpec workload;
+    HierarchyConfig hierarchy;
+    viz::RecorderOptions recorder;
+};
+
+struct JobOutput {
+    JobInput input;
+    SimulationResult result;
+    std::shared_ptr<const viz::Diagram> diagram;
+    std::optional<viz::LineSnapshot> snapshot;
+    std::string error;  // empty on success
+    double seconds = 0;
+};
+
+class SimJob {
+public:
+    explicit SimJob(JobInput input);
+    ~SimJob();
+    SimJob(const SimJob&) = delete;
+    SimJob& operator=(const SimJob&) = delete;
+
+    void cancel() { cancel_.store(true); }
+    bool done() const { return done_.load(); }
+    double progress() const { return progress_.load(); }
+    const JobInput& input() const { return input_; }
+    // The output once done() (nullptr before, and after a cancelled run).
+    std::shared_ptr<JobOutput> output();
+
+private:
+    void run();
+    JobInput input_;
+    std::atomic<bool> cancel_{false}, done_{false};
+    std::atomic<double> progress_{0.0};
+    std::mutex mutex_;
+    std::shared_ptr<JobOutput> output_;
+    std::thread thread_;
+};
+
+}  // namespace cachesim::gui

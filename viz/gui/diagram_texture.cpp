@@ -1,0 +1,135 @@
+#include "viz/gui/diagram_texture.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cachesim::viz::gui {
+
+void DiagramTexture::set_diagram(std::shared_ptr<const Diagram> diagram) {
+    diagram_ = std::move(diagram);
+    valid_ = {};
+    lt_ = lr_ = -1;
+}
+
+void DiagramTexture::choose_levels(const Viewport& v, int& lt, int& lr) const {
+    const Diagram& d = *diagram_;
+    const double cols_per_px = (v.t1 - v.t0) / d.steps_per_column() / std::max(1, v.width);
+    const double rows_per_px = (v.r1 - v.r0) / d.rows_per_bucket() / std::max(1, v.height);
+    lt = cols_per_px <= 1 ? 0 : std::min(static_cast<int>(std::floor(std::log2(cols_per_px))), d.time_levels() - 1);
+    lr = rows_per_px <= 1 ? 0 : std::min(static_cast<int>(std::floor(std::log2(rows_per_px))), d.row_levels() - 1);
+    lt = std::max(lt, 0);
+    lr = std::max(lr, 0);
+}
+
+DiagramTexture::Range DiagramTexture::visible(const Viewport& v, int lt, int lr) const {
+    const Diagram& d = *diagram_;
+    const CellGrid& g = d.level(lt, lr);
+    const double steps_per_cell = static_cast<double>(d.steps_per_column()) * std::ldexp(1.0, lt);
+    const double rows_per_cell = static_cast<double>(d.rows_per_bucket()) * std::ldexp(1.0, lr);
+    const double first = static_cast<double>(d.first_step());
+    Range r;
+    r.c0 = static_cast<std::uint64_t>(std::max(0.0, std::floor((v.t0 - first) / steps_per_cell)));
+    r.c1 = std::min<std::uint64_t>(g.columns(), static_cast<std::uint64_t>(std::max(0.0, std::ceil((v.t1 - first) / steps_per_cell))));
+    r.r0 = static_cast<std::uint64_t>(std::max(0.0, std::floor(v.r0 / rows_per_cell)));
+    r.r1 = std::min<std::uint64_t>(g.rows(), static_cast<std::uint64_t>(std::max(0.0, std::ceil(v.r1 / rows_per_cell))));
+    return r;
+}
+
+std::size_t DiagramTexture::fill(std::uint64_t c0, std::uint64_t c1, std::uint64_t r0, std::uint64_t r1) {
+    // Split at the torus seams so every piece is one contiguous texture rectangle.
+    std::size_t written = 0;
+    const CellGrid& g = diagram_->level(lt_, lr_);
+    for (std::uint64_t cs = c0; cs < c1;) {
+        const std::uint64_t ce = std::min(c1, (cs / tw_ + 1) * tw_);
+        for (std::uint64_t rs = r0; rs < r1;) {
+            const std::uint64_t re = std::min(r1, (rs / th_ + 1) * th_);
+            const unsigned w = static_cast<unsigned>(ce - cs), h = static_cast<unsigned>(re - rs);
+            scratch_.resize(static_cast<std::size_t>(w) * h * 4);
+            for (unsigned y = 0; y < h; ++y)
+                for (unsigned x = 0; x < w; ++x) {
+                    const Rgba c = cell_color(g.get(cs + x, rs + y));
+                    std::uint8_t* p = &scratch_[(static_cast<std::size_t>(y) * w + x) * 4];
+                    p[0] = c.r; p[1] = c.g; p[2] = c.b; p[3] = 255;
+                }
+            texture_.update(scratch_.data(), w, h, static_cast<unsigned>(cs % tw_), static_cast<unsigned>(rs % th_));
+            written += static_cast<std::size_t>(w) * h;
+            rs = re;
+        }
+        cs = ce;
+    }
+    return written;
+}
+
+std::size_t DiagramTexture::update(const Viewport& v) {
+    if (!diagram_ || diagram_->time_levels() == 0) return 0;
+    // Room for every visible cell: at most two cells per pixel on each axis, plus the edges.
+    const unsigned max_size = std::min(8192u, sf::Texture::getMaximumSize());
+    const unsigned want_w = std::min(max_size, static_cast<unsigned>(2 * v.width + 4));
+    const unsigned want_h = std::min(max_size, static_cast<unsigned>(2 * v.height + 4));
+    if (want_w != tw_ || want_h != th_) {
+        tw_ = want_w;
+        th_ = want_h;
+        texture_.create(tw_, th_);
+        texture_.setSmooth(false);
+        valid_ = {};
+    }
+    int lt, lr;
+    choose_levels(v, lt, lr);
+    if (lt != lt_ || lr != lr_) {
+        lt_ = lt;
+        lr_ = lr;
+        valid_ = {};
+    }
+    Range need = visible(v, lt_, lr_);
+    need.c1 = std::min(need.c1, need.c0 + tw_);
+    need.r1 = std::min(need.r1, need.r0 + th_);
+    if (need.empty()) return 0;
+    std::size_t written = 0;
+    const Range& old = valid_;
+    const std::uint64_t oc0 = std::max(need.c0, old.c0), oc1 = std::min(need.c1, old.c1);
+    const std::uint64_t or0 = std::max(need.r0, old.r0), or1 = std::min(need.r1, old.r1);
+    if (old.empty() || oc0 >= oc1 || or0 >= or1) {
+        written += fill(need.c0, need.c1, need.r0, need.r1);
+    } else {
+        // Columns outside the overlap (all needed rows), then rows outside it (overlap columns).
+        if (need.c0 < oc0) written += fill(need.c0, oc0, need.r0, need.r1);
+        if (oc1 < need.c1) written += fill(oc1, need.c1, need.r0, need.r1);
+        if (need.r0 < or0) written += fill(oc0, oc1, need.r0, or0);
+        if (or1 < need.r1) written += fill(oc0, oc1, or1, need.r1);
+    }
+    valid_ = need;
+    return written;
+}
+
+void DiagramTexture::draw(ImDrawList* list, float x, float y, const Viewport& v) const {
+    if (!diagram_ || valid_.empty() || tw_ == 0) return;
+    const Diagram& d = *diagram_;
+    const double steps_per_cell = static_cast<double>(d.steps_per_column()) * std::ldexp(1.0, lt_);
+    const double rows_per_cell = static_cast<double>(d.rows_per_bucket()) * std::ldexp(1.0, lr_);
+    const double sx = v.width / (v.t1 - v.t0), sy = v.height / (v.r1 - v.r0);
+    const double first = static_cast<double>(d.first_step());
+    // Rows and steps past the end of the data (a last partial cell) are clipped to the data.
+    const double t_end = first + static_cast<double>(d.steps()), r_end = static_cast<double>(d.rows());
+    const auto id = reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture_.getNativeHandle()));
+    for (std::uint64_t cs = valid_.c0; cs < valid_.c1;) {
+        const std::uint64_t ce = std::min(valid_.c1, (cs / tw_ + 1) * tw_);
+        for (std::uint64_t rs = valid_.r0; rs < valid_.r1;) {
+            const std::uint64_t re = std::min(valid_.r1, (rs / th_ + 1) * th_);
+            const double ta = first + cs * steps_per_cell, tb = std::min(t_end, first + ce * steps_per_cell);
+            const double ra = rs * rows_per_cell, rb = std::min(r_end, re * rows_per_cell);
+            const float u0 = static_cast<float>(cs % tw_) / tw_;
+            const float u1 = u0 + static_cast<float>((tb - ta) / steps_per_cell) / tw_;
+            const float v0 = static_cast<float>(rs % th_) / th_;
+            const float v1 = v0 + static_cast<float>((rb - ra) / rows_per_cell) / th_;
+            list->AddImage(id, ImVec2(x + static_cast<float>((ta - v.t0) * sx), y + static_cast<float>((ra - v.r0) * sy)),
+                           ImVec2(x + static_cast<float>((tb - v.t0) * sx), y + static_cast<float>((rb - v.r0) * sy)),
+                           ImVec2(u0, v0), ImVec2(u1, v1));
+            rs = re;
+        }
+        cs = ce;
+    }
+}
+
+}  // namespace cachesim::viz::gui
