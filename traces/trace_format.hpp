@@ -12,8 +12,9 @@
 //     u32 tag "CSTB", u32 payload bytes, u32 accesses, u32 steps, u64 first step,
 //     u64 checksum of the 24 bytes before it and the payload
 //     payload: one zstd frame of `accesses` x (u64 address delta) then `accesses` x (u32 meta)
-//     address delta: address minus the previous access's address in the block (the first one
-//     from 0), modulo 2^64; meta: size (bits 0-14) | is_write (bit 15) | array index (bits 16-31)
+//     address delta: address minus the previous address of the same array in the block (the
+//     first one from 0), modulo 2^64, so strided streams (a column of B) repeat exactly;
+//     meta: size (bits 0-14) | is_write (bit 15) | array index (bits 16-31)
 //   end record (32 bytes): u32 tag "CSTE", u32 0, u64 steps, u64 accesses, u64 checksum of the
 //     24 bytes before it.
 // Blocks hold whole steps (a step = one launch index / work item, or one record of a plain

@@ -1,5 +1,6 @@
 #include "traces/trace_format_reader.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -104,6 +105,7 @@ void TraceFileSource::open_and_check() {
     if (header_.blocks > (end_record_offset_ - first_block_offset_) / kBlockHeaderBytes)
         fail(kPreambleBytes + 16, "block count " + std::to_string(header_.blocks) +
                                       " cannot fit in a file of " + std::to_string(file_bytes_) + " bytes");
+    previous_.assign(header_.arrays.size(), 0);
     dctx_ = ZSTD_createDCtx();
     if (!dctx_) fail(0, "cannot create a zstd decompression context");
     rewind();
@@ -169,7 +171,7 @@ bool TraceFileSource::load_block() {
     block_accesses_ = accesses;
     block_position_ = 0;
     block_first_step_ = first_step;
-    address_ = 0;
+    std::fill(previous_.begin(), previous_.end(), 0);
     next_step_ += steps;
     ++blocks_read_;
     payload_bytes_seen_ += payload;
@@ -183,17 +185,18 @@ bool TraceFileSource::load_block() {
 void TraceFileSource::report_bad_record(std::size_t first, std::size_t count) {
     const char* deltas = raw_.data();
     const char* metas = raw_.data() + block_accesses_ * 8;
-    std::uint64_t address = address_;
-    for (std::size_t i = first; i < first + count; ++i) {
-        address += load_le<std::uint64_t>(deltas + i * 8);
+    // Deltas restart at each block, so decode again from the block's start.
+    std::vector<std::uint64_t> previous(header_.arrays.size(), 0);
+    for (std::size_t i = 0; i < first + count; ++i) {
         const std::uint32_t meta = load_le<std::uint32_t>(metas + i * 4);
         const std::uint32_t size = meta & kMaxAccessSize;
         const std::uint32_t array = meta >> 16;
         const std::string where = "record " + std::to_string(i) + " of the block";
-        if (size == 0) fail(block_offset_, where + " has size 0");
-        if (array >= header_.arrays.size())
+        if (array >= previous.size())
             fail(block_offset_, where + " names array " + std::to_string(array) + " but the header lists " +
-                                    std::to_string(header_.arrays.size()));
+                                    std::to_string(previous.size()));
+        if (size == 0) fail(block_offset_, where + " has size 0");
+        const std::uint64_t address = previous[array] += load_le<std::uint64_t>(deltas + i * 8);
         if (address > ~0ull - size) fail(block_offset_, where + " overflows the address space");
     }
     fail(block_offset_, "invalid record in the block");
@@ -202,15 +205,18 @@ void TraceFileSource::report_bad_record(std::size_t first, std::size_t count) {
 void TraceFileSource::decode(Access* out, std::size_t first, std::size_t count) {
     const char* deltas = raw_.data() + first * 8;
     const char* metas = raw_.data() + block_accesses_ * 8 + first * 4;
-    const std::uint32_t arrays = static_cast<std::uint32_t>(header_.arrays.size());
-    std::uint64_t address = address_;
+    const std::uint32_t arrays = static_cast<std::uint32_t>(previous_.size());
+    std::uint64_t* previous = previous_.data();
     bool bad = false;
     for (std::size_t i = 0; i < count; ++i) {
-        address += load_le<std::uint64_t>(deltas + i * 8);
         const std::uint32_t meta = load_le<std::uint32_t>(metas + i * 4);
         const std::uint32_t size = meta & kMaxAccessSize;
         const std::uint32_t array = meta >> 16;
-        bad |= (size == 0) | (array >= arrays) | (address > ~0ull - size);
+        const bool known = array < arrays;
+        std::uint64_t& last = previous[known ? array : 0];  // never index past the table
+        const std::uint64_t address = last + load_le<std::uint64_t>(deltas + i * 8);
+        bad |= !known | (size == 0) | (address > ~0ull - size);
+        last = known ? address : last;
         Access& a = out[i];
         a.address = address;
         a.size = size;
@@ -218,7 +224,6 @@ void TraceFileSource::decode(Access* out, std::size_t first, std::size_t count) 
         a.is_write = (meta >> 15) & 1u;
     }
     if (bad) report_bad_record(first, count);
-    address_ = address;
 }
 
 bool TraceFileSource::next(AccessBatch& batch, std::size_t max_accesses) {

@@ -52,7 +52,7 @@ private:
     std::vector<char> compressed_, raw_;
     std::size_t block_accesses_ = 0, block_position_ = 0;
     std::uint64_t block_first_step_ = 0;
-    std::uint64_t address_ = 0;  // running address inside the block
+    std::vector<std::uint64_t> previous_;  // per array: the last address decoded in the block
 };
 
 }  // namespace cachesim::cst

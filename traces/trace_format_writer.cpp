@@ -1,5 +1,6 @@
 #include "traces/trace_format_writer.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -26,6 +27,7 @@ TraceWriter::TraceWriter(std::string path, TraceHeader header, int zstd_level)
     cctx_ = ZSTD_createCCtx();
     if (!cctx_) fail("cannot create a zstd compression context");
     deltas_.reserve(kBlockAccesses);
+    previous_address_.assign(header_.arrays.size(), 0);
     metas_.reserve(kBlockAccesses);
     write_header();  // placeholder counts, rewritten by finish()
 }
@@ -88,8 +90,8 @@ void TraceWriter::append_step(const Access* step, std::uint32_t count) {
         if (a.array >= arrays)
             fail("access names array " + std::to_string(a.array) + " of " + std::to_string(arrays));
         if (a.address > ~0ull - a.size) fail("access at the top of the address space overflows");
-        deltas_.push_back(a.address - previous_address_);
-        previous_address_ = a.address;
+        deltas_.push_back(a.address - previous_address_[a.array]);
+        previous_address_[a.array] = a.address;
         metas_.push_back(a.size | (a.is_write ? 1u << 15 : 0u) | (static_cast<std::uint32_t>(a.array) << 16));
     }
     ++block_steps_;
@@ -120,7 +122,7 @@ void TraceWriter::flush_block() {
     header_.accesses += n;
     ++header_.blocks;
     block_steps_ = 0;
-    previous_address_ = 0;
+    std::fill(previous_address_.begin(), previous_address_.end(), 0);
     deltas_.clear();
     metas_.clear();
 }

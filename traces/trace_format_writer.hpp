@@ -44,7 +44,7 @@ private:
     // The block being built: address deltas and metas, whole steps only.
     std::vector<std::uint64_t> deltas_;
     std::vector<std::uint32_t> metas_;
-    std::uint64_t previous_address_ = 0;
+    std::vector<std::uint64_t> previous_address_;  // per array: deltas are taken within an array
     std::uint64_t block_first_step_ = 0;
     std::uint32_t block_steps_ = 0;
     std::vector<char> raw_, compressed_;
