@@ -366,6 +366,7 @@ void App::diagram_pane(Pane& pane, float width, float height) {
     const ImVec2 p0(origin.x + label_w, origin.y);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     viz::gui::Viewport vp{view_.t0, view_.t1, view_.r0, view_.r1, static_cast<int>(w), static_cast<int>(h)};
+    if (&pane == panes_[0].get()) placement_ = {p0.x, p0.y, w, h, view_.t0, view_.t1, view_.r0, view_.r1};
     dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(255, 255, 255, 255));
     pane.texels_written_last_frame = 0;
     const viz::Diagram* d = pane.current ? pane.current->diagram.get() : nullptr;
@@ -375,8 +376,9 @@ void App::diagram_pane(Pane& pane, float width, float height) {
         pane.texture.draw(dl, p0.x, p0.y, vp);
         // Array group separators.
         for (const viz::RowGroup& g : d->layout().groups()) {
-            const float y = p0.y + static_cast<float>((g.first_row - view_.r0) * h / (view_.r1 - view_.r0));
-            dl->AddLine(ImVec2(p0.x, y), ImVec2(p0.x + w, y), IM_COL32(90, 90, 90, 255), 1.5f);
+            if (g.first_row == 0) continue;
+            const float y = std::floor(p0.y + static_cast<float>((g.first_row - view_.r0) * h / (view_.r1 - view_.r0))) + 0.5f;
+            dl->AddLine(ImVec2(p0.x, y), ImVec2(p0.x + w, y), IM_COL32(90, 90, 90, 255), 1.0f);
         }
         // Playhead.
         const float px = p0.x + static_cast<float>((view_.playhead + 0.5 - view_.t0) * w / (view_.t1 - view_.t0));
@@ -402,7 +404,7 @@ void App::diagram_pane(Pane& pane, float width, float height) {
         dl->AddText(ImVec2(p0.x + 10, p0.y + 10), IM_COL32(80, 80, 80, 255),
                     pane.config_error.empty() ? "simulating..." : "configuration error (see the panel)");
     }
-    dl->AddRect(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(60, 60, 60, 255));
+    dl->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p0.x + w + 1, p0.y + h + 1), IM_COL32(60, 60, 60, 255));  // outside the cells
 
     // Interaction: drag pans, wheel zooms (Ctrl: time only, Shift: lines only), right click or
     // double click moves the playhead, hovering shows a tooltip.
@@ -499,9 +501,8 @@ void App::stats_panel(float width, float height) {
                            ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
         ImGui::SameLine();
         ImGui::Text("%s", std::string(viz::cell_state_name(s)).c_str());
-        ImGui::SameLine(0, 14);
+        if (s != viz::CellState::fetched_from_l2 && s != viz::CellState::not_cached) ImGui::SameLine(0, 14);
     }
-    ImGui::NewLine();
     if (ImGui::BeginTable("counters", 1 + n, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY)) {
         ImGui::TableSetupColumn("");
         for (int i = 0; i < n; ++i) ImGui::TableSetupColumn(panes_[i]->name.c_str());

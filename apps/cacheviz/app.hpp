@@ -55,8 +55,15 @@ public:
     bool busy() const;
     // Demo motion for frame-time measurement: pans and zooms a little every frame.
     void auto_motion(int frame);
+    void set_playhead(std::uint64_t step) { view_.playhead = step; }
     std::size_t texels_written_last_frame() const;
     std::uint64_t visible_cells() const { return visible_cells_; }
+    // Where pane A's diagram was drawn in the last frame and what it showed: for tests.
+    struct Placement {
+        float x = 0, y = 0, w = 0, h = 0;
+        double t0 = 0, t1 = 0, r0 = 0, r1 = 0;
+    };
+    const Placement& placement() const { return placement_; }
 
 private:
     void start_run(Pane& pane);
@@ -77,6 +84,7 @@ private:
     int editing_ = 0;
     SharedView view_;
     std::uint64_t visible_cells_ = 0;
+    Placement placement_;
 };
 
 }  // namespace cachesim::gui

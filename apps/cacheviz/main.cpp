@@ -32,6 +32,8 @@ po::options_description gui_options() {
         ("screenshot", po::value<std::string>(), "render --frames frames (and wait for the simulations), save the window as PNG, exit")
         ("frames", po::value<int>()->default_value(3), "frames to render before --screenshot (at least 1)")
         ("window", po::value<std::string>()->default_value("1600x1000"), "window size WxH in pixels")
+        ("layout", po::value<std::string>(), "--screenshot: also write where the first diagram was drawn (x y w h t0 t1 r0 r1)")
+        ("playhead", po::value<std::uint64_t>()->default_value(0), "initial playhead step")
         ("frame-stats", po::bool_switch(), "print frame-time statistics at exit")
         ("auto-motion", po::bool_switch(), "pan and zoom by itself every frame (for frame-time measurements)")
         ("max-seconds", po::value<double>()->default_value(120.0), "--screenshot: give up waiting for simulations after this long");
@@ -103,6 +105,11 @@ int run(int argc, char** argv) {
     int exit_code = 0;
     {
         gui::App app(first, compare);
+        const std::uint64_t playhead = (*vm)["playhead"].as<std::uint64_t>();
+        if (playhead >= first.workload.items())
+            throw InputError("--playhead: step " + std::to_string(playhead) + " is past the last step " +
+                             std::to_string(first.workload.items() - 1));
+        app.set_playhead(playhead);
         FrameStats stats;
         sf::Clock clock;
         const auto start = std::chrono::steady_clock::now();
@@ -136,7 +143,15 @@ int run(int argc, char** argv) {
                 const sf::Image img = grab.copyToImage();
                 viz::Canvas canvas(static_cast<int>(img.getSize().x), static_cast<int>(img.getSize().y));
                 std::copy(img.getPixelsPtr(), img.getPixelsPtr() + canvas.size_bytes(), canvas.data());
+                for (std::size_t i = 3; i < canvas.size_bytes(); i += 4) canvas.data()[i] = 255;  // opaque window
                 cli::write_file_atomically(screenshot, viz::encode_png(canvas));
+                if (vm->count("layout")) {
+                    const gui::App::Placement& p = app.placement();
+                    char buf[256];
+                    std::snprintf(buf, sizeof buf, "diagram %.1f %.1f %.1f %.1f %.3f %.3f %.3f %.3f\n", p.x, p.y, p.w, p.h, p.t0, p.t1,
+                                  p.r0, p.r1);
+                    cli::write_file_atomically((*vm)["layout"].as<std::string>(), buf);
+                }
                 std::cout << "wrote " << screenshot << " after " << frame << " frames\n";
                 running = false;
             }

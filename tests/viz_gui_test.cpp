@@ -1,0 +1,109 @@
+// cacheviz under a virtual X server (xvfb-run; CI has no display): the screenshot's diagram
+// region shows the thesis stencil's known cells, the legend, and the array view.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "viz/canvas.hpp"
+#include "viz/cell_state.hpp"
+
+using namespace cachesim::viz;
+
+namespace {
+
+std::string read_file(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+struct Placement {
+    double x, y, w, h, t0, t1, r0, r1;
+    // Screen pixel at the centre of (step, row).
+    int px(double step) const { return static_cast<int>(x + (step + 0.5 - t0) * w / (t1 - t0)); }
+    int py(double row) const { return static_cast<int>(y + (row + 0.5 - r0) * h / (r1 - r0)); }
+};
+
+int run_gui(const std::string& args, const std::filesystem::path& log) {
+    const char* bin = std::getenv("CACHEVIZ_BIN");
+    if (!bin) return -1;
+    const std::string cmd = "xvfb-run -a -s '-screen 0 1920x1080x24' '" + std::string(bin) + "' " + args + " >'" + log.string() +
+                            "' 2>&1";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+TEST(VizGui, ScreenshotShowsTheDiagram) {
+    ASSERT_EQ(std::system("command -v xvfb-run >/dev/null"), 0) << "xvfb-run is missing (scripts/setup.sh installs xvfb)";
+    const auto dir = std::filesystem::temp_directory_path() / ("cacheviz-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto png = dir / "shot.png", layout = dir / "layout.txt", log = dir / "log.txt";
+    const int code = run_gui("--preset thesis-stencil --window 1280x800 --frames 5 --playhead 128 --screenshot '" + png.string() +
+                                 "' --layout '" + layout.string() + "'",
+                             log);
+    ASSERT_EQ(code, 0) << read_file(log);
+    const Canvas shot = decode_png(read_file(png));
+    ASSERT_EQ(shot.width(), 1280);
+    ASSERT_EQ(shot.height(), 800);
+
+    std::istringstream in(read_file(layout));
+    std::string tag;
+    Placement p{};
+    in >> tag >> p.x >> p.y >> p.w >> p.h >> p.t0 >> p.t1 >> p.r0 >> p.r1;
+    ASSERT_EQ(tag, "diagram");
+    // The whole run is in view: 256 steps, 128 lines (64 of `in`, 64 of `out`).
+    EXPECT_DOUBLE_EQ(p.t0, 0);
+    EXPECT_DOUBLE_EQ(p.t1, 256);
+    EXPECT_DOUBLE_EQ(p.r1, 128);
+    ASSERT_GT(p.w, 300);
+    ASSERT_GT(p.h, 200);
+
+    // Hand-checked cells (see viz_png_test): step 0 fetches lines 0, 4, 8, 12 from memory; line 1
+    // is untouched. Step 100 = item (4, 6) reads rows 3..9,
+    // x 1..7: lines 12, 13 (row 3) are hits by then.
+    const auto at = [&](double step, double row) { return shot.pixel(p.px(step), p.py(row)); };
+    EXPECT_EQ(at(0, 0), cell_color(CellState::fetched_from_memory));
+    EXPECT_EQ(at(0, 12), cell_color(CellState::fetched_from_memory));
+    EXPECT_EQ(at(0, 1), cell_color(CellState::not_cached));
+    EXPECT_EQ(at(5, 65), cell_color(CellState::accessed));  // out line 1 (x 4-7 of row 0) written at steps 4-7
+    EXPECT_EQ(at(100, 64 + 25), cell_color(CellState::accessed));  // out[6][4] is line 25 of out
+    EXPECT_EQ(at(250, 1), cell_color(CellState::not_cached));     // line 1 long evicted near the end
+    const Rgba playhead = shot.pixel(p.px(128), p.py(100));       // the (green) playhead line
+    EXPECT_GT(playhead.g, playhead.r + 60);
+    EXPECT_GT(playhead.g, playhead.b + 60);
+    // Every state the run produces is visible somewhere in the diagram region.
+    int seen[kCellStateCount] = {};
+    for (int y = static_cast<int>(p.y) + 1; y < static_cast<int>(p.y + p.h) - 1; ++y)
+        for (int x = static_cast<int>(p.x) + 1; x < static_cast<int>(p.x + p.w) - 1; ++x)
+            for (int s = 0; s < kCellStateCount; ++s) seen[s] += shot.pixel(x, y) == cell_color(static_cast<CellState>(s));
+    EXPECT_GT(seen[static_cast<int>(CellState::accessed)], 1000);
+    EXPECT_GT(seen[static_cast<int>(CellState::fetched_from_memory)], 100);
+    EXPECT_GT(seen[static_cast<int>(CellState::in_l1)], 1000);
+    EXPECT_GT(seen[static_cast<int>(CellState::not_cached)], 1000);
+    EXPECT_EQ(seen[static_cast<int>(CellState::fetched_from_l2)], 0);  // no L2 in this preset
+    // Outside the diagram (the configuration panel on the left) there are none of the cell
+    // colours that only the diagram uses.
+    int stray = 0;
+    for (int y = 0; y < 800; ++y)
+        for (int x = 0; x < static_cast<int>(p.x) - 80; ++x) stray += shot.pixel(x, y) == cell_color(CellState::fetched_from_memory);
+    EXPECT_EQ(stray, 0);
+}
+
+TEST(VizGui, BadOptionsExit2) {
+    const auto log = std::filesystem::temp_directory_path() / ("cacheviz-bad-" + std::to_string(::getpid()) + ".txt");
+    EXPECT_EQ(run_gui("--frames 0 --screenshot /tmp/x.png", log), 2);
+    EXPECT_NE(read_file(log).find("--frames: at least 1"), std::string::npos) << read_file(log);
+    EXPECT_EQ(run_gui("--l1-policy mru --screenshot /tmp/x.png", log), 2);
+    EXPECT_NE(read_file(log).find("unknown policy 'mru'"), std::string::npos);
+    EXPECT_EQ(run_gui("--window 10x10", log), 2);
+    EXPECT_EQ(run_gui("--playhead 256 --screenshot /tmp/x.png", log), 2);
+    EXPECT_NE(read_file(log).find("past the last step 255"), std::string::npos);
+}
