@@ -16,6 +16,8 @@ constexpr Subcommand kSubcommands[] = {
     {"trace", "write a workload's per-thread address trace to a cst trace file", cachesim::cli::run_trace},
     {"info", "print a cst trace file's header and counts", cachesim::cli::run_info},
     {"sweep", "run the cross product of option lists/ranges in parallel; CSV and heat map", cachesim::cli::run_sweep},
+    {"compare", "simulate measured GPU runs with the GPU model; side-by-side table, joined CSV, plot",
+     cachesim::cli::run_compare},
 };
 
 void print_usage(std::ostream& out) {

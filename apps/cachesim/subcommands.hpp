@@ -11,6 +11,7 @@ struct Subcommand {
 };
 
 int run_simulate(int argc, char** argv);
+int run_compare(int argc, char** argv);
 int run_diagram(int argc, char** argv);
 int run_trace(int argc, char** argv);
 int run_info(int argc, char** argv);

@@ -1,0 +1,278 @@
+// cachesim compare: simulate every measured configuration with the GPU model and put the
+// simulated counters beside the measured ones.
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "apps/cachesim/atomic_file.hpp"
+#include "apps/cachesim/compare_plot.hpp"
+#include "apps/cachesim/compare_stats.hpp"
+#include "apps/cachesim/options.hpp"
+#include "apps/cachesim/report.hpp"
+#include "apps/cachesim/subcommands.hpp"
+#include "sim/gpu/gpu_presets.hpp"
+#include "traces/input_error.hpp"
+
+namespace cachesim::cli {
+
+namespace {
+
+std::string read_whole_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError("--measured: cannot open '" + path + "'");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// "--rows 3-10" (1-based data rows, inclusive) or "--rows 5".
+std::pair<std::size_t, std::size_t> parse_rows(const std::string& text) {
+    const auto dash = text.find('-');
+    const std::uint64_t first = parse_size(text.substr(0, dash), "--rows");
+    const std::uint64_t last = dash == std::string::npos ? first : parse_size(text.substr(dash + 1), "--rows");
+    if (first == 0 || last < first) throw InputError("--rows: expected A-B with 1 <= A <= B, not '" + text + "'");
+    return {first, last};
+}
+
+// "--where schedule=linear" keeps rows whose named field has that value.
+bool matches(const MeasuredRun& run, const std::vector<std::string>& filters) {
+    for (const std::string& f : filters) {
+        const auto eq = f.find('=');
+        if (eq == std::string::npos) throw InputError("--where: expected field=value, not '" + f + "'");
+        const std::string key = f.substr(0, eq), value = f.substr(eq + 1);
+        const WorkloadSpec& w = run.workload;
+        std::string actual;
+        if (key == "kernel") actual = std::string(workload_name(w.kind));
+        else if (key == "schedule") actual = schedule_name(w.schedule);
+        else if (key == "block") actual = std::to_string(run.block);
+        else if (key == "width") actual = std::to_string(w.width);
+        else if (key == "height") actual = std::to_string(w.height);
+        else if (key == "stencil") actual = std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h);
+        else if (key == "depth") actual = std::to_string(w.depth);
+        else throw InputError("--where: unknown field '" + key + "' (kernel, schedule, block, width, height, stencil, depth)");
+        if (actual != value) return false;
+    }
+    return true;
+}
+
+std::string format(double v, int decimals) {
+    if (std::isnan(v)) return "n/a";
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", decimals, v);
+    return b;
+}
+
+std::string describe(const MeasuredRun& r) {
+    const WorkloadSpec& w = r.workload;
+    std::string s = std::string(workload_name(w.kind)) + " " + std::to_string(w.width) + "x" + std::to_string(w.height);
+    s += w.kind == WorkloadKind::stencil ? " " + std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h)
+                                         : " d" + std::to_string(w.depth);
+    return s;
+}
+
+void print_table(std::ostream& out, const std::vector<ComparedRun>& runs) {
+    out << std::left << std::setw(24) << "workload" << std::setw(13) << "schedule" << std::right << std::setw(6)
+        << "block" << " | " << std::setw(8) << "L1 meas" << std::setw(8) << "L1 sim" << std::setw(8) << "error"
+        << " | " << std::setw(8) << "L2 meas" << std::setw(8) << "L2 sim" << std::setw(8) << "error" << " | "
+        << std::setw(13) << "L1 sectors" << std::setw(8) << "sim/hw" << " | " << std::setw(10) << "DRAM MB"
+        << std::setw(8) << "sim/hw" << "\n";
+    for (const ComparedRun& r : runs) {
+        const MeasuredMetrics& m = r.measured.metrics;
+        out << std::left << std::setw(24) << describe(r.measured) << std::setw(13)
+            << schedule_name(r.measured.workload.schedule) << std::right << std::setw(6) << r.measured.block << " | "
+            << std::setw(8) << format(m.l1_hit_rate_pct, 2) << std::setw(8) << format(r.simulated.l1_hit_rate_pct(), 2)
+            << std::setw(8) << format(r.l1_error_pp(), 2) << " | " << std::setw(8) << format(m.l2_hit_rate_pct(), 2)
+            << std::setw(8) << format(r.simulated.l2_hit_rate_pct(), 2) << std::setw(8) << format(r.l2_error_pp(), 2)
+            << " | " << std::setw(13) << static_cast<std::uint64_t>(m.l1_sectors) << std::setw(8)
+            << format(m.l1_sectors > 0 ? r.simulated.l1_sectors_ld / m.l1_sectors : 0, 3) << " | " << std::setw(10)
+            << format(m.dram_bytes_read / 1e6, 1) << std::setw(8)
+            << format(m.dram_bytes_read > 0 ? r.simulated.dram_bytes_read / m.dram_bytes_read : 0, 3) << "\n";
+    }
+}
+
+void print_summary(std::ostream& out, const CompareSummary& s) {
+    out << "\n" << s.runs << " runs: L1 hit rate |error| mean " << format(s.l1_mean_abs_pp, 2) << " pp, worst "
+        << format(s.l1_worst_abs_pp, 2) << " pp, within 3 pp: " << s.l1_within_3pp << "/" << s.runs
+        << "\n        L2 hit rate |error| mean " << format(s.l2_mean_abs_pp, 2) << " pp, worst "
+        << format(s.l2_worst_abs_pp, 2) << " pp, within 5 pp: " << s.l2_within_5pp << "/" << s.runs
+        << "\n        L1 global-load sectors equal to the hardware's: " << s.sector_count_exact << "/" << s.runs
+        << "\n        schedule rank correlation (Spearman, mean over " << s.ranked_groups
+        << " groups of >= 3 schedules): L1 " << format(s.l1_rank_correlation, 3) << ", L2 "
+        << format(s.l2_rank_correlation, 3) << "\n";
+}
+
+std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& preset) {
+    std::ostringstream out;
+    out << "line,kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,preset";
+    const auto& names = measured_metric_names();
+    for (const std::string& n : names) out << ",measured:" << n << ",simulated:" << n;
+    out << ",measured:l2_hit_rate.pct,simulated:l2_hit_rate.pct,l1_hit_rate_error_pp,l2_hit_rate_error_pp\n";
+    for (const ComparedRun& r : runs) {
+        const MeasuredRun& m = r.measured;
+        const WorkloadSpec& w = m.workload;
+        out << m.line << "," << workload_name(w.kind) << "," << w.width << "," << w.height << ","
+            << (w.kind == WorkloadKind::stencil ? w.stencil_w : 0) << ","
+            << (w.kind == WorkloadKind::stencil ? w.stencil_h : 0) << ","
+            << (w.kind == WorkloadKind::matmul ? w.depth : 0) << "," << schedule_name(w.schedule) << "," << m.block
+            << "," << w.elem_bytes << "," << csv_field(m.gpu) << ","
+            << (m.time_ms ? format(*m.time_ms, 6) : std::string()) << "," << preset;
+        const MeasuredMetrics& mm = m.metrics;
+        const NcuCounters& s = r.simulated;
+        const double measured[] = {mm.l1_requests, mm.l1_sectors, mm.l1_sector_hits, mm.l1_hit_rate_pct,
+                                   mm.l2_sectors, mm.l2_sector_hits, mm.dram_bytes_read};
+        const double simulated[] = {static_cast<double>(s.l1_requests_ld), static_cast<double>(s.l1_sectors_ld),
+                                    static_cast<double>(s.l1_sectors_ld_hit), s.l1_hit_rate_pct(),
+                                    static_cast<double>(s.l2_sectors_tex_read),
+                                    static_cast<double>(s.l2_sectors_tex_read_hit),
+                                    static_cast<double>(s.dram_bytes_read)};
+        for (std::size_t i = 0; i < names.size(); ++i)
+            out << "," << format(measured[i], i == 3 ? 4 : 0) << "," << format(simulated[i], i == 3 ? 4 : 0);
+        out << "," << format(mm.l2_hit_rate_pct(), 4) << "," << format(s.l2_hit_rate_pct(), 4) << ","
+            << format(r.l1_error_pp(), 4) << "," << format(r.l2_error_pp(), 4) << "\n";
+    }
+    return out.str();
+}
+
+// Simulates every run on `threads` workers; results keep the input order, whatever the timing.
+std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, const GpuConfig& base,
+                                      unsigned threads, bool progress) {
+    std::vector<ComparedRun> runs(measured.size());
+    std::atomic<std::size_t> next{0}, done{0};
+    std::mutex error_mutex, print_mutex;
+    std::exception_ptr error;
+    const auto start = std::chrono::steady_clock::now();
+    auto worker = [&] {
+        for (std::size_t i; (i = next++) < measured.size();) {
+            try {
+                GpuConfig config = base;
+                config.block = measured[i].block;
+                runs[i].measured = measured[i];
+                runs[i].simulated = simulate_gpu_model(measured[i].workload, config).ncu;
+            } catch (...) {
+                std::lock_guard lock(error_mutex);
+                if (!error) error = std::current_exception();
+                next = measured.size();
+            }
+            const std::size_t finished = ++done;
+            if (progress) {
+                std::lock_guard lock(print_mutex);
+                const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                const double eta = elapsed / static_cast<double>(finished) * static_cast<double>(measured.size() - finished);
+                std::fprintf(stderr, "\rcompare: %zu/%zu configurations simulated, %.0f s elapsed, ETA %.0f s   ",
+                             finished, measured.size(), elapsed, eta);
+                if (finished == measured.size()) std::fputc('\n', stderr);
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (std::thread& t : pool) t.join();
+    if (error) {
+        try {
+            std::rethrow_exception(error);
+        } catch (const SimulationError& e) {
+            throw InputError(std::string("simulating a measured configuration: ") + e.what());
+        }
+    }
+    return runs;
+}
+
+}  // namespace
+
+int run_compare(int argc, char** argv) {
+    po::options_description options("cachesim compare options");
+    options.add_options()
+        ("help,h", "show this help")
+        ("measured", po::value<std::string>(), "measured CSV: gpubench's output, or ncu --csv --page raw --print-units base")
+        ("preset", po::value<std::string>()->default_value(std::string(kDefaultGpuPreset)), "GPU preset to simulate with")
+        ("out", po::value<std::string>()->default_value("compare.csv"), "joined CSV (measured and simulated side by side); 'none' to skip")
+        ("plot", po::value<std::string>()->default_value("compare.png"), "PNG plot: scatter with identity line and per-schedule bars; 'none' to skip")
+        ("rows", po::value<std::string>(), "only data rows A-B (1-based) of the measured file")
+        ("where", po::value<std::vector<std::string>>()->composing(), "only rows with field=value (kernel, schedule, block, width, height, stencil, depth); repeatable")
+        ("threads", po::value<unsigned>()->default_value(0), "worker threads (0: all cores)")
+        ("no-progress", po::bool_switch(), "no progress line on stderr")
+        ("workload", po::value<std::string>()->default_value("stencil"), "ncu input: the workload that was run")
+        ("size", po::value<std::string>()->default_value("4096x4096"), "ncu input: IwxIh")
+        ("stencil", po::value<std::string>()->default_value("9x9"), "ncu input: SWxSH")
+        ("depth", po::value<std::uint32_t>()->default_value(1024), "ncu input: matmul depth")
+        ("elem-bytes", po::value<std::uint32_t>()->default_value(4), "ncu input: element size")
+        ("schedule", po::value<std::string>()->default_value("linear"),
+         "ncu input: one schedule for every launch, or a comma-separated list, one per launch in order");
+    // Parsed here rather than by parse_command_line: --preset names a GPU preset of the model,
+    // not an option bundle to expand.
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+    if (vm.count("help")) {
+        std::cout << "usage: cachesim compare --measured FILE.csv [--preset h200] [--out joined.csv] [--plot plot.png]\n\n"
+                     "Simulates every measured configuration with the GPU model and prints measured vs simulated\n"
+                     "L1 and L2 hit rates, sector counts and DRAM bytes, with summary statistics.\n\n"
+                  << options << "\n";
+        return 0;
+    }
+    po::notify(vm);
+    if (!vm.count("measured")) throw InputError("--measured FILE is required");
+    const std::string path = vm["measured"].as<std::string>();
+    const std::string preset_name = vm["preset"].as<std::string>();
+    const GpuPreset* preset = find_gpu_preset(preset_name);
+    if (!preset) throw InputError("--preset: unknown GPU preset '" + preset_name + "'");
+
+    const std::string text = read_whole_file(path);
+    std::vector<MeasuredRun> measured;
+    if (looks_like_ncu_csv(text)) {
+        WorkloadSpec base;
+        base.kind = parse_workload_kind(vm["workload"].as<std::string>());
+        parse_dimensions(vm["size"].as<std::string>(), "--size", base.width, base.height);
+        parse_dimensions(vm["stencil"].as<std::string>(), "--stencil", base.stencil_w, base.stencil_h);
+        base.depth = vm["depth"].as<std::uint32_t>();
+        base.elem_bytes = vm["elem-bytes"].as<std::uint32_t>();
+        std::vector<Schedule> schedules;
+        std::stringstream list(vm["schedule"].as<std::string>());
+        for (std::string item; std::getline(list, item, ',');) schedules.push_back(parse_schedule(item));
+        validate(base);
+        measured = parse_ncu_raw_csv(text, path, base, schedules);
+    } else {
+        measured = parse_measured_csv(text, path);
+    }
+    if (vm.count("rows")) {
+        const auto [first, last] = parse_rows(vm["rows"].as<std::string>());
+        if (first > measured.size())
+            throw InputError("--rows: the file has only " + std::to_string(measured.size()) + " data rows");
+        measured = std::vector<MeasuredRun>(measured.begin() + static_cast<std::ptrdiff_t>(first - 1),
+                                            measured.begin() + static_cast<std::ptrdiff_t>(std::min(last, measured.size())));
+    }
+    if (vm.count("where")) {
+        const auto filters = vm["where"].as<std::vector<std::string>>();
+        std::vector<MeasuredRun> kept;
+        for (MeasuredRun& r : measured)
+            if (matches(r, filters)) kept.push_back(std::move(r));
+        measured = std::move(kept);
+    }
+    if (measured.empty()) throw InputError("no measured rows left after --rows/--where");
+
+    unsigned threads = vm["threads"].as<unsigned>();
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min<unsigned>(threads, static_cast<unsigned>(measured.size()));
+    const std::vector<ComparedRun> runs =
+        simulate_all(measured, preset->config, threads, !vm["no-progress"].as<bool>());
+    const CompareSummary summary = summarize(runs);
+
+    std::ostringstream report;
+    print_table(report, runs);
+    print_summary(report, summary);
+    const std::string out = vm["out"].as<std::string>(), plot = vm["plot"].as<std::string>();
+    if (out != "none") write_file_atomically(out, joined_csv(runs, preset_name));
+    if (plot != "none")
+        write_file_atomically(plot, render_compare_plot(runs, summary,
+                                                        "cachesim compare: " + path + " vs the " + preset_name + " GPU model"));
+    std::cout << report.str();
+    return 0;
+}
+
+}  // namespace cachesim::cli

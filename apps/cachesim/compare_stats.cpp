@@ -1,0 +1,98 @@
+#include "apps/cachesim/compare_stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+
+namespace cachesim::cli {
+
+double ComparedRun::l1_error_pp() const { return simulated.l1_hit_rate_pct() - measured.metrics.l1_hit_rate_pct; }
+double ComparedRun::l2_error_pp() const { return simulated.l2_hit_rate_pct() - measured.metrics.l2_hit_rate_pct(); }
+
+std::string ComparedRun::group_key() const {
+    const WorkloadSpec& w = measured.workload;
+    return std::string(workload_name(w.kind)) + " " + std::to_string(w.width) + "x" + std::to_string(w.height) +
+           (w.kind == WorkloadKind::stencil ? " " + std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h)
+                                            : " d" + std::to_string(w.depth)) +
+           " block " + std::to_string(measured.block);
+}
+
+namespace {
+
+std::vector<double> ranks(const std::vector<double>& v) {
+    std::vector<std::size_t> order(v.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+    std::vector<double> r(v.size());
+    for (std::size_t i = 0; i < order.size();) {
+        std::size_t j = i;
+        while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]]) ++j;
+        const double average = (static_cast<double>(i) + static_cast<double>(j)) / 2.0 + 1.0;
+        for (std::size_t k = i; k <= j; ++k) r[order[k]] = average;
+        i = j + 1;
+    }
+    return r;
+}
+
+}  // namespace
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (a.size() != b.size() || a.size() < 2) return nan;
+    const std::vector<double> ra = ranks(a), rb = ranks(b);
+    const double n = static_cast<double>(a.size());
+    const double mean = (n + 1) / 2;
+    double cov = 0, va = 0, vb = 0;
+    for (std::size_t i = 0; i < ra.size(); ++i) {
+        cov += (ra[i] - mean) * (rb[i] - mean);
+        va += (ra[i] - mean) * (ra[i] - mean);
+        vb += (rb[i] - mean) * (rb[i] - mean);
+    }
+    if (va == 0 || vb == 0) return nan;
+    return cov / std::sqrt(va * vb);
+}
+
+CompareSummary summarize(const std::vector<ComparedRun>& runs) {
+    CompareSummary s;
+    s.runs = runs.size();
+    std::map<std::string, std::vector<const ComparedRun*>> groups;
+    for (const ComparedRun& r : runs) {
+        const double e1 = std::abs(r.l1_error_pp()), e2 = std::abs(r.l2_error_pp());
+        s.l1_mean_abs_pp += e1;
+        s.l2_mean_abs_pp += e2;
+        s.l1_worst_abs_pp = std::max(s.l1_worst_abs_pp, e1);
+        s.l2_worst_abs_pp = std::max(s.l2_worst_abs_pp, e2);
+        s.l1_within_3pp += e1 <= 3.0;
+        s.l2_within_5pp += e2 <= 5.0;
+        s.sector_count_exact += static_cast<double>(r.simulated.l1_sectors_ld) == r.measured.metrics.l1_sectors;
+        groups[r.group_key()].push_back(&r);
+    }
+    if (!runs.empty()) {
+        s.l1_mean_abs_pp /= static_cast<double>(runs.size());
+        s.l2_mean_abs_pp /= static_cast<double>(runs.size());
+    }
+    double sum1 = 0, sum2 = 0;
+    for (const auto& [key, members] : groups) {
+        if (members.size() < 3) continue;
+        std::vector<double> m1, s1, m2, s2;
+        for (const ComparedRun* r : members) {
+            m1.push_back(r->measured.metrics.l1_hit_rate_pct);
+            s1.push_back(r->simulated.l1_hit_rate_pct());
+            m2.push_back(r->measured.metrics.l2_hit_rate_pct());
+            s2.push_back(r->simulated.l2_hit_rate_pct());
+        }
+        const double rho1 = spearman(m1, s1), rho2 = spearman(m2, s2);
+        if (std::isnan(rho1) || std::isnan(rho2)) continue;
+        sum1 += rho1;
+        sum2 += rho2;
+        ++s.ranked_groups;
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    s.l1_rank_correlation = s.ranked_groups ? sum1 / static_cast<double>(s.ranked_groups) : nan;
+    s.l2_rank_correlation = s.ranked_groups ? sum2 / static_cast<double>(s.ranked_groups) : nan;
+    return s;
+}
+
+}  // namespace cachesim::cli

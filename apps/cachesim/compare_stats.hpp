@@ -1,0 +1,36 @@
+#pragma once
+// Simulated-vs-measured comparison: one joined row per measured launch, and the summary
+// statistics (absolute errors in percentage points, rank agreement of schedules).
+#include <string>
+#include <vector>
+
+#include "sim/gpu/gpu_model.hpp"
+#include "traces/measured_csv.hpp"
+
+namespace cachesim::cli {
+
+struct ComparedRun {
+    MeasuredRun measured;
+    NcuCounters simulated;
+    double l1_error_pp() const;  // simulated - measured L1 hit rate, percentage points
+    double l2_error_pp() const;
+    std::string group_key() const;  // everything but the schedule
+};
+
+struct CompareSummary {
+    std::size_t runs = 0;
+    double l1_mean_abs_pp = 0, l1_worst_abs_pp = 0;
+    double l2_mean_abs_pp = 0, l2_worst_abs_pp = 0;
+    std::size_t l1_within_3pp = 0, l2_within_5pp = 0;
+    std::size_t sector_count_exact = 0;  // L1 global-load sectors equal to the hardware's
+    // Spearman rank correlation of schedules (by L1 / L2 hit rate) within each group of runs that
+    // differ only in schedule, averaged over groups with at least 3 schedules; NaN if none.
+    double l1_rank_correlation = 0, l2_rank_correlation = 0;
+    std::size_t ranked_groups = 0;
+};
+
+CompareSummary summarize(const std::vector<ComparedRun>& runs);
+// Spearman's rho with average ranks for ties; NaN for fewer than 2 values or no variance.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace cachesim::cli

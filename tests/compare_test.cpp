@@ -1,0 +1,164 @@
+// cachesim compare: the measured-CSV readers, the summary statistics, and the command end to end
+// on a subset of the real H200 measurements in tests/data/h200.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "apps/cachesim/compare_stats.hpp"
+#include "tests/cli_util.hpp"
+#include "traces/input_error.hpp"
+#include "traces/measured_csv.hpp"
+
+namespace cachesim {
+namespace {
+
+const std::string kHeader =
+    "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
+    "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n";
+
+std::string error_of(const std::string& text) {
+    try {
+        parse_measured_csv(text, "m.csv");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+TEST(MeasuredCsv, ParsesGpubenchRows) {
+    const auto runs = parse_measured_csv(
+        kHeader + "stencil,64,32,3,5,0,column:8,128,4,\"NVIDIA H200\",0.5,10,40,30,75,20,15,2048\n", "m.csv");
+    ASSERT_EQ(runs.size(), 1u);
+    const MeasuredRun& r = runs[0];
+    EXPECT_EQ(r.line, 2u);
+    EXPECT_EQ(r.workload.kind, WorkloadKind::stencil);
+    EXPECT_EQ(r.workload.width, 64u);
+    EXPECT_EQ(r.workload.stencil_h, 5u);
+    EXPECT_EQ(schedule_name(r.workload.schedule), "column:8");
+    EXPECT_EQ(r.block, 128u);
+    EXPECT_EQ(r.gpu, "NVIDIA H200");
+    EXPECT_DOUBLE_EQ(*r.time_ms, 0.5);
+    EXPECT_DOUBLE_EQ(r.metrics.l1_sectors, 40);
+    EXPECT_DOUBLE_EQ(r.metrics.l2_hit_rate_pct(), 75.0);
+}
+
+TEST(MeasuredCsv, BadRowsNameLineAndColumn) {
+    const std::string ok_metrics = ",10,40,30,75,20,15,2048\n";
+    EXPECT_NE(error_of("kernel,width\nstencil,4\n").find("missing column 'height'"), std::string::npos);
+    EXPECT_NE(error_of(kHeader + "fft,64,32,3,5,0,linear,128,4,g,1" + ok_metrics).find("m.csv:2, column 'kernel'"),
+              std::string::npos);
+    EXPECT_NE(error_of(kHeader + "stencil,64,32,3,5,0,spiral,128,4,g,1" + ok_metrics).find("column 'schedule'"),
+              std::string::npos);
+    EXPECT_NE(error_of(kHeader + "stencil,64,32,3,5,0,linear,12x,4,g,1" + ok_metrics).find("m.csv:2, column 'block': '12x' is not a number"),
+              std::string::npos);
+    EXPECT_NE(error_of(kHeader + "stencil,64,32,3,5,0,linear,128,4,g,1,10,forty,30,75,20,15,2048\n")
+                  .find("column 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'"),
+              std::string::npos);
+    EXPECT_NE(error_of(kHeader + "stencil,64,32,3,5,0,linear,128,4,g,1,10,40\n").find("m.csv:2: 13 fields"),
+              std::string::npos);
+    EXPECT_NE(error_of(kHeader).find("no measured rows"), std::string::npos);
+}
+
+TEST(MeasuredCsv, NcuRawCsvTakesTheConfigurationFromTheCaller) {
+    const std::string text =
+        "==PROF== Connected to process\n"
+        "\"ID\",\"Kernel Name\",\"Block Size\",\"Device Name\",\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\","
+        "\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum\","
+        "\"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct\",\"lts__t_sectors_srcunit_tex_op_read.sum\","
+        "\"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum\",\"dram__bytes_read.sum\"\n"
+        "\"\",\"\",\"\",\"\",\"request\",\"sector\",\"sector\",\"%\",\"sector\",\"sector\",\"byte\"\n"
+        "\"0\",\"stencil_kernel\",\"(128, 1, 1)\",\"NVIDIA H200\",\"1,024\",\"4,096\",\"2,048\",\"50\",\"100\",\"90\",\"3,200\"\n"
+        "\"1\",\"stencil_kernel\",\"(256, 1, 1)\",\"NVIDIA H200\",\"1,024\",\"4,096\",\"3,072\",\"75\",\"100\",\"80\",\"3,200\"\n";
+    WorkloadSpec base;
+    base.width = base.height = 64;
+    const auto runs = parse_ncu_raw_csv(text, "n.csv", base, {parse_schedule("linear"), parse_schedule("column:8")});
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].block, 128u);
+    EXPECT_EQ(runs[1].block, 256u);
+    EXPECT_EQ(schedule_name(runs[1].workload.schedule), "column:8");
+    EXPECT_DOUBLE_EQ(runs[0].metrics.l1_sectors, 4096);
+    EXPECT_TRUE(looks_like_ncu_csv(text));
+    EXPECT_THROW(parse_ncu_raw_csv(text, "n.csv", base, {parse_schedule("linear"), parse_schedule("linear"),
+                                                       parse_schedule("linear")}),
+                 InputError);
+    std::string scaled = text;
+    scaled.replace(scaled.find("\"byte\""), 6, "\"Mbyte\"");
+    try {
+        parse_ncu_raw_csv(scaled, "n.csv", base, {parse_schedule("linear")});
+        FAIL() << "scaled units accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("--print-units base"), std::string::npos);
+    }
+}
+
+TEST(CompareStats, SpearmanWithTies) {
+    EXPECT_DOUBLE_EQ(cli::spearman({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
+    EXPECT_DOUBLE_EQ(cli::spearman({1, 2, 3, 4}, {40, 30, 20, 10}), -1.0);
+    // Ranks (1, 2.5, 2.5, 4) against (1, 2, 3, 4): rho = 4.5 / sqrt(4.5 * 5).
+    EXPECT_NEAR(cli::spearman({1, 5, 5, 9}, {1, 2, 3, 4}), 4.5 / std::sqrt(4.5 * 5.0), 1e-12);
+    EXPECT_TRUE(std::isnan(cli::spearman({1, 1, 1}, {1, 2, 3})));
+}
+
+TEST(CompareStats, SummaryErrorsAndRanking) {
+    std::vector<cli::ComparedRun> runs(3);
+    const char* schedules[] = {"linear", "column:8", "column:16"};
+    const double measured_l1[] = {50, 70, 90}, simulated_hits[] = {60, 65, 95};
+    for (int i = 0; i < 3; ++i) {
+        cli::ComparedRun& r = runs[static_cast<std::size_t>(i)];
+        r.measured.workload.schedule = parse_schedule(schedules[i]);
+        r.measured.block = 128;
+        r.measured.metrics.l1_hit_rate_pct = measured_l1[i];
+        r.measured.metrics.l1_sectors = 100;
+        r.measured.metrics.l2_sectors = 100;
+        r.measured.metrics.l2_sector_hits = 50;
+        r.simulated.l1_sectors_ld = 100;
+        r.simulated.l1_sectors_ld_hit = static_cast<std::uint64_t>(simulated_hits[i]);
+        r.simulated.l2_sectors_tex_read = 100;
+        r.simulated.l2_sectors_tex_read_hit = 52;
+    }
+    const cli::CompareSummary s = cli::summarize(runs);
+    EXPECT_NEAR(s.l1_mean_abs_pp, (10 + 5 + 5) / 3.0, 1e-12);
+    EXPECT_DOUBLE_EQ(s.l1_worst_abs_pp, 10);
+    EXPECT_EQ(s.l1_within_3pp, 0u);
+    EXPECT_DOUBLE_EQ(s.l2_mean_abs_pp, 2);
+    EXPECT_EQ(s.l2_within_5pp, 3u);
+    EXPECT_EQ(s.sector_count_exact, 3u);
+    EXPECT_EQ(s.ranked_groups, 0u);  // L2 rates are all equal: no ranking to compare
+}
+
+TEST(CompareCli, RealH200MeasurementsSubset) {
+    const std::string data = CACHESIM_TEST_DATA_DIR;
+    const auto dir = test::temp_dir();
+    const auto r = test::run_cachesim("compare --measured '" + data +
+                                      "/h200/fidelity_matmul.csv' --where schedule=linear --where block=1024 --out '" +
+                                      (dir / "joined.csv").string() + "' --plot '" + (dir / "plot.png").string() +
+                                      "' --no-progress");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("matmul 1024x1024 d1024"), std::string::npos) << r.out;
+    // Request and sector counts follow from coalescing alone: the model must match the H200 exactly.
+    EXPECT_NE(r.out.find("L1 global-load sectors equal to the hardware's: 1/1"), std::string::npos) << r.out;
+    const std::string joined = test::read_file(dir / "joined.csv");
+    EXPECT_NE(joined.find("measured:l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), std::string::npos);
+    EXPECT_NE(joined.find(",167772160,167772160,"), std::string::npos) << joined;
+    const std::string png = test::read_file(dir / "plot.png");
+    ASSERT_GT(png.size(), 8u);
+    EXPECT_EQ(png.substr(1, 3), "PNG");
+}
+
+TEST(CompareCli, BadInputExitsWith2) {
+    const auto dir = test::temp_dir();
+    std::ofstream(dir / "bad.csv") << kHeader << "stencil,64,32,3,5,0,linear,128,4,g,1,10,x,30,75,20,15,2048\n";
+    const auto r = test::run_cachesim("compare --measured '" + (dir / "bad.csv").string() + "' --out none --plot none");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("bad.csv:2, column 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum': 'x' is not a number"),
+              std::string::npos) << r.err;
+    EXPECT_EQ(test::run_cachesim("compare").exit_code, 2);
+    EXPECT_EQ(test::run_cachesim("compare --measured /nonexistent.csv").exit_code, 2);
+    EXPECT_EQ(test::run_cachesim("compare --measured '" + (dir / "bad.csv").string() + "' --preset nosuchgpu").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace cachesim

@@ -1,0 +1,70 @@
+#include "traces/csv_table.hpp"
+
+#include "traces/input_error.hpp"
+
+namespace cachesim {
+
+int CsvTable::column(std::string_view name) const {
+    for (std::size_t i = 0; i < header.size(); ++i)
+        if (header[i] == name) return static_cast<int>(i);
+    return -1;
+}
+
+std::vector<std::string> split_csv_record(std::string_view line, const std::string& where) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                fields.back() += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                fields.back() += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            fields.emplace_back();
+        } else if (c != '\r') {
+            fields.back() += c;
+        }
+    }
+    if (quoted) throw InputError(where + ": unterminated quoted field");
+    return fields;
+}
+
+CsvTable parse_csv(std::string_view text, const std::string& source, std::string_view header_marker) {
+    CsvTable table;
+    table.source = source;
+    std::size_t line_number = 0;
+    bool have_header = false;
+    while (!text.empty()) {
+        const std::size_t end = text.find('\n');
+        std::string_view line = text.substr(0, end);
+        text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+        ++line_number;
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+        const std::string where = source + ":" + std::to_string(line_number);
+        if (!have_header) {
+            if (!header_marker.empty() && line.find(header_marker) == std::string_view::npos) continue;
+            table.header = split_csv_record(line, where);
+            have_header = true;
+            continue;
+        }
+        std::vector<std::string> fields = split_csv_record(line, where);
+        if (fields.size() != table.header.size())
+            throw InputError(where + ": " + std::to_string(fields.size()) + " fields, but the header has " +
+                             std::to_string(table.header.size()));
+        table.rows.push_back(std::move(fields));
+        table.lines.push_back(line_number);
+    }
+    if (!have_header)
+        throw InputError(source + ": no header line" +
+                         (header_marker.empty() ? std::string() : " containing " + std::string(header_marker)));
+    return table;
+}
+
+}  // namespace cachesim

@@ -1,0 +1,186 @@
+#include "traces/measured_csv.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include "traces/csv_table.hpp"
+#include "traces/input_error.hpp"
+
+namespace cachesim {
+
+namespace {
+
+struct Cell {
+    const CsvTable& table;
+    std::size_t row;
+    std::string where(std::string_view column) const {
+        return table.source + ":" + std::to_string(table.lines[row]) + ", column '" + std::string(column) + "'";
+    }
+};
+
+int require_column(const CsvTable& t, std::string_view name) {
+    const int c = t.column(name);
+    if (c < 0) throw InputError(t.source + ": missing column '" + std::string(name) + "'");
+    return c;
+}
+
+// Numbers may carry thousands separators (ncu prints "167,772,160").
+double to_number(std::string text, const std::string& where) {
+    std::string digits;
+    for (char c : text)
+        if (c != ',' && c != ' ') digits += c;
+    double value = 0;
+    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || !std::isfinite(value))
+        throw InputError(where + ": '" + text + "' is not a number");
+    if (value < 0) throw InputError(where + ": '" + text + "' is negative");
+    return value;
+}
+
+std::uint32_t to_whole(const std::string& text, const std::string& where, bool allow_zero) {
+    const double v = to_number(text, where);
+    if (v != std::floor(v) || v > 4294967295.0 || (!allow_zero && v == 0))
+        throw InputError(where + ": '" + text + "' is not a " + (allow_zero ? "whole number" : "positive whole number"));
+    return static_cast<std::uint32_t>(v);
+}
+
+template <class F>
+auto at(const std::string& where, F&& f) {
+    try {
+        return f();
+    } catch (const InputError& e) {
+        throw InputError(where + ": " + e.what());
+    }
+}
+
+void read_metrics(const CsvTable& t, std::size_t r, const std::vector<int>& columns, MeasuredMetrics& m) {
+    const auto& names = measured_metric_names();
+    double* fields[] = {&m.l1_requests, &m.l1_sectors, &m.l1_sector_hits, &m.l1_hit_rate_pct,
+                        &m.l2_sectors, &m.l2_sector_hits, &m.dram_bytes_read};
+    for (std::size_t i = 0; i < names.size(); ++i)
+        *fields[i] = to_number(t.rows[r][static_cast<std::size_t>(columns[i])], Cell{t, r}.where(names[i]));
+    if (m.l1_hit_rate_pct > 100.0 + 1e-9)
+        throw InputError(Cell{t, r}.where(names[3]) + ": a hit rate over 100%");
+    // Metric groups may come from separate launches (a single profiling pass cannot collect them
+    // all), so hits can exceed sectors by run-to-run variation; far more means a broken row.
+    if (m.l1_sector_hits > 1.1 * m.l1_sectors || m.l2_sector_hits > 1.1 * m.l2_sectors)
+        throw InputError(t.source + ":" + std::to_string(t.lines[r]) + ": more than 110% sector hits than sectors");
+}
+
+std::vector<int> metric_columns(const CsvTable& t) {
+    std::vector<int> columns;
+    for (const std::string& name : measured_metric_names()) columns.push_back(require_column(t, name));
+    return columns;
+}
+
+}  // namespace
+
+const std::vector<std::string>& measured_metric_names() {
+    static const std::vector<std::string> names = {
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+        "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+        "lts__t_sectors_srcunit_tex_op_read.sum",
+        "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
+        "dram__bytes_read.sum",
+    };
+    return names;
+}
+
+bool looks_like_ncu_csv(std::string_view text) {
+    return text.find("\"Kernel Name\"") != std::string_view::npos ||
+           text.find(",Kernel Name,") != std::string_view::npos;
+}
+
+std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source) {
+    const CsvTable t = parse_csv(text, source, "kernel");
+    const int kernel = require_column(t, "kernel"), width = require_column(t, "width"),
+              height = require_column(t, "height"), stencil_w = require_column(t, "stencil_w"),
+              stencil_h = require_column(t, "stencil_h"), depth = require_column(t, "depth"),
+              schedule = require_column(t, "schedule"), block = require_column(t, "block");
+    const int elem = t.column("elem_bytes"), gpu = t.column("gpu"), time = t.column("time_ms");
+    const std::vector<int> metrics = metric_columns(t);
+    std::vector<MeasuredRun> runs;
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        const auto& row = t.rows[r];
+        const Cell cell{t, r};
+        auto field = [&](int c) { return row[static_cast<std::size_t>(c)]; };
+        MeasuredRun run;
+        run.line = t.lines[r];
+        WorkloadSpec& w = run.workload;
+        w.kind = at(cell.where("kernel"), [&] { return parse_workload_kind(field(kernel)); });
+        w.width = to_whole(field(width), cell.where("width"), false);
+        w.height = to_whole(field(height), cell.where("height"), false);
+        if (w.kind == WorkloadKind::stencil) {
+            w.stencil_w = to_whole(field(stencil_w), cell.where("stencil_w"), false);
+            w.stencil_h = to_whole(field(stencil_h), cell.where("stencil_h"), false);
+        } else {
+            w.depth = to_whole(field(depth), cell.where("depth"), false);
+        }
+        if (elem >= 0) w.elem_bytes = to_whole(field(elem), cell.where("elem_bytes"), false);
+        w.schedule = at(cell.where("schedule"), [&] { return parse_schedule(field(schedule)); });
+        at(t.source + ":" + std::to_string(run.line), [&] { validate(w); return 0; });
+        run.block = to_whole(field(block), cell.where("block"), false);
+        if (gpu >= 0) run.gpu = field(gpu);
+        if (time >= 0 && !field(time).empty()) run.time_ms = to_number(field(time), cell.where("time_ms"));
+        read_metrics(t, r, metrics, run.metrics);
+        runs.push_back(std::move(run));
+    }
+    if (runs.empty()) throw InputError(source + ": no measured rows");
+    return runs;
+}
+
+std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::string& source,
+                                           const WorkloadSpec& base, const std::vector<Schedule>& schedules) {
+    const CsvTable t = parse_csv(text, source, "Kernel Name");
+    const int id = require_column(t, "ID");
+    const int block = require_column(t, "Block Size");
+    const int device = t.column("Device Name");
+    const std::vector<int> metrics = metric_columns(t);
+    std::vector<MeasuredRun> runs;
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        const auto& row = t.rows[r];
+        if (row[static_cast<std::size_t>(id)].empty()) {  // the units row
+            for (std::size_t i = 0; i < metrics.size(); ++i) {
+                const std::string& unit = row[static_cast<std::size_t>(metrics[i])];
+                if (!unit.empty() && unit != "byte" && unit != "sector" && unit != "request" && unit != "%")
+                    throw InputError(Cell{t, r}.where(measured_metric_names()[i]) + ": unit '" + unit +
+                                     "' is scaled; collect with ncu --print-units base");
+            }
+            continue;
+        }
+        MeasuredRun run;
+        run.line = t.lines[r];
+        run.workload = base;
+        if (schedules.empty()) throw InputError(source + ": no schedule given for the launches");
+        const std::size_t index = runs.size();
+        if (schedules.size() > 1 && index >= schedules.size())
+            throw InputError(source + ": more launches than the " + std::to_string(schedules.size()) + " schedules given");
+        run.workload.schedule = schedules.size() == 1 ? schedules[0] : schedules[index];
+        // "(128, 1, 1)" -> 128 x 1 x 1
+        std::string dims = row[static_cast<std::size_t>(block)];
+        std::uint64_t threads = 1;
+        std::string number;
+        for (char c : dims + ",") {
+            if (c >= '0' && c <= '9') number += c;
+            else if (c == ',' && !number.empty()) {
+                threads *= to_whole(number, Cell{t, r}.where("Block Size"), false);
+                number.clear();
+            }
+        }
+        if (threads == 0 || threads > 4096 || dims.find_first_of("0123456789") == std::string::npos)
+            throw InputError(Cell{t, r}.where("Block Size") + ": '" + dims + "' is not a block size");
+        run.block = static_cast<std::uint32_t>(threads);
+        if (device >= 0) run.gpu = row[static_cast<std::size_t>(device)];
+        read_metrics(t, r, metrics, run.metrics);
+        runs.push_back(std::move(run));
+    }
+    if (runs.empty()) throw InputError(source + ": no profiled launches");
+    if (schedules.size() > 1 && runs.size() != schedules.size())
+        throw InputError(source + ": " + std::to_string(runs.size()) + " launches but " +
+                         std::to_string(schedules.size()) + " schedules given");
+    return runs;
+}
+
+}  // namespace cachesim

@@ -1,0 +1,59 @@
+#pragma once
+// Measured GPU runs, as gpubench writes them (one row per launch: the configuration, the time and
+// one column per Nsight Compute metric) or as `ncu --csv --page raw` prints them (the
+// configuration then comes from the command line, one launch per row in order).
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "traces/workload_spec.hpp"
+
+namespace cachesim {
+
+// The Nsight Compute metrics compared against the GPU model.
+struct MeasuredMetrics {
+    double l1_requests = 0;      // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+    double l1_sectors = 0;       // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+    double l1_sector_hits = 0;   // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+    double l1_hit_rate_pct = 0;  // l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct
+    double l2_sectors = 0;       // lts__t_sectors_srcunit_tex_op_read.sum
+    double l2_sector_hits = 0;   // lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+    double dram_bytes_read = 0;  // dram__bytes_read.sum
+    // Capped at 100: hits and sectors may come from different launches (see measured_csv.cpp).
+    double l2_hit_rate_pct() const {
+        return l2_sectors > 0 ? std::min(100.0, 100.0 * l2_sector_hits / l2_sectors) : 0.0;
+    }
+};
+
+// Column names, in the order above.
+const std::vector<std::string>& measured_metric_names();
+
+struct MeasuredRun {
+    std::size_t line = 0;  // line in the source file, for messages
+    WorkloadSpec workload;
+    std::uint32_t block = 0;
+    std::string gpu;
+    std::optional<double> time_ms;
+    MeasuredMetrics metrics;
+};
+
+// gpubench's CSV. Required columns: kernel, width, height, stencil_w, stencil_h, depth, schedule,
+// block, and the seven metrics; optional: elem_bytes (4), gpu, time_ms. Throws InputError naming
+// the line and column of anything missing, unknown or non-numeric.
+std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source);
+
+// ncu's raw page. Each launch row (rows with an ID) takes the workload `base` with the next of
+// `schedules` (one per launch, or one for all); the block size comes from ncu's "Block Size"
+// column. Units other than plain bytes, sectors, requests and % are rejected: collect with
+// `--print-units base`.
+std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::string& source,
+                                           const WorkloadSpec& base,
+                                           const std::vector<Schedule>& schedules);
+
+// True when the text looks like ncu's raw CSV rather than gpubench's.
+bool looks_like_ncu_csv(std::string_view text);
+
+}  // namespace cachesim
