@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds gpubench on the GPU machine (CMake + nvcc only) and measures what the GPU-model
 # fidelity table (issue 3) and the thesis tables need. Writes CSVs and logs under $OUT
-# (default ./device-out). Usage: scripts/device_measure.sh [fidelity|thesis|all]
+# (default ./device-out). Usage: scripts/device_measure.sh [fidelity|thesis|all|tracegen]
 #   fidelity (default): the identity check, the fidelity sweep and an ncu cross-check;
-#   thesis: the identity check and the thesis's two tables (widths 4..2048 x blocks 32..1024).
+#   thesis: the identity check and the thesis's two tables (widths 4..2048 x blocks 32..1024);
+#   tracegen: only the check that the CUDA and host Thrust trace generators give the same bytes.
 # Counters come from CUPTI's range profiler inside gpubench; if that fails (exit code 4), every
 # sweep is collected under Nsight Compute instead (gpubench --counters ncu + --merge-ncu).
 set -u -o pipefail
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 mkdir -p "$OUT/logs"
 MODE=${1:-fidelity}
-case $MODE in fidelity|thesis|all) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in fidelity|thesis|all|tracegen) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 BIN=build-device/apps/gpubench/gpubench
 METRICS=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sector_op_read_hit_rate.pct,dram__bytes_read.sum
 NCU_FLAGS=(--csv --page raw --print-units base --metrics "$METRICS" --kernel-name-base demangled
@@ -32,6 +33,16 @@ echo "== build"
 cmake -S . -B build-device -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/logs/build.log" 2>&1 &&
   cmake --build build-device -j"$(nproc)" --target gpubench >>"$OUT/logs/build.log" 2>&1 ||
   { tail -30 "$OUT/logs/build.log"; tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs; exit 1; }
+
+if [ "$MODE" = tracegen ]; then
+  echo "== tracegen_check"
+  cmake --build build-device -j"$(nproc)" --target tracegen_check >>"$OUT/logs/build.log" 2>&1 ||
+    { tail -30 "$OUT/logs/build.log"; exit 1; }
+  timeout 400 build-device/apps/gpubench/tracegen_check 2>&1 | tee "$OUT/tracegen_check.txt"
+  rc=$?
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
+  exit $rc
+fi
 
 COUNTERS=cupti
 # measure NAME gpubench-args...: one sweep into $OUT/NAME.csv, through CUPTI or, failing that, ncu.
