@@ -624,7 +624,8 @@ void App::frame(float dt) {
         if (i) ImGui::SameLine();
         diagram_pane(*panes_[i], pane_w, top_h);
     }
-    visible_cells_ = static_cast<std::uint64_t>(std::max(0.0, view_.t1 - view_.t0) * std::max(0.0, view_.r1 - view_.r0));
+    visible_cells_ = 0;
+    for (int i = 0; i < n; ++i) visible_cells_ += panes_[i]->texture.visible_texels();
     const float arrays_w = avail.x * 0.55f;
     array_panel(arrays_w, bottom_h);
     ImGui::SameLine();

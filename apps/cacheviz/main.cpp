@@ -41,7 +41,7 @@ po::options_description gui_options() {
 }
 
 struct FrameStats {
-    std::vector<double> all_ms, busy_ms;
+    std::vector<double> all_ms, busy_ms, build_ms, render_ms;
     std::size_t texels = 0;
     void print(std::ostream& out, std::uint64_t visible_cells) const {
         auto summary = [&](const char* what, std::vector<double> v) {
@@ -56,7 +56,9 @@ struct FrameStats {
         };
         summary("frame times", all_ms);
         summary("frame times while simulating", busy_ms);
-        out << "texels written: " << texels << ", visible cells in the last view: " << visible_cells << "\n";
+        summary("  of which building the UI and updating textures (our CPU work)", build_ms);
+        summary("  of which OpenGL rendering and presenting", render_ms);
+        out << "texels written: " << texels << ", cell buckets (texels) in the last view: " << visible_cells << "\n";
     }
 };
 
@@ -126,6 +128,8 @@ int run(int argc, char** argv) {
             viz::gui::imgui_new_frame(window, clock.restart().asSeconds());
             if (auto_motion) app.auto_motion(frame);
             app.frame(ImGui::GetIO().DeltaTime);
+            ImGui::Render();  // closes the frame: everything up to here is our CPU work
+            const auto t_built = std::chrono::steady_clock::now();
             window.clear(sf::Color(240, 240, 240));
             viz::gui::imgui_render(window);
             ++frame;
@@ -158,6 +162,8 @@ int run(int argc, char** argv) {
             window.display();
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             stats.all_ms.push_back(ms);
+            stats.build_ms.push_back(std::chrono::duration<double, std::milli>(t_built - t0).count());
+            stats.render_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_built).count());
             if (busy) stats.busy_ms.push_back(ms);
             stats.texels += app.texels_written_last_frame();
             if (auto_motion && screenshot.empty() && frame >= frames) running = false;

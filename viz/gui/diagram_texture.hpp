@@ -31,6 +31,8 @@ public:
     void draw(ImDrawList* list, float x, float y, const Viewport& view) const;
 
     int time_level() const { return lt_; }
+    // Cell buckets (texels) the last update made visible.
+    std::uint64_t visible_texels() const { return valid_.empty() ? 0 : (valid_.c1 - valid_.c0) * (valid_.r1 - valid_.r0); }
     int row_level() const { return lr_; }
 
 private:

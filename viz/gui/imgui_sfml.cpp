@@ -134,7 +134,6 @@ void imgui_new_frame(const sf::RenderWindow& window, float dt) {
 
 void imgui_render(sf::RenderWindow& window) {
     window.setActive(true);
-    ImGui::Render();
     ImGui_ImplOpenGL2_RenderDrawData(ImGui::GetDrawData());
 }
 

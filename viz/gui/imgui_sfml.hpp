@@ -13,7 +13,8 @@ void imgui_init(sf::RenderWindow& window);
 void imgui_process_event(const sf::Event& event);
 // Starts an ImGui frame: display size, time step, modifier keys.
 void imgui_new_frame(const sf::RenderWindow& window, float seconds_since_last_frame);
-// Renders the frame's draw data into the window's current back buffer.
+// Renders the frame's draw data into the window's current back buffer. Call ImGui::Render()
+// first (it closes the frame).
 void imgui_render(sf::RenderWindow& window);
 void imgui_shutdown();
 
