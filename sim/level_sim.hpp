@@ -50,6 +50,7 @@ public:
           observer_(s.observer),
           index_(s.index),
           analysis_(s.analysis),
+          instrumented_(s.analysis || s.observer || s.record_lookups),
           write_allocate_(s.write_policy == WritePolicy::write_back_allocate) {
         stats_.per_array.assign(std::max<std::size_t>(1, s.arrays.size()), ArrayCounters{});
         for (const ArrayInfo& a : s.arrays) array_ranges_.push_back({a.base, a.base + a.bytes()});
@@ -58,7 +59,8 @@ public:
 
     void read(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
         for_each_sector(address, size, [&](std::uint64_t sector_id) {
-            lookup(sector_id, false, array, true);
+            if (instrumented_) [[unlikely]] lookup<true>(sector_id, false, array, true);
+            else lookup<false>(sector_id, false, array, true);
         });
     }
 
@@ -73,7 +75,8 @@ public:
         for_each_sector(address, size, [&](std::uint64_t sector_id) {
             const std::uint64_t lo = sector_id << g_.sector_shift;
             const bool whole_sector = address <= lo && end >= lo + g_.sector_bytes;
-            lookup(sector_id, true, array, !whole_sector);
+            if (instrumented_) [[unlikely]] lookup<true>(sector_id, true, array, !whole_sector);
+            else lookup<false>(sector_id, true, array, !whole_sector);
         });
     }
 
@@ -88,16 +91,19 @@ private:
         for (std::uint64_t s = first + 1; s <= last; ++s) f(s);
     }
 
+    // kInstrumented: an observer, the OPT pre-pass recorder or the analysis is attached. The plain
+    // instantiation carries none of their checks.
+    template <bool kInstrumented>
     [[gnu::always_inline]] void lookup(std::uint64_t sector_id, bool is_write, std::uint16_t array,
                                        bool fetch_on_miss) {
         const std::uint32_t shift = g_.line_shift - g_.sector_shift;
         const std::uint64_t line = sector_id >> shift;
         const std::uint32_t sector = static_cast<std::uint32_t>(sector_id & ((1ull << shift) - 1));
-        if (record_) [[unlikely]] record_->push_back(line);
+        if (kInstrumented && record_) record_->push_back(line);
         const LookupOutcome out = cache_.access(line, sector, is_write, true);
         count(out.hit, is_write, array);
-        if (observer_) [[unlikely]] observer_->on_lookup(index_, line, out.hit, is_write, array);
-        if (analysis_) classify(sector_id, out.hit);
+        if (kInstrumented && observer_) observer_->on_lookup(index_, line, out.hit, is_write, array);
+        if (kInstrumented && analysis_) classify(sector_id, out.hit);
         if (out.hit) return;
         // The fetch goes below before the victim's write-back, as in pycachesim and in hardware
         // (the demand miss is on the critical path; the write-back waits in a buffer).
@@ -107,10 +113,10 @@ private:
         }
         for (std::uint32_t i = 0; i < out.evicted_count; ++i) {
             ++stats_.evictions;
-            if (observer_) [[unlikely]] observer_->on_evict(index_, out.evicted_lines[i]);
+            if (kInstrumented && observer_) observer_->on_evict(index_, out.evicted_lines[i]);
             write_back(out.evicted_lines[i], out.evicted_dirty[i]);
         }
-        if (observer_) [[unlikely]] observer_->on_fill(index_, line);
+        if (kInstrumented && observer_) observer_->on_fill(index_, line);
     }
 
     void count(bool hit, bool is_write, std::uint16_t array) {
@@ -162,6 +168,7 @@ private:
     SimObserver* observer_;
     int index_;
     bool analysis_;
+    bool instrumented_;
     bool write_allocate_;
     ReuseDistanceTracker reuse_;
 };

@@ -7,6 +7,7 @@
 
 #include "sim/cache.hpp"
 #include "sim/policies/lru.hpp"
+#include "sim/set_scan.hpp"
 
 namespace cachesim {
 
@@ -19,7 +20,6 @@ public:
         : geometry_(g), indexer_(g.sets), sectored_(g.sectors_per_line > 1) {
         tags_.assign(g.lines, kEmptyTag);
         bits_.assign(g.lines, 0);
-        filled_.assign(g.sets, 0);
     }
 
     const CacheGeometry& geometry() const { return geometry_; }
@@ -58,10 +58,10 @@ private:
         ++now_;
         const std::uint32_t set = indexer_(line);
         const std::size_t base = static_cast<std::size_t>(set) * geometry_.ways;
-        std::uint64_t* tags = &tags_[base];
-        const std::uint32_t filled = filled_[set];
-        for (std::uint32_t p = 0; p < filled; ++p) {
-            if (tags[p] != line) continue;
+        const std::uint64_t* tags = &tags_[base];
+        // Empty ways sit at the end of a recency-ordered set and never match a line.
+        const std::uint32_t p = find_tag(tags, geometry_.ways, line);
+        if (p != geometry_.ways) {
             out.line_present = true;
             out.hit = !sectored_ || (bits_[base + p] & sector_bit) != 0;
             if (out.hit || allocate)
@@ -70,8 +70,8 @@ private:
             return out;
         }
         if (!allocate) return out;
-        std::uint32_t shift_count = filled;
-        if (filled == geometry_.ways) {
+        std::uint32_t shift_count = geometry_.ways - 1;
+        if (tags[geometry_.ways - 1] != kEmptyTag) {
             const std::size_t last = base + geometry_.ways - 1;
             const std::uint32_t dirty = static_cast<std::uint32_t>(bits_[last] >> 32);
             out.evicted_lines[0] = tags_[last];
@@ -79,9 +79,6 @@ private:
             out.evicted_count = 1;
             if (dirty) out.written_back_sectors = static_cast<std::uint32_t>(std::popcount(dirty));
             if (tags_[last] == last_line_) last_line_ = kEmptyTag;
-            shift_count = geometry_.ways - 1;
-        } else {
-            ++filled_[set];
         }
         move_to_front(base, shift_count, line, sector_bit | (is_write ? dirty_bit(sector_bit) : 0));
         return out;
@@ -93,15 +90,11 @@ private:
 
     // Shifts positions [0, p) one place back and puts the line at position 0.
     void move_to_front(std::size_t base, std::uint32_t p, std::uint64_t line, std::uint64_t bits) {
-        // A plain loop: for the few ways of a real set it beats a memmove call.
-        std::uint64_t* tags = &tags_[base];
-        std::uint64_t* sector_bits = &bits_[base];
-        for (std::uint32_t i = p; i > 0; --i) {
-            tags[i] = tags[i - 1];
-            sector_bits[i] = sector_bits[i - 1];
-        }
-        tags[0] = line;
-        sector_bits[0] = bits;
+        // Inline SSE moves: for the few ways of a real set they beat a memmove call.
+        shift_up_one(&tags_[base], p);
+        shift_up_one(&bits_[base], p);
+        tags_[base] = line;
+        bits_[base] = bits;
         last_line_ = line;
         last_slot_ = base;
     }
@@ -114,7 +107,6 @@ private:
     std::size_t last_slot_ = 0;
     std::vector<std::uint64_t> tags_;
     std::vector<std::uint64_t> bits_;  // valid sectors in the low 32 bits, dirty in the high 32
-    std::vector<std::uint32_t> filled_;
 };
 
 }  // namespace cachesim

@@ -68,6 +68,36 @@ struct TagMasks {
     return 0;
 }
 
+// Position of the first tags[p] == value for p < n, or n. Early exit: in a recency-ordered set the
+// line is usually near the front.
+[[gnu::always_inline]] inline std::uint32_t find_tag(const std::uint64_t* tags, std::uint32_t n,
+                                                     std::uint64_t value) {
+    std::uint32_t p = 0;
+#if defined(__SSE4_1__)
+    const __m128i wanted = _mm_set1_epi64x(static_cast<long long>(value));
+    for (; p + 2 <= n; p += 2) {
+        const int m = _mm_movemask_pd(_mm_castsi128_pd(
+            _mm_cmpeq_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(tags + p)), wanted)));
+        if (m) return p + static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(m)));
+    }
+#endif
+    for (; p < n; ++p)
+        if (tags[p] == value) return p;
+    return n;
+}
+
+// Moves values[0, p) to values[1, p+1), two at a time from the top down (each 16-byte load happens
+// before the store that overlaps it).
+[[gnu::always_inline]] inline void shift_up_one(std::uint64_t* values, std::uint32_t p) {
+    std::uint32_t i = p;
+#if defined(__SSE4_1__)
+    for (; i >= 2; i -= 2)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(values + i - 1),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(values + i - 2)));
+#endif
+    for (; i > 0; --i) values[i] = values[i - 1];
+}
+
 // Index of the largest 64-bit value, the first on ties (OPT's furthest next use).
 inline std::uint32_t index_of_max(const std::uint64_t* values, std::uint32_t n) {
     std::uint32_t best = 0;
