@@ -6,6 +6,7 @@
 
 #include "traces/workload_source.hpp"
 #include "viz/record.hpp"
+#include "sim/gpu/gpu_model.hpp"
 
 using namespace cachesim;
 using namespace cachesim::viz;
@@ -226,4 +227,38 @@ TEST(VizDiagram, ThesisStencilCountsMatchTheSimulator) {
     EXPECT_EQ(fetched, 316u);
     EXPECT_EQ(d.rows(), 128u);
     EXPECT_EQ(d.steps(), 256u);
+}
+
+// GPU model, one SM running one warp of 32 threads: a 3x1 stencil on 32x1 reads in[x-1], in[x],
+// in[x+1] (three load requests of the warp, each within `in`'s single 128-byte line), then
+// stores out[x]. Round 0: the first load misses all 4 sectors in L1 and L2 -> fetched from
+// memory. Rounds 1, 2: hits -> accessed. Round 3: the store (write-through L1, forwarded to L2)
+// -> `out` accessed, `in` stays in L1.
+TEST(VizDiagram, GpuModelRoundsByHand) {
+    WorkloadSpec w;
+    w.width = 32;
+    w.height = 1;
+    w.stencil_w = 3;
+    w.stencil_h = 1;
+    GpuConfig g;
+    g.sms = 1;
+    g.block = 32;
+    g.l1_auto = false;
+    g.l1.size_bytes = 1024;
+    g.l2.size_bytes = 4096;
+    g.l2_partitions = 1;
+    GpuResult gpu;
+    const RecordedRun r = record_gpu_model(w, g, {}, {}, &gpu);
+    ASSERT_EQ(gpu.rounds, 4u);
+    const Diagram& d = r.diagram;
+    ASSERT_EQ(d.rows(), 2u);  // one 128-byte line per array
+    EXPECT_EQ(row_string(d, 0), "MAA1");
+    EXPECT_EQ(row_string(d, 1), "...A");
+
+    // Without an L2 the fetch comes from memory too; a store then reaches memory with no event
+    // for any level (the GPU model's L1 does not look stores up), so `out` stays blank.
+    g.l2.size_bytes = 0;
+    const RecordedRun no_l2 = record_gpu_model(w, g, {});
+    EXPECT_EQ(row_string(no_l2.diagram, 0), "MAA1");
+    EXPECT_EQ(row_string(no_l2.diagram, 1), "....");
 }

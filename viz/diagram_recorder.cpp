@@ -25,6 +25,7 @@ std::uint64_t power_of_two_bucket(std::uint64_t n, std::uint64_t limit) {
 DiagramRecorder::DiagramRecorder(const std::vector<ArrayInfo>& arrays, const HierarchyConfig& hierarchy,
                                  const RecorderOptions& options, std::optional<WorkloadSpec> workload)
     : workload_(std::move(workload)), options_(options) {
+    if (options_.gpu_events) options_.shared_level_indices = true;
     const CacheConfig* enabled[2] = {nullptr, nullptr};
     int count = 0;
     if (hierarchy.l1.enabled()) enabled[count++] = &hierarchy.l1;
@@ -92,6 +93,7 @@ void DiagramRecorder::on_lookup(int level, std::uint64_t line, bool hit, bool is
     if (level < 0 || level >= static_cast<int>(levels_.size())) return;
     if (level == 0) {
         if (hit) mark_rows(0, line, kAccessed);
+        else if (options_.gpu_events) mark_rows(0, line, has_l2_below_top_ ? kFetchPending : kFetchedMemory);
         else pending_from_memory_ = !has_l2_below_top_;
         return;
     }
@@ -102,7 +104,14 @@ void DiagramRecorder::on_lookup(int level, std::uint64_t line, bool hit, bool is
         if (!levels_[0].write_allocate && !enumerate_stores_) mark_rows(level, line, kAccessed);
         return;
     }
-    if (!hit) pending_from_memory_ = true;
+    if (!hit) {
+        pending_from_memory_ = true;
+        // GPU model: the L1 misses of this step whose lines this L2 miss covers came from memory.
+        if (options_.gpu_events)
+            for_rows_of(levels_[level], line, [&](std::uint64_t row) {
+                if (row_flags_[row] & kFetchPending) row_flags_[row] |= kFetchedMemory;
+            });
+    }
 }
 
 void DiagramRecorder::change_residency(int level, std::uint64_t line, bool fill) {
@@ -141,7 +150,7 @@ void DiagramRecorder::change_residency(int level, std::uint64_t line, bool fill)
 void DiagramRecorder::on_fill(int level, std::uint64_t line) {
     if (level < 0 || level >= static_cast<int>(levels_.size())) return;
     change_residency(level, line, true);
-    if (level == 0) {
+    if (level == 0 && !options_.gpu_events) {
         const bool from_memory = !has_l2_below_top_ || pending_from_memory_;
         mark_rows(0, line, from_memory ? kFetchedMemory : kFetchedL2);
         pending_from_memory_ = false;
@@ -171,7 +180,7 @@ namespace {
 
 CellState classify(std::uint8_t flags) {
     if (flags & 2) return CellState::fetched_from_memory;
-    if (flags & 4) return CellState::fetched_from_l2;
+    if (flags & (4 | 8)) return CellState::fetched_from_l2;  // 8: a GPU fetch no L2 miss covered
     if (flags & 1) return CellState::accessed;
     return CellState::not_cached;
 }

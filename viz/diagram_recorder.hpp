@@ -34,6 +34,10 @@ struct RecorderOptions {
     // Several caches report as level 0 (the GPU model's per-SM L1s): count copies instead of
     // treating a level as one cache.
     bool shared_level_indices = false;
+    // Events come from the GPU model: every SM's L1 is level 0 (implies shared_level_indices); an
+    // L1 sector miss (even into a line already present) is a fetch, and its source is known only
+    // from the L2 lookups replayed later in the same step (round).
+    bool gpu_events = false;
 };
 
 // Per line at one step: the cell state and where the line lives after the step.
@@ -63,7 +67,7 @@ public:
     std::uint64_t rows_per_bucket() const { return rows_per_bucket_; }
 
 private:
-    enum Flag : std::uint8_t { kAccessed = 1, kFetchedMemory = 2, kFetchedL2 = 4 };
+    enum Flag : std::uint8_t { kAccessed = 1, kFetchedMemory = 2, kFetchedL2 = 4, kFetchPending = 8 };
     enum Physical { kL1 = 0, kL2 = 1 };
 
     struct LevelTrack {

@@ -16,4 +16,28 @@ RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hie
     return run;
 }
 
+HierarchyConfig gpu_hierarchy(const GpuConfig& config) {
+    HierarchyConfig h;
+    h.l1 = effective_l1(config);
+    h.l2 = config.l2;
+    h.seed = config.seed;
+    return h;
+}
+
+RecordedRun record_gpu_model(const WorkloadSpec& workload, const GpuConfig& config, RecorderOptions options,
+                             const RunControl& control, GpuResult* gpu) {
+    options.gpu_events = true;
+    // Rounds are unknown up front; the recorder merges columns as the run grows.
+    DiagramRecorder recorder(workload.arrays(), gpu_hierarchy(config), options);
+    RunControl with_recorder = control;
+    with_recorder.observer = &recorder;
+    GpuResult r = simulate_gpu_model(workload, config, with_recorder);
+    RecordedRun run;
+    run.result = r.result;
+    run.snapshot = recorder.snapshot();
+    run.diagram = recorder.finish();
+    if (gpu) *gpu = std::move(r);
+    return run;
+}
+
 }  // namespace cachesim::viz

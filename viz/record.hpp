@@ -2,6 +2,7 @@
 // One simulation with a diagram recorder attached: the counters and the diagram together.
 #include <optional>
 
+#include "sim/gpu/gpu_model.hpp"
 #include "sim/thread_model.hpp"
 #include "traces/access_source.hpp"
 #include "traces/workload_spec.hpp"
@@ -20,5 +21,13 @@ struct RecordedRun {
 RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hierarchy,
                                 RecorderOptions options, const std::optional<WorkloadSpec>& workload,
                                 const RunControl& control = {});
+
+// The hierarchy the GPU model simulates (its effective L1 and its L2), as the recorder sees it.
+HierarchyConfig gpu_hierarchy(const GpuConfig& config);
+
+// GPU model: a step is one scheduling round (every SM with work issues one request); every SM's
+// L1 reports as level 0. `gpu` receives the model's full result when given.
+RecordedRun record_gpu_model(const WorkloadSpec& workload, const GpuConfig& config, RecorderOptions options,
+                             const RunControl& control = {}, GpuResult* gpu = nullptr);
 
 }  // namespace cachesim::viz
