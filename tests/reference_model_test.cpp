@@ -4,47 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <list>
 
 #include "sim/rng.hpp"
+#include "tests/textbook_cache.hpp"
 #include "sim/thread_model.hpp"
 #include "tests/cli_util.hpp"
 #include "traces/trace_readers.hpp"
 
 namespace cachesim {
 namespace {
-
-// Textbook write-back, write-allocate LRU cache with whole-line fills.
-class TextbookCache {
-public:
-    TextbookCache(std::uint64_t size, std::uint64_t line, std::uint64_t ways, TextbookCache* below)
-        : line_(line), ways_(ways), sets_(size / line / ways), below_(below), lru_(sets_) {}
-
-    void access(std::uint64_t address, bool write) {
-        const std::uint64_t line = address / line_;
-        auto& set = lru_[line % sets_];
-        for (auto it = set.begin(); it != set.end(); ++it) {
-            if (it->first != line) continue;
-            it->second |= write;
-            set.splice(set.begin(), set, it);
-            return;
-        }
-        ++misses;
-        (write ? write_misses : read_misses)++;
-        if (below_) below_->access(line * line_, false);  // fetch the line
-        if (set.size() == ways_) {
-            if (set.back().second && below_) below_->access(set.back().first * line_, true);
-            set.pop_back();
-        }
-        set.emplace_front(line, write);
-    }
-    std::uint64_t misses = 0, read_misses = 0, write_misses = 0;
-
-private:
-    std::uint64_t line_, ways_, sets_;
-    TextbookCache* below_;
-    std::vector<std::list<std::pair<std::uint64_t, bool>>> lru_;
-};
 
 HierarchyConfig dinero_like() {
     HierarchyConfig h;
@@ -57,8 +25,8 @@ HierarchyConfig dinero_like() {
 struct Record { std::uint64_t address; bool write; };
 
 void expect_same_misses(AccessSource& source, const std::vector<Record>& records) {
-    TextbookCache l2(1024 * 1024, 64, 16, nullptr);
-    TextbookCache l1(32 * 1024, 64, 8, &l2);
+    test::TextbookCache l2(1024 * 1024, 64, 16, nullptr);
+    test::TextbookCache l1(32 * 1024, 64, 8, &l2);
     for (const Record& r : records) l1.access(r.address, r.write);
     const SimulationResult result = simulate_thread_model(source, dinero_like());
     ASSERT_EQ(result.levels.size(), 2u);
