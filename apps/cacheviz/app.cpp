@@ -81,6 +81,11 @@ std::string schedule_label(const Schedule& s) { return schedule_name(s); }
 
 }  // namespace
 
+GpuConfig PaneConfig::default_gpu() {
+    const GpuPreset* p = find_gpu_preset(kDefaultGpuPreset);
+    return p ? p->config : GpuConfig{};
+}
+
 App::App(PaneConfig first, std::optional<PaneConfig> compare) {
     for (int i = 0; i < 2; ++i) {
         auto p = std::make_unique<Pane>();
@@ -114,8 +119,8 @@ void App::start_run(Pane& pane) {
     pane.config_error.clear();
     try {
         validate(pane.config.workload);
-        validate(pane.config.hierarchy);
-        if (pane.config.model != "thread") throw InputError("model '" + pane.config.model + "' is not available");
+        if (pane.config.model == "gpu") validate(pane.config.gpu);
+        else validate(pane.config.hierarchy);
     } catch (const std::exception& e) {
         pane.config_error = e.what();
         return;
@@ -128,6 +133,8 @@ void App::start_run(Pane& pane) {
     JobInput in;
     in.workload = pane.config.workload;
     in.hierarchy = pane.config.hierarchy;
+    in.gpu_model = pane.config.model == "gpu";
+    in.gpu = pane.config.gpu;
     pane.job = std::make_unique<SimJob>(std::move(in));
     pane.array_view_step = ~std::uint64_t{0};
 }
@@ -154,7 +161,9 @@ void App::poll(Pane& pane) {
         std::shared_ptr<JobOutput> out = pane.snapshot_job->output();
         pane.snapshot_job.reset();
         if (out && out->error.empty() && out->snapshot && out->diagram) {
-            pane.array_view = viz::make_array_view(out->diagram->layout(), *out->snapshot, out->input.workload);
+            std::optional<WorkloadSpec> items;  // steps are work items only in the thread model
+            if (!out->input.gpu_model) items = out->input.workload;
+            pane.array_view = viz::make_array_view(out->diagram->layout(), *out->snapshot, items);
             pane.array_textures.clear();
             for (const viz::ArrayGrid& g : pane.array_view->arrays) {
                 sf::Texture t;
@@ -180,7 +189,7 @@ void App::request_array_view(Pane& pane) {
         pane.retiring.push_back(std::move(pane.snapshot_job));
     }
     const WorkloadSpec& w = pane.current->input.workload;
-    if (view_.playhead >= w.items()) return;
+    if (view_.playhead >= pane.current->diagram->steps()) return;
     // Arrays up to 2048 x 2048 elements get one texel each; larger ones are not drawn.
     for (const ArrayInfo& a : w.arrays())
         if (a.width > 2048 || a.height > 2048) return;
@@ -302,13 +311,41 @@ void App::controls(Pane& pane) {
         c.model = model == 0 ? "thread" : "gpu";
         changed = true;
     }
-    if (c.model != "thread") ImGui::TextColored(ImVec4(0.8f, 0.3f, 0.2f, 1), "The GPU model is not in this build yet.");
+    if (c.model == "gpu") {
+        if (ImGui::BeginCombo("GPU preset", c.gpu.name.c_str())) {
+            for (const GpuPreset& p : gpu_presets())
+                if (ImGui::Selectable(p.name.c_str(), p.name == c.gpu.name)) { c.gpu = p.config; changed = true; }
+            ImGui::EndCombo();
+        }
+        changed |= edit_u32("block size", c.gpu.block);
+        changed |= edit_u32("SMs", c.gpu.sms);
+        int cta = static_cast<int>(c.gpu.cta_order);
+        if (ImGui::Combo("block order", &cta, "round robin\0fill\0")) { c.gpu.cta_order = static_cast<CtaOrder>(cta); changed = true; }
+        int sched = static_cast<int>(c.gpu.scheduler);
+        if (ImGui::Combo("warp scheduler", &sched, "lrr\0gto\0")) { c.gpu.scheduler = static_cast<WarpScheduler>(sched); changed = true; }
+        ImGui::TextDisabled("a step is one scheduling round");
+    }
 
     ImGui::Separator();
     ImGui::TextDisabled("Caches");
-    changed |= level_controls(c.hierarchy.l1);
-    ImGui::Spacing();
-    changed |= level_controls(c.hierarchy.l2);
+    if (c.model == "gpu") {
+        changed |= ImGui::Checkbox("L1 size from the carve-out", &c.gpu.l1_auto);
+        if (c.gpu.l1_auto) {
+            try {
+                ImGui::TextDisabled("L1 per SM: %s B", viz::thousands(effective_l1(c.gpu).size_bytes).c_str());
+            } catch (const std::exception& e) {
+                ImGui::TextDisabled("%s", e.what());
+            }
+        }
+        changed |= level_controls(c.gpu.l1);
+        ImGui::Spacing();
+        changed |= level_controls(c.gpu.l2);
+        changed |= edit_u32("L2 partitions", c.gpu.l2_partitions);
+    } else {
+        changed |= level_controls(c.hierarchy.l1);
+        ImGui::Spacing();
+        changed |= level_controls(c.hierarchy.l2);
+    }
     std::uint64_t seed = c.hierarchy.seed;
     if (edit_u64("seed", seed)) { c.hierarchy.seed = seed; changed = true; }
     if (changed) start_run(pane);
@@ -338,7 +375,8 @@ void App::playhead_controls() {
 void App::diagram_pane(Pane& pane, float width, float height) {
     ImGui::BeginChild(("pane" + pane.name).c_str(), ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar);
     // Header: configuration, hit rates, progress.
-    ImGui::Text("%s: %s", pane.name.c_str(), pane.config.workload.describe().c_str());
+    ImGui::Text("%s: %s%s", pane.name.c_str(), pane.config.workload.describe().c_str(),
+                pane.config.model == "gpu" ? (", GPU " + pane.config.gpu.name + ", block " + std::to_string(pane.config.gpu.block)).c_str() : "");
     if (pane.current && !pane.current->result.levels.empty()) {
         std::string rates;
         for (const LevelStats& s : pane.current->result.levels) {
@@ -438,9 +476,14 @@ void App::diagram_pane(Pane& pane, float width, float height) {
         if (step < d->first_step() + d->steps() && row < d->rows()) {
             ImGui::BeginTooltip();
             const WorkloadSpec& wl = pane.current->input.workload;
-            const std::uint64_t item = schedule_map(wl.schedule, step, wl.width, wl.height);
-            ImGui::Text("step %s: work item %s at (%llu, %llu)", viz::thousands(step).c_str(), viz::thousands(item).c_str(),
-                        static_cast<unsigned long long>(item % wl.width), static_cast<unsigned long long>(item / wl.width));
+            if (pane.current->input.gpu_model) {
+                ImGui::Text("round %s of %s (every SM with work issues one request)", viz::thousands(step).c_str(),
+                            viz::thousands(pane.current->rounds).c_str());
+            } else {
+                const std::uint64_t item = schedule_map(wl.schedule, step, wl.width, wl.height);
+                ImGui::Text("step %s: work item %s at (%llu, %llu)", viz::thousands(step).c_str(), viz::thousands(item).c_str(),
+                            static_cast<unsigned long long>(item % wl.width), static_cast<unsigned long long>(item / wl.width));
+            }
             const viz::RowInfo info = d->layout().describe(row);
             if (info.group)
                 ImGui::Text("line %s: %s elements (%u, %u) .. +%llu", viz::thousands(info.line).c_str(),
@@ -470,7 +513,10 @@ void App::array_panel(float width, float height) {
         ImGui::BeginGroup();
         if (pane.array_view) {
             const viz::ArrayView& av = *pane.array_view;
-            ImGui::Text("%s: step %s, work item (%u, %u)", pane.name.c_str(), viz::thousands(av.step).c_str(), av.item_x, av.item_y);
+            if (av.work_item)
+                ImGui::Text("%s: step %s, work item (%u, %u)", pane.name.c_str(), viz::thousands(av.step).c_str(), av.item_x, av.item_y);
+            else
+                ImGui::Text("%s: round %s (where each line is after the round)", pane.name.c_str(), viz::thousands(av.step).c_str());
             float total_w = 0, max_h = 1;
             for (const viz::ArrayGrid& g : av.arrays) { total_w += g.width; max_h = std::max(max_h, static_cast<float>(g.height)); }
             const float avail_h = ImGui::GetContentRegionAvail().y - 22;
@@ -518,6 +564,9 @@ void App::stats_panel(float width, float height) {
             }
         };
         row("schedule", [](const JobOutput& o) { return schedule_label(o.input.workload.schedule); });
+        row("model", [](const JobOutput& o) {
+            return o.input.gpu_model ? "GPU " + o.input.gpu.name + " (" + viz::thousands(o.rounds) + " rounds)" : std::string("thread");
+        });
         for (std::size_t lvl = 0; lvl < 2; ++lvl) {
             auto level = [lvl](const JobOutput& o) -> const LevelStats* {
                 return lvl < o.result.levels.size() ? &o.result.levels[lvl] : nullptr;

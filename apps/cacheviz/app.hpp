@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "apps/cacheviz/sim_job.hpp"
+#include "sim/gpu/gpu_presets.hpp"
 #include "viz/array_view.hpp"
 #include "viz/gui/diagram_texture.hpp"
 
@@ -16,7 +17,9 @@ namespace cachesim::gui {
 struct PaneConfig {
     WorkloadSpec workload;
     HierarchyConfig hierarchy;
-    std::string model = "thread";
+    std::string model = "thread";  // "thread" or "gpu"
+    GpuConfig gpu = default_gpu();   // used by the GPU model
+    static GpuConfig default_gpu();
 };
 
 // View shared by the panes (compare mode shares zoom and playhead).

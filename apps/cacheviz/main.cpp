@@ -32,6 +32,9 @@ po::options_description gui_options() {
         ("screenshot", po::value<std::string>(), "render --frames frames (and wait for the simulations), save the window as PNG, exit")
         ("frames", po::value<int>()->default_value(3), "frames to render before --screenshot (at least 1)")
         ("window", po::value<std::string>()->default_value("1600x1000"), "window size WxH in pixels")
+        ("start-gpu", po::value<std::string>(), "start with the GPU model and this GPU preset (v100, t4, a100, h100, h200)")
+        ("start-block", po::value<std::uint32_t>(), "with --start-gpu: threads per block")
+        ("start-sms", po::value<std::uint32_t>(), "with --start-gpu: number of SMs")
         ("layout", po::value<std::string>(), "--screenshot: also write where the first diagram was drawn (x y w h t0 t1 r0 r1)")
         ("playhead", po::value<std::uint64_t>()->default_value(0), "initial playhead step")
         ("frame-stats", po::bool_switch(), "print frame-time statistics at exit")
@@ -76,6 +79,19 @@ int run(int argc, char** argv) {
         if (!o.workload) throw InputError("cacheviz draws workloads; traces have no 2D array layout (use --workload)");
         return gui::PaneConfig{*o.workload, o.hierarchy, o.model};
     }();
+    auto apply_gpu = [&](gui::PaneConfig& c) {
+        if (!vm->count("start-gpu")) return;
+        const std::string name = (*vm)["start-gpu"].as<std::string>();
+        const GpuPreset* p = find_gpu_preset(name);
+        if (!p) throw InputError("--start-gpu: unknown GPU preset '" + name + "'");
+        c.model = "gpu";
+        c.gpu = p->config;
+        if (vm->count("start-block")) c.gpu.block = (*vm)["start-block"].as<std::uint32_t>();
+        if (vm->count("start-sms")) c.gpu.sms = (*vm)["start-sms"].as<std::uint32_t>();
+        validate(c.gpu);
+    };
+    gui::PaneConfig first_pane = first;
+    apply_gpu(first_pane);
     std::optional<gui::PaneConfig> compare;
     if (vm->count("compare")) {
         // The first pane's explicit options, overridden by the compare options.
@@ -88,6 +104,7 @@ int run(int argc, char** argv) {
             for (const std::string& v : opt.value) base.push_back(v);
         }
         compare = gui::config_from_args(gui::merge_args(base, gui::split_words((*vm)["compare"].as<std::string>())));
+        apply_gpu(*compare);
     }
     std::uint32_t ww = 0, wh = 0;
     parse_dimensions((*vm)["window"].as<std::string>(), "--window", ww, wh);
@@ -106,9 +123,9 @@ int run(int argc, char** argv) {
     ImGui::StyleColorsLight();
     int exit_code = 0;
     {
-        gui::App app(first, compare);
+        gui::App app(first_pane, compare);
         const std::uint64_t playhead = (*vm)["playhead"].as<std::uint64_t>();
-        if (playhead >= first.workload.items())
+        if (first_pane.model == "thread" && playhead >= first.workload.items())
             throw InputError("--playhead: step " + std::to_string(playhead) + " is past the last step " +
                              std::to_string(first.workload.items() - 1));
         app.set_playhead(playhead);

@@ -23,11 +23,19 @@ void SimJob::run() {
     out->input = input_;
     const auto t0 = std::chrono::steady_clock::now();
     try {
-        WorkloadSource source(input_.workload);
         RunControl control;
         control.cancel = &cancel_;
         control.progress = [this](double f) { progress_.store(f); };
-        viz::RecordedRun run = viz::record_thread_model(source, input_.hierarchy, input_.recorder, input_.workload, control);
+        viz::RecordedRun run;
+        if (input_.gpu_model) {
+            GpuResult gpu;
+            run = viz::record_gpu_model(input_.workload, input_.gpu, input_.recorder, control, &gpu);
+            out->rounds = gpu.rounds;
+            out->input.hierarchy = viz::gpu_hierarchy(input_.gpu);
+        } else {
+            WorkloadSource source(input_.workload);
+            run = viz::record_thread_model(source, input_.hierarchy, input_.recorder, input_.workload, control);
+        }
         out->result = std::move(run.result);
         out->diagram = std::make_shared<const viz::Diagram>(std::move(run.diagram));
         out->snapshot = std::move(run.snapshot);

@@ -14,7 +14,9 @@ namespace cachesim::gui {
 
 struct JobInput {
     WorkloadSpec workload;
-    HierarchyConfig hierarchy;
+    HierarchyConfig hierarchy;  // thread model; for the GPU model, the levels it simulates
+    bool gpu_model = false;
+    GpuConfig gpu;
     viz::RecorderOptions recorder;
 };
 
@@ -24,6 +26,7 @@ struct JobOutput {
     std::shared_ptr<const viz::Diagram> diagram;
     std::optional<viz::LineSnapshot> snapshot;
     std::string error;  // empty on success
+    std::uint64_t rounds = 0;  // GPU model: scheduling rounds (the diagram's steps)
     double seconds = 0;
 };
 
