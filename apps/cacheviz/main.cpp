@@ -115,6 +115,11 @@ int run(int argc, char** argv) {
     const bool auto_motion = (*vm)["auto-motion"].as<bool>();
     const double max_seconds = (*vm)["max-seconds"].as<double>();
 
+    const std::uint64_t playhead = (*vm)["playhead"].as<std::uint64_t>();
+    if (first_pane.model == "thread" && playhead >= first.workload.items())
+        throw InputError("--playhead: step " + std::to_string(playhead) + " is past the last step " +
+                         std::to_string(first.workload.items() - 1));
+
     sf::ContextSettings gl;
     sf::RenderWindow window(sf::VideoMode(ww, wh), "cacheviz", sf::Style::Default, gl);
     window.setVerticalSyncEnabled(false);
@@ -124,10 +129,6 @@ int run(int argc, char** argv) {
     int exit_code = 0;
     {
         gui::App app(first_pane, compare);
-        const std::uint64_t playhead = (*vm)["playhead"].as<std::uint64_t>();
-        if (first_pane.model == "thread" && playhead >= first.workload.items())
-            throw InputError("--playhead: step " + std::to_string(playhead) + " is past the last step " +
-                             std::to_string(first.workload.items() - 1));
         app.set_playhead(playhead);
         FrameStats stats;
         sf::Clock clock;
