@@ -45,6 +45,15 @@ TEST(MeasuredCsv, ParsesGpubenchRows) {
     EXPECT_DOUBLE_EQ(r.metrics.l2_hit_rate_pct(), 75.0);
 }
 
+TEST(MeasuredCsv, SinglePassL2RateWinsOverMixedLaunchRatio) {
+    std::string header = kHeader;
+    header.insert(header.size() - 1, ",lts__t_sector_op_read_hit_rate.pct");
+    const auto runs = parse_measured_csv(header + "matmul,64,32,0,0,16,linear,128,4,g,1,10,40,30,75,20,21,2048,96.5\n", "m.csv");
+    EXPECT_DOUBLE_EQ(runs[0].metrics.l2_hit_rate_pct(), 96.5);  // not 21/20, capped to 100
+    const auto without = parse_measured_csv(kHeader + "matmul,64,32,0,0,16,linear,128,4,g,1,10,40,30,75,20,21,2048\n", "m.csv");
+    EXPECT_DOUBLE_EQ(without[0].metrics.l2_hit_rate_pct(), 100.0);
+}
+
 TEST(MeasuredCsv, BadRowsNameLineAndColumn) {
     const std::string ok_metrics = ",10,40,30,75,20,15,2048\n";
     EXPECT_NE(error_of("kernel,width\nstencil,4\n").find("missing column 'height'"), std::string::npos);

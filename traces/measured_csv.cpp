@@ -53,12 +53,17 @@ auto at(const std::string& where, F&& f) {
     }
 }
 
+constexpr std::string_view kL2ReadHitRate = "lts__t_sector_op_read_hit_rate.pct";
+
 void read_metrics(const CsvTable& t, std::size_t r, const std::vector<int>& columns, MeasuredMetrics& m) {
     const auto& names = measured_metric_names();
     double* fields[] = {&m.l1_requests, &m.l1_sectors, &m.l1_sector_hits, &m.l1_hit_rate_pct,
                         &m.l2_sectors, &m.l2_sector_hits, &m.dram_bytes_read};
     for (std::size_t i = 0; i < names.size(); ++i)
         *fields[i] = to_number(t.rows[r][static_cast<std::size_t>(columns[i])], Cell{t, r}.where(names[i]));
+    const int l2_rate = t.column(kL2ReadHitRate);
+    if (l2_rate >= 0 && !t.rows[r][static_cast<std::size_t>(l2_rate)].empty())
+        m.l2_read_hit_rate_pct = to_number(t.rows[r][static_cast<std::size_t>(l2_rate)], Cell{t, r}.where(kL2ReadHitRate));
     if (m.l1_hit_rate_pct > 100.0 + 1e-9)
         throw InputError(Cell{t, r}.where(names[3]) + ": a hit rate over 100%");
     // Metric groups may come from separate launches (a single profiling pass cannot collect them

@@ -22,8 +22,13 @@ struct MeasuredMetrics {
     double l2_sectors = 0;       // lts__t_sectors_srcunit_tex_op_read.sum
     double l2_sector_hits = 0;   // lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
     double dram_bytes_read = 0;  // dram__bytes_read.sum
-    // Capped at 100: hits and sectors may come from different launches (see measured_csv.cpp).
+    // lts__t_sector_op_read_hit_rate.pct when the file has it: a ratio Nsight Compute measures in
+    // one pass. The L2 lookup and hit counts cannot be collected in the same pass on Hopper, so
+    // their ratio mixes two launches.
+    std::optional<double> l2_read_hit_rate_pct;
+    // The single-pass rate when present, else hits / lookups capped at 100.
     double l2_hit_rate_pct() const {
+        if (l2_read_hit_rate_pct) return std::min(100.0, *l2_read_hit_rate_pct);
         return l2_sectors > 0 ? std::min(100.0, 100.0 * l2_sector_hits / l2_sectors) : 0.0;
     }
 };
