@@ -30,7 +30,7 @@ std::string rejection(const std::string& bytes, const std::string& name = "bad.c
 
 std::string valid_file() {
     WorkloadSpec w = test::small_stencil();
-    w.width = 300;  // 300*24*16 = 115k accesses: two blocks
+    w.width = 300;  // 300*24*16 = 115k accesses: several blocks
     return slurp(test::write_workload_trace(w, "valid.cst"));
 }
 

@@ -53,7 +53,7 @@ TEST(TraceFormatRoundtrip, MatmulSpanningManyBlocksReplaysWithWholeSteps) {
     w.kind = WorkloadKind::matmul;
     w.width = 64;
     w.height = 48;
-    w.depth = 100;  // 201 accesses per step; 617k accesses = 10 blocks
+    w.depth = 100;  // 201 accesses per step; 617k accesses in dozens of blocks
     w.schedule = parse_schedule("tiled:8x4");
     const auto path = test::write_workload_trace(w, "matmul.cst");
     cst::TraceFileSource file(path.string());

@@ -53,7 +53,7 @@ WorkloadSpec decode_workload(ByteCursor& in) {
 }  // namespace
 
 std::uint64_t max_block_accesses(std::uint32_t accesses_per_step) {
-    return accesses_per_step > kBlockAccesses ? accesses_per_step : kBlockAccesses;
+    return accesses_per_step > kMaxBlockAccesses ? accesses_per_step : kMaxBlockAccesses;
 }
 
 std::string encode_header_body(const TraceHeader& h) {

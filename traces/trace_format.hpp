@@ -18,7 +18,7 @@
 //   end record (32 bytes): u32 tag "CSTE", u32 0, u64 steps, u64 accesses, u64 checksum of the
 //     24 bytes before it.
 // Blocks hold whole steps (a step = one launch index / work item, or one record of a plain
-// trace), at most max(kBlockAccesses, accesses per step) accesses each.
+// trace), at most max(kMaxBlockAccesses, accesses per step) accesses each.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,7 +38,10 @@ inline constexpr std::uint32_t kBlockHeaderBytes = 32;
 inline constexpr std::uint32_t kEndRecordBytes = 32;
 inline constexpr std::uint32_t kBlockTag = 0x42545343;  // "CSTB"
 inline constexpr std::uint32_t kEndTag = 0x45545343;    // "CSTE"
-inline constexpr std::uint32_t kBlockAccesses = 1u << 16;     // writer's target block size
+// The writer's target block size: a decoded block (12 bytes per access) stays small enough to
+// share the host's L2 with the simulator's own state.
+inline constexpr std::uint32_t kBlockAccesses = 1u << 14;
+inline constexpr std::uint32_t kMaxBlockAccesses = 1u << 16;  // what the reader accepts
 inline constexpr std::uint32_t kMaxAccessesPerStep = 1u << 20;  // keeps blocks bounded
 inline constexpr std::uint32_t kMaxAccessSize = (1u << 15) - 1;
 inline constexpr std::uint32_t kMaxArrays = 1u << 16;
