@@ -41,6 +41,11 @@ std::vector<std::string> run_notes(const std::optional<WorkloadSpec>& workload, 
                           a.fetch_is_estimate ? "~" : "<=", thousands(static_cast<std::uint64_t>(*a.fetch_bound)).c_str(),
                           thousands(r.levels[0].read_misses).c_str());
             notes.push_back(buf);
+            // The thesis ignores associativity (its section 3.1): with sets, conflict misses come on top.
+            const std::uint64_t lines = first.size_bytes / std::max<std::uint32_t>(first.line_bytes, 1);
+            if (first.ways != 0 && first.ways < lines)
+                notes.push_back("  (the thesis assumes a fully associative cache; conflict misses: " +
+                                thousands(r.levels[0].conflict) + ")");
         }
         if (a.recommended_column) notes.push_back("recommended column width: " + std::to_string(*a.recommended_column));
     }

@@ -597,8 +597,10 @@ void App::stats_panel(float width, float height) {
             const CacheConfig& c = o.input.hierarchy.l1.enabled() ? o.input.hierarchy.l1 : o.input.hierarchy.l2;
             const auto a = viz::analytic::summarize(o.input.workload, c);
             if (!a.fetch_bound) return std::string("(none for this schedule)");
+            const std::uint64_t lines = c.size_bytes / std::max<std::uint32_t>(c.line_bytes, 1);
+            const bool sets = c.ways != 0 && c.ways < lines;  // the thesis assumes full associativity
             return std::string(a.fetch_is_estimate ? "~ " : "<= ") + viz::thousands(static_cast<std::uint64_t>(*a.fetch_bound)) +
-                   " (" + a.fetch_equation + ")";
+                   " (" + a.fetch_equation + (sets ? ", fully assoc." : "") + ")";
         });
         row("recommended column width", [](const JobOutput& o) {
             const CacheConfig& c = o.input.hierarchy.l1.enabled() ? o.input.hierarchy.l1 : o.input.hierarchy.l2;
