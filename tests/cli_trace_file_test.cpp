@@ -36,6 +36,20 @@ TEST(CliTraceFile, TraceThenSimulateMatchesTheWorkload) {
     EXPECT_EQ(explicit_format.out, from_file.out);
 }
 
+TEST(CliTraceFile, ThrustBackendsWriteTheGeneratorsBytes) {
+    const std::string generator = trace_path("gen.cst"), host = trace_path("host.cst");
+    ASSERT_EQ(run_cachesim("trace -q " + kWorkload + " --backend generator -o " + generator).exit_code, 0);
+    const auto r = run_cachesim("trace " + kWorkload + " --backend host -o " + host);
+    if (r.exit_code == 2 && r.err.find("not available") != std::string::npos)
+        GTEST_SKIP() << "built without Thrust: " << r.err;
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("(Thrust, host backend)"), std::string::npos) << r.out;
+    EXPECT_EQ(test::read_file(host), test::read_file(generator));
+    const auto cuda = run_cachesim("trace -q " + kWorkload + " --backend cuda -o " + trace_path("cuda.cst"));
+    if (cuda.exit_code == 0) EXPECT_EQ(test::read_file(trace_path("cuda.cst")), test::read_file(generator));
+    else EXPECT_NE(cuda.err.find("--backend cuda: not available"), std::string::npos) << cuda.err;
+}
+
 TEST(CliTraceFile, InfoPrintsHeaderAndCounts) {
     const std::string path = trace_path("info.cst");
     ASSERT_EQ(run_cachesim("trace " + kWorkload + " -o " + path + " -q").exit_code, 0);

@@ -6,6 +6,12 @@
 #include "apps/cachesim/sweep_progress.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_writer.hpp"
+#ifdef CACHESIM_HAVE_TRACEGEN
+#include "traces/trace_generation.hpp"
+#endif
+#ifdef CACHESIM_HAVE_CUDA_TRACEGEN
+#include "traces/trace_generation_cuda.hpp"
+#endif
 
 namespace cachesim::cli {
 
@@ -16,6 +22,10 @@ po::options_description trace_output_options() {
     d.add_options()
         ("out,o", po::value<std::string>(), "write the trace to FILE (cst format, written atomically)")
         ("zstd-level", po::value<int>()->default_value(3), "zstd compression level, 1 (fast) .. 19 (small)")
+        ("backend", po::value<std::string>()->default_value("auto"),
+         "workload traces: cuda (Thrust on the GPU) | host (Thrust on the CPU) | generator (the "
+         "simulator's own generator) | auto (cuda if a GPU is usable, else host, else generator); "
+         "all give the same bytes")
         ("quiet,q", po::bool_switch(), "no progress bar");
     return d;
 }
@@ -25,6 +35,45 @@ constexpr const char* kUsage =
     "Writes the per-thread address trace of a workload and schedule (or converts a din/u64 trace)\n"
     "to a cst trace file: versioned header, zstd-compressed checksummed blocks. Replay it with\n"
     "`cachesim simulate --trace FILE`; inspect it with `cachesim info FILE`.";
+
+// Which generator produces a workload's records; "auto" picks the best one available.
+std::string choose_backend(const std::string& requested) {
+    bool host = false, cuda = false;
+#ifdef CACHESIM_HAVE_TRACEGEN
+    host = true;
+#endif
+#ifdef CACHESIM_HAVE_CUDA_TRACEGEN
+    cuda = requested != "host" && requested != "generator" && cuda_trace_generation_available();
+#endif
+    if (requested == "auto") return cuda ? "cuda" : host ? "host" : "generator";
+    if (requested == "generator") return requested;
+    if (requested == "host" && host) return requested;
+    if (requested == "cuda" && cuda) return requested;
+    if (requested == "host" || requested == "cuda")
+        throw InputError("--backend " + requested + ": not available (" +
+                         (requested == "cuda" ? "no usable CUDA device, or built without nvcc"
+                                              : "built without Thrust") + ")");
+    throw InputError("--backend: expected auto, cuda, host or generator, not '" + requested + "'");
+}
+
+#ifdef CACHESIM_HAVE_TRACEGEN
+// Thrust's records -> whole-step batches for the writer (one conversion buffer, reused).
+TraceChunkSink writer_sink(cst::TraceWriter& writer, ProgressBar& progress, AccessBatch& batch,
+                           std::uint64_t& written) {
+    return [&](const TraceChunk& chunk) {
+        batch.first_step = chunk.first_launch;
+        batch.accesses_per_step = chunk.accesses_per_launch;
+        batch.accesses.resize(chunk.count);
+        for (std::size_t i = 0; i < chunk.count; ++i) {
+            const TraceRecord& r = chunk.records[i];
+            batch.accesses[i] = Access{r.address, r.size, r.array, r.is_write != 0};
+        }
+        writer.append(batch);
+        written += chunk.count;
+        progress.update(written);
+    };
+}
+#endif
 
 }  // namespace
 
@@ -56,19 +105,30 @@ int run_trace(int argc, char** argv) {
     } else {
         header.elem_bytes = 1;
     }
+    const std::string backend = sim.workload ? choose_backend((*vm)["backend"].as<std::string>()) : "file";
     cst::TraceWriter writer(out, header, level);
     ProgressBar progress("trace", source->size_hint(), !(*vm)["quiet"].as<bool>());
     AccessBatch batch;
     std::uint64_t written = 0;
-    while (source->next(batch, cst::kBlockAccesses)) {
-        writer.append(batch);
-        written += batch.accesses.size();
-        progress.update(written);
+#ifdef CACHESIM_HAVE_TRACEGEN
+    if (backend == "host") generate_trace_host(*sim.workload, writer_sink(writer, progress, batch, written));
+#endif
+#ifdef CACHESIM_HAVE_CUDA_TRACEGEN
+    if (backend == "cuda") generate_trace_cuda(*sim.workload, writer_sink(writer, progress, batch, written));
+#endif
+    if (backend == "generator" || backend == "file") {
+        while (source->next(batch, cst::kBlockAccesses)) {
+            writer.append(batch);
+            written += batch.accesses.size();
+            progress.update(written);
+        }
     }
     const cst::TraceHeader& done = writer.finish();
     progress.finish();
     std::cout << "wrote " << out << ": " << done.steps << " steps x " << done.accesses_per_step << " = "
-              << done.accesses << " accesses in " << done.blocks << " blocks\n";
+              << done.accesses << " accesses in " << done.blocks << " blocks";
+    if (backend == "host" || backend == "cuda") std::cout << " (Thrust, " << backend << " backend)";
+    std::cout << "\n";
     return 0;
 }
 
