@@ -9,14 +9,15 @@ scripts/setup.sh
 jobs="$(nproc)"
 export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:strict_string_checks=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-# OpenMPI's own start-up allocations are never freed; everything else must be leak-free.
-export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 
 # -O1 -g1: quick to compile on CI's two cores, fast enough to run, still precise stack traces.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DCACHESIM_SANITIZE=ON \
   -DCACHESIM_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build build-asan -j "$jobs" --target cachesim_tests
-(cd build-asan && ctest --output-on-failure -j "$jobs" -E '^fuzz_')
+# Leaks are checked everywhere except in the GUI tests: OpenGL drivers leak at exit inside
+# dlopen'ed modules LeakSanitizer cannot attribute (the MPI test turns it off for mpirun likewise).
+(cd build-asan && ctest --output-on-failure -j "$jobs" -E '^VizGui')
+(cd build-asan && ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" ctest --output-on-failure -j "$jobs" -R '^VizGui')
 
 if [ "${1:-}" != "--no-fuzz" ]; then
   cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -g1" -DCMAKE_CXX_COMPILER=clang++ \
