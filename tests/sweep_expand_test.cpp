@@ -18,6 +18,7 @@ TEST(SweepExpand, ListsAndRanges) {
     EXPECT_EQ(expand_values("100..300*2", "x"), (Values{"100", "200"}));
     EXPECT_EQ(expand_values("../traces/a.cst", "trace"), (Values{"../traces/a.cst"}));
     EXPECT_EQ(expand_values("tiled:32x8", "schedule"), (Values{"tiled:32x8"}));
+    EXPECT_EQ(expand_values("0\\,8\\,16,0\\,32", "carveouts"), (Values{"0,8,16", "0,32"}));
 }
 
 TEST(SweepExpand, MalformedRangesAreInputErrors) {

@@ -9,15 +9,16 @@ namespace {
 
 constexpr std::size_t kMaxRangeValues = 100'000;
 
+// Splits at `separator`; a backslash before it keeps it literal ("0\,8" for a value that is itself a
+// comma list, such as --carveouts).
 std::vector<std::string> split(const std::string& text, char separator) {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t end = text.find(separator, start);
-        parts.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
-        if (end == std::string::npos) return parts;
-        start = end + 1;
+    std::vector<std::string> parts(1);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == separator) parts.back() += text[++i];
+        else if (text[i] == separator) parts.emplace_back();
+        else parts.back() += text[i];
     }
+    return parts;
 }
 
 // "32K..256K*2" is a range; "../traces/a.cst" is not (the start must be a number).

@@ -23,8 +23,9 @@ struct SweepConfiguration {
 
 inline constexpr std::size_t kMaxSweepConfigurations = 1'000'000;
 
-// "a,b,c" -> {a, b, c}; "A..B*F" geometric, "A..B+S" or "A..B" (step 1) arithmetic, with
-// K/M/G suffixes; throws InputError naming `option` for malformed or huge ranges.
+// "a,b,c" -> {a, b, c} ("a\,b" is the single value "a,b"); "A..B*F" geometric, "A..B+S" or
+// "A..B" (step 1) arithmetic, with K/M/G suffixes; throws InputError naming `option` for
+// malformed or huge ranges.
 std::vector<std::string> expand_values(const std::string& text, const std::string& option);
 
 // Reads "--name value" / "--name=value" tokens, checking each name against `simulate_options`.
