@@ -81,7 +81,10 @@ HeatMap build_heat_map(const std::vector<SweepAxis>& axes, const std::vector<Swe
         map.values[i] = map.counts[i] ? sums[i] / map.counts[i] : std::numeric_limits<double>::quiet_NaN();
         most = std::max(most, map.counts[i]);
     }
-    map.title = value_column + (most > 1 ? " (mean over " + std::to_string(most) + " configurations per cell)" : "");
+    map.title = value_column;
+    if (!map.y_label.empty() || !map.x_label.empty())
+        map.title += " by " + map.y_label + (map.y_label.empty() || map.x_label.empty() ? "" : " x ") + map.x_label;
+    if (most > 1) map.title += " (mean over " + std::to_string(most) + " configurations per cell)";
     return map;
 }
 
