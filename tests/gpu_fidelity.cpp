@@ -1,7 +1,8 @@
 // Runs every configuration of gpubench's measured CSVs (tests/data/h200/fidelity_*.csv) through
 // the GPU model with the H200 preset and prints simulated vs measured L1 and L2 hit rates as a
 // Markdown table (the README's fidelity table comes from here), with the per-workload ranking
-// agreement. Usage: gpu_fidelity CSV... [--set key=value]... [--only SUBSTRING]
+// agreement. L2: the all-source read hit rate (lts__t_sector_op_read_hit_rate.pct, one pass on
+// the H200) and, beside it, the tex-lookup ratio (two passes on the H200, so it mixes runs). Usage: gpu_fidelity CSV... [--set key=value]... [--only SUBSTRING]
 // Keys for --set (model experiments): carveout-reserved, scheduler, cta, partitions, l1-policy,
 // l2-policy, l1-kib, dram-fetch.
 #include <algorithm>
@@ -24,7 +25,8 @@ using namespace cachesim;
 struct Row {
     WorkloadSpec spec;
     std::uint32_t block = 0;
-    double l1 = 0, l2 = 0;  // measured hit rates, %
+    double l1 = 0, l2 = 0;  // measured hit rates, % (l2: lts__t_sector_op_read_hit_rate.pct)
+    double l2_tex = 0;      // measured tex lookup hits / tex reads (two passes), %
     double l1_sectors = 0, l2_sectors = 0, dram = 0;
     std::string label;
 };
@@ -66,7 +68,8 @@ std::vector<Row> read(const std::string& path) {
         r.l1 = std::stod(f[col("l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct")]);
         r.l1_sectors = std::stod(f[col("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")]);
         r.l2_sectors = std::stod(f[col("lts__t_sectors_srcunit_tex_op_read.sum")]);
-        r.l2 = 100.0 * std::stod(f[col("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum")]) / r.l2_sectors;
+        r.l2_tex = 100.0 * std::stod(f[col("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum")]) / r.l2_sectors;
+        r.l2 = std::stod(f[col("lts__t_sector_op_read_hit_rate.pct")]);
         r.dram = std::stod(f[col("dram__bytes_read.sum")]);
         r.label = r.spec.describe() + ", block " + std::to_string(r.block);
         rows.push_back(r);
@@ -79,6 +82,9 @@ void apply(GpuConfig& c, const std::string& key, const std::string& value) {
     else if (key == "scheduler") c.scheduler = *parse_warp_scheduler(value);
     else if (key == "cta") c.cta_order = *parse_cta_order(value);
     else if (key == "partitions") c.l2_partitions = std::stoul(value);
+    else if (key == "fill") c.partition_fill = *parse_partition_fill(value);
+    else if (key == "l2-hash") c.l2_hashed_sets = value == "on";
+    else if (key == "partition-map") c.partition_map = *parse_partition_map(value);
     else if (key == "l1-policy") c.l1.policy = *parse_policy(value);
     else if (key == "l2-policy") c.l2.policy = *parse_policy(value);
     else if (key == "l1-kib") { c.l1_auto = false; c.l1.size_bytes = std::stoull(value) * 1024; }
@@ -117,9 +123,12 @@ int main(int argc, char** argv) {
             files.push_back(a);
         }
     }
-    std::printf("| workload | schedule | block | L1 sim | L1 hw | diff | L2 sim | L2 hw | diff | L2 sectors sim/hw |\n");
-    std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
-    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> groups;  // per workload+block
+    std::printf("| workload | schedule | block | L1 sim | L1 H200 | diff | L2 sim | L2 H200 | diff | L2 tex sim | L2 tex H200 | L2 sectors sim/H200 |\n");
+    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    struct Group {
+        std::vector<double> l1_sim, l1_hw, l2_sim, l2_hw;
+    };
+    std::map<std::string, Group> groups;  // per workload and block: the schedules
     double worst_l1 = 0, worst_l2 = 0, sum_l1 = 0, sum_l2 = 0;
     int n = 0, l1_ok = 0, l2_ok = 0;
     for (const std::string& file : files) {
@@ -128,19 +137,21 @@ int main(int argc, char** argv) {
             GpuConfig c = config;
             c.block = r.block;
             const GpuResult g = simulate_gpu_model(r.spec, c);
-            const double l1 = g.ncu.l1_hit_rate_pct(), l2 = g.ncu.l2_hit_rate_pct();
+            const double l1 = g.ncu.l1_hit_rate_pct(), l2 = g.l2_read_hit_rate_pct();
             std::string workload = std::string(workload_name(r.spec.kind)) + " " + std::to_string(r.spec.width) + "x" +
                                    std::to_string(r.spec.height) +
                                    (r.spec.kind == WorkloadKind::stencil
                                         ? " " + std::to_string(r.spec.stencil_w) + "x" + std::to_string(r.spec.stencil_h)
                                         : " d" + std::to_string(r.spec.depth));
-            std::printf("| %s | %s | %u | %.2f | %.2f | %+.2f | %.2f | %.2f | %+.2f | %.2f |\n", workload.c_str(),
+            std::printf("| %s | %s | %u | %.2f | %.2f | %+.2f | %.2f | %.2f | %+.2f | %.2f | %.2f | %.2f |\n", workload.c_str(),
                         schedule_name(r.spec.schedule).c_str(), r.block, l1, r.l1, l1 - r.l1, l2, r.l2, l2 - r.l2,
-                        g.ncu.l2_sectors_tex_read / r.l2_sectors);
+                        g.ncu.l2_hit_rate_pct(), r.l2_tex, g.ncu.l2_sectors_tex_read / r.l2_sectors);
             std::fflush(stdout);
-            auto& group = groups[workload + " block " + std::to_string(r.block)];
-            group.first.push_back(l1);
-            group.second.push_back(r.l1);
+            Group& group = groups[workload + ", block " + std::to_string(r.block)];
+            group.l1_sim.push_back(l1);
+            group.l1_hw.push_back(r.l1);
+            group.l2_sim.push_back(l2);
+            group.l2_hw.push_back(r.l2);
             worst_l1 = std::max(worst_l1, std::abs(l1 - r.l1));
             worst_l2 = std::max(worst_l2, std::abs(l2 - r.l2));
             sum_l1 += std::abs(l1 - r.l1);
@@ -152,9 +163,10 @@ int main(int argc, char** argv) {
     }
     std::printf("\n%d configurations: L1 within 3 points %d, mean |diff| %.2f, worst %.2f; L2 within 5 points %d, mean |diff| %.2f, worst %.2f\n",
                 n, l1_ok, n ? sum_l1 / n : 0, worst_l1, l2_ok, n ? sum_l2 / n : 0, worst_l2);
+    std::printf("\n| workload, block | schedules | L1 ranking: pairs in the same order | L2 ranking |\n|---|---:|---:|---:|\n");
     for (const auto& [name, group] : groups)
-        if (group.first.size() > 1)
-            std::printf("ranking of schedules by L1 hit rate, %s: %.0f%% of pairs agree\n", name.c_str(),
-                        100.0 * pair_agreement(group.first, group.second));
+        if (group.l1_sim.size() > 1)
+            std::printf("| %s | %zu | %.0f%% | %.0f%% |\n", name.c_str(), group.l1_sim.size(),
+                        100.0 * pair_agreement(group.l1_sim, group.l1_hw), 100.0 * pair_agreement(group.l2_sim, group.l2_hw));
     return 0;
 }

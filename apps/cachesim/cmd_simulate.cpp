@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "apps/cachesim/atomic_file.hpp"
+#include "apps/cachesim/gpu_report.hpp"
 #include "apps/cachesim/options.hpp"
 #include "apps/cachesim/report.hpp"
 #include "apps/cachesim/subcommands.hpp"
@@ -25,7 +26,7 @@ po::options_description output_options() {
 
 int run_simulate(int argc, char** argv) {
     po::options_description options;
-    options.add(common_options()).add(workload_options()).add(cache_options()).add(output_options());
+    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(output_options());
     const auto vm = parse_command_line(
         argc, argv, options,
         "usage: cachesim simulate [options]\n\n"
@@ -43,8 +44,12 @@ int run_simulate(int argc, char** argv) {
     report.workload = sim.workload;
     report.trace_path = sim.trace_path;
     report.hierarchy = sim.hierarchy;
-    auto source = make_source(sim);
-    report.result = simulate_thread_model(*source, sim.hierarchy);
+    if (sim.model == "gpu") {
+        run_gpu_model(sim, report);
+    } else {
+        auto source = make_source(sim);
+        report.result = simulate_thread_model(*source, sim.hierarchy);
+    }
 
     std::ostringstream text;
     if (format == "json") text << to_json(report).dump(2) << "\n";

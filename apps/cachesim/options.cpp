@@ -1,9 +1,11 @@
 #include "apps/cachesim/options.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
 #include "apps/cachesim/presets.hpp"
+#include "sim/gpu/gpu_presets.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"
 #include "traces/workload_source.hpp"
@@ -25,7 +27,9 @@ po::options_description workload_options() {
          "auto (cst if the file has its magic, else din) | cst (cachesim trace file) | din (Dinero IV "
          "text) | u64 (little-endian 64-bit addresses, 8-byte loads)")
         ("model", po::value<std::string>()->default_value("thread"),
-         "thread: work items one after another (the thesis's model)");
+         "thread: work items one after another (the thesis's model) | gpu: warps of thread "
+         "blocks on SMs with per-SM L1s and a shared L2 (see GPU model; without --preset it "
+         "takes --preset h200)");
     return d;
 }
 
@@ -37,7 +41,8 @@ void add_level_options(po::options_description& d, const std::string& level,
     const std::string L = level == "l1" ? "L1" : "L2";
     d.add_options()
         ((level + "-size").c_str(), po::value<std::string>()->default_value(size),
-         (L + " size in bytes, K/M/G suffixes allowed; 0 disables the level").c_str())
+         (L + " size in bytes, K/M/G suffixes allowed; 0 disables the level" +
+          (level == "l1" ? "; auto (GPU model): the unified L1/shared memory less the carve-out" : "")).c_str())
         ((level + "-lines").c_str(), po::value<std::uint64_t>(),
          (L + " size as a number of lines (overrides --" + level + "-size)").c_str())
         ((level + "-line").c_str(), po::value<std::uint32_t>()->default_value(std::stoul(line)),
@@ -53,12 +58,21 @@ void add_level_options(po::options_description& d, const std::string& level,
               "write-allocate)").c_str());
 }
 
-CacheConfig read_level(const po::variables_map& vm, const std::string& level) {
+// `is_auto`: where "--l1-size auto" is allowed (GPU model); set when it was given.
+CacheConfig read_level(const po::variables_map& vm, const std::string& level, bool* is_auto = nullptr) {
     CacheConfig c;
     c.name = level == "l1" ? "L1" : "L2";
     c.line_bytes = vm[level + "-line"].as<std::uint32_t>();
     c.sector_bytes = vm[level + "-sector"].as<std::uint32_t>();
-    c.size_bytes = parse_size(vm[level + "-size"].as<std::string>(), "--" + level + "-size");
+    const std::string size = vm[level + "-size"].as<std::string>();
+    if (size == "auto") {
+        if (!is_auto)
+            throw InputError("--" + level + "-size auto (the L1 left by the shared-memory carve-out) "
+                             "needs --model gpu");
+        *is_auto = !vm.count(level + "-lines");
+    } else {
+        c.size_bytes = parse_size(size, "--" + level + "-size");
+    }
     if (vm.count(level + "-lines")) {
         const std::uint64_t lines = vm[level + "-lines"].as<std::uint64_t>();
         if (lines > (1ull << 40)) throw InputError("--" + level + "-lines is too large");
@@ -107,6 +121,51 @@ po::options_description common_options() {
     return d;
 }
 
+po::options_description gpu_options() {
+    const GpuConfig d = find_gpu_preset(kDefaultGpuPreset)->config;
+    std::string carveouts;
+    for (std::uint32_t kib : d.carveouts_kib) carveouts += (carveouts.empty() ? "" : ",") + std::to_string(kib);
+    po::options_description o("GPU model (--model gpu; --preset v100|t4|a100|h100|h200 sets the hardware)");
+    o.add_options()
+        ("block", po::value<std::uint32_t>()->default_value(d.block), "threads per block (1..1024)")
+        ("sms", po::value<std::uint32_t>()->default_value(d.sms), "streaming multiprocessors")
+        ("threads-per-sm", po::value<std::uint32_t>()->default_value(d.max_threads_per_sm),
+         "resident threads per SM at most")
+        ("blocks-per-sm", po::value<std::uint32_t>()->default_value(d.max_blocks_per_sm),
+         "resident blocks per SM at most")
+        ("regs-per-thread", po::value<std::uint32_t>()->default_value(0),
+         "registers per thread of the kernel; 0: registers do not limit residency")
+        ("regs-per-sm", po::value<std::uint32_t>()->default_value(d.regs_per_sm), "registers per SM")
+        ("smem-per-block", po::value<std::string>()->default_value("0"),
+         "shared memory the kernel allocates per block (bytes, K suffix)")
+        ("smem-reserved", po::value<std::string>()->default_value(std::to_string(d.smem_reserved_per_block)),
+         "shared memory CUDA reserves per block (1K on cc >= 8.0, 0 before)")
+        ("unified-l1", po::value<std::string>()->default_value(std::to_string(d.unified_l1_bytes / 1024) + "K"),
+         "L1 + shared memory per SM; --l1-size auto gives the L1 what the carve-out leaves")
+        ("carveouts", po::value<std::string>()->default_value(carveouts),
+         "shared-memory carve-outs the driver chooses from, KiB, comma separated; it takes the "
+         "smallest that holds the resident blocks' shared memory")
+        ("cta-order", po::value<std::string>()->default_value("round-robin"),
+         "first wave of blocks: round-robin (block b to SM b mod N) | fill (SM by SM)")
+        ("warp-scheduler", po::value<std::string>()->default_value("lrr"),
+         "lrr (loose round robin) | gto (greedy then oldest: the same warp until an L1 miss)")
+        ("l2-partitions", po::value<std::uint32_t>()->default_value(d.l2_partitions),
+         "1 | 2: two halves, each SM attached to one; a near miss that hits the far half copies "
+         "the sector over")
+        ("l2-partition-map", po::value<std::string>()->default_value("halves"),
+         "SM to partition: halves (SMs 0..N/2-1 to the first) | interleaved (SM mod 2)")
+        ("l2-fill", po::value<std::string>()->default_value(std::string(partition_fill_name(d.partition_fill))),
+         "two partitions, where DRAM reads land: near (the requesting SM's half; a near miss asks "
+         "the far half) | home (each line's home half by address hash, plus a copy in the near half)")
+        ("l2-index", po::value<std::string>()->default_value("hash"),
+         "L2 set index: hash (of the line address, as GPUs spread addresses over slices) | mod "
+         "(line mod sets)")
+        ("dram-fetch", po::value<std::uint32_t>()->default_value(d.dram_fetch_bytes),
+         "bytes an L2 miss fetches from DRAM (aligned; 32, 64 or 128)")
+        ("warp-size", po::value<std::uint32_t>()->default_value(d.warp_size), "threads per warp");
+    return o;
+}
+
 std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,
                                                     const std::string& usage) {
@@ -122,8 +181,11 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
         if (!in) throw InputError("--config: cannot open '" + path + "'");
         po::store(po::parse_config_file(in, options, false), vm);
     }
-    if (vm.count("preset")) {
-        const std::string name = vm["preset"].as<std::string>();
+    std::string preset_name;
+    if (vm.count("preset")) preset_name = vm["preset"].as<std::string>();
+    else if (vm.count("model") && vm["model"].as<std::string>() == "gpu") preset_name = kDefaultGpuPreset;
+    if (!preset_name.empty()) {
+        const std::string name = preset_name;
         const Preset* preset = find_preset(name);
         if (!preset) throw InputError("unknown preset '" + name + "' (expected " + preset_names() + ")");
         std::vector<std::string> args;
@@ -137,11 +199,105 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
     return vm;
 }
 
+namespace {
+
+// A GPU option's value, or the default GPU preset's when the subcommand does not have the option.
+template <class T>
+T gpu_value(const po::variables_map& vm, const char* key, T fallback) {
+    return vm.count(key) ? vm[key].as<T>() : fallback;
+}
+
+std::vector<std::uint32_t> parse_carveouts(const std::string& text) {
+    std::vector<std::uint32_t> kib;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        const std::string part = text.substr(start, comma - start);
+        const std::uint64_t v = parse_size(part, "--carveouts");  // whole KiB; 0 allowed
+        if (v > (1u << 20)) throw InputError("--carveouts: " + part + " KiB is too large");
+        kib.push_back(static_cast<std::uint32_t>(v));
+        start = comma + 1;
+    }
+    return kib;
+}
+
+std::uint32_t size32(const std::string& text, const std::string& what) {
+    if (text == "0") return 0;
+    const std::uint64_t v = parse_size(text, what);
+    if (v > (1ull << 31)) throw InputError(what + ": " + text + " is too large");
+    return static_cast<std::uint32_t>(v);
+}
+
+GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
+    const GpuPreset* base = find_gpu_preset(preset);
+    GpuConfig g = (base ? base : find_gpu_preset(kDefaultGpuPreset))->config;
+    g.name = base ? preset : "custom";
+    g.block = gpu_value(vm, "block", g.block);
+    g.sms = gpu_value(vm, "sms", g.sms);
+    g.max_threads_per_sm = gpu_value(vm, "threads-per-sm", g.max_threads_per_sm);
+    g.max_blocks_per_sm = gpu_value(vm, "blocks-per-sm", g.max_blocks_per_sm);
+    g.regs_per_thread = gpu_value(vm, "regs-per-thread", g.regs_per_thread);
+    g.regs_per_sm = gpu_value(vm, "regs-per-sm", g.regs_per_sm);
+    g.warp_size = gpu_value(vm, "warp-size", g.warp_size);
+    if (vm.count("smem-per-block")) g.smem_per_block = size32(vm["smem-per-block"].as<std::string>(), "--smem-per-block");
+    if (vm.count("smem-reserved")) g.smem_reserved_per_block = size32(vm["smem-reserved"].as<std::string>(), "--smem-reserved");
+    if (vm.count("unified-l1")) g.unified_l1_bytes = parse_size(vm["unified-l1"].as<std::string>(), "--unified-l1");
+    if (vm.count("carveouts")) g.carveouts_kib = parse_carveouts(vm["carveouts"].as<std::string>());
+    if (vm.count("cta-order")) {
+        const std::string text = vm["cta-order"].as<std::string>();
+        const auto order = parse_cta_order(text);
+        if (!order) throw InputError("--cta-order: expected round-robin or fill, not '" + text + "'");
+        g.cta_order = *order;
+    }
+    if (vm.count("warp-scheduler")) {
+        const std::string text = vm["warp-scheduler"].as<std::string>();
+        const auto scheduler = parse_warp_scheduler(text);
+        if (!scheduler) throw InputError("--warp-scheduler: expected lrr or gto, not '" + text + "'");
+        g.scheduler = *scheduler;
+    }
+    g.l2_partitions = gpu_value(vm, "l2-partitions", g.l2_partitions);
+    if (vm.count("l2-partition-map")) {
+        const std::string text = vm["l2-partition-map"].as<std::string>();
+        const auto map = parse_partition_map(text);
+        if (!map) throw InputError("--l2-partition-map: expected halves or interleaved, not '" + text + "'");
+        g.partition_map = *map;
+    }
+    if (vm.count("l2-fill")) {
+        const std::string text = vm["l2-fill"].as<std::string>();
+        const auto fill = parse_partition_fill(text);
+        if (!fill) throw InputError("--l2-fill: expected near or home, not '" + text + "'");
+        g.partition_fill = *fill;
+    }
+    if (vm.count("l2-index")) {
+        const std::string text = vm["l2-index"].as<std::string>();
+        if (text != "hash" && text != "mod") throw InputError("--l2-index: expected hash or mod, not '" + text + "'");
+        g.l2_hashed_sets = text == "hash";
+    }
+    g.dram_fetch_bytes = gpu_value(vm, "dram-fetch", g.dram_fetch_bytes);
+    bool l1_auto = false;
+    g.l1 = read_level(vm, "l1", &l1_auto);
+    g.l1_auto = l1_auto;
+    g.l2 = read_level(vm, "l2");
+    if (g.l1.write_policy != WritePolicy::write_through_no_allocate)
+        throw InputError("--model gpu: the L1 is write-through without allocation (--l1-write through)");
+    if (g.l2.write_policy != WritePolicy::write_back_allocate)
+        throw InputError("--model gpu: the L2 is write-back with allocation (--l2-write back)");
+    g.seed = vm["seed"].as<std::uint64_t>();
+    validate(g);  // SimulationError: exit code 2
+    return g;
+}
+
+}  // namespace
+
 SimulationOptions read_simulation_options(const po::variables_map& vm) {
     SimulationOptions o;
     if (vm.count("preset")) o.preset = vm["preset"].as<std::string>();
     o.model = vm["model"].as<std::string>();
-    if (o.model != "thread") throw InputError("--model: unknown model '" + o.model + "' (expected thread)");
+    if (o.model != "thread" && o.model != "gpu")
+        throw InputError("--model: unknown model '" + o.model + "' (expected thread or gpu)");
+    if (o.model == "gpu" && vm.count("trace"))
+        throw InputError("--model gpu replays the built-in workloads (its warps need work items), not traces");
+    if (o.model == "gpu" && o.preset.empty()) o.preset = kDefaultGpuPreset;
     if (vm.count("trace")) {
         o.trace_path = vm["trace"].as<std::string>();
         const std::string format = resolve_trace_format(vm["trace-format"].as<std::string>(), o.trace_path);
@@ -158,10 +314,16 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
         validate(w);
         o.workload = w;
     }
-    o.hierarchy.l1 = read_level(vm, "l1");
-    o.hierarchy.l2 = read_level(vm, "l2");
     o.hierarchy.seed = vm["seed"].as<std::uint64_t>();
     o.hierarchy.analysis = !vm["no-analysis"].as<bool>();
+    if (o.model == "gpu") {
+        o.gpu = read_gpu(vm, o.preset);
+        o.hierarchy.l1 = effective_l1(o.gpu);
+        o.hierarchy.l2 = o.gpu.l2;
+        return o;
+    }
+    o.hierarchy.l1 = read_level(vm, "l1");
+    o.hierarchy.l2 = read_level(vm, "l2");
     validate(o.hierarchy);
     return o;
 }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "sim/gpu/gpu_config.hpp"
 #include "sim/thread_model.hpp"
 #include "traces/access_source.hpp"
 #include "traces/trace_format.hpp"
@@ -20,17 +21,20 @@ struct SimulationOptions {
     std::string trace_path;
     TraceFormat trace_format = TraceFormat::din;
     bool trace_cst = false;  // a cachesim trace file (traces/trace_format.hpp); trace_format unused
-    std::string model = "thread";
+    std::string model = "thread";  // thread | gpu
     std::string preset;
-    HierarchyConfig hierarchy;
+    HierarchyConfig hierarchy;  // gpu: the L1 as simulated (carve-out resolved) and the whole L2
+    GpuConfig gpu;              // gpu: SMs, launch, caches and policies (what simulate_gpu_model takes)
 };
 
 // Option groups; add the ones a subcommand needs to its description.
 po::options_description workload_options();
 po::options_description cache_options();
 po::options_description common_options();  // --preset, --config, --seed, --help
+po::options_description gpu_options();     // --block, --sms, ... (--model gpu)
 
 // Parses argv, then the --config file, then the --preset's values; earlier sources win.
+// --model gpu without --preset takes the h200 preset.
 // Returns nullopt (after printing help) when --help was given.
 std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,

@@ -18,6 +18,26 @@ std::optional<CtaOrder> parse_cta_order(std::string_view text) {
     return std::nullopt;
 }
 
+std::string_view partition_map_name(PartitionMap map) {
+    return map == PartitionMap::interleaved ? "interleaved" : "halves";
+}
+
+std::optional<PartitionMap> parse_partition_map(std::string_view text) {
+    if (text == "halves") return PartitionMap::halves;
+    if (text == "interleaved") return PartitionMap::interleaved;
+    return std::nullopt;
+}
+
+std::string_view partition_fill_name(PartitionFill fill) {
+    return fill == PartitionFill::home ? "home" : "near";
+}
+
+std::optional<PartitionFill> parse_partition_fill(std::string_view text) {
+    if (text == "near") return PartitionFill::near;
+    if (text == "home") return PartitionFill::home;
+    return std::nullopt;
+}
+
 std::string_view warp_scheduler_name(WarpScheduler scheduler) {
     return scheduler == WarpScheduler::gto ? "gto" : "lrr";
 }
@@ -72,6 +92,13 @@ GpuOccupancy gpu_occupancy(const GpuConfig& c) {
         max_carveout = std::min<std::uint64_t>(max_carveout, static_cast<std::uint64_t>(
                            *std::max_element(c.carveouts_kib.begin(), c.carveouts_kib.end())) * 1024);
     if (smem_block != 0) limit_by(max_carveout / smem_block, "shared memory");
+    if (limit == 0 && o.limiter == "shared memory")
+        fail("a block's shared memory (" + std::to_string(smem_block) + " B with the reserved part) exceeds "
+             "the largest carve-out (" + std::to_string(max_carveout) + " B): --smem-per-block, --carveouts");
+    if (limit == 0 && o.limiter == "registers")
+        fail("a block of " + std::to_string(c.block) + " threads needs more registers than an SM has "
+             "(--regs-per-thread " + std::to_string(c.regs_per_thread) + ", --regs-per-sm " +
+             std::to_string(c.regs_per_sm) + ")");
     if (limit == 0)
         fail("no block of " + std::to_string(c.block) + " threads can be resident on an SM (limited by " +
              o.limiter + ")");

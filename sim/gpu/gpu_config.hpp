@@ -24,10 +24,38 @@ enum class WarpScheduler : std::uint8_t {
     gto,  // greedy then oldest: the same warp until a request misses in L1, then the oldest ready
 };
 
+// Which L2 partition an SM is attached to (two partitions).
+enum class PartitionMap : std::uint8_t {
+    halves,      // SMs 0 .. N/2-1 to partition 0, the rest to partition 1 (GPCs split in two)
+    interleaved, // SM s to partition s mod 2
+};
+
+// Where a line read from DRAM is placed with two partitions.
+enum class PartitionFill : std::uint8_t {
+    near,  // in the requesting SM's partition only; a near miss always checks the far partition
+    home,  // every line has a home partition (by address hash), where DRAM reads land; an SM of
+           // the other partition keeps a copy in its near partition. A near miss checks the far
+           // partition only when that is the line's home (a copy elsewhere implies one at home).
+};
+
 std::string_view cta_order_name(CtaOrder order);
+std::string_view partition_fill_name(PartitionFill fill);
+std::optional<PartitionFill> parse_partition_fill(std::string_view text);
+std::string_view partition_map_name(PartitionMap map);
+std::optional<PartitionMap> parse_partition_map(std::string_view text);
 std::optional<CtaOrder> parse_cta_order(std::string_view text);
 std::string_view warp_scheduler_name(WarpScheduler scheduler);
 std::optional<WarpScheduler> parse_warp_scheduler(std::string_view text);
+
+// One request as issued, for tests and inspection (GpuConfig::issue_log).
+struct GpuIssue {
+    std::uint64_t round = 0;
+    std::uint32_t sm = 0;
+    std::uint64_t block = 0;
+    std::uint32_t warp = 0;     // warp within its block
+    std::uint32_t k = 0;        // request index (the lanes' k-th access)
+    bool l1_miss = false;       // a load sector missed in L1
+};
 
 struct GpuConfig {
     std::string name = "custom";  // preset name, for reports
@@ -50,7 +78,10 @@ struct GpuConfig {
                    WritePolicy::write_through_no_allocate};
     // L2: l2.size_bytes is the total; each of l2_partitions partitions holds an equal share.
     CacheConfig l2{"L2", 60ull << 20, 128, 32, 16, PolicyKind::lru, WritePolicy::write_back_allocate};
-    std::uint32_t l2_partitions = 2;
+    std::uint32_t l2_partitions = 1;
+    PartitionMap partition_map = PartitionMap::halves;
+    PartitionFill partition_fill = PartitionFill::home;
+    bool l2_hashed_sets = true;  // set = hash(line) mod sets (false: line mod sets)
     std::uint32_t dram_fetch_bytes = 32;  // an L2 miss fetches this aligned granule from DRAM
     CtaOrder cta_order = CtaOrder::round_robin;
     WarpScheduler scheduler = WarpScheduler::lrr;
@@ -58,6 +89,9 @@ struct GpuConfig {
     // Testing aid: generate every lane's address through Workload::access (slower) instead of the
     // equivalent per-warp fast path.
     bool reference_addresses = false;
+    // Testing aid: when set, every issued request is appended (SM by SM within a chunk of rounds;
+    // sort by (round, sm) for the lockstep order). Unbounded: small launches only.
+    std::vector<GpuIssue>* issue_log = nullptr;
 };
 
 // What a launch of `config.block` threads gets on one SM.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <functional>
+#include <queue>
 
 #include "sim/gpu/coalescer.hpp"
 #include "sim/gpu/list_policies.hpp"
@@ -26,6 +28,12 @@ std::vector<std::pair<std::string, double>> NcuCounters::metrics() const {
     };
 }
 
+std::uint32_t l2_home_partition(std::uint64_t line) {
+    std::uint64_t h = line * 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return static_cast<std::uint32_t>(h & 1u);
+}
+
 namespace {
 
 // The policy types of the GPU model, chosen once per run. LRU and FIFO use the list versions
@@ -47,6 +55,7 @@ constexpr std::uint32_t kNone = ~0u;
 
 struct Warp {
     std::uint64_t age = 0;        // dispatch order (GTO's "oldest")
+    std::uint64_t block = 0;      // launch block index
     std::uint32_t k = 0;          // next request
     std::uint32_t lanes = 0;      // active lanes; 0 = empty slot
     std::uint32_t block_slot = 0; // global index of its block's residency slot
@@ -54,6 +63,7 @@ struct Warp {
 };
 
 struct SmState {
+    std::uint64_t next_round = 0;   // the next round this SM has not yet simulated
     std::uint32_t live_warps = 0;
     std::uint32_t resident_blocks = 0;
     std::uint32_t last = 0;         // LRR: local slot that issued last
@@ -101,7 +111,7 @@ protected:
             const std::uint64_t lanes = std::min<std::uint64_t>(
                 {ws_, static_cast<std::uint64_t>(c_.block) - static_cast<std::uint64_t>(w) * ws_, n_ - tid0});
             const std::size_t slot = static_cast<std::size_t>(s) * wps_ + j * wpb_ + w;
-            warps_[slot] = Warp{next_age_++, 0, static_cast<std::uint32_t>(lanes), block_slot, false};
+            warps_[slot] = Warp{next_age_++, block, 0, static_cast<std::uint32_t>(lanes), block_slot, false};
             std::uint32_t* xs = &xs_[slot * ws_];
             std::uint32_t* ys = &ys_[slot * ws_];
             for (std::uint32_t lane = 0; lane < lanes; ++lane) {
@@ -203,12 +213,20 @@ public:
                 l1_[s].reset(g, config.seed * 0x9e3779b97f4a7c15ull + 1 + 2 * s);
         }
         partitions_ = l2_enabled_ ? config.l2_partitions : 1;
+        home_fill_ = config.partition_fill == PartitionFill::home;
+        partition_of_.assign(config.sms, 0);
+        for (std::uint32_t s = 0; s < config.sms; ++s)
+            partition_of_[s] = partitions_ == 1 ? 0
+                               : config.partition_map == PartitionMap::interleaved
+                                   ? s % partitions_
+                                   : static_cast<std::uint32_t>(static_cast<std::uint64_t>(s) * partitions_ / config.sms);
         if (l2_enabled_) {
             const CacheGeometry g = *make_geometry(l2_partition(config)).geometry;
             l2g_ = g;
             l2_.resize(partitions_);
             for (std::uint32_t p = 0; p < partitions_; ++p)
-                l2_[p].reset(g, config.seed * 0x9e3779b97f4a7c15ull + 2 + 2 * p + 2 * config.sms);
+                l2_[p].reset(g, config.seed * 0x9e3779b97f4a7c15ull + 2 + 2 * p + 2 * config.sms,
+                             config.l2_hashed_sets);
             l2_per_line_shift_ = g.line_shift - g.sector_shift;
             const std::uint32_t granule = std::max(config.dram_fetch_bytes, g.sector_bytes);
             granule_sectors_ = granule >> g.sector_shift;
@@ -223,47 +241,107 @@ public:
         written_.reserve(64);
     }
 
+    // Rounds are simulated in chunks. Inside a chunk each SM runs on its own (its L1 and its warps
+    // depend on nothing else), recording the sectors it sends to the L2 with their round; the L2
+    // then replays them in (round, SM) order, exactly as if the SMs had advanced in lockstep.
+    // An SM stops where one of its blocks finishes while blocks wait: the freed residency goes
+    // to the next block only once every SM has been simulated up to that round, in (round, SM)
+    // order. With an observer the chunk is one round, so events arrive round by round.
     void run() {
         const auto t0 = std::chrono::steady_clock::now();
         const std::uint64_t total_requests = total_warps() * per_item_;
+        const std::uint64_t chunk = observer_ ? 1 : kChunkRounds;
+        events_.assign(c_.sms, {});
         first_wave();
-        std::vector<std::uint32_t> freed;
-        std::uint64_t rounds = 0;
-        const std::uint32_t sms = c_.sms;
+        std::uint64_t start = 0;
         while (live_warps_ != 0) {
-            for (std::uint32_t s = 0; s < sms; ++s) {
-                if (sms_[s].live_warps == 0) continue;
-                const std::size_t slot = static_cast<std::size_t>(s) * wps_ + pick(s);
-                const bool missed = issue(s, slot);
-                warps_[slot].stalled = gto_ && missed;
-                if (advance(s, slot)) freed.push_back(s);
-            }
-            if (observer_) [[unlikely]] observer_->on_step_end(rounds);
-            ++rounds;
-            // Freed residency goes to the next blocks, first freed first served.
-            for (std::uint32_t s : freed)
+            const std::uint64_t end = start + chunk;
+            chunk_start_ = start;
+            for (std::uint32_t s = 0; s < c_.sms; ++s) run_sm(s, end);
+            while (!pending_.empty()) {
+                const std::uint32_t s = pending_.top().second;
+                pending_.pop();
                 if (dispatched_ < blocks_) dispatch(s, dispatched_);
-            freed.clear();
-            if ((rounds & 1023) == 0) {
-                if (control_.cancel && control_.cancel->load(std::memory_order_relaxed)) throw Cancelled();
-                if (control_.progress && (rounds & 16383) == 0 && total_requests)
-                    control_.progress(static_cast<double>(out_.requests()) / static_cast<double>(total_requests));
+                run_sm(s, end);
             }
+            replay_l2(start, end);
+            start = end;
+            if (control_.cancel && control_.cancel->load(std::memory_order_relaxed)) throw Cancelled();
+            if (control_.progress && total_requests && (start & 16383) < chunk)
+                control_.progress(static_cast<double>(out_.requests()) / static_cast<double>(total_requests));
         }
         if (control_.progress) control_.progress(1.0);
         SimulationResult& r = out_.result;
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        r.steps = rounds;
+        out_.rounds = issued_any_ ? last_round_ + 1 : 0;
+        r.steps = n_;  // work items, as in the thread model (rounds are out_.rounds)
         r.accesses = r.reads + r.writes;
         r.arrays = spec_.arrays();
         if (l1_enabled_) r.levels.push_back(l1s_);
         if (l2_enabled_) r.levels.push_back(l2s_);
-        out_.rounds = rounds;
         out_.blocks = blocks_;
         out_.warps = next_age_;
     }
 
 private:
+    static constexpr std::uint64_t kChunkRounds = 1024;
+
+    // What an SM sends to the L2 in one round of the chunk being simulated.
+    struct L2Event {
+        std::uint64_t address;  // loads: the L1 sector's address; stores: the L2 sector id
+        std::uint32_t round;    // round within the chunk
+        std::uint16_t array;
+        std::uint8_t kind;      // kLoad, kStorePartial, kStoreFull
+    };
+    static constexpr std::uint8_t kLoad = 0, kStorePartial = 1, kStoreFull = 2;
+
+    // Simulates SM s from its next round up to `end`, or until a block of it finishes while
+    // blocks wait (it is then queued for the next block).
+    void run_sm(std::uint32_t s, std::uint64_t end) {
+        SmState& sm = sms_[s];
+        while (sm.next_round < end) {
+            if (sm.live_warps == 0) {
+                sm.next_round = end;
+                return;
+            }
+            const std::uint64_t round = sm.next_round++;
+            round_in_chunk_ = static_cast<std::uint32_t>(round - chunk_start_);
+            const std::size_t slot = static_cast<std::size_t>(s) * wps_ + pick(s);
+            const bool missed = issue(s, slot);
+            warps_[slot].stalled = gto_ && missed;
+            if (c_.issue_log) [[unlikely]]
+                c_.issue_log->push_back({round, s, warps_[slot].block,
+                                         static_cast<std::uint32_t>((slot - static_cast<std::size_t>(s) * wps_) % wpb_),
+                                         warps_[slot].k, missed});
+            last_round_ = std::max(last_round_, round);
+            issued_any_ = true;
+            if (advance(s, slot) && dispatched_ < blocks_) {
+                pending_.push({round, s});
+                return;
+            }
+        }
+    }
+
+    // Plays the chunk's L2 traffic in (round, SM) order.
+    void replay_l2(std::uint64_t start, std::uint64_t end) {
+        cursor_.assign(c_.sms, 0);
+        const std::uint32_t rounds = static_cast<std::uint32_t>(end - start);
+        for (std::uint32_t r = 0; r < rounds; ++r) {
+            for (std::uint32_t s = 0; s < c_.sms; ++s) {
+                const std::vector<L2Event>& events = events_[s];
+                std::size_t& i = cursor_[s];
+                for (; i < events.size() && events[i].round == r; ++i) {
+                    const L2Event& e = events[i];
+                    if (e.kind == kLoad) read_below_l1(s, e.address, e.array);
+                    else l2_write(s, e.address, e.kind == kStoreFull, e.array);
+                }
+            }
+            if (observer_ && issued_any_ && start + r <= last_round_) [[unlikely]]
+                observer_->on_step_end(start + r);
+        }
+        for (std::vector<L2Event>& events : events_) events.clear();
+    }
+
     // One request of the warp in `slot` of SM s. Returns true when a load sector missed in L1.
     bool issue(std::uint32_t s, std::size_t slot) {
         const Warp& w = warps_[slot];
@@ -325,7 +403,7 @@ private:
             const std::uint64_t address = (cl.line << l1_line_shift_) +
                                           (static_cast<std::uint64_t>(std::countr_zero(m)) << l1_sector_shift_);
             l1s_.bytes_from_below += l1_sector_bytes_;
-            read_below_l1(s, address, array);
+            events_[s].push_back({address, round_in_chunk_, array, kLoad});
         }
         l1s_.evictions += evicted.count;
         if (observer_) [[unlikely]] {
@@ -355,7 +433,7 @@ private:
         ++l2s_.reads;
         ArrayCounters& a = array_of(l2s_, array);
         ++a.reads;
-        const std::uint32_t p = s % partitions_;
+        const std::uint32_t p = partition_of_[s];
         SectorCache<P2>& near = l2_[p];
         const std::uint32_t slot = near.find(line);
         if (slot != SectorCache<P2>::kNone && (near.valid(slot) & bit)) {
@@ -365,11 +443,16 @@ private:
             if (observer_) [[unlikely]] observer_->on_lookup(1, line, true, false, array);
             return;
         }
-        // Near miss: the far partition may hold the sector (it is copied over), else DRAM.
+        // Near miss. With two partitions the far one may hold the sector: then it is copied
+        // over. (home fill: only the line's home partition is asked, and DRAM reads land there.)
+        std::uint32_t home = p;
+        if (partitions_ > 1) home = home_fill_ ? home_of(line) : 1 - p;
         bool far_hit = false;
-        if (partitions_ > 1) {
-            SectorCache<P2>& far = l2_[1 - p];
-            const std::uint32_t far_slot = far.find(line);
+        std::uint32_t far_slot = SectorCache<P2>::kNone;
+        if (home != p) {
+            ++out_.l2_far_lookups;
+            SectorCache<P2>& far = l2_[home];
+            far_slot = far.find(line);
             if (far_slot != SectorCache<P2>::kNone && (far.valid(far_slot) & bit)) {
                 far.touch(far_slot);
                 far_hit = true;
@@ -390,10 +473,13 @@ private:
             out_.ncu.dram_bytes_read += bytes;
             out_.result.memory_bytes_read += bytes;
             l2s_.bytes_from_below += bytes;
+            if (home_fill_ && home != p) fill_l2(l2_[home], far_slot, line, fetch, 0);
         }
         if (observer_) [[unlikely]] observer_->on_lookup(1, line, far_hit, false, array);
         fill_l2(near, slot, line, fetch, 0);
     }
+
+    static std::uint32_t home_of(std::uint64_t line) { return l2_home_partition(line); }
 
     // Brings sectors into a partition (a new line when slot is kNone); write-backs of victims.
     void fill_l2(SectorCache<P2>& cache, std::uint32_t slot, std::uint64_t line, std::uint64_t sectors,
@@ -429,23 +515,24 @@ private:
             return;
         }
         coalescer_.written_sectors(addresses_.data(), lanes, shape.size, l2g_.sector_shift, written_);
-        for (const WrittenSector& w : written_) l2_write(s, w, shape.array);
+        for (const WrittenSector& w : written_)
+            events_[s].push_back({w.sector, round_in_chunk_, shape.array, w.full ? kStoreFull : kStorePartial});
     }
 
-    void l2_write(std::uint32_t s, const WrittenSector& w, std::uint16_t array) {
-        const std::uint64_t line = w.sector >> l2_per_line_shift_;
-        const std::uint64_t bit = 1ull << (w.sector & ((1ull << l2_per_line_shift_) - 1));
+    void l2_write(std::uint32_t s, std::uint64_t sector_id, bool full, std::uint16_t array) {
+        const std::uint64_t line = sector_id >> l2_per_line_shift_;
+        const std::uint64_t bit = 1ull << (sector_id & ((1ull << l2_per_line_shift_) - 1));
         ++l2s_.writes;
         ArrayCounters& a = array_of(l2s_, array);
         ++a.writes;
-        SectorCache<P2>& near = l2_[s % partitions_];
+        SectorCache<P2>& near = l2_[partition_of_[s]];
         const std::uint32_t slot = near.find(line);
         const bool hit = slot != SectorCache<P2>::kNone && (near.valid(slot) & bit);
         if (hit) ++l2s_.write_hits;
         else {
             ++l2s_.write_misses;
             ++a.write_misses;
-            if (!w.full) {  // a partial sector is merged with its data from DRAM
+            if (!full) {  // a partial sector is merged with its data from DRAM
                 out_.ncu.dram_bytes_read += l2g_.sector_bytes;
                 out_.result.memory_bytes_read += l2g_.sector_bytes;
                 l2s_.bytes_from_below += l2g_.sector_bytes;
@@ -457,6 +544,13 @@ private:
 
     const RunControl& control_;
     SimObserver* observer_;
+    std::vector<std::vector<L2Event>> events_;  // per SM, the chunk's L2 traffic in order
+    std::vector<std::size_t> cursor_;
+    std::priority_queue<std::pair<std::uint64_t, std::uint32_t>, std::vector<std::pair<std::uint64_t, std::uint32_t>>,
+                        std::greater<>> pending_;  // (round, SM) of finished blocks awaiting a successor
+    std::uint64_t chunk_start_ = 0, last_round_ = 0;
+    std::uint32_t round_in_chunk_ = 0;
+    bool issued_any_ = false;
     GpuResult& out_;
     Coalescer coalescer_;
     CoalescedRequest request_;
@@ -468,6 +562,8 @@ private:
     LevelStats l1s_, l2s_;
     bool l1_enabled_ = false, l2_enabled_ = false;
     std::uint32_t partitions_ = 1;
+    bool home_fill_ = false;
+    std::vector<std::uint32_t> partition_of_;  // SM -> its (near) L2 partition
     std::uint32_t l1_line_shift_ = 7, l1_sector_shift_ = 5, l1_sector_bytes_ = 32;
     std::uint32_t l2_per_line_shift_ = 2, granule_sectors_ = 1;
 };

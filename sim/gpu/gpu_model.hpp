@@ -34,7 +34,9 @@ struct NcuCounters {
 };
 
 struct GpuResult {
-    SimulationResult result;  // levels: "L1" (summed over SMs), "L2" (summed over partitions)
+    // levels: "L1" (summed over SMs), "L2" (summed over partitions); steps: work items;
+    // accesses/reads/writes: thread-level (active lanes of each request).
+    SimulationResult result;
     NcuCounters ncu;
     GpuOccupancy occupancy;
     CacheConfig l1;  // the L1 as simulated (size resolved from the carve-out)
@@ -42,7 +44,15 @@ struct GpuResult {
     std::uint64_t rounds = 0;  // scheduling rounds: every SM with work issues one request
     std::uint64_t load_requests = 0, store_requests = 0;
     std::uint64_t load_sectors = 0, store_sectors = 0;
-    std::uint64_t l2_far_hits = 0;  // two partitions: near miss served by the far partition
+    std::uint64_t l2_far_lookups = 0;  // two partitions: near misses looked up in the far partition
+    std::uint64_t l2_far_hits = 0;     // ... and served by it (no DRAM read)
+
+    // Read hit rate of the L2 over all its read lookups, near (from the SMs) and far (over the
+    // link between the partitions), as lts__t_sector_op_read_hit_rate.pct counts them.
+    double l2_read_hit_rate_pct() const {
+        const double lookups = static_cast<double>(ncu.l2_sectors_tex_read + l2_far_lookups);
+        return lookups > 0 ? 100.0 * static_cast<double>(ncu.l2_sectors_tex_read_hit + l2_far_hits) / lookups : 0.0;
+    }
 
     std::uint64_t requests() const { return load_requests + store_requests; }
     double requests_per_second() const { return result.seconds > 0 ? requests() / result.seconds : 0.0; }
@@ -50,6 +60,10 @@ struct GpuResult {
         return result.seconds > 0 ? (load_sectors + store_sectors) / result.seconds : 0.0;
     }
 };
+
+// With two L2 partitions and PartitionFill::home: the partition (0 or 1) that is the home of an L2
+// line (a hash of the line address, so that both halves get half of any address range).
+std::uint32_t l2_home_partition(std::uint64_t line);
 
 // Runs one launch of `spec` (block size and hardware from `config`). RunControl: the observer sees
 // every SM's L1 as level 0 and the L2 as level 1, and on_step_end once per round; progress and

@@ -86,10 +86,16 @@ public:
     static constexpr std::uint32_t kIndexAboveWays = 32;
 
     SectorCache() = default;
-    SectorCache(const CacheGeometry& g, std::uint64_t seed) { reset(g, seed); }
+    SectorCache(const CacheGeometry& g, std::uint64_t seed, bool hashed_sets = false) {
+        reset(g, seed, hashed_sets);
+    }
 
-    void reset(const CacheGeometry& g, std::uint64_t seed) {
+    // hashed_sets: the set is chosen by a hash of the line address instead of line mod sets, as
+    // GPU L2s spread addresses over slices and sets, so that power-of-two strides do not crowd a
+    // few sets.
+    void reset(const CacheGeometry& g, std::uint64_t seed, bool hashed_sets = false) {
         g_ = g;
+        hashed_ = hashed_sets && g.sets > 1;
         indexer_ = SetIndexer(g.sets);
         tags_.assign(g.lines, kEmptyTag);
         valid_.assign(g.lines, 0);
@@ -109,7 +115,7 @@ public:
     // The slot holding `line`, or kNone. No state changes.
     std::uint32_t find(std::uint64_t line) const {
         if (indexed_) return index_.find(line);
-        const std::uint32_t base = indexer_(line) * g_.ways;
+        const std::uint32_t base = set_of(line) * g_.ways;
         const std::uint64_t* tags = &tags_[base];
         for (std::uint32_t w = 0; w < g_.ways; ++w)
             if (tags[w] == line) return base + w;
@@ -119,7 +125,10 @@ public:
     std::uint64_t dirty(std::uint32_t slot) const { return dirty_[slot]; }
 
     // A lookup found the line (the policy sees a hit on the line).
-    void touch(std::uint32_t slot) { policy_.on_hit(slot / g_.ways, slot % g_.ways, now_++); }
+    void touch(std::uint32_t slot) {
+        const std::uint32_t set = g_.sets == 1 ? 0 : slot / g_.ways;
+        policy_.on_hit(set, slot - set * g_.ways, now_++);
+    }
     // Makes sectors valid (and some dirty) in a resident line.
     void add_sectors(std::uint32_t slot, std::uint64_t sectors, std::uint64_t dirty_sectors) {
         valid_[slot] |= sectors;
@@ -130,7 +139,7 @@ public:
     std::uint32_t insert(std::uint64_t line, std::uint64_t sectors, std::uint64_t dirty_sectors,
                          SectorEviction& out) {
         out.count = 0;
-        const std::uint32_t set = indexer_(line);
+        const std::uint32_t set = set_of(line);
         std::uint32_t way = first_empty(set);
         if (way == kNone) {
             const Victim v = policy_.victim(set, now_);
@@ -152,6 +161,13 @@ public:
     void for_each_line(F&& f) const {
         for (std::size_t i = 0; i < tags_.size(); ++i)
             if (tags_[i] != kEmptyTag) f(tags_[i], valid_[i]);
+    }
+
+    std::uint32_t set_of(std::uint64_t line) const {
+        if (!hashed_) return indexer_(line);
+        std::uint64_t h = line * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+        return indexer_(h);
     }
 
 private:
@@ -187,6 +203,7 @@ private:
     std::vector<std::uint64_t> empty_;
     std::uint32_t words_per_set_ = 1;
     bool indexed_ = false;
+    bool hashed_ = false;
     SlotIndex index_;
 };
 

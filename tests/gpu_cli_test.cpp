@@ -1,0 +1,142 @@
+// cachesim simulate --model gpu end to end: presets, the "ncu" object, explicit options over a
+// preset, the reduced-size sector identity, and invalid GPU options (exit code 2).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli_util.hpp"
+
+namespace cachesim {
+namespace {
+
+using test::run_cachesim;
+
+nlohmann::json run_json(const std::string& args) {
+    const auto r = run_cachesim("simulate " + args + " --format json");
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+    return nlohmann::json::parse(r.out);
+}
+
+std::string parameter(const nlohmann::json& j, const std::string& key) {
+    return j.at("parameters").at(key).get<std::string>();
+}
+
+TEST(GpuCli, NcuObjectHasExactlyTheMetricNames) {
+    const auto j = run_json("--preset h200 --workload matmul --size 128x128 --depth 128 --block 128");
+    EXPECT_EQ(j.at("model"), "gpu");
+    const std::vector<std::string> names = {
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+        "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+        "lts__t_sectors_srcunit_tex_op_read.sum",
+        "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
+        "dram__bytes_read.sum"};
+    const auto& ncu = j.at("ncu");
+    ASSERT_EQ(ncu.size(), names.size());
+    for (const std::string& n : names) EXPECT_TRUE(ncu.contains(n)) << n;
+    // The identity at a reduced size: 128*128/32 warps x 128 steps x (1 A + 4 B sectors).
+    EXPECT_EQ(ncu.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").get<double>(), 128.0 * 128 / 32 * 128 * 5);
+    EXPECT_EQ(ncu.at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum").get<double>(), 128.0 * 128 / 32 * 128 * 2);
+    // "levels" as usual: L1 (all SMs) and L2; the L1 hit count is the ncu one.
+    ASSERT_EQ(j.at("levels").size(), 2u);
+    EXPECT_EQ(j.at("levels")[0].at("name"), "L1");
+    EXPECT_EQ(j.at("levels")[0].at("read_hits").get<double>(),
+              ncu.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum").get<double>());
+    EXPECT_EQ(parameter(j, "block"), "128");
+    EXPECT_EQ(parameter(j, "sms"), "132");
+    EXPECT_EQ(parameter(j, "resident_blocks_per_sm"), "16");
+    EXPECT_EQ(parameter(j, "l1_bytes_per_sm"), std::to_string(240 * 1024));
+}
+
+TEST(GpuCli, PresetValuesAndOverrides) {
+    const auto h200 = run_json("--preset h200 --size 64x64 --stencil 3x3");
+    EXPECT_EQ(parameter(h200, "gpu"), "h200");
+    EXPECT_EQ(parameter(h200, "l2_partitions"), "1");
+    EXPECT_EQ(h200.at("levels")[1].at("config").at("size_bytes"), 62914560);
+    EXPECT_EQ(h200.at("levels")[0].at("config").at("line_bytes"), 128);
+    EXPECT_EQ(h200.at("levels")[0].at("config").at("sector_bytes"), 32);
+    EXPECT_EQ(parameter(h200, "l1_bytes_per_sm"), std::to_string(248 * 1024));  // block 256: 8 KiB carved out
+    // --model gpu alone means the h200 preset.
+    const auto plain = run_json("--model gpu --size 64x64 --stencil 3x3");
+    EXPECT_EQ(parameter(plain, "gpu"), "h200");
+    EXPECT_EQ(plain.at("ncu"), h200.at("ncu"));
+    // Explicit options win over the preset.
+    const auto custom = run_json("--preset h200 --sms 4 --l2-partitions 2 --l1-size 64K --l2-size 1M --size 64x64 --stencil 3x3");
+    EXPECT_EQ(parameter(custom, "sms"), "4");
+    EXPECT_EQ(parameter(custom, "l2_partitions"), "2");
+    EXPECT_EQ(custom.at("levels")[0].at("config").at("size_bytes"), 65536);
+    EXPECT_EQ(custom.at("levels")[1].at("config").at("size_bytes"), 1048576);
+    const auto a100 = run_json("--preset a100 --size 64x64 --stencil 3x3");
+    EXPECT_EQ(parameter(a100, "l2_partitions"), "2");
+    EXPECT_EQ(parameter(a100, "l2_fill"), "home");
+    for (const char* preset : {"v100", "t4", "a100", "h100"}) {
+        const auto j = run_json(std::string("--preset ") + preset + " --size 64x64 --stencil 3x3 --block 128");
+        EXPECT_EQ(j.at("model"), "gpu") << preset;
+        EXPECT_EQ(parameter(j, "gpu"), preset);
+    }
+    const auto t4 = run_json("--preset t4 --size 64x64 --stencil 3x3 --block 1024");
+    EXPECT_EQ(parameter(t4, "sms"), "40");
+    EXPECT_EQ(parameter(t4, "resident_blocks_per_sm"), "1");
+    EXPECT_EQ(parameter(t4, "l1_bytes_per_sm"), std::to_string(64 * 1024));
+    EXPECT_EQ(t4.at("levels")[0].at("config").at("policy"), "random4");
+}
+
+TEST(GpuCli, TableAndCsvShowTheCounters) {
+    const auto table = run_cachesim("simulate --preset h200 --size 64x64 --stencil 3x3");
+    EXPECT_EQ(table.exit_code, 0) << table.err;
+    EXPECT_NE(table.out.find("(gpu model)"), std::string::npos);
+    EXPECT_NE(table.out.find("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"), std::string::npos);
+    const auto csv = run_cachesim("simulate --preset h200 --size 64x64 --stencil 3x3 --format csv");
+    EXPECT_EQ(csv.exit_code, 0) << csv.err;
+    EXPECT_NE(csv.out.find("dram__bytes_read.sum"), std::string::npos);
+    EXPECT_NE(csv.out.find("resident_blocks_per_sm"), std::string::npos);
+}
+
+TEST(GpuCli, ThreadModelDefaultsUnchanged) {
+    const auto j = run_json("");
+    EXPECT_EQ(j.at("model"), "thread");
+    EXPECT_FALSE(j.contains("ncu"));
+    EXPECT_EQ(j.at("levels")[0].at("reads"), 12544);
+    EXPECT_EQ(j.at("levels")[0].at("read_misses"), 316);
+}
+
+TEST(GpuCli, InvalidGpuOptionsExitWith2) {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"--model gpu --block 0", "--block must be positive"},
+        {"--model gpu --block 2048", "at most 1024 threads per block"},
+        {"--model gpu --block 1024 --threads-per-sm 512", "does not fit"},
+        {"--model gpu --sms 0", "--sms must be positive"},
+        {"--model gpu --blocks-per-sm 0", "--blocks-per-sm must be positive"},
+        {"--model gpu --cta-order zigzag", "--cta-order"},
+        {"--model gpu --warp-scheduler fastest", "--warp-scheduler"},
+        {"--model gpu --l2-partitions 3", "--l2-partitions must be 1 or 2"},
+        {"--model gpu --l2-partition-map diagonal", "--l2-partition-map"},
+        {"--model gpu --l2-fill far", "--l2-fill"},
+        {"--model gpu --l2-index xor", "--l2-index"},
+        {"--model gpu --dram-fetch 48", "--dram-fetch 48"},
+        {"--model gpu --l1-policy opt", "opt is not supported by the GPU model"},
+        {"--model gpu --l1-policy plru", "plru"},
+        {"--model gpu --l1-write back", "write-through"},
+        {"--model gpu --l2-write through", "write-back"},
+        {"--model gpu --carveouts 8,x", "--carveouts"},
+        {"--model gpu --smem-per-block 300K", "carve-out"},
+        {"--model gpu --regs-per-thread 300", "--regs-per-thread"},
+        {"--model gpu --warp-size 0", "warp size"},
+        {"--model gpu --l2-size 1000", "L2"},
+        {"--model gpu --trace /tmp/x.din", "not traces"},
+        {"--model gpu --block -5", ""},
+        {"--l1-size auto", "needs --model gpu"},
+        {"--model warp", "expected thread or gpu"},
+        {"--preset h200 --model thread", "needs --model gpu"},
+    };
+    for (const auto& [args, message] : cases) {
+        const auto r = run_cachesim("simulate " + args);
+        EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+        EXPECT_TRUE(r.out.empty()) << args;
+    }
+}
+
+}  // namespace
+}  // namespace cachesim
