@@ -38,7 +38,7 @@ po::options_description sweep_options() {
 // simulate's options, which every configuration is validated against.
 po::options_description simulate_options() {
     po::options_description d;
-    d.add(common_options()).add(workload_options()).add(cache_options());
+    d.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options());
     return d;
 }
 

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <thread>
 
+#include "apps/cachesim/gpu_report.hpp"
 #include "apps/cachesim/report.hpp"
 #include "traces/input_error.hpp"
 
@@ -38,10 +39,14 @@ SweepColumns run_configuration(const SimulationOptions& sim, const std::atomic<b
     report.workload = sim.workload;
     report.trace_path = sim.trace_path;
     report.hierarchy = sim.hierarchy;
-    auto source = make_source(sim);
     RunControl control;
     control.cancel = cancel;
-    report.result = simulate_thread_model(*source, sim.hierarchy, control);
+    if (sim.model == "gpu") {
+        run_gpu_model(sim, report, control);
+    } else {
+        auto source = make_source(sim);
+        report.result = simulate_thread_model(*source, sim.hierarchy, control);
+    }
     return to_columns(report);
 }
 
