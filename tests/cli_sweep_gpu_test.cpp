@@ -22,6 +22,10 @@ TEST(CliSweepGpu, BlockSizesAndSchedulesCrossProduct) {
     EXPECT_EQ(rows[2][block], "256");
     EXPECT_EQ(rows[3][schedule], "column:16");
     EXPECT_EQ(rows[4][block], "256");
+    // Identical whatever the thread count: no timing columns.
+    const auto serial = test::run_cachesim(
+        "sweep -q --jobs 1 --model gpu --size 128x64 --stencil 3x3 --schedule linear,column:16 --block 64,256");
+    EXPECT_EQ(serial.out, r.out);
     const auto bad = test::run_cachesim("sweep -q --model gpu --size 128x64 --block 64,2048");
     EXPECT_EQ(bad.exit_code, 2) << bad.err;
 }

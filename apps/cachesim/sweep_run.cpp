@@ -47,7 +47,14 @@ SweepColumns run_configuration(const SimulationOptions& sim, const std::atomic<b
         auto source = make_source(sim);
         report.result = simulate_thread_model(*source, sim.hierarchy, control);
     }
-    return to_columns(report);
+    // Timing measurements (seconds, rates) differ run to run; a sweep's CSV holds results only,
+    // so that it is identical whatever the thread count, rank count or machine load.
+    SweepColumns columns = to_columns(report);
+    std::erase_if(columns, [](const auto& column) {
+        const std::string& name = column.first;
+        return name == "seconds" || (name.size() >= 10 && name.compare(name.size() - 10, 10, "per_second") == 0);
+    });
+    return columns;
 }
 
 void run_in_parallel(const std::vector<SimulationOptions>& sims, const std::vector<std::size_t>& todo,

@@ -19,7 +19,8 @@ using SweepColumns = std::vector<std::pair<std::string, std::string>>;
 std::vector<SimulationOptions> prepare_configurations(const std::vector<SweepConfiguration>& configs,
                                                       const po::options_description& simulate_options);
 
-// Simulates one configuration; the columns are report.hpp's to_columns (as simulate --format csv).
+// Simulates one configuration; the columns are report.hpp's to_columns (as simulate --format csv)
+// without timing measurements (seconds, *_per_second), which would make reruns differ.
 SweepColumns run_configuration(const SimulationOptions& sim, const std::atomic<bool>* cancel = nullptr);
 
 // Runs sims[i] for every i in `todo` on `jobs` threads. on_done(i, columns) is called under a
