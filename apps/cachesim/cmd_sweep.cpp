@@ -124,6 +124,10 @@ int run_sweep(int argc, char** argv) {
     MpiSession mpi;
     std::map<std::string, SweepColumns> finished;
     if (!s.output.empty()) finished = load_finished(s.output);
+    // Every rank must split the work from the same resume state: none may start writing its
+    // partial log before all have read the logs (a late rank would otherwise count a sibling's
+    // fresh results as finished, shift its share, and leave configurations to no one).
+    mpi.barrier();
     std::size_t resumed = 0;
     for (const SweepConfiguration& c : configs) resumed += finished.count(c.key);
     const std::vector<std::size_t> todo = my_share(configs, finished, mpi.rank(), mpi.size());

@@ -40,6 +40,10 @@ MpiSession::~MpiSession() {
     if (active_) MPI_Finalize();
 }
 
+void MpiSession::barrier() {
+    if (active_) MPI_Barrier(MPI_COMM_WORLD);
+}
+
 bool MpiSession::all_succeeded(bool mine) {
     if (!active_) return mine;
     int local = mine ? 1 : 0, all = 0;
@@ -83,6 +87,7 @@ MpiSession::MpiSession() {
 }
 
 MpiSession::~MpiSession() = default;
+void MpiSession::barrier() {}
 bool MpiSession::all_succeeded(bool mine) { return mine; }
 std::vector<std::string> MpiSession::gather(const std::string& mine) { return {mine}; }
 

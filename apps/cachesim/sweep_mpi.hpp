@@ -18,6 +18,8 @@ public:
     int size() const { return size_; }
     bool active() const { return active_; }
 
+    // Waits until every rank gets here (no-op without MPI).
+    void barrier();
     // True on every rank when every rank passes true (collective).
     bool all_succeeded(bool mine);
     // Every rank's string, in rank order, at rank 0; empty elsewhere (collective).
