@@ -1,5 +1,8 @@
 #include "traces/csv_table.hpp"
 
+#include <fstream>
+#include <sstream>
+
 #include "traces/input_error.hpp"
 
 namespace cachesim {
@@ -65,6 +68,24 @@ CsvTable parse_csv(std::string_view text, const std::string& source, std::string
         throw InputError(source + ": no header line" +
                          (header_marker.empty() ? std::string() : " containing " + std::string(header_marker)));
     return table;
+}
+
+CsvTable read_csv_file(const std::string& path, std::string_view header_marker) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError("cannot open '" + path + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_csv(text.str(), path, header_marker);
+}
+
+std::string csv_quote(std::string_view text) {
+    if (text.find_first_of(",\"\n") == std::string_view::npos) return std::string(text);
+    std::string quoted = "\"";
+    for (char c : text) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    return quoted + "\"";
 }
 
 }  // namespace cachesim

@@ -5,6 +5,7 @@
 
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
+#include "traces/ncu_metrics.hpp"
 
 namespace cachesim {
 
@@ -53,17 +54,15 @@ auto at(const std::string& where, F&& f) {
     }
 }
 
-constexpr std::string_view kL2ReadHitRate = "lts__t_sector_op_read_hit_rate.pct";
-
 void read_metrics(const CsvTable& t, std::size_t r, const std::vector<int>& columns, MeasuredMetrics& m) {
     const auto& names = measured_metric_names();
     double* fields[] = {&m.l1_requests, &m.l1_sectors, &m.l1_sector_hits, &m.l1_hit_rate_pct,
                         &m.l2_sectors, &m.l2_sector_hits, &m.dram_bytes_read};
     for (std::size_t i = 0; i < names.size(); ++i)
         *fields[i] = to_number(t.rows[r][static_cast<std::size_t>(columns[i])], Cell{t, r}.where(names[i]));
-    const int l2_rate = t.column(kL2ReadHitRate);
+    const int l2_rate = t.column(ncu::kL2ReadHitRate);
     if (l2_rate >= 0 && !t.rows[r][static_cast<std::size_t>(l2_rate)].empty())
-        m.l2_read_hit_rate_pct = to_number(t.rows[r][static_cast<std::size_t>(l2_rate)], Cell{t, r}.where(kL2ReadHitRate));
+        m.l2_read_hit_rate_pct = to_number(t.rows[r][static_cast<std::size_t>(l2_rate)], Cell{t, r}.where(ncu::kL2ReadHitRate));
     if (m.l1_hit_rate_pct > 100.0 + 1e-9)
         throw InputError(Cell{t, r}.where(names[3]) + ": a hit rate over 100%");
     // Metric groups may come from separate launches (a single profiling pass cannot collect them
@@ -82,13 +81,9 @@ std::vector<int> metric_columns(const CsvTable& t) {
 
 const std::vector<std::string>& measured_metric_names() {
     static const std::vector<std::string> names = {
-        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
-        "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
-        "lts__t_sectors_srcunit_tex_op_read.sum",
-        "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
-        "dram__bytes_read.sum",
+        std::string(ncu::kL1Requests), std::string(ncu::kL1Sectors), std::string(ncu::kL1SectorHits),
+        std::string(ncu::kL1HitRate),  std::string(ncu::kL2Sectors), std::string(ncu::kL2SectorHits),
+        std::string(ncu::kDramBytesRead),
     };
     return names;
 }

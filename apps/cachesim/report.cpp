@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "traces/csv_table.hpp"
+
 namespace cachesim::cli {
 
 namespace {
@@ -249,12 +251,7 @@ std::vector<std::pair<std::string, std::string>> to_columns(const RunReport& r) 
     return c;
 }
 
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string quoted = "\"";
-    for (char ch : text) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return quoted + "\"";
-}
+std::string csv_field(const std::string& text) { return csv_quote(text); }
 
 void print_csv(std::ostream& out, const RunReport& r) {
     const auto columns = to_columns(r);

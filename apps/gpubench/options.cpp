@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "traces/input_error.hpp"
+#include "traces/ncu_metrics.hpp"
 
 namespace gpubench {
 
@@ -16,15 +17,11 @@ const std::vector<std::uint32_t>& thesis_column_widths() {
 }
 
 const std::vector<std::string>& default_metrics() {
+    namespace ncu = cachesim::ncu;
     static const std::vector<std::string> metrics{
-        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
-        "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
-        "lts__t_sectors_srcunit_tex_op_read.sum",
-        "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
-        "lts__t_sector_op_read_hit_rate.pct",
-        "dram__bytes_read.sum",
+        std::string(ncu::kL1Requests), std::string(ncu::kL1Sectors),     std::string(ncu::kL1SectorHits),
+        std::string(ncu::kL1HitRate),  std::string(ncu::kL2Sectors),     std::string(ncu::kL2SectorHits),
+        std::string(ncu::kL2ReadHitRate), std::string(ncu::kDramBytesRead),
     };
     return metrics;
 }

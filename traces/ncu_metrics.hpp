@@ -1,0 +1,18 @@
+#pragma once
+// The Nsight Compute metric names the project measures (gpubench), reads (cachesim compare) and
+// simulates (the GPU model's "ncu" counters): one spelling for all of them.
+#include <string_view>
+
+namespace cachesim::ncu {
+
+inline constexpr std::string_view kL1Requests = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+inline constexpr std::string_view kL1Sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+inline constexpr std::string_view kL1SectorHits = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum";
+inline constexpr std::string_view kL1HitRate = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct";
+inline constexpr std::string_view kL2Sectors = "lts__t_sectors_srcunit_tex_op_read.sum";
+inline constexpr std::string_view kL2SectorHits = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
+// Measured in one pass (the two counters above cannot be collected together on Hopper).
+inline constexpr std::string_view kL2ReadHitRate = "lts__t_sector_op_read_hit_rate.pct";
+inline constexpr std::string_view kDramBytesRead = "dram__bytes_read.sum";
+
+}  // namespace cachesim::ncu
