@@ -27,7 +27,7 @@ struct Row {
     std::uint32_t block = 0;
     double l1 = 0, l2 = 0;  // measured hit rates, % (l2: lts__t_sector_op_read_hit_rate.pct)
     double l2_tex = 0;      // measured tex lookup hits / tex reads (two passes), %
-    double l1_sectors = 0, l2_sectors = 0, dram = 0;
+    double l1_requests = 0, l1_sectors = 0, l2_sectors = 0, dram = 0;
     std::string label;
 };
 
@@ -67,6 +67,7 @@ std::vector<Row> read(const std::string& path) {
         r.block = std::stoul(f[col("block")]);
         r.l1 = std::stod(f[col("l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct")]);
         r.l1_sectors = std::stod(f[col("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")]);
+        r.l1_requests = std::stod(f[col("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")]);
         r.l2_sectors = std::stod(f[col("lts__t_sectors_srcunit_tex_op_read.sum")]);
         r.l2_tex = 100.0 * std::stod(f[col("lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum")]) / r.l2_sectors;
         r.l2 = std::stod(f[col("lts__t_sector_op_read_hit_rate.pct")]);
@@ -130,7 +131,7 @@ int main(int argc, char** argv) {
     };
     std::map<std::string, Group> groups;  // per workload and block: the schedules
     double worst_l1 = 0, worst_l2 = 0, sum_l1 = 0, sum_l2 = 0;
-    int n = 0, l1_ok = 0, l2_ok = 0;
+    int n = 0, l1_ok = 0, l2_ok = 0, counts_exact = 0;
     for (const std::string& file : files) {
         for (const Row& r : read(file)) {
             if (!only.empty() && r.label.find(only) == std::string::npos) continue;
@@ -157,12 +158,15 @@ int main(int argc, char** argv) {
             sum_l1 += std::abs(l1 - r.l1);
             sum_l2 += std::abs(l2 - r.l2);
             l1_ok += std::abs(l1 - r.l1) <= 3.0;
+            counts_exact += static_cast<double>(g.ncu.l1_sectors_ld) == r.l1_sectors &&
+                            static_cast<double>(g.ncu.l1_requests_ld) == r.l1_requests;
             l2_ok += std::abs(l2 - r.l2) <= 5.0;
             ++n;
         }
     }
-    std::printf("\n%d configurations: L1 within 3 points %d, mean |diff| %.2f, worst %.2f; L2 within 5 points %d, mean |diff| %.2f, worst %.2f\n",
-                n, l1_ok, n ? sum_l1 / n : 0, worst_l1, l2_ok, n ? sum_l2 / n : 0, worst_l2);
+    std::printf("\n%d configurations: request and sector counts exact %d; L1 within 3 points %d, mean |diff| %.2f, worst %.2f; "
+                "L2 within 5 points %d, mean |diff| %.2f, worst %.2f\n",
+                n, counts_exact, l1_ok, n ? sum_l1 / n : 0, worst_l1, l2_ok, n ? sum_l2 / n : 0, worst_l2);
     std::printf("\n| workload, block | schedules | L1 ranking: pairs in the same order | L2 ranking |\n|---|---:|---:|---:|\n");
     for (const auto& [name, group] : groups)
         if (group.l1_sim.size() > 1)

@@ -252,6 +252,7 @@ TEST(GpuModel, PartialWarpsAndBlocks) {
 TEST(GpuModel, FastLaneAddressesEqualWorkloadAccess) {
     const std::vector<WorkloadSpec> specs = {
         stencil(37, 29, 3, "linear"), stencil(64, 20, 5, "column:8"), stencil(50, 9, 9, "zigzag:7"),
+        stencil(200, 40, 5, "linear"), stencil(160, 30, 3, "column:32"), stencil(7, 5, 9, "linear"),
         stencil(33, 33, 3, "morton"), matmul(40, 24, 17, "tiled:8x4"), matmul(64, 64, 8, "column:16")};
     for (const WorkloadSpec& spec : specs) {
         GpuConfig c = find_gpu_preset("h200")->config;

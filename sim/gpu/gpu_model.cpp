@@ -86,6 +86,9 @@ protected:
         warps_.assign(static_cast<std::size_t>(config.sms) * wps_, Warp{});
         xs_.assign(warps_.size() * ws_, 0);
         ys_.assign(warps_.size() * ws_, 0);
+        base_a_.assign(warps_.size() * ws_, 0);
+        base_b_.assign(warps_.size() * ws_, 0);
+        interior_.assign(warps_.size(), 0);
         block_left_.assign(static_cast<std::size_t>(config.sms) * bps_, 0);
         sms_.assign(config.sms, SmState{});
         for (SmState& sm : sms_) sm.last = wps_ - 1;
@@ -119,6 +122,8 @@ protected:
                 xs[lane] = static_cast<std::uint32_t>(item % spec_.width);
                 ys[lane] = static_cast<std::uint32_t>(item / spec_.width);
             }
+            interior_[slot] = lanes_.prepare(xs, ys, static_cast<std::uint32_t>(lanes), &base_a_[slot * ws_],
+                                             &base_b_[slot * ws_]);
             ++block_left_[block_slot];
             ++sm.live_warps;
             ++live_warps_;
@@ -185,7 +190,9 @@ protected:
     std::uint32_t ws_ = 32, wpb_ = 1, bps_ = 1, wps_ = 1, per_item_ = 1;
     bool gto_ = false;
     std::vector<Warp> warps_;
-    std::vector<std::uint32_t> xs_, ys_;
+    std::vector<std::uint32_t> xs_, ys_;     // per lane: its work item (x, y)
+    std::vector<std::uint64_t> base_a_, base_b_;  // per lane: WarpLanes::prepare's base addresses
+    std::vector<std::uint8_t> interior_;     // per warp: no clamped access
     std::vector<std::uint32_t> block_left_;  // live warps per block residency slot
     std::vector<SmState> sms_;
 };
@@ -345,7 +352,9 @@ private:
     // One request of the warp in `slot` of SM s. Returns true when a load sector missed in L1.
     bool issue(std::uint32_t s, std::size_t slot) {
         const Warp& w = warps_[slot];
-        const RequestShape shape = lanes_.generate(&xs_[slot * ws_], &ys_[slot * ws_], w.lanes, w.k, addresses_.data());
+        const std::size_t lane0 = slot * ws_;
+        const RequestShape shape = lanes_.generate(&xs_[lane0], &ys_[lane0], &base_a_[lane0], &base_b_[lane0],
+                                                   interior_[slot] != 0, w.lanes, w.k, addresses_.data());
         if (shape.is_write) {
             ++out_.store_requests;
             out_.result.writes += w.lanes;

@@ -1,8 +1,11 @@
 #pragma once
-// Per-lane addresses of one warp request. A warp's lanes keep their work item as (x, y); request k
-// is every active lane's k-th access. The fast paths below compute exactly what
-// StencilWorkload::access / MatmulWorkload::access return (tests/gpu_lanes_test.cpp checks every k),
-// hoisting the per-item divisions out of the per-request loop; `reference` calls access() itself.
+// Per-lane addresses of one warp request. A warp's lanes keep their work item as (x, y) and two
+// base addresses computed when the warp is dispatched; request k is every active lane's k-th
+// access. The fast paths compute exactly what StencilWorkload::access / MatmulWorkload::access
+// return (tests/gpu_model_test.cpp compares whole runs against `reference`, which calls access()
+// itself): a request is then a base plus one offset common to the warp, and only stencil warps
+// near an edge clamp lane by lane.
+#include <algorithm>
 #include <cstdint>
 
 #include "traces/workload_spec.hpp"
@@ -23,11 +26,66 @@ public:
 
     std::uint32_t accesses_per_item() const { return per_item_; }
 
-    // Request k of `lanes` lanes whose items are (x[i], y[i]): addresses into `out`.
-    RequestShape generate(const std::uint32_t* x, const std::uint32_t* y, std::uint32_t lanes,
-                          std::uint32_t k, std::uint64_t* out) const {
+    // At dispatch: the lanes' bases (stencil: the address of in[y][x]; matmul: of A[y][0] and
+    // B[0][x]). Returns true when no access of the warp is clamped (a stencil warp away from the
+    // edges; always for the matmul).
+    bool prepare(const std::uint32_t* x, const std::uint32_t* y, std::uint32_t lanes, std::uint64_t* a,
+                 std::uint64_t* b) const {
+        if (kind_ == WorkloadKind::stencil) {
+            const StencilWorkload& w = stencil_;
+            std::uint32_t min_x = ~0u, max_x = 0, min_y = ~0u, max_y = 0;
+            for (std::uint32_t i = 0; i < lanes; ++i) {
+                a[i] = w.in_base() + (static_cast<std::uint64_t>(y[i]) * w.iw + x[i]) * w.elem_bytes;
+                b[i] = 0;
+                min_x = std::min(min_x, x[i]);
+                max_x = std::max(max_x, x[i]);
+                min_y = std::min(min_y, y[i]);
+                max_y = std::max(max_y, y[i]);
+            }
+            // dx runs over -(sw/2) .. sw-1-sw/2, likewise dy.
+            const std::uint64_t left = w.sw / 2, right = w.sw - 1 - w.sw / 2;
+            const std::uint64_t up = w.sh / 2, down = w.sh - 1 - w.sh / 2;
+            return min_x >= left && max_x + right < w.iw && min_y >= up && max_y + down < w.ih;
+        }
+        const MatmulWorkload& w = matmul_;
+        for (std::uint32_t i = 0; i < lanes; ++i) {
+            a[i] = w.a_base() + static_cast<std::uint64_t>(y[i]) * w.depth * w.elem_bytes;
+            b[i] = w.b_base() + static_cast<std::uint64_t>(x[i]) * w.elem_bytes;
+        }
+        return true;
+    }
+
+    // Request k of `lanes` lanes whose items are (x[i], y[i]) with the bases from prepare():
+    // addresses into `out`.
+    RequestShape generate(const std::uint32_t* x, const std::uint32_t* y, const std::uint64_t* a,
+                          const std::uint64_t* b, bool interior, std::uint32_t lanes, std::uint32_t k,
+                          std::uint64_t* out) const {
         if (reference_) [[unlikely]] return generate_reference(x, y, lanes, k, out);
-        return kind_ == WorkloadKind::stencil ? stencil(x, y, lanes, k, out) : matmul(x, y, lanes, k, out);
+        if (kind_ == WorkloadKind::stencil) {
+            const StencilWorkload& w = stencil_;
+            if (k == w.sw * w.sh) {  // the store: out[y][x], the same offset from in[y][x]
+                const std::uint64_t delta = w.out_base() - w.in_base();
+                for (std::uint32_t i = 0; i < lanes; ++i) out[i] = a[i] + delta;
+                return {w.elem_bytes, StencilWorkload::kOut, true};
+            }
+            if (!interior) return stencil(x, y, lanes, k, out);
+            const std::int64_t dy = static_cast<std::int64_t>(k / w.sw) - static_cast<std::int64_t>(w.sh / 2);
+            const std::int64_t dx = static_cast<std::int64_t>(k % w.sw) - static_cast<std::int64_t>(w.sw / 2);
+            const std::uint64_t offset = static_cast<std::uint64_t>((dy * w.iw + dx) * static_cast<std::int64_t>(w.elem_bytes));
+            for (std::uint32_t i = 0; i < lanes; ++i) out[i] = a[i] + offset;
+            return {w.elem_bytes, StencilWorkload::kIn, false};
+        }
+        const MatmulWorkload& w = matmul_;
+        if (k == 2 * w.depth) return matmul(x, y, lanes, k, out);
+        const std::uint64_t step = k / 2;
+        if ((k & 1u) == 0) {
+            const std::uint64_t offset = step * w.elem_bytes;
+            for (std::uint32_t i = 0; i < lanes; ++i) out[i] = a[i] + offset;
+            return {w.elem_bytes, MatmulWorkload::kA, false};
+        }
+        const std::uint64_t offset = step * w.iw * w.elem_bytes;
+        for (std::uint32_t i = 0; i < lanes; ++i) out[i] = b[i] + offset;
+        return {w.elem_bytes, MatmulWorkload::kB, false};
     }
 
 private:
