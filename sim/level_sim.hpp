@@ -116,7 +116,8 @@ private:
             if (kInstrumented && observer_) observer_->on_evict(index_, out.evicted_lines[i]);
             write_back(out.evicted_lines[i], out.evicted_dirty[i]);
         }
-        if (kInstrumented && observer_) observer_->on_fill(index_, line);
+        // A fill is a line allocation: a sector added to a present line is not a new resident line.
+        if (kInstrumented && observer_ && !out.line_present) observer_->on_fill(index_, line);
     }
 
     void count(bool hit, bool is_write, std::uint16_t array) {
