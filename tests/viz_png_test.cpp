@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "sim/gpu/gpu_presets.hpp"
 #include "tests/cli_util.hpp"
 #include "traces/workload_source.hpp"
 #include "viz/notes.hpp"
@@ -141,6 +142,37 @@ TEST(VizPng, CliDiagramMatchesInProcessRendering) {
     EXPECT_EQ(differing, 0);
 }
 
+TEST(VizPng, CliGpuModelDiagramMatchesInProcessRendering) {
+    const auto out = test::temp_dir() / "gpu.png";
+    const auto r = test::run_cachesim("diagram --model gpu --preset h200 --sms 2 --block 64 --size 32x32 --stencil 3x3 "
+                                      "--width 900 --height 500 --out '" + out.string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Canvas png = decode_png(test::read_file(out));
+    ASSERT_EQ(png.width(), 900);
+
+    WorkloadSpec w;
+    w.width = w.height = 32;
+    w.stencil_w = w.stencil_h = 3;
+    GpuConfig config = find_gpu_preset("h200")->config;
+    config.sms = 2;
+    config.block = 64;
+    const RecordedRun run = record_gpu_model(w, config, RecorderOptions{});
+    TimeDiagramStyle style;
+    style.width = 900;
+    style.height = 500;
+    style.title = w.describe() + " (GPU model, block 64)";
+    style.time_label = "time step (scheduling rounds: every SM with work issues one request)";
+    style.notes = run_notes(w, gpu_hierarchy(config), run.result);
+    const RenderedTimeDiagram expect = render_time_diagram(run.diagram, style);
+    // Round 0: warp 0 of SM 0 reads row 0 of `in` (line 0), which comes from memory.
+    EXPECT_EQ(png.pixel(expect.layout.x_of_step(0), expect.layout.y_of_row(run.diagram.layout(), 0)),
+              cell_color(CellState::fetched_from_memory));
+    int differing = 0;
+    for (int y = 0; y < 500; ++y)
+        for (int x = 0; x < 900; ++x) differing += png.pixel(x, y) != expect.image.pixel(x, y);
+    EXPECT_EQ(differing, 0);
+}
+
 TEST(VizPng, CliBadDiagramOptions) {
     const auto out = test::temp_dir() / "never.png";
     const std::string o = " --out '" + out.string() + "'";
@@ -153,6 +185,7 @@ TEST(VizPng, CliBadDiagramOptions) {
         {"diagram --trace /tmp/x.din" + o, "no 2D array layout"},
         {"diagram --max-cells 10" + o, "at least 1024"},
         {"diagram --out /nonexistent-dir/x.png", "cannot write"},
+        {"diagram --model gpu --size 64x64 --view array --time 999999" + o, "past the run's last round"},
     };
     for (const auto& [args, message] : cases) {
         const auto r = test::run_cachesim(args);

@@ -43,13 +43,14 @@ int pixels(const po::variables_map& vm, const char* name, int fallback) {
 
 int run_diagram(int argc, char** argv) {
     po::options_description options;
-    options.add(common_options()).add(workload_options()).add(cache_options()).add(diagram_options());
+    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(diagram_options());
     const auto vm = parse_command_line(
         argc, argv, options,
         "usage: cachesim diagram --out FILE.png [options]\n\n"
         "Simulates like `simulate` and draws the thesis's spatial-temporal diagram: rows are cache\n"
         "lines grouped by array, columns are work items in launch order (--view time), or the 2D\n"
         "arrays at step --time coloured by where each element's line lives (--view array).\n"
+        "With --model gpu a step is one scheduling round of all SMs, and \"in L1\" means in any SM's L1.\n"
         "Rendered in memory; no display needed.");
     if (!vm) return 0;
     if (!vm->count("out")) throw InputError("diagram: --out FILE.png is required");
@@ -64,13 +65,20 @@ int run_diagram(int argc, char** argv) {
     if (!sim.workload)
         throw InputError("diagram: traces have no 2D array layout to draw; use --workload stencil|matmul");
     const WorkloadSpec& w = *sim.workload;
-    auto source = make_source(sim);
+    const bool gpu = sim.model == "gpu";
+    // Thread model: a step is a work item, so the run's length is known up front. GPU model: a step
+    // is a scheduling round, known only once the run is over.
+    const std::optional<std::uint64_t> steps = gpu ? std::nullopt : std::optional<std::uint64_t>(w.items());
+    auto record = [&](const viz::RecorderOptions& rec) {
+        if (gpu) return viz::record_gpu_model(w, sim.gpu, rec);
+        auto source = make_source(sim);
+        return viz::record_thread_model(*source, sim.hierarchy, rec, w);
+    };
 
     viz::RecorderOptions rec;
     rec.max_cells = max_cells;
-    std::string title = (*vm).count("title") ? (*vm)["title"].as<std::string>() : w.describe();
-    std::vector<std::string> notes;
-    std::vector<std::uint8_t> png;
+    std::string title = (*vm).count("title") ? (*vm)["title"].as<std::string>()
+                                             : w.describe() + (gpu ? " (GPU model, block " + std::to_string(sim.gpu.block) + ")" : "");
     std::string encoded;
     if (view == "time") {
         viz::TimeDiagramStyle style;
@@ -78,26 +86,34 @@ int run_diagram(int argc, char** argv) {
         style.height = pixels(*vm, "height", 800);
         if (vm->count("from")) style.from = (*vm)["from"].as<std::uint64_t>();
         if (vm->count("to")) style.to = (*vm)["to"].as<std::uint64_t>();
-        if (style.from && *style.from >= w.items())
+        if (steps && style.from && *style.from >= *steps)
             throw InputError("--from: step " + std::to_string(*style.from) + " is past the last step " +
-                             std::to_string(w.items() - 1));
-        if (style.to && (*style.to > w.items() || *style.to <= style.from.value_or(0)))
-            throw InputError("--to: must be after --from and at most " + std::to_string(w.items()));
+                             std::to_string(*steps - 1));
+        if (style.to && ((steps && *style.to > *steps) || *style.to <= style.from.value_or(0)))
+            throw InputError("--to: must be after --from" +
+                             (steps ? " and at most " + std::to_string(*steps) : std::string()));
         // Record only the window, at the finest resolution the cap allows.
         rec.first_step = style.from.value_or(0);
-        rec.window_steps = style.to.value_or(w.items()) - rec.first_step;
-        const viz::RecordedRun run = viz::record_thread_model(*source, sim.hierarchy, rec, w);
+        if (steps || style.to) rec.window_steps = style.to.value_or(steps.value_or(0)) - rec.first_step;
+        const viz::RecordedRun run = record(rec);
+        if (gpu && style.from && *style.from >= run.result.steps)
+            throw InputError("--from: step " + std::to_string(*style.from) + " is past the run's last round " +
+                             std::to_string(run.result.steps - 1));
         style.title = title;
+        if (gpu) style.time_label = "time step (scheduling rounds: every SM with work issues one request)";
         style.notes = viz::run_notes(w, sim.hierarchy, run.result);
         encoded = viz::encode_png(viz::render_time_diagram(run.diagram, style).image);
     } else {
         const std::uint64_t t = (*vm)["time"].as<std::uint64_t>();
-        if (t >= w.items())
-            throw InputError("--time: step " + std::to_string(t) + " is past the last step " + std::to_string(w.items() - 1));
+        if (steps && t >= *steps)
+            throw InputError("--time: step " + std::to_string(t) + " is past the last step " + std::to_string(*steps - 1));
         rec.first_step = t;
         rec.window_steps = 1;
         rec.snapshot_step = t;
-        const viz::RecordedRun run = viz::record_thread_model(*source, sim.hierarchy, rec, w);
+        const viz::RecordedRun run = record(rec);
+        if (!run.snapshot)
+            throw InputError("--time: step " + std::to_string(t) + " is past the run's last round " +
+                             std::to_string(run.result.steps ? run.result.steps - 1 : 0));
         viz::ArrayViewStyle style;
         style.width = pixels(*vm, "width", 1200);
         style.height = pixels(*vm, "height", 700);
