@@ -15,19 +15,35 @@ namespace cachesim {
 
 inline constexpr std::uint64_t kEmptyTag = ~0ull;
 
+// Small enough to come back in a register: the lines a lookup evicted stay in the cache
+// (evicted_line(i), evicted_dirty(i)) until its next lookup.
 struct LookupOutcome {
-    bool hit = false;        // the sector was present
+    bool hit = false;           // the sector was present
     bool line_present = false;  // the line was present (a sector miss when !hit)
-    std::uint32_t evicted_count = 0;
+    std::uint8_t evicted_count = 0;  // random4 empties up to 4 ways at once
     std::uint32_t written_back_sectors = 0;  // dirty sectors of evicted lines
-    // Only the first evicted_count entries are meaningful (left uninitialised: this struct is
-    // returned on every lookup). random4 empties up to 4 ways at once.
-    std::array<std::uint64_t, 4> evicted_lines;
-    std::array<std::uint32_t, 4> evicted_dirty;  // dirty-sector mask of each evicted line
+};
+
+// The lines the last lookup evicted, with their dirty-sector masks.
+class EvictionList {
+public:
+    std::uint64_t evicted_line(std::uint32_t i) const { return lines_[i]; }
+    std::uint32_t evicted_dirty(std::uint32_t i) const { return dirty_[i]; }
+
+protected:
+    void record_eviction(LookupOutcome& out, std::uint64_t line, std::uint32_t dirty) {
+        lines_[out.evicted_count] = line;
+        dirty_[out.evicted_count++] = dirty;
+        if (dirty) out.written_back_sectors += static_cast<std::uint32_t>(std::popcount(dirty));
+    }
+
+private:
+    std::array<std::uint64_t, 4> lines_{};
+    std::array<std::uint32_t, 4> dirty_{};
 };
 
 template <class Policy>
-class Cache {
+class Cache : public EvictionList {
 public:
     Cache() = default;
     Cache(const CacheGeometry& g, std::uint64_t seed,
@@ -147,10 +163,7 @@ private:
     void evict(std::uint32_t set, std::uint32_t way, LookupOutcome& out) {
         const std::size_t slot = static_cast<std::size_t>(set) * geometry_.ways + way;
         if (tags_[slot] == kEmptyTag) return;
-        out.evicted_lines[out.evicted_count] = tags_[slot];
-        out.evicted_dirty[out.evicted_count++] = sectors_[slot].dirty;
-        if (sectors_[slot].dirty)
-            out.written_back_sectors += static_cast<std::uint32_t>(std::popcount(sectors_[slot].dirty));
+        record_eviction(out, tags_[slot], sectors_[slot].dirty);
         if (tags_[slot] == last_line_) last_line_ = kEmptyTag;
         tags_[slot] = kEmptyTag;
         sectors_[slot] = SectorBits{};

@@ -40,7 +40,7 @@ TEST(Lru, ReportsEvictedLine) {
     cache.access(1, 0, false, true);
     const LookupOutcome out = cache.access(3, 0, false, true);
     ASSERT_EQ(out.evicted_count, 1u);
-    EXPECT_EQ(out.evicted_lines[0], 2u);
+    EXPECT_EQ(cache.evicted_line(0), 2u);
 }
 
 TEST(Lru, DirtyLinesAreWrittenBackOnEviction) {

@@ -14,9 +14,9 @@ TEST(Random4, EvictsAWholeAlignedGroupOfFour) {
         const LookupOutcome out = cache.access(100, 0, false, true);
         ASSERT_EQ(out.evicted_count, 4u);
         // Lines 0-3 filled ways 0-3 (group 0), lines 4-7 group 1.
-        const std::uint64_t group_start = out.evicted_lines[0];
+        const std::uint64_t group_start = cache.evicted_line(0);
         EXPECT_TRUE(group_start == 0 || group_start == 4) << "seed " << seed;
-        for (std::uint32_t i = 0; i < 4; ++i) EXPECT_EQ(out.evicted_lines[i], group_start + i);
+        for (std::uint32_t i = 0; i < 4; ++i) EXPECT_EQ(cache.evicted_line(i), group_start + i);
         for (std::uint64_t line = 0; line < 8; ++line)
             EXPECT_EQ(cache.contains(line), line < group_start || line >= group_start + 4);
         // The next three new lines fill the emptied ways without any eviction.
@@ -31,7 +31,8 @@ TEST(Random4, BothGroupsGetChosenAcrossSeeds) {
     for (std::uint64_t seed = 1; seed <= 64; ++seed) {
         Cache<Random4Policy> cache(test::geometry_for(8, 0, PolicyKind::random4), seed);
         for (std::uint64_t line = 0; line < 8; ++line) cache.access(line, 0, false, true);
-        (cache.access(100, 0, false, true).evicted_lines[0] == 0 ? first_group : second_group)++;
+        cache.access(100, 0, false, true);
+        (cache.evicted_line(0) == 0 ? first_group : second_group)++;
     }
     EXPECT_GT(first_group, 10);
     EXPECT_GT(second_group, 10);
