@@ -58,10 +58,12 @@ public:
     }
 
     void read(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
-        for_each_sector(address, size, [&](std::uint64_t sector_id) {
-            if (instrumented_) [[unlikely]] lookup<true>(sector_id, false, array, true);
+        const std::uint64_t first = address >> g_.sector_shift;
+        const std::uint64_t last = (address + (size ? size - 1 : 0)) >> g_.sector_shift;
+        for (std::uint64_t sector_id = first; sector_id <= last; ++sector_id) {
+            if (instrumented_) [[unlikely]] lookup_instrumented(sector_id, false, array, true);
             else lookup<false>(sector_id, false, array, true);
-        });
+        }
     }
 
     void write(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
@@ -72,23 +74,23 @@ public:
             return;
         }
         const std::uint64_t end = address + size;
-        for_each_sector(address, size, [&](std::uint64_t sector_id) {
+        const std::uint64_t first = address >> g_.sector_shift;
+        const std::uint64_t last = (address + (size ? size - 1 : 0)) >> g_.sector_shift;
+        for (std::uint64_t sector_id = first; sector_id <= last; ++sector_id) {
             const std::uint64_t lo = sector_id << g_.sector_shift;
             const bool whole_sector = address <= lo && end >= lo + g_.sector_bytes;
-            if (instrumented_) [[unlikely]] lookup<true>(sector_id, true, array, !whole_sector);
+            if (instrumented_) [[unlikely]] lookup_instrumented(sector_id, true, array, !whole_sector);
             else lookup<false>(sector_id, true, array, !whole_sector);
-        });
+        }
     }
 
     const Cache<Policy>& cache() const { return cache_; }
 
 private:
-    template <class F>
-    [[gnu::always_inline]] void for_each_sector(std::uint64_t address, std::uint32_t size, F&& f) {
-        const std::uint64_t first = address >> g_.sector_shift;
-        const std::uint64_t last = (address + (size ? size - 1 : 0)) >> g_.sector_shift;
-        f(first);  // almost every access lies within one sector
-        for (std::uint64_t s = first + 1; s <= last; ++s) f(s);
+    // Out of line, so the plain path stays small enough to inline well.
+    [[gnu::noinline]] void lookup_instrumented(std::uint64_t sector_id, bool is_write, std::uint16_t array,
+                                               bool fetch_on_miss) {
+        lookup<true>(sector_id, is_write, array, fetch_on_miss);
     }
 
     // kInstrumented: an observer, the OPT pre-pass recorder or the analysis is attached. The plain

@@ -75,9 +75,17 @@ struct TagMasks {
     std::uint32_t p = 0;
 #if defined(__SSE4_1__)
     const __m128i wanted = _mm_set1_epi64x(static_cast<long long>(value));
+    auto equal_mask = [&](std::uint32_t at) {
+        return _mm_movemask_pd(_mm_castsi128_pd(
+            _mm_cmpeq_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(tags + at)), wanted)));
+    };
+    // Four tags per branch: a miss scans the whole set, so fewer, better-predicted branches.
+    for (; p + 4 <= n; p += 4) {
+        const int m = equal_mask(p) | (equal_mask(p + 2) << 2);
+        if (m) return p + static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(m)));
+    }
     for (; p + 2 <= n; p += 2) {
-        const int m = _mm_movemask_pd(_mm_castsi128_pd(
-            _mm_cmpeq_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(tags + p)), wanted)));
+        const int m = equal_mask(p);
         if (m) return p + static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(m)));
     }
 #endif
