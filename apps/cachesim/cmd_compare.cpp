@@ -190,7 +190,8 @@ int run_compare(int argc, char** argv) {
     po::options_description options("cachesim compare options");
     options.add_options()
         ("help,h", "show this help")
-        ("measured", po::value<std::string>(), "measured CSV: gpubench's output, or ncu --csv --page raw --print-units base")
+        ("measured", po::value<std::vector<std::string>>()->composing(),
+         "measured CSV: gpubench's output, or ncu --csv --page raw --print-units base; repeatable")
         ("preset", po::value<std::string>()->default_value(std::string(kDefaultGpuPreset)), "GPU preset to simulate with")
         ("out", po::value<std::string>()->default_value("compare.csv"), "joined CSV (measured and simulated side by side); 'none' to skip")
         ("plot", po::value<std::string>()->default_value("compare.png"), "PNG plot: scatter with identity line and per-schedule bars; 'none' to skip")
@@ -210,7 +211,8 @@ int run_compare(int argc, char** argv) {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
     if (vm.count("help")) {
-        std::cout << "usage: cachesim compare --measured FILE.csv [--preset h200] [--out joined.csv] [--plot plot.png]\n\n"
+        std::cout << "usage: cachesim compare --measured FILE.csv [--measured MORE.csv ...] [--preset h200]\n"
+                     "                        [--out joined.csv] [--plot plot.png]\n\n"
                      "Simulates every measured configuration with the GPU model and prints measured vs simulated\n"
                      "L1 and L2 hit rates, sector counts and DRAM bytes, with summary statistics.\n\n"
                   << options << "\n";
@@ -218,28 +220,33 @@ int run_compare(int argc, char** argv) {
     }
     po::notify(vm);
     if (!vm.count("measured")) throw InputError("--measured FILE is required");
-    const std::string path = vm["measured"].as<std::string>();
+    const std::vector<std::string> paths = vm["measured"].as<std::vector<std::string>>();
     const std::string preset_name = vm["preset"].as<std::string>();
     const GpuPreset* preset = find_gpu_preset(preset_name);
     if (!preset) throw InputError("--preset: unknown GPU preset '" + preset_name + "'");
 
-    const std::string text = read_whole_file(path);
     std::vector<MeasuredRun> measured;
-    if (looks_like_ncu_csv(text)) {
-        WorkloadSpec base;
-        base.kind = parse_workload_kind(vm["workload"].as<std::string>());
-        parse_dimensions(vm["size"].as<std::string>(), "--size", base.width, base.height);
-        parse_dimensions(vm["stencil"].as<std::string>(), "--stencil", base.stencil_w, base.stencil_h);
-        base.depth = vm["depth"].as<std::uint32_t>();
-        base.elem_bytes = vm["elem-bytes"].as<std::uint32_t>();
-        std::vector<Schedule> schedules;
-        std::stringstream list(vm["schedule"].as<std::string>());
-        for (std::string item; std::getline(list, item, ',');) schedules.push_back(parse_schedule(item));
-        validate(base);
-        measured = parse_ncu_raw_csv(text, path, base, schedules);
-    } else {
-        measured = parse_measured_csv(text, path);
+    for (const std::string& path : paths) {
+        const std::string text = read_whole_file(path);
+        std::vector<MeasuredRun> runs;
+        if (looks_like_ncu_csv(text)) {
+            WorkloadSpec base;
+            base.kind = parse_workload_kind(vm["workload"].as<std::string>());
+            parse_dimensions(vm["size"].as<std::string>(), "--size", base.width, base.height);
+            parse_dimensions(vm["stencil"].as<std::string>(), "--stencil", base.stencil_w, base.stencil_h);
+            base.depth = vm["depth"].as<std::uint32_t>();
+            base.elem_bytes = vm["elem-bytes"].as<std::uint32_t>();
+            std::vector<Schedule> schedules;
+            std::stringstream list(vm["schedule"].as<std::string>());
+            for (std::string item; std::getline(list, item, ',');) schedules.push_back(parse_schedule(item));
+            validate(base);
+            runs = parse_ncu_raw_csv(text, path, base, schedules);
+        } else {
+            runs = parse_measured_csv(text, path);
+        }
+        measured.insert(measured.end(), runs.begin(), runs.end());
     }
+    const std::string source_name = paths.size() == 1 ? paths[0] : std::to_string(paths.size()) + " measured files";
     if (vm.count("rows")) {
         const auto [first, last] = parse_rows(vm["rows"].as<std::string>());
         if (first > measured.size())
@@ -270,7 +277,7 @@ int run_compare(int argc, char** argv) {
     if (out != "none") write_file_atomically(out, joined_csv(runs, preset_name));
     if (plot != "none")
         write_file_atomically(plot, render_compare_plot(runs, summary,
-                                                        "cachesim compare: " + path + " vs the " + preset_name + " GPU model"));
+                                                        "cachesim compare: " + source_name + " vs the " + preset_name + " GPU model"));
     std::cout << report.str();
     return 0;
 }

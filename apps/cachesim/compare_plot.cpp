@@ -67,14 +67,14 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
                   summary.runs, summary.l1_mean_abs_pp, summary.l1_worst_abs_pp, summary.l2_mean_abs_pp,
                   summary.l2_worst_abs_pp, rho(summary.l1_rank_correlation).c_str(),
                   rho(summary.l2_rank_correlation).c_str());
-    c.draw_text(width / 2.0, 36, line, {12, colors::dark_gray, HAlign::center, VAlign::top});
+    c.draw_text(width / 2.0, 34, line, {12, colors::dark_gray, HAlign::center, VAlign::top});
 
     const Rgba l1_color = colors::blue, l2_color = colors::orange;
     const Rgba l1_light = viz::mix(colors::blue, colors::white, 0.55), l2_light = viz::mix(colors::orange, colors::white, 0.55);
 
     // Left: scatter, simulated (y) against measured (x), identity line and the +-3 pp band.
-    const int side = std::min(height - 150, width / 2 - 140);
-    const Frame scatter{80, 80, side, side};
+    const int side = std::min(height - 200, width / 2 - 140);  // room below for rotated labels
+    const Frame scatter{80, 84, side, side};
     draw_percent_axes(c, scatter, "measured hit rate (%)", "simulated hit rate (%)", true);
     c.draw_line(scatter.x_of(0), scatter.y_of(3), scatter.x_of(97), scatter.y_of(100), colors::light_gray, 1.0);
     c.draw_line(scatter.x_of(3), scatter.y_of(0), scatter.x_of(100), scatter.y_of(97), colors::light_gray, 1.0);
@@ -83,8 +83,8 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
         c.fill_circle(scatter.x_of(r.measured.metrics.l2_hit_rate_pct()), scatter.y_of(r.simulated.l2_hit_rate_pct()), 4, l2_color);
         c.fill_circle(scatter.x_of(r.measured.metrics.l1_hit_rate_pct), scatter.y_of(r.simulated.l1_hit_rate_pct()), 4, l1_color);
     }
-    legend_entry(c, scatter.x + 10, scatter.y + 14, l1_color, "L1 (global loads)");
-    legend_entry(c, scatter.x + 10, scatter.y + 32, l2_color, "L2 (reads from L1)");
+    legend_entry(c, scatter.x, scatter.y - 14, l1_color, "L1 (global loads)");
+    legend_entry(c, scatter.x + 150, scatter.y - 14, l2_color, "L2 (reads from L1)");
 
     // Right: per-schedule mean hit rates, measured (light) beside simulated (solid).
     std::vector<std::string> order;
@@ -100,7 +100,7 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
         a[4] += 1;
     }
     const int bars_x = scatter.x + scatter.w + 110;
-    const Frame bars{bars_x, 80, width - bars_x - 30, side};
+    const Frame bars{bars_x, 84, width - bars_x - 30, side};
     draw_percent_axes(c, bars, nullptr, "mean hit rate (%)", false);
     const double slot = order.empty() ? 0 : static_cast<double>(bars.w) / static_cast<double>(order.size());
     const Rgba palette[4] = {l1_light, l1_color, l2_light, l2_color};
@@ -123,12 +123,12 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
             c.draw_text(bars.x + slot * (static_cast<double>(i) + 0.5), bars.y + bars.h + 8, order[i],
                         {11, colors::black, HAlign::center, VAlign::top});
     }
-    // The legend sits on a white box in the frame's top-left corner, over the grid.
-    c.fill_rect(bars.x + 4, bars.y + 4, 124, 78, Rgba{255, 255, 255, 230});
-    legend_entry(c, bars.x + 10, bars.y + 14, l1_light, "L1 measured");
-    legend_entry(c, bars.x + 10, bars.y + 32, l1_color, "L1 simulated");
-    legend_entry(c, bars.x + 10, bars.y + 50, l2_light, "L2 measured");
-    legend_entry(c, bars.x + 10, bars.y + 68, l2_color, "L2 simulated");
+    // The legend runs along the top of the panel, where no bar reaches.
+    const int legend_y = bars.y - 14;
+    legend_entry(c, bars.x, legend_y, l1_light, "L1 measured");
+    legend_entry(c, bars.x + 120, legend_y, l1_color, "L1 simulated");
+    legend_entry(c, bars.x + 240, legend_y, l2_light, "L2 measured");
+    legend_entry(c, bars.x + 360, legend_y, l2_color, "L2 simulated");
     return viz::encode_png(c);
 }
 
