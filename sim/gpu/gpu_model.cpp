@@ -12,19 +12,20 @@
 #include "sim/gpu/warp_lanes.hpp"
 #include "sim/policies/plru.hpp"
 #include "sim/policies/random.hpp"
+#include "traces/ncu_metrics.hpp"
 #include "traces/schedule.hpp"
 
 namespace cachesim {
 
 std::vector<std::pair<std::string, double>> NcuCounters::metrics() const {
     return {
-        {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", static_cast<double>(l1_requests_ld)},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", static_cast<double>(l1_sectors_ld)},
-        {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", static_cast<double>(l1_sectors_ld_hit)},
-        {"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", l1_hit_rate_pct()},
-        {"lts__t_sectors_srcunit_tex_op_read.sum", static_cast<double>(l2_sectors_tex_read)},
-        {"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", static_cast<double>(l2_sectors_tex_read_hit)},
-        {"dram__bytes_read.sum", static_cast<double>(dram_bytes_read)},
+        {std::string(ncu::kL1Requests), static_cast<double>(l1_requests_ld)},
+        {std::string(ncu::kL1Sectors), static_cast<double>(l1_sectors_ld)},
+        {std::string(ncu::kL1SectorHits), static_cast<double>(l1_sectors_ld_hit)},
+        {std::string(ncu::kL1HitRate), l1_hit_rate_pct()},
+        {std::string(ncu::kL2Sectors), static_cast<double>(l2_sectors_tex_read)},
+        {std::string(ncu::kL2SectorHits), static_cast<double>(l2_sectors_tex_read_hit)},
+        {std::string(ncu::kDramBytesRead), static_cast<double>(dram_bytes_read)},
     };
 }
 
