@@ -182,3 +182,7 @@ private:
 };
 
 }  // namespace cachesim
+
+// LRU's own layout. Included here, after the primary template, so that no file can name
+// Cache<LruPolicy> without seeing the specialisation.
+#include "sim/lru_cache.hpp"

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "sim/cache.hpp"
-#include "sim/lru_cache.hpp"
 #include "sim/geometry.hpp"
 #include "sim/level_stats.hpp"
 #include "sim/observer.hpp"

@@ -94,18 +94,6 @@ struct TagMasks {
     return n;
 }
 
-// Moves values[0, p) to values[1, p+1), two at a time from the top down (each 16-byte load happens
-// before the store that overlaps it).
-[[gnu::always_inline]] inline void shift_up_one(std::uint64_t* values, std::uint32_t p) {
-    std::uint32_t i = p;
-#if defined(__SSE4_1__)
-    for (; i >= 2; i -= 2)
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(values + i - 1),
-                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(values + i - 2)));
-#endif
-    for (; i > 0; --i) values[i] = values[i - 1];
-}
-
 // Index of the largest 64-bit value, the first on ties (OPT's furthest next use).
 inline std::uint32_t index_of_max(const std::uint64_t* values, std::uint32_t n) {
     std::uint32_t best = 0;
