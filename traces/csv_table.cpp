@@ -70,12 +70,16 @@ CsvTable parse_csv(std::string_view text, const std::string& source, std::string
     return table;
 }
 
-CsvTable read_csv_file(const std::string& path, std::string_view header_marker) {
+std::string read_text_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError("cannot open '" + path + "'");
     std::ostringstream text;
     text << in.rdbuf();
-    return parse_csv(text.str(), path, header_marker);
+    return text.str();
+}
+
+CsvTable read_csv_file(const std::string& path, std::string_view header_marker) {
+    return parse_csv(read_text_file(path), path, header_marker);
 }
 
 std::string csv_quote(std::string_view text) {

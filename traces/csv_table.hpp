@@ -22,6 +22,8 @@ struct CsvTable {
 CsvTable parse_csv(std::string_view text, const std::string& source,
                    std::string_view header_marker = {});
 std::vector<std::string> split_csv_record(std::string_view line, const std::string& where);
+// The whole file as text (InputError naming it when it cannot be opened).
+std::string read_text_file(const std::string& path);
 // Reads a whole file and parses it (InputError when it cannot be opened).
 CsvTable read_csv_file(const std::string& path, std::string_view header_marker = {});
 // The field as written in a CSV record: quoted (quotes doubled) when it holds , " or a newline.

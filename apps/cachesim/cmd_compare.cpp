@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <mutex>
@@ -18,19 +17,12 @@
 #include "apps/cachesim/report.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
 
 namespace cachesim::cli {
 
 namespace {
-
-std::string read_whole_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError("--measured: cannot open '" + path + "'");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // "--rows 3-10" (1-based data rows, inclusive) or "--rows 5".
 std::pair<std::size_t, std::size_t> parse_rows(const std::string& text) {
@@ -227,7 +219,12 @@ int run_compare(int argc, char** argv) {
 
     std::vector<MeasuredRun> measured;
     for (const std::string& path : paths) {
-        const std::string text = read_whole_file(path);
+        std::string text;
+        try {
+            text = read_text_file(path);
+        } catch (const InputError& e) {
+            throw InputError(std::string("--measured: ") + e.what());
+        }
         std::vector<MeasuredRun> runs;
         if (looks_like_ncu_csv(text)) {
             WorkloadSpec base;
