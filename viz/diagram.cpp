@@ -61,10 +61,13 @@ CellGrid CellGrid::halved_in_rows() const {
 }
 
 Diagram::Diagram(RowLayout layout, CellGrid base, std::uint64_t first_step, std::uint64_t steps,
-                 std::uint64_t steps_per_column, std::uint64_t rows_per_bucket)
+                 std::uint64_t steps_per_column, std::uint64_t rows_per_bucket, std::uint64_t first_row,
+                 std::uint64_t recorded_rows)
     : layout_(std::move(layout)),
       first_step_(first_step),
       steps_(steps),
+      first_row_(std::min(first_row, layout_.rows())),
+      recorded_rows_(recorded_rows == 0 ? layout_.rows() - first_row_ : std::min(recorded_rows, layout_.rows() - first_row_)),
       steps_per_column_(steps_per_column),
       rows_per_bucket_(rows_per_bucket) {
     // Build the ripmap: first along time at full row resolution, then each of those along rows.
@@ -82,9 +85,10 @@ Diagram::Diagram(RowLayout layout, CellGrid base, std::uint64_t first_step, std:
 }
 
 CellState Diagram::at_step(std::uint64_t step, std::uint64_t row) const {
-    if (levels_.empty() || step < first_step_ || row >= rows()) return CellState::not_cached;
+    if (levels_.empty() || step < first_step_ || row < first_row_ || row - first_row_ >= recorded_rows_)
+        return CellState::not_cached;
     const std::uint64_t c = (step - first_step_) / steps_per_column_;
-    const std::uint64_t b = row / rows_per_bucket_;
+    const std::uint64_t b = (row - first_row_) / rows_per_bucket_;
     const CellGrid& g = levels_[0][0];
     if (c >= g.columns() || b >= g.rows()) return CellState::not_cached;
     return g.get(c, b);
@@ -126,9 +130,11 @@ CellState Diagram::query_cells(std::uint64_t c0, std::uint64_t c1, std::uint64_t
 }
 
 CellState Diagram::query(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const {
-    if (t1 <= first_step_ || t1 <= t0 || r1 <= r0) return CellState::not_cached;
+    if (t1 <= first_step_ || t1 <= t0 || r1 <= first_row_ || r1 <= r0) return CellState::not_cached;
     t0 = std::max(t0, first_step_) - first_step_;
     t1 -= first_step_;
+    r0 = std::max(r0, first_row_) - first_row_;
+    r1 -= first_row_;
     const std::uint64_t c0 = t0 / steps_per_column_;
     const std::uint64_t c1 = (t1 + steps_per_column_ - 1) / steps_per_column_;
     const std::uint64_t b0 = r0 / rows_per_bucket_;

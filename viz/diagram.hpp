@@ -58,13 +58,18 @@ private:
 class Diagram {
 public:
     Diagram() = default;
+    // `first_row` and `recorded_rows` (0: to the last row): the lines the base grid covers, for a
+    // window of lines (cacheviz's deep zoom); rows outside it read as not_cached.
     Diagram(RowLayout layout, CellGrid base, std::uint64_t first_step, std::uint64_t steps,
-            std::uint64_t steps_per_column, std::uint64_t rows_per_bucket);
+            std::uint64_t steps_per_column, std::uint64_t rows_per_bucket, std::uint64_t first_row = 0,
+            std::uint64_t recorded_rows = 0);
 
     const RowLayout& layout() const { return layout_; }
     std::uint64_t first_step() const { return first_step_; }  // step of column 0 (windowed runs)
     std::uint64_t steps() const { return steps_; }            // steps covered
     std::uint64_t rows() const { return layout_.rows(); }     // cache lines
+    std::uint64_t first_row() const { return first_row_; }    // line of base row 0 (windowed runs)
+    std::uint64_t recorded_rows() const { return recorded_rows_; }  // lines the grid covers
     std::uint64_t steps_per_column() const { return steps_per_column_; }
     std::uint64_t rows_per_bucket() const { return rows_per_bucket_; }
     bool exact() const { return steps_per_column_ == 1 && rows_per_bucket_ == 1; }
@@ -76,8 +81,8 @@ public:
 
     // State of one step and one line (rounded to its base cell).
     CellState at_step(std::uint64_t step, std::uint64_t row) const;
-    // Exact aggregate (combine) over steps [t0, t1) and rows [r0, r1), both rounded outwards to
-    // base cells; not_cached for an empty range. O(log^2) cells read.
+    // Exact aggregate (combine) over steps [t0, t1) and rows [r0, r1) (lines, not base rows), both
+    // rounded outwards to base cells; not_cached for an empty range. O(log^2) cells read.
     CellState query(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const;
     // The same over base columns [c0, c1) and base row buckets [b0, b1).
     CellState query_cells(std::uint64_t c0, std::uint64_t c1, std::uint64_t b0, std::uint64_t b1) const;
@@ -87,6 +92,7 @@ public:
 private:
     RowLayout layout_;
     std::uint64_t first_step_ = 0, steps_ = 0;
+    std::uint64_t first_row_ = 0, recorded_rows_ = 0;
     std::uint64_t steps_per_column_ = 1, rows_per_bucket_ = 1;
     std::vector<std::vector<CellGrid>> levels_;  // [time level][row level]
 };

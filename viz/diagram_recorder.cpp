@@ -35,8 +35,11 @@ DiagramRecorder::DiagramRecorder(const std::vector<ArrayInfo>& arrays, const Hie
     top_is_l1_ = hierarchy.l1.enabled() || !hierarchy.l2.enabled();
     has_l2_below_top_ = count == 2;
 
-    rows_per_bucket_ = power_of_two_bucket(rows_.rows(), options_.max_rows);
-    buckets_ = ceil_div(rows_.rows(), rows_per_bucket_);
+    options_.first_row = std::min(options_.first_row, rows_.rows());
+    window_rows_ = rows_.rows() - options_.first_row;
+    if (options_.window_rows > 0) window_rows_ = std::min(window_rows_, options_.window_rows);
+    rows_per_bucket_ = power_of_two_bucket(window_rows_, options_.max_rows);
+    buckets_ = ceil_div(window_rows_, rows_per_bucket_);
     max_columns_ = std::max<std::uint64_t>(1, options_.max_cells / std::max<std::uint64_t>(buckets_, 1));
     std::uint64_t window = options_.window_steps;
     if (window == 0 && options_.expected_steps > options_.first_step)
@@ -133,13 +136,15 @@ void DiagramRecorder::change_residency(int level, std::uint64_t line, bool fill)
         if (copies != 0) return;
     }
     for_rows_of(t, line, [&](std::uint64_t row) {
-        const std::uint64_t b = row / rows_per_bucket_;
-        bool bucket_changed = false;
+        const std::uint64_t b = bucket_of(row);
+        bool row_changed = false;
         if (fill) {
-            if (t.row_count[row]++ == 0) bucket_changed = t.bucket_count[b]++ == 0;
+            row_changed = t.row_count[row]++ == 0;
         } else if (t.row_count[row] > 0) {
-            if (--t.row_count[row] == 0) bucket_changed = --t.bucket_count[b] == 0;
+            row_changed = --t.row_count[row] == 0;
         }
+        if (!row_changed || b == kNoRow) return;
+        const bool bucket_changed = fill ? t.bucket_count[b]++ == 0 : --t.bucket_count[b] == 0;
         if (bucket_changed && !bucket_dirty_[b]) {
             bucket_dirty_[b] = 1;
             dirty_buckets_.push_back(b);
@@ -222,8 +227,9 @@ void DiagramRecorder::on_step_end(std::uint64_t step) {
             column_needs_residency_ = true;
         }
         for (std::uint64_t row : touched_rows_) {
-            std::uint8_t& cell = column_[row / rows_per_bucket_];
-            cell = std::max(cell, static_cast<std::uint8_t>(classify(row_flags_[row])));
+            const std::uint64_t b = bucket_of(row);
+            if (b == kNoRow) continue;
+            column_[b] = std::max(column_[b], static_cast<std::uint8_t>(classify(row_flags_[row])));
         }
         if (column_needs_residency_) {
             for (std::uint64_t b = 0; b < buckets_; ++b)
@@ -246,6 +252,10 @@ void DiagramRecorder::on_step_end(std::uint64_t step) {
         }
         last_step_ = step;
         any_step_ = true;
+        if (options_.window_steps > 0 && step + 1 - options_.first_step == options_.window_steps) {
+            window_recorded_ = true;
+            if (options_.stop_when_recorded) options_.stop_when_recorded->store(true);
+        }
     }
     for (std::uint64_t row : touched_rows_) row_flags_[row] = 0;
     touched_rows_.clear();
@@ -277,7 +287,8 @@ void DiagramRecorder::flush_column() {
 Diagram DiagramRecorder::finish() {
     flush_column();
     const std::uint64_t steps = any_step_ ? last_step_ + 1 - options_.first_step : 0;
-    Diagram d(rows_, std::move(base_), options_.first_step, steps, steps_per_column_, rows_per_bucket_);
+    Diagram d(rows_, std::move(base_), options_.first_step, steps, steps_per_column_, rows_per_bucket_, options_.first_row,
+              window_rows_);
     base_ = CellGrid(0, buckets_);
     return d;
 }

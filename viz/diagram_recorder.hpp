@@ -10,6 +10,7 @@
 // Stores at a write-through, no-write-allocate L1 cause no L1 lookup; when the workload is known
 // the recorder marks the stored line as accessed at its step, otherwise the L2 lookup of the
 // forwarded store marks it.
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -29,6 +30,14 @@ struct RecorderOptions {
     // tracked throughout. Used to zoom into a window at full resolution, and for snapshots.
     std::uint64_t first_step = 0;
     std::uint64_t window_steps = 0;
+    // Record only lines (rows) in [first_row, first_row + window_rows) (0 = to the last); residency
+    // is tracked for every line. With a small window both ways, cacheviz's deep zoom.
+    std::uint64_t first_row = 0;
+    std::uint64_t window_rows = 0;
+    // When set (and window_steps > 0), raised once the window's last step has ended: pass the
+    // same flag as RunControl::cancel and the run stops there (record.hpp's functions then return
+    // the diagram; the steps after the window cannot change it). Also the caller's cancel flag.
+    std::atomic<bool>* stop_when_recorded = nullptr;
     // When set, also keep the exact state of every line at the end of this step (array view).
     std::optional<std::uint64_t> snapshot_step;
     // Several caches report as level 0 (the GPU model's per-SM L1s): count copies instead of
@@ -65,6 +74,8 @@ public:
     const RowLayout& layout() const { return rows_; }
     std::uint64_t steps_per_column() const { return steps_per_column_; }
     std::uint64_t rows_per_bucket() const { return rows_per_bucket_; }
+    // The window's last step has ended (always false without window_steps).
+    bool window_recorded() const { return window_recorded_; }
 
 private:
     enum Flag : std::uint8_t { kAccessed = 1, kFetchedMemory = 2, kFetchedL2 = 4, kFetchPending = 8 };
@@ -88,6 +99,11 @@ private:
     void store_column(std::uint64_t column, const std::vector<std::uint8_t>& states);
     void mark_workload_stores(std::uint64_t step);
     bool in_window(std::uint64_t step) const;
+    // Base row bucket of a row, kNoRow outside the window of lines.
+    std::uint64_t bucket_of(std::uint64_t row) const {
+        return row >= options_.first_row && row - options_.first_row < window_rows_ ? (row - options_.first_row) / rows_per_bucket_
+                                                                                    : kNoRow;
+    }
 
     RowLayout rows_;
     std::vector<LevelTrack> levels_;  // by enabled-level index
@@ -99,6 +115,8 @@ private:
 
     std::uint64_t steps_per_column_ = 1, rows_per_bucket_ = 1;
     std::uint64_t buckets_ = 0, max_columns_ = 0;
+    std::uint64_t window_rows_ = 0;  // rows recorded, from options_.first_row
+    bool window_recorded_ = false;
 
     // Current step.
     std::vector<std::uint8_t> row_flags_;

@@ -10,7 +10,12 @@ RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hie
     RunControl with_recorder = control;
     with_recorder.observer = &recorder;
     RecordedRun run;
-    run.result = simulate_thread_model(source, hierarchy, with_recorder);
+    try {
+        run.result = simulate_thread_model(source, hierarchy, with_recorder);
+    } catch (const Cancelled&) {
+        if (!recorder.window_recorded() || !options.stop_when_recorded) throw;
+        run.stopped_after_window = true;
+    }
     run.snapshot = recorder.snapshot();
     run.diagram = recorder.finish();
     return run;
@@ -31,8 +36,14 @@ RecordedRun record_gpu_model(const WorkloadSpec& workload, const GpuConfig& conf
     DiagramRecorder recorder(workload.arrays(), gpu_hierarchy(config), options);
     RunControl with_recorder = control;
     with_recorder.observer = &recorder;
-    GpuResult r = simulate_gpu_model(workload, config, with_recorder);
     RecordedRun run;
+    GpuResult r;
+    try {
+        r = simulate_gpu_model(workload, config, with_recorder);
+    } catch (const Cancelled&) {
+        if (!recorder.window_recorded() || !options.stop_when_recorded) throw;
+        run.stopped_after_window = true;
+    }
     run.result = r.result;
     run.snapshot = recorder.snapshot();
     run.diagram = recorder.finish();

@@ -14,10 +14,14 @@ struct RecordedRun {
     SimulationResult result;
     Diagram diagram;
     std::optional<LineSnapshot> snapshot;
+    // options.stop_when_recorded stopped the run after the window: `result` (and the GPU model's
+    // full result) are left empty; the diagram and snapshot are complete.
+    bool stopped_after_window = false;
 };
 
 // Thread model. `control.observer` is ignored (the recorder is the observer); progress and
-// cancel pass through (Cancelled propagates). expected_steps defaults to the workload's items.
+// cancel pass through (Cancelled propagates, except the stop that options.stop_when_recorded
+// raises once the window is recorded). expected_steps defaults to the workload's items.
 RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hierarchy,
                                 RecorderOptions options, const std::optional<WorkloadSpec>& workload,
                                 const RunControl& control = {});

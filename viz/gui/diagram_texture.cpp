@@ -28,12 +28,12 @@ DiagramTexture::Range DiagramTexture::visible(const Viewport& v, int lt, int lr)
     const CellGrid& g = d.level(lt, lr);
     const double steps_per_cell = static_cast<double>(d.steps_per_column()) * std::ldexp(1.0, lt);
     const double rows_per_cell = static_cast<double>(d.rows_per_bucket()) * std::ldexp(1.0, lr);
-    const double first = static_cast<double>(d.first_step());
+    const double first = static_cast<double>(d.first_step()), first_row = static_cast<double>(d.first_row());
     Range r;
     r.c0 = static_cast<std::uint64_t>(std::max(0.0, std::floor((v.t0 - first) / steps_per_cell)));
     r.c1 = std::min<std::uint64_t>(g.columns(), static_cast<std::uint64_t>(std::max(0.0, std::ceil((v.t1 - first) / steps_per_cell))));
-    r.r0 = static_cast<std::uint64_t>(std::max(0.0, std::floor(v.r0 / rows_per_cell)));
-    r.r1 = std::min<std::uint64_t>(g.rows(), static_cast<std::uint64_t>(std::max(0.0, std::ceil(v.r1 / rows_per_cell))));
+    r.r0 = static_cast<std::uint64_t>(std::max(0.0, std::floor((v.r0 - first_row) / rows_per_cell)));
+    r.r1 = std::min<std::uint64_t>(g.rows(), static_cast<std::uint64_t>(std::max(0.0, std::ceil((v.r1 - first_row) / rows_per_cell))));
     return r;
 }
 
@@ -109,16 +109,16 @@ void DiagramTexture::draw(ImDrawList* list, float x, float y, const Viewport& v)
     const double steps_per_cell = static_cast<double>(d.steps_per_column()) * std::ldexp(1.0, lt_);
     const double rows_per_cell = static_cast<double>(d.rows_per_bucket()) * std::ldexp(1.0, lr_);
     const double sx = v.width / (v.t1 - v.t0), sy = v.height / (v.r1 - v.r0);
-    const double first = static_cast<double>(d.first_step());
+    const double first = static_cast<double>(d.first_step()), first_row = static_cast<double>(d.first_row());
     // Rows and steps past the end of the data (a last partial cell) are clipped to the data.
-    const double t_end = first + static_cast<double>(d.steps()), r_end = static_cast<double>(d.rows());
+    const double t_end = first + static_cast<double>(d.steps()), r_end = first_row + static_cast<double>(d.recorded_rows());
     const auto id = reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture_.getNativeHandle()));
     for (std::uint64_t cs = valid_.c0; cs < valid_.c1;) {
         const std::uint64_t ce = std::min(valid_.c1, (cs / tw_ + 1) * tw_);
         for (std::uint64_t rs = valid_.r0; rs < valid_.r1;) {
             const std::uint64_t re = std::min(valid_.r1, (rs / th_ + 1) * th_);
             const double ta = first + cs * steps_per_cell, tb = std::min(t_end, first + ce * steps_per_cell);
-            const double ra = rs * rows_per_cell, rb = std::min(r_end, re * rows_per_cell);
+            const double ra = first_row + rs * rows_per_cell, rb = std::min(r_end, first_row + re * rows_per_cell);
             const float u0 = static_cast<float>(cs % tw_) / tw_;
             const float u1 = u0 + static_cast<float>((tb - ta) / steps_per_cell) / tw_;
             const float v0 = static_cast<float>(rs % th_) / th_;
