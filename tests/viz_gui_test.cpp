@@ -2,50 +2,24 @@
 // region shows the thesis stencil's known cells, the legend, and the array view.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "tests/viz_gui_util.hpp"
 #include "viz/canvas.hpp"
 #include "viz/cell_state.hpp"
 
 using namespace cachesim::viz;
+using cachesim::viz::testing::Placement;
+using cachesim::viz::testing::read_file;
 
 namespace {
-
-std::string read_file(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-struct Placement {
-    double x, y, w, h, t0, t1, r0, r1;
-    // Screen pixel at the centre of (step, row).
-    int px(double step) const { return static_cast<int>(x + (step + 0.5 - t0) * w / (t1 - t0)); }
-    int py(double row) const { return static_cast<int>(y + (row + 0.5 - r0) * h / (r1 - r0)); }
-};
 
 int run_gui(const std::string& args, const std::filesystem::path& log) {
     const char* bin = std::getenv("CACHEVIZ_BIN");
     if (!bin) return -1;
-    const std::string cmd = "xvfb-run -a -s '-screen 0 1920x1080x24' '" + std::string(bin) + "' " + args + " >'" + log.string() +
-                            "' 2>&1";
-    // xvfb-run itself sometimes fails around the program (a display-number race when tests run
-    // in parallel: exit 1 "Xvfb failed to start", or exit 5 cleaning up its directory): retry.
-    int code = -1;
-    for (int attempt = 0; attempt < 3; ++attempt) {
-        const int status = std::system(cmd.c_str());
-        code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        const std::string out = read_file(log);
-        const bool xvfb_failed = code == 5 || (code == 1 && out.find("Xvfb failed to start") != std::string::npos);
-        if (!xvfb_failed) break;
-    }
-    return code;
+    return cachesim::viz::testing::run_under_xvfb(bin, args, log);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "apps/cacheviz/config.hpp"
 #include "apps/cachesim/presets.hpp"
@@ -86,7 +87,7 @@ GpuConfig PaneConfig::default_gpu() {
     return p ? p->config : GpuConfig{};
 }
 
-App::App(PaneConfig first, std::optional<PaneConfig> compare) {
+App::App(PaneConfig first, std::optional<PaneConfig> compare, AppOptions options) : options_(std::move(options)) {
     for (int i = 0; i < 2; ++i) {
         auto p = std::make_unique<Pane>();
         p->name = i == 0 ? "A" : "B";
@@ -103,8 +104,8 @@ App::~App() = default;
 bool App::busy() const {
     for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
         const Pane& p = *panes_[i];
-        if ((p.job && !p.job->done()) || (p.snapshot_job && !p.snapshot_job->done())) return true;
-        if (p.job && p.job->done()) return true;  // finished but not yet shown
+        // A job counts until its result is shown (a finished one is picked up by the next frame).
+        if (p.job || p.snapshot_job || p.detail_job) return true;
     }
     return false;
 }
@@ -135,8 +136,53 @@ void App::start_run(Pane& pane) {
     in.hierarchy = pane.config.hierarchy;
     in.gpu_model = pane.config.model == "gpu";
     in.gpu = pane.config.gpu;
+    in.recorder.max_cells = options_.max_cells;
     pane.job = std::make_unique<SimJob>(std::move(in));
     pane.array_view_step = ~std::uint64_t{0};
+    drop_detail(pane);  // it shows the old configuration
+}
+
+void App::drop_detail(Pane& pane) {
+    if (pane.detail_job) {
+        pane.detail_job->cancel();
+        pane.retiring.push_back(std::move(pane.detail_job));
+    }
+    pane.detail.reset();
+    pane.detail_texture.set_diagram(nullptr);
+    pane.detail_declined.reset();
+}
+
+void App::update_detail(Pane& pane, const viz::ViewExtent& view) {
+    const viz::Diagram* d = pane.current ? pane.current->diagram.get() : nullptr;
+    if (!d || pane.job || !viz::needs_detail(*d, view)) {
+        drop_detail(pane);
+        return;
+    }
+    const std::uint64_t steps = d->first_step() + d->steps(), rows = d->rows();
+    if (pane.detail && !viz::overlaps(pane.detail_window, view, steps, rows)) {
+        pane.detail.reset();  // out of view: free it
+        pane.detail_texture.set_diagram(nullptr);
+    }
+    auto stop_job = [&] {
+        if (!pane.detail_job) return;
+        pane.detail_job->cancel();
+        pane.retiring.push_back(std::move(pane.detail_job));
+    };
+    if (pane.detail && viz::covers(pane.detail_window, view, steps, rows)) {
+        stop_job();  // the view came back into the window shown
+        return;
+    }
+    if (pane.detail_job && viz::covers(pane.detail_job_window, view, steps, rows)) return;  // on its way
+    if (pane.detail_declined && viz::covers(*pane.detail_declined, view, steps, rows)) return;
+    const std::optional<viz::DetailWindow> w = viz::choose_detail_window(view, steps, rows, options_.detail);
+    stop_job();  // a newer window replaces the older request
+    if (!w) return;  // over the budget: the coarse cells stay
+    JobInput in = pane.current->input;
+    in.recorder = viz::detail_recorder_options(*w);
+    in.stop_after_window = true;
+    in.run_fraction = static_cast<double>(w->step_end()) / static_cast<double>(std::max<std::uint64_t>(steps, 1));
+    pane.detail_job = std::make_unique<SimJob>(std::move(in));
+    pane.detail_job_window = *w;
 }
 
 void App::poll(Pane& pane) {
@@ -150,11 +196,25 @@ void App::poll(Pane& pane) {
                                         pane.current->diagram->rows() != out->diagram->rows();
             pane.current = out;
             pane.texture.set_diagram(out->diagram);
+            drop_detail(pane);
             if (extent_changed && (view_.fitted || &pane == panes_[0].get())) fit_view();
             view_.playhead = std::min<std::uint64_t>(view_.playhead, total_steps() ? total_steps() - 1 : 0);
             pane.array_view_step = ~std::uint64_t{0};
         } else if (out) {
             pane.config_error = out->error;
+        }
+    }
+    if (pane.detail_job && pane.detail_job->done()) {
+        std::shared_ptr<JobOutput> out = pane.detail_job->output();
+        const viz::DetailWindow requested = pane.detail_job_window;
+        pane.detail_job.reset();
+        if (out && out->error.empty() && out->diagram) {
+            pane.detail = out;
+            pane.detail_window = {out->diagram->first_step(), out->diagram->steps(), out->diagram->first_row(),
+                                  out->diagram->recorded_rows()};
+            pane.detail_texture.set_diagram(out->diagram);
+        } else if (out) {
+            pane.detail_declined = requested;  // do not retry a failing window
         }
     }
     if (pane.snapshot_job && pane.snapshot_job->done()) {
@@ -198,6 +258,8 @@ void App::request_array_view(Pane& pane) {
     in.recorder.first_step = view_.playhead;
     in.recorder.window_steps = 1;
     in.recorder.snapshot_step = view_.playhead;
+    in.stop_after_window = true;  // the steps after the playhead cannot change its snapshot
+    in.run_fraction = static_cast<double>(view_.playhead + 1) / static_cast<double>(std::max<std::uint64_t>(pane.current->diagram->steps(), 1));
     pane.snapshot_job = std::make_unique<SimJob>(std::move(in));
     pane.array_view_step = view_.playhead;
 }
@@ -222,6 +284,19 @@ void App::fit_view() {
     view_.r0 = 0;
     view_.r1 = static_cast<double>(std::max<std::uint64_t>(total_rows(), 1));
     view_.fitted = true;
+    // The initial zoom (--zoom) holds until the user moves the view.
+    if (options_.zoom_steps || options_.zoom_lines) {
+        if (options_.zoom_steps) std::tie(view_.t0, view_.t1) = *options_.zoom_steps;
+        if (options_.zoom_lines) std::tie(view_.r0, view_.r1) = *options_.zoom_lines;
+        clamp_view();
+        view_.fitted = false;
+    }
+}
+
+void App::user_moved_view() {
+    view_.fitted = false;
+    options_.zoom_steps.reset();
+    options_.zoom_lines.reset();
 }
 
 void App::clamp_view() {
@@ -372,6 +447,45 @@ void App::playhead_controls() {
     ImGui::SliderScalar("##playhead", ImGuiDataType_U64, &view_.playhead, &lo, &hi, "step %llu");
 }
 
+// The header's second line: the run's progress, the deep zoom's, or what the cells show.
+void App::detail_status(Pane& pane, float width) {
+    if (pane.job) {
+        ImGui::ProgressBar(static_cast<float>(pane.job->progress()), ImVec2(width - 110, 0), "simulating...");
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) {
+            pane.job->cancel();
+            pane.retiring.push_back(std::move(pane.job));
+        }
+        return;
+    }
+    const auto u = [](std::uint64_t v) { return viz::thousands(v); };
+    if (pane.detail_job) {
+        const viz::DetailWindow& w = pane.detail_job_window;
+        const std::string label = "zooming in: re-simulating steps " + u(w.first_step) + "-" + u(w.step_end() - 1) + ", lines " +
+                                  u(w.first_row) + "-" + u(w.row_end() - 1) + " at full resolution";
+        ImGui::ProgressBar(static_cast<float>(pane.detail_job->progress()), ImVec2(width - 110, 0), label.c_str());
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel##detail")) {
+            pane.detail_declined = w;
+            pane.detail_job->cancel();
+            pane.retiring.push_back(std::move(pane.detail_job));
+        }
+        return;
+    }
+    ImGui::AlignTextToFramePadding();
+    const viz::Diagram* d = pane.current ? pane.current->diagram.get() : nullptr;
+    if (pane.detail) {
+        const viz::DetailWindow& w = pane.detail_window;
+        ImGui::TextDisabled("one step x one line per cell in steps %s-%s, lines %s-%s", u(w.first_step).c_str(),
+                            u(w.step_end() - 1).c_str(), u(w.first_row).c_str(), u(w.row_end() - 1).c_str());
+    } else if (d && !d->exact()) {
+        ImGui::TextDisabled("a cell covers %s steps x %s lines; zoom in for single steps and lines", u(d->steps_per_column()).c_str(),
+                            u(d->rows_per_bucket()).c_str());
+    } else {
+        ImGui::TextUnformatted("");
+    }
+}
+
 void App::diagram_pane(Pane& pane, float width, float height) {
     ImGui::BeginChild(("pane" + pane.name).c_str(), ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar);
     // Header: configuration, hit rates, progress.
@@ -387,16 +501,7 @@ void App::diagram_pane(Pane& pane, float width, float height) {
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.1f, 1), "  %s", rates.c_str());
     }
-    if (pane.job && !pane.job->done()) {
-        ImGui::ProgressBar(static_cast<float>(pane.job->progress()), ImVec2(width - 110, 0), "simulating...");
-        ImGui::SameLine();
-        if (ImGui::Button("Cancel")) {
-            pane.job->cancel();
-            pane.retiring.push_back(std::move(pane.job));
-        }
-    } else {
-        ImGui::Dummy(ImVec2(0, ImGui::GetFrameHeight()));
-    }
+    detail_status(pane, width);
     const float label_w = 64, axis_h = 22;
     ImVec2 origin = ImGui::GetCursorScreenPos();
     const float w = std::max(10.0f, ImGui::GetContentRegionAvail().x - label_w);
@@ -404,14 +509,25 @@ void App::diagram_pane(Pane& pane, float width, float height) {
     const ImVec2 p0(origin.x + label_w, origin.y);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     viz::gui::Viewport vp{view_.t0, view_.t1, view_.r0, view_.r1, static_cast<int>(w), static_cast<int>(h)};
-    if (&pane == panes_[0].get()) placement_ = {p0.x, p0.y, w, h, view_.t0, view_.t1, view_.r0, view_.r1};
+    update_detail(pane, viz::ViewExtent{view_.t0, view_.t1, view_.r0, view_.r1, vp.width, vp.height});
     dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(255, 255, 255, 255));
     pane.texels_written_last_frame = 0;
     const viz::Diagram* d = pane.current ? pane.current->diagram.get() : nullptr;
+    const viz::Diagram* exact = pane.detail ? pane.detail->diagram.get() : nullptr;
+    {
+        Placement& at = placements_[&pane == panes_[0].get() ? 0 : 1];
+        at = {p0.x, p0.y, w, h, view_.t0, view_.t1, view_.r0, view_.r1, 0, 0, std::nullopt};
+        if (d) at.steps_per_column = d->steps_per_column(), at.rows_per_bucket = d->rows_per_bucket();
+        if (exact) at.detail = pane.detail_window;
+    }
     if (d) {
         pane.texels_written_last_frame = pane.texture.update(vp);
         dl->PushClipRect(p0, ImVec2(p0.x + w, p0.y + h), true);
         pane.texture.draw(dl, p0.x, p0.y, vp);
+        if (exact) {  // the full-resolution window over the coarse cells
+            pane.texels_written_last_frame += pane.detail_texture.update(vp);
+            pane.detail_texture.draw(dl, p0.x, p0.y, vp);
+        }
         // Array group separators.
         for (const viz::RowGroup& g : d->layout().groups()) {
             if (g.first_row == 0) continue;
@@ -455,7 +571,7 @@ void App::diagram_pane(Pane& pane, float width, float height) {
         view_.t1 -= io.MouseDelta.x * spx;
         view_.r0 -= io.MouseDelta.y * rpx;
         view_.r1 -= io.MouseDelta.y * rpx;
-        view_.fitted = false;
+        user_moved_view();
         clamp_view();
     }
     if (ImGui::IsItemHovered() && d) {
@@ -466,7 +582,7 @@ void App::diagram_pane(Pane& pane, float width, float height) {
             const bool time_axis = !io.KeyShift, row_axis = !io.KeyCtrl;
             if (time_axis) { view_.t0 = mt - (mt - view_.t0) * f; view_.t1 = mt + (view_.t1 - mt) * f; }
             if (row_axis) { view_.r0 = mr - (mr - view_.r0) * f; view_.r1 = mr + (view_.r1 - mr) * f; }
-            view_.fitted = false;
+            user_moved_view();
             clamp_view();
         }
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
@@ -489,11 +605,16 @@ void App::diagram_pane(Pane& pane, float width, float height) {
                 ImGui::Text("line %s: %s elements (%u, %u) .. +%llu", viz::thousands(info.line).c_str(),
                             info.group->array.name.c_str(), info.x, info.y,
                             static_cast<unsigned long long>(info.elements ? info.elements - 1 : 0));
-            const viz::CellState s = d->at_step(step, row);
+            // The exact cell where the full-resolution window is drawn, the base cell elsewhere.
+            const bool in_detail = exact && step >= exact->first_step() && step - exact->first_step() < exact->steps() &&
+                                   row >= exact->first_row() && row - exact->first_row() < exact->recorded_rows();
+            const viz::CellState s = in_detail ? exact->at_step(step, row) : d->at_step(step, row);
             ImGui::ColorButton("##state", ImGui::ColorConvertU32ToFloat4(to_imgui(viz::cell_color(s))), 0, ImVec2(12, 12));
             ImGui::SameLine();
             ImGui::Text("%s", std::string(viz::cell_state_name(s)).c_str());
-            if (!d->exact())
+            if (in_detail && !d->exact())
+                ImGui::TextDisabled("(exact: this step and line, re-simulated at full resolution)");
+            else if (!d->exact())
                 ImGui::TextDisabled("(a cell covers %llu steps x %llu lines)", static_cast<unsigned long long>(d->steps_per_column()),
                                     static_cast<unsigned long long>(d->rows_per_bucket()));
             ImGui::EndTooltip();
@@ -659,7 +780,10 @@ void App::frame(float dt) {
     controls(*panes_[compare_ ? editing_ : 0]);
     ImGui::PopItemWidth();
     ImGui::Separator();
-    if (ImGui::Button("fit view")) fit_view();
+    if (ImGui::Button("fit view")) {
+        user_moved_view();
+        fit_view();
+    }
     ImGui::TextDisabled("drag: pan; wheel: zoom;\nCtrl+wheel: time only; Shift+wheel: lines only;\nright click: move the playhead");
     ImGui::EndChild();
     ImGui::SameLine();
@@ -676,7 +800,7 @@ void App::frame(float dt) {
         diagram_pane(*panes_[i], pane_w, top_h);
     }
     visible_cells_ = 0;
-    for (int i = 0; i < n; ++i) visible_cells_ += panes_[i]->texture.visible_texels();
+    for (int i = 0; i < n; ++i) visible_cells_ += panes_[i]->texture.visible_texels() + panes_[i]->detail_texture.visible_texels();
     const float arrays_w = avail.x * 0.55f;
     array_panel(arrays_w, bottom_h);
     ImGui::SameLine();

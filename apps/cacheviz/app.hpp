@@ -10,6 +10,7 @@
 #include "apps/cacheviz/sim_job.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 #include "viz/array_view.hpp"
+#include "viz/detail_window.hpp"
 #include "viz/gui/diagram_texture.hpp"
 
 namespace cachesim::gui {
@@ -45,11 +46,26 @@ struct Pane {
     std::uint64_t array_view_step = ~std::uint64_t{0};
     std::vector<sf::Texture> array_textures;
     std::size_t texels_written_last_frame = 0;
+    // Deep zoom: a window of the current run re-recorded at one step x one line per cell, drawn
+    // over the coarse cells while the view is finer than the base cells (viz/detail_window.hpp).
+    std::unique_ptr<SimJob> detail_job;
+    viz::DetailWindow detail_job_window;
+    std::shared_ptr<JobOutput> detail;  // shown
+    viz::DetailWindow detail_window;
+    viz::gui::DiagramTexture detail_texture;
+    std::optional<viz::DetailWindow> detail_declined;  // cancelled by the user: not asked again while it covers the view
+};
+
+struct AppOptions {
+    std::uint64_t max_cells = std::uint64_t{1} << 25;  // base cells of a run's diagram (RecorderOptions)
+    viz::DetailPolicy detail;                         // deep zoom; detail.max_cells = 0 turns it off
+    // Initial view (steps [first, second), lines [first, second)); the whole run when unset.
+    std::optional<std::pair<double, double>> zoom_steps, zoom_lines;
 };
 
 class App {
 public:
-    explicit App(PaneConfig first, std::optional<PaneConfig> compare);
+    explicit App(PaneConfig first, std::optional<PaneConfig> compare, AppOptions options = {});
     ~App();
 
     // Builds the whole interface for one frame (between ImGui::NewFrame and ImGui::Render).
@@ -61,12 +77,17 @@ public:
     void set_playhead(std::uint64_t step) { view_.playhead = step; }
     std::size_t texels_written_last_frame() const;
     std::uint64_t visible_cells() const { return visible_cells_; }
-    // Where pane A's diagram was drawn in the last frame and what it showed: for tests.
+    // Where a pane's diagram was drawn in the last frame and what it showed: for tests.
     struct Placement {
         float x = 0, y = 0, w = 0, h = 0;
         double t0 = 0, t1 = 0, r0 = 0, r1 = 0;
+        // The coarse diagram's base cell, and the full-resolution window drawn over it (if any).
+        std::uint64_t steps_per_column = 0, rows_per_bucket = 0;
+        std::optional<viz::DetailWindow> detail;
     };
-    const Placement& placement() const { return placement_; }
+    // Pane `i` (0: A, 1: B in compare mode).
+    const Placement& placement(int i = 0) const { return placements_[i]; }
+    bool comparing() const { return compare_; }
 
 private:
     void start_run(Pane& pane);
@@ -79,15 +100,20 @@ private:
     void fit_view();
     void clamp_view();
     void request_array_view(Pane& pane);
+    void update_detail(Pane& pane, const viz::ViewExtent& view);
+    void drop_detail(Pane& pane);
+    void detail_status(Pane& pane, float width);
+    void user_moved_view();
     std::uint64_t total_steps() const;
     std::uint64_t total_rows() const;
 
     std::vector<std::unique_ptr<Pane>> panes_;
     bool compare_ = false;
     int editing_ = 0;
+    AppOptions options_;
     SharedView view_;
     std::uint64_t visible_cells_ = 0;
-    Placement placement_;
+    Placement placements_[2];
 };
 
 }  // namespace cachesim::gui

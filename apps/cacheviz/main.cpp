@@ -35,12 +35,33 @@ po::options_description gui_options() {
         ("start-gpu", po::value<std::string>(), "start with the GPU model and this GPU preset (v100, t4, a100, h100, h200)")
         ("start-block", po::value<std::uint32_t>(), "with --start-gpu: threads per block")
         ("start-sms", po::value<std::uint32_t>(), "with --start-gpu: number of SMs")
-        ("layout", po::value<std::string>(), "--screenshot: also write where the first diagram was drawn (x y w h t0 t1 r0 r1)")
+        ("layout", po::value<std::string>(), "--screenshot: also write where the first diagram was drawn (x y w h t0 t1 r0 r1), its base cell and its full-resolution window")
         ("playhead", po::value<std::uint64_t>()->default_value(0), "initial playhead step")
+        ("zoom", po::value<std::string>(), "initial view: steps FROM:TO (TO excluded), e.g. 96:128; zoomed in past the diagram's "
+                                           "base cells, the window is re-simulated at one step x one line per cell")
+        ("zoom-lines", po::value<std::string>(), "initial view: cache lines (diagram rows) FROM:TO (TO excluded)")
+        ("max-cells", po::value<std::uint64_t>()->default_value(std::uint64_t{1} << 25),
+         "base cells of a diagram (as for `cachesim diagram`); a longer run shares a cell among several steps / lines")
+        ("detail-cells", po::value<std::uint64_t>()->default_value(std::uint64_t{1} << 24),
+         "deep zoom budget: cells of a full-resolution window at most (4 bits each, 3x more for its pyramid); 0: off")
         ("frame-stats", po::bool_switch(), "print frame-time statistics at exit")
         ("auto-motion", po::bool_switch(), "pan and zoom by itself every frame (for frame-time measurements)")
         ("max-seconds", po::value<double>()->default_value(120.0), "--screenshot: give up waiting for simulations after this long");
     return d;
+}
+
+// "FROM:TO" with FROM < TO, for --zoom and --zoom-lines.
+std::pair<double, double> parse_range(const std::string& text, const std::string& option) {
+    const std::size_t colon = text.find(':');
+    const auto number = [&](const std::string& part) {
+        if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 18)
+            throw InputError(option + ": expected FROM:TO (whole numbers), got '" + text + "'");
+        return std::stoull(part);
+    };
+    if (colon == std::string::npos) throw InputError(option + ": expected FROM:TO (whole numbers), got '" + text + "'");
+    const std::uint64_t from = number(text.substr(0, colon)), to = number(text.substr(colon + 1));
+    if (from >= to) throw InputError(option + ": FROM must be below TO, got '" + text + "'");
+    return {static_cast<double>(from), static_cast<double>(to)};
 }
 
 struct FrameStats {
@@ -120,6 +141,18 @@ int run(int argc, char** argv) {
         throw InputError("--playhead: step " + std::to_string(playhead) + " is past the last step " +
                          std::to_string(first.workload.items() - 1));
 
+    gui::AppOptions app_options;
+    app_options.max_cells = (*vm)["max-cells"].as<std::uint64_t>();
+    if (app_options.max_cells < 1024) throw InputError("--max-cells: at least 1024");
+    app_options.detail.max_cells = (*vm)["detail-cells"].as<std::uint64_t>();
+    if (vm->count("zoom")) {
+        app_options.zoom_steps = parse_range((*vm)["zoom"].as<std::string>(), "--zoom");
+        if (first_pane.model == "thread" && app_options.zoom_steps->second > static_cast<double>(first.workload.items()))
+            throw InputError("--zoom: the run has " + std::to_string(first.workload.items()) + " steps (0:" +
+                             std::to_string(first.workload.items()) + ")");
+    }
+    if (vm->count("zoom-lines")) app_options.zoom_lines = parse_range((*vm)["zoom-lines"].as<std::string>(), "--zoom-lines");
+
     sf::ContextSettings gl;
     sf::RenderWindow window(sf::VideoMode(ww, wh), "cacheviz", sf::Style::Default, gl);
     window.setVerticalSyncEnabled(false);
@@ -128,7 +161,7 @@ int run(int argc, char** argv) {
     ImGui::StyleColorsLight();
     int exit_code = 0;
     {
-        gui::App app(first_pane, compare);
+        gui::App app(first_pane, compare, app_options);
         app.set_playhead(playhead);
         FrameStats stats;
         sf::Clock clock;
@@ -168,11 +201,28 @@ int run(int argc, char** argv) {
                 for (std::size_t i = 3; i < canvas.size_bytes(); i += 4) canvas.data()[i] = 255;  // opaque window
                 cli::write_file_atomically(screenshot, viz::encode_png(canvas));
                 if (vm->count("layout")) {
-                    const gui::App::Placement& p = app.placement();
-                    char buf[256];
-                    std::snprintf(buf, sizeof buf, "diagram %.1f %.1f %.1f %.1f %.3f %.3f %.3f %.3f\n", p.x, p.y, p.w, p.h, p.t0, p.t1,
-                                  p.r0, p.r1);
-                    cli::write_file_atomically((*vm)["layout"].as<std::string>(), buf);
+                    // Per pane (B's keys end in _b): where the diagram was drawn, the coarse base
+                    // cell, and the full-resolution window drawn over it (deep zoom), if any.
+                    std::string text;
+                    for (int i = 0; i < (app.comparing() ? 2 : 1); ++i) {
+                        const gui::App::Placement& p = app.placement(i);
+                        const char* suffix = i == 0 ? "" : "_b";
+                        char buf[512];
+                        std::snprintf(buf, sizeof buf, "diagram%s %.1f %.1f %.1f %.1f %.3f %.3f %.3f %.3f\ncell%s %llu %llu\n", suffix,
+                                      p.x, p.y, p.w, p.h, p.t0, p.t1, p.r0, p.r1, suffix,
+                                      static_cast<unsigned long long>(p.steps_per_column),
+                                      static_cast<unsigned long long>(p.rows_per_bucket));
+                        text += buf;
+                        if (p.detail) {
+                            std::snprintf(buf, sizeof buf, "detail%s %llu %llu %llu %llu\n", suffix,
+                                          static_cast<unsigned long long>(p.detail->first_step),
+                                          static_cast<unsigned long long>(p.detail->steps),
+                                          static_cast<unsigned long long>(p.detail->first_row),
+                                          static_cast<unsigned long long>(p.detail->rows));
+                            text += buf;
+                        }
+                    }
+                    cli::write_file_atomically((*vm)["layout"].as<std::string>(), text);
                 }
                 std::cout << "wrote " << screenshot << " after " << frame << " frames\n";
                 running = false;

@@ -1,5 +1,6 @@
 #include "apps/cacheviz/sim_job.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "traces/workload_source.hpp"
@@ -25,16 +26,19 @@ void SimJob::run() {
     try {
         RunControl control;
         control.cancel = &cancel_;
-        control.progress = [this](double f) { progress_.store(f); };
+        const double fraction = std::clamp(input_.run_fraction, 1e-9, 1.0);
+        control.progress = [this, fraction](double f) { progress_.store(std::min(1.0, f / fraction)); };
+        viz::RecorderOptions recorder = input_.recorder;
+        if (input_.stop_after_window) recorder.stop_when_recorded = &cancel_;  // the recorder stops the run
         viz::RecordedRun run;
         if (input_.gpu_model) {
             GpuResult gpu;
-            run = viz::record_gpu_model(input_.workload, input_.gpu, input_.recorder, control, &gpu);
+            run = viz::record_gpu_model(input_.workload, input_.gpu, recorder, control, &gpu);
             out->rounds = gpu.rounds;
             out->input.hierarchy = viz::gpu_hierarchy(input_.gpu);
         } else {
             WorkloadSource source(input_.workload);
-            run = viz::record_thread_model(source, input_.hierarchy, input_.recorder, input_.workload, control);
+            run = viz::record_thread_model(source, input_.hierarchy, recorder, input_.workload, control);
         }
         out->result = std::move(run.result);
         out->diagram = std::make_shared<const viz::Diagram>(std::move(run.diagram));

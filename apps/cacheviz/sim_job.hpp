@@ -18,6 +18,11 @@ struct JobInput {
     bool gpu_model = false;
     GpuConfig gpu;
     viz::RecorderOptions recorder;
+    // A windowed recording (recorder.window_steps): stop the run once the window is recorded.
+    bool stop_after_window = false;
+    // The fraction of the whole run the job simulates (the window's end over the run's steps),
+    // so that progress reaches 1 when the job does.
+    double run_fraction = 1.0;
 };
 
 struct JobOutput {
