@@ -361,3 +361,26 @@ TEST(VizGuiDeepZoom, ZoomedInPastTheBaseCellsShowsSingleSteps) {
         EXPECT_GT(coarse_differs, 400);  // the coarse cells would have shown something else
     }
 }
+
+// Bad deep-zoom options: one clear message, exit code 2.
+TEST(VizGuiDeepZoom, BadZoomOptionsExit2) {
+#ifdef CACHEVIZ_BIN
+    const std::string bin = CACHEVIZ_BIN;
+#else
+    GTEST_SKIP() << "cacheviz is not built (SFML, ImGui or OpenGL missing)";
+    const std::string bin;
+#endif
+    namespace vt = cachesim::viz::testing;
+    const auto log = std::filesystem::temp_directory_path() / ("cacheviz-zoom-bad-" + std::to_string(::getpid()) + ".txt");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"--zoom 5", "--zoom: expected FROM:TO (whole numbers), got '5'"},
+        {"--zoom 10:5", "--zoom: FROM must be below TO, got '10:5'"},
+        {"--zoom 0:257", "--zoom: the run has 256 steps (0:256)"},
+        {"--zoom-lines 1:x", "--zoom-lines: expected FROM:TO (whole numbers), got '1:x'"},
+        {"--max-cells 1000", "--max-cells: at least 1024"},
+    };
+    for (const auto& [args, message] : cases) {
+        EXPECT_EQ(vt::run_under_xvfb(bin, "--preset thesis-stencil " + args + " --screenshot /tmp/never-written.png", log), 2) << args;
+        EXPECT_NE(vt::read_file(log).find(message), std::string::npos) << vt::read_file(log);
+    }
+}
