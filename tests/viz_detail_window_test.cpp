@@ -226,6 +226,36 @@ TEST(VizDetailWindow, CoarseCellsAggregateTheWindow) {
     EXPECT_EQ(checked, 250);
 }
 
+// The tooltip's cell: the window's exact state inside it, the coarse base cell outside.
+TEST(VizDetailWindow, ShownCellIsExactInsideTheWindow) {
+    const WorkloadSpec w = thesis_stencil();
+    const RecordedRun full = record(w, thesis_cache(), full_resolution());
+    RecorderOptions coarse_options;
+    coarse_options.max_cells = 2048;  // 16 steps per base cell
+    const RecordedRun coarse = record(w, thesis_cache(), coarse_options);
+    ASSERT_EQ(coarse.diagram.steps_per_column(), 16u);
+    const DetailWindow win{64, 96, 0, 128};
+    const RecordedRun part = record_window(w, thesis_cache(), win);
+    // Step 100 writes out line 25 (row 89); the coarse cell (steps 96-111) is `accessed` at
+    // step 99 too, where the exact cell is not.
+    EXPECT_EQ(coarse.diagram.at_step(99, 89), CellState::accessed);
+    const ShownCell at99 = shown_cell(coarse.diagram, &part.diagram, 99, 89);
+    EXPECT_TRUE(at99.exact);
+    EXPECT_EQ(at99.state, full.diagram.at_step(99, 89));
+    EXPECT_NE(at99.state, CellState::accessed);
+    EXPECT_EQ(shown_cell(coarse.diagram, &part.diagram, 100, 89).state, CellState::accessed);
+    // Outside the window (step 200): the coarse cell, not exact; without a window likewise.
+    const ShownCell outside = shown_cell(coarse.diagram, &part.diagram, 200, 89);
+    EXPECT_FALSE(outside.exact);
+    EXPECT_EQ(outside.state, coarse.diagram.at_step(200, 89));
+    EXPECT_FALSE(shown_cell(coarse.diagram, nullptr, 99, 89).exact);
+    EXPECT_TRUE(shown_cell(full.diagram, nullptr, 99, 89).exact);  // an exact run is exact everywhere
+    int differing = 0;
+    for (std::uint64_t t = 64; t < 160; ++t)
+        for (std::uint64_t r = 0; r < 128; ++r) differing += shown_cell(coarse.diagram, &part.diagram, t, r).state != full.diagram.at_step(t, r);
+    EXPECT_EQ(differing, 0);
+}
+
 // When the coarse cells are coarser than the view.
 TEST(VizDetailWindow, NeedsDetailWhenABaseCellSpansMoreThanAPixel) {
     const std::vector<ArrayInfo> arrays = {{"a", 0, 4, 64, 64}};  // 1,024 lines of 16 B

@@ -68,6 +68,13 @@ bool overlaps(const DetailWindow& w, const ViewExtent& v, std::uint64_t steps, s
            seen.first_row < w.row_end() && w.first_row < seen.row_end();
 }
 
+ShownCell shown_cell(const Diagram& coarse, const Diagram* detail, std::uint64_t step, std::uint64_t row) {
+    if (detail && step >= detail->first_step() && step - detail->first_step() < detail->steps() && row >= detail->first_row() &&
+        row - detail->first_row() < detail->recorded_rows())
+        return {detail->at_step(step, row), detail->exact()};
+    return {coarse.at_step(step, row), coarse.exact()};
+}
+
 RecorderOptions detail_recorder_options(const DetailWindow& w) {
     RecorderOptions o;
     o.first_step = w.first_step;

@@ -54,6 +54,15 @@ bool covers(const DetailWindow& window, const ViewExtent& view, std::uint64_t st
 // Whether `window` holds any visible cell of the view.
 bool overlaps(const DetailWindow& window, const ViewExtent& view, std::uint64_t steps, std::uint64_t rows);
 
+// What the view shows at (step, row), as the tooltip reports it: the full-resolution window's
+// cell where `detail` (drawn over the coarse cells) has one, else the coarse base cell. `exact`:
+// the state is this step's and this line's alone.
+struct ShownCell {
+    CellState state = CellState::not_cached;
+    bool exact = false;
+};
+ShownCell shown_cell(const Diagram& coarse, const Diagram* detail, std::uint64_t step, std::uint64_t row);
+
 // Recorder options for the window at one step x one line per cell. The run may stop once the
 // window is recorded (stop_when_recorded, set by whoever owns the run's cancel flag).
 RecorderOptions detail_recorder_options(const DetailWindow& window);

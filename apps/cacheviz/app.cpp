@@ -606,15 +606,13 @@ void App::diagram_pane(Pane& pane, float width, float height) {
                             info.group->array.name.c_str(), info.x, info.y,
                             static_cast<unsigned long long>(info.elements ? info.elements - 1 : 0));
             // The exact cell where the full-resolution window is drawn, the base cell elsewhere.
-            const bool in_detail = exact && step >= exact->first_step() && step - exact->first_step() < exact->steps() &&
-                                   row >= exact->first_row() && row - exact->first_row() < exact->recorded_rows();
-            const viz::CellState s = in_detail ? exact->at_step(step, row) : d->at_step(step, row);
-            ImGui::ColorButton("##state", ImGui::ColorConvertU32ToFloat4(to_imgui(viz::cell_color(s))), 0, ImVec2(12, 12));
+            const viz::ShownCell cell = viz::shown_cell(*d, exact, step, row);
+            ImGui::ColorButton("##state", ImGui::ColorConvertU32ToFloat4(to_imgui(viz::cell_color(cell.state))), 0, ImVec2(12, 12));
             ImGui::SameLine();
-            ImGui::Text("%s", std::string(viz::cell_state_name(s)).c_str());
-            if (in_detail && !d->exact())
+            ImGui::Text("%s", std::string(viz::cell_state_name(cell.state)).c_str());
+            if (cell.exact && !d->exact())
                 ImGui::TextDisabled("(exact: this step and line, re-simulated at full resolution)");
-            else if (!d->exact())
+            else if (!cell.exact)
                 ImGui::TextDisabled("(a cell covers %llu steps x %llu lines)", static_cast<unsigned long long>(d->steps_per_column()),
                                     static_cast<unsigned long long>(d->rows_per_bucket()));
             ImGui::EndTooltip();
