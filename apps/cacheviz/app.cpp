@@ -210,8 +210,7 @@ void App::poll(Pane& pane) {
         pane.detail_job.reset();
         if (out && out->error.empty() && out->diagram) {
             pane.detail = out;
-            pane.detail_window = {out->diagram->first_step(), out->diagram->steps(), out->diagram->first_row(),
-                                  out->diagram->recorded_rows()};
+            pane.detail_window = requested;  // what the diagram covers, and what update_detail compares with
             pane.detail_texture.set_diagram(out->diagram);
         } else if (out) {
             pane.detail_declined = requested;  // do not retry a failing window
