@@ -2,6 +2,7 @@
 //   cacheviz [simulation options as for `cachesim simulate`] [--compare "OPTIONS"]
 //   cacheviz --screenshot FILE.png --frames N [...]   renders N frames, then saves the window
 #include <SFML/Graphics.hpp>
+#include <SFML/OpenGL.hpp>
 #include <imgui.h>
 
 #include <algorithm>
@@ -236,7 +237,17 @@ int run(int argc, char** argv) {
             stats.texels += app.texels_written_last_frame();
             if (auto_motion && screenshot.empty() && frame >= frames) running = false;
         }
-        if ((*vm)["frame-stats"].as<bool>()) stats.print(std::cout, app.visible_cells());
+        if ((*vm)["frame-stats"].as<bool>()) {
+            // Which OpenGL implementation drew the frames: a GPU driver or a software rasteriser.
+            window.setActive(true);
+            const auto gl_string = [](GLenum name) {
+                const GLubyte* s = glGetString(name);
+                return s ? std::string(reinterpret_cast<const char*>(s)) : std::string("unknown");
+            };
+            std::cout << "OpenGL: " << gl_string(GL_VENDOR) << " | " << gl_string(GL_RENDERER) << " | "
+                      << gl_string(GL_VERSION) << "\n";
+            stats.print(std::cout, app.visible_cells());
+        }
     }
     viz::gui::imgui_shutdown();
     window.close();
