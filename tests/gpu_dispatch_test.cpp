@@ -1,7 +1,7 @@
 // Block dispatch and warp interleaving: small launches worked by hand, and random launches checked
 // against a plain round-by-round reference of the rules (first wave up to the resident limit,
-// then each new block to the SM that frees first; one request per SM per round; loose round robin
-// or greedy-then-oldest inside an SM).
+// then each new block to the SM that frees first, SMs of one round in refill-rank order; one
+// request per SM per round; loose round robin or greedy-then-oldest inside an SM).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,6 +40,7 @@ GpuConfig gpu(std::uint32_t sms, std::uint32_t block, std::uint32_t blocks_per_s
     c.block = block;
     c.max_blocks_per_sm = blocks_per_sm;
     c.cta_order = order;
+    c.cta_refill = CtaRefill::sm_order;  // hand-worked orders; the shuffled refill has its own tests
     return c;
 }
 
@@ -55,6 +56,46 @@ TEST(GpuDispatch, RoundRobinFirstWaveThenFreedSms) {
         {3, 0, 2, 0, 0}, {3, 1, 3, 0, 0}, {4, 0, 2, 0, 1}, {4, 1, 3, 0, 1}, {5, 0, 2, 0, 2}, {5, 1, 3, 0, 2}};
     ASSERT_EQ(log.size(), expected.size());
     for (std::size_t i = 0; i < log.size(); ++i) EXPECT_EQ(key(log[i]), expected[i]) << i;
+}
+
+// The same launch with the shuffled refill: the SM of smaller rank in round 2 gets block 2.
+TEST(GpuDispatch, ShuffledRefillServesSmsOfOneRoundInRankOrder) {
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+        GpuConfig c = gpu(2, 32, 1, CtaOrder::round_robin);
+        c.cta_refill = CtaRefill::shuffled;
+        c.seed = seed;
+        const auto log = run(matmul(128, 1, 1), c);
+        ASSERT_EQ(log.size(), 12u);
+        const std::uint32_t first = cta_refill_rank(c, 2, 0) < cta_refill_rank(c, 2, 1) ? 0 : 1;
+        for (const GpuIssue& i : log) {
+            if (i.round < 3) continue;
+            EXPECT_EQ(i.block, i.sm == first ? 2u : 3u) << "seed " << seed;
+        }
+    }
+}
+
+// The shuffled ranks are a fair permutation: over many rounds every SM comes first about equally
+// often, ranks are distinct within a round, and the same seed gives the same order.
+TEST(GpuDispatch, ShuffledRefillRanksAreFairAndDeterministic) {
+    GpuConfig c = gpu(4, 32, 1, CtaOrder::round_robin);
+    c.cta_refill = CtaRefill::shuffled;
+    std::vector<int> first(4, 0);
+    for (std::uint64_t round = 0; round < 4000; ++round) {
+        std::uint32_t best = 0;
+        for (std::uint32_t sm = 1; sm < 4; ++sm) {
+            ASSERT_NE(cta_refill_rank(c, round, sm), cta_refill_rank(c, round, best));
+            if (cta_refill_rank(c, round, sm) < cta_refill_rank(c, round, best)) best = sm;
+        }
+        ++first[best];
+    }
+    for (int n : first) {
+        EXPECT_GT(n, 850);
+        EXPECT_LT(n, 1150);
+    }
+    GpuConfig again = c;
+    EXPECT_EQ(cta_refill_rank(c, 77, 3), cta_refill_rank(again, 77, 3));
+    c.cta_refill = CtaRefill::sm_order;
+    EXPECT_EQ(cta_refill_rank(c, 77, 3), 3u);
 }
 
 // Fill order: SM 0 takes blocks 0 and 1, SM 1 blocks 2 and 3; inside an SM the two warps alternate.
@@ -175,6 +216,9 @@ std::vector<Key> reference(const WorkloadSpec& spec, const GpuConfig& c,
             }
         }
         if (!any) break;
+        std::sort(freed.begin(), freed.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return cta_refill_rank(c, round, a) < cta_refill_rank(c, round, b);
+        });
         for (std::uint32_t s : freed)
             if (next < blocks) dispatch(s);
     }
@@ -198,6 +242,8 @@ TEST(GpuDispatch, RandomLaunchesFollowTheRules) {
         c.max_blocks_per_sm = 1 + rng.below(4);
         c.cta_order = rng.below(2) ? CtaOrder::fill : CtaOrder::round_robin;
         c.scheduler = rng.below(2) ? WarpScheduler::gto : WarpScheduler::lrr;
+        c.cta_refill = rng.below(2) ? CtaRefill::shuffled : CtaRefill::sm_order;
+        c.seed = 1 + rng.below(1000);
         c.l1_auto = false;
         c.l1.size_bytes = 128 * (4 + rng.below(16));  // small: misses happen, GTO switches
         c.l2.size_bytes = 65536;

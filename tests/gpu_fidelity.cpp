@@ -3,7 +3,7 @@
 // Markdown table (the README's fidelity table comes from here), with the per-workload ranking
 // agreement. L2: the all-source read hit rate (lts__t_sector_op_read_hit_rate.pct, one pass on
 // the H200) and, beside it, the tex-lookup ratio (two passes on the H200, so it mixes runs). Usage: gpu_fidelity CSV... [--set key=value]... [--only SUBSTRING]
-// Keys for --set (model experiments): carveout-reserved, scheduler, cta, partitions, l1-policy,
+// Keys for --set (model experiments): carveout-reserved, scheduler, cta, refill, partitions, l1-policy,
 // l2-policy, l1-kib, dram-fetch.
 #include <algorithm>
 #include <cmath>
@@ -82,6 +82,7 @@ void apply(GpuConfig& c, const std::string& key, const std::string& value) {
     if (key == "carveout-reserved") c.smem_reserved_per_block = std::stoul(value);
     else if (key == "scheduler") c.scheduler = *parse_warp_scheduler(value);
     else if (key == "cta") c.cta_order = *parse_cta_order(value);
+    else if (key == "refill") c.cta_refill = *parse_cta_refill(value);
     else if (key == "partitions") c.l2_partitions = std::stoul(value);
     else if (key == "fill") c.partition_fill = *parse_partition_fill(value);
     else if (key == "l2-hash") c.l2_hashed_sets = value == "on";

@@ -32,6 +32,7 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         {"l2_index", c.l2_hashed_sets ? "hash" : "mod"},
         {"dram_fetch_bytes", n(c.dram_fetch_bytes)},
         {"cta_order", std::string(cta_order_name(c.cta_order))},
+        {"cta_refill", std::string(cta_refill_name(c.cta_refill))},
         {"warp_scheduler", std::string(warp_scheduler_name(c.scheduler))},
         {"blocks", n(g.blocks)},
         {"warps", n(g.warps)},

@@ -147,6 +147,10 @@ po::options_description gpu_options() {
          "smallest that holds the resident blocks' shared memory")
         ("cta-order", po::value<std::string>()->default_value("round-robin"),
          "first wave of blocks: round-robin (block b to SM b mod N) | fill (SM by SM)")
+        ("cta-refill", po::value<std::string>()->default_value("shuffled"),
+         "later waves, SMs freeing a block slot in the same round get the next blocks in: shuffled "
+         "(a seeded random order per round, as timing decides on the chip) | sm-order (SM index "
+         "order: every wave repeats the first wave's placement)")
         ("warp-scheduler", po::value<std::string>()->default_value("lrr"),
          "lrr (loose round robin) | gto (greedy then oldest: the same warp until an L1 miss)")
         ("l2-partitions", po::value<std::uint32_t>()->default_value(d.l2_partitions),
@@ -248,6 +252,12 @@ GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
         const auto order = parse_cta_order(text);
         if (!order) throw InputError("--cta-order: expected round-robin or fill, not '" + text + "'");
         g.cta_order = *order;
+    }
+    if (vm.count("cta-refill")) {
+        const std::string text = vm["cta-refill"].as<std::string>();
+        const auto refill = parse_cta_refill(text);
+        if (!refill) throw InputError("--cta-refill: expected shuffled or sm-order, not '" + text + "'");
+        g.cta_refill = *refill;
     }
     if (vm.count("warp-scheduler")) {
         const std::string text = vm["warp-scheduler"].as<std::string>();

@@ -395,6 +395,9 @@ void App::controls(Pane& pane) {
         changed |= edit_u32("SMs", c.gpu.sms);
         int cta = static_cast<int>(c.gpu.cta_order);
         if (ImGui::Combo("block order", &cta, "round robin\0fill\0")) { c.gpu.cta_order = static_cast<CtaOrder>(cta); changed = true; }
+        int refill = static_cast<int>(c.gpu.cta_refill);
+        if (ImGui::Combo("later waves", &refill, "shuffled\0SM order\0")) { c.gpu.cta_refill = static_cast<CtaRefill>(refill); changed = true; }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("SMs freeing a block slot in the same round get the next blocks\nin a seeded random order (shuffled) or in SM order");
         int sched = static_cast<int>(c.gpu.scheduler);
         if (ImGui::Combo("warp scheduler", &sched, "lrr\0gto\0")) { c.gpu.scheduler = static_cast<WarpScheduler>(sched); changed = true; }
         ImGui::TextDisabled("a step is one scheduling round");

@@ -18,6 +18,16 @@ std::optional<CtaOrder> parse_cta_order(std::string_view text) {
     return std::nullopt;
 }
 
+std::string_view cta_refill_name(CtaRefill refill) {
+    return refill == CtaRefill::sm_order ? "sm-order" : "shuffled";
+}
+
+std::optional<CtaRefill> parse_cta_refill(std::string_view text) {
+    if (text == "shuffled") return CtaRefill::shuffled;
+    if (text == "sm-order") return CtaRefill::sm_order;
+    return std::nullopt;
+}
+
 std::string_view partition_map_name(PartitionMap map) {
     return map == PartitionMap::interleaved ? "interleaved" : "halves";
 }

@@ -18,6 +18,14 @@ enum class CtaOrder : std::uint8_t {
     fill,         // SM 0 is filled to its resident limit, then SM 1, ... (depth first)
 };
 
+// Later waves: in which order SMs that free a block slot in the same round receive the next
+// blocks. In lock step many SMs free a slot in the same round; on the chip their finishing order
+// is decided by timing the model does not have.
+enum class CtaRefill : std::uint8_t {
+    shuffled,  // a seeded pseudo-random order per round (no SM is favoured; the default)
+    sm_order,  // SM index order, which replays the first wave's placement exactly in every wave
+};
+
 // Which resident warp of an SM issues the SM's next request.
 enum class WarpScheduler : std::uint8_t {
     lrr,  // loose round robin: the next live warp after the last one to issue, in slot order
@@ -44,6 +52,8 @@ std::optional<PartitionFill> parse_partition_fill(std::string_view text);
 std::string_view partition_map_name(PartitionMap map);
 std::optional<PartitionMap> parse_partition_map(std::string_view text);
 std::optional<CtaOrder> parse_cta_order(std::string_view text);
+std::string_view cta_refill_name(CtaRefill refill);
+std::optional<CtaRefill> parse_cta_refill(std::string_view text);
 std::string_view warp_scheduler_name(WarpScheduler scheduler);
 std::optional<WarpScheduler> parse_warp_scheduler(std::string_view text);
 
@@ -84,6 +94,7 @@ struct GpuConfig {
     bool l2_hashed_sets = true;  // set = hash(line) mod sets (false: line mod sets)
     std::uint32_t dram_fetch_bytes = 32;  // an L2 miss fetches this aligned granule from DRAM
     CtaOrder cta_order = CtaOrder::round_robin;
+    CtaRefill cta_refill = CtaRefill::shuffled;
     WarpScheduler scheduler = WarpScheduler::lrr;
     std::uint64_t seed = 1;
     // Testing aid: generate every lane's address through Workload::access (slower) instead of the

@@ -35,6 +35,17 @@ std::uint32_t l2_home_partition(std::uint64_t line) {
     return static_cast<std::uint32_t>(h & 1u);
 }
 
+std::uint64_t cta_refill_rank(const GpuConfig& config, std::uint64_t round, std::uint32_t sm) {
+    if (config.cta_refill == CtaRefill::sm_order) return sm;
+    // splitmix64 of (seed, round, sm): a fresh permutation of the SMs every round
+    std::uint64_t z = config.seed * 0x9e3779b97f4a7c15ull + round * 0xbf58476d1ce4e5b9ull + sm * 0x94d049bb133111ebull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    // the SM in the low bits keeps ranks distinct within a round (validate() caps SMs below 2^20)
+    return (z & ~0xfffffull) | sm;
+}
+
 namespace {
 
 // The policy types of the GPU model, chosen once per run. LRU and FIFO use the list versions
@@ -267,7 +278,7 @@ public:
             chunk_start_ = start;
             for (std::uint32_t s = 0; s < c_.sms; ++s) run_sm(s, end);
             while (!pending_.empty()) {
-                const std::uint32_t s = pending_.top().second;
+                const std::uint32_t s = static_cast<std::uint32_t>(pending_.top().second & 0xfffffu);
                 pending_.pop();
                 if (dispatched_ < blocks_) dispatch(s, dispatched_);
                 run_sm(s, end);
@@ -324,7 +335,7 @@ private:
             last_round_ = std::max(last_round_, round);
             issued_any_ = true;
             if (advance(s, slot) && dispatched_ < blocks_) {
-                pending_.push({round, s});
+                pending_.push({round, cta_refill_rank(c_, round, s)});
                 return;
             }
         }
@@ -556,8 +567,8 @@ private:
     SimObserver* observer_;
     std::vector<std::vector<L2Event>> events_;  // per SM, the chunk's L2 traffic in order
     std::vector<std::size_t> cursor_;
-    std::priority_queue<std::pair<std::uint64_t, std::uint32_t>, std::vector<std::pair<std::uint64_t, std::uint32_t>>,
-                        std::greater<>> pending_;  // (round, SM) of finished blocks awaiting a successor
+    std::priority_queue<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::pair<std::uint64_t, std::uint64_t>>,
+                        std::greater<>> pending_;  // (round, refill rank) of SMs whose block finished, awaiting a successor
     std::uint64_t chunk_start_ = 0, last_round_ = 0;
     std::uint32_t round_in_chunk_ = 0;
     bool issued_any_ = false;

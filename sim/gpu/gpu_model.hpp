@@ -65,6 +65,10 @@ struct GpuResult {
 // line (a hash of the line address, so that both halves get half of any address range).
 std::uint32_t l2_home_partition(std::uint64_t line);
 
+// Later waves: among the SMs that free a block slot in the same round, the one with the smallest
+// rank receives the next block first (CtaRefill::sm_order: the SM index itself).
+std::uint64_t cta_refill_rank(const GpuConfig& config, std::uint64_t round, std::uint32_t sm);
+
 // Runs one launch of `spec` (block size and hardware from `config`). RunControl: the observer sees
 // every SM's L1 as level 0 and the L2 as level 1, and on_step_end once per round; progress and
 // cancel are checked between rounds. Throws SimulationError for an invalid configuration.
