@@ -49,6 +49,24 @@ TEST(GpuCli, NcuObjectHasExactlyTheMetricNames) {
     EXPECT_EQ(parameter(j, "l1_bytes_per_sm"), std::to_string(240 * 1024));
 }
 
+// Later waves: the refill order is reported, a seed gives the same run every time, and the two
+// orders place the naive matmul's blocks differently (SM order replays the first wave's sharing,
+// so more L1 hits). 8 SMs x 4 blocks of 128 per wave, 64 blocks: two waves.
+TEST(GpuCli, CtaRefillOrderIsReportedDeterministicAndMatters) {
+    const std::string launch = "--preset h200 --workload matmul --size 256x32 --depth 64 --block 128 --sms 8 --blocks-per-sm 4";
+    const auto shuffled = run_json(launch);
+    const auto again = run_json(launch);
+    const auto sm_order = run_json(launch + " --cta-refill sm-order");
+    EXPECT_EQ(parameter(shuffled, "cta_refill"), "shuffled");
+    EXPECT_EQ(parameter(sm_order, "cta_refill"), "sm-order");
+    const std::string hits = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum";
+    EXPECT_EQ(shuffled.at("ncu").at(hits), again.at("ncu").at(hits));
+    EXPECT_GT(sm_order.at("ncu").at(hits).get<double>(), shuffled.at("ncu").at(hits).get<double>());
+    // The sector count follows from coalescing alone: the same under both orders.
+    const std::string sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+    EXPECT_EQ(shuffled.at("ncu").at(sectors), sm_order.at("ncu").at(sectors));
+}
+
 TEST(GpuCli, PresetValuesAndOverrides) {
     const auto h200 = run_json("--preset h200 --size 64x64 --stencil 3x3");
     EXPECT_EQ(parameter(h200, "gpu"), "h200");
@@ -109,6 +127,7 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --sms 0", "--sms must be positive"},
         {"--model gpu --blocks-per-sm 0", "--blocks-per-sm must be positive"},
         {"--model gpu --cta-order zigzag", "--cta-order"},
+        {"--model gpu --cta-refill random", "--cta-refill: expected shuffled or sm-order"},
         {"--model gpu --warp-scheduler fastest", "--warp-scheduler"},
         {"--model gpu --l2-partitions 3", "--l2-partitions must be 1 or 2"},
         {"--model gpu --l2-partition-map diagonal", "--l2-partition-map"},
