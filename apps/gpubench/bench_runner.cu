@@ -115,18 +115,59 @@ void BenchRunner::prepare_data(const cachesim::WorkloadSpec& spec) {
     data_key_ = key;
 }
 
-std::function<void()> BenchRunner::launcher(const BenchConfig& config, bool profiled) const {
+std::function<void()> BenchRunner::launcher(const BenchConfig& config, bool profiled, BlockPlacement* placement) const {
     const cachesim::WorkloadSpec& s = config.spec;
     const std::uint32_t block = config.block;
     cudaStream_t stream = stream_;
     if (s.kind == cachesim::WorkloadKind::stencil) {
-        const StencilArgs args{arrays_->out, arrays_->inputs[0], s.width, s.height, s.stencil_w, s.stencil_h, s.schedule};
+        const StencilArgs args{arrays_->out, arrays_->inputs[0], s.width, s.height, s.stencil_w, s.stencil_h, s.schedule,
+                               placement};
+        if (placement) return [args, block, stream] { launch_stencil<PlacedLaunch>(args, block, stream); };
         if (profiled) return [args, block, stream] { launch_stencil<ProfiledLaunch>(args, block, stream); };
         return [args, block, stream] { launch_stencil<TimedLaunch>(args, block, stream); };
     }
-    const MatmulArgs args{arrays_->out, arrays_->inputs[0], arrays_->inputs[1], s.width, s.height, s.depth, s.schedule};
+    const MatmulArgs args{arrays_->out, arrays_->inputs[0], arrays_->inputs[1], s.width, s.height, s.depth, s.schedule,
+                          placement};
+    if (placement) return [args, block, stream] { launch_matmul<PlacedLaunch>(args, block, stream); };
     if (profiled) return [args, block, stream] { launch_matmul<ProfiledLaunch>(args, block, stream); };
     return [args, block, stream] { launch_matmul<TimedLaunch>(args, block, stream); };
+}
+
+void write_placement_header(std::ostream& out) {
+    out << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block_size,launch,block,sm,start_ns,end_ns\n";
+}
+
+void BenchRunner::record_placement(const BenchConfig& config, std::ostream& out) {
+    prepare_data(config.spec);
+    const cachesim::WorkloadSpec& s = config.spec;
+    const std::uint64_t blocks = (s.items() + config.block - 1) / config.block;
+    BlockPlacement* device = device_alloc<BlockPlacement>(blocks, "cudaMalloc(placement)");
+    std::vector<BlockPlacement> host(blocks);
+    const bool stencil = s.kind == cachesim::WorkloadKind::stencil;
+    try {
+        for (int launch = 0; launch < options_.placement_repetitions; ++launch) {
+            cuda_check(cudaMemsetAsync(device, 0, blocks * sizeof(BlockPlacement), stream_), "cudaMemset(placement)");
+            flush_l2(flush_buffer_, flush_bytes_, stream_);
+            launcher(config, false, device)();
+            cuda_check(cudaStreamSynchronize(stream_), "placement launch");
+            cuda_check(cudaMemcpy(host.data(), device, blocks * sizeof(BlockPlacement), cudaMemcpyDeviceToHost),
+                       "cudaMemcpy(placement)");
+            unsigned long long first = ~0ull;
+            for (const BlockPlacement& p : host) first = std::min(first, p.start_ns);
+            for (std::uint64_t b = 0; b < blocks; ++b) {
+                const BlockPlacement& p = host[b];
+                out << cachesim::workload_name(s.kind) << ',' << s.width << ',' << s.height << ','
+                    << (stencil ? s.stencil_w : 0) << ',' << (stencil ? s.stencil_h : 0) << ','
+                    << (stencil ? 0 : s.depth) << ',' << cachesim::schedule_name(s.schedule) << ',' << config.block
+                    << ',' << launch << ',' << b << ',' << p.sm << ',' << (p.start_ns - first) << ','
+                    << (p.end_ns - first) << '\n';
+            }
+        }
+    } catch (...) {
+        cudaFree(device);
+        throw;
+    }
+    cudaFree(device);
 }
 
 double BenchRunner::check(const BenchConfig& config) {

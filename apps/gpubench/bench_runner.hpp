@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/gpubench/kernels.cuh"
 #include "apps/gpubench/options.hpp"
 #include "apps/gpubench/range_profiler.hpp"
 #include "apps/gpubench/reference.hpp"
@@ -26,6 +27,9 @@ struct DeviceInfo {
     int major = 0, minor = 0;
 };
 
+// The CSV header of record_placement's rows.
+void write_placement_header(std::ostream& out);
+
 // Selects the device; throws NoGpuError when there is none (or no driver).
 DeviceInfo open_device(int device);
 
@@ -38,11 +42,15 @@ public:
 
     // Throws CheckFailed when the output is wrong (nothing is timed then).
     ResultRow run(const BenchConfig& config);
+    // Launches the configuration options.placement_repetitions times (each after an L2 flush)
+    // recording every block's SM and start/end times; writes rows (see placement_header).
+    void record_placement(const BenchConfig& config, std::ostream& out);
 
 private:
     struct DeviceArrays;
     void prepare_data(const cachesim::WorkloadSpec& spec);
-    std::function<void()> launcher(const BenchConfig& config, bool profiled) const;
+    std::function<void()> launcher(const BenchConfig& config, bool profiled,
+                                   BlockPlacement* placement = nullptr) const;
     double check(const BenchConfig& config);
     void time(const BenchConfig& config, ResultRow& row);
 

@@ -2,6 +2,8 @@
 
 #include "apps/gpubench/cuda_check.hpp"
 
+#include <type_traits>
+
 namespace gpubench {
 
 namespace {
@@ -15,10 +17,36 @@ std::uint32_t blocks_for(std::uint64_t threads, std::uint32_t block) {
     return static_cast<std::uint32_t>(blocks);
 }
 
+template <class Launch>
+__device__ void record_block_start(BlockPlacement* placement) {
+    if constexpr (std::is_same_v<Launch, PlacedLaunch>) {
+        if (threadIdx.x == 0) {
+            unsigned int sm;
+            unsigned long long now;
+            asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+            placement[blockIdx.x].sm = sm;
+            placement[blockIdx.x].start_ns = now;
+        }
+    }
+}
+
+template <class Launch>
+__device__ void record_warp_end(BlockPlacement* placement) {
+    if constexpr (std::is_same_v<Launch, PlacedLaunch>) {
+        if (threadIdx.x % 32 == 0) {
+            unsigned long long now;
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+            atomicMax(&placement[blockIdx.x].end_ns, now);
+        }
+    }
+}
+
 // The box is a template parameter for the sizes of the thesis's tables (3x3..9x9), so those loops
 // unroll as the thesis's #define STENCIL_SIZE made them; kBox == 0 takes the box from the arguments.
 template <class Launch, int kBox>
 __global__ void stencil_kernel(StencilArgs args) {
+    record_block_start<Launch>(args.placement);
     const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t n = static_cast<std::uint64_t>(args.width) * args.height;
     if (tid >= n) return;
@@ -41,10 +69,12 @@ __global__ void stencil_kernel(StencilArgs args) {
         }
     }
     args.out[item] = sum / static_cast<float>(box_w * box_h);
+    record_warp_end<Launch>(args.placement);
 }
 
 template <class Launch>
 __global__ void matmul_kernel(MatmulArgs args) {
+    record_block_start<Launch>(args.placement);
     const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t n = static_cast<std::uint64_t>(args.width) * args.height;
     if (tid >= n) return;
@@ -57,6 +87,7 @@ __global__ void matmul_kernel(MatmulArgs args) {
     for (std::uint32_t i = 0; i < args.depth; ++i)
         result += a_row[i] * args.b[static_cast<std::uint64_t>(i) * args.width + x];
     args.c[item] = result;
+    record_warp_end<Launch>(args.placement);
 }
 
 __global__ void flush_kernel(std::uint32_t* buffer, std::size_t words, std::uint32_t value) {
@@ -98,6 +129,8 @@ template void launch_stencil<TimedLaunch>(const StencilArgs&, std::uint32_t, cud
 template void launch_stencil<ProfiledLaunch>(const StencilArgs&, std::uint32_t, cudaStream_t);
 template void launch_matmul<TimedLaunch>(const MatmulArgs&, std::uint32_t, cudaStream_t);
 template void launch_matmul<ProfiledLaunch>(const MatmulArgs&, std::uint32_t, cudaStream_t);
+template void launch_stencil<PlacedLaunch>(const StencilArgs&, std::uint32_t, cudaStream_t);
+template void launch_matmul<PlacedLaunch>(const MatmulArgs&, std::uint32_t, cudaStream_t);
 
 void flush_l2(std::uint32_t* buffer, std::size_t bytes, cudaStream_t stream) {
     static std::uint32_t generation = 0;  // a new value each time, so every line is really written

@@ -14,6 +14,18 @@ namespace gpubench {
 // launch per configuration that is meant to be profiled ('--kernel-name regex:ProfiledLaunch').
 struct TimedLaunch {};
 struct ProfiledLaunch {};
+// A third instantiation records where and when every block ran (--placement); never timed or
+// profiled, since reading the clock and the SM id adds instructions.
+struct PlacedLaunch {};
+
+// One block of a PlacedLaunch: the SM it ran on, when its thread 0 started and when its last warp
+// finished (%globaltimer, ns).
+struct BlockPlacement {
+    std::uint32_t sm;
+    std::uint32_t unused;
+    unsigned long long start_ns;
+    unsigned long long end_ns;
+};
 
 struct StencilArgs {
     float* out;
@@ -21,6 +33,7 @@ struct StencilArgs {
     std::uint32_t width, height;
     std::uint32_t box_w, box_h;
     cachesim::Schedule schedule;
+    BlockPlacement* placement = nullptr;  // PlacedLaunch only
 };
 
 struct MatmulArgs {
@@ -29,6 +42,7 @@ struct MatmulArgs {
     const float* b;  // depth x width
     std::uint32_t width, height, depth;
     cachesim::Schedule schedule;
+    BlockPlacement* placement = nullptr;  // PlacedLaunch only
 };
 
 template <class Launch>

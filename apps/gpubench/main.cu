@@ -40,6 +40,12 @@ int run_benchmarks(const Options& options) {
     std::ostream& out = output.stream();
     write_header(out, options.counters == CounterMode::none ? std::vector<std::string>{} : options.metrics);
 
+    std::unique_ptr<OutputFile> placement;
+    if (!options.placement_path.empty()) {
+        placement = std::make_unique<OutputFile>(options.placement_path);
+        write_placement_header(placement->stream());
+    }
+
     BenchRunner runner(options, device, profiler.get());
     std::size_t failures = 0;
     for (std::size_t i = 0; i < configs.size(); ++i) {
@@ -47,6 +53,7 @@ int run_benchmarks(const Options& options) {
             const ResultRow row = runner.run(configs[i]);
             write_row(out, row);
             out.flush();
+            if (placement) runner.record_placement(configs[i], placement->stream());
             std::fprintf(stderr, "[%zu/%zu] %s: %.4f ms\n", i + 1, configs.size(), configs[i].label().c_str(),
                          row.time_ms);
         } catch (const CheckFailed& e) {
@@ -55,6 +62,7 @@ int run_benchmarks(const Options& options) {
         }
     }
     output.commit();
+    if (placement) placement->commit();
     if (failures > 0) {
         std::fprintf(stderr, "gpubench: %zu of %zu configurations gave wrong output\n", failures, configs.size());
         return kExitCheckFailed;

@@ -108,6 +108,10 @@ Measurement:
   --seed N            seed of the random inputs
   --device N          CUDA device index (default 0)
   --out FILE          CSV output (default: standard output)
+  --placement FILE    also record where and when every block ran (one extra launch per
+                      configuration, after an L2 flush): CSV of the configuration, launch, block,
+                      SM (%smid), start and end (ns from the launch's first block start)
+  --placement-reps N  launches recorded per configuration (default 1)
   --dry-run           print the configurations and exit
 Merging an Nsight Compute run (no GPU needed):
   --merge-ncu NCU.csv --rows ROWS.csv --out FILE
@@ -178,6 +182,11 @@ Options parse_options(int argc, char** argv) {
         } else if (arg == "--out") {
             o.out_path = value();
             if (o.out_path.empty()) throw InputError("--out needs a file name");
+        } else if (arg == "--placement") {
+            o.placement_path = value();
+            if (o.placement_path.empty()) throw InputError("--placement needs a file name");
+        } else if (arg == "--placement-reps") {
+            o.placement_repetitions = static_cast<int>(parse_count(value(), "--placement-reps", 1, 100));
         } else if (arg == "--dry-run") {
             o.dry_run = true;
         } else if (arg == "--merge-ncu") {

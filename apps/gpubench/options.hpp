@@ -28,6 +28,8 @@ struct Options {
     CounterMode counters = CounterMode::cupti;
     std::vector<std::string> metrics;
     std::string out_path = "-";  // "-" is stdout
+    std::string placement_path;  // --placement: where every block ran, one extra launch per configuration
+    int placement_repetitions = 1;
     bool check = true;
     std::uint64_t seed = 20240601;
     int device = 0;
