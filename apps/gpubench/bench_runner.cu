@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
 #include "apps/gpubench/cuda_check.hpp"
 #include "apps/gpubench/exit_codes.hpp"
@@ -139,35 +140,25 @@ void write_placement_header(std::ostream& out) {
 
 void BenchRunner::record_placement(const BenchConfig& config, std::ostream& out) {
     prepare_data(config.spec);
-    const cachesim::WorkloadSpec& s = config.spec;
-    const std::uint64_t blocks = (s.items() + config.block - 1) / config.block;
-    BlockPlacement* device = device_alloc<BlockPlacement>(blocks, "cudaMalloc(placement)");
+    const std::uint64_t blocks = (config.spec.items() + config.block - 1) / config.block;
+    const std::unique_ptr<BlockPlacement, cudaError_t (*)(void*)> device(
+        device_alloc<BlockPlacement>(blocks, "cudaMalloc(placement)"), cudaFree);
     std::vector<BlockPlacement> host(blocks);
-    const bool stencil = s.kind == cachesim::WorkloadKind::stencil;
-    try {
-        for (int launch = 0; launch < options_.placement_repetitions; ++launch) {
-            cuda_check(cudaMemsetAsync(device, 0, blocks * sizeof(BlockPlacement), stream_), "cudaMemset(placement)");
-            flush_l2(flush_buffer_, flush_bytes_, stream_);
-            launcher(config, false, device)();
-            cuda_check(cudaStreamSynchronize(stream_), "placement launch");
-            cuda_check(cudaMemcpy(host.data(), device, blocks * sizeof(BlockPlacement), cudaMemcpyDeviceToHost),
-                       "cudaMemcpy(placement)");
-            unsigned long long first = ~0ull;
-            for (const BlockPlacement& p : host) first = std::min(first, p.start_ns);
-            for (std::uint64_t b = 0; b < blocks; ++b) {
-                const BlockPlacement& p = host[b];
-                out << cachesim::workload_name(s.kind) << ',' << s.width << ',' << s.height << ','
-                    << (stencil ? s.stencil_w : 0) << ',' << (stencil ? s.stencil_h : 0) << ','
-                    << (stencil ? 0 : s.depth) << ',' << cachesim::schedule_name(s.schedule) << ',' << config.block
-                    << ',' << launch << ',' << b << ',' << p.sm << ',' << (p.start_ns - first) << ','
-                    << (p.end_ns - first) << '\n';
-            }
+    for (int launch = 0; launch < options_.placement_repetitions; ++launch) {
+        cuda_check(cudaMemsetAsync(device.get(), 0, blocks * sizeof(BlockPlacement), stream_), "cudaMemset(placement)");
+        flush_l2(flush_buffer_, flush_bytes_, stream_);
+        launcher(config, false, device.get())();
+        cuda_check(cudaStreamSynchronize(stream_), "placement launch");
+        cuda_check(cudaMemcpy(host.data(), device.get(), blocks * sizeof(BlockPlacement), cudaMemcpyDeviceToHost),
+                   "cudaMemcpy(placement)");
+        unsigned long long first = ~0ull;
+        for (const BlockPlacement& p : host) first = std::min(first, p.start_ns);
+        for (std::uint64_t b = 0; b < blocks; ++b) {
+            write_config_fields(out, config);
+            out << ',' << launch << ',' << b << ',' << host[b].sm << ',' << (host[b].start_ns - first) << ','
+                << (host[b].end_ns - first) << '\n';
         }
-    } catch (...) {
-        cudaFree(device);
-        throw;
     }
-    cudaFree(device);
 }
 
 double BenchRunner::check(const BenchConfig& config) {

@@ -43,7 +43,7 @@ public:
     // Throws CheckFailed when the output is wrong (nothing is timed then).
     ResultRow run(const BenchConfig& config);
     // Launches the configuration options.placement_repetitions times (each after an L2 flush)
-    // recording every block's SM and start/end times; writes rows (see placement_header).
+    // recording every block's SM and start/end times; writes rows (see write_placement_header).
     void record_placement(const BenchConfig& config, std::ostream& out);
 
 private:

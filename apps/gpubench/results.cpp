@@ -43,13 +43,19 @@ std::string format_time(double ms) {
 
 }  // namespace
 
+void write_config_fields(std::ostream& out, const BenchConfig& config) {
+    const cachesim::WorkloadSpec& s = config.spec;
+    out << cachesim::workload_name(s.kind) << "," << s.width << "," << s.height << "," << s.stencil_w
+        << "," << s.stencil_h << "," << s.depth << "," << csv_field(cachesim::schedule_name(s.schedule))
+        << "," << config.block;
+}
+
 void write_row(std::ostream& out, const ResultRow& row) {
     const cachesim::WorkloadSpec& s = row.config.spec;
     char error[64] = "";
     if (row.relative_error) std::snprintf(error, sizeof error, "%.3e", *row.relative_error);
-    out << cachesim::workload_name(s.kind) << "," << s.width << "," << s.height << "," << s.stencil_w
-        << "," << s.stencil_h << "," << s.depth << "," << csv_field(cachesim::schedule_name(s.schedule))
-        << "," << row.config.block << "," << s.elem_bytes << "," << csv_field(row.gpu) << ","
+    write_config_fields(out, row.config);
+    out << "," << s.elem_bytes << "," << csv_field(row.gpu) << ","
         << format_time(row.time_ms) << "," << format_time(row.time_ms_min) << "," << row.repetitions
         << "," << error;
     for (const std::optional<double>& m : row.metrics) out << "," << (m ? format_metric(*m) : "");

@@ -23,6 +23,9 @@ struct ResultRow {
 const std::vector<std::string>& fixed_columns();
 
 void write_header(std::ostream& out, const std::vector<std::string>& metric_names);
+// The configuration fields kernel,width,height,stencil_w,stencil_h,depth,schedule,block (no
+// trailing comma); the unused fields of a configuration are 0 (expand_configs).
+void write_config_fields(std::ostream& out, const BenchConfig& config);
 void write_row(std::ostream& out, const ResultRow& row);
 // Counters are whole numbers and written as such; rates keep six decimals.
 std::string format_metric(double value);
