@@ -127,10 +127,7 @@ void App::start_run(Pane& pane) {
         return;
     }
     // A newer change cancels the older run; it finishes (promptly) in the background.
-    if (pane.job) {
-        pane.job->cancel();
-        pane.retiring.push_back(std::move(pane.job));
-    }
+    pane.retire(pane.job);
     JobInput in;
     in.workload = pane.config.workload;
     in.hierarchy = pane.config.hierarchy;
@@ -143,10 +140,7 @@ void App::start_run(Pane& pane) {
 }
 
 void App::drop_detail(Pane& pane) {
-    if (pane.detail_job) {
-        pane.detail_job->cancel();
-        pane.retiring.push_back(std::move(pane.detail_job));
-    }
+    pane.retire(pane.detail_job);
     pane.detail.reset();
     pane.detail_texture.set_diagram(nullptr);
     pane.detail_declined.reset();
@@ -163,19 +157,14 @@ void App::update_detail(Pane& pane, const viz::ViewExtent& view) {
         pane.detail.reset();  // out of view: free it
         pane.detail_texture.set_diagram(nullptr);
     }
-    auto stop_job = [&] {
-        if (!pane.detail_job) return;
-        pane.detail_job->cancel();
-        pane.retiring.push_back(std::move(pane.detail_job));
-    };
     if (pane.detail && viz::covers(pane.detail_window, view, steps, rows)) {
-        stop_job();  // the view came back into the window shown
+        pane.retire(pane.detail_job);  // the view came back into the window shown
         return;
     }
     if (pane.detail_job && viz::covers(pane.detail_job_window, view, steps, rows)) return;  // on its way
     if (pane.detail_declined && viz::covers(*pane.detail_declined, view, steps, rows)) return;
     const std::optional<viz::DetailWindow> w = viz::choose_detail_window(view, steps, rows, options_.detail);
-    stop_job();  // a newer window replaces the older request
+    pane.retire(pane.detail_job);  // a newer window replaces the older request
     if (!w) return;  // over the budget: the coarse cells stay
     JobInput in = pane.current->input;
     in.recorder = viz::detail_recorder_options(*w);
@@ -244,8 +233,7 @@ void App::request_array_view(Pane& pane) {
     if (!pane.current || pane.array_view_step == view_.playhead) return;
     if (pane.snapshot_job && !pane.snapshot_job->done()) {
         if (pane.snapshot_job->input().recorder.first_step == view_.playhead) return;
-        pane.snapshot_job->cancel();
-        pane.retiring.push_back(std::move(pane.snapshot_job));
+        pane.retire(pane.snapshot_job);
     }
     const WorkloadSpec& w = pane.current->input.workload;
     if (view_.playhead >= pane.current->diagram->steps()) return;
@@ -454,10 +442,7 @@ void App::detail_status(Pane& pane, float width) {
     if (pane.job) {
         ImGui::ProgressBar(static_cast<float>(pane.job->progress()), ImVec2(width - 110, 0), "simulating...");
         ImGui::SameLine();
-        if (ImGui::Button("Cancel")) {
-            pane.job->cancel();
-            pane.retiring.push_back(std::move(pane.job));
-        }
+        if (ImGui::Button("Cancel")) pane.retire(pane.job);
         return;
     }
     const auto u = [](std::uint64_t v) { return viz::thousands(v); };
@@ -469,8 +454,7 @@ void App::detail_status(Pane& pane, float width) {
         ImGui::SameLine();
         if (ImGui::Button("Cancel##detail")) {
             pane.detail_declined = w;
-            pane.detail_job->cancel();
-            pane.retiring.push_back(std::move(pane.detail_job));
+            pane.retire(pane.detail_job);
         }
         return;
     }

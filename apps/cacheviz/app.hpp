@@ -39,6 +39,12 @@ struct Pane {
     std::string config_error;
     std::unique_ptr<SimJob> job;                    // the newest run
     std::vector<std::unique_ptr<SimJob>> retiring;  // cancelled, finishing in the background
+    // Cancels `slot`'s job (if any) and moves it to `retiring`, where it finishes promptly.
+    void retire(std::unique_ptr<SimJob>& slot) {
+        if (!slot) return;
+        slot->cancel();
+        retiring.push_back(std::move(slot));
+    }
     std::shared_ptr<JobOutput> current;             // the last finished run shown
     viz::gui::DiagramTexture texture;
     std::unique_ptr<SimJob> snapshot_job;
