@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 #include <queue>
+#include <tuple>
 
 #include "sim/gpu/coalescer.hpp"
 #include "sim/gpu/list_policies.hpp"
@@ -278,7 +279,7 @@ public:
             chunk_start_ = start;
             for (std::uint32_t s = 0; s < c_.sms; ++s) run_sm(s, end);
             while (!pending_.empty()) {
-                const std::uint32_t s = static_cast<std::uint32_t>(pending_.top().second & 0xfffffu);
+                const std::uint32_t s = std::get<2>(pending_.top());
                 pending_.pop();
                 if (dispatched_ < blocks_) dispatch(s, dispatched_);
                 run_sm(s, end);
@@ -335,7 +336,7 @@ private:
             last_round_ = std::max(last_round_, round);
             issued_any_ = true;
             if (advance(s, slot) && dispatched_ < blocks_) {
-                pending_.push({round, cta_refill_rank(c_, round, s)});
+                pending_.push({round, cta_refill_rank(c_, round, s), s});
                 return;
             }
         }
@@ -567,8 +568,8 @@ private:
     SimObserver* observer_;
     std::vector<std::vector<L2Event>> events_;  // per SM, the chunk's L2 traffic in order
     std::vector<std::size_t> cursor_;
-    std::priority_queue<std::pair<std::uint64_t, std::uint64_t>, std::vector<std::pair<std::uint64_t, std::uint64_t>>,
-                        std::greater<>> pending_;  // (round, refill rank) of SMs whose block finished, awaiting a successor
+    using Freed = std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>;  // (round, refill rank, SM)
+    std::priority_queue<Freed, std::vector<Freed>, std::greater<>> pending_;  // SMs whose block finished, awaiting a successor
     std::uint64_t chunk_start_ = 0, last_round_ = 0;
     std::uint32_t round_in_chunk_ = 0;
     bool issued_any_ = false;
