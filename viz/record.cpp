@@ -2,16 +2,19 @@
 
 namespace cachesim::viz {
 
-RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hierarchy,
-                                RecorderOptions options, const std::optional<WorkloadSpec>& workload,
-                                const RunControl& control) {
-    if (options.expected_steps == 0 && workload) options.expected_steps = workload->items();
-    DiagramRecorder recorder(source.arrays(), hierarchy, options, workload);
+namespace {
+
+// Runs `simulate(control with the recorder attached, result)`, then takes the recorder's snapshot
+// and diagram. A cancellation raised by the recorder's own early stop (options.stop_when_recorded,
+// once the window is recorded) ends the run normally; any other propagates.
+template <class Simulate>
+RecordedRun run_recorded(DiagramRecorder& recorder, const RecorderOptions& options, const RunControl& control,
+                         Simulate&& simulate) {
     RunControl with_recorder = control;
     with_recorder.observer = &recorder;
     RecordedRun run;
     try {
-        run.result = simulate_thread_model(source, hierarchy, with_recorder);
+        simulate(with_recorder, run.result);
     } catch (const Cancelled&) {
         if (!recorder.window_recorded() || !options.stop_when_recorded) throw;
         run.stopped_after_window = true;
@@ -19,6 +22,18 @@ RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hie
     run.snapshot = recorder.snapshot();
     run.diagram = recorder.finish();
     return run;
+}
+
+}  // namespace
+
+RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hierarchy,
+                                RecorderOptions options, const std::optional<WorkloadSpec>& workload,
+                                const RunControl& control) {
+    if (options.expected_steps == 0 && workload) options.expected_steps = workload->items();
+    DiagramRecorder recorder(source.arrays(), hierarchy, options, workload);
+    return run_recorded(recorder, options, control, [&](const RunControl& c, SimulationResult& result) {
+        result = simulate_thread_model(source, hierarchy, c);
+    });
 }
 
 HierarchyConfig gpu_hierarchy(const GpuConfig& config) {
@@ -34,19 +49,11 @@ RecordedRun record_gpu_model(const WorkloadSpec& workload, const GpuConfig& conf
     options.gpu_events = true;
     // Rounds are unknown up front; the recorder merges columns as the run grows.
     DiagramRecorder recorder(workload.arrays(), gpu_hierarchy(config), options);
-    RunControl with_recorder = control;
-    with_recorder.observer = &recorder;
-    RecordedRun run;
     GpuResult r;
-    try {
-        r = simulate_gpu_model(workload, config, with_recorder);
-    } catch (const Cancelled&) {
-        if (!recorder.window_recorded() || !options.stop_when_recorded) throw;
-        run.stopped_after_window = true;
-    }
-    run.result = r.result;
-    run.snapshot = recorder.snapshot();
-    run.diagram = recorder.finish();
+    RecordedRun run = run_recorded(recorder, options, control, [&](const RunControl& c, SimulationResult& result) {
+        r = simulate_gpu_model(workload, config, c);
+        result = r.result;
+    });
     if (gpu) *gpu = std::move(r);
     return run;
 }
