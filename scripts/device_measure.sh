@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds gpubench on the GPU machine (CMake + nvcc only) and measures what the GPU-model
 # fidelity table (issue 3) and the thesis tables need. Writes CSVs and logs under $OUT
-# (default ./device-out). Usage: scripts/device_measure.sh [fidelity|thesis|all|tracegen]
+# (default ./device-out). Usage: scripts/device_measure.sh [fidelity|thesis|all|tracegen|spread]
 #   fidelity (default): the identity check, the fidelity sweep and an ncu cross-check;
 #   thesis: the identity check and the thesis's two tables (widths 4..2048 x blocks 32..1024);
-#   tracegen: only the check that the CUDA and host Thrust trace generators give the same bytes.
+#   tracegen: only the check that the CUDA and host Thrust trace generators give the same bytes;
+#   spread: only the fidelity sweeps, 7 profiled launches per metric group (CUPTI), with each
+#     metric's min and max columns: fidelity_{stencil,matmul}_spread.csv.
 # Counters come from CUPTI's range profiler inside gpubench; if that fails (exit code 4), every
 # sweep is collected under Nsight Compute instead (gpubench --counters ncu + --merge-ncu).
 set -u -o pipefail
@@ -12,7 +14,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 mkdir -p "$OUT/logs"
 MODE=${1:-fidelity}
-case $MODE in fidelity|thesis|all|tracegen) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in fidelity|thesis|all|tracegen|spread) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 BIN=build-device/apps/gpubench/gpubench
 METRICS=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sector_op_read_hit_rate.pct,dram__bytes_read.sum
 NCU_FLAGS=(--csv --page raw --print-units base --metrics "$METRICS" --kernel-name-base demangled
@@ -62,6 +64,31 @@ measure() {
   [ $rc -eq 0 ] || return $rc
   "$BIN" --merge-ncu "$OUT/logs/$name.ncu.csv" --rows "$OUT/logs/$name.rows.csv" --out "$OUT/$name.csv"
 }
+
+if [ "$MODE" = spread ]; then
+  # Run-to-run spread of the counters: no ncu fallback (one launch per configuration has none).
+  SCHEDULES=linear,column:8,column:16,column:32,column:64,column:128,zigzag:32,tiled:32x32,morton
+  measure fidelity_stencil_spread --kernel stencil --size 4096x4096 --stencil 9x9,3x3 \
+    --schedules "$SCHEDULES" --blocks 128,256,1024 --profile-reps 7
+  rc_stencil=$?
+  measure fidelity_matmul_spread --kernel matmul --size 1024x1024 \
+    --schedules "$SCHEDULES" --blocks 128,256,1024 --profile-reps 7
+  rc_matmul=$?
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
+  echo "== spread summary: L1 / L2 read hit rate % as median [min, max] of 7"
+  python3 - "$OUT" <<'PY'
+import csv, glob, os, sys
+L1, L2 = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", "lts__t_sector_op_read_hit_rate.pct"
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*_spread.csv"))):
+    for r in csv.DictReader(open(path)):
+        f = lambda k: float(r[k])
+        print(f"{r['kernel']:6} {r['stencil_w']}x{r['stencil_h']} {r['schedule']:11} b{r['block']:4} "
+              f"L1 {f(L1):6.2f} [{f(L1 + ':min'):6.2f},{f(L1 + ':max'):6.2f}] "
+              f"L2 {f(L2):6.2f} [{f(L2 + ':min'):6.2f},{f(L2 + ':max'):6.2f}]")
+PY
+  [ $rc_stencil -eq 0 ] && [ $rc_matmul -eq 0 ]
+  exit
+fi
 
 # The identity from issue 3: naive 1024^3 matmul, linear, block 128 -> 167,772,160 L1 sector lookups.
 measure identity --kernel matmul --size 1024x1024 --schedules linear --blocks 128

@@ -225,6 +225,7 @@ ResultRow BenchRunner::run(const BenchConfig& config) {
         for (std::size_t m = 0; m < runs.size(); ++m) {
             std::sort(runs[m].begin(), runs[m].end());
             row.metrics[m] = runs[m][runs[m].size() / 2];
+            row.metric_spread.push_back({runs[m].front(), runs[m].back()});  // the hardware's own spread
         }
     } else if (options_.counters == CounterMode::ncu) {
         flush();  // ncu's --cache-control all flushes too; this keeps both paths alike

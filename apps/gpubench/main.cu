@@ -38,7 +38,9 @@ int run_benchmarks(const Options& options) {
 
     OutputFile output(options.out_path);
     std::ostream& out = output.stream();
-    write_header(out, options.counters == CounterMode::none ? std::vector<std::string>{} : options.metrics);
+    // Only CUPTI profiles a configuration more than once; ncu's single launch has no spread.
+    write_header(out, options.counters == CounterMode::none ? std::vector<std::string>{} : options.metrics,
+                 options.counters == CounterMode::cupti);
 
     std::unique_ptr<OutputFile> placement;
     if (!options.placement_path.empty()) {

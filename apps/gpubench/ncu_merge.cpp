@@ -45,6 +45,10 @@ void merge_ncu_csv(const std::string& ncu_csv, const std::string& rows_csv, cons
                          " rows (run ncu with --kernel-name regex:ProfiledLaunch)");
 
     const std::size_t first_metric = fixed_columns().size();
+    for (std::size_t c = first_metric; c < rows.header.size(); ++c)
+        if (is_spread_column(rows.header[c]))
+            throw InputError(rows_csv + ": column '" + rows.header[c] +
+                             "' is a CUPTI min/max column; --rows takes the CSV gpubench writes with --counters ncu");
     OutputFile output(out_path);
     std::ostream& out = output.stream();
     for (std::size_t c = 0; c < rows.header.size(); ++c) out << (c ? "," : "") << csv_field(rows.header[c]);

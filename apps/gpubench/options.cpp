@@ -117,6 +117,10 @@ Merging an Nsight Compute run (no GPU needed):
   --merge-ncu NCU.csv --rows ROWS.csv --out FILE
                       fills the metric columns of ROWS.csv (written with --counters ncu) from
                       'ncu --csv --page raw --print-units base' output, in launch order
+Output: the configuration and time columns, one column per metric (with cupti the median over
+  --profile-reps), then, with cupti only, '<metric>:min' and '<metric>:max' for every metric: the
+  smallest and largest value over the profiled launches (the hardware's run-to-run spread). With
+  --counters ncu there is one launch per configuration and no min/max columns.
 Exit codes: 0 ok, 1 output check failed, 2 bad input, 3 no GPU, 4 CUPTI failure, 5 CUDA error.
 )";
 }

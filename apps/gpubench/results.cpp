@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 #include "apps/gpubench/csv.hpp"
 
@@ -14,15 +15,31 @@ const std::vector<std::string>& fixed_columns() {
     return columns;
 }
 
-void write_header(std::ostream& out, const std::vector<std::string>& metric_names) {
+namespace {
+
+constexpr std::string_view kMinSuffix = ":min";
+constexpr std::string_view kMaxSuffix = ":max";
+
+bool ends_with(const std::string& text, std::string_view suffix) {
+    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+void write_header(std::ostream& out, const std::vector<std::string>& metric_names, bool spread_columns) {
     bool first = true;
     for (const std::string& c : fixed_columns()) {
         out << (first ? "" : ",") << c;
         first = false;
     }
     for (const std::string& m : metric_names) out << "," << csv_field(m);
+    if (spread_columns)
+        for (const std::string& m : metric_names)
+            out << "," << csv_field(m + std::string(kMinSuffix)) << "," << csv_field(m + std::string(kMaxSuffix));
     out << "\n";
 }
+
+bool is_spread_column(const std::string& name) { return ends_with(name, kMinSuffix) || ends_with(name, kMaxSuffix); }
 
 std::string format_metric(double value) {
     char text[64];
@@ -59,6 +76,8 @@ void write_row(std::ostream& out, const ResultRow& row) {
         << format_time(row.time_ms) << "," << format_time(row.time_ms_min) << "," << row.repetitions
         << "," << error;
     for (const std::optional<double>& m : row.metrics) out << "," << (m ? format_metric(*m) : "");
+    for (const ResultRow::Spread& spread : row.metric_spread)
+        out << "," << format_metric(spread.min) << "," << format_metric(spread.max);
     out << "\n";
 }
 

@@ -17,12 +17,22 @@ struct ResultRow {
     int repetitions = 0;
     std::optional<double> relative_error;  // empty with --no-check
     std::vector<std::optional<double>> metrics;  // empty cells when not collected
+    // --counters cupti only: each metric's smallest and largest value over the profiled launches
+    // (one per metric, in the same order); empty otherwise.
+    struct Spread {
+        double min = 0, max = 0;
+    };
+    std::vector<Spread> metric_spread;
 };
 
 // The configuration and timing columns, in order, before the metric columns.
 const std::vector<std::string>& fixed_columns();
 
-void write_header(std::ostream& out, const std::vector<std::string>& metric_names);
+// The metric columns, then with `spread_columns` "<metric>:min,<metric>:max" for every metric:
+// after all the medians, so readers that look columns up by name see the same table as before.
+void write_header(std::ostream& out, const std::vector<std::string>& metric_names, bool spread_columns);
+// True for a column write_header adds with spread_columns.
+bool is_spread_column(const std::string& name);
 // The configuration fields kernel,width,height,stencil_w,stencil_h,depth,schedule,block (no
 // trailing comma); the unused fields of a configuration are 0 (expand_configs).
 void write_config_fields(std::ostream& out, const BenchConfig& config);
