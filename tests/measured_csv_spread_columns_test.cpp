@@ -1,0 +1,90 @@
+// gpubench --counters cupti adds '<metric>:min' and '<metric>:max' columns after the medians; the
+// measured-CSV reader looks columns up by name, so it must keep reading the medians, on a
+// hand-made row and on the committed H200 spread measurements (tests/data/h200/*_spread.csv).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "traces/measured_csv.hpp"
+
+namespace cachesim {
+namespace {
+
+const std::vector<std::string> kMetrics = {
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+    "lts__t_sectors_srcunit_tex_op_read.sum",
+    "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
+    "lts__t_sector_op_read_hit_rate.pct",
+    "dram__bytes_read.sum",
+};
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string data_file(const std::string& name) { return std::string(CACHESIM_TEST_DATA_DIR) + "/h200/" + name; }
+
+const MeasuredRun* find(const std::vector<MeasuredRun>& runs, const std::string& schedule, std::uint32_t block) {
+    for (const MeasuredRun& r : runs)
+        if (schedule_name(r.workload.schedule) == schedule && r.block == block) return &r;
+    return nullptr;
+}
+
+TEST(MeasuredCsvSpreadColumns, MediansAreReadNotTheMinOrMax) {
+    std::string header = "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms";
+    for (const std::string& m : kMetrics) header += "," + m;
+    for (const std::string& m : kMetrics) header += "," + m + ":min," + m + ":max";
+    // Medians 10,40,30,75,20,15,96.5,2048; every min is the median minus 1, every max plus 1.
+    const std::string row =
+        "matmul,64,32,0,0,16,linear,128,4,g,1,10,40,30,75,20,15,96.5,2048,"
+        "9,11,39,41,29,31,74,76,19,21,14,16,95.5,97.5,2047,2049";
+    const auto runs = parse_measured_csv(header + "\n" + row + "\n", "spread.csv");
+    ASSERT_EQ(runs.size(), 1u);
+    const MeasuredMetrics& m = runs[0].metrics;
+    EXPECT_DOUBLE_EQ(m.l1_requests, 10);
+    EXPECT_DOUBLE_EQ(m.l1_sectors, 40);
+    EXPECT_DOUBLE_EQ(m.l1_sector_hits, 30);
+    EXPECT_DOUBLE_EQ(m.l1_hit_rate_pct, 75);
+    EXPECT_DOUBLE_EQ(m.l2_sectors, 20);
+    EXPECT_DOUBLE_EQ(m.l2_sector_hits, 15);
+    EXPECT_DOUBLE_EQ(m.l2_hit_rate_pct(), 96.5);
+    EXPECT_DOUBLE_EQ(m.dram_bytes_read, 2048);
+}
+
+TEST(MeasuredCsvSpreadColumns, CommittedH200SpreadFilesReadTheirMedians) {
+    const auto stencil = parse_measured_csv(read_file(data_file("fidelity_stencil_spread.csv")), "stencil");
+    const auto matmul = parse_measured_csv(read_file(data_file("fidelity_matmul_spread.csv")), "matmul");
+    ASSERT_EQ(stencil.size(), 54u);  // 9x9 and 3x3 x 9 schedules x 3 block sizes
+    ASSERT_EQ(matmul.size(), 27u);
+
+    // The identity of the GPU-model issue, and the 9x9 stencil's exact request/sector counts.
+    const MeasuredRun* naive = find(matmul, "linear", 128);
+    ASSERT_NE(naive, nullptr);
+    EXPECT_DOUBLE_EQ(naive->metrics.l1_sectors, 167772160);
+    EXPECT_DOUBLE_EQ(naive->metrics.l1_requests, 67108864);
+    EXPECT_DOUBLE_EQ(naive->metrics.l1_hit_rate_pct, 54.994702);  // median; the row's min is 53.940281
+    const MeasuredRun* blur = find(stencil, "linear", 128);
+    ASSERT_NE(blur, nullptr);
+    EXPECT_EQ(blur->workload.stencil_w, 9u);
+    EXPECT_DOUBLE_EQ(blur->metrics.l1_requests, 42467328);
+    EXPECT_DOUBLE_EQ(blur->metrics.l1_sectors, 207323136);
+
+    // matmul column:128 block 256: median 100.706171 (min 73.09, max 122.19), capped at 100.
+    const MeasuredRun* wide = find(matmul, "column:128", 256);
+    ASSERT_NE(wide, nullptr);
+    ASSERT_TRUE(wide->metrics.l2_read_hit_rate_pct.has_value());
+    EXPECT_DOUBLE_EQ(*wide->metrics.l2_read_hit_rate_pct, 100.706171);
+    EXPECT_DOUBLE_EQ(wide->metrics.l2_hit_rate_pct(), 100.0);
+}
+
+}  // namespace
+}  // namespace cachesim
