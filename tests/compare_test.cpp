@@ -138,6 +138,34 @@ TEST(CompareStats, SummaryErrorsAndRanking) {
     EXPECT_EQ(s.ranked_groups, 0u);  // L2 rates are all equal: no ranking to compare
 }
 
+TEST(CompareStats, WithinTargetOfTheMeasuredRange) {
+    std::vector<cli::ComparedRun> runs(3);
+    // simulated L1 60% against ranges [55, 57] (3 pp off), [50, 56] (4 pp) and none
+    const double range_min[] = {55, 50}, range_max[] = {57, 56};
+    for (std::size_t i = 0; i < 3; ++i) {
+        cli::ComparedRun& r = runs[i];
+        r.measured.metrics.l1_hit_rate_pct = 56;
+        r.measured.metrics.l2_read_hit_rate_pct = 90;
+        r.simulated.l1_sectors_ld = 100;
+        r.simulated.l1_sectors_ld_hit = 60;
+        r.simulated.l2_sectors_tex_read = 100;
+        r.simulated.l2_sectors_tex_read_hit = 99;
+        if (i < 2) {
+            r.measured.metrics.l1_hit_rate_range = MeasuredRange{range_min[i], range_max[i]};
+            r.measured.metrics.l2_hit_rate_range = MeasuredRange{80 + 4.0 * i, 93};
+        }
+    }
+    EXPECT_DOUBLE_EQ(*runs[0].l1_range_error_pp(), 3);
+    EXPECT_DOUBLE_EQ(*runs[1].l1_range_error_pp(), 4);
+    EXPECT_FALSE(runs[2].l1_range_error_pp().has_value());
+    EXPECT_DOUBLE_EQ(*runs[0].l2_range_error_pp(), 6);  // 99 against [80, 93]
+    const cli::CompareSummary s = cli::summarize(runs);
+    EXPECT_EQ(s.ranged_runs, 2u);
+    EXPECT_EQ(s.l1_within_3pp_of_range, 1u);
+    EXPECT_EQ(s.l2_within_5pp_of_range, 0u);
+    EXPECT_EQ(s.l1_within_3pp, 0u);  // against the medians: 4 pp off each
+}
+
 TEST(CompareCli, RealH200MeasurementsSubset) {
     const std::string data = CACHESIM_TEST_DATA_DIR;
     const auto dir = test::temp_dir();
@@ -155,6 +183,21 @@ TEST(CompareCli, RealH200MeasurementsSubset) {
     const std::string png = test::read_file(dir / "plot.png");
     ASSERT_GT(png.size(), 8u);
     EXPECT_EQ(png.substr(1, 3), "PNG");
+}
+
+TEST(CompareCli, SpreadFileReportsTheRunToRunRange) {
+    const std::string data = CACHESIM_TEST_DATA_DIR;
+    const auto dir = test::temp_dir();
+    const auto r = test::run_cachesim("compare --measured '" + data +
+                                      "/h200/fidelity_matmul_spread.csv' --where schedule=morton --where block=1024 --out '" +
+                                      (dir / "joined.csv").string() + "' --plot none --no-progress");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // morton, block 1024: the H200 gives L1 95.072..95.086 over 7 launches, the model 95.05
+    EXPECT_NE(r.out.find("run-to-run range (min..max over the profiled launches, 1 runs): L1 within 3 pp of it: 1/1"),
+              std::string::npos) << r.out;
+    const std::string joined = test::read_file(dir / "joined.csv");
+    EXPECT_NE(joined.find(",measured:l1_hit_rate.pct:min,measured:l1_hit_rate.pct:max,"), std::string::npos);
+    EXPECT_NE(joined.find(",95.0722,95.0862,"), std::string::npos) << joined;
 }
 
 TEST(CompareCli, BadInputExitsWith2) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "traces/input_error.hpp"
 #include "traces/measured_csv.hpp"
 
 namespace cachesim {
@@ -60,6 +61,38 @@ TEST(MeasuredCsvSpreadColumns, MediansAreReadNotTheMinOrMax) {
     EXPECT_DOUBLE_EQ(m.dram_bytes_read, 2048);
 }
 
+TEST(MeasuredCsvSpreadColumns, HitRateRangesAreReadAndMustContainTheMedian) {
+    std::string header = "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms";
+    for (const std::string& m : kMetrics) header += "," + m;
+    header += ",l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct:min"
+              ",l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct:max"
+              ",lts__t_sector_op_read_hit_rate.pct:min,lts__t_sector_op_read_hit_rate.pct:max\n";
+    const std::string medians = "matmul,64,32,0,0,16,linear,128,4,g,1,10,40,30,75,20,15,96.5,2048,";
+    const auto runs = parse_measured_csv(header + medians + "73.5,76,94,104.5\n", "spread.csv");
+    const MeasuredMetrics& m = runs[0].metrics;
+    ASSERT_TRUE(m.l1_hit_rate_range && m.l2_hit_rate_range);
+    EXPECT_DOUBLE_EQ(m.l1_hit_rate_range->min, 73.5);
+    EXPECT_DOUBLE_EQ(m.l1_hit_rate_range->max, 76);
+    EXPECT_DOUBLE_EQ(m.l2_hit_rate_range->min, 94);
+    EXPECT_DOUBLE_EQ(m.l2_hit_rate_range->max, 100);  // capped like the rate itself
+    EXPECT_DOUBLE_EQ(m.l1_hit_rate_range->distance(70), 3.5);
+    EXPECT_DOUBLE_EQ(m.l1_hit_rate_range->distance(75.9), 0);
+    EXPECT_DOUBLE_EQ(m.l1_hit_rate_range->distance(80), 4);
+
+    // Empty range cells: no range. A range that leaves out the median: the cell is named.
+    EXPECT_FALSE(parse_measured_csv(header + medians + ",,,\n", "spread.csv")[0].metrics.l1_hit_rate_range);
+    try {
+        parse_measured_csv(header + medians + "76,80,94,99\n", "spread.csv");
+        FAIL() << "a range above its median was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(
+                      "spread.csv:2, column 'l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct:min': the range "
+                      "[76, 80] does not contain the median"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(MeasuredCsvSpreadColumns, CommittedH200SpreadFilesReadTheirMedians) {
     const auto stencil = parse_measured_csv(read_file(data_file("fidelity_stencil_spread.csv")), "stencil");
     const auto matmul = parse_measured_csv(read_file(data_file("fidelity_matmul_spread.csv")), "matmul");
@@ -84,6 +117,10 @@ TEST(MeasuredCsvSpreadColumns, CommittedH200SpreadFilesReadTheirMedians) {
     ASSERT_TRUE(wide->metrics.l2_read_hit_rate_pct.has_value());
     EXPECT_DOUBLE_EQ(*wide->metrics.l2_read_hit_rate_pct, 100.706171);
     EXPECT_DOUBLE_EQ(wide->metrics.l2_hit_rate_pct(), 100.0);
+    ASSERT_TRUE(wide->metrics.l2_hit_rate_range.has_value());
+    EXPECT_DOUBLE_EQ(wide->metrics.l2_hit_rate_range->max, 100.0);
+    for (const auto* runs : {&stencil, &matmul})
+        for (const MeasuredRun& r : *runs) EXPECT_TRUE(r.metrics.l1_hit_rate_range && r.metrics.l2_hit_rate_range);
 }
 
 }  // namespace

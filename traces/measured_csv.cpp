@@ -54,6 +54,23 @@ auto at(const std::string& where, F&& f) {
     }
 }
 
+// The `<metric>:min` and `<metric>:max` cells of row r, when the file has both columns and the row
+// fills them; they must bracket the median.
+std::optional<MeasuredRange> read_range(const CsvTable& t, std::size_t r, std::string_view metric, double median) {
+    const std::string min_name = std::string(metric) + ":min", max_name = std::string(metric) + ":max";
+    const int lo = t.column(min_name), hi = t.column(max_name);
+    if (lo < 0 || hi < 0) return std::nullopt;
+    const std::string& lo_text = t.rows[r][static_cast<std::size_t>(lo)];
+    const std::string& hi_text = t.rows[r][static_cast<std::size_t>(hi)];
+    if (lo_text.empty() && hi_text.empty()) return std::nullopt;
+    const MeasuredRange range{to_number(lo_text, Cell{t, r}.where(min_name)), to_number(hi_text, Cell{t, r}.where(max_name))};
+    // printed values are rounded, so allow a little slack around the median
+    if (range.min > median + 1e-3 || range.max < median - 1e-3)
+        throw InputError(Cell{t, r}.where(min_name) + ": the range [" + lo_text + ", " + hi_text +
+                         "] does not contain the median");
+    return range;
+}
+
 void read_metrics(const CsvTable& t, std::size_t r, const std::vector<int>& columns, MeasuredMetrics& m) {
     const auto& names = measured_metric_names();
     double* fields[] = {&m.l1_requests, &m.l1_sectors, &m.l1_sector_hits, &m.l1_hit_rate_pct,
@@ -65,6 +82,13 @@ void read_metrics(const CsvTable& t, std::size_t r, const std::vector<int>& colu
         m.l2_read_hit_rate_pct = to_number(t.rows[r][static_cast<std::size_t>(l2_rate)], Cell{t, r}.where(ncu::kL2ReadHitRate));
     if (m.l1_hit_rate_pct > 100.0 + 1e-9)
         throw InputError(Cell{t, r}.where(names[3]) + ": a hit rate over 100%");
+    m.l1_hit_rate_range = read_range(t, r, ncu::kL1HitRate, m.l1_hit_rate_pct);
+    if (m.l2_read_hit_rate_pct) {
+        m.l2_hit_rate_range = read_range(t, r, ncu::kL2ReadHitRate, *m.l2_read_hit_rate_pct);
+        if (m.l2_hit_rate_range)
+            m.l2_hit_rate_range = MeasuredRange{std::min(100.0, m.l2_hit_rate_range->min),
+                                                std::min(100.0, m.l2_hit_rate_range->max)};
+    }
     // Metric groups may come from separate launches (a single profiling pass cannot collect them
     // all), so hits can exceed sectors by run-to-run variation; far more means a broken row.
     if (m.l1_sector_hits > 1.1 * m.l1_sectors || m.l2_sector_hits > 1.1 * m.l2_sectors)

@@ -13,6 +13,14 @@
 
 namespace cachesim {
 
+// A metric's lowest and highest value over repeated launches (gpubench's `<metric>:min` and
+// `<metric>:max` columns): the hardware's own run-to-run variation.
+struct MeasuredRange {
+    double min = 0, max = 0;
+    // How far `value` lies outside [min, max]; 0 inside.
+    double distance(double value) const { return value < min ? min - value : value > max ? value - max : 0.0; }
+};
+
 // The Nsight Compute metrics compared against the GPU model.
 struct MeasuredMetrics {
     double l1_requests = 0;      // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
@@ -26,6 +34,9 @@ struct MeasuredMetrics {
     // one pass. The L2 lookup and hit counts cannot be collected in the same pass on Hopper, so
     // their ratio mixes two launches.
     std::optional<double> l2_read_hit_rate_pct;
+    // Run-to-run ranges of the L1 hit rate and of the L2 rate above, when the file has them
+    // (the L2 range capped at 100 like the rate).
+    std::optional<MeasuredRange> l1_hit_rate_range, l2_hit_rate_range;
     // The single-pass rate when present, else hits / lookups capped at 100.
     double l2_hit_rate_pct() const {
         if (l2_read_hit_rate_pct) return std::min(100.0, *l2_read_hit_rate_pct);

@@ -98,6 +98,10 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
         << "\n        schedule rank correlation (Spearman, mean over " << s.ranked_groups
         << " groups of >= 3 schedules): L1 " << format(s.l1_rank_correlation, 3) << ", L2 "
         << format(s.l2_rank_correlation, 3) << "\n";
+    if (s.ranged_runs > 0)
+        out << "        against the hardware's run-to-run range (min..max over the profiled launches, "
+            << s.ranged_runs << " runs): L1 within 3 pp of it: " << s.l1_within_3pp_of_range << "/" << s.ranged_runs
+            << ", L2 within 5 pp of it: " << s.l2_within_5pp_of_range << "/" << s.ranged_runs << "\n";
 }
 
 std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& preset) {
@@ -105,7 +109,9 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
     out << "line,kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,preset";
     const auto& names = measured_metric_names();
     for (const std::string& n : names) out << ",measured:" << n << ",simulated:" << n;
-    out << ",measured:l2_hit_rate.pct,simulated:l2_hit_rate.pct,l1_hit_rate_error_pp,l2_hit_rate_error_pp\n";
+    out << ",measured:l2_hit_rate.pct,simulated:l2_hit_rate.pct,l1_hit_rate_error_pp,l2_hit_rate_error_pp"
+        << ",measured:l1_hit_rate.pct:min,measured:l1_hit_rate.pct:max,measured:l2_hit_rate.pct:min"
+        << ",measured:l2_hit_rate.pct:max\n";
     for (const ComparedRun& r : runs) {
         const MeasuredRun& m = r.measured;
         const WorkloadSpec& w = m.workload;
@@ -127,7 +133,11 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
         for (std::size_t i = 0; i < names.size(); ++i)
             out << "," << format(measured[i], i == 3 ? 4 : 0) << "," << format(simulated[i], i == 3 ? 4 : 0);
         out << "," << format(mm.l2_hit_rate_pct(), 4) << "," << format(s.l2_hit_rate_pct(), 4) << ","
-            << format(r.l1_error_pp(), 4) << "," << format(r.l2_error_pp(), 4) << "\n";
+            << format(r.l1_error_pp(), 4) << "," << format(r.l2_error_pp(), 4);
+        for (const std::optional<MeasuredRange>& range : {mm.l1_hit_rate_range, mm.l2_hit_rate_range})
+            out << "," << (range ? format(range->min, 4) : std::string()) << ","
+                << (range ? format(range->max, 4) : std::string());
+        out << "\n";
     }
     return out.str();
 }

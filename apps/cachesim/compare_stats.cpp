@@ -11,6 +11,17 @@ namespace cachesim::cli {
 double ComparedRun::l1_error_pp() const { return simulated.l1_hit_rate_pct() - measured.metrics.l1_hit_rate_pct; }
 double ComparedRun::l2_error_pp() const { return simulated.l2_hit_rate_pct() - measured.metrics.l2_hit_rate_pct(); }
 
+std::optional<double> ComparedRun::l1_range_error_pp() const {
+    const auto& range = measured.metrics.l1_hit_rate_range;
+    if (!range) return std::nullopt;
+    return range->distance(simulated.l1_hit_rate_pct());
+}
+std::optional<double> ComparedRun::l2_range_error_pp() const {
+    const auto& range = measured.metrics.l2_hit_rate_range;
+    if (!range) return std::nullopt;
+    return range->distance(simulated.l2_hit_rate_pct());
+}
+
 std::string ComparedRun::group_key() const {
     const WorkloadSpec& w = measured.workload;
     return std::string(workload_name(w.kind)) + " " + std::to_string(w.width) + "x" + std::to_string(w.height) +
@@ -67,6 +78,12 @@ CompareSummary summarize(const std::vector<ComparedRun>& runs) {
         s.l1_within_3pp += e1 <= 3.0;
         s.l2_within_5pp += e2 <= 5.0;
         s.sector_count_exact += static_cast<double>(r.simulated.l1_sectors_ld) == r.measured.metrics.l1_sectors;
+        const std::optional<double> d1 = r.l1_range_error_pp(), d2 = r.l2_range_error_pp();
+        if (d1 && d2) {
+            ++s.ranged_runs;
+            s.l1_within_3pp_of_range += *d1 <= 3.0;
+            s.l2_within_5pp_of_range += *d2 <= 5.0;
+        }
         groups[r.group_key()].push_back(&r);
     }
     if (!runs.empty()) {

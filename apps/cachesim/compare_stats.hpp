@@ -1,6 +1,7 @@
 #pragma once
 // Simulated-vs-measured comparison: one joined row per measured launch, and the summary
 // statistics (absolute errors in percentage points, rank agreement of schedules).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ struct ComparedRun {
     NcuCounters simulated;
     double l1_error_pp() const;  // simulated - measured L1 hit rate, percentage points
     double l2_error_pp() const;
+    // Distance of the simulated rate from the measured run-to-run range (0 inside it); only when
+    // the measurement has the range.
+    std::optional<double> l1_range_error_pp() const;
+    std::optional<double> l2_range_error_pp() const;
     std::string group_key() const;  // everything but the schedule
 };
 
@@ -27,6 +32,9 @@ struct CompareSummary {
     // differ only in schedule, averaged over groups with at least 3 schedules; NaN if none.
     double l1_rank_correlation = 0, l2_rank_correlation = 0;
     std::size_t ranked_groups = 0;
+    // Runs whose measurement has run-to-run ranges (L1 and L2), and of those the ones whose
+    // simulated rate is within 3 pp (L1) / 5 pp (L2) of the range.
+    std::size_t ranged_runs = 0, l1_within_3pp_of_range = 0, l2_within_5pp_of_range = 0;
 };
 
 CompareSummary summarize(const std::vector<ComparedRun>& runs);
