@@ -57,7 +57,8 @@ auto at(const std::string& where, F&& f) {
 // The `<metric>:min` and `<metric>:max` cells of row r, when the file has both columns and the row
 // fills them; they must bracket the median.
 std::optional<MeasuredRange> read_range(const CsvTable& t, std::size_t r, std::string_view metric, double median) {
-    const std::string min_name = std::string(metric) + ":min", max_name = std::string(metric) + ":max";
+    const std::string min_name = std::string(metric) + std::string(ncu::kMinSuffix);
+    const std::string max_name = std::string(metric) + std::string(ncu::kMaxSuffix);
     const int lo = t.column(min_name), hi = t.column(max_name);
     if (lo < 0 || hi < 0) return std::nullopt;
     const std::string& lo_text = t.rows[r][static_cast<std::size_t>(lo)];
@@ -85,9 +86,10 @@ void read_metrics(const CsvTable& t, std::size_t r, const std::vector<int>& colu
     m.l1_hit_rate_range = read_range(t, r, ncu::kL1HitRate, m.l1_hit_rate_pct);
     if (m.l2_read_hit_rate_pct) {
         m.l2_hit_rate_range = read_range(t, r, ncu::kL2ReadHitRate, *m.l2_read_hit_rate_pct);
-        if (m.l2_hit_rate_range)
-            m.l2_hit_rate_range = MeasuredRange{std::min(100.0, m.l2_hit_rate_range->min),
-                                                std::min(100.0, m.l2_hit_rate_range->max)};
+        if (m.l2_hit_rate_range) {  // capped like l2_hit_rate_pct()
+            m.l2_hit_rate_range->min = std::min(100.0, m.l2_hit_rate_range->min);
+            m.l2_hit_rate_range->max = std::min(100.0, m.l2_hit_rate_range->max);
+        }
     }
     // Metric groups may come from separate launches (a single profiling pass cannot collect them
     // all), so hits can exceed sectors by run-to-run variation; far more means a broken row.

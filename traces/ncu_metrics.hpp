@@ -14,5 +14,8 @@ inline constexpr std::string_view kL2SectorHits = "lts__t_sectors_srcunit_tex_op
 // Measured in one pass (the two counters above cannot be collected together on Hopper).
 inline constexpr std::string_view kL2ReadHitRate = "lts__t_sector_op_read_hit_rate.pct";
 inline constexpr std::string_view kDramBytesRead = "dram__bytes_read.sum";
+// gpubench's run-to-run columns: `<metric>:min` and `<metric>:max` over the profiled launches.
+inline constexpr std::string_view kMinSuffix = ":min";
+inline constexpr std::string_view kMaxSuffix = ":max";
 
 }  // namespace cachesim::ncu

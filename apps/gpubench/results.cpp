@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "apps/gpubench/csv.hpp"
+#include "traces/ncu_metrics.hpp"
 
 namespace gpubench {
 
@@ -17,8 +18,8 @@ const std::vector<std::string>& fixed_columns() {
 
 namespace {
 
-constexpr std::string_view kMinSuffix = ":min";
-constexpr std::string_view kMaxSuffix = ":max";
+using cachesim::ncu::kMaxSuffix;
+using cachesim::ncu::kMinSuffix;
 
 bool ends_with(const std::string& text, std::string_view suffix) {
     return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
