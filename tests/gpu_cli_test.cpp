@@ -31,6 +31,9 @@ TEST(GpuCli, NcuObjectHasExactlyTheMetricNames) {
         "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
         "lts__t_sectors_srcunit_tex_op_read.sum",
         "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
+        "lts__t_sectors_srcunit_ltcfabric_op_read.sum",
+        "lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum",
+        "lts__t_sector_op_read_hit_rate.pct",
         "dram__bytes_read.sum"};
     const auto& ncu = j.at("ncu");
     ASSERT_EQ(ncu.size(), names.size());
@@ -70,7 +73,10 @@ TEST(GpuCli, CtaRefillOrderIsReportedDeterministicAndMatters) {
 TEST(GpuCli, PresetValuesAndOverrides) {
     const auto h200 = run_json("--preset h200 --size 64x64 --stencil 3x3");
     EXPECT_EQ(parameter(h200, "gpu"), "h200");
-    EXPECT_EQ(parameter(h200, "l2_partitions"), "1");
+    EXPECT_EQ(parameter(h200, "l2_partitions"), "2");
+    EXPECT_EQ(parameter(h200, "l2_partition_map"), "floorplan");
+    EXPECT_EQ(parameter(h200, "cta_order"), "floorplan");
+    EXPECT_EQ(parameter(h200, "dram_fetch_bytes"), "64");
     EXPECT_EQ(h200.at("levels")[1].at("config").at("size_bytes"), 62914560);
     EXPECT_EQ(h200.at("levels")[0].at("config").at("line_bytes"), 128);
     EXPECT_EQ(h200.at("levels")[0].at("config").at("sector_bytes"), 32);
@@ -83,6 +89,9 @@ TEST(GpuCli, PresetValuesAndOverrides) {
     const auto custom = run_json("--preset h200 --sms 4 --l2-partitions 2 --l1-size 64K --l2-size 1M --size 64x64 --stencil 3x3");
     EXPECT_EQ(parameter(custom, "sms"), "4");
     EXPECT_EQ(parameter(custom, "l2_partitions"), "2");
+    // The measured floorplan is the 132-SM chip's: with 4 SMs, round robin and halves stand in.
+    EXPECT_EQ(parameter(custom, "cta_order"), "round-robin");
+    EXPECT_EQ(parameter(custom, "l2_partition_map"), "halves");
     EXPECT_EQ(custom.at("levels")[0].at("config").at("size_bytes"), 65536);
     EXPECT_EQ(custom.at("levels")[1].at("config").at("size_bytes"), 1048576);
     const auto a100 = run_json("--preset a100 --size 64x64 --stencil 3x3");
@@ -109,6 +118,20 @@ TEST(GpuCli, TableAndCsvShowTheCounters) {
     EXPECT_EQ(csv.exit_code, 0) << csv.err;
     EXPECT_NE(csv.out.find("dram__bytes_read.sum"), std::string::npos);
     EXPECT_NE(csv.out.find("resident_blocks_per_sm"), std::string::npos);
+}
+
+// The H200 preset runs on its measured floorplan; the first wave's order changes where blocks
+// run (so the L2 halves' traffic) but not what the warps request or what DRAM sends.
+TEST(GpuCli, H200FloorplanOptions) {
+    const std::string launch = "--preset h200 --size 256x256 --stencil 3x3";
+    const auto plan = run_json(launch);
+    const auto rr = run_json(launch + " --cta-order round-robin --l2-partition-map halves");
+    EXPECT_EQ(parameter(plan, "cta_order"), "floorplan");
+    EXPECT_EQ(parameter(plan, "l2_partition_map"), "floorplan");
+    EXPECT_EQ(parameter(rr, "cta_order"), "round-robin");
+    EXPECT_EQ(plan.at("ncu").at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+              rr.at("ncu").at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+    EXPECT_NE(parameter(plan, "l2_far_lookups"), parameter(rr, "l2_far_lookups"));
 }
 
 TEST(GpuCli, ThreadModelDefaultsUnchanged) {
@@ -148,6 +171,9 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--l1-size auto", "needs --model gpu"},
         {"--model warp", "expected thread or gpu"},
         {"--preset h200 --model thread", "needs --model gpu"},
+        {"--preset v100 --cta-order floorplan", "no measured dispatch order"},
+        {"--preset h200 --sms 64 --cta-order floorplan", "no measured dispatch order"},
+        {"--preset h200 --l2-partitions 2 --l2-partition-map floorplan --sms 100", "no measured SM -> partition"},
     };
     for (const auto& [args, message] : cases) {
         const auto r = run_cachesim("simulate " + args);

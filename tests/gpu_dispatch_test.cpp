@@ -35,8 +35,7 @@ std::vector<GpuIssue> run(const WorkloadSpec& spec, GpuConfig c) {
 }
 
 GpuConfig gpu(std::uint32_t sms, std::uint32_t block, std::uint32_t blocks_per_sm, CtaOrder order) {
-    GpuConfig c = find_gpu_preset("h200")->config;
-    c.sms = sms;
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, sms);
     c.block = block;
     c.max_blocks_per_sm = blocks_per_sm;
     c.cta_order = order;
@@ -236,8 +235,7 @@ TEST(GpuDispatch, RandomLaunchesFollowTheRules) {
         spec.depth = 1 + rng.below(6);
         const char* schedules[] = {"linear", "column:8", "zigzag:5", "morton"};
         spec.schedule = parse_schedule(schedules[rng.below(4)]);
-        GpuConfig c = find_gpu_preset("h200")->config;
-        c.sms = 1 + rng.below(7);
+        GpuConfig c = with_sms(find_gpu_preset("h200")->config, 1 + rng.below(7));
         c.block = 32 * (1 + rng.below(4)) - (trial % 3 == 0 ? rng.below(20) : 0);
         c.max_blocks_per_sm = 1 + rng.below(4);
         c.cta_order = rng.below(2) ? CtaOrder::fill : CtaOrder::round_robin;

@@ -31,13 +31,13 @@ WorkloadSpec stencil(std::uint32_t w, std::uint32_t h, std::uint32_t box, const 
     return s;
 }
 
-// A small GPU: `sms` SMs, blocks of 32, one partition, big caches.
+// A small GPU: `sms` SMs, blocks of 32, one partition, 32 B DRAM reads, big caches.
 GpuConfig small_gpu(std::uint32_t sms, std::uint32_t blocks_per_sm) {
-    GpuConfig c = find_gpu_preset("h200")->config;
-    c.sms = sms;
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, sms);
     c.block = 32;
     c.max_blocks_per_sm = blocks_per_sm;
     c.l2_partitions = 1;
+    c.dram_fetch_bytes = 32;
     return c;
 }
 
@@ -255,8 +255,7 @@ TEST(GpuModel, FastLaneAddressesEqualWorkloadAccess) {
         stencil(200, 40, 5, "linear"), stencil(160, 30, 3, "column:32"), stencil(7, 5, 9, "linear"),
         stencil(33, 33, 3, "morton"), matmul(40, 24, 17, "tiled:8x4"), matmul(64, 64, 8, "column:16")};
     for (const WorkloadSpec& spec : specs) {
-        GpuConfig c = find_gpu_preset("h200")->config;
-        c.sms = 3;
+        GpuConfig c = with_sms(find_gpu_preset("h200")->config, 3);
         c.block = 64;
         c.l1_auto = false;
         c.l1.size_bytes = 4096;  // small caches, so that hits and misses both happen
@@ -296,8 +295,7 @@ public:
 // and fills minus evictions per line never negative (a line is in some L1 while positive).
 TEST(GpuModel, ObserverSeesEveryLevelAndRound) {
     for (WarpScheduler scheduler : {WarpScheduler::lrr, WarpScheduler::gto}) {
-        GpuConfig c = find_gpu_preset("h200")->config;
-        c.sms = 5;
+        GpuConfig c = with_sms(find_gpu_preset("h200")->config, 5);
         c.block = 64;
         c.scheduler = scheduler;
         c.l1_auto = false;

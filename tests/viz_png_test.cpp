@@ -153,8 +153,7 @@ TEST(VizPng, CliGpuModelDiagramMatchesInProcessRendering) {
     WorkloadSpec w;
     w.width = w.height = 32;
     w.stencil_w = w.stencil_h = 3;
-    GpuConfig config = find_gpu_preset("h200")->config;
-    config.sms = 2;
+    GpuConfig config = with_sms(find_gpu_preset("h200")->config, 2);
     config.block = 64;
     const RecordedRun run = record_gpu_model(w, config, RecorderOptions{});
     TimeDiagramStyle style;

@@ -11,7 +11,10 @@ inline constexpr std::string_view kL1SectorHits = "l1tex__t_sectors_pipe_lsu_mem
 inline constexpr std::string_view kL1HitRate = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct";
 inline constexpr std::string_view kL2Sectors = "lts__t_sectors_srcunit_tex_op_read.sum";
 inline constexpr std::string_view kL2SectorHits = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
-// Measured in one pass (the two counters above cannot be collected together on Hopper).
+// Reads that reach the line's other L2 partition over the link between the halves.
+inline constexpr std::string_view kL2FabricSectors = "lts__t_sectors_srcunit_ltcfabric_op_read.sum";
+inline constexpr std::string_view kL2FabricSectorHits = "lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum";
+// All L2 read lookups (from the L1s and over the link); measured in one pass (the two counters above cannot be collected together on Hopper).
 inline constexpr std::string_view kL2ReadHitRate = "lts__t_sector_op_read_hit_rate.pct";
 inline constexpr std::string_view kDramBytesRead = "dram__bytes_read.sum";
 // gpubench's run-to-run columns: `<metric>:min` and `<metric>:max` over the profiled launches.

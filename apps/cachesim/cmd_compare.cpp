@@ -81,7 +81,7 @@ void print_table(std::ostream& out, const std::vector<ComparedRun>& runs) {
             << schedule_name(r.measured.workload.schedule) << std::right << std::setw(6) << r.measured.block << " | "
             << std::setw(8) << format(m.l1_hit_rate_pct, 2) << std::setw(8) << format(r.simulated.l1_hit_rate_pct(), 2)
             << std::setw(8) << format(r.l1_error_pp(), 2) << " | " << std::setw(8) << format(m.l2_hit_rate_pct(), 2)
-            << std::setw(8) << format(r.simulated.l2_hit_rate_pct(), 2) << std::setw(8) << format(r.l2_error_pp(), 2)
+            << std::setw(8) << format(r.simulated_l2_hit_rate_pct(), 2) << std::setw(8) << format(r.l2_error_pp(), 2)
             << " | " << std::setw(13) << static_cast<std::uint64_t>(m.l1_sectors) << std::setw(8)
             << format(m.l1_sectors > 0 ? r.simulated.l1_sectors_ld / m.l1_sectors : 0, 3) << " | " << std::setw(10)
             << format(m.dram_bytes_read / 1e6, 1) << std::setw(8)
@@ -132,7 +132,7 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
                                     static_cast<double>(s.dram_bytes_read)};
         for (std::size_t i = 0; i < names.size(); ++i)
             out << "," << format(measured[i], i == 3 ? 4 : 0) << "," << format(simulated[i], i == 3 ? 4 : 0);
-        out << "," << format(mm.l2_hit_rate_pct(), 4) << "," << format(s.l2_hit_rate_pct(), 4) << ","
+        out << "," << format(mm.l2_hit_rate_pct(), 4) << "," << format(r.simulated_l2_hit_rate_pct(), 4) << ","
             << format(r.l1_error_pp(), 4) << "," << format(r.l2_error_pp(), 4);
         for (const std::optional<MeasuredRange>& range : {mm.l1_hit_rate_range, mm.l2_hit_rate_range})
             out << "," << (range ? format(range->min, 4) : std::string()) << ","

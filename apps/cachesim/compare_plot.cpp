@@ -80,7 +80,7 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
     c.draw_line(scatter.x_of(3), scatter.y_of(0), scatter.x_of(100), scatter.y_of(97), colors::light_gray, 1.0);
     c.draw_line(scatter.x_of(0), scatter.y_of(0), scatter.x_of(100), scatter.y_of(100), colors::gray, 1.5);
     for (const ComparedRun& r : runs) {
-        c.fill_circle(scatter.x_of(r.measured.metrics.l2_hit_rate_pct()), scatter.y_of(r.simulated.l2_hit_rate_pct()), 4, l2_color);
+        c.fill_circle(scatter.x_of(r.measured.metrics.l2_hit_rate_pct()), scatter.y_of(r.simulated_l2_hit_rate_pct()), 4, l2_color);
         c.fill_circle(scatter.x_of(r.measured.metrics.l1_hit_rate_pct), scatter.y_of(r.simulated.l1_hit_rate_pct()), 4, l1_color);
     }
     legend_entry(c, scatter.x, scatter.y - 14, l1_color, "L1 (global loads)");
@@ -96,7 +96,7 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
         a[0] += r.measured.metrics.l1_hit_rate_pct;
         a[1] += r.simulated.l1_hit_rate_pct();
         a[2] += r.measured.metrics.l2_hit_rate_pct();
-        a[3] += r.simulated.l2_hit_rate_pct();
+        a[3] += r.simulated_l2_hit_rate_pct();
         a[4] += 1;
     }
     const int bars_x = scatter.x + scatter.w + 110;

@@ -9,7 +9,10 @@
 namespace cachesim::cli {
 
 double ComparedRun::l1_error_pp() const { return simulated.l1_hit_rate_pct() - measured.metrics.l1_hit_rate_pct; }
-double ComparedRun::l2_error_pp() const { return simulated.l2_hit_rate_pct() - measured.metrics.l2_hit_rate_pct(); }
+double ComparedRun::simulated_l2_hit_rate_pct() const {
+    return measured.metrics.l2_read_hit_rate_pct ? simulated.l2_read_hit_rate_pct() : simulated.l2_hit_rate_pct();
+}
+double ComparedRun::l2_error_pp() const { return simulated_l2_hit_rate_pct() - measured.metrics.l2_hit_rate_pct(); }
 
 std::optional<double> ComparedRun::l1_range_error_pp() const {
     const auto& range = measured.metrics.l1_hit_rate_range;
@@ -19,7 +22,7 @@ std::optional<double> ComparedRun::l1_range_error_pp() const {
 std::optional<double> ComparedRun::l2_range_error_pp() const {
     const auto& range = measured.metrics.l2_hit_rate_range;
     if (!range) return std::nullopt;
-    return range->distance(simulated.l2_hit_rate_pct());
+    return range->distance(simulated_l2_hit_rate_pct());
 }
 
 std::string ComparedRun::group_key() const {
@@ -98,7 +101,7 @@ CompareSummary summarize(const std::vector<ComparedRun>& runs) {
             m1.push_back(r->measured.metrics.l1_hit_rate_pct);
             s1.push_back(r->simulated.l1_hit_rate_pct());
             m2.push_back(r->measured.metrics.l2_hit_rate_pct());
-            s2.push_back(r->simulated.l2_hit_rate_pct());
+            s2.push_back(r->simulated_l2_hit_rate_pct());
         }
         const double rho1 = spearman(m1, s1), rho2 = spearman(m2, s2);
         if (std::isnan(rho1) || std::isnan(rho2)) continue;

@@ -13,6 +13,9 @@ namespace cachesim::cli {
 struct ComparedRun {
     MeasuredRun measured;
     NcuCounters simulated;
+    // The simulated L2 hit rate as the measurement defines it: over all L2 read lookups when the
+    // file has lts__t_sector_op_read_hit_rate.pct, else over the lookups from the L1s.
+    double simulated_l2_hit_rate_pct() const;
     double l1_error_pp() const;  // simulated - measured L1 hit rate, percentage points
     double l2_error_pp() const;
     // Distance of the simulated rate from the measured run-to-run range (0 inside it); only when

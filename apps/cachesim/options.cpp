@@ -146,7 +146,8 @@ po::options_description gpu_options() {
          "shared-memory carve-outs the driver chooses from, KiB, comma separated; it takes the "
          "smallest that holds the resident blocks' shared memory")
         ("cta-order", po::value<std::string>()->default_value("round-robin"),
-         "first wave of blocks: round-robin (block b to SM b mod N) | fill (SM by SM)")
+         "first wave of blocks: round-robin (block b to SM b mod N) | fill (SM by SM) | floorplan "
+         "(the preset's measured dispatch cycle: h200)")
         ("cta-refill", po::value<std::string>()->default_value("shuffled"),
          "later waves, SMs freeing a block slot in the same round get the next blocks in: shuffled "
          "(a seeded random order per round, as timing decides on the chip) | sm-order (SM index "
@@ -157,7 +158,8 @@ po::options_description gpu_options() {
          "1 | 2: two halves, each SM attached to one; a near miss that hits the far half copies "
          "the sector over")
         ("l2-partition-map", po::value<std::string>()->default_value("halves"),
-         "SM to partition: halves (SMs 0..N/2-1 to the first) | interleaved (SM mod 2)")
+         "SM to partition: halves (SMs 0..N/2-1 to the first) | interleaved (SM mod 2) | floorplan "
+         "(the preset's measured table: h200)")
         ("l2-fill", po::value<std::string>()->default_value(std::string(partition_fill_name(d.partition_fill))),
          "two partitions, where DRAM reads land: near (the requesting SM's half; a near miss asks "
          "the far half) | home (each line's home half by address hash, plus a copy in the near half)")
@@ -192,9 +194,16 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
         const std::string name = preset_name;
         const Preset* preset = find_preset(name);
         if (!preset) throw InputError("unknown preset '" + name + "' (expected " + preset_names() + ")");
+        // A preset's measured floorplan (dispatch order, SM -> L2 partition) belongs to its own
+        // SM count: with another --sms the round-robin order and the halves map stand in.
+        bool other_sms = false;
+        for (const auto& [key, value] : preset->options)
+            if (key == "sms" && vm.count("sms") && !vm["sms"].defaulted())
+                other_sms = std::to_string(vm["sms"].as<std::uint32_t>()) != value;
         std::vector<std::string> args;
         for (const auto& [key, value] : preset->options) {
             if (!options.find_nothrow(key, false)) continue;  // not an option of this subcommand
+            if (other_sms && value == "floorplan") continue;
             args.push_back("--" + key + "=" + value);
         }
         po::store(po::command_line_parser(args).options(options).run(), vm);
@@ -237,7 +246,7 @@ GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
     GpuConfig g = (base ? base : find_gpu_preset(kDefaultGpuPreset))->config;
     g.name = base ? preset : "custom";
     g.block = gpu_value(vm, "block", g.block);
-    g.sms = gpu_value(vm, "sms", g.sms);
+    g = with_sms(g, gpu_value(vm, "sms", g.sms));
     g.max_threads_per_sm = gpu_value(vm, "threads-per-sm", g.max_threads_per_sm);
     g.max_blocks_per_sm = gpu_value(vm, "blocks-per-sm", g.max_blocks_per_sm);
     g.regs_per_thread = gpu_value(vm, "regs-per-thread", g.regs_per_thread);
@@ -250,7 +259,7 @@ GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
     if (vm.count("cta-order")) {
         const std::string text = vm["cta-order"].as<std::string>();
         const auto order = parse_cta_order(text);
-        if (!order) throw InputError("--cta-order: expected round-robin or fill, not '" + text + "'");
+        if (!order) throw InputError("--cta-order: expected round-robin, fill or floorplan, not '" + text + "'");
         g.cta_order = *order;
     }
     if (vm.count("cta-refill")) {
@@ -269,7 +278,7 @@ GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
     if (vm.count("l2-partition-map")) {
         const std::string text = vm["l2-partition-map"].as<std::string>();
         const auto map = parse_partition_map(text);
-        if (!map) throw InputError("--l2-partition-map: expected halves or interleaved, not '" + text + "'");
+        if (!map) throw InputError("--l2-partition-map: expected halves, interleaved or floorplan, not '" + text + "'");
         g.partition_map = *map;
     }
     if (vm.count("l2-fill")) {

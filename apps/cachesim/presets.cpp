@@ -7,7 +7,8 @@ namespace cachesim::cli {
 namespace {
 
 // A GPU preset as options: --model gpu and the hardware (SMs, residency limits, the unified L1
-// with its carve-outs, both caches). The launch (--block) and the scheduling policies stay as given.
+// with its carve-outs, both caches, the first wave's block order). The launch (--block), the
+// later waves and the warp scheduler stay as given.
 Preset gpu_preset(const GpuPreset& p) {
     const GpuConfig& c = p.config;
     std::string carveouts;
@@ -35,6 +36,7 @@ Preset gpu_preset(const GpuPreset& p) {
              {"l2-ways", c.l2.ways == 0 ? "full" : n(c.l2.ways)},
              {"l2-policy", std::string(policy_name(c.l2.policy))},
              {"l2-write", "back"},
+             {"cta-order", std::string(cta_order_name(c.cta_order))},
              {"l2-partitions", n(c.l2_partitions)},
              {"l2-partition-map", std::string(partition_map_name(c.partition_map))},
              {"l2-fill", std::string(partition_fill_name(c.partition_fill))},

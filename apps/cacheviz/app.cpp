@@ -380,9 +380,18 @@ void App::controls(Pane& pane) {
             ImGui::EndCombo();
         }
         changed |= edit_u32("block size", c.gpu.block);
-        changed |= edit_u32("SMs", c.gpu.sms);
+        std::uint32_t sms = c.gpu.sms;
+        if (edit_u32("SMs", sms)) {
+            c.gpu = with_sms(c.gpu, sms);  // a measured floorplan holds for its own SM count only
+            changed = true;
+        }
         int cta = static_cast<int>(c.gpu.cta_order);
-        if (ImGui::Combo("block order", &cta, "round robin\0fill\0")) { c.gpu.cta_order = static_cast<CtaOrder>(cta); changed = true; }
+        if (ImGui::Combo("block order", &cta, "round robin\0fill\0measured (floorplan)\0")) {
+            c.gpu.cta_order = static_cast<CtaOrder>(cta);
+            changed = true;
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("measured: the chip's own first-wave order (presets that measured it: h200)");
         int refill = static_cast<int>(c.gpu.cta_refill);
         if (ImGui::Combo("later waves", &refill, "shuffled\0SM order\0")) { c.gpu.cta_refill = static_cast<CtaRefill>(refill); changed = true; }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("SMs freeing a block slot in the same round get the next blocks\nin a seeded random order (shuffled) or in SM order");

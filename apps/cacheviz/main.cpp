@@ -109,7 +109,7 @@ int run(int argc, char** argv) {
         c.model = "gpu";
         c.gpu = p->config;
         if (vm->count("start-block")) c.gpu.block = (*vm)["start-block"].as<std::uint32_t>();
-        if (vm->count("start-sms")) c.gpu.sms = (*vm)["start-sms"].as<std::uint32_t>();
+        if (vm->count("start-sms")) c.gpu = with_sms(c.gpu, (*vm)["start-sms"].as<std::uint32_t>());
         validate(c.gpu);
     };
     gui::PaneConfig first_pane = first;

@@ -9,12 +9,17 @@
 namespace cachesim {
 
 std::string_view cta_order_name(CtaOrder order) {
-    return order == CtaOrder::fill ? "fill" : "round-robin";
+    switch (order) {
+        case CtaOrder::fill: return "fill";
+        case CtaOrder::floorplan: return "floorplan";
+        default: return "round-robin";
+    }
 }
 
 std::optional<CtaOrder> parse_cta_order(std::string_view text) {
     if (text == "round-robin" || text == "rr") return CtaOrder::round_robin;
     if (text == "fill") return CtaOrder::fill;
+    if (text == "floorplan") return CtaOrder::floorplan;
     return std::nullopt;
 }
 
@@ -29,12 +34,17 @@ std::optional<CtaRefill> parse_cta_refill(std::string_view text) {
 }
 
 std::string_view partition_map_name(PartitionMap map) {
-    return map == PartitionMap::interleaved ? "interleaved" : "halves";
+    switch (map) {
+        case PartitionMap::interleaved: return "interleaved";
+        case PartitionMap::floorplan: return "floorplan";
+        default: return "halves";
+    }
 }
 
 std::optional<PartitionMap> parse_partition_map(std::string_view text) {
     if (text == "halves") return PartitionMap::halves;
     if (text == "interleaved") return PartitionMap::interleaved;
+    if (text == "floorplan") return PartitionMap::floorplan;
     return std::nullopt;
 }
 
@@ -151,6 +161,20 @@ CacheConfig l2_partition(const GpuConfig& c) {
     return part;
 }
 
+GpuConfig with_sms(GpuConfig c, std::uint32_t sms) {
+    c.sms = sms;
+    const GpuFloorplan& plan = c.floorplan;
+    const bool fits = plan.sm_partition.size() == sms &&
+                      std::all_of(plan.dispatch_cycle.begin(), plan.dispatch_cycle.end(),
+                                  [&](std::uint32_t sm) { return sm < sms; });
+    if (!fits) {
+        c.floorplan = {};
+        if (c.cta_order == CtaOrder::floorplan) c.cta_order = CtaOrder::round_robin;
+        if (c.partition_map == PartitionMap::floorplan) c.partition_map = PartitionMap::halves;
+    }
+    return c;
+}
+
 void validate(const GpuConfig& c) {
     const GpuOccupancy o = gpu_occupancy(c);
     const std::uint32_t coalesce_line = c.l1.line_bytes;
@@ -185,6 +209,32 @@ void validate(const GpuConfig& c) {
             fail("--dram-fetch " + std::to_string(c.dram_fetch_bytes) +
                  " must be a power of two between the L2 sector (" + std::to_string(sector) +
                  " B) and line (" + std::to_string(c.l2.line_bytes) + " B)");
+    }
+    const GpuFloorplan& plan = c.floorplan;
+    if (c.cta_order == CtaOrder::floorplan) {
+        if (plan.dispatch_cycle.empty())
+            fail("--cta-order floorplan: this configuration has no measured dispatch order (the h200 "
+                 "preset has one, for its 132 SMs)");
+        std::vector<bool> seen(c.sms, false);
+        for (std::uint32_t sm : plan.dispatch_cycle) {
+            if (sm >= c.sms)
+                fail("--cta-order floorplan: the measured dispatch order names SM " + std::to_string(sm) + " but there are " +
+                     std::to_string(c.sms) + " SMs (--sms)");
+            seen[sm] = true;
+        }
+        if (std::find(seen.begin(), seen.end(), false) != seen.end())
+            fail("--cta-order floorplan: the measured dispatch order leaves out some of the " + std::to_string(c.sms) +
+                 " SMs (--sms)");
+    }
+    if (c.l2_partitions > 1 && c.partition_map == PartitionMap::floorplan) {
+        if (plan.sm_partition.size() != c.sms)
+            fail("--l2-partition-map floorplan: " +
+                 (plan.sm_partition.empty() ? std::string("this configuration has no measured SM -> partition table (the h200 preset has one, "
+                                                          "for its 132 SMs)")
+                                            : "the measured table has " + std::to_string(plan.sm_partition.size()) +
+                                                  " SMs, not " + std::to_string(c.sms) + " (--sms)"));
+        for (std::uint8_t p : plan.sm_partition)
+            if (p >= c.l2_partitions) fail("--l2-partition-map floorplan: a partition number is out of range");
     }
     for (const CacheConfig* level : {&c.l1, &c.l2})
         if (level->policy == PolicyKind::opt)

@@ -16,6 +16,7 @@ namespace cachesim {
 enum class CtaOrder : std::uint8_t {
     round_robin,  // block b -> SM b mod N, breadth first (what the hardware's CTA scheduler does)
     fill,         // SM 0 is filled to its resident limit, then SM 1, ... (depth first)
+    floorplan,    // the chip's measured dispatch cycle (GpuFloorplan), skipping full SMs
 };
 
 // Later waves: in which order SMs that free a block slot in the same round receive the next
@@ -36,6 +37,7 @@ enum class WarpScheduler : std::uint8_t {
 enum class PartitionMap : std::uint8_t {
     halves,      // SMs 0 .. N/2-1 to partition 0, the rest to partition 1 (GPCs split in two)
     interleaved, // SM s to partition s mod 2
+    floorplan,   // the chip's measured SM -> partition table (GpuFloorplan)
 };
 
 // Where a line read from DRAM is placed with two partitions.
@@ -56,6 +58,14 @@ std::string_view cta_refill_name(CtaRefill refill);
 std::optional<CtaRefill> parse_cta_refill(std::string_view text);
 std::string_view warp_scheduler_name(WarpScheduler scheduler);
 std::optional<WarpScheduler> parse_warp_scheduler(std::string_view text);
+
+// What was measured of a chip's layout (tests/data/h200/l2probe_*.csv, placement_matmul.csv):
+// which L2 partition each SM is attached to, and the SMs in the order the CTA scheduler visits
+// them for the first wave (one cycle; it is walked repeatedly, skipping SMs already full).
+struct GpuFloorplan {
+    std::vector<std::uint8_t> sm_partition;      // one entry per SM: 0 or 1
+    std::vector<std::uint32_t> dispatch_cycle;   // SM ids, each SM at least once
+};
 
 // One request as issued, for tests and inspection (GpuConfig::issue_log).
 struct GpuIssue {
@@ -93,6 +103,7 @@ struct GpuConfig {
     PartitionFill partition_fill = PartitionFill::home;
     bool l2_hashed_sets = true;  // set = hash(line) mod sets (false: line mod sets)
     std::uint32_t dram_fetch_bytes = 32;  // an L2 miss fetches this aligned granule from DRAM
+    GpuFloorplan floorplan;  // empty unless the preset measured it (CtaOrder/PartitionMap::floorplan)
     CtaOrder cta_order = CtaOrder::round_robin;
     CtaRefill cta_refill = CtaRefill::shuffled;
     WarpScheduler scheduler = WarpScheduler::lrr;
@@ -120,6 +131,10 @@ GpuOccupancy gpu_occupancy(const GpuConfig& config);
 CacheConfig effective_l1(const GpuConfig& config);
 // The configuration of one L2 partition (size divided by the partition count).
 CacheConfig l2_partition(const GpuConfig& config);
+// The same hardware with `sms` SMs. A measured floorplan describes its own chip only: when it
+// does not fit the new count it is dropped, and the first wave goes round robin and the L2
+// halves split by SM index instead.
+GpuConfig with_sms(GpuConfig config, std::uint32_t sms);
 // Checks everything the model needs; throws SimulationError.
 void validate(const GpuConfig& config);
 

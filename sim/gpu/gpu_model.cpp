@@ -26,6 +26,9 @@ std::vector<std::pair<std::string, double>> NcuCounters::metrics() const {
         {std::string(ncu::kL1HitRate), l1_hit_rate_pct()},
         {std::string(ncu::kL2Sectors), static_cast<double>(l2_sectors_tex_read)},
         {std::string(ncu::kL2SectorHits), static_cast<double>(l2_sectors_tex_read_hit)},
+        {std::string(ncu::kL2FabricSectors), static_cast<double>(l2_sectors_fabric_read)},
+        {std::string(ncu::kL2FabricSectorHits), static_cast<double>(l2_sectors_fabric_read_hit)},
+        {std::string(ncu::kL2ReadHitRate), l2_read_hit_rate_pct()},
         {std::string(ncu::kDramBytesRead), static_cast<double>(dram_bytes_read)},
     };
 }
@@ -150,6 +153,12 @@ protected:
         if (c_.cta_order == CtaOrder::fill) {
             for (std::uint32_t s = 0; s < sms; ++s)
                 for (std::uint32_t r = 0; r < bps_ && dispatched_ < blocks_; ++r) dispatch(s, dispatched_);
+        } else if (c_.cta_order == CtaOrder::floorplan) {
+            // The measured cycle, walked until every SM is full (validate: it names every SM).
+            const std::vector<std::uint32_t>& cycle = c_.floorplan.dispatch_cycle;
+            const std::uint64_t capacity = static_cast<std::uint64_t>(sms) * bps_;
+            for (std::size_t i = 0; dispatched_ < std::min(blocks_, capacity); i = (i + 1) % cycle.size())
+                if (sms_[cycle[i]].resident_blocks < bps_) dispatch(cycle[i], dispatched_);
         } else {
             for (std::uint32_t r = 0; r < bps_; ++r)
                 for (std::uint32_t s = 0; s < sms && dispatched_ < blocks_; ++s) dispatch(s, dispatched_);
@@ -237,6 +246,7 @@ public:
         partition_of_.assign(config.sms, 0);
         for (std::uint32_t s = 0; s < config.sms; ++s)
             partition_of_[s] = partitions_ == 1 ? 0
+                               : config.partition_map == PartitionMap::floorplan ? config.floorplan.sm_partition[s]
                                : config.partition_map == PartitionMap::interleaved
                                    ? s % partitions_
                                    : static_cast<std::uint32_t>(static_cast<std::uint64_t>(s) * partitions_ / config.sms);
@@ -465,14 +475,15 @@ private:
             if (observer_) [[unlikely]] observer_->on_lookup(1, line, true, false, array);
             return;
         }
-        // Near miss. With two partitions the far one may hold the sector: then it is copied
-        // over. (home fill: only the line's home partition is asked, and DRAM reads land there.)
+        // Near miss. With two partitions the far half is asked for the sector first (home fill:
+        // only when it is the line's home); a far hit is copied over.
         std::uint32_t home = p;
         if (partitions_ > 1) home = home_fill_ ? home_of(line) : 1 - p;
         bool far_hit = false;
         std::uint32_t far_slot = SectorCache<P2>::kNone;
         if (home != p) {
             ++out_.l2_far_lookups;
+            ++out_.ncu.l2_sectors_fabric_read;
             SectorCache<P2>& far = l2_[home];
             far_slot = far.find(line);
             if (far_slot != SectorCache<P2>::kNone && (far.valid(far_slot) & bit)) {
@@ -483,14 +494,20 @@ private:
         std::uint64_t fetch = bit;
         if (far_hit) {
             ++out_.l2_far_hits;
+            ++out_.ncu.l2_sectors_fabric_read_hit;
             ++l2s_.read_hits;
         } else {
             ++l2s_.read_misses;
             ++a.read_misses;
-            // DRAM returns the whole aligned granule; sectors already present are not refetched.
-            const std::uint32_t first = sector / granule_sectors_ * granule_sectors_;
-            fetch = (granule_sectors_ >= 64 ? ~0ull : ((1ull << granule_sectors_) - 1)) << first;
-            if (slot != SectorCache<P2>::kNone) fetch &= ~near.valid(slot);
+            // A half reading DRAM for itself gets the whole aligned --dram-fetch granule (less what
+            // it holds). A read for the other half (home fill, the line's home is far) brings just
+            // the sector, into both: this fits the H200's fabric counters, whose far lookups miss
+            // once per sector their DRAM reads bring in (README, "L2 partitions on the H200").
+            if (!(home_fill_ && home != p)) {
+                const std::uint32_t first = sector / granule_sectors_ * granule_sectors_;
+                fetch = (granule_sectors_ >= 64 ? ~0ull : ((1ull << granule_sectors_) - 1)) << first;
+                if (slot != SectorCache<P2>::kNone) fetch &= ~near.valid(slot);
+            }
             const std::uint64_t bytes = static_cast<std::uint64_t>(std::popcount(fetch)) * l2g_.sector_bytes;
             out_.ncu.dram_bytes_read += bytes;
             out_.result.memory_bytes_read += bytes;

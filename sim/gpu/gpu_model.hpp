@@ -21,13 +21,22 @@ struct NcuCounters {
     std::uint64_t l1_sectors_ld_hit = 0;        // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
     std::uint64_t l2_sectors_tex_read = 0;      // lts__t_sectors_srcunit_tex_op_read.sum
     std::uint64_t l2_sectors_tex_read_hit = 0;  // lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+    std::uint64_t l2_sectors_fabric_read = 0;      // lts__t_sectors_srcunit_ltcfabric_op_read.sum
+    std::uint64_t l2_sectors_fabric_read_hit = 0;  // lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum
     std::uint64_t dram_bytes_read = 0;          // dram__bytes_read.sum
 
     double l1_hit_rate_pct() const {  // l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct
         return l1_sectors_ld ? 100.0 * static_cast<double>(l1_sectors_ld_hit) / static_cast<double>(l1_sectors_ld) : 0.0;
     }
-    double l2_hit_rate_pct() const {
+    double l2_hit_rate_pct() const {  // of the lookups from the L1s (srcunit tex)
         return l2_sectors_tex_read ? 100.0 * static_cast<double>(l2_sectors_tex_read_hit) / static_cast<double>(l2_sectors_tex_read) : 0.0;
+    }
+    // Over all L2 read lookups, from the L1s and over the link between the partitions
+    // (lts__t_sector_op_read_hit_rate.pct, the rate the H200 measurements compare against).
+    double l2_read_hit_rate_pct() const {
+        const double lookups = static_cast<double>(l2_sectors_tex_read + l2_sectors_fabric_read);
+        return lookups > 0 ? 100.0 * static_cast<double>(l2_sectors_tex_read_hit + l2_sectors_fabric_read_hit) / lookups
+                           : 0.0;
     }
     // Metric name -> value, in a fixed order.
     std::vector<std::pair<std::string, double>> metrics() const;
@@ -45,14 +54,9 @@ struct GpuResult {
     std::uint64_t load_requests = 0, store_requests = 0;
     std::uint64_t load_sectors = 0, store_sectors = 0;
     std::uint64_t l2_far_lookups = 0;  // two partitions: near misses looked up in the far partition
-    std::uint64_t l2_far_hits = 0;     // ... and served by it (no DRAM read)
+    std::uint64_t l2_far_hits = 0;     // ... and served by it (no DRAM read); also in ncu (fabric)
 
-    // Read hit rate of the L2 over all its read lookups, near (from the SMs) and far (over the
-    // link between the partitions), as lts__t_sector_op_read_hit_rate.pct counts them.
-    double l2_read_hit_rate_pct() const {
-        const double lookups = static_cast<double>(ncu.l2_sectors_tex_read + l2_far_lookups);
-        return lookups > 0 ? 100.0 * static_cast<double>(ncu.l2_sectors_tex_read_hit + l2_far_hits) / lookups : 0.0;
-    }
+    double l2_read_hit_rate_pct() const { return ncu.l2_read_hit_rate_pct(); }
 
     std::uint64_t requests() const { return load_requests + store_requests; }
     double requests_per_second() const { return result.seconds > 0 ? requests() / result.seconds : 0.0; }

@@ -41,6 +41,46 @@ const std::vector<GpuPresetSource> kCommonSources = {
                              "associative L1 follows the carve-out without a way count"},
 };
 
+// The H200's layout as measured (tests/data/h200/README, "L2 partitions"). Each GPC is a wheel
+// of eight TPC slots (two SMs each); the CTA scheduler's first wave visits slot 0 of every GPC,
+// then slot 1 of every GPC, and so on, and a TPC's L2 partition is decided by its slot:
+// slots 0 and 4-6 on partition 0, slots 1-3 and 7 on partition 1. GPCs 0-3 hold SMs 0-63 in
+// slots 0-7, GPCs 4-7 hold SMs 64-119 in slots 1-7, and SMs 120-131 form a ninth group (TPCs
+// at 124-131 in slot 0, 120 in slot 6, 122 in slot 7). l2probe found exactly this split (66 SMs
+// per partition), and the cycle reproduces 75-100% of the measured first-wave placements.
+GpuFloorplan h200_floorplan() {
+    constexpr std::uint8_t kSlotPartition[8] = {0, 1, 1, 1, 0, 0, 0, 1};
+    std::vector<std::vector<std::uint32_t>> slots(8);  // per slot: first SMs of its TPCs, GPC order
+    for (std::uint32_t gpc = 0; gpc < 4; ++gpc)
+        for (std::uint32_t t = 0; t < 8; ++t) slots[t].push_back(16 * gpc + 2 * t);
+    for (std::uint32_t gpc = 4; gpc < 8; ++gpc)
+        for (std::uint32_t t = 0; t < 7; ++t) slots[t + 1].push_back(64 + 14 * (gpc - 4) + 2 * t);
+    for (std::uint32_t sm : {124u, 126u, 128u, 130u}) slots[0].push_back(sm);
+    slots[6].push_back(120);
+    slots[7].push_back(122);
+    GpuFloorplan plan;
+    plan.sm_partition.assign(132, 0);
+    for (std::uint32_t slot = 0; slot < 8; ++slot)
+        for (std::uint32_t sm : slots[slot]) {
+            plan.dispatch_cycle.insert(plan.dispatch_cycle.end(), {sm, sm + 1});
+            plan.sm_partition[sm] = plan.sm_partition[sm + 1] = kSlotPartition[slot];
+        }
+    return plan;
+}
+
+// The H200's L2 as measured: two partitions on the measured floorplan, home fill, 64 B DRAM
+// reads for a half's own misses (README "GPU model", "L2 partitions on the H200").
+GpuConfig h200_config() {
+    GpuConfig c = base("h200", 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024,
+                       PolicyKind::lru, 60ull << 20, 2);
+    c.floorplan = h200_floorplan();
+    c.cta_order = CtaOrder::floorplan;
+    c.partition_map = PartitionMap::floorplan;
+    c.partition_fill = PartitionFill::home;
+    c.dram_fetch_bytes = 64;
+    return c;
+}
+
 std::vector<GpuPresetSource> with_common(std::vector<GpuPresetSource> own) {
     own.insert(own.end(), kCommonSources.begin(), kCommonSources.end());
     return own;
@@ -72,16 +112,21 @@ const std::vector<GpuPreset>& gpu_presets() {
               50ull << 20, 1),
          with_common({{"132 SMs, 50 MiB L2 (52,428,800 B), 256 KiB L1/shared per SM",
                        "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"},
-                      {"L2 modeled as one cache, as for the H200", "H200 fidelity (same chip)"},
+                      {"L2 modeled as one cache: the H200's floorplan (two partitions) was measured on "
+                       "that chip only, and floorsweeping differs between chips",
+                       "README, GPU model"},
                       {"L1 LRU", "assumption, as for the A100"}})},
-        {"h200", "NVIDIA H200 (GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 60 MiB L2",
-         base("h200", 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024, PolicyKind::lru,
-              60ull << 20, 1),
+        {"h200", "NVIDIA H200 (GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 60 MiB L2 in two partitions",
+         h200_config(),
          with_common({{"132 SMs, 60 MiB L2 (62,914,560 B as cudaGetDeviceProperties reports)",
                        "cudaGetDeviceProperties on an H200 (issue 3); NVIDIA H200 product brief"},
                       {"256 KiB L1/shared per SM", "same GH100 chip as the H100 (H100 whitepaper)"},
-                      {"L2 modeled as one cache (the chip has two partitions; --l2-partitions 2 models them)",
-                       "fidelity against the H200 measurements in tests/data/h200 (README, GPU model)"},
+                      {"L2 in two partitions of 30 MiB, home fill; SM -> partition table and first-wave "
+                       "block order (floorplan); 64 B DRAM reads for a partition's own misses, 32 B for "
+                       "the other's",
+                       "measured on an H200: l2probe (load latencies per SM), gpubench's block placement "
+                       "and L2 fabric counters (tests/data/h200: l2probe_sm.csv, placement_matmul.csv, "
+                       "partition_stencil.csv)"},
                       {"L1 LRU", "assumption, as for the A100"}})},
     };
     return table;

@@ -1,0 +1,216 @@
+// The measured chip layout (GpuFloorplan): the H200's SM -> L2 partition table against the
+// latency probe's own file, the first-wave dispatch that walks the measured cycle, the partition
+// map it gives the two-partition L2, and the checks that refuse a floorplan that does not fit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "sim/gpu/gpu_model.hpp"
+#include "sim/gpu/gpu_presets.hpp"
+
+#ifndef CACHESIM_TEST_DATA_DIR
+#error "CACHESIM_TEST_DATA_DIR must be defined by the build"
+#endif
+
+namespace cachesim {
+namespace {
+
+WorkloadSpec matmul(std::uint32_t w, std::uint32_t h, std::uint32_t depth) {
+    WorkloadSpec s;
+    s.kind = WorkloadKind::matmul;
+    s.width = w;
+    s.height = h;
+    s.depth = depth;
+    return s;
+}
+
+const GpuFloorplan& h200() { return find_gpu_preset("h200")->config.floorplan; }
+
+// tests/data/h200/l2probe_sm.csv: an SM that found half of SM 0's lines at far latency is in the
+// other partition (SM 0 itself is the reference and has no row).
+TEST(GpuFloorplan, H200PartitionsMatchTheLatencyProbe) {
+    std::ifstream in(std::string(CACHESIM_TEST_DATA_DIR) + "/h200/l2probe_sm.csv");
+    ASSERT_TRUE(in) << "missing l2probe_sm.csv";
+    std::string line;
+    std::getline(in, line);
+    ASSERT_EQ(line.rfind("sm,", 0), 0u);
+    ASSERT_EQ(h200().sm_partition.size(), 132u);
+    EXPECT_EQ(h200().sm_partition[0], 0);
+    int rows = 0;
+    while (std::getline(in, line)) {
+        std::stringstream fields(line);
+        std::string f;
+        std::vector<std::string> v;
+        while (std::getline(fields, f, ',')) v.push_back(f);
+        ASSERT_GE(v.size(), 6u) << line;
+        const int sm = std::stoi(v[0]);
+        const double far_fraction = std::stod(v[5]);  // second_far_fraction
+        EXPECT_EQ(h200().sm_partition.at(sm), far_fraction > 0.25 ? 1 : 0) << "SM " << sm;
+        ++rows;
+    }
+    EXPECT_EQ(rows, 131);
+    EXPECT_EQ(std::count(h200().sm_partition.begin(), h200().sm_partition.end(), 1), 66);
+}
+
+TEST(GpuFloorplan, H200DispatchCycleNamesEverySmOnce) {
+    std::vector<std::uint32_t> sorted = h200().dispatch_cycle;
+    std::sort(sorted.begin(), sorted.end());
+    ASSERT_EQ(sorted.size(), 132u);
+    for (std::uint32_t i = 0; i < 132; ++i) EXPECT_EQ(sorted[i], i);
+    // As placement_matmul.csv shows: SMs go in pairs (TPCs), and the slot-0 round starts with
+    // GPC 0..3's first TPCs: 0,1 then 16,17.
+    EXPECT_EQ(h200().dispatch_cycle[0], 0u);
+    EXPECT_EQ(h200().dispatch_cycle[1], 1u);
+    EXPECT_EQ(h200().dispatch_cycle[2], 16u);
+}
+
+// A 4-SM chip whose cycle is 2, 0, 3, 1 and 2 resident blocks per SM: the first wave walks the
+// cycle twice (blocks 0..3, then 4..7), skipping nothing; a 5th SM-slot round does not exist.
+TEST(GpuFloorplan, FirstWaveWalksTheCycle) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 4);
+    c.block = 32;
+    c.max_blocks_per_sm = 2;
+    c.cta_order = CtaOrder::floorplan;
+    c.cta_refill = CtaRefill::sm_order;
+    c.floorplan.dispatch_cycle = {2, 0, 3, 1};
+    c.floorplan.sm_partition.clear();
+    std::vector<GpuIssue> log;
+    c.issue_log = &log;
+    simulate_gpu_model(matmul(256, 1, 1), c);  // 8 blocks of one warp: exactly the first wave
+    std::vector<std::uint32_t> sm_of_block(8, 99);
+    for (const GpuIssue& i : log) sm_of_block.at(i.block) = i.sm;
+    EXPECT_EQ(sm_of_block, (std::vector<std::uint32_t>{2, 0, 3, 1, 2, 0, 3, 1}));
+}
+
+// A cycle that visits SM 0 three times per pass (0, 0, 1, 0): with 2 blocks per SM, SM 0 fills
+// after the first two visits and the walk skips it from then on.
+TEST(GpuFloorplan, FirstWaveSkipsFullSms) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 2);
+    c.block = 32;
+    c.max_blocks_per_sm = 2;
+    c.cta_order = CtaOrder::floorplan;
+    c.cta_refill = CtaRefill::sm_order;
+    c.floorplan.dispatch_cycle = {0, 0, 1, 0};
+    std::vector<GpuIssue> log;
+    c.issue_log = &log;
+    simulate_gpu_model(matmul(128, 1, 1), c);  // 4 blocks
+    std::vector<std::uint32_t> sm_of_block(4, 99);
+    for (const GpuIssue& i : log) sm_of_block.at(i.block) = i.sm;
+    EXPECT_EQ(sm_of_block, (std::vector<std::uint32_t>{0, 0, 1, 1}));
+}
+
+// The partition table decides far lookups. matmul 64x2, depth 8, one warp block per SM on 4
+// SMs, no L1: SMs 0,1 compute row 0, SMs 2,3 row 1; SMs 0,2 read B columns 0..31, SMs 1,3
+// columns 32..63 (as in gpu_model_test's PartitionMaps). Table {0,1,1,0} pairs SM 0 with 3 and
+// SM 1 with 2: every A sector and every B sector is then read from both halves.
+TEST(GpuFloorplan, PartitionTableDrivesTheTwoHalves) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 4);
+    c.block = 32;
+    c.max_blocks_per_sm = 1;
+    c.cta_refill = CtaRefill::sm_order;
+    c.l1.size_bytes = 0;
+    c.l1_auto = false;
+    c.l2_partitions = 2;
+    c.partition_fill = PartitionFill::near;
+    c.partition_map = PartitionMap::floorplan;
+    c.floorplan.sm_partition = {0, 1, 1, 0};
+    const GpuResult r = simulate_gpu_model(matmul(64, 2, 8), c);
+    // near fill: 2 A sectors + 64 B sectors each fetched once, each found far by the other half.
+    EXPECT_EQ(r.ncu.dram_bytes_read, 66u * 32);
+    EXPECT_EQ(r.l2_far_hits, 66u);
+}
+
+// Home fill with a 64 B fill granule, one SM without L1: a miss that the near half sends to DRAM
+// (the near half is the line's home) brings the whole granule; one that crosses to the home half
+// brings its sector only. matmul 16x1, depth 16: A is one 64 B row (line 0, sectors 0 and 1),
+// read one broadcast sector per k (k 0..7 sector 0, k 8..15 sector 1); B is 16 rows of 64 B from
+// byte 4096 (line 32 + k/2, sectors 2(k%2) and 2(k%2)+1), each row one request of 2 sectors.
+TEST(GpuFloorplan, GranuleOnlyForMissesAtHome) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 1);
+    c.block = 32;
+    c.l1.size_bytes = 0;
+    c.l1_auto = false;
+    c.l2_partitions = 2;
+    c.partition_fill = PartitionFill::home;
+    c.partition_map = PartitionMap::floorplan;
+    c.dram_fetch_bytes = 64;
+    const WorkloadSpec spec = matmul(16, 1, 16);
+    for (std::uint32_t partition : {0u, 1u}) {
+        c.floorplan.sm_partition = {static_cast<std::uint8_t>(partition)};
+        const GpuResult r = simulate_gpu_model(spec, c);
+        const bool a_at_home = l2_home_partition(0) == partition;
+        // A: k = 0 misses; at home it brings sector 1 too, so k = 8 hits; away, k = 8 misses again
+        // (a second far lookup). B: at home the row's first sector brings the second, which then
+        // hits; away, each is a far lookup that misses.
+        std::uint64_t far_lookups = a_at_home ? 0 : 2, hits = a_at_home ? 15 : 14;
+        for (std::uint64_t k = 0; k < 16; ++k) {
+            if (l2_home_partition(32 + k / 2) != partition) far_lookups += 2;
+            else hits += 1;
+        }
+        EXPECT_EQ(r.ncu.l2_sectors_tex_read, 16u + 32u) << partition;
+        EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, hits) << partition;
+        EXPECT_EQ(r.l2_far_lookups, far_lookups) << partition;
+        EXPECT_EQ(r.l2_far_hits, 0u) << partition;
+        EXPECT_EQ(r.ncu.dram_bytes_read, 64u + 16 * 64u) << partition;
+    }
+}
+
+// Two SMs, one per half, read the same sector in the same round, the home's SM first: the other
+// finds it at the home (a far hit) and copies it over.
+TEST(GpuFloorplan, FarHalfServesWhatTheHomeHolds) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 2);
+    c.block = 32;
+    c.max_blocks_per_sm = 1;
+    c.cta_refill = CtaRefill::sm_order;
+    c.l1.size_bytes = 0;
+    c.l1_auto = false;
+    c.l2_partitions = 2;
+    c.partition_fill = PartitionFill::home;
+    c.partition_map = PartitionMap::floorplan;
+    c.dram_fetch_bytes = 64;
+    const std::uint8_t home = static_cast<std::uint8_t>(l2_home_partition(0));
+    c.floorplan.sm_partition = {home, static_cast<std::uint8_t>(1 - home)};
+    // matmul 64x1, depth 1: blocks 0 (SM 0) and 1 (SM 1) read A[0][0] (sector 0 of line 0), then
+    // B[0][32s..32s+31] (line 32 + s, four sectors in one request).
+    const GpuResult r = simulate_gpu_model(matmul(64, 1, 1), c);
+    // A: SM 0 misses and brings sectors 0+1 from DRAM; SM 1 misses near and hits far. B: a line
+    // away from its reader's home costs 4 far lookups (misses) and 4 single-sector DRAM reads; at
+    // home, 2 granules, each bringing the next sector before it is looked up (2 hits). Either way
+    // 128 B per line.
+    std::uint64_t far_lookups = 1, hits = 0;
+    for (std::uint64_t sm = 0; sm < 2; ++sm) {
+        if (l2_home_partition(32 + sm) != c.floorplan.sm_partition[sm]) far_lookups += 4;
+        else hits += 2;
+    }
+    EXPECT_EQ(r.l2_far_hits, 1u);
+    EXPECT_EQ(r.l2_far_lookups, far_lookups);
+    EXPECT_EQ(r.ncu.dram_bytes_read, 64u + 2 * 128u);
+    EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u + 8u);
+    EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, hits);
+}
+
+TEST(GpuFloorplan, RefusedWhenItDoesNotFit) {
+    GpuConfig c = find_gpu_preset("h200")->config;
+    c.cta_order = CtaOrder::floorplan;
+    c.sms = 80;  // the H200's cycle names SMs up to 131
+    EXPECT_THROW(validate(c), SimulationError);
+    c = find_gpu_preset("h200")->config;
+    c.l2_partitions = 2;
+    c.partition_map = PartitionMap::floorplan;
+    c.floorplan.sm_partition.pop_back();
+    EXPECT_THROW(validate(c), SimulationError);
+    c = find_gpu_preset("v100")->config;  // no measured floorplan
+    c.cta_order = CtaOrder::floorplan;
+    EXPECT_THROW(validate(c), SimulationError);
+    c = find_gpu_preset("h200")->config;
+    c.cta_order = CtaOrder::floorplan;
+    c.l2_partitions = 2;
+    c.partition_map = PartitionMap::floorplan;
+    EXPECT_NO_THROW(validate(c));
+}
+
+}  // namespace
+}  // namespace cachesim
