@@ -84,7 +84,7 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
         c.fill_circle(scatter.x_of(r.measured.metrics.l1_hit_rate_pct), scatter.y_of(r.simulated.l1_hit_rate_pct()), 4, l1_color);
     }
     legend_entry(c, scatter.x, scatter.y - 14, l1_color, "L1 (global loads)");
-    legend_entry(c, scatter.x + 150, scatter.y - 14, l2_color, "L2 (reads from L1)");
+    legend_entry(c, scatter.x + 150, scatter.y - 14, l2_color, "L2 (all reads)");
 
     // Right: per-schedule mean hit rates, measured (light) beside simulated (solid).
     std::vector<std::string> order;
