@@ -123,12 +123,14 @@ TEST(GpuFloorplan, PartitionTableDrivesTheTwoHalves) {
     EXPECT_EQ(r.l2_far_hits, 66u);
 }
 
-// Home fill with a 64 B fill granule, one SM without L1: a miss that the near half sends to DRAM
-// (the near half is the line's home) brings the whole granule; one that crosses to the home half
-// brings its sector only. matmul 16x1, depth 16: A is one 64 B row (line 0, sectors 0 and 1),
-// read one broadcast sector per k (k 0..7 sector 0, k 8..15 sector 1); B is 16 rows of 64 B from
-// byte 4096 (line 32 + k/2, sectors 2(k%2) and 2(k%2)+1), each row one request of 2 sectors.
-TEST(GpuFloorplan, GranuleOnlyForMissesAtHome) {
+// Home fill with a 64 B fill granule, one SM without L1. A miss at the line's home reads the
+// granule from DRAM; one away from it asks the home half for the whole granule over the link (a
+// far lookup per sector) and gets the granule copied; a later sector of the same request that
+// came with that transfer is a miss without a lookup of its own. matmul 16x1, depth 16: A is one
+// 64 B row (line 0, sectors 0 and 1), read one broadcast sector per k (k 0..7 sector 0, k 8..15
+// sector 1); B is 16 rows of 64 B from byte 4096 (line 32 + k/2, sectors 2(k%2) and 2(k%2)+1),
+// each row one request of both sectors of a granule.
+TEST(GpuFloorplan, GranuleCrossesTheLinkAsOneTransfer) {
     GpuConfig c = with_sms(find_gpu_preset("h200")->config, 1);
     c.block = 32;
     c.l1.size_bytes = 0;
@@ -141,11 +143,10 @@ TEST(GpuFloorplan, GranuleOnlyForMissesAtHome) {
     for (std::uint32_t partition : {0u, 1u}) {
         c.floorplan.sm_partition = {static_cast<std::uint8_t>(partition)};
         const GpuResult r = simulate_gpu_model(spec, c);
-        const bool a_at_home = l2_home_partition(0) == partition;
-        // A: k = 0 misses; at home it brings sector 1 too, so k = 8 hits; away, k = 8 misses again
-        // (a second far lookup). B: at home the row's first sector brings the second, which then
-        // hits; away, each is a far lookup that misses.
-        std::uint64_t far_lookups = a_at_home ? 0 : 2, hits = a_at_home ? 15 : 14;
+        // A: k = 0 misses and brings sector 1 too, from DRAM (at home) or over the link (away,
+        // 2 far lookups); every other k hits. B: at home the row's second sector hits the
+        // granule its first brought; away, both are one transfer of 2 far lookups, no hit.
+        std::uint64_t far_lookups = l2_home_partition(0) == partition ? 0 : 2, hits = 15;
         for (std::uint64_t k = 0; k < 16; ++k) {
             if (l2_home_partition(32 + k / 2) != partition) far_lookups += 2;
             else hits += 1;
@@ -153,13 +154,14 @@ TEST(GpuFloorplan, GranuleOnlyForMissesAtHome) {
         EXPECT_EQ(r.ncu.l2_sectors_tex_read, 16u + 32u) << partition;
         EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, hits) << partition;
         EXPECT_EQ(r.l2_far_lookups, far_lookups) << partition;
+        EXPECT_EQ(r.ncu.l2_sectors_fabric_read, far_lookups) << partition;
         EXPECT_EQ(r.l2_far_hits, 0u) << partition;
         EXPECT_EQ(r.ncu.dram_bytes_read, 64u + 16 * 64u) << partition;
     }
 }
 
 // Two SMs, one per half, read the same sector in the same round, the home's SM first: the other
-// finds it at the home (a far hit) and copies it over.
+// finds the granule at the home (two far hits) and copies it over.
 TEST(GpuFloorplan, FarHalfServesWhatTheHomeHolds) {
     GpuConfig c = with_sms(find_gpu_preset("h200")->config, 2);
     c.block = 32;
@@ -176,20 +178,23 @@ TEST(GpuFloorplan, FarHalfServesWhatTheHomeHolds) {
     // matmul 64x1, depth 1: blocks 0 (SM 0) and 1 (SM 1) read A[0][0] (sector 0 of line 0), then
     // B[0][32s..32s+31] (line 32 + s, four sectors in one request).
     const GpuResult r = simulate_gpu_model(matmul(64, 1, 1), c);
-    // A: SM 0 misses and brings sectors 0+1 from DRAM; SM 1 misses near and hits far. B: a line
-    // away from its reader's home costs 4 far lookups (misses) and 4 single-sector DRAM reads; at
-    // home, 2 granules, each bringing the next sector before it is looked up (2 hits). Either way
-    // 128 B per line.
-    std::uint64_t far_lookups = 1, hits = 0;
+    // A: SM 0 misses and brings sectors 0+1 from DRAM; SM 1 misses near and asks the home for
+    // 0+1: two far hits, no DRAM. B, four sectors in one request: at the line's home, sectors 1
+    // and 3 hit the granules 0 and 2 brought; away, two transfers of 2 far lookups (misses) and
+    // no hit. Either way 128 B from DRAM per line.
+    std::uint64_t far_lookups = 2, hits = 0;
     for (std::uint64_t sm = 0; sm < 2; ++sm) {
         if (l2_home_partition(32 + sm) != c.floorplan.sm_partition[sm]) far_lookups += 4;
         else hits += 2;
     }
-    EXPECT_EQ(r.l2_far_hits, 1u);
+    EXPECT_EQ(r.l2_far_hits, 2u);
+    EXPECT_EQ(r.ncu.l2_sectors_fabric_read_hit, 2u);
     EXPECT_EQ(r.l2_far_lookups, far_lookups);
     EXPECT_EQ(r.ncu.dram_bytes_read, 64u + 2 * 128u);
     EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u + 8u);
     EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, hits);
+    // lts__t_sector_op_read_hit_rate: (near hits + far hits) / (near + far lookups).
+    EXPECT_DOUBLE_EQ(r.ncu.l2_read_hit_rate_pct(), 100.0 * (hits + 2) / (10 + far_lookups));
 }
 
 TEST(GpuFloorplan, RefusedWhenItDoesNotFit) {

@@ -362,9 +362,12 @@ private:
                 std::size_t& i = cursor_[s];
                 for (; i < events.size() && events[i].round == r; ++i) {
                     const L2Event& e = events[i];
+                    // A request's misses to one line reach the L2 together (see crossing_).
+                    if (e.kind != kLoad || (e.address >> l2g_.line_shift) != crossing_.line) crossing_.sectors = 0;
                     if (e.kind == kLoad) read_below_l1(s, e.address, e.array);
                     else l2_write(s, e.address, e.kind == kStoreFull, e.array);
                 }
+                crossing_.sectors = 0;
             }
             if (observer_ && issued_any_ && start + r <= last_round_) [[unlikely]]
                 observer_->on_step_end(start + r);
@@ -465,6 +468,14 @@ private:
         ++l2s_.reads;
         ArrayCounters& a = array_of(l2s_, array);
         ++a.reads;
+        if ((crossing_.sectors & bit) && crossing_.line == line) {
+            // Asked over the link with an earlier sector of this request: the same transfer, so
+            // no lookup of its own and no hit.
+            ++l2s_.read_misses;
+            ++a.read_misses;
+            if (observer_) [[unlikely]] observer_->on_lookup(1, line, false, false, array);
+            return;
+        }
         const std::uint32_t p = partition_of_[s];
         SectorCache<P2>& near = l2_[p];
         const std::uint32_t slot = near.find(line);
@@ -475,44 +486,51 @@ private:
             if (observer_) [[unlikely]] observer_->on_lookup(1, line, true, false, array);
             return;
         }
-        // Near miss. With two partitions the far half is asked for the sector first (home fill:
-        // only when it is the line's home); a far hit is copied over.
+        // Near miss. The near half wants the aligned --dram-fetch granule (less what it holds).
         std::uint32_t home = p;
         if (partitions_ > 1) home = home_fill_ ? home_of(line) : 1 - p;
-        bool far_hit = false;
+        const std::uint32_t first = sector / granule_sectors_ * granule_sectors_;
+        std::uint64_t granule = (granule_sectors_ >= 64 ? ~0ull : ((1ull << granule_sectors_) - 1)) << first;
+        if (slot != SectorCache<P2>::kNone) granule &= ~near.valid(slot);
+        // Home fill, the home is far: the granule is asked of the home half over the link, one
+        // far lookup per sector; what the home lacks it reads from DRAM, and the granule is copied
+        // to the near half. Near fill: the far half is asked for the sector, a miss reads the
+        // granule into the near half. Otherwise the near half reads the granule from DRAM.
+        const bool crossing = home_fill_ && home != p;
+        const std::uint64_t asked = crossing ? granule : home != p ? bit : 0;
+        std::uint64_t at_far = 0;
         std::uint32_t far_slot = SectorCache<P2>::kNone;
-        if (home != p) {
-            ++out_.l2_far_lookups;
-            ++out_.ncu.l2_sectors_fabric_read;
+        if (asked) {
             SectorCache<P2>& far = l2_[home];
             far_slot = far.find(line);
-            if (far_slot != SectorCache<P2>::kNone && (far.valid(far_slot) & bit)) {
-                far.touch(far_slot);
-                far_hit = true;
-            }
+            if (far_slot != SectorCache<P2>::kNone) at_far = far.valid(far_slot) & asked;
+            if (at_far) far.touch(far_slot);
+            const std::uint64_t lookups = static_cast<std::uint64_t>(std::popcount(asked));
+            const std::uint64_t hits = static_cast<std::uint64_t>(std::popcount(at_far));
+            out_.l2_far_lookups += lookups;
+            out_.ncu.l2_sectors_fabric_read += lookups;
+            out_.l2_far_hits += hits;
+            out_.ncu.l2_sectors_fabric_read_hit += hits;
         }
-        std::uint64_t fetch = bit;
+        const bool far_hit = (at_far & bit) != 0;
+        std::uint64_t fetch = crossing || !far_hit ? granule : bit;  // what the near half receives
         if (far_hit) {
-            ++out_.l2_far_hits;
-            ++out_.ncu.l2_sectors_fabric_read_hit;
             ++l2s_.read_hits;
         } else {
             ++l2s_.read_misses;
             ++a.read_misses;
-            // A half reading DRAM for itself gets the whole aligned --dram-fetch granule (less what
-            // it holds). A read for the other half (home fill, the line's home is far) brings just
-            // the sector, into both: this fits the H200's fabric counters, whose far lookups miss
-            // once per sector their DRAM reads bring in (README, "L2 partitions on the H200").
-            if (!(home_fill_ && home != p)) {
-                const std::uint32_t first = sector / granule_sectors_ * granule_sectors_;
-                fetch = (granule_sectors_ >= 64 ? ~0ull : ((1ull << granule_sectors_) - 1)) << first;
-                if (slot != SectorCache<P2>::kNone) fetch &= ~near.valid(slot);
-            }
-            const std::uint64_t bytes = static_cast<std::uint64_t>(std::popcount(fetch)) * l2g_.sector_bytes;
+        }
+        const std::uint64_t from_dram = crossing ? granule & ~at_far : far_hit ? 0 : granule;
+        if (from_dram) {
+            const std::uint64_t bytes = static_cast<std::uint64_t>(std::popcount(from_dram)) * l2g_.sector_bytes;
             out_.ncu.dram_bytes_read += bytes;
             out_.result.memory_bytes_read += bytes;
             l2s_.bytes_from_below += bytes;
-            if (home_fill_ && home != p) fill_l2(l2_[home], far_slot, line, fetch, 0);
+            if (crossing) fill_l2(l2_[home], far_slot, line, from_dram, 0);
+        }
+        if (crossing) {
+            crossing_.line = line;
+            crossing_.sectors |= fetch & ~bit;
         }
         if (observer_) [[unlikely]] observer_->on_lookup(1, line, far_hit, false, array);
         fill_l2(near, slot, line, fetch, 0);
@@ -584,6 +602,12 @@ private:
     const RunControl& control_;
     SimObserver* observer_;
     std::vector<std::vector<L2Event>> events_;  // per SM, the chunk's L2 traffic in order
+    // Sectors the request being replayed already asked over the link (home fill): its later
+    // sectors there are part of the same transfer.
+    struct {
+        std::uint64_t line = ~0ull;
+        std::uint64_t sectors = 0;
+    } crossing_;
     std::vector<std::size_t> cursor_;
     using Freed = std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>;  // (round, refill rank, SM)
     std::priority_queue<Freed, std::vector<Freed>, std::greater<>> pending_;  // SMs whose block finished, awaiting a successor
