@@ -68,8 +68,8 @@ GpuFloorplan h200_floorplan() {
     return plan;
 }
 
-// The H200's L2 as measured: two partitions on the measured floorplan, home fill, 64 B DRAM
-// reads for a half's own misses (README "GPU model", "L2 partitions on the H200").
+// The H200's L2 as measured: two partitions on the measured floorplan, home fill, 64 B fill
+// granules (README "GPU model", "L2 partitions on the H200").
 GpuConfig h200_config() {
     GpuConfig c = base("h200", 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024,
                        PolicyKind::lru, 60ull << 20, 2);
@@ -122,11 +122,10 @@ const std::vector<GpuPreset>& gpu_presets() {
                        "cudaGetDeviceProperties on an H200 (issue 3); NVIDIA H200 product brief"},
                       {"256 KiB L1/shared per SM", "same GH100 chip as the H100 (H100 whitepaper)"},
                       {"L2 in two partitions of 30 MiB, home fill; SM -> partition table and first-wave "
-                       "block order (floorplan); 64 B DRAM reads for a partition's own misses, 32 B for "
-                       "the other's",
-                       "measured on an H200: l2probe (load latencies per SM), gpubench's block placement "
-                       "and L2 fabric counters (tests/data/h200: l2probe_sm.csv, placement_matmul.csv, "
-                       "partition_stencil.csv)"},
+                       "block order (floorplan); 64 B fill granules, crossing the link as one transfer",
+                       "measured on an H200: l2probe (load latencies per SM, fill granule), gpubench's "
+                       "block placement and L2 fabric counters (tests/data/h200: l2probe_sm.csv, "
+                       "l2probe_granule.csv, placement_matmul.csv, partition_stencil.csv)"},
                       {"L1 LRU", "assumption, as for the A100"}})},
     };
     return table;
