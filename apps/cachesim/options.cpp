@@ -156,7 +156,7 @@ po::options_description gpu_options() {
          "lrr (loose round robin) | gto (greedy then oldest: the same warp until an L1 miss)")
         ("l2-partitions", po::value<std::uint32_t>()->default_value(d.l2_partitions),
          "1 | 2: two halves, each SM attached to one; a near miss that hits the far half copies "
-         "the sector over")
+         "what it asked for (with home fill, the --dram-fetch granule) over")
         ("l2-partition-map", po::value<std::string>()->default_value("halves"),
          "SM to partition: halves (SMs 0..N/2-1 to the first) | interleaved (SM mod 2) | floorplan "
          "(the preset's measured table: h200)")
