@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
@@ -28,6 +30,23 @@ WorkloadSpec matmul(std::uint32_t w, std::uint32_t h, std::uint32_t depth) {
 }
 
 const GpuFloorplan& h200() { return find_gpu_preset("h200")->config.floorplan; }
+
+// `sms` SMs holding one block of one warp each, no L1, two L2 halves mapped by a floorplan
+// table (`partitions`, one entry per SM), `fill` rule and `granule` byte DRAM reads.
+GpuConfig two_halves(std::vector<std::uint8_t> partitions, PartitionFill fill, std::uint32_t granule) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, static_cast<std::uint32_t>(partitions.size()));
+    c.block = 32;
+    c.max_blocks_per_sm = 1;
+    c.cta_refill = CtaRefill::sm_order;
+    c.l1.size_bytes = 0;
+    c.l1_auto = false;
+    c.l2_partitions = 2;
+    c.partition_fill = fill;
+    c.partition_map = PartitionMap::floorplan;
+    c.floorplan.sm_partition = std::move(partitions);
+    c.dram_fetch_bytes = granule;
+    return c;
+}
 
 // tests/data/h200/l2probe_sm.csv: an SM that found half of SM 0's lines at far latency is in the
 // other partition (SM 0 itself is the reference and has no row).
@@ -107,17 +126,7 @@ TEST(GpuFloorplan, FirstWaveSkipsFullSms) {
 // columns 32..63 (as in gpu_model_test's PartitionMaps). Table {0,1,1,0} pairs SM 0 with 3 and
 // SM 1 with 2: every A sector and every B sector is then read from both halves.
 TEST(GpuFloorplan, PartitionTableDrivesTheTwoHalves) {
-    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 4);
-    c.block = 32;
-    c.max_blocks_per_sm = 1;
-    c.cta_refill = CtaRefill::sm_order;
-    c.l1.size_bytes = 0;
-    c.l1_auto = false;
-    c.l2_partitions = 2;
-    c.partition_fill = PartitionFill::near;
-    c.partition_map = PartitionMap::floorplan;
-    c.floorplan.sm_partition = {0, 1, 1, 0};
-    const GpuResult r = simulate_gpu_model(matmul(64, 2, 8), c);
+    const GpuResult r = simulate_gpu_model(matmul(64, 2, 8), two_halves({0, 1, 1, 0}, PartitionFill::near, 32));
     // near fill: 2 A sectors + 64 B sectors each fetched once, each found far by the other half.
     EXPECT_EQ(r.ncu.dram_bytes_read, 66u * 32);
     EXPECT_EQ(r.l2_far_hits, 66u);
@@ -131,17 +140,9 @@ TEST(GpuFloorplan, PartitionTableDrivesTheTwoHalves) {
 // sector 1); B is 16 rows of 64 B from byte 4096 (line 32 + k/2, sectors 2(k%2) and 2(k%2)+1),
 // each row one request of both sectors of a granule.
 TEST(GpuFloorplan, GranuleCrossesTheLinkAsOneTransfer) {
-    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 1);
-    c.block = 32;
-    c.l1.size_bytes = 0;
-    c.l1_auto = false;
-    c.l2_partitions = 2;
-    c.partition_fill = PartitionFill::home;
-    c.partition_map = PartitionMap::floorplan;
-    c.dram_fetch_bytes = 64;
     const WorkloadSpec spec = matmul(16, 1, 16);
     for (std::uint32_t partition : {0u, 1u}) {
-        c.floorplan.sm_partition = {static_cast<std::uint8_t>(partition)};
+        const GpuConfig c = two_halves({static_cast<std::uint8_t>(partition)}, PartitionFill::home, 64);
         const GpuResult r = simulate_gpu_model(spec, c);
         // A: k = 0 misses and brings sector 1 too, from DRAM (at home) or over the link (away,
         // 2 far lookups); every other k hits. B: at home the row's second sector hits the
@@ -163,18 +164,8 @@ TEST(GpuFloorplan, GranuleCrossesTheLinkAsOneTransfer) {
 // Two SMs, one per half, read the same sector in the same round, the home's SM first: the other
 // finds the granule at the home (two far hits) and copies it over.
 TEST(GpuFloorplan, FarHalfServesWhatTheHomeHolds) {
-    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 2);
-    c.block = 32;
-    c.max_blocks_per_sm = 1;
-    c.cta_refill = CtaRefill::sm_order;
-    c.l1.size_bytes = 0;
-    c.l1_auto = false;
-    c.l2_partitions = 2;
-    c.partition_fill = PartitionFill::home;
-    c.partition_map = PartitionMap::floorplan;
-    c.dram_fetch_bytes = 64;
     const std::uint8_t home = static_cast<std::uint8_t>(l2_home_partition(0));
-    c.floorplan.sm_partition = {home, static_cast<std::uint8_t>(1 - home)};
+    const GpuConfig c = two_halves({home, static_cast<std::uint8_t>(1 - home)}, PartitionFill::home, 64);
     // matmul 64x1, depth 1: blocks 0 (SM 0) and 1 (SM 1) read A[0][0] (sector 0 of line 0), then
     // B[0][32s..32s+31] (line 32 + s, four sectors in one request).
     const GpuResult r = simulate_gpu_model(matmul(64, 1, 1), c);
