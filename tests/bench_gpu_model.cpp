@@ -28,7 +28,7 @@ void run(const char* label, WorkloadSpec spec, std::uint32_t block) {
     std::printf("%-36s block %4u: %6.2f s CPU (%6.2f s wall)  %11.0f requests (%5.1f M/s)  %11.0f sector lookups (%5.1f M/s)\n",
                 label, block, cpu, r.result.seconds, requests, requests / cpu / 1e6, sectors, sectors / cpu / 1e6);
     std::printf("    L1 hit %.2f%%  L2 hit %.2f%% (+%llu far)  ncu:", r.ncu.l1_hit_rate_pct(), r.ncu.l2_hit_rate_pct(),
-                static_cast<unsigned long long>(r.l2_far_hits));
+                static_cast<unsigned long long>(r.l2_far_hits()));
     for (const auto& [name, value] : r.ncu.metrics()) std::printf(" %.6g", value);
     std::printf("\n");
 }

@@ -129,7 +129,7 @@ TEST(GpuFloorplan, PartitionTableDrivesTheTwoHalves) {
     const GpuResult r = simulate_gpu_model(matmul(64, 2, 8), two_halves({0, 1, 1, 0}, PartitionFill::near, 32));
     // near fill: 2 A sectors + 64 B sectors each fetched once, each found far by the other half.
     EXPECT_EQ(r.ncu.dram_bytes_read, 66u * 32);
-    EXPECT_EQ(r.l2_far_hits, 66u);
+    EXPECT_EQ(r.l2_far_hits(), 66u);
 }
 
 // Home fill with a 64 B fill granule, one SM without L1. A miss at the line's home reads the
@@ -154,9 +154,9 @@ TEST(GpuFloorplan, GranuleCrossesTheLinkAsOneTransfer) {
         }
         EXPECT_EQ(r.ncu.l2_sectors_tex_read, 16u + 32u) << partition;
         EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, hits) << partition;
-        EXPECT_EQ(r.l2_far_lookups, far_lookups) << partition;
+        EXPECT_EQ(r.l2_far_lookups(), far_lookups) << partition;
         EXPECT_EQ(r.ncu.l2_sectors_fabric_read, far_lookups) << partition;
-        EXPECT_EQ(r.l2_far_hits, 0u) << partition;
+        EXPECT_EQ(r.l2_far_hits(), 0u) << partition;
         EXPECT_EQ(r.ncu.dram_bytes_read, 64u + 16 * 64u) << partition;
     }
 }
@@ -178,9 +178,9 @@ TEST(GpuFloorplan, FarHalfServesWhatTheHomeHolds) {
         if (l2_home_partition(32 + sm) != c.floorplan.sm_partition[sm]) far_lookups += 4;
         else hits += 2;
     }
-    EXPECT_EQ(r.l2_far_hits, 2u);
+    EXPECT_EQ(r.l2_far_hits(), 2u);
     EXPECT_EQ(r.ncu.l2_sectors_fabric_read_hit, 2u);
-    EXPECT_EQ(r.l2_far_lookups, far_lookups);
+    EXPECT_EQ(r.l2_far_lookups(), far_lookups);
     EXPECT_EQ(r.ncu.dram_bytes_read, 64u + 2 * 128u);
     EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u + 8u);
     EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, hits);

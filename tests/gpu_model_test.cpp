@@ -126,7 +126,7 @@ TEST(GpuModel, TwoPartitionL2CopiesFarHitsToTheNearHalf) {
     EXPECT_EQ(one.ncu.l1_sectors_ld_hit, 0u);
     EXPECT_EQ(one.ncu.l2_sectors_tex_read, 20u);
     EXPECT_EQ(one.ncu.l2_sectors_tex_read_hit, 3u);  // SM 1's A[0], both A[1]
-    EXPECT_EQ(one.l2_far_hits, 0u);
+    EXPECT_EQ(one.l2_far_hits(), 0u);
     EXPECT_EQ(one.ncu.dram_bytes_read, 17u * 32);
 
     c.l2_partitions = 2;
@@ -136,7 +136,7 @@ TEST(GpuModel, TwoPartitionL2CopiesFarHitsToTheNearHalf) {
         const GpuResult two = simulate_gpu_model(matmul(64, 1, 2), c);
         EXPECT_EQ(two.ncu.l2_sectors_tex_read, 20u);
         EXPECT_EQ(two.ncu.l2_sectors_tex_read_hit, 2u);  // both A[1], in each SM's near half
-        EXPECT_EQ(two.l2_far_hits, 1u);                  // SM 1's A[0]
+        EXPECT_EQ(two.l2_far_hits(), 1u);                  // SM 1's A[0]
         EXPECT_EQ(two.ncu.dram_bytes_read, 17u * 32);    // the far hit costs no DRAM read
         EXPECT_EQ(two.result.levels[0].read_hits, 3u);   // served by the L2 (near or far)
     }
@@ -171,8 +171,8 @@ TEST(GpuModel, TwoPartitionL2HomeFill) {
     }
     EXPECT_EQ(r.ncu.l2_sectors_tex_read, 20u);
     EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, near_hits);
-    EXPECT_EQ(r.l2_far_hits, far_hits);
-    EXPECT_EQ(r.l2_far_lookups, far_lookups);
+    EXPECT_EQ(r.l2_far_hits(), far_hits);
+    EXPECT_EQ(r.l2_far_lookups(), far_lookups);
     EXPECT_EQ(r.ncu.dram_bytes_read, 17u * 32);
 }
 
@@ -188,10 +188,10 @@ TEST(GpuModel, PartitionMaps) {
     c.partition_fill = PartitionFill::near;
     c.partition_map = PartitionMap::halves;
     const GpuResult halves = simulate_gpu_model(matmul(64, 2, 8), c);
-    EXPECT_EQ(halves.l2_far_hits, 64u);
+    EXPECT_EQ(halves.l2_far_hits(), 64u);
     c.partition_map = PartitionMap::interleaved;
     const GpuResult inter = simulate_gpu_model(matmul(64, 2, 8), c);
-    EXPECT_EQ(inter.l2_far_hits, 2u);
+    EXPECT_EQ(inter.l2_far_hits(), 2u);
     // DRAM: 2 A sectors and 8 rows x 8 B sectors, either way.
     EXPECT_EQ(halves.ncu.dram_bytes_read, 66u * 32);
     EXPECT_EQ(inter.ncu.dram_bytes_read, 66u * 32);
@@ -309,7 +309,7 @@ TEST(GpuModel, ObserverSeesEveryLevelAndRound) {
         const GpuResult watched = simulate_gpu_model(spec, c, control);
         EXPECT_EQ(plain.ncu.metrics(), watched.ncu.metrics());
         EXPECT_EQ(plain.rounds, watched.rounds);
-        EXPECT_EQ(plain.l2_far_hits, watched.l2_far_hits);
+        EXPECT_EQ(plain.l2_far_hits(), watched.l2_far_hits());
         EXPECT_EQ(observer.lookups[0], watched.ncu.l1_sectors_ld);
         EXPECT_EQ(observer.hits[0], watched.ncu.l1_sectors_ld_hit);
         EXPECT_EQ(observer.lookups[1], watched.result.levels[1].accesses());

@@ -41,8 +41,8 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         {"store_requests", n(g.store_requests)},
         {"load_sectors", n(g.load_sectors)},
         {"store_sectors", n(g.store_sectors)},
-        {"l2_far_lookups", n(g.l2_far_lookups)},
-        {"l2_far_hits", n(g.l2_far_hits)},
+        {"l2_far_lookups", n(g.l2_far_lookups())},
+        {"l2_far_hits", n(g.l2_far_hits())},
     };
     // Rates depend on the machine, so they stay out of the (deterministic) parameters; "seconds"
     // and "accesses_per_second" report the time, bench_gpu_model requests and sectors per second.

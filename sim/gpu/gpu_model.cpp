@@ -507,13 +507,11 @@ private:
             if (at_far) far.touch(far_slot);
             const std::uint64_t lookups = static_cast<std::uint64_t>(std::popcount(asked));
             const std::uint64_t hits = static_cast<std::uint64_t>(std::popcount(at_far));
-            out_.l2_far_lookups += lookups;
             out_.ncu.l2_sectors_fabric_read += lookups;
-            out_.l2_far_hits += hits;
             out_.ncu.l2_sectors_fabric_read_hit += hits;
         }
         const bool far_hit = (at_far & bit) != 0;
-        std::uint64_t fetch = crossing || !far_hit ? granule : bit;  // what the near half receives
+        const std::uint64_t fetch = crossing || !far_hit ? granule : bit;  // what the near half receives
         if (far_hit) {
             ++l2s_.read_hits;
         } else {

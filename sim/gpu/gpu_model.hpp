@@ -53,8 +53,10 @@ struct GpuResult {
     std::uint64_t rounds = 0;  // scheduling rounds: every SM with work issues one request
     std::uint64_t load_requests = 0, store_requests = 0;
     std::uint64_t load_sectors = 0, store_sectors = 0;
-    std::uint64_t l2_far_lookups = 0;  // two partitions: near misses looked up in the far partition
-    std::uint64_t l2_far_hits = 0;     // ... and served by it (no DRAM read); also in ncu (fabric)
+    // Two partitions: sectors near misses looked up in the far partition, and those it served
+    // (no DRAM read); the ncu fabric counters under their own names.
+    std::uint64_t l2_far_lookups() const { return ncu.l2_sectors_fabric_read; }
+    std::uint64_t l2_far_hits() const { return ncu.l2_sectors_fabric_read_hit; }
 
     double l2_read_hit_rate_pct() const { return ncu.l2_read_hit_rate_pct(); }
 
