@@ -11,18 +11,12 @@
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 #include "sim/rng.hpp"
+#include "tests/gpu_test_util.hpp"
 
 namespace cachesim {
 namespace {
 
-WorkloadSpec matmul(std::uint32_t w, std::uint32_t h, std::uint32_t depth) {
-    WorkloadSpec s;
-    s.kind = WorkloadKind::matmul;
-    s.width = w;
-    s.height = h;
-    s.depth = depth;
-    return s;
-}
+using test::matmul;
 
 std::vector<GpuIssue> run(const WorkloadSpec& spec, GpuConfig c) {
     std::vector<GpuIssue> log;

@@ -12,6 +12,7 @@
 
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "tests/gpu_test_util.hpp"
 
 #ifndef CACHESIM_TEST_DATA_DIR
 #error "CACHESIM_TEST_DATA_DIR must be defined by the build"
@@ -20,14 +21,7 @@
 namespace cachesim {
 namespace {
 
-WorkloadSpec matmul(std::uint32_t w, std::uint32_t h, std::uint32_t depth) {
-    WorkloadSpec s;
-    s.kind = WorkloadKind::matmul;
-    s.width = w;
-    s.height = h;
-    s.depth = depth;
-    return s;
-}
+using test::matmul;
 
 const GpuFloorplan& h200() { return find_gpu_preset("h200")->config.floorplan; }
 

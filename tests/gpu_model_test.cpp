@@ -7,29 +7,13 @@
 
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "tests/gpu_test_util.hpp"
 
 namespace cachesim {
 namespace {
 
-WorkloadSpec matmul(std::uint32_t w, std::uint32_t h, std::uint32_t depth, const char* schedule = "linear") {
-    WorkloadSpec s;
-    s.kind = WorkloadKind::matmul;
-    s.width = w;
-    s.height = h;
-    s.depth = depth;
-    s.schedule = parse_schedule(schedule);
-    return s;
-}
-
-WorkloadSpec stencil(std::uint32_t w, std::uint32_t h, std::uint32_t box, const char* schedule = "linear") {
-    WorkloadSpec s;
-    s.kind = WorkloadKind::stencil;
-    s.width = w;
-    s.height = h;
-    s.stencil_w = s.stencil_h = box;
-    s.schedule = parse_schedule(schedule);
-    return s;
-}
+using test::matmul;
+using test::stencil;
 
 // A small GPU: `sms` SMs, blocks of 32, one partition, 32 B DRAM reads, big caches.
 GpuConfig small_gpu(std::uint32_t sms, std::uint32_t blocks_per_sm) {
