@@ -80,39 +80,33 @@ TEST(GpuFloorplan, H200DispatchCycleNamesEverySmOnce) {
     EXPECT_EQ(h200().dispatch_cycle[2], 16u);
 }
 
-// A 4-SM chip whose cycle is 2, 0, 3, 1 and 2 resident blocks per SM: the first wave walks the
-// cycle twice (blocks 0..3, then 4..7), skipping nothing; a 5th SM-slot round does not exist.
-TEST(GpuFloorplan, FirstWaveWalksTheCycle) {
-    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 4);
+// The SM each block of a launch of `blocks` one-warp blocks runs on, on `sms` SMs of 2 resident
+// blocks each whose first wave walks `cycle` (later waves in SM order).
+std::vector<std::uint32_t> sm_of_each_block(std::uint32_t sms, std::vector<std::uint32_t> cycle, std::uint32_t blocks) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, sms);
     c.block = 32;
     c.max_blocks_per_sm = 2;
     c.cta_order = CtaOrder::floorplan;
     c.cta_refill = CtaRefill::sm_order;
-    c.floorplan.dispatch_cycle = {2, 0, 3, 1};
-    c.floorplan.sm_partition.clear();
+    c.floorplan.dispatch_cycle = std::move(cycle);
     std::vector<GpuIssue> log;
     c.issue_log = &log;
-    simulate_gpu_model(matmul(256, 1, 1), c);  // 8 blocks of one warp: exactly the first wave
-    std::vector<std::uint32_t> sm_of_block(8, 99);
+    simulate_gpu_model(matmul(32 * blocks, 1, 1), c);
+    std::vector<std::uint32_t> sm_of_block(blocks, 99);
     for (const GpuIssue& i : log) sm_of_block.at(i.block) = i.sm;
-    EXPECT_EQ(sm_of_block, (std::vector<std::uint32_t>{2, 0, 3, 1, 2, 0, 3, 1}));
+    return sm_of_block;
+}
+
+// A 4-SM chip whose cycle is 2, 0, 3, 1 and 2 resident blocks per SM: the first wave (8 blocks)
+// walks the cycle twice (blocks 0..3, then 4..7), skipping nothing.
+TEST(GpuFloorplan, FirstWaveWalksTheCycle) {
+    EXPECT_EQ(sm_of_each_block(4, {2, 0, 3, 1}, 8), (std::vector<std::uint32_t>{2, 0, 3, 1, 2, 0, 3, 1}));
 }
 
 // A cycle that visits SM 0 three times per pass (0, 0, 1, 0): with 2 blocks per SM, SM 0 fills
 // after the first two visits and the walk skips it from then on.
 TEST(GpuFloorplan, FirstWaveSkipsFullSms) {
-    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 2);
-    c.block = 32;
-    c.max_blocks_per_sm = 2;
-    c.cta_order = CtaOrder::floorplan;
-    c.cta_refill = CtaRefill::sm_order;
-    c.floorplan.dispatch_cycle = {0, 0, 1, 0};
-    std::vector<GpuIssue> log;
-    c.issue_log = &log;
-    simulate_gpu_model(matmul(128, 1, 1), c);  // 4 blocks
-    std::vector<std::uint32_t> sm_of_block(4, 99);
-    for (const GpuIssue& i : log) sm_of_block.at(i.block) = i.sm;
-    EXPECT_EQ(sm_of_block, (std::vector<std::uint32_t>{0, 0, 1, 1}));
+    EXPECT_EQ(sm_of_each_block(2, {0, 0, 1, 0}, 4), (std::vector<std::uint32_t>{0, 0, 1, 1}));
 }
 
 // The partition table decides far lookups. matmul 64x2, depth 8, one warp block per SM on 4
