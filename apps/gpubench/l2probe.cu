@@ -80,7 +80,7 @@ struct Chase {
 
 class Prober {
 public:
-    Prober(int sms, unsigned lines, std::size_t regions) : sms_(sms), lines_(lines), regions_(regions) {
+    Prober(int sms, unsigned lines, std::size_t regions) : sms_(sms), lines_(lines) {
         const std::size_t region_words = std::size_t(lines) * kWordsPerLine;
         // 2 MiB alignment so that offsets from the start keep the low 21 address bits of the lines.
         const std::size_t bytes = regions * region_words * sizeof(unsigned) + (2u << 20);
@@ -147,7 +147,6 @@ public:
 private:
     int sms_;
     unsigned lines_;
-    std::size_t regions_;
     unsigned* raw_ = nullptr;
     unsigned* base_ = nullptr;
     unsigned* scrub_ = nullptr;
