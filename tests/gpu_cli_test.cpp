@@ -134,6 +134,28 @@ TEST(GpuCli, H200FloorplanOptions) {
     EXPECT_NE(parameter(plan, "l2_far_lookups"), parameter(rr, "l2_far_lookups"));
 }
 
+// L2 request coalescing is off in the preset; switched on, identical requests of SMs in step
+// share lookups: L1 misses = L2 tex reads + coalesced sectors, and what the warps request and what
+// DRAM sends do not change.
+TEST(GpuCli, L2RequestCoalescingOption) {
+    const std::string launch = "--preset h200 --size 256x256 --stencil 3x3 --schedule column:32 --block 128";
+    const auto off = run_json(launch);
+    const auto on = run_json(launch + " --l2-coalesce-hit 20 --l2-coalesce-miss 200 --l2-coalesce-max 4");
+    EXPECT_EQ(parameter(off, "l2_coalesce_hit_rounds"), "0");
+    EXPECT_EQ(parameter(off, "l2_coalesce_miss_rounds"), "0");
+    EXPECT_EQ(parameter(off, "l2_sectors_coalesced"), "0");
+    EXPECT_EQ(parameter(on, "l2_coalesce_max"), "4");
+    const auto& n_on = on.at("ncu");
+    const double l1_misses = n_on.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").get<double>() -
+                             n_on.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum").get<double>();
+    const double coalesced = std::stod(parameter(on, "l2_sectors_coalesced"));
+    EXPECT_GT(coalesced, 0);
+    EXPECT_EQ(l1_misses, n_on.at("lts__t_sectors_srcunit_tex_op_read.sum").get<double>() + coalesced);
+    EXPECT_EQ(n_on.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"),
+              off.at("ncu").at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"));
+    EXPECT_EQ(n_on.at("dram__bytes_read.sum"), off.at("ncu").at("dram__bytes_read.sum"));
+}
+
 TEST(GpuCli, ThreadModelDefaultsUnchanged) {
     const auto j = run_json("");
     EXPECT_EQ(j.at("model"), "thread");
@@ -157,6 +179,9 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --l2-fill far", "--l2-fill"},
         {"--model gpu --l2-index xor", "--l2-index"},
         {"--model gpu --dram-fetch 48", "--dram-fetch 48"},
+        {"--model gpu --l2-coalesce-hit 5 --l2-coalesce-max 1", "--l2-coalesce-max 1 must be between 2 and 255"},
+        {"--model gpu --l2-coalesce-miss 2000000", "at most 1048576 rounds"},
+        {"--model gpu --l2-coalesce-hit -1", ""},
         {"--model gpu --l1-policy opt", "opt is not supported by the GPU model"},
         {"--model gpu --l1-policy plru", "plru"},
         {"--model gpu --l1-write back", "write-through"},

@@ -4,7 +4,7 @@
 // agreement. L2: the all-source read hit rate (lts__t_sector_op_read_hit_rate.pct, one pass on
 // the H200) and, beside it, the tex-lookup ratio (two passes on the H200, so it mixes runs). Usage: gpu_fidelity CSV... [--set key=value]... [--only SUBSTRING]
 // Keys for --set (model experiments): carveout-reserved, scheduler, cta, refill, partitions, l1-policy,
-// l2-policy, l1-kib, dram-fetch.
+// l2-policy, l1-kib, dram-fetch, coalesce-hit, coalesce-miss, coalesce-max.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -91,6 +91,9 @@ void apply(GpuConfig& c, const std::string& key, const std::string& value) {
     else if (key == "l2-policy") c.l2.policy = *parse_policy(value);
     else if (key == "l1-kib") { c.l1_auto = false; c.l1.size_bytes = std::stoull(value) * 1024; }
     else if (key == "dram-fetch") c.dram_fetch_bytes = std::stoul(value);
+    else if (key == "coalesce-hit") c.l2_coalesce_hit_rounds = std::stoul(value);
+    else if (key == "coalesce-miss") c.l2_coalesce_miss_rounds = std::stoul(value);
+    else if (key == "coalesce-max") c.l2_coalesce_requesters = std::stoul(value);
     else throw std::runtime_error("unknown key " + key);
 }
 
@@ -125,8 +128,8 @@ int main(int argc, char** argv) {
             files.push_back(a);
         }
     }
-    std::printf("| workload | schedule | block | L1 sim | L1 H200 | diff | L2 sim | L2 H200 | diff | L2 tex sim | L2 tex H200 | L2 sectors sim/H200 |\n");
-    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("| workload | schedule | block | L1 sim | L1 H200 | diff | L2 sim | L2 H200 | diff | L2 tex sim | L2 tex H200 | L2 sectors sim/H200 | coalesced M sim | H200 |\n");
+    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     struct Group {
         std::vector<double> l1_sim, l1_hw, l2_sim, l2_hw;
     };
@@ -145,9 +148,12 @@ int main(int argc, char** argv) {
                                    (r.spec.kind == WorkloadKind::stencil
                                         ? " " + std::to_string(r.spec.stencil_w) + "x" + std::to_string(r.spec.stencil_h)
                                         : " d" + std::to_string(r.spec.depth));
-            std::printf("| %s | %s | %u | %.2f | %.2f | %+.2f | %.2f | %.2f | %+.2f | %.2f | %.2f | %.2f |\n", workload.c_str(),
-                        schedule_name(r.spec.schedule).c_str(), r.block, l1, r.l1, l1 - r.l1, l2, r.l2, l2 - r.l2,
-                        g.ncu.l2_hit_rate_pct(), r.l2_tex, g.ncu.l2_sectors_tex_read / r.l2_sectors);
+            // H200: L1 misses that made no L2 lookup (joined another SM's read)
+            const double gap = r.l1_sectors * (1.0 - r.l1 / 100.0) - r.l2_sectors;
+            std::printf("| %s | %s | %u | %.2f | %.2f | %+.2f | %.2f | %.2f | %+.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                        workload.c_str(), schedule_name(r.spec.schedule).c_str(), r.block, l1, r.l1, l1 - r.l1, l2,
+                        r.l2, l2 - r.l2, g.ncu.l2_hit_rate_pct(), r.l2_tex, g.ncu.l2_sectors_tex_read / r.l2_sectors,
+                        g.ncu.l2_sectors_coalesced / 1e6, gap / 1e6);
             std::fflush(stdout);
             Group& group = groups[workload + ", block " + std::to_string(r.block)];
             group.l1_sim.push_back(l1);

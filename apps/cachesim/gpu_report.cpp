@@ -31,6 +31,9 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         {"l2_fill", std::string(partition_fill_name(c.partition_fill))},
         {"l2_index", c.l2_hashed_sets ? "hash" : "mod"},
         {"dram_fetch_bytes", n(c.dram_fetch_bytes)},
+        {"l2_coalesce_hit_rounds", n(c.l2_coalesce_hit_rounds)},
+        {"l2_coalesce_miss_rounds", n(c.l2_coalesce_miss_rounds)},
+        {"l2_coalesce_max", n(c.l2_coalesce_requesters)},
         {"cta_order", std::string(cta_order_name(c.cta_order))},
         {"cta_refill", std::string(cta_refill_name(c.cta_refill))},
         {"warp_scheduler", std::string(warp_scheduler_name(c.scheduler))},
@@ -43,6 +46,7 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         {"store_sectors", n(g.store_sectors)},
         {"l2_far_lookups", n(g.l2_far_lookups())},
         {"l2_far_hits", n(g.l2_far_hits())},
+        {"l2_sectors_coalesced", n(g.ncu.l2_sectors_coalesced)},
     };
     // Rates depend on the machine, so they stay out of the (deterministic) parameters; "seconds"
     // and "accesses_per_second" report the time, bench_gpu_model requests and sectors per second.

@@ -168,6 +168,14 @@ po::options_description gpu_options() {
          "(line mod sets)")
         ("dram-fetch", po::value<std::uint32_t>()->default_value(d.dram_fetch_bytes),
          "bytes an L2 miss fetches from DRAM (aligned; 32, 64 or 128)")
+        ("l2-coalesce-hit", po::value<std::uint32_t>()->default_value(d.l2_coalesce_hit_rounds),
+         "L2 request coalescing: for this many rounds after an L1's request to the L2 that hits, "
+         "identical requests (same line, same sectors) of other SMs join it instead of looking up; "
+         "0 with --l2-coalesce-miss 0: off (the presets)")
+        ("l2-coalesce-miss", po::value<std::uint32_t>()->default_value(d.l2_coalesce_miss_rounds),
+         "the same window after a request that misses in the near L2 half (it waits longer)")
+        ("l2-coalesce-max", po::value<std::uint32_t>()->default_value(d.l2_coalesce_requesters),
+         "SMs one coalesced L2 lookup serves at most (2..255)")
         ("warp-size", po::value<std::uint32_t>()->default_value(d.warp_size), "threads per warp");
     return o;
 }
@@ -293,6 +301,9 @@ GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
         g.l2_hashed_sets = text == "hash";
     }
     g.dram_fetch_bytes = gpu_value(vm, "dram-fetch", g.dram_fetch_bytes);
+    g.l2_coalesce_hit_rounds = gpu_value(vm, "l2-coalesce-hit", g.l2_coalesce_hit_rounds);
+    g.l2_coalesce_miss_rounds = gpu_value(vm, "l2-coalesce-miss", g.l2_coalesce_miss_rounds);
+    g.l2_coalesce_requesters = gpu_value(vm, "l2-coalesce-max", g.l2_coalesce_requesters);
     bool l1_auto = false;
     g.l1 = read_level(vm, "l1", &l1_auto);
     g.l1_auto = l1_auto;

@@ -41,7 +41,10 @@ Preset gpu_preset(const GpuPreset& p) {
              {"l2-partition-map", std::string(partition_map_name(c.partition_map))},
              {"l2-fill", std::string(partition_fill_name(c.partition_fill))},
              {"l2-index", c.l2_hashed_sets ? "hash" : "mod"},
-             {"dram-fetch", n(c.dram_fetch_bytes)}}};
+             {"dram-fetch", n(c.dram_fetch_bytes)},
+             {"l2-coalesce-hit", n(c.l2_coalesce_hit_rounds)},
+             {"l2-coalesce-miss", n(c.l2_coalesce_miss_rounds)},
+             {"l2-coalesce-max", n(c.l2_coalesce_requesters)}}};
 }
 
 }  // namespace

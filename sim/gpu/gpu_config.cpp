@@ -210,6 +210,11 @@ void validate(const GpuConfig& c) {
                  " must be a power of two between the L2 sector (" + std::to_string(sector) +
                  " B) and line (" + std::to_string(c.l2.line_bytes) + " B)");
     }
+    if (c.l2_coalesce_requesters < 2 || c.l2_coalesce_requesters > 255)
+        fail("--l2-coalesce-max " + std::to_string(c.l2_coalesce_requesters) + " must be between 2 and 255");
+    constexpr std::uint32_t kMaxWindow = 1u << 20;  // the coalescer's table grows with the window
+    if (c.l2_coalesce_hit_rounds > kMaxWindow || c.l2_coalesce_miss_rounds > kMaxWindow)
+        fail("--l2-coalesce-hit/--l2-coalesce-miss: at most " + std::to_string(kMaxWindow) + " rounds");
     const GpuFloorplan& plan = c.floorplan;
     if (c.cta_order == CtaOrder::floorplan) {
         if (plan.dispatch_cycle.empty())

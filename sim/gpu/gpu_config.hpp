@@ -103,6 +103,13 @@ struct GpuConfig {
     PartitionFill partition_fill = PartitionFill::home;
     bool l2_hashed_sets = true;  // set = hash(line) mod sets (false: line mod sets)
     std::uint32_t dram_fetch_bytes = 32;  // an L2 miss fetches this aligned granule from DRAM
+    // L2 request coalescing (sim/gpu/request_coalescer.hpp): for this many rounds after an L1's
+    // request to the L2 that hit (missed) in the near half, identical requests (same line, same
+    // sectors) of other SMs join it instead of looking up, up to l2_coalesce_requesters SMs per
+    // lookup. 0 and 0: off (every preset: see README "L2 request coalescing on the H200").
+    std::uint32_t l2_coalesce_hit_rounds = 0;
+    std::uint32_t l2_coalesce_miss_rounds = 0;
+    std::uint32_t l2_coalesce_requesters = 4;
     GpuFloorplan floorplan;  // empty unless the preset measured it (CtaOrder/PartitionMap::floorplan)
     CtaOrder cta_order = CtaOrder::round_robin;
     CtaRefill cta_refill = CtaRefill::shuffled;

@@ -9,6 +9,7 @@
 
 #include "sim/gpu/coalescer.hpp"
 #include "sim/gpu/list_policies.hpp"
+#include "sim/gpu/request_coalescer.hpp"
 #include "sim/gpu/sector_cache.hpp"
 #include "sim/gpu/warp_lanes.hpp"
 #include "sim/policies/plru.hpp"
@@ -260,6 +261,8 @@ public:
             l2_per_line_shift_ = g.line_shift - g.sector_shift;
             const std::uint32_t granule = std::max(config.dram_fetch_bytes, g.sector_bytes);
             granule_sectors_ = granule >> g.sector_shift;
+            lrc_.reset(config.l2_coalesce_hit_rounds, config.l2_coalesce_miss_rounds, config.l2_coalesce_requesters,
+                       config.sms);
         }
         const std::size_t arrays = std::max<std::size_t>(1, spec.arrays().size());
         l1s_.name = "L1";
@@ -319,6 +322,7 @@ private:
     // What an SM sends to the L2 in one round of the chunk being simulated.
     struct L2Event {
         std::uint64_t address;  // loads: the L1 sector's address; stores: the L2 sector id
+        std::uint64_t sectors;  // loads: all the sectors of its line the request missed in L1
         std::uint32_t round;    // round within the chunk
         std::uint16_t array;
         std::uint8_t kind;      // kLoad, kStorePartial, kStoreFull
@@ -357,15 +361,26 @@ private:
         cursor_.assign(c_.sms, 0);
         const std::uint32_t rounds = static_cast<std::uint32_t>(end - start);
         for (std::uint32_t r = 0; r < rounds; ++r) {
+            replay_round_ = start + r;
             for (std::uint32_t s = 0; s < c_.sms; ++s) {
                 const std::vector<L2Event>& events = events_[s];
                 std::size_t& i = cursor_[s];
-                for (; i < events.size() && events[i].round == r; ++i) {
+                while (i < events.size() && events[i].round == r) {
                     const L2Event& e = events[i];
-                    // A request's misses to one line reach the L2 together (see crossing_).
-                    if (e.kind != kLoad || (e.address >> l2g_.line_shift) != crossing_.line) crossing_.sectors = 0;
-                    if (e.kind == kLoad) read_below_l1(s, e.address, e.array);
-                    else l2_write(s, e.address, e.kind == kStoreFull, e.array);
+                    crossing_.sectors = 0;
+                    if (e.kind != kLoad) {
+                        l2_write(s, e.address, e.kind == kStoreFull, e.array);
+                        ++i;
+                        continue;
+                    }
+                    // The request's misses to one L1 line: consecutive load events of the line.
+                    const std::uint64_t line = e.address >> l1_line_shift_;
+                    std::size_t last = i + 1;
+                    while (last < events.size() && events[last].round == r && events[last].kind == kLoad &&
+                           (events[last].address >> l1_line_shift_) == line)
+                        ++last;
+                    replay_line_request(s, line, e.sectors, &events[i], &events[0] + last);
+                    i = last;
                 }
                 crossing_.sectors = 0;
             }
@@ -373,6 +388,20 @@ private:
                 observer_->on_step_end(start + r);
         }
         for (std::vector<L2Event>& events : events_) events.clear();
+    }
+
+    // One L1 request's misses to one line. Identical to a request of another SM still on its way
+    // (the L2 request coalescer), it is answered with that one: no lookup. Otherwise its sectors
+    // are looked up (together: see crossing_).
+    void replay_line_request(std::uint32_t s, std::uint64_t line, std::uint64_t sectors, const L2Event* first,
+                             const L2Event* last) {
+        if (lrc_.enabled() && lrc_.merge(line, sectors, replay_round_)) {
+            out_.ncu.l2_sectors_coalesced += static_cast<std::uint64_t>(last - first);
+            return;
+        }
+        bool hit = true;
+        for (const L2Event* e = first; e != last; ++e) hit &= read_below_l1(s, e->address, e->array);
+        if (lrc_.enabled()) lrc_.open(line, sectors, replay_round_, hit);
     }
 
     // One request of the warp in `slot` of SM s. Returns true when a load sector missed in L1.
@@ -438,7 +467,7 @@ private:
             const std::uint64_t address = (cl.line << l1_line_shift_) +
                                           (static_cast<std::uint64_t>(std::countr_zero(m)) << l1_sector_shift_);
             l1s_.bytes_from_below += l1_sector_bytes_;
-            events_[s].push_back({address, round_in_chunk_, array, kLoad});
+            events_[s].push_back({address, missing, round_in_chunk_, array, kLoad});
         }
         l1s_.evictions += evicted.count;
         if (observer_) [[unlikely]] {
@@ -448,19 +477,23 @@ private:
         return missing != 0;
     }
 
-    void read_below_l1(std::uint32_t s, std::uint64_t address, std::uint16_t array) {
+    // Returns true when every L2 sector of the L1 sector hit in the near partition.
+    bool read_below_l1(std::uint32_t s, std::uint64_t address, std::uint16_t array) {
         if (!l2_enabled_) {
             out_.ncu.dram_bytes_read += l1_sector_bytes_;
             out_.result.memory_bytes_read += l1_sector_bytes_;
-            return;
+            return false;
         }
         const std::uint64_t first = address >> l2g_.sector_shift;
         const std::uint64_t last = (address + l1_sector_bytes_ - 1) >> l2g_.sector_shift;
-        for (std::uint64_t sector = first; sector <= last; ++sector) l2_read(s, sector, array);
+        bool hit = true;
+        for (std::uint64_t sector = first; sector <= last; ++sector) hit &= l2_read(s, sector, array);
+        return hit;
     }
 
-    // An L1 sector miss reaching the L2 (lts__t_sectors_srcunit_tex_op_read).
-    void l2_read(std::uint32_t s, std::uint64_t sector_id, std::uint16_t array) {
+    // An L1 sector miss reaching the L2 (lts__t_sectors_srcunit_tex_op_read). Returns true when
+    // the near partition had it.
+    bool l2_read(std::uint32_t s, std::uint64_t sector_id, std::uint16_t array) {
         const std::uint64_t line = sector_id >> l2_per_line_shift_;
         const std::uint32_t sector = static_cast<std::uint32_t>(sector_id & ((1ull << l2_per_line_shift_) - 1));
         const std::uint64_t bit = 1ull << sector;
@@ -474,7 +507,7 @@ private:
             ++l2s_.read_misses;
             ++a.read_misses;
             if (observer_) [[unlikely]] observer_->on_lookup(1, line, false, false, array);
-            return;
+            return false;
         }
         const std::uint32_t p = partition_of_[s];
         SectorCache<P2>& near = l2_[p];
@@ -484,7 +517,7 @@ private:
             ++out_.ncu.l2_sectors_tex_read_hit;
             ++l2s_.read_hits;
             if (observer_) [[unlikely]] observer_->on_lookup(1, line, true, false, array);
-            return;
+            return true;
         }
         // Near miss. The near half wants the aligned --dram-fetch granule (less what it holds).
         std::uint32_t home = p;
@@ -532,6 +565,7 @@ private:
         }
         if (observer_) [[unlikely]] observer_->on_lookup(1, line, far_hit, false, array);
         fill_l2(near, slot, line, fetch, 0);
+        return false;
     }
 
     static std::uint32_t home_of(std::uint64_t line) { return l2_home_partition(line); }
@@ -571,7 +605,7 @@ private:
         }
         coalescer_.written_sectors(addresses_.data(), lanes, shape.size, l2g_.sector_shift, written_);
         for (const WrittenSector& w : written_)
-            events_[s].push_back({w.sector, round_in_chunk_, shape.array, w.full ? kStoreFull : kStorePartial});
+            events_[s].push_back({w.sector, 0, round_in_chunk_, shape.array, w.full ? kStoreFull : kStorePartial});
     }
 
     void l2_write(std::uint32_t s, std::uint64_t sector_id, bool full, std::uint16_t array) {
@@ -609,7 +643,8 @@ private:
     std::vector<std::size_t> cursor_;
     using Freed = std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>;  // (round, refill rank, SM)
     std::priority_queue<Freed, std::vector<Freed>, std::greater<>> pending_;  // SMs whose block finished, awaiting a successor
-    std::uint64_t chunk_start_ = 0, last_round_ = 0;
+    RequestCoalescer lrc_;  // the L2 request coalescer
+    std::uint64_t chunk_start_ = 0, last_round_ = 0, replay_round_ = 0;
     std::uint32_t round_in_chunk_ = 0;
     bool issued_any_ = false;
     GpuResult& out_;

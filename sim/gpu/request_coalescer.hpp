@@ -1,0 +1,91 @@
+#pragma once
+// The L2 request coalescer of the GPU model: an L1's read request to the L2 (the sectors of one
+// line that missed in that L1) that is identical to another SM's request still on its way is
+// merged with it: it makes no L2 lookup of its own and is answered by the same reply. Measured on
+// the H200 with l1probe (README, "L2 request coalescing"): requests from different SMs are looked
+// up once when they name the same line and the same sectors (a 32 B request does not join a
+// 128 B one, nor two overlapping 64 B ones) and arrive within a short window of the first (longer
+// while the first waits for DRAM), and one lookup serves at most a few SMs.
+//
+// Time is the model's lockstep round. Entries live in a small set-associative table of 4 ways; an
+// entry whose window has passed is dead and is reused. When all four ways of a set are live the
+// oldest is dropped, so a merge can be missed but never invented.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+namespace cachesim {
+
+class RequestCoalescer {
+public:
+    // Disabled when both windows are 0 or a lookup serves one SM only. Sized for `sms` SMs each
+    // opening about one entry a round.
+    void reset(std::uint32_t hit_window, std::uint32_t miss_window, std::uint32_t max_requesters,
+               std::uint32_t sms) {
+        hit_window_ = hit_window;
+        miss_window_ = miss_window;
+        max_requesters_ = max_requesters;
+        enabled_ = (hit_window != 0 || miss_window != 0) && max_requesters > 1;
+        sets_.clear();
+        if (!enabled_) return;
+        const std::uint64_t live = static_cast<std::uint64_t>(sms) * std::max(hit_window, miss_window);
+        const std::uint64_t sets = std::bit_ceil(std::max<std::uint64_t>(1024, live));
+        sets_.assign(sets, Set{});
+        mask_ = sets - 1;
+    }
+
+    bool enabled() const { return enabled_; }
+
+    // A request for `sectors` of `line` reaching the L2 in `round`: true when it joins an open
+    // entry for the same line and sectors.
+    bool merge(std::uint64_t line, std::uint64_t sectors, std::uint64_t round) {
+        Set& set = sets_[index(line)];
+        for (Entry& e : set.ways)
+            if (e.line == line && e.sectors == sectors && round < e.closes) {
+                if (e.requesters >= max_requesters_) return false;
+                ++e.requesters;
+                return true;
+            }
+        return false;
+    }
+
+    // An unmerged request was looked up in `round`; l2_hit: all its sectors hit. Identical
+    // requests within the window of that outcome join it.
+    void open(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, bool l2_hit) {
+        const std::uint64_t window = l2_hit ? hit_window_ : miss_window_;
+        if (window == 0) return;
+        Set& set = sets_[index(line)];
+        Entry* slot = &set.ways[0];
+        for (Entry& e : set.ways) {
+            if ((e.line == line && e.sectors == sectors) || round >= e.closes) {  // its own, or dead/empty
+                slot = &e;
+                break;
+            }
+            if (e.closes < slot->closes) slot = &e;
+        }
+        *slot = Entry{line, sectors, round + window, 1};
+    }
+
+private:
+    struct Entry {
+        std::uint64_t line = 0;
+        std::uint64_t sectors = 0;
+        std::uint64_t closes = 0;      // first round that can no longer join (0: empty)
+        std::uint32_t requesters = 0;  // SMs the lookup serves so far
+    };
+    struct Set {
+        std::array<Entry, 4> ways{};
+    };
+    std::size_t index(std::uint64_t line) const {
+        return static_cast<std::size_t>((line * 0x9e3779b97f4a7c15ull) >> 40) & mask_;
+    }
+
+    std::vector<Set> sets_;
+    std::uint64_t mask_ = 0;
+    std::uint32_t hit_window_ = 0, miss_window_ = 0, max_requesters_ = 4;
+    bool enabled_ = false;
+};
+
+}  // namespace cachesim
