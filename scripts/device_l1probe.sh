@@ -2,22 +2,65 @@
 # Measures how the H200 counts loads of a sector that is already on its way from L2 (issue 3):
 # l1probe's cases under Nsight Compute, with the L2 cold (ncu flushes it: the first request goes
 # to DRAM) and warm (a kernel of l1probe's own reads the lines into L2 first). Builds with CMake +
-# nvcc only. Writes under $OUT (default ./device-out):
+# nvcc only. Usage: scripts/device_l1probe.sh [probe|lrc]. Writes under $OUT (default ./device-out):
+#   probe (default):
 #   l1probe_cold.csv, l1probe_warm.csv            ncu's raw page, one row per probe launch
 #   l1probe_cases_cold.csv, l1probe_cases_warm.csv the case table and per-warp clocks (unprofiled run)
+#   lrc: the 81 fidelity configurations with the L2 request coalescer's counters (gpubench, CUPTI)
+#   lrc_stencil.csv, lrc_matmul.csv
 #   logs.tar.gz                                    build log, SASS, the chip's lrc__ metric names
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
+MODE=${1:-probe}
+case $MODE in probe|lrc) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
 
 echo "== build"
 cmake -S . -B build-device -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/logs/build.log" 2>&1 &&
-  cmake --build build-device -j"$(nproc)" --target l1probe >>"$OUT/logs/build.log" 2>&1 ||
+  cmake --build build-device -j"$(nproc)" --target l1probe gpubench >>"$OUT/logs/build.log" 2>&1 ||
   { tail -30 "$OUT/logs/build.log"; tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs; exit 1; }
 BIN=build-device/apps/gpubench/l1probe
 cuobjdump -sass "$BIN" >"$OUT/logs/l1probe.sass" 2>&1
+
+if [ "$MODE" = lrc ]; then
+  GPUBENCH=build-device/apps/gpubench/gpubench
+  CANDIDATES="
+l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
+lts__t_sectors_srcunit_tex_op_read.sum
+lrc__xbar2lrc_requests_op_read.sum
+lrc__request_sectors_op_read_coalescable.sum
+lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum
+lrc__lts2lrc_sectors_op_read.sum
+lrc__lrc2xbar_sectors_op_read.sum
+lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum
+lrc__xbar2gpc_sectors_op_read.sum
+"
+  METRICS=""
+  for m in $CANDIDATES; do
+    if timeout 60 "$GPUBENCH" --counters cupti --metrics "$m" --kernel stencil --size 256x256 --stencil 3x3 \
+         --schedules linear --blocks 256 --profile-reps 1 --reps 1 --out "$OUT/logs/try.csv" \
+         >>"$OUT/logs/metric_check.log" 2>&1; then
+      METRICS="${METRICS:+$METRICS,}$m"
+    else
+      echo "rejected: $m" | tee -a "$OUT/logs/metric_check.log"
+    fi
+  done
+  echo "metrics: $METRICS"
+  SCHEDULES=linear,column:8,column:16,column:32,column:64,column:128,zigzag:32,tiled:32x32,morton
+  timeout 240 "$GPUBENCH" --counters cupti --metrics "$METRICS" --profile-reps 1 --out "$OUT/lrc_stencil.csv" \
+    --kernel stencil --size 4096x4096 --stencil 9x9,3x3 --schedules "$SCHEDULES" --blocks 128,256,1024 \
+    2>"$OUT/logs/lrc_stencil.log"
+  echo "stencil rc=$?"
+  timeout 150 "$GPUBENCH" --counters cupti --metrics "$METRICS" --profile-reps 1 --out "$OUT/lrc_matmul.csv" \
+    --kernel matmul --size 1024x1024 --schedules "$SCHEDULES" --blocks 128,256,1024 \
+    2>"$OUT/logs/lrc_matmul.log"
+  echo "matmul rc=$?"
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
+  exit 0
+fi
 
 ncu --query-metrics --chip gh100 >"$OUT/logs/query_metrics.txt" 2>&1
 grep -i -E "^(lrc|lts__t_.*(merge|coalesc))" "$OUT/logs/query_metrics.txt" >"$OUT/logs/lrc_metrics.txt"

@@ -33,6 +33,7 @@ TEST(GpuCli, NcuObjectHasExactlyTheMetricNames) {
         "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
         "lts__t_sectors_srcunit_ltcfabric_op_read.sum",
         "lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum",
+        "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum",
         "lts__t_sector_op_read_hit_rate.pct",
         "dram__bytes_read.sum"};
     const auto& ncu = j.at("ncu");
@@ -150,6 +151,8 @@ TEST(GpuCli, L2RequestCoalescingOption) {
                              n_on.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum").get<double>();
     const double coalesced = std::stod(parameter(on, "l2_sectors_coalesced"));
     EXPECT_GT(coalesced, 0);
+    EXPECT_EQ(n_on.at("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum").get<double>(), coalesced);
+    EXPECT_EQ(off.at("ncu").at("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum").get<double>(), 0);
     EXPECT_EQ(l1_misses, n_on.at("lts__t_sectors_srcunit_tex_op_read.sum").get<double>() + coalesced);
     EXPECT_EQ(n_on.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"),
               off.at("ncu").at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"));

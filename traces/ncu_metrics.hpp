@@ -14,6 +14,8 @@ inline constexpr std::string_view kL2SectorHits = "lts__t_sectors_srcunit_tex_op
 // Reads that reach the line's other L2 partition over the link between the halves.
 inline constexpr std::string_view kL2FabricSectors = "lts__t_sectors_srcunit_ltcfabric_op_read.sum";
 inline constexpr std::string_view kL2FabricSectorHits = "lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum";
+// L1 misses answered by another SM's identical request (the L2 request coalescer): no L2 lookup.
+inline constexpr std::string_view kL2CoalescedSectors = "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum";
 // All L2 read lookups (from the L1s and over the link); measured in one pass (the two counters above cannot be collected together on Hopper).
 inline constexpr std::string_view kL2ReadHitRate = "lts__t_sector_op_read_hit_rate.pct";
 inline constexpr std::string_view kDramBytesRead = "dram__bytes_read.sum";

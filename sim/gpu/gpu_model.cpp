@@ -29,6 +29,7 @@ std::vector<std::pair<std::string, double>> NcuCounters::metrics() const {
         {std::string(ncu::kL2SectorHits), static_cast<double>(l2_sectors_tex_read_hit)},
         {std::string(ncu::kL2FabricSectors), static_cast<double>(l2_sectors_fabric_read)},
         {std::string(ncu::kL2FabricSectorHits), static_cast<double>(l2_sectors_fabric_read_hit)},
+        {std::string(ncu::kL2CoalescedSectors), static_cast<double>(l2_sectors_coalesced)},
         {std::string(ncu::kL2ReadHitRate), l2_read_hit_rate_pct()},
         {std::string(ncu::kDramBytesRead), static_cast<double>(dram_bytes_read)},
     };

@@ -24,9 +24,9 @@ struct NcuCounters {
     std::uint64_t l2_sectors_fabric_read = 0;      // lts__t_sectors_srcunit_ltcfabric_op_read.sum
     std::uint64_t l2_sectors_fabric_read_hit = 0;  // lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum
     std::uint64_t dram_bytes_read = 0;          // dram__bytes_read.sum
-    // L1 sector misses that joined another SM's read of the sector on its way to the L2 (no L2
+    // L1 sector misses that joined another SM's identical request on its way to the L2 (no L2
     // lookup of their own): L1 misses = L2 tex reads + these.
-    std::uint64_t l2_sectors_coalesced = 0;
+    std::uint64_t l2_sectors_coalesced = 0;  // lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum
 
     double l1_hit_rate_pct() const {  // l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct
         return l1_sectors_ld ? 100.0 * static_cast<double>(l1_sectors_ld_hit) / static_cast<double>(l1_sectors_ld) : 0.0;
