@@ -60,6 +60,8 @@ enum Mode : int {
     kAllSmsOneLine,           // one warp per SM: all load line 0, block b `b * delay` cycles late
     kCrossSmShapes,           // as kCrossSmPairs with no delay, but block 2i loads the sectors of
                               // line i in mask `other & 15`, block 2i+1 those in `other >> 4`
+    kSmGroups,                // one warp per SM, all at once: the SM with id s loads line s / other
+                              // (other < 1000) or s mod (other - 1000): which SMs can share a lookup
 };
 
 struct Timing {
@@ -136,6 +138,14 @@ __global__ void probe(const float* lines, float* sink, Timing* timing, int mode,
                 record(timing, blockIdx.x, warp, t, a, sink);
             }
             break;
+        case kSmGroups: {
+            const unsigned sm = current_sm();
+            const unsigned line = other < 1000u ? sm / other : sm % (other - 1000u);
+            const long long t = clock64();
+            const float a = load_ca(lines + line * kFloatsPerLine + lane);
+            record(timing, blockIdx.x, warp, t, a, sink);
+            break;
+        }
         case kCrossSmShapes: {
             const unsigned mask = (blockIdx.x & 1u) ? other >> 4 : other & 15u;
             unsigned sectors[4], n = 0;
@@ -211,6 +221,11 @@ int main(int argc, char** argv) try {
     };
     for (const auto& [name, masks] : shapes)
         cases.push_back({std::string("cross_sm_shape_") + name, kCrossSmShapes, 32, masks, 0});
+    // Which SMs share a lookup: groups of consecutive SM ids (a TPC is SMs 2k, 2k+1) or SMs far apart.
+    for (unsigned divisor : {1u, 2u, 4u, 6u, 8u, 18u, 132u})
+        cases.push_back({"sm_groups_div" + std::to_string(divisor), kSmGroups, 32, divisor, 0});
+    for (unsigned modulus : {66u, 33u, 2u})
+        cases.push_back({"sm_groups_mod" + std::to_string(modulus), kSmGroups, 32, 1000u + modulus, 0});
 
     const std::size_t line_floats = static_cast<std::size_t>(kMaxBlocks) * kFloatsPerLine;
     const std::size_t region_floats = line_floats + 1024;  // a fresh region per case, 4 KiB apart at least
@@ -227,7 +242,8 @@ int main(int argc, char** argv) try {
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const Case& c = cases[i];
         const unsigned blocks = c.mode == kBlockPairs ? pair_blocks
-                                : c.mode == kCrossSmPairs || c.mode == kAllSmsOneLine || c.mode == kCrossSmShapes
+                                : c.mode == kCrossSmPairs || c.mode == kAllSmsOneLine || c.mode == kCrossSmShapes ||
+                                          c.mode == kSmGroups
                                     ? static_cast<unsigned>(sms)
                                                                                       : 1u;
         if (warm) {  // the case's lines into L2 first (ld.global.cg: L2 only), in a kernel ncu skips
@@ -240,8 +256,8 @@ int main(int argc, char** argv) try {
         GPUBENCH_CUDA(cudaDeviceSynchronize());
         std::vector<Timing> t(kMaxBlocks);
         GPUBENCH_CUDA(cudaMemcpy(t.data(), timing, t.size() * sizeof(Timing), cudaMemcpyDeviceToHost));
-        const bool per_block =
-            c.mode == kBlockPairs || c.mode == kCrossSmPairs || c.mode == kAllSmsOneLine || c.mode == kCrossSmShapes;
+        const bool per_block = c.mode == kBlockPairs || c.mode == kCrossSmPairs || c.mode == kAllSmsOneLine ||
+                               c.mode == kCrossSmShapes || c.mode == kSmGroups;
         const unsigned records = per_block ? blocks : c.mode == kAllWarps || c.mode == kAllWarpsBroadcast ? 32u : 2u;
         for (unsigned r = 0; r < records; ++r) {
             if (t[r].issued == 0) continue;
