@@ -135,28 +135,34 @@ TEST(GpuCli, H200FloorplanOptions) {
     EXPECT_NE(parameter(plan, "l2_far_lookups"), parameter(rr, "l2_far_lookups"));
 }
 
-// L2 request coalescing is off in the preset; switched on, identical requests of SMs in step
-// share lookups: L1 misses = L2 tex reads + coalesced sectors, and what the warps request and what
-// DRAM sends do not change.
+// L2 request coalescing: off in the h200 preset, on with its windows (the two SMs of a TPC, or
+// all SMs). Identical requests share lookups: L1 misses = L2 tex reads + coalesced sectors, and
+// what the warps request and what DRAM sends do not change.
 TEST(GpuCli, L2RequestCoalescingOption) {
     const std::string launch = "--preset h200 --size 256x256 --stencil 3x3 --schedule column:32 --block 128";
     const auto off = run_json(launch);
-    const auto on = run_json(launch + " --l2-coalesce-hit 20 --l2-coalesce-miss 200 --l2-coalesce-max 4");
+    const auto tpc = run_json(launch + " --l2-coalesce-hit 50 --l2-coalesce-miss 200");
+    const auto all = run_json(launch + " --l2-coalesce-hit 50 --l2-coalesce-miss 200 --l2-coalesce-among all "
+                                       "--l2-coalesce-max 3");
     EXPECT_EQ(parameter(off, "l2_coalesce_hit_rounds"), "0");
     EXPECT_EQ(parameter(off, "l2_coalesce_miss_rounds"), "0");
     EXPECT_EQ(parameter(off, "l2_sectors_coalesced"), "0");
-    EXPECT_EQ(parameter(on, "l2_coalesce_max"), "4");
-    const auto& n_on = on.at("ncu");
-    const double l1_misses = n_on.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").get<double>() -
-                             n_on.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum").get<double>();
-    const double coalesced = std::stod(parameter(on, "l2_sectors_coalesced"));
-    EXPECT_GT(coalesced, 0);
-    EXPECT_EQ(n_on.at("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum").get<double>(), coalesced);
+    EXPECT_EQ(parameter(tpc, "l2_coalesce_among"), "tpc");
+    EXPECT_EQ(parameter(all, "l2_coalesce_among"), "all");
+    EXPECT_EQ(parameter(all, "l2_coalesce_max"), "3");
+    for (const auto* j : {&tpc, &all}) {
+        const auto& n = j->at("ncu");
+        const double l1_misses = n.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").get<double>() -
+                                 n.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum").get<double>();
+        const double coalesced = std::stod(parameter(*j, "l2_sectors_coalesced"));
+        EXPECT_GT(coalesced, 0);
+        EXPECT_EQ(n.at("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum").get<double>(), coalesced);
+        EXPECT_EQ(l1_misses, n.at("lts__t_sectors_srcunit_tex_op_read.sum").get<double>() + coalesced);
+        EXPECT_EQ(n.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"),
+                  off.at("ncu").at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"));
+        EXPECT_EQ(n.at("dram__bytes_read.sum"), off.at("ncu").at("dram__bytes_read.sum"));
+    }
     EXPECT_EQ(off.at("ncu").at("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum").get<double>(), 0);
-    EXPECT_EQ(l1_misses, n_on.at("lts__t_sectors_srcunit_tex_op_read.sum").get<double>() + coalesced);
-    EXPECT_EQ(n_on.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"),
-              off.at("ncu").at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"));
-    EXPECT_EQ(n_on.at("dram__bytes_read.sum"), off.at("ncu").at("dram__bytes_read.sum"));
 }
 
 TEST(GpuCli, ThreadModelDefaultsUnchanged) {
@@ -185,6 +191,7 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --l2-coalesce-hit 5 --l2-coalesce-max 1", "--l2-coalesce-max 1 must be between 2 and 255"},
         {"--model gpu --l2-coalesce-miss 2000000", "at most 1048576 rounds"},
         {"--model gpu --l2-coalesce-hit -1", ""},
+        {"--model gpu --l2-coalesce-among gpc", "--l2-coalesce-among: expected tpc or all"},
         {"--model gpu --l1-policy opt", "opt is not supported by the GPU model"},
         {"--model gpu --l1-policy plru", "plru"},
         {"--model gpu --l1-write back", "write-through"},

@@ -4,7 +4,7 @@
 // agreement. L2: the all-source read hit rate (lts__t_sector_op_read_hit_rate.pct, one pass on
 // the H200) and, beside it, the tex-lookup ratio (two passes on the H200, so it mixes runs). Usage: gpu_fidelity CSV... [--set key=value]... [--only SUBSTRING]
 // Keys for --set (model experiments): carveout-reserved, scheduler, cta, refill, partitions, l1-policy,
-// l2-policy, l1-kib, dram-fetch, coalesce-hit, coalesce-miss, coalesce-max.
+// l2-policy, l1-kib, dram-fetch, coalesce-hit, coalesce-miss, coalesce-max, coalesce-among.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -94,6 +94,7 @@ void apply(GpuConfig& c, const std::string& key, const std::string& value) {
     else if (key == "coalesce-hit") c.l2_coalesce_hit_rounds = std::stoul(value);
     else if (key == "coalesce-miss") c.l2_coalesce_miss_rounds = std::stoul(value);
     else if (key == "coalesce-max") c.l2_coalesce_requesters = std::stoul(value);
+    else if (key == "coalesce-among") c.l2_coalesce_scope = *parse_coalesce_scope(value);
     else throw std::runtime_error("unknown key " + key);
 }
 

@@ -26,7 +26,8 @@ using test::matmul;
 const GpuFloorplan& h200() { return find_gpu_preset("h200")->config.floorplan; }
 
 // `sms` SMs holding one block of one warp each, no L1, two L2 halves mapped by a floorplan
-// table (`partitions`, one entry per SM), `fill` rule and `granule` byte DRAM reads.
+// table (`partitions`, one entry per SM), `fill` rule and `granule` byte DRAM reads, no request
+// coalescing.
 GpuConfig two_halves(std::vector<std::uint8_t> partitions, PartitionFill fill, std::uint32_t granule) {
     GpuConfig c = with_sms(find_gpu_preset("h200")->config, static_cast<std::uint32_t>(partitions.size()));
     c.block = 32;
@@ -39,6 +40,7 @@ GpuConfig two_halves(std::vector<std::uint8_t> partitions, PartitionFill fill, s
     c.partition_map = PartitionMap::floorplan;
     c.floorplan.sm_partition = std::move(partitions);
     c.dram_fetch_bytes = granule;
+    c.l2_coalesce_hit_rounds = c.l2_coalesce_miss_rounds = 0;  // see gpu_request_coalescing_test
     return c;
 }
 

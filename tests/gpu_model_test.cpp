@@ -15,13 +15,15 @@ namespace {
 using test::matmul;
 using test::stencil;
 
-// A small GPU: `sms` SMs, blocks of 32, one partition, 32 B DRAM reads, big caches.
+// A small GPU: `sms` SMs, blocks of 32, one partition, 32 B DRAM reads, big caches, no request
+// coalescing (tests/gpu_request_coalescing_test.cpp has it).
 GpuConfig small_gpu(std::uint32_t sms, std::uint32_t blocks_per_sm) {
     GpuConfig c = with_sms(find_gpu_preset("h200")->config, sms);
     c.block = 32;
     c.max_blocks_per_sm = blocks_per_sm;
     c.l2_partitions = 1;
     c.dram_fetch_bytes = 32;
+    c.l2_coalesce_hit_rounds = c.l2_coalesce_miss_rounds = 0;
     return c;
 }
 

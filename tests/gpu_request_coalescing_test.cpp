@@ -1,6 +1,6 @@
 // The L2 request coalescer: identical read requests (a line and the same sectors of it) from
-// several SMs within a window of rounds after the first make one L2 lookup, up to a number of
-// SMs per lookup (l1probe's finding on the H200). The table on its own, then small launches worked by hand.
+// several SMs (of one TPC, or any) within a window of rounds after the first make one L2 lookup,
+// up to a number of SMs per lookup (l1probe's finding on the H200). The table on its own, then small launches worked by hand.
 #include <gtest/gtest.h>
 
 #include "sim/gpu/gpu_model.hpp"
@@ -76,7 +76,8 @@ TEST(RequestCoalescer, ManyLinesAtOnceNeverMergeWrongly) {
 // Four SMs, one single-warp block each, one L2 of one partition, no L1: matmul 32x4 of depth 1
 // (row r on SM r). In round 0 every SM reads A[r][0]: all four words lie in sector 0 of line 0.
 // In round 1 every SM reads B[0][0..31]: the same four sectors.
-GpuConfig four_sms(std::uint32_t hit_rounds, std::uint32_t miss_rounds, std::uint32_t requesters) {
+GpuConfig four_sms(std::uint32_t hit_rounds, std::uint32_t miss_rounds, std::uint32_t requesters,
+                   CoalesceScope scope = CoalesceScope::all) {
     GpuConfig c = with_sms(find_gpu_preset("h200")->config, 4);
     c.block = 32;
     c.max_blocks_per_sm = 1;
@@ -87,6 +88,7 @@ GpuConfig four_sms(std::uint32_t hit_rounds, std::uint32_t miss_rounds, std::uin
     c.l2_coalesce_hit_rounds = hit_rounds;
     c.l2_coalesce_miss_rounds = miss_rounds;
     c.l2_coalesce_requesters = requesters;
+    c.l2_coalesce_scope = scope;
     return c;
 }
 
@@ -124,6 +126,36 @@ TEST(GpuRequestCoalescing, OnlyTheMissWindowOpen) {
     EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u * (1 + 4));
     EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, 1u + 4u);
     EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4));
+}
+
+TEST(GpuRequestCoalescing, TpcScopeOnlyPairsSmsOfATpc) {
+    // SMs 0, 1 form one TPC and SMs 2, 3 another: SM 1 joins SM 0's miss, SM 2 looks up on its
+    // own (a hit: the fill is in) and SM 3 joins it.
+    const GpuResult r = simulate_gpu_model(matmul(32, 4, 1), four_sms(1, 1, 4, CoalesceScope::tpc));
+    EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u * (1 + 4));
+    EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, 1u + 4u);
+    EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4));
+}
+
+TEST(RequestCoalescer, GroupsDoNotShare) {
+    RequestCoalescer c;
+    c.reset(10, 10, 4, 4);
+    c.open(9, 0xf, 0, true, /*group=*/0);
+    EXPECT_FALSE(c.merge(9, 0xf, 1, 1));
+    EXPECT_TRUE(c.merge(9, 0xf, 1, 0));
+    c.open(9, 0xf, 1, true, 1);  // both groups' entries open at once
+    EXPECT_TRUE(c.merge(9, 0xf, 2, 1));
+    EXPECT_TRUE(c.merge(9, 0xf, 2, 0));
+}
+
+// Every preset leaves coalescing off (README: within TPCs it costs the H200's L2 ranking more
+// than it gains); switched on, it coalesces within TPCs unless told otherwise.
+TEST(GpuRequestCoalescing, PresetsLeaveItOff) {
+    for (const GpuPreset& p : gpu_presets()) {
+        EXPECT_EQ(p.config.l2_coalesce_hit_rounds, 0u) << p.name;
+        EXPECT_EQ(p.config.l2_coalesce_miss_rounds, 0u) << p.name;
+        EXPECT_EQ(p.config.l2_coalesce_scope, CoalesceScope::tpc) << p.name;
+    }
 }
 
 }  // namespace

@@ -34,6 +34,7 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         {"l2_coalesce_hit_rounds", n(c.l2_coalesce_hit_rounds)},
         {"l2_coalesce_miss_rounds", n(c.l2_coalesce_miss_rounds)},
         {"l2_coalesce_max", n(c.l2_coalesce_requesters)},
+        {"l2_coalesce_among", std::string(coalesce_scope_name(c.l2_coalesce_scope))},
         {"cta_order", std::string(cta_order_name(c.cta_order))},
         {"cta_refill", std::string(cta_refill_name(c.cta_refill))},
         {"warp_scheduler", std::string(warp_scheduler_name(c.scheduler))},

@@ -171,11 +171,13 @@ po::options_description gpu_options() {
         ("l2-coalesce-hit", po::value<std::uint32_t>()->default_value(d.l2_coalesce_hit_rounds),
          "L2 request coalescing: for this many rounds after an L1's request to the L2 that hits, "
          "identical requests (same line, same sectors) of other SMs join it instead of looking up; "
-         "0 with --l2-coalesce-miss 0: off (the presets)")
+         "0 with --l2-coalesce-miss 0: off (every preset)")
         ("l2-coalesce-miss", po::value<std::uint32_t>()->default_value(d.l2_coalesce_miss_rounds),
          "the same window after a request that misses in the near L2 half (it waits longer)")
         ("l2-coalesce-max", po::value<std::uint32_t>()->default_value(d.l2_coalesce_requesters),
          "SMs one coalesced L2 lookup serves at most (2..255)")
+        ("l2-coalesce-among", po::value<std::string>()->default_value(std::string(coalesce_scope_name(d.l2_coalesce_scope))),
+         "which SMs' requests can be coalesced: tpc (the two SMs of a TPC, 2k and 2k+1) | all")
         ("warp-size", po::value<std::uint32_t>()->default_value(d.warp_size), "threads per warp");
     return o;
 }
@@ -304,6 +306,12 @@ GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
     g.l2_coalesce_hit_rounds = gpu_value(vm, "l2-coalesce-hit", g.l2_coalesce_hit_rounds);
     g.l2_coalesce_miss_rounds = gpu_value(vm, "l2-coalesce-miss", g.l2_coalesce_miss_rounds);
     g.l2_coalesce_requesters = gpu_value(vm, "l2-coalesce-max", g.l2_coalesce_requesters);
+    if (vm.count("l2-coalesce-among")) {
+        const std::string text = vm["l2-coalesce-among"].as<std::string>();
+        const auto scope = parse_coalesce_scope(text);
+        if (!scope) throw InputError("--l2-coalesce-among: expected tpc or all, not '" + text + "'");
+        g.l2_coalesce_scope = *scope;
+    }
     bool l1_auto = false;
     g.l1 = read_level(vm, "l1", &l1_auto);
     g.l1_auto = l1_auto;

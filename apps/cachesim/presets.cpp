@@ -44,7 +44,8 @@ Preset gpu_preset(const GpuPreset& p) {
              {"dram-fetch", n(c.dram_fetch_bytes)},
              {"l2-coalesce-hit", n(c.l2_coalesce_hit_rounds)},
              {"l2-coalesce-miss", n(c.l2_coalesce_miss_rounds)},
-             {"l2-coalesce-max", n(c.l2_coalesce_requesters)}}};
+             {"l2-coalesce-max", n(c.l2_coalesce_requesters)},
+             {"l2-coalesce-among", std::string(coalesce_scope_name(c.l2_coalesce_scope))}}};
 }
 
 }  // namespace

@@ -8,6 +8,16 @@
 
 namespace cachesim {
 
+std::string_view coalesce_scope_name(CoalesceScope scope) {
+    return scope == CoalesceScope::all ? "all" : "tpc";
+}
+
+std::optional<CoalesceScope> parse_coalesce_scope(std::string_view text) {
+    if (text == "tpc") return CoalesceScope::tpc;
+    if (text == "all") return CoalesceScope::all;
+    return std::nullopt;
+}
+
 std::string_view cta_order_name(CtaOrder order) {
     switch (order) {
         case CtaOrder::fill: return "fill";

@@ -40,6 +40,12 @@ enum class PartitionMap : std::uint8_t {
     floorplan,   // the chip's measured SM -> partition table (GpuFloorplan)
 };
 
+// Which SMs' identical L2 requests the coalescer can merge (GpuConfig::l2_coalesce_*).
+enum class CoalesceScope : std::uint8_t {
+    tpc,  // the two SMs of a TPC (SMs 2k and 2k+1), which the chip starts together (l1probe)
+    all,  // any SMs
+};
+
 // Where a line read from DRAM is placed with two partitions.
 enum class PartitionFill : std::uint8_t {
     near,  // in the requesting SM's partition only; a near miss always checks the far partition
@@ -48,6 +54,8 @@ enum class PartitionFill : std::uint8_t {
            // partition only when that is the line's home (a copy elsewhere implies one at home).
 };
 
+std::string_view coalesce_scope_name(CoalesceScope scope);
+std::optional<CoalesceScope> parse_coalesce_scope(std::string_view text);
 std::string_view cta_order_name(CtaOrder order);
 std::string_view partition_fill_name(PartitionFill fill);
 std::optional<PartitionFill> parse_partition_fill(std::string_view text);
@@ -105,11 +113,12 @@ struct GpuConfig {
     std::uint32_t dram_fetch_bytes = 32;  // an L2 miss fetches this aligned granule from DRAM
     // L2 request coalescing (sim/gpu/request_coalescer.hpp): for this many rounds after an L1's
     // request to the L2 that hit (missed) in the near half, identical requests (same line, same
-    // sectors) of other SMs join it instead of looking up, up to l2_coalesce_requesters SMs per
-    // lookup. 0 and 0: off (every preset: see README "L2 request coalescing on the H200").
+    // sectors) of other SMs in scope join it instead of looking up, up to l2_coalesce_requesters
+    // SMs per lookup. 0 and 0: off (README "L2 request coalescing on the H200").
     std::uint32_t l2_coalesce_hit_rounds = 0;
     std::uint32_t l2_coalesce_miss_rounds = 0;
     std::uint32_t l2_coalesce_requesters = 4;
+    CoalesceScope l2_coalesce_scope = CoalesceScope::tpc;
     GpuFloorplan floorplan;  // empty unless the preset measured it (CtaOrder/PartitionMap::floorplan)
     CtaOrder cta_order = CtaOrder::round_robin;
     CtaRefill cta_refill = CtaRefill::shuffled;

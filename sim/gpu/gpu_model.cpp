@@ -392,6 +392,7 @@ private:
     [[gnu::noinline]] void replay_coalescing(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events,
                                              std::size_t& i) {
         const std::uint64_t in_line = (1ull << (l1_line_shift_ - l1_sector_shift_)) - 1;
+        const std::uint32_t group = c_.l2_coalesce_scope == CoalesceScope::tpc ? s / 2 : 0;
         while (i < events.size() && events[i].round == r) {
             const L2Event& e = events[i];
             crossing_.sectors = 0;
@@ -407,12 +408,12 @@ private:
                    (events[last].address >> l1_line_shift_) == line;
                  ++last)
                 sectors |= 1ull << ((events[last].address >> l1_sector_shift_) & in_line);
-            if (lrc_.merge(line, sectors, replay_round_)) {
+            if (lrc_.merge(line, sectors, replay_round_, group)) {
                 out_.ncu.l2_sectors_coalesced += last - i;
             } else {
                 bool hit = true;
                 for (std::size_t k = i; k < last; ++k) hit &= read_below_l1(s, events[k].address, events[k].array);
-                lrc_.open(line, sectors, replay_round_, hit);
+                lrc_.open(line, sectors, replay_round_, hit, group);
             }
             i = last;
         }

@@ -7,6 +7,7 @@
 // 128 B one, nor two overlapping 64 B ones) and arrive within a short window of the first (longer
 // while the first waits for DRAM), and one lookup serves at most a few SMs.
 //
+// Only SMs of one group can share a lookup (the model's scope: the two SMs of a TPC, or all).
 // Time is the model's lockstep round. Entries live in a small set-associative table of 4 ways; an
 // entry whose window has passed is dead and is reused. When all four ways of a set are live the
 // oldest is dropped, so a merge can be missed but never invented.
@@ -38,12 +39,12 @@ public:
 
     bool enabled() const { return enabled_; }
 
-    // A request for `sectors` of `line` reaching the L2 in `round`: true when it joins an open
-    // entry for the same line and sectors.
-    bool merge(std::uint64_t line, std::uint64_t sectors, std::uint64_t round) {
+    // A request for `sectors` of `line` from SMs of coalescing group `group` reaching the L2 in
+    // `round`: true when it joins an open entry of the group for the same line and sectors.
+    bool merge(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, std::uint32_t group = 0) {
         Set& set = sets_[index(line)];
         for (Entry& e : set.ways)
-            if (e.line == line && e.sectors == sectors && round < e.closes) {
+            if (e.line == line && e.sectors == sectors && e.group == group && round < e.closes) {
                 if (e.requesters >= max_requesters_) return false;
                 ++e.requesters;
                 return true;
@@ -53,19 +54,19 @@ public:
 
     // An unmerged request was looked up in `round`; l2_hit: all its sectors hit. Identical
     // requests within the window of that outcome join it.
-    void open(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, bool l2_hit) {
+    void open(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, bool l2_hit, std::uint32_t group = 0) {
         const std::uint64_t window = l2_hit ? hit_window_ : miss_window_;
         if (window == 0) return;
         Set& set = sets_[index(line)];
         Entry* slot = &set.ways[0];
         for (Entry& e : set.ways) {
-            if ((e.line == line && e.sectors == sectors) || round >= e.closes) {  // its own, or dead/empty
+            if ((e.line == line && e.sectors == sectors && e.group == group) || round >= e.closes) {  // its own, or dead
                 slot = &e;
                 break;
             }
             if (e.closes < slot->closes) slot = &e;
         }
-        *slot = Entry{line, sectors, round + window, 1};
+        *slot = Entry{line, sectors, round + window, 1, group};
     }
 
 private:
@@ -74,6 +75,7 @@ private:
         std::uint64_t sectors = 0;
         std::uint64_t closes = 0;      // first round that can no longer join (0: empty)
         std::uint32_t requesters = 0;  // SMs the lookup serves so far
+        std::uint32_t group = 0;       // the SMs it can serve (GpuConfig::l2_coalesce_scope)
     };
     struct Set {
         std::array<Entry, 4> ways{};
