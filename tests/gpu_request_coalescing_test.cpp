@@ -128,6 +128,15 @@ TEST(GpuRequestCoalescing, OnlyTheMissWindowOpen) {
     EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4));
 }
 
+TEST(GpuRequestCoalescing, NeighbourScopePairsConsecutiveBlocks) {
+    // Block b runs on SM b. Block 1 joins block 0's miss; block 2 is two blocks away from 0, so
+    // it looks up on its own (a hit: the fill is in) and block 3 joins it.
+    const GpuResult r = simulate_gpu_model(matmul(32, 4, 1), four_sms(1, 1, 4, CoalesceScope::neighbours));
+    EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u * (1 + 4));
+    EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, 1u + 4u);
+    EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4));
+}
+
 TEST(GpuRequestCoalescing, TpcScopeOnlyPairsSmsOfATpc) {
     // SMs 0, 1 form one TPC and SMs 2, 3 another: SM 1 joins SM 0's miss, SM 2 looks up on its
     // own (a hit: the fill is in) and SM 3 joins it.
@@ -135,6 +144,18 @@ TEST(GpuRequestCoalescing, TpcScopeOnlyPairsSmsOfATpc) {
     EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u * (1 + 4));
     EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, 1u + 4u);
     EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4));
+}
+
+TEST(RequestCoalescer, NeighbourGroupsShare) {
+    RequestCoalescer c;
+    c.reset(10, 10, 4, 4);
+    c.set_neighbours(true);
+    c.open(9, 0xf, 0, true, /*group=*/5);
+    EXPECT_FALSE(c.merge(9, 0xf, 1, 7));
+    EXPECT_FALSE(c.merge(9, 0xf, 1, 3));
+    EXPECT_TRUE(c.merge(9, 0xf, 1, 6));
+    EXPECT_TRUE(c.merge(9, 0xf, 1, 4));
+    EXPECT_TRUE(c.merge(9, 0xf, 1, 5));
 }
 
 TEST(RequestCoalescer, GroupsDoNotShare) {

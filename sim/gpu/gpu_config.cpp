@@ -9,12 +9,13 @@
 namespace cachesim {
 
 std::string_view coalesce_scope_name(CoalesceScope scope) {
-    return scope == CoalesceScope::all ? "all" : "tpc";
+    return scope == CoalesceScope::all ? "all" : scope == CoalesceScope::neighbours ? "neighbours" : "tpc";
 }
 
 std::optional<CoalesceScope> parse_coalesce_scope(std::string_view text) {
     if (text == "tpc") return CoalesceScope::tpc;
     if (text == "all") return CoalesceScope::all;
+    if (text == "neighbours") return CoalesceScope::neighbours;
     return std::nullopt;
 }
 

@@ -44,6 +44,8 @@ enum class PartitionMap : std::uint8_t {
 enum class CoalesceScope : std::uint8_t {
     tpc,  // the two SMs of a TPC (SMs 2k and 2k+1), which the chip starts together (l1probe)
     all,  // any SMs
+    neighbours,  // SMs running consecutive blocks (launch index b and b+1), which the chip
+                 // dispatches back to back
 };
 
 // Where a line read from DRAM is placed with two partitions.

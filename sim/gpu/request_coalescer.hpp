@@ -38,13 +38,16 @@ public:
     }
 
     bool enabled() const { return enabled_; }
+    // Groups g and g+1 share lookups too (the caller passes launch block indices as groups).
+    void set_neighbours(bool on) { neighbours_ = on; }
 
     // A request for `sectors` of `line` from SMs of coalescing group `group` reaching the L2 in
     // `round`: true when it joins an open entry of the group for the same line and sectors.
-    bool merge(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, std::uint32_t group = 0) {
+    bool merge(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, std::uint64_t group = 0) {
         Set& set = sets_[index(line)];
         for (Entry& e : set.ways)
-            if (e.line == line && e.sectors == sectors && e.group == group && round < e.closes) {
+            if (e.line == line && e.sectors == sectors && round < e.closes &&
+                (neighbours_ ? (e.group == group || e.group + 1 == group || group + 1 == e.group) : e.group == group)) {
                 if (e.requesters >= max_requesters_) return false;
                 ++e.requesters;
                 return true;
@@ -54,7 +57,7 @@ public:
 
     // An unmerged request was looked up in `round`; l2_hit: all its sectors hit. Identical
     // requests within the window of that outcome join it.
-    void open(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, bool l2_hit, std::uint32_t group = 0) {
+    void open(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, bool l2_hit, std::uint64_t group = 0) {
         const std::uint64_t window = l2_hit ? hit_window_ : miss_window_;
         if (window == 0) return;
         Set& set = sets_[index(line)];
@@ -75,7 +78,7 @@ private:
         std::uint64_t sectors = 0;
         std::uint64_t closes = 0;      // first round that can no longer join (0: empty)
         std::uint32_t requesters = 0;  // SMs the lookup serves so far
-        std::uint32_t group = 0;       // the SMs it can serve (GpuConfig::l2_coalesce_scope)
+        std::uint64_t group = 0;       // the SMs it can serve (GpuConfig::l2_coalesce_scope)
     };
     struct Set {
         std::array<Entry, 4> ways{};
@@ -88,6 +91,7 @@ private:
     std::uint64_t mask_ = 0;
     std::uint32_t hit_window_ = 0, miss_window_ = 0, max_requesters_ = 4;
     bool enabled_ = false;
+    bool neighbours_ = false;
 };
 
 }  // namespace cachesim
