@@ -42,8 +42,8 @@ enum class PartitionMap : std::uint8_t {
 
 // Which SMs' identical L2 requests the coalescer can merge (GpuConfig::l2_coalesce_*).
 enum class CoalesceScope : std::uint8_t {
-    tpc,  // the two SMs of a TPC (SMs 2k and 2k+1), which the chip starts together (l1probe)
-    all,  // any SMs
+    tpc,         // the two SMs of a TPC (SMs 2k and 2k+1), which the chip starts together (l1probe)
+    all,         // any SMs
     neighbours,  // SMs running consecutive blocks (launch index b and b+1), which the chip
                  // dispatches back to back
 };

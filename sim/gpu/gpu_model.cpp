@@ -343,7 +343,7 @@ private:
             const std::uint64_t round = sm.next_round++;
             round_in_chunk_ = static_cast<std::uint32_t>(round - chunk_start_);
             const std::size_t slot = static_cast<std::size_t>(s) * wps_ + pick(s);
-            if (lrc_.enabled()) round_block_[static_cast<std::size_t>(s) * kChunkRounds + round_in_chunk_ % kChunkRounds] = warps_[slot].block;
+            if (lrc_.enabled()) round_block_[block_of_round(s, round_in_chunk_)] = warps_[slot].block;
             const bool missed = issue(s, slot);
             warps_[slot].stalled = gto_ && missed;
             if (c_.issue_log) [[unlikely]]
@@ -395,9 +395,11 @@ private:
     [[gnu::noinline]] void replay_coalescing(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events,
                                              std::size_t& i) {
         const std::uint64_t in_line = (1ull << (l1_line_shift_ - l1_sector_shift_)) - 1;
-        const std::uint64_t group = c_.l2_coalesce_scope == CoalesceScope::tpc          ? s / 2
-                                    : c_.l2_coalesce_scope == CoalesceScope::neighbours ? round_block_[static_cast<std::size_t>(s) * kChunkRounds + r % kChunkRounds]
-                                                                                        : 0;
+        // The SMs that may share a lookup carry the same group (neighbours: adjacent ones).
+        const CoalesceScope scope = c_.l2_coalesce_scope;
+        const std::uint64_t group = scope == CoalesceScope::tpc          ? s / 2
+                                    : scope == CoalesceScope::neighbours ? round_block_[block_of_round(s, r)]
+                                                                         : 0;
         while (i < events.size() && events[i].round == r) {
             const L2Event& e = events[i];
             crossing_.sectors = 0;
@@ -664,7 +666,11 @@ private:
     using Freed = std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>;  // (round, refill rank, SM)
     std::priority_queue<Freed, std::vector<Freed>, std::greater<>> pending_;  // SMs whose block finished, awaiting a successor
     RequestCoalescer lrc_;  // the L2 request coalescer
-    std::vector<std::uint64_t> round_block_;  // per SM and round of the chunk: the issuing warp's block
+    // With the coalescer, per SM and round of the chunk: the launch block of the request issued.
+    std::vector<std::uint64_t> round_block_;
+    static std::size_t block_of_round(std::uint32_t s, std::uint32_t round_in_chunk) {
+        return static_cast<std::size_t>(s) * kChunkRounds + round_in_chunk % kChunkRounds;
+    }
     std::uint64_t chunk_start_ = 0, last_round_ = 0, replay_round_ = 0;
     std::uint32_t round_in_chunk_ = 0;
     bool issued_any_ = false;

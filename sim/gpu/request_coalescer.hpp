@@ -63,7 +63,8 @@ public:
         Set& set = sets_[index(line)];
         Entry* slot = &set.ways[0];
         for (Entry& e : set.ways) {
-            if ((e.line == line && e.sectors == sectors && e.group == group) || round >= e.closes) {  // its own, or dead
+            // Its own entry, or a dead (or empty) one.
+            if ((e.line == line && e.sectors == sectors && e.group == group) || round >= e.closes) {
                 slot = &e;
                 break;
             }
