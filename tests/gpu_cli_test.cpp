@@ -191,7 +191,7 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --l2-coalesce-hit 5 --l2-coalesce-max 1", "--l2-coalesce-max 1 must be between 2 and 255"},
         {"--model gpu --l2-coalesce-miss 2000000", "at most 1048576 rounds"},
         {"--model gpu --l2-coalesce-hit -1", ""},
-        {"--model gpu --l2-coalesce-among gpc", "--l2-coalesce-among: expected tpc, neighbours or all"},
+        {"--model gpu --l2-coalesce-among gpc", "--l2-coalesce-among: expected tpc, pairs, neighbours or all"},
         {"--model gpu --l1-policy opt", "opt is not supported by the GPU model"},
         {"--model gpu --l1-policy plru", "plru"},
         {"--model gpu --l1-write back", "write-through"},

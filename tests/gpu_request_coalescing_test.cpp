@@ -137,6 +137,19 @@ TEST(GpuRequestCoalescing, NeighbourScopePairsConsecutiveBlocks) {
     EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4));
 }
 
+TEST(GpuRequestCoalescing, PairScopePairsBlocksTwoIAndTwoIPlusOne) {
+    // Block b runs on SM b: blocks 0, 1 form one pair and 2, 3 another, so the counts are those of
+    // two TPCs.
+    const GpuResult r = simulate_gpu_model(matmul(32, 4, 1), four_sms(1, 1, 4, CoalesceScope::pairs));
+    EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u * (1 + 4));
+    EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, 1u + 4u);
+    EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4));
+    // A launch of two blocks (0 and 1) is one pair: block 1 joins block 0.
+    const GpuResult two = simulate_gpu_model(matmul(32, 2, 1), four_sms(1, 1, 4, CoalesceScope::pairs));
+    EXPECT_EQ(two.ncu.l2_sectors_tex_read, 1u + 4u);
+    EXPECT_EQ(two.ncu.l2_sectors_coalesced, 1u + 4u);
+}
+
 TEST(GpuRequestCoalescing, TpcScopeOnlyPairsSmsOfATpc) {
     // SMs 0, 1 form one TPC and SMs 2, 3 another: SM 1 joins SM 0's miss, SM 2 looks up on its
     // own (a hit: the fill is in) and SM 3 joins it.

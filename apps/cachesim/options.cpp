@@ -177,8 +177,8 @@ po::options_description gpu_options() {
         ("l2-coalesce-max", po::value<std::uint32_t>()->default_value(d.l2_coalesce_requesters),
          "SMs one coalesced L2 lookup serves at most (2..255)")
         ("l2-coalesce-among", po::value<std::string>()->default_value(std::string(coalesce_scope_name(d.l2_coalesce_scope))),
-         "which SMs' requests can be coalesced: tpc (the two SMs of a TPC, 2k and 2k+1) | neighbours "
-         "(SMs running blocks b and b+1, which the chip dispatches back to back) | all")
+         "which SMs' requests can be coalesced: tpc (the two SMs of a TPC, 2k and 2k+1) | pairs (SMs "
+         "running blocks 2i and 2i+1, dispatched together) | neighbours (blocks b and b+1) | all")
         ("warp-size", po::value<std::uint32_t>()->default_value(d.warp_size), "threads per warp");
     return o;
 }
@@ -310,7 +310,7 @@ GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
     if (vm.count("l2-coalesce-among")) {
         const std::string text = vm["l2-coalesce-among"].as<std::string>();
         const auto scope = parse_coalesce_scope(text);
-        if (!scope) throw InputError("--l2-coalesce-among: expected tpc, neighbours or all, not '" + text + "'");
+        if (!scope) throw InputError("--l2-coalesce-among: expected tpc, pairs, neighbours or all, not '" + text + "'");
         g.l2_coalesce_scope = *scope;
     }
     bool l1_auto = false;

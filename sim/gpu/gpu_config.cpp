@@ -9,13 +9,20 @@
 namespace cachesim {
 
 std::string_view coalesce_scope_name(CoalesceScope scope) {
-    return scope == CoalesceScope::all ? "all" : scope == CoalesceScope::neighbours ? "neighbours" : "tpc";
+    switch (scope) {
+        case CoalesceScope::all: return "all";
+        case CoalesceScope::neighbours: return "neighbours";
+        case CoalesceScope::pairs: return "pairs";
+        case CoalesceScope::tpc:
+        default: return "tpc";
+    }
 }
 
 std::optional<CoalesceScope> parse_coalesce_scope(std::string_view text) {
     if (text == "tpc") return CoalesceScope::tpc;
     if (text == "all") return CoalesceScope::all;
     if (text == "neighbours") return CoalesceScope::neighbours;
+    if (text == "pairs") return CoalesceScope::pairs;
     return std::nullopt;
 }
 

@@ -46,6 +46,8 @@ enum class CoalesceScope : std::uint8_t {
     all,         // any SMs
     neighbours,  // SMs running consecutive blocks (launch index b and b+1), which the chip
                  // dispatches back to back
+    pairs,       // SMs running blocks 2i and 2i+1, which the chip dispatches together (to one TPC
+                 // in the first wave)
 };
 
 // Where a line read from DRAM is placed with two partitions.

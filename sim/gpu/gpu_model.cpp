@@ -399,6 +399,7 @@ private:
         const CoalesceScope scope = c_.l2_coalesce_scope;
         const std::uint64_t group = scope == CoalesceScope::tpc          ? s / 2
                                     : scope == CoalesceScope::neighbours ? round_block_[block_of_round(s, r)]
+                                    : scope == CoalesceScope::pairs      ? round_block_[block_of_round(s, r)] / 2
                                                                          : 0;
         while (i < events.size() && events[i].round == r) {
             const L2Event& e = events[i];
