@@ -265,7 +265,9 @@ public:
             lrc_.reset(config.l2_coalesce_hit_rounds, config.l2_coalesce_miss_rounds, config.l2_coalesce_requesters,
                        config.sms);
             lrc_.set_neighbours(config.l2_coalesce_scope == CoalesceScope::neighbours);
-            if (lrc_.enabled()) round_block_.assign(static_cast<std::size_t>(config.sms) * kChunkRounds, 0);
+            const bool by_block = config.l2_coalesce_scope == CoalesceScope::neighbours ||
+                                  config.l2_coalesce_scope == CoalesceScope::pairs;
+            if (lrc_.enabled() && by_block) round_block_.assign(static_cast<std::size_t>(config.sms) * kChunkRounds, 0);
         }
         const std::size_t arrays = std::max<std::size_t>(1, spec.arrays().size());
         l1s_.name = "L1";
@@ -343,7 +345,7 @@ private:
             const std::uint64_t round = sm.next_round++;
             round_in_chunk_ = static_cast<std::uint32_t>(round - chunk_start_);
             const std::size_t slot = static_cast<std::size_t>(s) * wps_ + pick(s);
-            if (lrc_.enabled()) round_block_[block_of_round(s, round_in_chunk_)] = warps_[slot].block;
+            if (!round_block_.empty()) round_block_[block_of_round(s, round_in_chunk_)] = warps_[slot].block;
             const bool missed = issue(s, slot);
             warps_[slot].stalled = gto_ && missed;
             if (c_.issue_log) [[unlikely]]
@@ -667,7 +669,8 @@ private:
     using Freed = std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>;  // (round, refill rank, SM)
     std::priority_queue<Freed, std::vector<Freed>, std::greater<>> pending_;  // SMs whose block finished, awaiting a successor
     RequestCoalescer lrc_;  // the L2 request coalescer
-    // With the coalescer, per SM and round of the chunk: the launch block of the request issued.
+    // With the coalescer grouping by block (neighbours, pairs), per SM and round of the chunk: the
+    // launch block of the request issued; empty otherwise.
     std::vector<std::uint64_t> round_block_;
     static std::size_t block_of_round(std::uint32_t s, std::uint32_t round_in_chunk) {
         return static_cast<std::size_t>(s) * kChunkRounds + round_in_chunk % kChunkRounds;
