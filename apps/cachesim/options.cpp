@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "apps/cachesim/presets.hpp"
 #include "sim/gpu/gpu_presets.hpp"
@@ -231,6 +233,17 @@ T gpu_value(const po::variables_map& vm, const char* key, T fallback) {
     return vm.count(key) ? vm[key].as<T>() : fallback;
 }
 
+// A GPU option naming one of a few choices: `parse` turns its text into the value, or nothing for
+// text that is none of `expected` (named in the error).
+template <class T, class Parse>
+void gpu_choice(const po::variables_map& vm, const char* key, Parse parse, const char* expected, T& out) {
+    if (!vm.count(key)) return;
+    const std::string text = vm[key].as<std::string>();
+    const std::optional<T> value = parse(text);
+    if (!value) throw InputError(std::string("--") + key + ": expected " + expected + ", not '" + text + "'");
+    out = *value;
+}
+
 std::vector<std::uint32_t> parse_carveouts(const std::string& text) {
     std::vector<std::uint32_t> kib;
     std::size_t start = 0;
@@ -267,37 +280,12 @@ GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
     if (vm.count("smem-reserved")) g.smem_reserved_per_block = size32(vm["smem-reserved"].as<std::string>(), "--smem-reserved");
     if (vm.count("unified-l1")) g.unified_l1_bytes = parse_size(vm["unified-l1"].as<std::string>(), "--unified-l1");
     if (vm.count("carveouts")) g.carveouts_kib = parse_carveouts(vm["carveouts"].as<std::string>());
-    if (vm.count("cta-order")) {
-        const std::string text = vm["cta-order"].as<std::string>();
-        const auto order = parse_cta_order(text);
-        if (!order) throw InputError("--cta-order: expected round-robin, fill or floorplan, not '" + text + "'");
-        g.cta_order = *order;
-    }
-    if (vm.count("cta-refill")) {
-        const std::string text = vm["cta-refill"].as<std::string>();
-        const auto refill = parse_cta_refill(text);
-        if (!refill) throw InputError("--cta-refill: expected shuffled or sm-order, not '" + text + "'");
-        g.cta_refill = *refill;
-    }
-    if (vm.count("warp-scheduler")) {
-        const std::string text = vm["warp-scheduler"].as<std::string>();
-        const auto scheduler = parse_warp_scheduler(text);
-        if (!scheduler) throw InputError("--warp-scheduler: expected lrr or gto, not '" + text + "'");
-        g.scheduler = *scheduler;
-    }
+    gpu_choice(vm, "cta-order", parse_cta_order, "round-robin, fill or floorplan", g.cta_order);
+    gpu_choice(vm, "cta-refill", parse_cta_refill, "shuffled or sm-order", g.cta_refill);
+    gpu_choice(vm, "warp-scheduler", parse_warp_scheduler, "lrr or gto", g.scheduler);
     g.l2_partitions = gpu_value(vm, "l2-partitions", g.l2_partitions);
-    if (vm.count("l2-partition-map")) {
-        const std::string text = vm["l2-partition-map"].as<std::string>();
-        const auto map = parse_partition_map(text);
-        if (!map) throw InputError("--l2-partition-map: expected halves, interleaved or floorplan, not '" + text + "'");
-        g.partition_map = *map;
-    }
-    if (vm.count("l2-fill")) {
-        const std::string text = vm["l2-fill"].as<std::string>();
-        const auto fill = parse_partition_fill(text);
-        if (!fill) throw InputError("--l2-fill: expected near or home, not '" + text + "'");
-        g.partition_fill = *fill;
-    }
+    gpu_choice(vm, "l2-partition-map", parse_partition_map, "halves, interleaved or floorplan", g.partition_map);
+    gpu_choice(vm, "l2-fill", parse_partition_fill, "near or home", g.partition_fill);
     if (vm.count("l2-index")) {
         const std::string text = vm["l2-index"].as<std::string>();
         if (text != "hash" && text != "mod") throw InputError("--l2-index: expected hash or mod, not '" + text + "'");
@@ -307,12 +295,7 @@ GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
     g.l2_coalesce_hit_rounds = gpu_value(vm, "l2-coalesce-hit", g.l2_coalesce_hit_rounds);
     g.l2_coalesce_miss_rounds = gpu_value(vm, "l2-coalesce-miss", g.l2_coalesce_miss_rounds);
     g.l2_coalesce_requesters = gpu_value(vm, "l2-coalesce-max", g.l2_coalesce_requesters);
-    if (vm.count("l2-coalesce-among")) {
-        const std::string text = vm["l2-coalesce-among"].as<std::string>();
-        const auto scope = parse_coalesce_scope(text);
-        if (!scope) throw InputError("--l2-coalesce-among: expected tpc, pairs, neighbours or all, not '" + text + "'");
-        g.l2_coalesce_scope = *scope;
-    }
+    gpu_choice(vm, "l2-coalesce-among", parse_coalesce_scope, "tpc, pairs, neighbours or all", g.l2_coalesce_scope);
     bool l1_auto = false;
     g.l1 = read_level(vm, "l1", &l1_auto);
     g.l1_auto = l1_auto;
