@@ -128,35 +128,24 @@ TEST(GpuRequestCoalescing, OnlyTheMissWindowOpen) {
     EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4));
 }
 
-TEST(GpuRequestCoalescing, NeighbourScopePairsConsecutiveBlocks) {
-    // Block b runs on SM b. Block 1 joins block 0's miss; block 2 is two blocks away from 0, so
-    // it looks up on its own (a hit: the fill is in) and block 3 joins it.
-    const GpuResult r = simulate_gpu_model(matmul(32, 4, 1), four_sms(1, 1, 4, CoalesceScope::neighbours));
-    EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u * (1 + 4));
-    EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, 1u + 4u);
-    EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4));
+// Block b runs on SM b, so each scope splits the four into the same two groups:
+// tpc: SMs 0, 1 form one TPC and SMs 2, 3 another; pairs: blocks 0, 1 form one dispatch pair and
+// 2, 3 another; neighbours: block 2 is two blocks away from block 0 but next to block 3. Either
+// way SM 1 joins SM 0's miss, SM 2 looks up on its own (a hit: the fill is in) and SM 3 joins it.
+TEST(GpuRequestCoalescing, ScopesSplitFourSmsIntoTwoGroups) {
+    for (CoalesceScope scope : {CoalesceScope::tpc, CoalesceScope::pairs, CoalesceScope::neighbours}) {
+        const GpuResult r = simulate_gpu_model(matmul(32, 4, 1), four_sms(1, 1, 4, scope));
+        EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u * (1 + 4)) << coalesce_scope_name(scope);
+        EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, 1u + 4u) << coalesce_scope_name(scope);
+        EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4)) << coalesce_scope_name(scope);
+    }
 }
 
-TEST(GpuRequestCoalescing, PairScopePairsBlocksTwoIAndTwoIPlusOne) {
-    // Block b runs on SM b: blocks 0, 1 form one pair and 2, 3 another, so the counts are those of
-    // two TPCs.
-    const GpuResult r = simulate_gpu_model(matmul(32, 4, 1), four_sms(1, 1, 4, CoalesceScope::pairs));
-    EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u * (1 + 4));
-    EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, 1u + 4u);
-    EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4));
+TEST(GpuRequestCoalescing, TwoBlocksAreOnePair) {
     // A launch of two blocks (0 and 1) is one pair: block 1 joins block 0.
     const GpuResult two = simulate_gpu_model(matmul(32, 2, 1), four_sms(1, 1, 4, CoalesceScope::pairs));
     EXPECT_EQ(two.ncu.l2_sectors_tex_read, 1u + 4u);
     EXPECT_EQ(two.ncu.l2_sectors_coalesced, 1u + 4u);
-}
-
-TEST(GpuRequestCoalescing, TpcScopeOnlyPairsSmsOfATpc) {
-    // SMs 0, 1 form one TPC and SMs 2, 3 another: SM 1 joins SM 0's miss, SM 2 looks up on its
-    // own (a hit: the fill is in) and SM 3 joins it.
-    const GpuResult r = simulate_gpu_model(matmul(32, 4, 1), four_sms(1, 1, 4, CoalesceScope::tpc));
-    EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u * (1 + 4));
-    EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, 1u + 4u);
-    EXPECT_EQ(r.ncu.l2_sectors_coalesced, 2u * (1 + 4));
 }
 
 TEST(RequestCoalescer, NeighbourGroupsShare) {
