@@ -13,6 +13,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
+. scripts/device_common.sh
 case $MODE in probe|lrc) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -26,38 +27,19 @@ cuobjdump -sass "$BIN" >"$OUT/logs/l1probe.sass" 2>&1
 
 if [ "$MODE" = lrc ]; then
   GPUBENCH=build-device/apps/gpubench/gpubench
-  CANDIDATES="
-l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
-l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
-lts__t_sectors_srcunit_tex_op_read.sum
-lrc__xbar2lrc_requests_op_read.sum
-lrc__request_sectors_op_read_coalescable.sum
-lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum
-lrc__lts2lrc_sectors_op_read.sum
-lrc__lrc2xbar_sectors_op_read.sum
-lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum
-lrc__xbar2gpc_sectors_op_read.sum
-"
-  METRICS=""
-  for m in $CANDIDATES; do
-    if timeout 60 "$GPUBENCH" --counters cupti --metrics "$m" --kernel stencil --size 256x256 --stencil 3x3 \
-         --schedules linear --blocks 256 --profile-reps 1 --reps 1 --out "$OUT/logs/try.csv" \
-         >>"$OUT/logs/metric_check.log" 2>&1; then
-      METRICS="${METRICS:+$METRICS,}$m"
-    else
-      echo "rejected: $m" | tee -a "$OUT/logs/metric_check.log"
-    fi
-  done
+  METRICS=$(accepted_metrics "$GPUBENCH" \
+    l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
+    l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum \
+    lts__t_sectors_srcunit_tex_op_read.sum \
+    lrc__xbar2lrc_requests_op_read.sum \
+    lrc__request_sectors_op_read_coalescable.sum \
+    lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum \
+    lrc__lts2lrc_sectors_op_read.sum \
+    lrc__lrc2xbar_sectors_op_read.sum \
+    lrc__lrc2xbar_sectors_op_read_coalescing_achieved.sum \
+    lrc__xbar2gpc_sectors_op_read.sum)
   echo "metrics: $METRICS"
-  SCHEDULES=linear,column:8,column:16,column:32,column:64,column:128,zigzag:32,tiled:32x32,morton
-  timeout 240 "$GPUBENCH" --counters cupti --metrics "$METRICS" --profile-reps 1 --out "$OUT/lrc_stencil.csv" \
-    --kernel stencil --size 4096x4096 --stencil 9x9,3x3 --schedules "$SCHEDULES" --blocks 128,256,1024 \
-    2>"$OUT/logs/lrc_stencil.log"
-  echo "stencil rc=$?"
-  timeout 150 "$GPUBENCH" --counters cupti --metrics "$METRICS" --profile-reps 1 --out "$OUT/lrc_matmul.csv" \
-    --kernel matmul --size 1024x1024 --schedules "$SCHEDULES" --blocks 128,256,1024 \
-    2>"$OUT/logs/lrc_matmul.log"
-  echo "matmul rc=$?"
+  fidelity_sweep "$GPUBENCH" "$METRICS" lrc
   tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
   exit 0
 fi
@@ -71,11 +53,6 @@ METRICS=$METRICS,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex
 METRICS=$METRICS,l1tex__m_xbar2l1tex_read_sectors.sum,lts__t_sectors_srcunit_tex_op_read.sum
 METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_requests_srcunit_tex_op_read.sum
 METRICS=$METRICS,lts__t_sectors_srcunit_ltcfabric_op_read.sum,dram__sectors_read.sum
-# Up to 8 lrc__ counters (sums) the tool accepts, each tried alone.
-for m in $(grep -o -E "^lrc__[a-z0-9_]+" "$OUT/logs/lrc_metrics.txt" | grep -E "sector|request" | head -8); do
-  if timeout 60 ncu --metrics "$m.sum" -k regex:probe -c 1 "$BIN" "$OUT/logs/try.csv" >>"$OUT/logs/metric_check.log" 2>&1 &&
-     ! grep -q "ERROR\|n/a" "$OUT/logs/metric_check.log"; then METRICS="$METRICS,$m.sum"; fi
-done
 echo "metrics: $METRICS"
 
 FLAGS=(--csv --page raw --print-units base --metrics "$METRICS" -k regex:probe --clock-control none)

@@ -11,6 +11,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-all}
+. scripts/device_common.sh
 case $MODE in all|probe) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -30,52 +31,30 @@ if [ "$MODE" = probe ]; then
 fi
 
 # Keep the candidate counters this chip and CUPTI accept (each tried alone on a tiny launch).
-CANDIDATES="
-lts__t_sectors_srcunit_tex_op_read.sum
-lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
-lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum
-lts__t_sectors_srcunit_ltcfabric_op_read.sum
-lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum
-lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum
-lts__t_sectors_srcunit_ltcfabric.sum
-lts__t_sectors_op_read.sum
-lts__t_sectors_op_read_lookup_hit.sum
-lts__t_sectors_op_read_lookup_miss.sum
-lts__t_requests_srcunit_tex_op_read.sum
-lts__t_requests_srcunit_ltcfabric_op_read.sum
-lts__d_sectors_fill_device.sum
-lts__d_sectors_fill_sysmem.sum
-dram__sectors_read.sum
-l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
-l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
-l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
-l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
-l1tex__m_xbar2l1tex_read_sectors_mem_global_op_ld.sum
-l1tex__m_xbar2l1tex_read_sectors.sum
-l1tex__m_l1tex2xbar_req.sum
-l1tex__m_l1tex2xbar_write_sectors.sum
-"
-METRICS=""
-for m in $CANDIDATES; do
-  if timeout 60 "$BIN" --counters cupti --metrics "$m" --kernel stencil --size 256x256 --stencil 3x3 \
-       --schedules linear --blocks 256 --profile-reps 1 --reps 1 --out "$OUT/logs/try.csv" \
-       >>"$OUT/logs/metric_check.log" 2>&1; then
-    METRICS="${METRICS:+$METRICS,}$m"
-  else
-    echo "rejected: $m" | tee -a "$OUT/logs/metric_check.log"
-  fi
-done
+METRICS=$(accepted_metrics "$BIN" \
+  lts__t_sectors_srcunit_tex_op_read.sum \
+  lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum \
+  lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum \
+  lts__t_sectors_srcunit_ltcfabric_op_read.sum \
+  lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum \
+  lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum \
+  lts__t_sectors_srcunit_ltcfabric.sum \
+  lts__t_sectors_op_read.sum \
+  lts__t_sectors_op_read_lookup_hit.sum \
+  lts__t_sectors_op_read_lookup_miss.sum \
+  lts__t_requests_srcunit_tex_op_read.sum \
+  lts__t_requests_srcunit_ltcfabric_op_read.sum \
+  lts__d_sectors_fill_device.sum \
+  lts__d_sectors_fill_sysmem.sum \
+  dram__sectors_read.sum \
+  l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum \
+  l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
+  l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum \
+  l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum \
+  l1tex__m_xbar2l1tex_read_sectors_mem_global_op_ld.sum \
+  l1tex__m_xbar2l1tex_read_sectors.sum \
+  l1tex__m_l1tex2xbar_req.sum \
+  l1tex__m_l1tex2xbar_write_sectors.sum)
 echo "metrics: $METRICS"
-
-SCHEDULES=linear,column:8,column:16,column:32,column:64,column:128,zigzag:32,tiled:32x32,morton
-echo "== stencil sweep"
-timeout 240 "$BIN" --counters cupti --metrics "$METRICS" --profile-reps 1 --out "$OUT/partition_stencil.csv" \
-  --kernel stencil --size 4096x4096 --stencil 9x9,3x3 --schedules "$SCHEDULES" --blocks 128,256,1024 \
-  2>"$OUT/logs/partition_stencil.log"
-echo "rc=$?"; tail -2 "$OUT/logs/partition_stencil.log"
-echo "== matmul sweep"
-timeout 150 "$BIN" --counters cupti --metrics "$METRICS" --profile-reps 1 --out "$OUT/partition_matmul.csv" \
-  --kernel matmul --size 1024x1024 --schedules "$SCHEDULES" --blocks 128,256,1024 \
-  2>"$OUT/logs/partition_matmul.log"
-echo "rc=$?"; tail -2 "$OUT/logs/partition_matmul.log"
+fidelity_sweep "$BIN" "$METRICS" partition
 tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
