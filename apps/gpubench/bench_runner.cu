@@ -116,19 +116,20 @@ void BenchRunner::prepare_data(const cachesim::WorkloadSpec& spec) {
     data_key_ = key;
 }
 
-std::function<void()> BenchRunner::launcher(const BenchConfig& config, bool profiled, BlockPlacement* placement) const {
+std::function<void()> BenchRunner::launcher(const BenchConfig& config, bool profiled, BlockPlacement* placement,
+                                            WarpTiming* warps) const {
     const cachesim::WorkloadSpec& s = config.spec;
     const std::uint32_t block = config.block;
     cudaStream_t stream = stream_;
     if (s.kind == cachesim::WorkloadKind::stencil) {
         const StencilArgs args{arrays_->out, arrays_->inputs[0], s.width, s.height, s.stencil_w, s.stencil_h, s.schedule,
-                               placement};
+                               placement, warps};
         if (placement) return [args, block, stream] { launch_stencil<PlacedLaunch>(args, block, stream); };
         if (profiled) return [args, block, stream] { launch_stencil<ProfiledLaunch>(args, block, stream); };
         return [args, block, stream] { launch_stencil<TimedLaunch>(args, block, stream); };
     }
     const MatmulArgs args{arrays_->out, arrays_->inputs[0], arrays_->inputs[1], s.width, s.height, s.depth, s.schedule,
-                          placement};
+                          placement, warps};
     if (placement) return [args, block, stream] { launch_matmul<PlacedLaunch>(args, block, stream); };
     if (profiled) return [args, block, stream] { launch_matmul<ProfiledLaunch>(args, block, stream); };
     return [args, block, stream] { launch_matmul<TimedLaunch>(args, block, stream); };
@@ -138,25 +139,47 @@ void write_placement_header(std::ostream& out) {
     out << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block_size,launch,block,sm,start_ns,end_ns\n";
 }
 
-void BenchRunner::record_placement(const BenchConfig& config, std::ostream& out) {
+void write_warp_times_header(std::ostream& out) {
+    out << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block_size,launch,block,warp,sm,slot,start_ns,end_ns\n";
+}
+
+void BenchRunner::record_placement(const BenchConfig& config, std::ostream* blocks_out, std::ostream* warps_out) {
     prepare_data(config.spec);
     const std::uint64_t blocks = (config.spec.items() + config.block - 1) / config.block;
+    const std::uint64_t warps_per_block = (config.block + 31) / 32;
+    const std::uint64_t warps = blocks * warps_per_block;
     const std::unique_ptr<BlockPlacement, cudaError_t (*)(void*)> device(
         device_alloc<BlockPlacement>(blocks, "cudaMalloc(placement)"), cudaFree);
+    const std::unique_ptr<WarpTiming, cudaError_t (*)(void*)> device_warps(
+        warps_out ? device_alloc<WarpTiming>(warps, "cudaMalloc(warp times)") : nullptr, cudaFree);
     std::vector<BlockPlacement> host(blocks);
+    std::vector<WarpTiming> host_warps(warps_out ? warps : 0);
     for (int launch = 0; launch < options_.placement_repetitions; ++launch) {
         cuda_check(cudaMemsetAsync(device.get(), 0, blocks * sizeof(BlockPlacement), stream_), "cudaMemset(placement)");
+        if (warps_out)
+            cuda_check(cudaMemsetAsync(device_warps.get(), 0, warps * sizeof(WarpTiming), stream_),
+                       "cudaMemset(warp times)");
         flush_l2(flush_buffer_, flush_bytes_, stream_);
-        launcher(config, false, device.get())();
+        launcher(config, false, device.get(), device_warps.get())();
         cuda_check(cudaStreamSynchronize(stream_), "placement launch");
         cuda_check(cudaMemcpy(host.data(), device.get(), blocks * sizeof(BlockPlacement), cudaMemcpyDeviceToHost),
                    "cudaMemcpy(placement)");
         unsigned long long first = ~0ull;
         for (const BlockPlacement& p : host) first = std::min(first, p.start_ns);
-        for (std::uint64_t b = 0; b < blocks; ++b) {
-            write_config_fields(out, config);
-            out << ',' << launch << ',' << b << ',' << host[b].sm << ',' << (host[b].start_ns - first) << ','
-                << (host[b].end_ns - first) << '\n';
+        for (std::uint64_t b = 0; blocks_out && b < blocks; ++b) {
+            write_config_fields(*blocks_out, config);
+            *blocks_out << ',' << launch << ',' << b << ',' << host[b].sm << ',' << (host[b].start_ns - first) << ','
+                        << (host[b].end_ns - first) << '\n';
+        }
+        if (!warps_out) continue;
+        cuda_check(cudaMemcpy(host_warps.data(), device_warps.get(), warps * sizeof(WarpTiming), cudaMemcpyDeviceToHost),
+                   "cudaMemcpy(warp times)");
+        for (std::uint64_t w = 0; w < warps; ++w) {
+            const WarpTiming& t = host_warps[w];
+            if (t.start_ns == 0) continue;  // a warp with no thread in range records nothing
+            write_config_fields(*warps_out, config);
+            *warps_out << ',' << launch << ',' << w / warps_per_block << ',' << w % warps_per_block << ',' << t.sm << ','
+                       << t.slot << ',' << (t.start_ns - first) << ',' << (t.end_ns - first) << '\n';
         }
     }
 }

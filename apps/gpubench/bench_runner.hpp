@@ -27,8 +27,9 @@ struct DeviceInfo {
     int major = 0, minor = 0;
 };
 
-// The CSV header of record_placement's rows.
+// The CSV headers of record_placement's block and warp rows.
 void write_placement_header(std::ostream& out);
+void write_warp_times_header(std::ostream& out);
 
 // Selects the device; throws NoGpuError when there is none (or no driver).
 DeviceInfo open_device(int device);
@@ -43,14 +44,15 @@ public:
     // Throws CheckFailed when the output is wrong (nothing is timed then).
     ResultRow run(const BenchConfig& config);
     // Launches the configuration options.placement_repetitions times (each after an L2 flush)
-    // recording every block's SM and start/end times; writes rows (see write_placement_header).
-    void record_placement(const BenchConfig& config, std::ostream& out);
+    // recording every block's SM and start/end times, and with warps_out every warp's; writes rows
+    // to whichever stream is given (see write_placement_header, write_warp_times_header).
+    void record_placement(const BenchConfig& config, std::ostream* blocks_out, std::ostream* warps_out);
 
 private:
     struct DeviceArrays;
     void prepare_data(const cachesim::WorkloadSpec& spec);
     std::function<void()> launcher(const BenchConfig& config, bool profiled,
-                                   BlockPlacement* placement = nullptr) const;
+                                   BlockPlacement* placement = nullptr, WarpTiming* warps = nullptr) const;
     double check(const BenchConfig& config);
     void time(const BenchConfig& config, ResultRow& row);
 

@@ -17,27 +17,41 @@ std::uint32_t blocks_for(std::uint64_t threads, std::uint32_t block) {
     return static_cast<std::uint32_t>(blocks);
 }
 
+__device__ std::uint64_t global_warp() {
+    return static_cast<std::uint64_t>(blockIdx.x) * ((blockDim.x + 31) / 32) + threadIdx.x / 32;
+}
+
 template <class Launch>
-__device__ void record_block_start(BlockPlacement* placement) {
+__device__ void record_block_start(BlockPlacement* placement, WarpTiming* warps) {
     if constexpr (std::is_same_v<Launch, PlacedLaunch>) {
-        if (threadIdx.x == 0) {
-            unsigned int sm;
+        if (threadIdx.x % 32 == 0) {
+            unsigned int sm, slot;
             unsigned long long now;
             asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+            asm volatile("mov.u32 %0, %%warpid;" : "=r"(slot));
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-            placement[blockIdx.x].sm = sm;
-            placement[blockIdx.x].start_ns = now;
+            if (threadIdx.x == 0) {
+                placement[blockIdx.x].sm = sm;
+                placement[blockIdx.x].start_ns = now;
+            }
+            if (warps) {
+                WarpTiming& w = warps[global_warp()];
+                w.sm = sm;
+                w.slot = slot;
+                w.start_ns = now;
+            }
         }
     }
 }
 
 template <class Launch>
-__device__ void record_warp_end(BlockPlacement* placement) {
+__device__ void record_warp_end(BlockPlacement* placement, WarpTiming* warps) {
     if constexpr (std::is_same_v<Launch, PlacedLaunch>) {
         if (threadIdx.x % 32 == 0) {
             unsigned long long now;
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
             atomicMax(&placement[blockIdx.x].end_ns, now);
+            if (warps) warps[global_warp()].end_ns = now;
         }
     }
 }
@@ -46,7 +60,7 @@ __device__ void record_warp_end(BlockPlacement* placement) {
 // unroll as the thesis's #define STENCIL_SIZE made them; kBox == 0 takes the box from the arguments.
 template <class Launch, int kBox>
 __global__ void stencil_kernel(StencilArgs args) {
-    record_block_start<Launch>(args.placement);
+    record_block_start<Launch>(args.placement, args.warps);
     const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t n = static_cast<std::uint64_t>(args.width) * args.height;
     if (tid >= n) return;
@@ -69,12 +83,12 @@ __global__ void stencil_kernel(StencilArgs args) {
         }
     }
     args.out[item] = sum / static_cast<float>(box_w * box_h);
-    record_warp_end<Launch>(args.placement);
+    record_warp_end<Launch>(args.placement, args.warps);
 }
 
 template <class Launch>
 __global__ void matmul_kernel(MatmulArgs args) {
-    record_block_start<Launch>(args.placement);
+    record_block_start<Launch>(args.placement, args.warps);
     const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t n = static_cast<std::uint64_t>(args.width) * args.height;
     if (tid >= n) return;
@@ -87,7 +101,7 @@ __global__ void matmul_kernel(MatmulArgs args) {
     for (std::uint32_t i = 0; i < args.depth; ++i)
         result += a_row[i] * args.b[static_cast<std::uint64_t>(i) * args.width + x];
     args.c[item] = result;
-    record_warp_end<Launch>(args.placement);
+    record_warp_end<Launch>(args.placement, args.warps);
 }
 
 __global__ void flush_kernel(std::uint32_t* buffer, std::size_t words, std::uint32_t value) {

@@ -27,6 +27,16 @@ struct BlockPlacement {
     unsigned long long end_ns;
 };
 
+// One warp of a PlacedLaunch (--warp-times): its SM, its warp slot there (%warpid), when its lane 0
+// started and when it finished (%globaltimer, ns). Recorded outside the kernels' loops, so the loads
+// are compiled as in the other launches.
+struct WarpTiming {
+    std::uint32_t sm;
+    std::uint32_t slot;
+    unsigned long long start_ns;
+    unsigned long long end_ns;
+};
+
 struct StencilArgs {
     float* out;
     const float* in;  // deliberately not __restrict__: plain LDG loads through L1, as in the thesis
@@ -34,6 +44,7 @@ struct StencilArgs {
     std::uint32_t box_w, box_h;
     cachesim::Schedule schedule;
     BlockPlacement* placement = nullptr;  // PlacedLaunch only
+    WarpTiming* warps = nullptr;          // PlacedLaunch only, may be null
 };
 
 struct MatmulArgs {
@@ -43,6 +54,7 @@ struct MatmulArgs {
     std::uint32_t width, height, depth;
     cachesim::Schedule schedule;
     BlockPlacement* placement = nullptr;  // PlacedLaunch only
+    WarpTiming* warps = nullptr;          // PlacedLaunch only, may be null
 };
 
 template <class Launch>

@@ -47,6 +47,11 @@ int run_benchmarks(const Options& options) {
         placement = std::make_unique<OutputFile>(options.placement_path);
         write_placement_header(placement->stream());
     }
+    std::unique_ptr<OutputFile> warp_times;
+    if (!options.warp_times_path.empty()) {
+        warp_times = std::make_unique<OutputFile>(options.warp_times_path);
+        write_warp_times_header(warp_times->stream());
+    }
 
     BenchRunner runner(options, device, profiler.get());
     std::size_t failures = 0;
@@ -55,7 +60,9 @@ int run_benchmarks(const Options& options) {
             const ResultRow row = runner.run(configs[i]);
             write_row(out, row);
             out.flush();
-            if (placement) runner.record_placement(configs[i], placement->stream());
+            if (placement || warp_times)
+                runner.record_placement(configs[i], placement ? &placement->stream() : nullptr,
+                                        warp_times ? &warp_times->stream() : nullptr);
             std::fprintf(stderr, "[%zu/%zu] %s: %.4f ms\n", i + 1, configs.size(), configs[i].label().c_str(),
                          row.time_ms);
         } catch (const CheckFailed& e) {
@@ -65,6 +72,7 @@ int run_benchmarks(const Options& options) {
     }
     output.commit();
     if (placement) placement->commit();
+    if (warp_times) warp_times->commit();
     if (failures > 0) {
         std::fprintf(stderr, "gpubench: %zu of %zu configurations gave wrong output\n", failures, configs.size());
         return kExitCheckFailed;

@@ -111,6 +111,10 @@ Measurement:
   --placement FILE    also record where and when every block ran (one extra launch per
                       configuration, after an L2 flush): CSV of the configuration, launch, block,
                       SM (%smid), start and end (ns from the launch's first block start)
+  --warp-times FILE   also record every warp's SM, warp slot (%warpid), start and end (same
+                      launches as --placement, which may be given too; the loads are compiled
+                      as in the timed kernel): CSV of the configuration, launch, block, warp,
+                      SM, slot, start_ns, end_ns
   --placement-reps N  launches recorded per configuration (default 1)
   --dry-run           print the configurations and exit
 Merging an Nsight Compute run (no GPU needed):
@@ -189,6 +193,9 @@ Options parse_options(int argc, char** argv) {
         } else if (arg == "--placement") {
             o.placement_path = value();
             if (o.placement_path.empty()) throw InputError("--placement needs a file name");
+        } else if (arg == "--warp-times") {
+            o.warp_times_path = value();
+            if (o.warp_times_path.empty()) throw InputError("--warp-times needs a file name");
         } else if (arg == "--placement-reps") {
             o.placement_repetitions = static_cast<int>(parse_count(value(), "--placement-reps", 1, 100));
         } else if (arg == "--dry-run") {

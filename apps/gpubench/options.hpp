@@ -29,7 +29,8 @@ struct Options {
     std::vector<std::string> metrics;
     std::string out_path = "-";  // "-" is stdout
     std::string placement_path;  // --placement: where every block ran, one extra launch per configuration
-    int placement_repetitions = 1;
+    int placement_repetitions = 1;  // --placement-reps, also for --warp-times
+    std::string warp_times_path;    // --warp-times: every warp's SM, slot, start and end, same launches
     bool check = true;
     std::uint64_t seed = 20240601;
     int device = 0;

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# How far the naive matmul's warps drift apart on the H200 (issue 3, the naive matmul's L1 hit
+# rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
+# for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps]. Writes under $OUT
+# (default ./device-out):
+#   probe (default):
+#   progress_<schedule>_<block>.csv.gz  per warp: launch, block, warp, SM, warp slot, times (ns)
+#   progress_ncu.csv                    ncu's raw page, one row per profiled launch
+#   warps: gpubench's own matmul (loads compiled as in the measured kernel), --warp-times
+#   warps_<schedule>.csv.gz             per warp: configuration, launch, block, warp, SM, slot,
+#                                       start and end (ns); blocks 128/256/1024
+#   warps_ncu.csv                       ncu's raw page for the placed and the profiled launches
+#   logs.tar.gz                         build log, environment
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/device-out}
+MODE=${1:-probe}
+case $MODE in probe|warps) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+mkdir -p "$OUT/logs"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
+
+echo "== build"
+cmake -S . -B build-device -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/logs/build.log" 2>&1 &&
+  cmake --build build-device -j"$(nproc)" --target progressprobe gpubench >>"$OUT/logs/build.log" 2>&1 ||
+  { tail -30 "$OUT/logs/build.log"; tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs; exit 1; }
+
+if [ "$MODE" = warps ]; then
+  GPUBENCH=build-device/apps/gpubench/gpubench
+  cuobjdump -sass "$GPUBENCH" >"$OUT/logs/gpubench.sass" 2>&1
+  COMMON=(--kernel matmul --size 1024x1024 --blocks 128,256,1024 --counters none --reps 1 --warmup 1)
+  echo "== warp times"
+  for s in linear column:8 column:32 column:128 zigzag:32; do
+    reps=1; [ "$s" = linear ] && reps=3
+    "$GPUBENCH" "${COMMON[@]}" --schedules "$s" --placement-reps $reps --warp-times "$OUT/warps_${s/:/-}.csv" \
+      --out "$OUT/logs/times_${s/:/-}.csv" 2>>"$OUT/logs/warps.log"
+    echo "$s rc=$?"
+  done
+  gzip "$OUT"/warps_*.csv
+  echo "== ncu"
+  METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum
+  timeout 300 ncu --csv --page raw --print-units base --metrics "$METRICS" --kernel-name-base demangled \
+    --kernel-name "regex:(Placed|Profiled)Launch" --cache-control all --clock-control none \
+    "$GPUBENCH" --kernel matmul --size 1024x1024 --blocks 128,256,1024 --schedules linear,column:32 \
+    --counters ncu --reps 1 --warmup 1 --placement-reps 2 --warp-times /tmp/w.csv --out /tmp/rows.csv \
+    >"$OUT/logs/ncu_warps.csv" 2>"$OUT/logs/ncu_warps.log"
+  echo "rc=$?"
+  { grep -h '^"ID"' "$OUT/logs/ncu_warps.csv" | head -1; grep -h '^"[0-9]' "$OUT/logs/ncu_warps.csv"; } >"$OUT/warps_ncu.csv"
+  wc -l "$OUT/warps_ncu.csv"
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
+  ls -la "$OUT"
+  exit 0
+fi
+BIN=build-device/apps/gpubench/progressprobe
+cuobjdump -sass "$BIN" >"$OUT/logs/progressprobe.sass" 2>&1
+
+echo "== timestamps"
+"$BIN" "$OUT/progress" --schedules linear --launches 2 && "$BIN" "$OUT/progress" --schedules column:32 --launches 1
+echo "rc=$?"
+gzip "$OUT"/progress_*.csv
+
+echo "== ncu"
+METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,sm__cycles_elapsed.max,gpu__time_duration.sum
+FLAGS=(--csv --page raw --print-units base --metrics "$METRICS" -k regex:progress --cache-control all --clock-control none)
+timeout 300 ncu "${FLAGS[@]}" "$BIN" /tmp/every32 --launches 1 >"$OUT/logs/ncu32.csv" 2>"$OUT/logs/ncu32.log"
+echo "rc=$?"
+timeout 200 ncu "${FLAGS[@]}" "$BIN" /tmp/every1024 --launches 1 --every 1024 >"$OUT/logs/ncu1024.csv" 2>"$OUT/logs/ncu1024.log"
+echo "rc=$?"
+{ grep -h '^"ID"' "$OUT/logs/ncu32.csv" | head -1; grep -h '^"[0-9]' "$OUT/logs/ncu32.csv" "$OUT/logs/ncu1024.csv"; } >"$OUT/progress_ncu.csv"
+wc -l "$OUT/progress_ncu.csv"
+tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
+ls -la "$OUT"
