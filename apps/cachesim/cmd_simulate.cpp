@@ -8,6 +8,7 @@
 #include "apps/cachesim/report.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "traces/input_error.hpp"
+#include "traces/warp_times.hpp"
 
 namespace cachesim::cli {
 
@@ -22,11 +23,24 @@ po::options_description output_options() {
     return d;
 }
 
+po::options_description timing_options() {
+    po::options_description d("Measured timing (--model gpu)");
+    d.add_options()
+        ("warp-times", po::value<std::string>(),
+         "replay the launch in the order a GPU ran it: FILE from gpubench --warp-times (every warp's "
+         "SM, start and end); each warp's requests are spread evenly over its interval, all SMs' "
+         "requests go in time order (no rounds; --cta-order, --cta-refill and --warp-scheduler do not "
+         "apply; the --l2-coalesce windows count nanoseconds)")
+        ("warp-times-launch", po::value<std::uint32_t>(),
+         "which recorded launch of the configuration to replay (default: the file's first)");
+    return d;
+}
+
 }  // namespace
 
 int run_simulate(int argc, char** argv) {
     po::options_description options;
-    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(output_options());
+    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(timing_options()).add(output_options());
     const auto vm = parse_command_line(
         argc, argv, options,
         "usage: cachesim simulate [options]\n\n"
@@ -39,7 +53,17 @@ int run_simulate(int argc, char** argv) {
         throw InputError("--format: expected table, json or csv, not '" + format + "'");
 
     RunReport report;
-    const SimulationOptions sim = read_simulation_options(*vm);
+    SimulationOptions sim = read_simulation_options(*vm);
+    WarpTimeline timeline;
+    if (vm->count("warp-times")) {
+        if (sim.model != "gpu") throw InputError("--warp-times replays measured warps: it needs --model gpu");
+        std::optional<std::uint32_t> launch;
+        if (vm->count("warp-times-launch")) launch = (*vm)["warp-times-launch"].as<std::uint32_t>();
+        timeline = read_warp_times((*vm)["warp-times"].as<std::string>(), *sim.workload, sim.gpu.block, launch);
+        sim.gpu.timeline = &timeline;
+    } else if (vm->count("warp-times-launch")) {
+        throw InputError("--warp-times-launch needs --warp-times");
+    }
     report.model = sim.model;
     report.workload = sim.workload;
     report.trace_path = sim.trace_path;

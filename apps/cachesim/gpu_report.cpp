@@ -1,6 +1,7 @@
 #include "apps/cachesim/gpu_report.hpp"
 
 #include "traces/input_error.hpp"
+#include "traces/warp_times.hpp"
 
 namespace cachesim::cli {
 
@@ -49,6 +50,10 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         {"l2_far_hits", n(g.l2_far_hits())},
         {"l2_sectors_coalesced", n(g.ncu.l2_sectors_coalesced)},
     };
+    if (c.timeline) {
+        report.parameters.emplace_back("warp_times", c.timeline->source);
+        report.parameters.emplace_back("warp_times_launch", n(c.timeline->launch));
+    }
     // Rates depend on the machine, so they stay out of the (deterministic) parameters; "seconds"
     // and "accesses_per_second" report the time, bench_gpu_model requests and sectors per second.
 }

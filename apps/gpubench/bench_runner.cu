@@ -164,16 +164,22 @@ void BenchRunner::record_placement(const BenchConfig& config, std::ostream* bloc
         cuda_check(cudaStreamSynchronize(stream_), "placement launch");
         cuda_check(cudaMemcpy(host.data(), device.get(), blocks * sizeof(BlockPlacement), cudaMemcpyDeviceToHost),
                    "cudaMemcpy(placement)");
+        if (warps_out)
+            cuda_check(cudaMemcpy(host_warps.data(), device_warps.get(), warps * sizeof(WarpTiming),
+                                  cudaMemcpyDeviceToHost),
+                       "cudaMemcpy(warp times)");
+        // Times count from the launch's first recorded start (a block's other warps may start
+        // before the warp that holds its thread 0).
         unsigned long long first = ~0ull;
         for (const BlockPlacement& p : host) first = std::min(first, p.start_ns);
+        for (const WarpTiming& t : host_warps)
+            if (t.start_ns != 0) first = std::min(first, t.start_ns);
         for (std::uint64_t b = 0; blocks_out && b < blocks; ++b) {
             write_config_fields(*blocks_out, config);
             *blocks_out << ',' << launch << ',' << b << ',' << host[b].sm << ',' << (host[b].start_ns - first) << ','
                         << (host[b].end_ns - first) << '\n';
         }
         if (!warps_out) continue;
-        cuda_check(cudaMemcpy(host_warps.data(), device_warps.get(), warps * sizeof(WarpTiming), cudaMemcpyDeviceToHost),
-                   "cudaMemcpy(warp times)");
         for (std::uint64_t w = 0; w < warps; ++w) {
             const WarpTiming& t = host_warps[w];
             if (t.start_ns == 0) continue;  // a warp with no thread in range records nothing

@@ -110,7 +110,7 @@ Measurement:
   --out FILE          CSV output (default: standard output)
   --placement FILE    also record where and when every block ran (one extra launch per
                       configuration, after an L2 flush): CSV of the configuration, launch, block,
-                      SM (%smid), start and end (ns from the launch's first block start)
+                      SM (%smid), start and end (ns from the launch's first start)
   --warp-times FILE   also record every warp's SM, warp slot (%warpid), start and end (same
                       launches as --placement, which may be given too; the loads are compiled
                       as in the timed kernel): CSV of the configuration, launch, block, warp,

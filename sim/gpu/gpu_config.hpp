@@ -12,6 +12,8 @@
 
 namespace cachesim {
 
+struct WarpTimeline;  // traces/warp_times.hpp
+
 // How the first wave of thread blocks is spread over the SMs.
 enum class CtaOrder : std::uint8_t {
     round_robin,  // block b -> SM b mod N, breadth first (what the hardware's CTA scheduler does)
@@ -134,6 +136,11 @@ struct GpuConfig {
     // Testing aid: when set, every issued request is appended (SM by SM within a chunk of rounds;
     // sort by (round, sm) for the lockstep order). Unbounded: small launches only.
     std::vector<GpuIssue>* issue_log = nullptr;
+    // Measured timing (gpubench --warp-times): when set, every warp runs on the SM and over the
+    // interval the timeline gives, its requests spread evenly over it, and all requests are
+    // replayed in time order instead of lockstep rounds (cta_order, cta_refill and scheduler do
+    // not apply; the L2 coalescing windows count nanoseconds). Not owned.
+    const WarpTimeline* timeline = nullptr;
 };
 
 // What a launch of `config.block` threads gets on one SM.

@@ -16,6 +16,7 @@
 #include "sim/policies/random.hpp"
 #include "traces/ncu_metrics.hpp"
 #include "traces/schedule.hpp"
+#include "traces/warp_times.hpp"
 
 namespace cachesim {
 
@@ -120,28 +121,43 @@ protected:
         return full_blocks * wpb_ + (rest + ws_ - 1) / ws_;
     }
 
+    // Puts warp w of `block` into warp slot `slot` (its lanes' work items and addresses). Returns
+    // false, leaving the slot alone, when none of its threads is in range.
+    bool load_warp(std::size_t slot, std::uint64_t block, std::uint32_t w, std::uint32_t block_slot) {
+        const std::uint64_t tid0 = block * c_.block + static_cast<std::uint64_t>(w) * ws_;
+        if (tid0 >= n_) return false;  // threads past the launch return at once: no requests
+        const std::uint64_t lanes = std::min<std::uint64_t>(
+            {ws_, static_cast<std::uint64_t>(c_.block) - static_cast<std::uint64_t>(w) * ws_, n_ - tid0});
+        warps_[slot] = Warp{next_age_++, block, 0, static_cast<std::uint32_t>(lanes), block_slot, false};
+        std::uint32_t* xs = &xs_[slot * ws_];
+        std::uint32_t* ys = &ys_[slot * ws_];
+        for (std::uint32_t lane = 0; lane < lanes; ++lane) {
+            const std::uint64_t item = schedule_map(spec_.schedule, tid0 + lane, spec_.width, spec_.height);
+            xs[lane] = static_cast<std::uint32_t>(item % spec_.width);
+            ys[lane] = static_cast<std::uint32_t>(item / spec_.width);
+        }
+        interior_[slot] =
+            lanes_.prepare(xs, ys, static_cast<std::uint32_t>(lanes), &base_a_[slot * ws_], &base_b_[slot * ws_]);
+        return true;
+    }
+
+    // Warp slots for `count` warps (measured timing keeps its own pool of slots).
+    void resize_warp_slots(std::size_t count) {
+        warps_.resize(count, Warp{});
+        xs_.resize(count * ws_, 0);
+        ys_.resize(count * ws_, 0);
+        base_a_.resize(count * ws_, 0);
+        base_b_.resize(count * ws_, 0);
+        interior_.resize(count, 0);
+    }
+
     void dispatch(std::uint32_t s, std::uint64_t block) {
         SmState& sm = sms_[s];
         std::uint32_t j = 0;
         while (block_left_[static_cast<std::size_t>(s) * bps_ + j] != 0) ++j;
         const std::uint32_t block_slot = s * bps_ + j;
-        const std::uint64_t first_tid = block * c_.block;
         for (std::uint32_t w = 0; w < wpb_; ++w) {
-            const std::uint64_t tid0 = first_tid + static_cast<std::uint64_t>(w) * ws_;
-            if (tid0 >= n_) break;  // threads past the launch return at once: no requests
-            const std::uint64_t lanes = std::min<std::uint64_t>(
-                {ws_, static_cast<std::uint64_t>(c_.block) - static_cast<std::uint64_t>(w) * ws_, n_ - tid0});
-            const std::size_t slot = static_cast<std::size_t>(s) * wps_ + j * wpb_ + w;
-            warps_[slot] = Warp{next_age_++, block, 0, static_cast<std::uint32_t>(lanes), block_slot, false};
-            std::uint32_t* xs = &xs_[slot * ws_];
-            std::uint32_t* ys = &ys_[slot * ws_];
-            for (std::uint32_t lane = 0; lane < lanes; ++lane) {
-                const std::uint64_t item = schedule_map(spec_.schedule, tid0 + lane, spec_.width, spec_.height);
-                xs[lane] = static_cast<std::uint32_t>(item % spec_.width);
-                ys[lane] = static_cast<std::uint32_t>(item / spec_.width);
-            }
-            interior_[slot] = lanes_.prepare(xs, ys, static_cast<std::uint32_t>(lanes), &base_a_[slot * ws_],
-                                             &base_b_[slot * ws_]);
+            if (!load_warp(static_cast<std::size_t>(s) * wps_ + j * wpb_ + w, block, w, block_slot)) break;
             ++block_left_[block_slot];
             ++sm.live_warps;
             ++live_warps_;
@@ -267,7 +283,7 @@ public:
             lrc_.set_neighbours(config.l2_coalesce_scope == CoalesceScope::neighbours);
             const bool by_block = config.l2_coalesce_scope == CoalesceScope::neighbours ||
                                   config.l2_coalesce_scope == CoalesceScope::pairs;
-            if (lrc_.enabled() && by_block) round_block_.assign(static_cast<std::size_t>(config.sms) * kChunkRounds, 0);
+            if (lrc_.enabled() && by_block && !config.timeline) round_block_.assign(static_cast<std::size_t>(config.sms) * kChunkRounds, 0);
         }
         const std::size_t arrays = std::max<std::size_t>(1, spec.arrays().size());
         l1s_.name = "L1";
@@ -308,10 +324,84 @@ public:
             if (control_.progress && total_requests && (start & 16383) < chunk)
                 control_.progress(static_cast<double>(out_.requests()) / static_cast<double>(total_requests));
         }
+        out_.rounds = issued_any_ ? last_round_ + 1 : 0;
+        finish(t0);
+    }
+
+    // Measured timing (c_.timeline): every warp's requests spread evenly over its interval, on its
+    // SM; all requests in time order (ties: by warp index, so warps with the same interval take
+    // turns as loose round robin would), each request's L2 traffic played at once.
+    void run_timed() {
+        const WarpTimeline& timeline = *c_.timeline;
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::uint64_t warps = timeline.warps.size();
+        const std::uint64_t total_requests = warps * per_item_;
+        auto time_of = [&](std::uint64_t warp, std::uint32_t k) {
+            const WarpInterval& iv = timeline.warps[warp];
+            return static_cast<double>(iv.start_ns) +
+                   static_cast<double>(iv.end_ns - iv.start_ns) * (k + 0.5) / static_cast<double>(per_item_);
+        };
+        struct Next {
+            double time;
+            std::uint64_t warp;  // index in the timeline
+            std::size_t slot;    // its warp slot once it has issued
+        };
+        auto later = [](const Next& a, const Next& b) { return a.time != b.time ? a.time > b.time : a.warp > b.warp; };
+        std::priority_queue<Next, std::vector<Next>, decltype(later)> queue(later);
+        for (std::uint64_t w = 0; w < warps; ++w) queue.push({time_of(w, 0), w, kNone});
+        // Warp slots are a pool: a warp takes one at its first request and returns it after its last.
+        std::vector<std::size_t> free_slots;
+        for (std::size_t i = warps_.size(); i-- > 0;) free_slots.push_back(i);
+        events_.assign(c_.sms, {});
+        round_in_chunk_ = 0;
+        std::uint64_t done = 0;
+        while (!queue.empty()) {
+            Next next = queue.top();
+            queue.pop();
+            if (next.slot == kNone) {
+                if (free_slots.empty()) {
+                    const std::size_t old = warps_.size();
+                    resize_warp_slots(std::max<std::size_t>(64, 2 * old));
+                    for (std::size_t i = warps_.size(); i-- > old;) free_slots.push_back(i);
+                }
+                next.slot = free_slots.back();
+                free_slots.pop_back();
+                load_warp(next.slot, next.warp / wpb_, static_cast<std::uint32_t>(next.warp % wpb_), 0);
+            }
+            const std::uint32_t s = timeline.warps[next.warp].sm;
+            replay_round_ = static_cast<std::uint64_t>(next.time);
+            issue(s, next.slot);
+            std::vector<L2Event>& events = events_[s];
+            std::size_t i = 0;
+            if (lrc_.enabled()) replay_coalescing(s, 0, events, i, coalesce_group(s, warps_[next.slot].block));
+            else play_events(s, 0, events, i);
+            crossing_.sectors = 0;
+            events.clear();
+            Warp& w = warps_[next.slot];
+            if (++w.k < per_item_) {
+                queue.push({time_of(next.warp, w.k), next.warp, next.slot});
+            } else {
+                w.lanes = 0;
+                free_slots.push_back(next.slot);
+            }
+            if (observer_) [[unlikely]]
+                observer_->on_step_end(done);  // with measured timing, every request is a step
+            if ((++done & 0xffff) == 0) {
+                if (control_.cancel && control_.cancel->load(std::memory_order_relaxed)) throw Cancelled();
+                if (control_.progress)
+                    control_.progress(static_cast<double>(done) / static_cast<double>(total_requests));
+            }
+        }
+        out_.rounds = 0;  // no rounds: the measured order
+        dispatched_ = blocks_;
+        finish(t0);
+    }
+
+private:
+    void finish(std::chrono::steady_clock::time_point t0) {
         if (control_.progress) control_.progress(1.0);
         SimulationResult& r = out_.result;
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        out_.rounds = issued_any_ ? last_round_ + 1 : 0;
         r.steps = n_;  // work items, as in the thread model (rounds are out_.rounds)
         r.accesses = r.reads + r.writes;
         r.arrays = spec_.arrays();
@@ -321,7 +411,6 @@ public:
         out_.warps = next_age_;
     }
 
-private:
     static constexpr std::uint64_t kChunkRounds = 1024;
 
     // What an SM sends to the L2 in one round of the chunk being simulated.
@@ -371,15 +460,10 @@ private:
                 const std::vector<L2Event>& events = events_[s];
                 std::size_t& i = cursor_[s];
                 if (lrc_.enabled()) {
-                    replay_coalescing(s, r, events, i);
+                    const std::uint64_t block = round_block_.empty() ? 0 : round_block_[block_of_round(s, r)];
+                    replay_coalescing(s, r, events, i, coalesce_group(s, block));
                 } else {
-                    for (; i < events.size() && events[i].round == r; ++i) {
-                        const L2Event& e = events[i];
-                        // A request's misses to one line reach the L2 together (see crossing_).
-                        if (e.kind != kLoad || (e.address >> l2g_.line_shift) != crossing_.line) crossing_.sectors = 0;
-                        if (e.kind == kLoad) read_below_l1(s, e.address, e.array);
-                        else l2_write(s, e.address, e.kind == kStoreFull, e.array);
-                    }
+                    play_events(s, r, events, i);
                 }
                 crossing_.sectors = 0;
             }
@@ -389,20 +473,37 @@ private:
         for (std::vector<L2Event>& events : events_) events.clear();
     }
 
-    // replay_l2 with the L2 request coalescer: SM s's events of round r from events[i] on, a
+    // SM s's L2 traffic of round r from events[i] on, without the coalescer.
+    void play_events(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events, std::size_t& i) {
+        for (; i < events.size() && events[i].round == r; ++i) {
+            const L2Event& e = events[i];
+            // A request's misses to one line reach the L2 together (see crossing_).
+            if (e.kind != kLoad || (e.address >> l2g_.line_shift) != crossing_.line) crossing_.sectors = 0;
+            if (e.kind == kLoad) read_below_l1(s, e.address, e.array);
+            else l2_write(s, e.address, e.kind == kStoreFull, e.array);
+        }
+    }
+
+    // The coalescer's group of SM s running `block`: SMs that may share a lookup carry the same
+    // group (neighbours: adjacent ones).
+    std::uint64_t coalesce_group(std::uint32_t s, std::uint64_t block) const {
+        switch (c_.l2_coalesce_scope) {
+            case CoalesceScope::tpc: return s / 2;
+            case CoalesceScope::neighbours: return block;
+            case CoalesceScope::pairs: return block / 2;
+            case CoalesceScope::all:
+            default: return 0;
+        }
+    }
+
+    // play_events with the L2 request coalescer: SM s's events of round r from events[i] on, a
     // request's misses to one L1 line at a time. A request identical to one of another SM still on
     // its way is answered with that one: no lookup. Otherwise its sectors are looked up together
     // (see crossing_) and it opens a window for others. Out of line: inlined, it cost the default
     // (coalescer off) replay about 5% in bench_gpu_model.
     [[gnu::noinline]] void replay_coalescing(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events,
-                                             std::size_t& i) {
+                                             std::size_t& i, std::uint64_t group) {
         const std::uint64_t in_line = (1ull << (l1_line_shift_ - l1_sector_shift_)) - 1;
-        // The SMs that may share a lookup carry the same group (neighbours: adjacent ones).
-        const CoalesceScope scope = c_.l2_coalesce_scope;
-        const std::uint64_t group = scope == CoalesceScope::tpc          ? s / 2
-                                    : scope == CoalesceScope::neighbours ? round_block_[block_of_round(s, r)]
-                                    : scope == CoalesceScope::pairs      ? round_block_[block_of_round(s, r)] / 2
-                                                                         : 0;
         while (i < events.size() && events[i].round == r) {
             const L2Event& e = events[i];
             crossing_.sectors = 0;
@@ -695,18 +796,49 @@ private:
     std::uint32_t l2_per_line_shift_ = 2, granule_sectors_ = 1;
 };
 
+// A measured timeline must describe this launch on this GPU.
+void validate_timeline(const WorkloadSpec& spec, const GpuConfig& config) {
+    const WarpTimeline& t = *config.timeline;
+    const std::string what = "warp timeline " + t.source + ": ";
+    if (t.block != config.block)
+        throw SimulationError(what + "measured with blocks of " + std::to_string(t.block) + " threads, the launch has " +
+                              std::to_string(config.block));
+    const std::uint32_t warps_per_block = (config.block + config.warp_size - 1) / config.warp_size;
+    if (t.warps_per_block != warps_per_block)
+        throw SimulationError(what + std::to_string(t.warps_per_block) + " warps per block, the launch has " +
+                              std::to_string(warps_per_block) + " (warp size " + std::to_string(config.warp_size) + ")");
+    const std::uint64_t n = spec.items();
+    const std::uint64_t blocks = (n + config.block - 1) / config.block;
+    const std::uint64_t last = n - (blocks - 1) * config.block;
+    const std::uint64_t warps = (blocks - 1) * warps_per_block + (last + config.warp_size - 1) / config.warp_size;
+    if (t.warps.size() != warps)
+        throw SimulationError(what + std::to_string(t.warps.size()) + " warps, the launch has " + std::to_string(warps));
+    for (std::size_t i = 0; i < t.warps.size(); ++i) {
+        const WarpInterval& w = t.warps[i];
+        if (w.sm >= config.sms)
+            throw SimulationError(what + "block " + std::to_string(i / warps_per_block) + " warp " +
+                                  std::to_string(i % warps_per_block) + " ran on SM " + std::to_string(w.sm) +
+                                  ", the GPU has " + std::to_string(config.sms));
+        if (w.end_ns < w.start_ns)
+            throw SimulationError(what + "block " + std::to_string(i / warps_per_block) + " warp " +
+                                  std::to_string(i % warps_per_block) + " ends before it starts");
+    }
+}
+
 }  // namespace
 
 GpuResult simulate_gpu_model(const WorkloadSpec& spec, const GpuConfig& config, const RunControl& control) {
     validate(spec);
     validate(config);
+    if (config.timeline) validate_timeline(spec, config);
     GpuResult out;
     out.occupancy = gpu_occupancy(config);
     out.l1 = effective_l1(config);
     with_gpu_policy(config.l2.policy, [&]<class P2>() {
         with_gpu_policy(config.l1.policy, [&]<class P1>() {
             Engine<P1, P2> engine(spec, config, out.occupancy, control, out);
-            engine.run();
+            if (config.timeline) engine.run_timed();
+            else engine.run();
         });
     });
     return out;

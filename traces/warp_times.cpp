@@ -1,0 +1,193 @@
+#include "traces/warp_times.hpp"
+
+#include <zlib.h>
+
+#include <charconv>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "traces/csv_table.hpp"
+#include "traces/input_error.hpp"
+
+namespace cachesim {
+
+namespace {
+
+constexpr const char* kColumns[] = {"kernel", "width",  "height", "stencil_w", "stencil_h", "depth", "schedule",
+                                    "block_size", "launch", "block", "warp", "sm", "start_ns", "end_ns"};
+enum Column { kKernel, kWidth, kHeight, kStencilW, kStencilH, kDepth, kSchedule, kBlockSize, kLaunch, kBlock,
+              kWarp, kSm, kStart, kEnd, kColumnCount };
+
+std::uint64_t whole(const std::string& text, const std::string& where) {
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        throw InputError(where + ": '" + text + "' is not a whole number");
+    return v;
+}
+
+bool same_schedule(const Schedule& a, const Schedule& b) {
+    return a.kind == b.kind && a.width == b.width && a.tile_height == b.tile_height;
+}
+
+}  // namespace
+
+WarpTimeline parse_warp_times(std::string_view text, const std::string& source, const WorkloadSpec& workload,
+                              std::uint32_t block, std::optional<std::uint32_t> launch) {
+    if (block == 0) throw InputError(source + ": block size 0");
+    WarpTimeline t;
+    t.source = source;
+    t.block = block;
+    t.warps_per_block = (block + 31) / 32;
+    const std::uint64_t items = workload.items();
+    const std::uint64_t blocks = (items + block - 1) / block;
+    // Warps with a thread in range: full blocks' warps, then the last block's.
+    const std::uint64_t last_block_threads = items - (blocks - 1) * block;
+    const std::uint64_t expected = (blocks - 1) * t.warps_per_block + (last_block_threads + 31) / 32;
+    if (expected > (1ull << 32)) throw InputError(source + ": launch too large for a warp timeline");
+    t.warps.assign(expected, WarpInterval{});
+    std::vector<bool> seen(expected, false);
+    std::uint64_t found = 0;
+
+    std::vector<int> col(kColumnCount, -1);
+    bool have_header = false;
+    std::set<std::string> other_configs;
+    std::map<std::string, Schedule> schedules;  // parsed once per distinct text
+    std::size_t line_no = 0;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        std::size_t eol = text.find('\n', pos);
+        if (eol == std::string_view::npos) eol = text.size();
+        std::string_view line = text.substr(pos, eol - pos);
+        pos = eol + 1;
+        ++line_no;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+        const std::string where = source + ":" + std::to_string(line_no);
+        const std::vector<std::string> f = split_csv_record(line, where);
+        if (!have_header) {
+            for (int c = 0; c < kColumnCount; ++c)
+                for (std::size_t i = 0; i < f.size(); ++i)
+                    if (f[i] == kColumns[c]) col[c] = static_cast<int>(i);
+            for (int c = 0; c < kColumnCount; ++c)
+                if (col[c] < 0)
+                    throw InputError(where + ": no column '" + kColumns[c] +
+                                     "' (expected gpubench --warp-times output)");
+            have_header = true;
+            continue;
+        }
+        auto field = [&](Column c) -> const std::string& {
+            const std::size_t i = static_cast<std::size_t>(col[c]);
+            if (i >= f.size()) throw InputError(where + ": " + std::to_string(f.size()) + " fields, no " + kColumns[c]);
+            return f[i];
+        };
+        auto number = [&](Column c) { return whole(field(c), where + " (" + kColumns[c] + ")"); };
+        // Does the row belong to the simulated configuration?
+        auto it = schedules.find(field(kSchedule));
+        if (it == schedules.end()) {
+            Schedule s;
+            try {
+                s = parse_schedule(field(kSchedule));
+            } catch (const InputError& e) {
+                throw InputError(where + " (schedule): " + e.what());
+            }
+            it = schedules.emplace(field(kSchedule), s).first;
+        }
+        const bool is_stencil = field(kKernel) == "stencil";
+        if (!is_stencil && field(kKernel) != "matmul")
+            throw InputError(where + " (kernel): '" + field(kKernel) + "' is neither stencil nor matmul");
+        const bool match =
+            is_stencil == (workload.kind == WorkloadKind::stencil) && number(kWidth) == workload.width &&
+            number(kHeight) == workload.height &&
+            (is_stencil ? number(kStencilW) == workload.stencil_w && number(kStencilH) == workload.stencil_h
+                        : number(kDepth) == workload.depth) &&
+            same_schedule(it->second, workload.schedule) && number(kBlockSize) == block;
+        const std::uint64_t row_launch = number(kLaunch);
+        if (!match || (launch && row_launch != *launch)) {
+            if (other_configs.size() < 20)
+                other_configs.insert(field(kKernel) + " " + field(kWidth) + "x" + field(kHeight) + " " +
+                                     field(kSchedule) + " block " + field(kBlockSize) + " launch " + field(kLaunch));
+            continue;
+        }
+        if (!launch) launch = static_cast<std::uint32_t>(row_launch);
+        const std::uint64_t b = number(kBlock), w = number(kWarp);
+        if (w >= t.warps_per_block || b >= blocks)
+            throw InputError(where + ": block " + std::to_string(b) + " warp " + std::to_string(w) +
+                             " is outside the launch (" + std::to_string(blocks) + " blocks of " +
+                             std::to_string(t.warps_per_block) + " warps)");
+        const std::uint64_t index = b * t.warps_per_block + w;
+        if (index >= expected)
+            throw InputError(where + ": block " + std::to_string(b) + " warp " + std::to_string(w) +
+                             " has no thread in range");
+        if (seen[index])
+            throw InputError(where + ": block " + std::to_string(b) + " warp " + std::to_string(w) + " of launch " +
+                             std::to_string(*launch) + " is given twice");
+        WarpInterval& iv = t.warps[index];
+        const std::uint64_t sm = number(kSm);
+        if (sm > 0xffffffffull) throw InputError(where + ": SM " + std::to_string(sm) + " is out of range");
+        iv.sm = static_cast<std::uint32_t>(sm);
+        iv.start_ns = number(kStart);
+        iv.end_ns = number(kEnd);
+        if (iv.end_ns < iv.start_ns)
+            throw InputError(where + ": the warp ends (" + std::to_string(iv.end_ns) + " ns) before it starts (" +
+                             std::to_string(iv.start_ns) + " ns)");
+        seen[index] = true;
+        ++found;
+    }
+    if (!have_header) throw InputError(source + ": empty (expected gpubench --warp-times output)");
+    if (found == 0) {
+        std::string have;
+        for (const std::string& c : other_configs) have += "\n  " + c;
+        throw InputError(source + ": no warps of " + workload.describe() + ", block " + std::to_string(block) +
+                         (launch ? ", launch " + std::to_string(*launch) : std::string()) +
+                         (have.empty() ? std::string(" (no rows)") : "; it has:" + have));
+    }
+    if (found != expected) {
+        std::uint64_t first = 0;
+        while (seen[first]) ++first;
+        throw InputError(source + ": launch " + std::to_string(*launch) + " has " + std::to_string(found) + " of the " +
+                         std::to_string(expected) + " warps; the first missing is block " +
+                         std::to_string(first / t.warps_per_block) + " warp " +
+                         std::to_string(first % t.warps_per_block));
+    }
+    t.launch = *launch;
+    return t;
+}
+
+namespace {
+
+// The file's text; gzip files (gpubench's output compressed, as in tests/data/h200) are inflated.
+std::string read_maybe_gzip(const std::string& path) {
+    std::string text = read_text_file(path);
+    if (text.size() < 2 || static_cast<unsigned char>(text[0]) != 0x1f || static_cast<unsigned char>(text[1]) != 0x8b)
+        return text;
+    const std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(path.c_str(), "rb"), gzclose);
+    if (!in) throw InputError("cannot open '" + path + "'");
+    std::string out;
+    char buffer[1 << 16];
+    for (;;) {
+        const int n = gzread(in.get(), buffer, sizeof buffer);
+        if (n < 0) {
+            int code = 0;
+            const char* message = gzerror(in.get(), &code);
+            throw InputError(path + ": not a readable gzip file (" + (message ? message : "zlib error") + ")");
+        }
+        if (n == 0) break;
+        out.append(buffer, static_cast<std::size_t>(n));
+    }
+    int code = Z_OK;
+    gzerror(in.get(), &code);
+    if (code != Z_OK || !gzeof(in.get())) throw InputError(path + ": gzip data ends early (a cut file?)");
+    return out;
+}
+
+}  // namespace
+
+WarpTimeline read_warp_times(const std::string& path, const WorkloadSpec& workload, std::uint32_t block,
+                             std::optional<std::uint32_t> launch) {
+    return parse_warp_times(read_maybe_gzip(path), path, workload, block, launch);
+}
+
+}  // namespace cachesim

@@ -1,0 +1,40 @@
+#pragma once
+// When every warp of one measured launch ran, as `gpubench --warp-times` records it: per warp its
+// SM and the %globaltimer of its lane 0 at the start and at the end. The GPU model can replay the
+// launch in that order instead of its lockstep rounds (GpuConfig::timeline).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "traces/workload_spec.hpp"
+
+namespace cachesim {
+
+struct WarpInterval {
+    std::uint32_t sm = 0;
+    std::uint64_t start_ns = 0, end_ns = 0;
+};
+
+struct WarpTimeline {
+    std::string source;               // the file, for reports
+    std::uint32_t launch = 0;         // the recorded launch it holds
+    std::uint32_t block = 0;          // threads per block
+    std::uint32_t warps_per_block = 0;
+    // Index block * warps_per_block + warp within its block: every warp with a thread in range.
+    std::vector<WarpInterval> warps;
+};
+
+// The warps of `workload` run with `block` threads per block, launch `launch` (the file's first
+// launch of that configuration when not given). Columns: kernel, width, height, stencil_w,
+// stencil_h, depth, schedule, block_size, launch, block, warp, sm, start_ns, end_ns (others, such
+// as slot, are ignored). Throws InputError naming the file and line of anything malformed, a warp
+// given twice or missing, an end before its start, or, when no row matches, the configurations
+// the file does hold.
+WarpTimeline parse_warp_times(std::string_view text, const std::string& source, const WorkloadSpec& workload,
+                              std::uint32_t block, std::optional<std::uint32_t> launch = std::nullopt);
+WarpTimeline read_warp_times(const std::string& path, const WorkloadSpec& workload, std::uint32_t block,
+                             std::optional<std::uint32_t> launch = std::nullopt);
+
+}  // namespace cachesim
