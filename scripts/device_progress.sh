@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (issue 3, the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil]. Writes under $OUT
 # (default ./device-out):
 #   probe (default):
 #   progress_<schedule>_<block>.csv.gz  per warp: launch, block, warp, SM, warp slot, times (ns)
@@ -11,12 +11,16 @@
 #   warps_<schedule>.csv.gz             per warp: configuration, launch, block, warp, SM, slot,
 #                                       start and end (ns); blocks 128/256/1024
 #   warps_ncu.csv                       ncu's raw page for the placed and the profiled launches
+#   stencil: the same for the 4096x4096 stencils whose L2 rate the model misses, and a control
+#   stencil_<stencil>_<schedule>_<block>.csv.gz  per warp: launch,block,warp,sm,start_ns,end_ns
+#                                       (the configuration is in the name: the files stay small)
+#   stencil_ncu.csv                     ncu's raw page (L1, L2 near/far, coalesced, DRAM)
 #   logs.tar.gz                         build log, environment
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
 
@@ -24,6 +28,41 @@ echo "== build"
 cmake -S . -B build-device -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/logs/build.log" 2>&1 &&
   cmake --build build-device -j"$(nproc)" --target progressprobe gpubench >>"$OUT/logs/build.log" 2>&1 ||
   { tail -30 "$OUT/logs/build.log"; tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs; exit 1; }
+
+if [ "$MODE" = stencil ]; then
+  GPUBENCH=build-device/apps/gpubench/gpubench
+  CONFIGS="3x3:column:32:128 3x3:zigzag:32:128 3x3:column:32:256 3x3:zigzag:32:256 9x9:tiled:32x32:1024 3x3:linear:128"
+  echo "== warp times"
+  for c in $CONFIGS; do
+    st=${c%%:*}; rest=${c#*:}; blk=${rest##*:}; sch=${rest%:*}
+    name="stencil_${st}_${sch//:/-}_${blk}"
+    "$GPUBENCH" --kernel stencil --size 4096x4096 --stencil "$st" --schedules "$sch" --blocks "$blk" --counters none \
+      --reps 1 --warmup 1 --placement-reps 1 --warp-times "/tmp/$name.csv" --out "$OUT/logs/t_$name.csv" 2>>"$OUT/logs/warps.log"
+    echo "$name rc=$?"
+    awk -F, 'NR==1{print "launch,block,warp,sm,start_ns,end_ns"; next}{print $9","$10","$11","$12","$14","$15}' "/tmp/$name.csv" |
+      gzip -9 >"$OUT/$name.csv.gz"
+  done
+  echo "== ncu"
+  METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+  METRICS=$METRICS,lts__t_sector_op_read_hit_rate.pct,lts__t_sectors_srcunit_ltcfabric_op_read.sum
+  METRICS=$METRICS,lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum,dram__bytes_read.sum
+  METRICS=$METRICS,lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum,gpu__time_duration.sum
+  for c in $CONFIGS; do
+    st=${c%%:*}; rest=${c#*:}; blk=${rest##*:}; sch=${rest%:*}
+    timeout 120 ncu --csv --page raw --print-units base --metrics "$METRICS" --kernel-name-base demangled \
+      --kernel-name "regex:(Placed|Profiled)Launch" --cache-control all --clock-control none \
+      "$GPUBENCH" --kernel stencil --size 4096x4096 --stencil "$st" --schedules "$sch" --blocks "$blk" \
+      --counters ncu --reps 1 --warmup 1 --placement-reps 2 --warp-times /tmp/w.csv --out /tmp/rows.csv \
+      >>"$OUT/logs/ncu_stencil.csv" 2>>"$OUT/logs/ncu_stencil.log"
+    echo "ncu $c rc=$?"
+  done
+  { grep -h '^"ID"' "$OUT/logs/ncu_stencil.csv" | head -1; grep -h '^"[0-9]' "$OUT/logs/ncu_stencil.csv"; } >"$OUT/stencil_ncu.csv"
+  wc -l "$OUT/stencil_ncu.csv"
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
+  ls -la "$OUT"
+  exit 0
+fi
 
 if [ "$MODE" = warps ]; then
   GPUBENCH=build-device/apps/gpubench/gpubench

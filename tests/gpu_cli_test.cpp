@@ -140,17 +140,20 @@ TEST(GpuCli, H200FloorplanOptions) {
 // what the warps request and what DRAM sends do not change.
 TEST(GpuCli, L2RequestCoalescingOption) {
     const std::string launch = "--preset h200 --size 256x256 --stencil 3x3 --schedule column:32 --block 128";
-    const auto off = run_json(launch);
-    const auto tpc = run_json(launch + " --l2-coalesce-hit 50 --l2-coalesce-miss 200");
-    const auto all = run_json(launch + " --l2-coalesce-hit 50 --l2-coalesce-miss 200 --l2-coalesce-among all "
-                                       "--l2-coalesce-max 3");
+    const auto preset = run_json(launch);
+    const auto off = run_json(launch + " --l2-coalesce-hit 0 --l2-coalesce-miss 0");
+    const auto tpc = run_json(launch + " --l2-coalesce-among tpc");
+    const auto all = run_json(launch + " --l2-coalesce-among all --l2-coalesce-max 3");
+    EXPECT_EQ(parameter(preset, "l2_coalesce_hit_rounds"), "50");
+    EXPECT_EQ(parameter(preset, "l2_coalesce_miss_rounds"), "200");
+    EXPECT_EQ(parameter(preset, "l2_coalesce_among"), "pairs");
     EXPECT_EQ(parameter(off, "l2_coalesce_hit_rounds"), "0");
     EXPECT_EQ(parameter(off, "l2_coalesce_miss_rounds"), "0");
     EXPECT_EQ(parameter(off, "l2_sectors_coalesced"), "0");
     EXPECT_EQ(parameter(tpc, "l2_coalesce_among"), "tpc");
     EXPECT_EQ(parameter(all, "l2_coalesce_among"), "all");
     EXPECT_EQ(parameter(all, "l2_coalesce_max"), "3");
-    for (const auto* j : {&tpc, &all}) {
+    for (const auto* j : {&preset, &tpc, &all}) {
         const auto& n = j->at("ncu");
         const double l1_misses = n.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum").get<double>() -
                                  n.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum").get<double>();

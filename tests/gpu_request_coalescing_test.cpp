@@ -171,13 +171,14 @@ TEST(RequestCoalescer, GroupsDoNotShare) {
     EXPECT_TRUE(c.merge(9, 0xf, 2, 0));
 }
 
-// Every preset leaves coalescing off (README: within TPCs it costs the H200's L2 ranking more
-// than it gains); switched on, it coalesces within TPCs unless told otherwise.
-TEST(GpuRequestCoalescing, PresetsLeaveItOff) {
+// Only the h200 preset, whose coalescer was measured (l1probe), has it on: between the SMs of a
+// dispatch pair, with the measured windows. The others leave it off (within TPCs if switched on).
+TEST(GpuRequestCoalescing, OnlyTheMeasuredPresetCoalesces) {
     for (const GpuPreset& p : gpu_presets()) {
-        EXPECT_EQ(p.config.l2_coalesce_hit_rounds, 0u) << p.name;
-        EXPECT_EQ(p.config.l2_coalesce_miss_rounds, 0u) << p.name;
-        EXPECT_EQ(p.config.l2_coalesce_scope, CoalesceScope::tpc) << p.name;
+        const bool measured = p.name == "h200";
+        EXPECT_EQ(p.config.l2_coalesce_hit_rounds, measured ? 50u : 0u) << p.name;
+        EXPECT_EQ(p.config.l2_coalesce_miss_rounds, measured ? 200u : 0u) << p.name;
+        EXPECT_EQ(p.config.l2_coalesce_scope, measured ? CoalesceScope::pairs : CoalesceScope::tpc) << p.name;
     }
 }
 
