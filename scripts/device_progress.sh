@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (issue 3, the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends]. Writes under $OUT
 # (default ./device-out):
 #   probe (default):
 #   progress_<schedule>_<block>.csv.gz  per warp: launch, block, warp, SM, warp slot, times (ns)
@@ -15,12 +15,15 @@
 #   stencil_<stencil>_<schedule>_<block>.csv.gz  per warp: launch,block,warp,sm,start_ns,end_ns
 #                                       (the configuration is in the name: the files stay small)
 #   stencil_ncu.csv                     ncu's raw page (L1, L2 near/far, coalesced, DRAM)
+#   ends: the naive matmul's EndStampedLaunch (only warp ends recorded, after the loop)
+#   ends_linear.csv.gz                  per warp: configuration, launch, block, warp, SM, slot, end_ns
+#   ends_ncu.csv                        ncu's raw page for the end-stamped and the profiled launches
 #   logs.tar.gz                         build log, environment
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
 
@@ -28,6 +31,30 @@ echo "== build"
 cmake -S . -B build-device -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/logs/build.log" 2>&1 &&
   cmake --build build-device -j"$(nproc)" --target progressprobe gpubench >>"$OUT/logs/build.log" 2>&1 ||
   { tail -30 "$OUT/logs/build.log"; tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs; exit 1; }
+
+if [ "$MODE" = ends ]; then
+  GPUBENCH=build-device/apps/gpubench/gpubench
+  cuobjdump -sass "$GPUBENCH" >"$OUT/logs/gpubench.sass" 2>&1
+  echo "== warp ends"
+  "$GPUBENCH" --kernel matmul --size 1024x1024 --blocks 128,256,1024 --schedules linear --counters none --reps 1 \
+    --warmup 1 --placement-reps 2 --warp-ends "$OUT/ends_linear.csv" --out "$OUT/logs/times_ends.csv" 2>>"$OUT/logs/ends.log"
+  echo "rc=$?"
+  gzip -9 "$OUT/ends_linear.csv"
+  echo "== ncu"
+  METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum
+  timeout 300 ncu --csv --page raw --print-units base --metrics "$METRICS" --kernel-name-base demangled \
+    --kernel-name "regex:(EndStamped|Profiled)Launch" --cache-control all --clock-control none \
+    "$GPUBENCH" --kernel matmul --size 1024x1024 --blocks 128,256,1024 --schedules linear \
+    --counters ncu --reps 1 --warmup 1 --placement-reps 2 --warp-ends /tmp/e.csv --out /tmp/rows.csv \
+    >"$OUT/logs/ncu_ends.csv" 2>"$OUT/logs/ncu_ends.log"
+  echo "rc=$?"
+  { grep -h '^"ID"' "$OUT/logs/ncu_ends.csv" | head -1; grep -h '^"[0-9]' "$OUT/logs/ncu_ends.csv"; } >"$OUT/ends_ncu.csv"
+  wc -l "$OUT/ends_ncu.csv"
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
+  ls -la "$OUT"
+  exit 0
+fi
 
 if [ "$MODE" = stencil ]; then
   GPUBENCH=build-device/apps/gpubench/gpubench

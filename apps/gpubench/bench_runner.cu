@@ -190,6 +190,48 @@ void BenchRunner::record_placement(const BenchConfig& config, std::ostream* bloc
     }
 }
 
+void write_warp_ends_header(std::ostream& out) {
+    out << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block_size,launch,block,warp,sm,slot,end_ns\n";
+}
+
+void BenchRunner::record_warp_ends(const BenchConfig& config, std::ostream& out) {
+    prepare_data(config.spec);
+    const cachesim::WorkloadSpec& s = config.spec;
+    const std::uint64_t blocks = (s.items() + config.block - 1) / config.block;
+    const std::uint64_t warps_per_block = (config.block + 31) / 32;
+    const std::uint64_t warps = blocks * warps_per_block;
+    const std::unique_ptr<WarpTiming, cudaError_t (*)(void*)> device_warps(
+        device_alloc<WarpTiming>(warps, "cudaMalloc(warp ends)"), cudaFree);
+    const std::unique_ptr<unsigned long long, cudaError_t (*)(void*)> stamp(
+        device_alloc<unsigned long long>(1, "cudaMalloc(stamp)"), cudaFree);
+    std::vector<WarpTiming> host(warps);
+    for (int launch = 0; launch < options_.placement_repetitions; ++launch) {
+        cuda_check(cudaMemsetAsync(device_warps.get(), 0, warps * sizeof(WarpTiming), stream_), "cudaMemset(warp ends)");
+        flush_l2(flush_buffer_, flush_bytes_, stream_);
+        stamp_time(stamp.get(), stream_);  // just before the launch: the origin of its times
+        if (s.kind == cachesim::WorkloadKind::stencil)
+            launch_stencil<EndStampedLaunch>(StencilArgs{arrays_->out, arrays_->inputs[0], s.width, s.height, s.stencil_w,
+                                                         s.stencil_h, s.schedule, nullptr, device_warps.get()},
+                                             config.block, stream_);
+        else
+            launch_matmul<EndStampedLaunch>(MatmulArgs{arrays_->out, arrays_->inputs[0], arrays_->inputs[1], s.width,
+                                                       s.height, s.depth, s.schedule, nullptr, device_warps.get()},
+                                            config.block, stream_);
+        cuda_check(cudaStreamSynchronize(stream_), "end-stamped launch");
+        unsigned long long origin = 0;
+        cuda_check(cudaMemcpy(&origin, stamp.get(), sizeof origin, cudaMemcpyDeviceToHost), "cudaMemcpy(stamp)");
+        cuda_check(cudaMemcpy(host.data(), device_warps.get(), warps * sizeof(WarpTiming), cudaMemcpyDeviceToHost),
+                   "cudaMemcpy(warp ends)");
+        for (std::uint64_t w = 0; w < warps; ++w) {
+            const WarpTiming& t = host[w];
+            if (t.end_ns == 0) continue;  // a warp with no thread in range records nothing
+            write_config_fields(out, config);
+            out << ',' << launch << ',' << w / warps_per_block << ',' << w % warps_per_block << ',' << t.sm << ','
+                << t.slot << ',' << static_cast<long long>(t.end_ns - origin) << '\n';
+        }
+    }
+}
+
 double BenchRunner::check(const BenchConfig& config) {
     fill_bits(arrays_->out, arrays_->out_count, kPoisonBits, stream_);
     launcher(config, false)();

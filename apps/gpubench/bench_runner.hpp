@@ -30,6 +30,7 @@ struct DeviceInfo {
 // The CSV headers of record_placement's block and warp rows.
 void write_placement_header(std::ostream& out);
 void write_warp_times_header(std::ostream& out);
+void write_warp_ends_header(std::ostream& out);
 
 // Selects the device; throws NoGpuError when there is none (or no driver).
 DeviceInfo open_device(int device);
@@ -47,6 +48,10 @@ public:
     // recording every block's SM and start/end times, and with warps_out every warp's; writes rows
     // to whichever stream is given (see write_placement_header, write_warp_times_header).
     void record_placement(const BenchConfig& config, std::ostream* blocks_out, std::ostream* warps_out);
+    // Launches the EndStampedLaunch variant options.placement_repetitions times, recording when
+    // and where every warp finished (ns after a stamp written just before the launch); writes
+    // rows (see write_warp_ends_header).
+    void record_warp_ends(const BenchConfig& config, std::ostream& out);
 
 private:
     struct DeviceArrays;

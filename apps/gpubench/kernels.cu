@@ -46,6 +46,16 @@ __device__ void record_block_start(BlockPlacement* placement, WarpTiming* warps)
 
 template <class Launch>
 __device__ void record_warp_end(BlockPlacement* placement, WarpTiming* warps) {
+    if constexpr (std::is_same_v<Launch, EndStampedLaunch>) {
+        if (threadIdx.x % 32 == 0) {
+            unsigned int sm, slot;
+            unsigned long long now;
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+            asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+            asm volatile("mov.u32 %0, %%warpid;" : "=r"(slot));
+            warps[global_warp()] = WarpTiming{sm, slot, 0, now};
+        }
+    }
     if constexpr (std::is_same_v<Launch, PlacedLaunch>) {
         if (threadIdx.x % 32 == 0) {
             unsigned long long now;
@@ -104,6 +114,12 @@ __global__ void matmul_kernel(MatmulArgs args) {
     record_warp_end<Launch>(args.placement, args.warps);
 }
 
+__global__ void stamp_kernel(unsigned long long* stamp) {
+    unsigned long long now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    *stamp = now;
+}
+
 __global__ void flush_kernel(std::uint32_t* buffer, std::size_t words, std::uint32_t value) {
     const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
     for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < words;
@@ -145,6 +161,13 @@ template void launch_matmul<TimedLaunch>(const MatmulArgs&, std::uint32_t, cudaS
 template void launch_matmul<ProfiledLaunch>(const MatmulArgs&, std::uint32_t, cudaStream_t);
 template void launch_stencil<PlacedLaunch>(const StencilArgs&, std::uint32_t, cudaStream_t);
 template void launch_matmul<PlacedLaunch>(const MatmulArgs&, std::uint32_t, cudaStream_t);
+template void launch_stencil<EndStampedLaunch>(const StencilArgs&, std::uint32_t, cudaStream_t);
+template void launch_matmul<EndStampedLaunch>(const MatmulArgs&, std::uint32_t, cudaStream_t);
+
+void stamp_time(unsigned long long* stamp, cudaStream_t stream) {
+    stamp_kernel<<<1, 1, 0, stream>>>(stamp);
+    cuda_check_launch("stamp kernel launch");
+}
 
 void flush_l2(std::uint32_t* buffer, std::size_t bytes, cudaStream_t stream) {
     static std::uint32_t generation = 0;  // a new value each time, so every line is really written

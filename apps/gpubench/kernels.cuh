@@ -17,6 +17,9 @@ struct ProfiledLaunch {};
 // A third instantiation records where and when every block ran (--placement); never timed or
 // profiled, since reading the clock and the SM id adds instructions.
 struct PlacedLaunch {};
+// A fourth records only when each warp finished, and where (--warp-ends): nothing before or in the
+// loops, so that the loads may compile as in the measured kernel (compare the SASS).
+struct EndStampedLaunch {};
 
 // One block of a PlacedLaunch: the SM it ran on, when its thread 0 started and when its last warp
 // finished (%globaltimer, ns).
@@ -44,7 +47,7 @@ struct StencilArgs {
     std::uint32_t box_w, box_h;
     cachesim::Schedule schedule;
     BlockPlacement* placement = nullptr;  // PlacedLaunch only
-    WarpTiming* warps = nullptr;          // PlacedLaunch only, may be null
+    WarpTiming* warps = nullptr;          // PlacedLaunch (may be null), EndStampedLaunch
 };
 
 struct MatmulArgs {
@@ -54,7 +57,7 @@ struct MatmulArgs {
     std::uint32_t width, height, depth;
     cachesim::Schedule schedule;
     BlockPlacement* placement = nullptr;  // PlacedLaunch only
-    WarpTiming* warps = nullptr;          // PlacedLaunch only, may be null
+    WarpTiming* warps = nullptr;          // PlacedLaunch (may be null), EndStampedLaunch
 };
 
 template <class Launch>
@@ -64,6 +67,8 @@ void launch_matmul(const MatmulArgs& args, std::uint32_t block, cudaStream_t str
 
 // Writes `bytes` of `buffer` (sized larger than the L2) so that no input stays cached.
 void flush_l2(std::uint32_t* buffer, std::size_t bytes, cudaStream_t stream);
+// One thread writes %globaltimer to *stamp (the origin of an EndStampedLaunch's times).
+void stamp_time(unsigned long long* stamp, cudaStream_t stream);
 // Fills a float array with a bit pattern (poison) on the device.
 void fill_bits(float* data, std::size_t count, std::uint32_t bits, cudaStream_t stream);
 

@@ -47,6 +47,11 @@ int run_benchmarks(const Options& options) {
         placement = std::make_unique<OutputFile>(options.placement_path);
         write_placement_header(placement->stream());
     }
+    std::unique_ptr<OutputFile> warp_ends;
+    if (!options.warp_ends_path.empty()) {
+        warp_ends = std::make_unique<OutputFile>(options.warp_ends_path);
+        write_warp_ends_header(warp_ends->stream());
+    }
     std::unique_ptr<OutputFile> warp_times;
     if (!options.warp_times_path.empty()) {
         warp_times = std::make_unique<OutputFile>(options.warp_times_path);
@@ -60,6 +65,7 @@ int run_benchmarks(const Options& options) {
             const ResultRow row = runner.run(configs[i]);
             write_row(out, row);
             out.flush();
+            if (warp_ends) runner.record_warp_ends(configs[i], warp_ends->stream());
             if (placement || warp_times)
                 runner.record_placement(configs[i], placement ? &placement->stream() : nullptr,
                                         warp_times ? &warp_times->stream() : nullptr);
@@ -73,6 +79,7 @@ int run_benchmarks(const Options& options) {
     output.commit();
     if (placement) placement->commit();
     if (warp_times) warp_times->commit();
+    if (warp_ends) warp_ends->commit();
     if (failures > 0) {
         std::fprintf(stderr, "gpubench: %zu of %zu configurations gave wrong output\n", failures, configs.size());
         return kExitCheckFailed;

@@ -115,6 +115,10 @@ Measurement:
                       launches as --placement, which may be given too; the loads are compiled
                       as in the timed kernel): CSV of the configuration, launch, block, warp,
                       SM, slot, start_ns, end_ns
+  --warp-ends FILE    also record, in launches of their own, only when and where every warp
+                      ended (nothing before or in the loop, so the loads compile as in the
+                      measured kernel): the configuration, launch, block, warp, SM, slot, end_ns
+                      (ns after a one-thread kernel just before the launch)
   --placement-reps N  launches recorded per configuration (default 1)
   --dry-run           print the configurations and exit
 Merging an Nsight Compute run (no GPU needed):
@@ -193,6 +197,9 @@ Options parse_options(int argc, char** argv) {
         } else if (arg == "--placement") {
             o.placement_path = value();
             if (o.placement_path.empty()) throw InputError("--placement needs a file name");
+        } else if (arg == "--warp-ends") {
+            o.warp_ends_path = value();
+            if (o.warp_ends_path.empty()) throw InputError("--warp-ends needs a file name");
         } else if (arg == "--warp-times") {
             o.warp_times_path = value();
             if (o.warp_times_path.empty()) throw InputError("--warp-times needs a file name");

@@ -31,6 +31,7 @@ struct Options {
     std::string placement_path;  // --placement: where every block ran, one extra launch per configuration
     int placement_repetitions = 1;  // --placement-reps, also for --warp-times
     std::string warp_times_path;    // --warp-times: every warp's SM, slot, start and end, same launches
+    std::string warp_ends_path;     // --warp-ends: every warp's SM, slot and end only (EndStampedLaunch)
     bool check = true;
     std::uint64_t seed = 20240601;
     int device = 0;
