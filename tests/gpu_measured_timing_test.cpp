@@ -5,6 +5,7 @@
 
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "sim/observer.hpp"
 #include "tests/gpu_test_util.hpp"
 #include "traces/warp_times.hpp"
 
@@ -120,6 +121,33 @@ TEST(GpuMeasuredTiming, OneIntervalForAllIsTheLockstepOrder) {
     GpuConfig single = gpu(1, 128);
     expect_same_counters(replay(one_block, single, timeline(128, {{0, 0, 9}, {0, 0, 9}, {0, 0, 9}, {0, 0, 9}})),
                          simulate_gpu_model(one_block, single));
+}
+
+// An observer sees every L1 sector lookup and one step per request, in time order.
+TEST(GpuMeasuredTiming, ObserverSeesEveryRequestAsAStep) {
+    struct Counter : SimObserver {
+        std::uint64_t l1_lookups = 0, l1_hits = 0, steps = 0, last_step = 0;
+        void on_lookup(int level, std::uint64_t, bool hit, bool, std::uint16_t) override {
+            if (level != 0) return;
+            ++l1_lookups;
+            l1_hits += hit;
+        }
+        void on_step_end(std::uint64_t step) override {
+            EXPECT_EQ(step, steps);
+            ++steps;
+            last_step = step;
+        }
+    } counter;
+    GpuConfig c = gpu(2, 32);
+    const WarpTimeline t = timeline(32, {{0, 0, 90}, {0, 0, 90}});
+    c.timeline = &t;
+    RunControl control;
+    control.observer = &counter;
+    const GpuResult r = simulate_gpu_model(kTwoRows, c, control);
+    EXPECT_EQ(counter.l1_lookups, 40u);
+    EXPECT_EQ(counter.l1_hits, 23u);
+    EXPECT_EQ(counter.steps, 2u * 9);  // per warp 4 A loads, 4 B loads and the store
+    EXPECT_EQ(r.ncu.l1_sectors_ld_hit, 23u);
 }
 
 TEST(GpuMeasuredTiming, RejectsATimelineOfAnotherLaunch) {
