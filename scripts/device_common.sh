@@ -34,3 +34,16 @@ fidelity_sweep() {
     2>"$OUT/logs/${name}_matmul.log"
   echo "rc=$?"; tail -2 "$OUT/logs/${name}_matmul.log"
 }
+
+# ncu_raw_rows LOG OUT: from ncu's --csv --page raw output in LOG (logs, perhaps several runs
+# appended), the header line and the launch rows into OUT.
+ncu_raw_rows() {
+  { grep -h '^"ID"' "$1" | head -1; grep -h '^"[0-9]' "$1"; } >"$2"
+  wc -l "$2"
+}
+
+# pack_logs: $OUT/logs into $OUT/logs.tar.gz (files come back one by one), and what is left.
+pack_logs() {
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
+  ls -la "$OUT"
+}

@@ -25,6 +25,7 @@ OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
 case $MODE in probe|warps|stencil|ends) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
+. scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
 
 echo "== build"
@@ -49,10 +50,8 @@ if [ "$MODE" = ends ]; then
     --counters ncu --reps 1 --warmup 1 --placement-reps 2 --warp-ends /tmp/e.csv --out /tmp/rows.csv \
     >"$OUT/logs/ncu_ends.csv" 2>"$OUT/logs/ncu_ends.log"
   echo "rc=$?"
-  { grep -h '^"ID"' "$OUT/logs/ncu_ends.csv" | head -1; grep -h '^"[0-9]' "$OUT/logs/ncu_ends.csv"; } >"$OUT/ends_ncu.csv"
-  wc -l "$OUT/ends_ncu.csv"
-  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
-  ls -la "$OUT"
+  ncu_raw_rows "$OUT/logs/ncu_ends.csv" "$OUT/ends_ncu.csv"
+  pack_logs
   exit 0
 fi
 
@@ -84,10 +83,8 @@ if [ "$MODE" = stencil ]; then
       >>"$OUT/logs/ncu_stencil.csv" 2>>"$OUT/logs/ncu_stencil.log"
     echo "ncu $c rc=$?"
   done
-  { grep -h '^"ID"' "$OUT/logs/ncu_stencil.csv" | head -1; grep -h '^"[0-9]' "$OUT/logs/ncu_stencil.csv"; } >"$OUT/stencil_ncu.csv"
-  wc -l "$OUT/stencil_ncu.csv"
-  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
-  ls -la "$OUT"
+  ncu_raw_rows "$OUT/logs/ncu_stencil.csv" "$OUT/stencil_ncu.csv"
+  pack_logs
   exit 0
 fi
 
@@ -112,10 +109,8 @@ if [ "$MODE" = warps ]; then
     --counters ncu --reps 1 --warmup 1 --placement-reps 2 --warp-times /tmp/w.csv --out /tmp/rows.csv \
     >"$OUT/logs/ncu_warps.csv" 2>"$OUT/logs/ncu_warps.log"
   echo "rc=$?"
-  { grep -h '^"ID"' "$OUT/logs/ncu_warps.csv" | head -1; grep -h '^"[0-9]' "$OUT/logs/ncu_warps.csv"; } >"$OUT/warps_ncu.csv"
-  wc -l "$OUT/warps_ncu.csv"
-  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
-  ls -la "$OUT"
+  ncu_raw_rows "$OUT/logs/ncu_warps.csv" "$OUT/warps_ncu.csv"
+  pack_logs
   exit 0
 fi
 BIN=build-device/apps/gpubench/progressprobe
@@ -130,11 +125,9 @@ echo "== ncu"
 METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
 METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,sm__cycles_elapsed.max,gpu__time_duration.sum
 FLAGS=(--csv --page raw --print-units base --metrics "$METRICS" -k regex:progress --cache-control all --clock-control none)
-timeout 300 ncu "${FLAGS[@]}" "$BIN" /tmp/every32 --launches 1 >"$OUT/logs/ncu32.csv" 2>"$OUT/logs/ncu32.log"
+timeout 300 ncu "${FLAGS[@]}" "$BIN" /tmp/every32 --launches 1 >"$OUT/logs/ncu_probe.csv" 2>"$OUT/logs/ncu32.log"
 echo "rc=$?"
-timeout 200 ncu "${FLAGS[@]}" "$BIN" /tmp/every1024 --launches 1 --every 1024 >"$OUT/logs/ncu1024.csv" 2>"$OUT/logs/ncu1024.log"
+timeout 200 ncu "${FLAGS[@]}" "$BIN" /tmp/every1024 --launches 1 --every 1024 >>"$OUT/logs/ncu_probe.csv" 2>"$OUT/logs/ncu1024.log"
 echo "rc=$?"
-{ grep -h '^"ID"' "$OUT/logs/ncu32.csv" | head -1; grep -h '^"[0-9]' "$OUT/logs/ncu32.csv" "$OUT/logs/ncu1024.csv"; } >"$OUT/progress_ncu.csv"
-wc -l "$OUT/progress_ncu.csv"
-tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
-ls -la "$OUT"
+ncu_raw_rows "$OUT/logs/ncu_probe.csv" "$OUT/progress_ncu.csv"
+pack_logs

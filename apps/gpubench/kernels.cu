@@ -21,6 +21,9 @@ __device__ std::uint64_t global_warp() {
     return static_cast<std::uint64_t>(blockIdx.x) * ((blockDim.x + 31) / 32) + threadIdx.x / 32;
 }
 
+// The recording code below is what recorded tests/data/h200/warp_times_* and warp_ends_*: any
+// change to it can change how the kernels' loops compile, and so their timing (README, "Replaying
+// measured warp timing"); re-measure after changing it.
 template <class Launch>
 __device__ void record_block_start(BlockPlacement* placement, WarpTiming* warps) {
     if constexpr (std::is_same_v<Launch, PlacedLaunch>) {
