@@ -2,6 +2,7 @@
 // the H200's measured timeline of the naive matmul, whose L1 hit rate the replay must reproduce.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -37,6 +38,19 @@ TEST(CliWarpTimes, ReplaysTheMeasuredOrder) {
     EXPECT_EQ(j.at("parameters").at("warp_times").get<std::string>(), file);
     EXPECT_EQ(j.at("parameters").at("warp_times_launch").get<std::string>(), "0");
     EXPECT_EQ(j.at("parameters").at("rounds").get<std::string>(), "0");
+}
+
+TEST(CliWarpTimes, DiagramsTheMeasuredOrder) {
+    // One step per request: 2 warps x 9 requests.
+    const std::string file = write_file("diagram.csv", kHeader + "matmul,32,2,0,0,4,linear,32,0,0,0,0,0,0,90\n"
+                                                                 "matmul,32,2,0,0,4,linear,32,0,1,0,1,1,50,140\n");
+    const std::string png = (temp_dir() / "measured.png").string();
+    const auto r = run_cachesim("diagram " + kTwoRows + " --warp-times " + file + " --out " + png);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(std::filesystem::exists(png));
+    const auto late = run_cachesim("diagram " + kTwoRows + " --warp-times " + file + " --from 18 --out " + png + "x");
+    EXPECT_EQ(late.exit_code, 2);
+    EXPECT_NE(late.err.find("past the run's last step 17"), std::string::npos) << late.err;
 }
 
 TEST(CliWarpTimes, BadInputExitsTwoNamingTheProblem) {

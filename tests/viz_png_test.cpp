@@ -185,6 +185,8 @@ TEST(VizPng, CliBadDiagramOptions) {
         {"diagram --max-cells 10" + o, "at least 1024"},
         {"diagram --out /nonexistent-dir/x.png", "cannot write"},
         {"diagram --model gpu --size 64x64 --view array --time 999999" + o, "past the run's last round"},
+        // 16 blocks of 8 warps, one block per SM, 50 requests a warp: 400 rounds
+        {"diagram --model gpu --size 64x64 --from 400" + o, "past the run's last step 399"},
     };
     for (const auto& [args, message] : cases) {
         const auto r = test::run_cachesim(args);

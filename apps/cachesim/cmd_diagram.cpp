@@ -43,14 +43,15 @@ int pixels(const po::variables_map& vm, const char* name, int fallback) {
 
 int run_diagram(int argc, char** argv) {
     po::options_description options;
-    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(diagram_options());
+    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(timing_options()).add(diagram_options());
     const auto vm = parse_command_line(
         argc, argv, options,
         "usage: cachesim diagram --out FILE.png [options]\n\n"
         "Simulates like `simulate` and draws the thesis's spatial-temporal diagram: rows are cache\n"
         "lines grouped by array, columns are work items in launch order (--view time), or the 2D\n"
         "arrays at step --time coloured by where each element's line lives (--view array).\n"
-        "With --model gpu a step is one scheduling round of all SMs, and \"in L1\" means in any SM's L1.\n"
+        "With --model gpu a step is one scheduling round of all SMs, and \"in L1\" means in any SM's L1;\n"
+        "with --warp-times a step is one request, in the order the GPU ran them.\n"
         "Rendered in memory; no display needed.");
     if (!vm) return 0;
     if (!vm->count("out")) throw InputError("diagram: --out FILE.png is required");
@@ -61,7 +62,9 @@ int run_diagram(int argc, char** argv) {
     const std::uint64_t max_cells = (*vm)["max-cells"].as<std::uint64_t>();
     if (max_cells < 1024) throw InputError("--max-cells: at least 1024");
 
-    const SimulationOptions sim = read_simulation_options(*vm);
+    SimulationOptions sim = read_simulation_options(*vm);
+    WarpTimeline timeline;
+    if (sim.workload) read_timeline(*vm, sim, timeline);
     if (!sim.workload)
         throw InputError("diagram: traces have no 2D array layout to draw; use --workload stencil|matmul");
     const WorkloadSpec& w = *sim.workload;
@@ -69,8 +72,10 @@ int run_diagram(int argc, char** argv) {
     // Thread model: a step is a work item, so the run's length is known up front. GPU model: a step
     // is a scheduling round, known only once the run is over.
     const std::optional<std::uint64_t> steps = gpu ? std::nullopt : std::optional<std::uint64_t>(w.items());
+    GpuResult gpu_run;  // the GPU model's own result: its steps are rounds (or measured requests)
+    auto gpu_steps = [&] { return sim.gpu.timeline ? gpu_run.requests() : gpu_run.rounds; };
     auto record = [&](const viz::RecorderOptions& rec) {
-        if (gpu) return viz::record_gpu_model(w, sim.gpu, rec);
+        if (gpu) return viz::record_gpu_model(w, sim.gpu, rec, {}, &gpu_run);
         auto source = make_source(sim);
         return viz::record_thread_model(*source, sim.hierarchy, rec, w);
     };
@@ -96,11 +101,14 @@ int run_diagram(int argc, char** argv) {
         rec.first_step = style.from.value_or(0);
         if (steps || style.to) rec.window_steps = style.to.value_or(steps.value_or(0)) - rec.first_step;
         const viz::RecordedRun run = record(rec);
-        if (gpu && style.from && *style.from >= run.result.steps)
-            throw InputError("--from: step " + std::to_string(*style.from) + " is past the run's last round " +
-                             std::to_string(run.result.steps - 1));
+        if (gpu && style.from && *style.from >= gpu_steps())
+            throw InputError("--from: step " + std::to_string(*style.from) + " is past the run's last step " +
+                             std::to_string(gpu_steps() - 1));
         style.title = title;
-        if (gpu) style.time_label = "time step (scheduling rounds: every SM with work issues one request)";
+        if (gpu)
+            style.time_label = sim.gpu.timeline
+                                   ? "time step (requests, in the order the GPU ran them: --warp-times)"
+                                   : "time step (scheduling rounds: every SM with work issues one request)";
         style.notes = viz::run_notes(w, sim.hierarchy, run.result);
         encoded = viz::encode_png(viz::render_time_diagram(run.diagram, style).image);
     } else {
@@ -112,8 +120,10 @@ int run_diagram(int argc, char** argv) {
         rec.snapshot_step = t;
         const viz::RecordedRun run = record(rec);
         if (!run.snapshot)
-            throw InputError("--time: step " + std::to_string(t) + " is past the run's last round " +
-                             std::to_string(run.result.steps ? run.result.steps - 1 : 0));
+            throw InputError("--time: step " + std::to_string(t) + " is past the run's last " +
+                             (sim.gpu.timeline ? "step " : "round ") +
+                             std::to_string(gpu ? (gpu_steps() ? gpu_steps() - 1 : 0)
+                                                : (run.result.steps ? run.result.steps - 1 : 0)));
         viz::ArrayViewStyle style;
         style.width = pixels(*vm, "width", 1200);
         style.height = pixels(*vm, "height", 700);

@@ -23,19 +23,6 @@ po::options_description output_options() {
     return d;
 }
 
-po::options_description timing_options() {
-    po::options_description d("Measured timing (--model gpu)");
-    d.add_options()
-        ("warp-times", po::value<std::string>(),
-         "replay the launch in the order a GPU ran it: FILE from gpubench --warp-times (every warp's "
-         "SM, start and end); each warp's requests are spread evenly over its interval, all SMs' "
-         "requests go in time order (no rounds; --cta-order, --cta-refill and --warp-scheduler do not "
-         "apply; the --l2-coalesce windows count nanoseconds)")
-        ("warp-times-launch", po::value<std::uint32_t>(),
-         "which recorded launch of the configuration to replay (default: the file's first)");
-    return d;
-}
-
 }  // namespace
 
 int run_simulate(int argc, char** argv) {
@@ -55,15 +42,7 @@ int run_simulate(int argc, char** argv) {
     RunReport report;
     SimulationOptions sim = read_simulation_options(*vm);
     WarpTimeline timeline;
-    if (vm->count("warp-times")) {
-        if (sim.model != "gpu") throw InputError("--warp-times replays measured warps: it needs --model gpu");
-        std::optional<std::uint32_t> launch;
-        if (vm->count("warp-times-launch")) launch = (*vm)["warp-times-launch"].as<std::uint32_t>();
-        timeline = read_warp_times((*vm)["warp-times"].as<std::string>(), *sim.workload, sim.gpu.block, launch);
-        sim.gpu.timeline = &timeline;
-    } else if (vm->count("warp-times-launch")) {
-        throw InputError("--warp-times-launch needs --warp-times");
-    }
+    read_timeline(*vm, sim, timeline);
     report.model = sim.model;
     report.workload = sim.workload;
     report.trace_path = sim.trace_path;

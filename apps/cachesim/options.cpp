@@ -350,6 +350,31 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     return o;
 }
 
+po::options_description timing_options() {
+    po::options_description d("Measured timing (--model gpu)");
+    d.add_options()
+        ("warp-times", po::value<std::string>(),
+         "replay the launch in the order a GPU ran it: FILE from gpubench --warp-times (every warp's "
+         "SM, start and end); each warp's requests are spread evenly over its interval, all SMs' "
+         "requests go in time order (no rounds; --cta-order, --cta-refill and --warp-scheduler do not "
+         "apply; the --l2-coalesce windows count nanoseconds)")
+        ("warp-times-launch", po::value<std::uint32_t>(),
+         "which recorded launch of the configuration to replay (default: the file's first)");
+    return d;
+}
+
+void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTimeline& timeline) {
+    if (!vm.count("warp-times")) {
+        if (vm.count("warp-times-launch")) throw InputError("--warp-times-launch needs --warp-times");
+        return;
+    }
+    if (sim.model != "gpu") throw InputError("--warp-times replays measured warps: it needs --model gpu");
+    std::optional<std::uint32_t> launch;
+    if (vm.count("warp-times-launch")) launch = vm["warp-times-launch"].as<std::uint32_t>();
+    timeline = read_warp_times(vm["warp-times"].as<std::string>(), *sim.workload, sim.gpu.block, launch);
+    sim.gpu.timeline = &timeline;
+}
+
 std::unique_ptr<AccessSource> make_source(const SimulationOptions& options) {
     if (options.workload) return std::make_unique<WorkloadSource>(*options.workload);
     if (options.trace_cst) return std::make_unique<cst::TraceFileSource>(options.trace_path);

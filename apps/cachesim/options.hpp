@@ -10,6 +10,7 @@
 #include "traces/access_source.hpp"
 #include "traces/trace_format.hpp"
 #include "traces/trace_readers.hpp"
+#include "traces/warp_times.hpp"
 #include "traces/workload_spec.hpp"
 
 namespace cachesim::cli {
@@ -32,6 +33,7 @@ po::options_description workload_options();
 po::options_description cache_options();
 po::options_description common_options();  // --preset, --config, --seed, --help
 po::options_description gpu_options();     // --block, --sms, ... (--model gpu)
+po::options_description timing_options();  // --warp-times, --warp-times-launch (--model gpu)
 
 // Parses argv, then the --config file, then the --preset's values; earlier sources win.
 // --model gpu without --preset takes the h200 preset.
@@ -42,6 +44,9 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
 
 // Turns parsed values into a validated configuration; throws InputError / SimulationError.
 SimulationOptions read_simulation_options(const po::variables_map& vm);
+// With --warp-times: reads the measured timeline of sim's launch into `timeline` and points
+// sim.gpu at it (which must then outlive the run). InputError for a bad file or combination.
+void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTimeline& timeline);
 
 std::unique_ptr<AccessSource> make_source(const SimulationOptions& options);
 
