@@ -62,6 +62,25 @@ TEST(GpuMeasuredTiming, OverlappingWarpsShareTheL1) {
     }
 }
 
+TEST(GpuMeasuredTiming, IssuesInTimeOrder) {
+    // w1 starts 45 ns after w0; both spread 9 requests over 90 ns (one every 10 ns: w0 at 5, 15,
+    // ..., 85, w1 at 50, 60, ..., 130): w0 issues its first five alone, then they alternate, then
+    // w1 issues its last five alone.
+    std::vector<GpuIssue> log;
+    GpuConfig c = gpu(2, 32);
+    c.issue_log = &log;
+    replay(kTwoRows, c, timeline(32, {{0, 0, 90}, {1, 45, 135}}));
+    ASSERT_EQ(log.size(), 18u);
+    const std::uint64_t expected_block[18] = {0, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1, 1};
+    for (std::uint64_t i = 0; i < 18; ++i) {
+        EXPECT_EQ(log[i].round, i);
+        EXPECT_EQ(log[i].block, expected_block[i]) << i;
+        EXPECT_EQ(log[i].sm, static_cast<std::uint32_t>(expected_block[i])) << i;
+    }
+    EXPECT_EQ(log[5].k, 0u);   // w1's first request
+    EXPECT_EQ(log[17].k, 8u);  // w1's store
+}
+
 TEST(GpuMeasuredTiming, WarpsApartLoseTheirReuse) {
     // w1 starts after w0 ended. With two L1 lines only A and the last B line survive; w1 then
     // misses every B sector (LRU evicts B3 first, then each B line before it comes back).

@@ -134,7 +134,8 @@ struct GpuConfig {
     // equivalent per-warp fast path.
     bool reference_addresses = false;
     // Testing aid: when set, every issued request is appended (SM by SM within a chunk of rounds;
-    // sort by (round, sm) for the lockstep order). Unbounded: small launches only.
+    // sort by (round, sm) for the lockstep order; with a timeline, in the measured order, "round"
+    // counting requests). Unbounded: small launches only.
     std::vector<GpuIssue>* issue_log = nullptr;
     // Measured timing (gpubench --warp-times): when set, every warp runs on the SM and over the
     // interval the timeline gives, its requests spread evenly over it, and all requests are

@@ -370,7 +370,10 @@ public:
             }
             const std::uint32_t s = timeline.warps[next.warp].sm;
             replay_round_ = static_cast<std::uint64_t>(next.time);
-            issue(s, next.slot);
+            const bool missed = issue(s, next.slot);
+            if (c_.issue_log) [[unlikely]]  // "round": the request's place in the measured order
+                c_.issue_log->push_back({done, s, warps_[next.slot].block,
+                                         static_cast<std::uint32_t>(next.warp % wpb_), warps_[next.slot].k, missed});
             std::vector<L2Event>& events = events_[s];
             std::size_t i = 0;
             if (lrc_.enabled()) replay_coalescing(s, 0, events, i, coalesce_group(s, warps_[next.slot].block));
