@@ -173,7 +173,7 @@ po::options_description gpu_options() {
         ("l2-coalesce-hit", po::value<std::uint32_t>()->default_value(d.l2_coalesce_hit_rounds),
          "L2 request coalescing: for this many rounds after an L1's request to the L2 that hits, "
          "identical requests (same line, same sectors) of other SMs join it instead of looking up; "
-         "0 with --l2-coalesce-miss 0: off (every preset)")
+         "0 with --l2-coalesce-miss 0: off (every preset but h200: 50 / 200, among pairs)")
         ("l2-coalesce-miss", po::value<std::uint32_t>()->default_value(d.l2_coalesce_miss_rounds),
          "the same window after a request that misses in the near L2 half (it waits longer)")
         ("l2-coalesce-max", po::value<std::uint32_t>()->default_value(d.l2_coalesce_requesters),
