@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ccache pkg-config
   libboost-program-options-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
-  libpng-dev libfreetype-dev fonts-dejavu-core libzstd-dev libthrust-dev
+  libpng-dev zlib1g-dev libfreetype-dev fonts-dejavu-core libzstd-dev libthrust-dev
   libsfml-dev libimgui-dev xvfb xauth libgl1-mesa-dri
   libopenmpi-dev openmpi-bin clang libclang-rt-14-dev
 )
