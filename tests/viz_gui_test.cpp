@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "tests/viz_gui_util.hpp"
@@ -89,6 +90,38 @@ TEST(VizGui, BadOptionsExit2) {
     EXPECT_EQ(run_gui("--window 10x10", log), 2);
     EXPECT_EQ(run_gui("--playhead 256 --screenshot /tmp/x.png", log), 2);
     EXPECT_NE(read_file(log).find("past the last step 255"), std::string::npos);
+}
+
+// A measured warp order in the GUI (--start-warp-times): the diagram's steps are the launch's
+// requests (2 warps x 9), not rounds; the file must fit the first pane's launch.
+TEST(VizGui, MeasuredWarpOrder) {
+    const auto dir = std::filesystem::temp_directory_path() / ("cacheviz-warps-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto png = dir / "warps.png", layout = dir / "layout.txt", log = dir / "log.txt", csv = dir / "w.csv";
+    std::ofstream(csv) << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block_size,launch,block,warp,sm,slot,"
+                          "start_ns,end_ns\nmatmul,32,2,0,0,4,linear,32,0,0,0,0,0,0,90\n"
+                          "matmul,32,2,0,0,4,linear,32,0,1,0,0,1,0,90\n";
+    const std::string launch = "--workload matmul --size 32x2 --depth 4 --start-gpu h200 --start-block 32";
+    const int code = run_gui(launch + " --start-warp-times '" + csv.string() + "' --window 1280x800 --frames 3 --screenshot '" +
+                                 png.string() + "' --layout '" + layout.string() + "'",
+                             log);
+    ASSERT_EQ(code, 0) << read_file(log);
+    std::istringstream in(read_file(layout));
+    std::string tag;
+    Placement p{};
+    in >> tag >> p.x >> p.y >> p.w >> p.h >> p.t0 >> p.t1 >> p.r0 >> p.r1;
+    ASSERT_EQ(tag, "diagram");
+    EXPECT_EQ(p.t1, 18);  // lockstep would take 9 rounds (one warp per SM)
+    EXPECT_EQ(run_gui("--workload matmul --size 32x2 --depth 4 --start-warp-times '" + csv.string() +
+                          "' --screenshot /tmp/x.png",
+                      log),
+              2);
+    EXPECT_NE(read_file(log).find("--start-warp-times needs --start-gpu"), std::string::npos);
+    EXPECT_EQ(run_gui("--workload matmul --size 32x2 --depth 4 --start-gpu h200 --start-block 64 --start-warp-times '" +
+                          csv.string() + "' --screenshot /tmp/x.png",
+                      log),
+              2);
+    EXPECT_NE(read_file(log).find("no warps of"), std::string::npos) << read_file(log);
 }
 
 // The GPU model in the GUI: a step is a scheduling round; the first round of one SM fetches the

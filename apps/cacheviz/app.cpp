@@ -133,6 +133,11 @@ void App::start_run(Pane& pane) {
     in.hierarchy = pane.config.hierarchy;
     in.gpu_model = pane.config.model == "gpu";
     in.gpu = pane.config.gpu;
+    in.gpu.timeline = nullptr;
+    if (in.gpu_model && pane.config.use_timeline && pane.config.timeline) {
+        in.timeline = pane.config.timeline;
+        in.gpu.timeline = in.timeline.get();
+    }
     in.recorder.max_cells = options_.max_cells;
     pane.job = std::make_unique<SimJob>(std::move(in));
     pane.array_view_step = ~std::uint64_t{0};
@@ -397,7 +402,15 @@ void App::controls(Pane& pane) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("SMs freeing a block slot in the same round get the next blocks\nin a seeded random order (shuffled) or in SM order");
         int sched = static_cast<int>(c.gpu.scheduler);
         if (ImGui::Combo("warp scheduler", &sched, "lrr\0gto\0")) { c.gpu.scheduler = static_cast<WarpScheduler>(sched); changed = true; }
-        ImGui::TextDisabled("a step is one scheduling round");
+        if (c.timeline) {
+            changed |= ImGui::Checkbox("measured warp order", &c.use_timeline);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("replay in the order the GPU ran it (%s, launch %u) instead of lockstep rounds;\n"
+                                  "it fits only the launch it was recorded for",
+                                  c.timeline->source.c_str(), c.timeline->launch);
+        }
+        ImGui::TextDisabled(c.timeline && c.use_timeline ? "a step is one request, in the measured order"
+                                                         : "a step is one scheduling round");
     }
 
     ImGui::Separator();
@@ -587,7 +600,10 @@ void App::diagram_pane(Pane& pane, float width, float height) {
         if (step < d->first_step() + d->steps() && row < d->rows()) {
             ImGui::BeginTooltip();
             const WorkloadSpec& wl = pane.current->input.workload;
-            if (pane.current->input.gpu_model) {
+            if (pane.current->input.gpu_model && pane.current->input.gpu.timeline) {
+                ImGui::Text("request %s of %s (in the measured order)", viz::thousands(step).c_str(),
+                            viz::thousands(pane.current->rounds).c_str());
+            } else if (pane.current->input.gpu_model) {
                 ImGui::Text("round %s of %s (every SM with work issues one request)", viz::thousands(step).c_str(),
                             viz::thousands(pane.current->rounds).c_str());
             } else {
@@ -629,6 +645,9 @@ void App::array_panel(float width, float height) {
             const viz::ArrayView& av = *pane.array_view;
             if (av.work_item)
                 ImGui::Text("%s: step %s, work item (%u, %u)", pane.name.c_str(), viz::thousands(av.step).c_str(), av.item_x, av.item_y);
+            else if (pane.current && pane.current->input.gpu.timeline)
+                ImGui::Text("%s: request %s of the measured order (where each line is after it)", pane.name.c_str(),
+                            viz::thousands(av.step).c_str());
             else
                 ImGui::Text("%s: round %s (where each line is after the round)", pane.name.c_str(), viz::thousands(av.step).c_str());
             float total_w = 0, max_h = 1;
@@ -679,7 +698,9 @@ void App::stats_panel(float width, float height) {
         };
         row("schedule", [](const JobOutput& o) { return schedule_label(o.input.workload.schedule); });
         row("model", [](const JobOutput& o) {
-            return o.input.gpu_model ? "GPU " + o.input.gpu.name + " (" + viz::thousands(o.rounds) + " rounds)" : std::string("thread");
+            if (!o.input.gpu_model) return std::string("thread");
+            return "GPU " + o.input.gpu.name + " (" + viz::thousands(o.rounds) +
+                   (o.input.gpu.timeline ? " requests, measured order)" : " rounds)");
         });
         for (std::size_t lvl = 0; lvl < 2; ++lvl) {
             auto level = [lvl](const JobOutput& o) -> const LevelStats* {

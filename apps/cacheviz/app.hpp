@@ -21,6 +21,10 @@ struct PaneConfig {
     std::string model = "thread";  // "thread" or "gpu"
     GpuConfig gpu = default_gpu();   // used by the GPU model
     static GpuConfig default_gpu();
+    // A measured warp order (cacheviz --start-warp-times) and whether the GPU model replays it
+    // instead of its lockstep rounds.
+    std::shared_ptr<const WarpTimeline> timeline;
+    bool use_timeline = false;
 };
 
 // View shared by the panes (compare mode shares zoom and playhead).

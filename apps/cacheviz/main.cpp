@@ -15,6 +15,7 @@
 #include "apps/cacheviz/app.hpp"
 #include "apps/cacheviz/config.hpp"
 #include "apps/cachesim/atomic_file.hpp"
+#include "traces/warp_times.hpp"
 #include "apps/cachesim/cli_errors.hpp"
 #include "apps/cachesim/options.hpp"
 #include "traces/input_error.hpp"
@@ -36,6 +37,10 @@ po::options_description gui_options() {
         ("start-gpu", po::value<std::string>(), "start with the GPU model and this GPU preset (v100, t4, a100, h100, h200)")
         ("start-block", po::value<std::uint32_t>(), "with --start-gpu: threads per block")
         ("start-sms", po::value<std::uint32_t>(), "with --start-gpu: number of SMs")
+        ("start-warp-times", po::value<std::string>(),
+         "with --start-gpu: the first pane replays this measured warp order (gpubench --warp-times, as "
+         "cachesim simulate --warp-times; a checkbox switches it off); a --compare pane stays in lockstep")
+        ("start-warp-times-launch", po::value<std::uint32_t>(), "with --start-warp-times: which recorded launch")
         ("layout", po::value<std::string>(), "--screenshot: also write where the first diagram was drawn (x y w h t0 t1 r0 r1), its base cell and its full-resolution window")
         ("playhead", po::value<std::uint64_t>()->default_value(0), "initial playhead step")
         ("zoom", po::value<std::string>(), "initial view: steps FROM:TO (TO excluded), e.g. 96:128; zoomed in past the diagram's "
@@ -114,6 +119,16 @@ int run(int argc, char** argv) {
     };
     gui::PaneConfig first_pane = first;
     apply_gpu(first_pane);
+    if (vm->count("start-warp-times")) {
+        if (first_pane.model != "gpu") throw InputError("--start-warp-times needs --start-gpu");
+        std::optional<std::uint32_t> launch;
+        if (vm->count("start-warp-times-launch")) launch = (*vm)["start-warp-times-launch"].as<std::uint32_t>();
+        first_pane.timeline = std::make_shared<const WarpTimeline>(read_warp_times(
+            (*vm)["start-warp-times"].as<std::string>(), first_pane.workload, first_pane.gpu.block, launch));
+        first_pane.use_timeline = true;
+    } else if (vm->count("start-warp-times-launch")) {
+        throw InputError("--start-warp-times-launch needs --start-warp-times");
+    }
     std::optional<gui::PaneConfig> compare;
     if (vm->count("compare")) {
         // The first pane's explicit options, overridden by the compare options.

@@ -34,7 +34,7 @@ void SimJob::run() {
         if (input_.gpu_model) {
             GpuResult gpu;
             run = viz::record_gpu_model(input_.workload, input_.gpu, recorder, control, &gpu);
-            out->rounds = gpu.rounds;
+            out->rounds = input_.gpu.timeline ? gpu.requests() : gpu.rounds;
             out->input.hierarchy = viz::gpu_hierarchy(input_.gpu);
         } else {
             WorkloadSource source(input_.workload);

@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "traces/warp_times.hpp"
 #include "viz/record.hpp"
 
 namespace cachesim::gui {
@@ -17,6 +18,7 @@ struct JobInput {
     HierarchyConfig hierarchy;  // thread model; for the GPU model, the levels it simulates
     bool gpu_model = false;
     GpuConfig gpu;
+    std::shared_ptr<const WarpTimeline> timeline;  // keeps gpu.timeline alive while set
     viz::RecorderOptions recorder;
     // A windowed recording (recorder.window_steps): stop the run once the window is recorded.
     bool stop_after_window = false;
@@ -31,7 +33,8 @@ struct JobOutput {
     std::shared_ptr<const viz::Diagram> diagram;
     std::optional<viz::LineSnapshot> snapshot;
     std::string error;  // empty on success
-    std::uint64_t rounds = 0;  // GPU model: scheduling rounds (the diagram's steps)
+    std::uint64_t rounds = 0;  // GPU model: the diagram's steps (scheduling rounds, or requests
+                               // in a measured order)
     double seconds = 0;
 };
 
