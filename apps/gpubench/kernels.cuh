@@ -18,7 +18,8 @@ struct ProfiledLaunch {};
 // profiled, since reading the clock and the SM id adds instructions.
 struct PlacedLaunch {};
 // A fourth records only when each warp finished, and where (--warp-ends): nothing before or in the
-// loops, so that the loads may compile as in the measured kernel (compare the SASS).
+// loops. Even so, on sm_90 the naive matmul's loop compiles differently from the measured kernel's
+// (the SASS differs, and so does its L1 hit rate: tests/data/h200/README.md, "Warp timing").
 struct EndStampedLaunch {};
 
 // One block of a PlacedLaunch: the SM it ran on, when its thread 0 started and when its last warp
@@ -31,8 +32,8 @@ struct BlockPlacement {
 };
 
 // One warp of a PlacedLaunch (--warp-times): its SM, its warp slot there (%warpid), when its lane 0
-// started and when it finished (%globaltimer, ns). Recorded outside the kernels' loops, so the loads
-// are compiled as in the other launches.
+// started and when it finished (%globaltimer, ns). Recorded outside the kernels' loops, which still
+// compile differently from the measured kernel's (see EndStampedLaunch).
 struct WarpTiming {
     std::uint32_t sm;
     std::uint32_t slot;

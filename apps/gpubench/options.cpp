@@ -112,12 +112,13 @@ Measurement:
                       configuration, after an L2 flush): CSV of the configuration, launch, block,
                       SM (%smid), start and end (ns from the launch's first start)
   --warp-times FILE   also record every warp's SM, warp slot (%warpid), start and end (same
-                      launches as --placement, which may be given too; the loads are compiled
-                      as in the timed kernel): CSV of the configuration, launch, block, warp,
-                      SM, slot, start_ns, end_ns
+                      launches as --placement, which may be given too; the clocks are read
+                      outside the loops, but the loops may still compile, and so run,
+                      differently from the timed kernel's): CSV of the configuration, launch,
+                      block, warp, SM, slot, start_ns, end_ns
   --warp-ends FILE    also record, in launches of their own, only when and where every warp
-                      ended (nothing before or in the loop, so the loads compile as in the
-                      measured kernel): the configuration, launch, block, warp, SM, slot, end_ns
+                      ended (nothing before or in the loop; the loop may still compile
+                      differently): the configuration, launch, block, warp, SM, slot, end_ns
                       (ns after a one-thread kernel just before the launch)
   --placement-reps N  launches recorded per configuration (default 1)
   --dry-run           print the configurations and exit
