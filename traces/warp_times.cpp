@@ -34,6 +34,12 @@ bool same_schedule(const Schedule& a, const Schedule& b) {
 
 }  // namespace
 
+std::uint64_t warps_in_range(std::uint64_t items, std::uint32_t block, std::uint32_t warp_size) {
+    const std::uint64_t full_blocks = items / block;
+    const std::uint64_t rest = items - full_blocks * block;
+    return full_blocks * ((block + warp_size - 1) / warp_size) + (rest + warp_size - 1) / warp_size;
+}
+
 WarpTimeline parse_warp_times(std::string_view text, const std::string& source, const WorkloadSpec& workload,
                               std::uint32_t block, std::optional<std::uint32_t> launch) {
     if (block == 0) throw InputError(source + ": block size 0");
@@ -41,11 +47,8 @@ WarpTimeline parse_warp_times(std::string_view text, const std::string& source, 
     t.source = source;
     t.block = block;
     t.warps_per_block = (block + 31) / 32;
-    const std::uint64_t items = workload.items();
-    const std::uint64_t blocks = (items + block - 1) / block;
-    // Warps with a thread in range: full blocks' warps, then the last block's.
-    const std::uint64_t last_block_threads = items - (blocks - 1) * block;
-    const std::uint64_t expected = (blocks - 1) * t.warps_per_block + (last_block_threads + 31) / 32;
+    const std::uint64_t blocks = (workload.items() + block - 1) / block;
+    const std::uint64_t expected = warps_in_range(workload.items(), block, 32);  // gpubench's warps
     if (expected > (1ull << 32)) throw InputError(source + ": launch too large for a warp timeline");
     t.warps.assign(expected, WarpInterval{});
     std::vector<bool> seen(expected, false);

@@ -12,6 +12,10 @@
 
 namespace cachesim {
 
+// Warps of `warp_size` threads that have a thread in range when blocks of `block` threads cover
+// `items` launch indices (a block's warps past the end run nothing).
+std::uint64_t warps_in_range(std::uint64_t items, std::uint32_t block, std::uint32_t warp_size);
+
 struct WarpInterval {
     std::uint32_t sm = 0;
     std::uint64_t start_ns = 0, end_ns = 0;

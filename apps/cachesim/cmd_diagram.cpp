@@ -63,10 +63,10 @@ int run_diagram(int argc, char** argv) {
     if (max_cells < 1024) throw InputError("--max-cells: at least 1024");
 
     SimulationOptions sim = read_simulation_options(*vm);
-    WarpTimeline timeline;
-    if (sim.workload) read_timeline(*vm, sim, timeline);
     if (!sim.workload)
         throw InputError("diagram: traces have no 2D array layout to draw; use --workload stencil|matmul");
+    WarpTimeline timeline;
+    read_timeline(*vm, sim, timeline);
     const WorkloadSpec& w = *sim.workload;
     const bool gpu = sim.model == "gpu";
     // Thread model: a step is a work item, so the run's length is known up front. GPU model: a step
@@ -119,11 +119,10 @@ int run_diagram(int argc, char** argv) {
         rec.window_steps = 1;
         rec.snapshot_step = t;
         const viz::RecordedRun run = record(rec);
+        // Only a GPU run can end before --time: a thread-model step past the end is refused above.
         if (!run.snapshot)
             throw InputError("--time: step " + std::to_string(t) + " is past the run's last " +
-                             (sim.gpu.timeline ? "step " : "round ") +
-                             std::to_string(gpu ? (gpu_steps() ? gpu_steps() - 1 : 0)
-                                                : (run.result.steps ? run.result.steps - 1 : 0)));
+                             (sim.gpu.timeline ? "step " : "round ") + std::to_string(gpu_steps() ? gpu_steps() - 1 : 0));
         viz::ArrayViewStyle style;
         style.width = pixels(*vm, "width", 1200);
         style.height = pixels(*vm, "height", 700);

@@ -115,11 +115,7 @@ protected:
     }
 
     // Warps with at least one active lane: every block's warps up to the launch's end.
-    std::uint64_t total_warps() const {
-        const std::uint64_t full_blocks = n_ / c_.block;
-        const std::uint64_t rest = n_ - full_blocks * c_.block;
-        return full_blocks * wpb_ + (rest + ws_ - 1) / ws_;
-    }
+    std::uint64_t total_warps() const { return warps_in_range(n_, c_.block, ws_); }
 
     // Puts warp w of `block` into warp slot `slot` (its lanes' work items and addresses). Returns
     // false, leaving the slot alone, when none of its threads is in range.
@@ -396,7 +392,6 @@ public:
             }
         }
         out_.rounds = 0;  // no rounds: the measured order
-        dispatched_ = blocks_;
         finish(t0);
     }
 
@@ -810,10 +805,7 @@ void validate_timeline(const WorkloadSpec& spec, const GpuConfig& config) {
     if (t.warps_per_block != warps_per_block)
         throw SimulationError(what + std::to_string(t.warps_per_block) + " warps per block, the launch has " +
                               std::to_string(warps_per_block) + " (warp size " + std::to_string(config.warp_size) + ")");
-    const std::uint64_t n = spec.items();
-    const std::uint64_t blocks = (n + config.block - 1) / config.block;
-    const std::uint64_t last = n - (blocks - 1) * config.block;
-    const std::uint64_t warps = (blocks - 1) * warps_per_block + (last + config.warp_size - 1) / config.warp_size;
+    const std::uint64_t warps = warps_in_range(spec.items(), config.block, config.warp_size);
     if (t.warps.size() != warps)
         throw SimulationError(what + std::to_string(t.warps.size()) + " warps, the launch has " + std::to_string(warps));
     for (std::size_t i = 0; i < t.warps.size(); ++i) {
