@@ -363,15 +363,25 @@ po::options_description timing_options() {
     return d;
 }
 
-void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTimeline& timeline) {
-    if (!vm.count("warp-times")) {
-        if (vm.count("warp-times-launch")) throw InputError("--warp-times-launch needs --warp-times");
-        return;
+std::optional<WarpTimeline> timeline_option(const po::variables_map& vm, const char* file_key, const char* launch_key,
+                                            const WorkloadSpec& workload, std::uint32_t block) {
+    if (!vm.count(file_key)) {
+        if (vm.count(launch_key)) throw InputError(std::string("--") + launch_key + " needs --" + file_key);
+        return std::nullopt;
     }
-    if (sim.model != "gpu") throw InputError("--warp-times replays measured warps: it needs --model gpu");
     std::optional<std::uint32_t> launch;
-    if (vm.count("warp-times-launch")) launch = vm["warp-times-launch"].as<std::uint32_t>();
-    timeline = read_warp_times(vm["warp-times"].as<std::string>(), *sim.workload, sim.gpu.block, launch);
+    if (vm.count(launch_key)) launch = vm[launch_key].as<std::uint32_t>();
+    return read_warp_times(vm[file_key].as<std::string>(), workload, block, launch);
+}
+
+void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTimeline& timeline) {
+    if (vm.count("warp-times") && sim.model != "gpu")
+        throw InputError("--warp-times replays measured warps: it needs --model gpu");
+    // With --warp-times the model is the GPU's, which always has a workload.
+    std::optional<WarpTimeline> read = timeline_option(vm, "warp-times", "warp-times-launch",
+                                                       sim.workload.value_or(WorkloadSpec{}), sim.gpu.block);
+    if (!read) return;
+    timeline = std::move(*read);
     sim.gpu.timeline = &timeline;
 }
 

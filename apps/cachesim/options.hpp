@@ -44,6 +44,11 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
 
 // Turns parsed values into a validated configuration; throws InputError / SimulationError.
 SimulationOptions read_simulation_options(const po::variables_map& vm);
+// The measured timeline that option `file_key` names (the recorded launch: option `launch_key`) for
+// `workload` run in blocks of `block`, or nothing without the option. InputError for a bad file,
+// or the launch option alone.
+std::optional<WarpTimeline> timeline_option(const po::variables_map& vm, const char* file_key, const char* launch_key,
+                                            const WorkloadSpec& workload, std::uint32_t block);
 // With --warp-times: reads the measured timeline of sim's launch into `timeline` and points
 // sim.gpu at it (which must then outlive the run). InputError for a bad file or combination.
 void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTimeline& timeline);

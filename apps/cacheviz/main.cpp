@@ -15,7 +15,6 @@
 #include "apps/cacheviz/app.hpp"
 #include "apps/cacheviz/config.hpp"
 #include "apps/cachesim/atomic_file.hpp"
-#include "traces/warp_times.hpp"
 #include "apps/cachesim/cli_errors.hpp"
 #include "apps/cachesim/options.hpp"
 #include "traces/input_error.hpp"
@@ -119,15 +118,12 @@ int run(int argc, char** argv) {
     };
     gui::PaneConfig first_pane = first;
     apply_gpu(first_pane);
-    if (vm->count("start-warp-times")) {
-        if (first_pane.model != "gpu") throw InputError("--start-warp-times needs --start-gpu");
-        std::optional<std::uint32_t> launch;
-        if (vm->count("start-warp-times-launch")) launch = (*vm)["start-warp-times-launch"].as<std::uint32_t>();
-        first_pane.timeline = std::make_shared<const WarpTimeline>(read_warp_times(
-            (*vm)["start-warp-times"].as<std::string>(), first_pane.workload, first_pane.gpu.block, launch));
+    if (vm->count("start-warp-times") && first_pane.model != "gpu")
+        throw InputError("--start-warp-times needs --start-gpu");
+    if (auto timeline = cli::timeline_option(*vm, "start-warp-times", "start-warp-times-launch", first_pane.workload,
+                                             first_pane.gpu.block)) {
+        first_pane.timeline = std::make_shared<const WarpTimeline>(std::move(*timeline));
         first_pane.use_timeline = true;
-    } else if (vm->count("start-warp-times-launch")) {
-        throw InputError("--start-warp-times-launch needs --start-warp-times");
     }
     std::optional<gui::PaneConfig> compare;
     if (vm->count("compare")) {

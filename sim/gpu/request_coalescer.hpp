@@ -7,8 +7,9 @@
 // 128 B one, nor two overlapping 64 B ones) and arrive within a short window of the first (longer
 // while the first waits for DRAM), and one lookup serves at most a few SMs.
 //
-// Only SMs of one group can share a lookup (the model's scope: the two SMs of a TPC, or all).
-// Time is the model's lockstep round. Entries live in a small set-associative table of 4 ways; an
+// Only SMs of one group can share a lookup (the model's scope: the two SMs of a TPC, the blocks of
+// a dispatch pair, neighbouring blocks, or all). Time is the model's lockstep round, or
+// nanoseconds when it replays a measured warp order. Entries live in a small set-associative table of 4 ways; an
 // entry whose window has passed is dead and is reused. When all four ways of a set are live the
 // oldest is dropped, so a merge can be missed but never invented.
 #include <algorithm>
