@@ -116,23 +116,28 @@ void BenchRunner::prepare_data(const cachesim::WorkloadSpec& spec) {
     data_key_ = key;
 }
 
-std::function<void()> BenchRunner::launcher(const BenchConfig& config, bool profiled, BlockPlacement* placement,
-                                            WarpTiming* warps) const {
+std::function<void()> BenchRunner::launcher(const BenchConfig& config, Instantiation instantiation,
+                                            BlockPlacement* placement, WarpTiming* warps) const {
     const cachesim::WorkloadSpec& s = config.spec;
     const std::uint32_t block = config.block;
     cudaStream_t stream = stream_;
-    if (s.kind == cachesim::WorkloadKind::stencil) {
-        const StencilArgs args{arrays_->out, arrays_->inputs[0], s.width, s.height, s.stencil_w, s.stencil_h, s.schedule,
-                               placement, warps};
-        if (placement) return [args, block, stream] { launch_stencil<PlacedLaunch>(args, block, stream); };
-        if (profiled) return [args, block, stream] { launch_stencil<ProfiledLaunch>(args, block, stream); };
-        return [args, block, stream] { launch_stencil<TimedLaunch>(args, block, stream); };
-    }
-    const MatmulArgs args{arrays_->out, arrays_->inputs[0], arrays_->inputs[1], s.width, s.height, s.depth, s.schedule,
-                          placement, warps};
-    if (placement) return [args, block, stream] { launch_matmul<PlacedLaunch>(args, block, stream); };
-    if (profiled) return [args, block, stream] { launch_matmul<ProfiledLaunch>(args, block, stream); };
-    return [args, block, stream] { launch_matmul<TimedLaunch>(args, block, stream); };
+    // The kernel's launch function for the instantiation, bound to its arguments.
+    auto bind = [&](const auto& args, auto timed, auto profiled, auto placed, auto end_stamped) -> std::function<void()> {
+        auto launch = instantiation == Instantiation::placed        ? placed
+                      : instantiation == Instantiation::end_stamped ? end_stamped
+                      : instantiation == Instantiation::profiled    ? profiled
+                                                                    : timed;
+        return [launch, args, block, stream] { launch(args, block, stream); };
+    };
+    if (s.kind == cachesim::WorkloadKind::stencil)
+        return bind(StencilArgs{arrays_->out, arrays_->inputs[0], s.width, s.height, s.stencil_w, s.stencil_h, s.schedule,
+                                placement, warps},
+                    &launch_stencil<TimedLaunch>, &launch_stencil<ProfiledLaunch>, &launch_stencil<PlacedLaunch>,
+                    &launch_stencil<EndStampedLaunch>);
+    return bind(MatmulArgs{arrays_->out, arrays_->inputs[0], arrays_->inputs[1], s.width, s.height, s.depth, s.schedule,
+                           placement, warps},
+                &launch_matmul<TimedLaunch>, &launch_matmul<ProfiledLaunch>, &launch_matmul<PlacedLaunch>,
+                &launch_matmul<EndStampedLaunch>);
 }
 
 void write_placement_header(std::ostream& out) {
@@ -160,7 +165,7 @@ void BenchRunner::record_placement(const BenchConfig& config, std::ostream* bloc
             cuda_check(cudaMemsetAsync(device_warps.get(), 0, warps * sizeof(WarpTiming), stream_),
                        "cudaMemset(warp times)");
         flush_l2(flush_buffer_, flush_bytes_, stream_);
-        launcher(config, false, device.get(), device_warps.get())();
+        launcher(config, Instantiation::placed, device.get(), device_warps.get())();
         cuda_check(cudaStreamSynchronize(stream_), "placement launch");
         cuda_check(cudaMemcpy(host.data(), device.get(), blocks * sizeof(BlockPlacement), cudaMemcpyDeviceToHost),
                    "cudaMemcpy(placement)");
@@ -209,14 +214,7 @@ void BenchRunner::record_warp_ends(const BenchConfig& config, std::ostream& out)
         cuda_check(cudaMemsetAsync(device_warps.get(), 0, warps * sizeof(WarpTiming), stream_), "cudaMemset(warp ends)");
         flush_l2(flush_buffer_, flush_bytes_, stream_);
         stamp_time(stamp.get(), stream_);  // just before the launch: the origin of its times
-        if (s.kind == cachesim::WorkloadKind::stencil)
-            launch_stencil<EndStampedLaunch>(StencilArgs{arrays_->out, arrays_->inputs[0], s.width, s.height, s.stencil_w,
-                                                         s.stencil_h, s.schedule, nullptr, device_warps.get()},
-                                             config.block, stream_);
-        else
-            launch_matmul<EndStampedLaunch>(MatmulArgs{arrays_->out, arrays_->inputs[0], arrays_->inputs[1], s.width,
-                                                       s.height, s.depth, s.schedule, nullptr, device_warps.get()},
-                                            config.block, stream_);
+        launcher(config, Instantiation::end_stamped, nullptr, device_warps.get())();
         cuda_check(cudaStreamSynchronize(stream_), "end-stamped launch");
         unsigned long long origin = 0;
         cuda_check(cudaMemcpy(&origin, stamp.get(), sizeof origin, cudaMemcpyDeviceToHost), "cudaMemcpy(stamp)");
@@ -234,7 +232,7 @@ void BenchRunner::record_warp_ends(const BenchConfig& config, std::ostream& out)
 
 double BenchRunner::check(const BenchConfig& config) {
     fill_bits(arrays_->out, arrays_->out_count, kPoisonBits, stream_);
-    launcher(config, false)();
+    launcher(config, Instantiation::timed)();
     cuda_check(cudaStreamSynchronize(stream_), "checked launch");
     host_out_.resize(arrays_->out_count);
     cuda_check(cudaMemcpy(host_out_.data(), arrays_->out, host_out_.size() * sizeof(float), cudaMemcpyDeviceToHost),
@@ -253,7 +251,7 @@ double BenchRunner::check(const BenchConfig& config) {
 }
 
 void BenchRunner::time(const BenchConfig& config, ResultRow& row) {
-    const std::function<void()> launch = launcher(config, false);
+    const std::function<void()> launch = launcher(config, Instantiation::timed);
     for (int i = 0; i < options_.warmup; ++i) {
         flush_l2(flush_buffer_, flush_bytes_, stream_);
         launch();
@@ -290,7 +288,7 @@ ResultRow BenchRunner::run(const BenchConfig& config) {
         // each metric's median stays a value one run produced.
         std::vector<std::vector<double>> runs(options_.metrics.size());
         for (int r = 0; r < options_.profile_repetitions; ++r) {
-            const std::vector<double> values = profiler_->measure(config.label(), flush, launcher(config, true));
+            const std::vector<double> values = profiler_->measure(config.label(), flush, launcher(config, Instantiation::profiled));
             for (std::size_t m = 0; m < values.size(); ++m) runs[m].push_back(values[m]);
         }
         for (std::size_t m = 0; m < runs.size(); ++m) {
@@ -301,7 +299,7 @@ ResultRow BenchRunner::run(const BenchConfig& config) {
     } else if (options_.counters == CounterMode::ncu) {
         flush();  // ncu's --cache-control all flushes too; this keeps both paths alike
         cuda_check(cudaStreamSynchronize(stream_), "flush before the profiled launch");
-        launcher(config, true)();
+        launcher(config, Instantiation::profiled)();
         cuda_check(cudaStreamSynchronize(stream_), "profiled launch");
     }
     return row;

@@ -56,7 +56,11 @@ public:
 private:
     struct DeviceArrays;
     void prepare_data(const cachesim::WorkloadSpec& spec);
-    std::function<void()> launcher(const BenchConfig& config, bool profiled,
+    // Which instantiation of the kernels a launch uses (kernels.cuh).
+    enum class Instantiation { timed, profiled, placed, end_stamped };
+    // One launch of the configuration's kernel; placement and warps are what the placed and
+    // end-stamped instantiations record into.
+    std::function<void()> launcher(const BenchConfig& config, Instantiation instantiation,
                                    BlockPlacement* placement = nullptr, WarpTiming* warps = nullptr) const;
     double check(const BenchConfig& config);
     void time(const BenchConfig& config, ResultRow& row);
