@@ -166,6 +166,39 @@ TEST(CompareStats, WithinTargetOfTheMeasuredRange) {
     EXPECT_EQ(s.l1_within_3pp, 0u);  // against the medians: 4 pp off each
 }
 
+TEST(CompareStats, RankingCountsOnlyPairsTheHardwareOrdersRepeatably) {
+    // One group of four schedules. Measured L1 ranges: [50, 52], [51, 53] (overlaps the first: no
+    // measured order), [60, 61], and none. Simulated: 70, 40, 65, 10.
+    std::vector<cli::ComparedRun> runs(4);
+    const char* schedules[] = {"linear", "column:8", "column:16", "column:32"};
+    const double measured[] = {51, 52, 60.5, 80}, simulated[] = {70, 40, 65, 10};
+    for (std::size_t i = 0; i < 4; ++i) {
+        cli::ComparedRun& r = runs[i];
+        r.measured.workload.schedule = parse_schedule(schedules[i]);
+        r.measured.block = 256;
+        r.measured.metrics.l1_hit_rate_pct = measured[i];
+        r.measured.metrics.l2_read_hit_rate_pct = measured[i];
+        r.simulated.l1_sectors_ld = 100;
+        r.simulated.l1_sectors_ld_hit = static_cast<std::uint64_t>(simulated[i]);
+        r.simulated.l2_sectors_tex_read = 100;
+        r.simulated.l2_sectors_tex_read_hit = static_cast<std::uint64_t>(simulated[i]);
+        r.simulated.l2_sectors_fabric_read = 0;
+    }
+    runs[0].measured.metrics.l1_hit_rate_range = MeasuredRange{50, 52};
+    runs[1].measured.metrics.l1_hit_rate_range = MeasuredRange{51, 53};
+    runs[2].measured.metrics.l1_hit_rate_range = MeasuredRange{60, 61};
+    runs[0].measured.metrics.l2_hit_rate_range = MeasuredRange{50, 52};
+    runs[2].measured.metrics.l2_hit_rate_range = MeasuredRange{60, 61};
+    const cli::CompareSummary s = cli::summarize(runs);
+    // L1: (linear, column:16) measured 51 < 60.5, simulated 70 > 65: reversed;
+    // (column:8, column:16) measured 52 < 60.5, simulated 40 < 65: same. The overlapping pair and
+    // the pairs with the unranged column:32 do not count.
+    EXPECT_EQ(s.l1_repeatable_pairs, 2u);
+    EXPECT_EQ(s.l1_repeatable_same_order, 1u);
+    EXPECT_EQ(s.l2_repeatable_pairs, 1u);  // only linear and column:16 have L2 ranges
+    EXPECT_EQ(s.l2_repeatable_same_order, 0u);
+}
+
 TEST(CompareCli, RealH200MeasurementsSubset) {
     const std::string data = CACHESIM_TEST_DATA_DIR;
     const auto dir = test::temp_dir();
@@ -198,6 +231,19 @@ TEST(CompareCli, SpreadFileReportsTheRunToRunRange) {
     const std::string joined = test::read_file(dir / "joined.csv");
     EXPECT_NE(joined.find(",measured:l1_hit_rate.pct:min,measured:l1_hit_rate.pct:max,"), std::string::npos);
     EXPECT_NE(joined.find(",95.0722,95.0862,"), std::string::npos) << joined;
+}
+
+TEST(CompareCli, CountsTheScheduleOrdersTheHardwareRepeats) {
+    const std::string data = CACHESIM_TEST_DATA_DIR;
+    // 3x3 stencil, block 1024: linear, column:8 and column:16, whose L1 (71.1 / 79.7 / 82.8%) and
+    // L2 (60.1 / 66.0 / 54.3%) rates are apart in every launch; the model orders all three pairs so.
+    const auto r = test::run_cachesim("compare --measured '" + data +
+                                      "/h200/fidelity_stencil_spread.csv' --rows 30-36 --where block=1024"
+                                      " --out none --plot none --no-progress");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("orders repeatably (run-to-run ranges apart), simulated in the same order: L1 3/3, L2 3/3"),
+              std::string::npos)
+        << r.out;
 }
 
 TEST(CompareCli, BadInputExitsWith2) {

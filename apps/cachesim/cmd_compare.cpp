@@ -102,6 +102,11 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
         out << "        against the hardware's run-to-run range (min..max over the profiled launches, "
             << s.ranged_runs << " runs): L1 within 3 pp of it: " << s.l1_within_3pp_of_range << "/" << s.ranged_runs
             << ", L2 within 5 pp of it: " << s.l2_within_5pp_of_range << "/" << s.ranged_runs << "\n";
+    if (s.l1_repeatable_pairs + s.l2_repeatable_pairs > 0)
+        out << "        schedule pairs the hardware orders repeatably (run-to-run ranges apart), simulated in the "
+               "same order: L1 "
+            << s.l1_repeatable_same_order << "/" << s.l1_repeatable_pairs << ", L2 " << s.l2_repeatable_same_order
+            << "/" << s.l2_repeatable_pairs << "\n";
 }
 
 std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& preset) {

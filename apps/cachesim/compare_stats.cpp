@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 
 namespace cachesim::cli {
 
@@ -48,6 +49,27 @@ std::vector<double> ranks(const std::vector<double>& v) {
         i = j + 1;
     }
     return r;
+}
+
+struct PairOrder {
+    std::size_t repeatable = 0, same_order = 0;
+};
+
+// Pairs whose measured ranges are apart, and of those the ones simulated in the same order.
+template <class Range, class Measured, class Simulated>
+PairOrder repeatable_pairs(const std::vector<const ComparedRun*>& members, Range range, Measured measured,
+                           Simulated simulated) {
+    PairOrder order;
+    for (std::size_t i = 0; i < members.size(); ++i)
+        for (std::size_t j = i + 1; j < members.size(); ++j) {
+            const std::optional<MeasuredRange> a = range(*members[i]), b = range(*members[j]);
+            if (!a || !b || !(a->max < b->min || b->max < a->min)) continue;
+            ++order.repeatable;
+            const double dm = measured(*members[i]) - measured(*members[j]);
+            const double ds = simulated(*members[i]) - simulated(*members[j]);
+            order.same_order += dm * ds > 0;
+        }
+    return order;
 }
 
 }  // namespace
@@ -95,6 +117,18 @@ CompareSummary summarize(const std::vector<ComparedRun>& runs) {
     }
     double sum1 = 0, sum2 = 0;
     for (const auto& [key, members] : groups) {
+        const PairOrder p1 = repeatable_pairs(
+            members, [](const ComparedRun& r) { return r.measured.metrics.l1_hit_rate_range; },
+            [](const ComparedRun& r) { return r.measured.metrics.l1_hit_rate_pct; },
+            [](const ComparedRun& r) { return r.simulated.l1_hit_rate_pct(); });
+        const PairOrder p2 = repeatable_pairs(
+            members, [](const ComparedRun& r) { return r.measured.metrics.l2_hit_rate_range; },
+            [](const ComparedRun& r) { return r.measured.metrics.l2_hit_rate_pct(); },
+            [](const ComparedRun& r) { return r.simulated_l2_hit_rate_pct(); });
+        s.l1_repeatable_pairs += p1.repeatable;
+        s.l1_repeatable_same_order += p1.same_order;
+        s.l2_repeatable_pairs += p2.repeatable;
+        s.l2_repeatable_same_order += p2.same_order;
         if (members.size() < 3) continue;
         std::vector<double> m1, s1, m2, s2;
         for (const ComparedRun* r : members) {

@@ -38,6 +38,11 @@ struct CompareSummary {
     // Runs whose measurement has run-to-run ranges (L1 and L2), and of those the ones whose
     // simulated rate is within 3 pp (L1) / 5 pp (L2) of the range.
     std::size_t ranged_runs = 0, l1_within_3pp_of_range = 0, l2_within_5pp_of_range = 0;
+    // Pairs of schedules in a group that the hardware orders repeatably: both have run-to-run
+    // ranges and the ranges do not overlap. Of those, the pairs the simulation orders the same way
+    // (a simulated tie is not the same order). Pairs whose ranges overlap have no measured order.
+    std::size_t l1_repeatable_pairs = 0, l1_repeatable_same_order = 0;
+    std::size_t l2_repeatable_pairs = 0, l2_repeatable_same_order = 0;
 };
 
 CompareSummary summarize(const std::vector<ComparedRun>& runs);
