@@ -31,6 +31,7 @@ TEST(GpuCli, NcuObjectHasExactlyTheMetricNames) {
         "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
         "lts__t_sectors_srcunit_tex_op_read.sum",
         "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
+        "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum",
         "lts__t_sectors_srcunit_ltcfabric_op_read.sum",
         "lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum",
         "lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum",

@@ -144,6 +144,8 @@ TEST(GpuFloorplan, GranuleCrossesTheLinkAsOneTransfer) {
         }
         EXPECT_EQ(r.ncu.l2_sectors_tex_read, 16u + 32u) << partition;
         EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, hits) << partition;
+        // lookup_miss counts what the misses brought: A's granule, then every B row's granule.
+        EXPECT_EQ(r.ncu.l2_sectors_tex_read_miss, 2u + 16 * 2u) << partition;
         EXPECT_EQ(r.l2_far_lookups(), far_lookups) << partition;
         EXPECT_EQ(r.ncu.l2_sectors_fabric_read, far_lookups) << partition;
         EXPECT_EQ(r.l2_far_hits(), 0u) << partition;
@@ -174,6 +176,8 @@ TEST(GpuFloorplan, FarHalfServesWhatTheHomeHolds) {
     EXPECT_EQ(r.ncu.dram_bytes_read, 64u + 2 * 128u);
     EXPECT_EQ(r.ncu.l2_sectors_tex_read, 2u + 8u);
     EXPECT_EQ(r.ncu.l2_sectors_tex_read_hit, hits);
+    // Brought in on misses: A's granule into each half, B's two granules per SM.
+    EXPECT_EQ(r.ncu.l2_sectors_tex_read_miss, 2u + 2u + 2 * 4u);
     // lts__t_sector_op_read_hit_rate: (near hits + far hits) / (near + far lookups).
     EXPECT_DOUBLE_EQ(r.ncu.l2_read_hit_rate_pct(), 100.0 * (hits + 2) / (10 + far_lookups));
 }

@@ -11,6 +11,9 @@ inline constexpr std::string_view kL1SectorHits = "l1tex__t_sectors_pipe_lsu_mem
 inline constexpr std::string_view kL1HitRate = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct";
 inline constexpr std::string_view kL2Sectors = "lts__t_sectors_srcunit_tex_op_read.sum";
 inline constexpr std::string_view kL2SectorHits = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
+// Not the lookups that missed: the sectors those misses brought into the partition (whole 64 B
+// fill granules on the H200), so hits + misses exceed the lookups by the unrequested sectors.
+inline constexpr std::string_view kL2SectorMisses = "lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum";
 // Reads that reach the line's other L2 partition over the link between the halves.
 inline constexpr std::string_view kL2FabricSectors = "lts__t_sectors_srcunit_ltcfabric_op_read.sum";
 inline constexpr std::string_view kL2FabricSectorHits = "lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum";

@@ -62,7 +62,19 @@ enum Mode : int {
                               // line i in mask `other & 15`, block 2i+1 those in `other >> 4`
     kSmGroups,                // one warp per SM, all at once: the SM with id s loads line s / other
                               // (other < 1000) or s mod (other - 1000): which SMs can share a lookup
+    kPendingPairs,            // how the L2 counts a lookup of a sector on its way from DRAM: in
+                              // each of GPCs 0-3 (SMs 16g .. 16g+15) the SM in TPC slot `first`
+                              // loads kPendingLines lines, sectors in mask A, and the SM in slot
+                              // `second` (or the first's TPC partner) sectors in mask B of the same
+                              // lines `delay` cycles later (see pending_other)
 };
+
+// kPendingPairs's `other`: bits 0-3 the first SM's index in its GPC (2 * TPC slot), bits 4-7 the
+// second's, bits 8-11 mask A, bits 12-15 mask B.
+constexpr unsigned pending_other(unsigned first, unsigned second, unsigned mask_a, unsigned mask_b) {
+    return first | second << 4 | mask_a << 8 | mask_b << 12;
+}
+constexpr unsigned kPendingLines = 8;  // per GPC pair; lines 1 KiB apart, so they are in different L2 sets
 
 struct Timing {
     unsigned sm;
@@ -157,6 +169,25 @@ __global__ void probe(const float* lines, float* sink, Timing* timing, int mode,
             record(timing, blockIdx.x, warp, t, a, sink);
             break;
         }
+        case kPendingPairs: {
+            const unsigned sm = current_sm(), gpc = sm / 16u, index = sm % 16u;
+            if (gpc >= 4u) break;
+            const bool first = index == (other & 15u), second = index == ((other >> 4) & 15u);
+            if (!first && !second) break;
+            const unsigned mask = first ? (other >> 8) & 15u : (other >> 12) & 15u;
+            if (mask == 0) break;  // a one-SM case
+            unsigned sectors[4], n = 0;
+            for (unsigned q = 0; q < 4; ++q)
+                if (mask & (1u << q)) sectors[n++] = q;
+            const unsigned word = sectors[lane % n] * 8u + (lane / n) % 8u;  // touches exactly `mask`
+            if (second) spin(delay);
+            const long long t = clock64();
+            float sum = 0.0f;
+            for (unsigned j = 0; j < kPendingLines; ++j)  // independent loads, issued back to back
+                sum += load_ca(lines + (gpc * kPendingLines + j) * 8u * kFloatsPerLine + word);
+            record(timing, blockIdx.x, warp, t, sum, sink);
+            break;
+        }
         case kCrossSmPairs:
         case kAllSmsOneLine: {
             const bool pairs = mode == kCrossSmPairs;
@@ -185,10 +216,36 @@ struct Case {
 
 }  // namespace
 
+// The --pending case set: pairs of SMs on one TPC, in one L2 partition (TPC slots 0 and 4) and
+// in different partitions (slots 0 and 1), the second SM loading the first's sector again
+// (with another, so that the two requests differ and are not coalesced), its 64 B partner, or a
+// sector of the other 64 B half, at delays from "at once" to "long after the data arrived".
+std::vector<Case> pending_cases() {
+    std::vector<Case> cases;
+    const std::pair<const char*, unsigned> pairs[] = {{"tpc", 0x10}, {"same_half", 0x80}, {"other_half", 0x20}};
+    const std::pair<const char*, unsigned> shapes[] = {
+        {"s0_then_s0s2", pending_other(0, 0, 0x1, 0x5)},    // sector 0 again (and sector 2)
+        {"s0_then_s1", pending_other(0, 0, 0x1, 0x2)},      // its 64 B partner
+        {"s0_then_s2", pending_other(0, 0, 0x1, 0x4)},      // the other 64 B half: unrelated
+        {"s0s1s2s3_then_s0s2", pending_other(0, 0, 0xf, 0x5)},
+    };
+    for (const auto& [pair, slots] : pairs)
+        for (const auto& [shape, masks] : shapes)
+            for (long long delay : {0ll, 300ll, 600ll, 1000ll, 2000ll, 8000ll})
+                cases.push_back({std::string("pending_") + pair + "_" + shape + "_d" + std::to_string(delay),
+                                 kPendingPairs, 32, masks | slots, delay});
+    // One SM, one request per cold line: which of its sectors count as hits and misses.
+    for (unsigned mask : {0x1u, 0x3u, 0x6u, 0x5u, 0x7u, 0xfu, 0x9u, 0xcu})
+        cases.push_back({"pending_single_mask" + std::to_string(mask), kPendingPairs, 32,
+                         pending_other(0, 1, mask, 0), 0});
+    return cases;
+}
+
 int main(int argc, char** argv) try {
-    const bool warm = argc == 3 && std::string(argv[2]) == "--warm";
-    if (argc != 2 && !warm) {
-        std::fprintf(stderr, "usage: l1probe CASES.csv [--warm]\n");
+    const std::string flag = argc == 3 ? argv[2] : "";
+    const bool warm = flag == "--warm", pending = flag == "--pending";
+    if (argc != 2 && !warm && !pending) {
+        std::fprintf(stderr, "usage: l1probe CASES.csv [--warm | --pending]\n");
         return 2;
     }
     int sms = 0;
@@ -227,6 +284,8 @@ int main(int argc, char** argv) try {
     for (unsigned modulus : {66u, 33u, 2u})
         cases.push_back({"sm_groups_mod" + std::to_string(modulus), kSmGroups, 32, 1000u + modulus, 0});
 
+    if (pending) cases = pending_cases();
+
     const std::size_t line_floats = static_cast<std::size_t>(kMaxBlocks) * kFloatsPerLine;
     const std::size_t region_floats = line_floats + 1024;  // a fresh region per case, 4 KiB apart at least
     float* lines = nullptr;
@@ -243,7 +302,7 @@ int main(int argc, char** argv) try {
         const Case& c = cases[i];
         const unsigned blocks = c.mode == kBlockPairs ? pair_blocks
                                 : c.mode == kCrossSmPairs || c.mode == kAllSmsOneLine || c.mode == kCrossSmShapes ||
-                                          c.mode == kSmGroups
+                                          c.mode == kSmGroups || c.mode == kPendingPairs
                                     ? static_cast<unsigned>(sms)
                                                                                       : 1u;
         if (warm) {  // the case's lines into L2 first (ld.global.cg: L2 only), in a kernel ncu skips
@@ -257,7 +316,7 @@ int main(int argc, char** argv) try {
         std::vector<Timing> t(kMaxBlocks);
         GPUBENCH_CUDA(cudaMemcpy(t.data(), timing, t.size() * sizeof(Timing), cudaMemcpyDeviceToHost));
         const bool per_block = c.mode == kBlockPairs || c.mode == kCrossSmPairs || c.mode == kAllSmsOneLine ||
-                               c.mode == kCrossSmShapes || c.mode == kSmGroups;
+                               c.mode == kCrossSmShapes || c.mode == kSmGroups || c.mode == kPendingPairs;
         const unsigned records = per_block ? blocks : c.mode == kAllWarps || c.mode == kAllWarpsBroadcast ? 32u : 2u;
         for (unsigned r = 0; r < records; ++r) {
             if (t[r].issued == 0) continue;

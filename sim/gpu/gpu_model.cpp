@@ -28,6 +28,7 @@ std::vector<std::pair<std::string, double>> NcuCounters::metrics() const {
         {std::string(ncu::kL1HitRate), l1_hit_rate_pct()},
         {std::string(ncu::kL2Sectors), static_cast<double>(l2_sectors_tex_read)},
         {std::string(ncu::kL2SectorHits), static_cast<double>(l2_sectors_tex_read_hit)},
+        {std::string(ncu::kL2SectorMisses), static_cast<double>(l2_sectors_tex_read_miss)},
         {std::string(ncu::kL2FabricSectors), static_cast<double>(l2_sectors_fabric_read)},
         {std::string(ncu::kL2FabricSectorHits), static_cast<double>(l2_sectors_fabric_read_hit)},
         {std::string(ncu::kL2CoalescedSectors), static_cast<double>(l2_sectors_coalesced)},
@@ -688,6 +689,7 @@ private:
             crossing_.sectors |= fetch & ~bit;
         }
         if (observer_) [[unlikely]] observer_->on_lookup(1, line, far_hit, false, array);
+        out_.ncu.l2_sectors_tex_read_miss += static_cast<std::uint64_t>(std::popcount(fetch));
         fill_l2(near, slot, line, fetch, 0);
         return false;
     }

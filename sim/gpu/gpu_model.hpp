@@ -21,6 +21,9 @@ struct NcuCounters {
     std::uint64_t l1_sectors_ld_hit = 0;        // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
     std::uint64_t l2_sectors_tex_read = 0;      // lts__t_sectors_srcunit_tex_op_read.sum
     std::uint64_t l2_sectors_tex_read_hit = 0;  // lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+    // Sectors the near partition asked of DRAM or the far half on those lookups' misses: the
+    // --dram-fetch granule less what it held, as the H200 counts them (l1probe --pending).
+    std::uint64_t l2_sectors_tex_read_miss = 0;  // lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum
     std::uint64_t l2_sectors_fabric_read = 0;      // lts__t_sectors_srcunit_ltcfabric_op_read.sum
     std::uint64_t l2_sectors_fabric_read_hit = 0;  // lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum
     std::uint64_t dram_bytes_read = 0;          // dram__bytes_read.sum
