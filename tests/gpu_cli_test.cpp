@@ -58,7 +58,11 @@ TEST(GpuCli, NcuObjectHasExactlyTheMetricNames) {
 // orders place the naive matmul's blocks differently (SM order replays the first wave's sharing,
 // so more L1 hits). 8 SMs x 4 blocks of 128 per wave, 64 blocks: two waves.
 TEST(GpuCli, CtaRefillOrderIsReportedDeterministicAndMatters) {
-    const std::string launch = "--preset h200 --workload matmul --size 256x32 --depth 64 --block 128 --sms 8 --blocks-per-sm 4";
+    // Warps in lock step (no rate spread), so that whole waves free their slots in one round and
+    // the refill order decides where the next blocks go.
+    const std::string launch =
+        "--preset h200 --workload matmul --size 256x32 --depth 64 --block 128 --sms 8 --blocks-per-sm 4 "
+        "--warp-rate-spread 0";
     const auto shuffled = run_json(launch);
     const auto again = run_json(launch);
     const auto sm_order = run_json(launch + " --cta-refill sm-order");
@@ -169,6 +173,22 @@ TEST(GpuCli, L2RequestCoalescingOption) {
     EXPECT_EQ(off.at("ncu").at("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum").get<double>(), 0);
 }
 
+// The h200 preset's warps progress at spread rates; "parameters" says what applied (gto ignores it),
+// and the spread changes where warps are, never what they access.
+TEST(GpuCli, WarpRateSpreadIsThePresetsAndReported) {
+    const std::string launch = "--preset h200 --workload matmul --size 256x64 --depth 128 --block 128 --sms 8";
+    const auto preset = run_json(launch);
+    const auto lockstep = run_json(launch + " --warp-rate-spread 0");
+    const auto gto = run_json(launch + " --warp-scheduler gto");
+    EXPECT_EQ(parameter(preset, "warp_rate_spread"), "0.05");
+    EXPECT_EQ(parameter(lockstep, "warp_rate_spread"), "0");
+    EXPECT_EQ(parameter(gto, "warp_scheduler"), "gto");
+    EXPECT_EQ(parameter(gto, "warp_rate_spread"), "0");
+    const std::string sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+    EXPECT_EQ(preset.at("ncu").at(sectors), lockstep.at("ncu").at(sectors));
+    EXPECT_EQ(run_json(launch).at("ncu"), preset.at("ncu"));  // deterministic
+}
+
 TEST(GpuCli, ThreadModelDefaultsUnchanged) {
     const auto j = run_json("");
     EXPECT_EQ(j.at("model"), "thread");
@@ -187,6 +207,9 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --cta-order zigzag", "--cta-order"},
         {"--model gpu --cta-refill random", "--cta-refill: expected shuffled or sm-order"},
         {"--model gpu --warp-scheduler fastest", "--warp-scheduler"},
+        {"--model gpu --warp-rate-spread 1.5", "--warp-rate-spread 1.5 must be between 0 and 1"},
+        {"--model gpu --warp-rate-spread -0.1", "--warp-rate-spread -0.1 must be between 0 and 1"},
+        {"--model gpu --warp-rate-spread fast", "--warp-rate-spread"},
         {"--model gpu --l2-partitions 3", "--l2-partitions must be 1 or 2"},
         {"--model gpu --l2-partition-map diagonal", "--l2-partition-map"},
         {"--model gpu --l2-fill far", "--l2-fill"},

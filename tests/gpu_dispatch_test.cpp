@@ -147,6 +147,7 @@ std::vector<Key> reference(const WorkloadSpec& spec, const GpuConfig& c,
         bool live = false, stalled = false;
         std::uint64_t block = 0, age = 0;
         std::uint32_t warp = 0, k = 0;
+        std::uint64_t rate = kWarpCreditOne, credit = kWarpCreditOne;  // rate spread (lrr)
     };
     std::vector<std::vector<W>> sm(c.sms, std::vector<W>(static_cast<std::size_t>(bps) * wpb));
     std::vector<std::vector<std::uint32_t>> left(c.sms, std::vector<std::uint32_t>(bps, 0));
@@ -158,7 +159,7 @@ std::vector<Key> reference(const WorkloadSpec& spec, const GpuConfig& c,
         for (std::uint32_t w = 0; w < wpb; ++w) {
             const std::uint64_t tid0 = next * c.block + w * c.warp_size;
             if (tid0 >= n || w * c.warp_size >= c.block) break;
-            sm[s][j * wpb + w] = W{true, false, next, age++, w, 0};
+            sm[s][j * wpb + w] = W{true, false, next, age++, w, 0, warp_issue_credit(c, next, w), kWarpCreditOne};
             ++left[s][j];
         }
         ++next;
@@ -179,8 +180,19 @@ std::vector<Key> reference(const WorkloadSpec& spec, const GpuConfig& c,
             const std::uint32_t slots = static_cast<std::uint32_t>(ws.size());
             std::uint32_t pick = ~0u;
             if (c.scheduler == WarpScheduler::lrr) {
-                for (std::uint32_t i = 1; i <= slots && pick == ~0u; ++i)
-                    if (ws[(last[s] + i) % slots].live) pick = (last[s] + i) % slots;
+                // Walk the turn warp by warp (no skipping ahead): each live warp reached gains its
+                // rate and issues once its credit makes a request.
+                bool any_live = false;
+                for (const W& w : ws) any_live |= w.live;
+                for (std::uint32_t i = 1; any_live && pick == ~0u; ++i) {
+                    W& w = ws[(last[s] + i) % slots];
+                    if (!w.live) continue;
+                    w.credit += w.rate;
+                    if (w.credit >= kWarpCreditOne) {
+                        w.credit -= kWarpCreditOne;
+                        pick = (last[s] + i) % slots;
+                    }
+                }
                 if (pick != ~0u) last[s] = pick;
             } else {
                 if (current[s] != ~0u && ws[current[s]].live && !ws[current[s]].stalled) pick = current[s];
@@ -234,6 +246,9 @@ TEST(GpuDispatch, RandomLaunchesFollowTheRules) {
         c.max_blocks_per_sm = 1 + rng.below(4);
         c.cta_order = rng.below(2) ? CtaOrder::fill : CtaOrder::round_robin;
         c.scheduler = rng.below(2) ? WarpScheduler::gto : WarpScheduler::lrr;
+        // lrr: in step, or each warp at its own rate (spread up to 1: rates down to e^-10, so that
+        // whole turns pass without a request and the model skips them)
+        c.warp_rate_spread = rng.below(3) == 0 ? 0.0 : 0.05 * (1 + rng.below(20));
         c.cta_refill = rng.below(2) ? CtaRefill::shuffled : CtaRefill::sm_order;
         c.seed = 1 + rng.below(1000);
         c.l1_auto = false;

@@ -1,5 +1,7 @@
 #include "apps/cachesim/gpu_report.hpp"
 
+#include <cstdio>
+
 #include "traces/input_error.hpp"
 #include "traces/warp_times.hpp"
 
@@ -15,6 +17,8 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
     report.result = g.result;
     report.ncu = g.ncu.metrics();
     auto n = [](std::uint64_t v) { return std::to_string(v); };
+    char spread[32];
+    std::snprintf(spread, sizeof spread, "%g", c.warp_rate_spread);
     report.parameters = {
         {"gpu", c.name},
         {"block", n(c.block)},
@@ -39,6 +43,8 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         {"cta_order", std::string(cta_order_name(c.cta_order))},
         {"cta_refill", std::string(cta_refill_name(c.cta_refill))},
         {"warp_scheduler", std::string(warp_scheduler_name(c.scheduler))},
+        // as applied: gto ignores the spread
+        {"warp_rate_spread", c.scheduler == WarpScheduler::lrr ? std::string(spread) : std::string("0")},
         {"blocks", n(g.blocks)},
         {"warps", n(g.warps)},
         {"rounds", n(g.rounds)},

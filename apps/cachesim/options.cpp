@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include "apps/cachesim/presets.hpp"
@@ -36,6 +37,13 @@ po::options_description workload_options() {
 }
 
 namespace {
+
+// A number as the help shows it: 0.05, not 0.050000000000000003.
+std::string short_number(double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
 
 void add_level_options(po::options_description& d, const std::string& level,
                        const std::string& size, const std::string& line,
@@ -156,6 +164,10 @@ po::options_description gpu_options() {
          "order: every wave repeats the first wave's placement)")
         ("warp-scheduler", po::value<std::string>()->default_value("lrr"),
          "lrr (loose round robin) | gto (greedy then oldest: the same warp until an L1 miss)")
+        ("warp-rate-spread", po::value<double>()->default_value(d.warp_rate_spread, short_number(d.warp_rate_spread)),
+         "lrr: warps progress at their own rates, min(1, exp(S(z-3))) requests per turn with z a "
+         "standard normal per warp (seeded); 0: every warp takes every turn (h200: 0.05, fitted "
+         "to its naive matmul; gto ignores it)")
         ("l2-partitions", po::value<std::uint32_t>()->default_value(d.l2_partitions),
          "1 | 2: two halves, each SM attached to one; a near miss that hits the far half copies "
          "what it asked for (with home fill, the --dram-fetch granule) over")
@@ -283,6 +295,7 @@ GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
     gpu_choice(vm, "cta-order", parse_cta_order, "round-robin, fill or floorplan", g.cta_order);
     gpu_choice(vm, "cta-refill", parse_cta_refill, "shuffled or sm-order", g.cta_refill);
     gpu_choice(vm, "warp-scheduler", parse_warp_scheduler, "lrr or gto", g.scheduler);
+    g.warp_rate_spread = gpu_value(vm, "warp-rate-spread", g.warp_rate_spread);
     g.l2_partitions = gpu_value(vm, "l2-partitions", g.l2_partitions);
     gpu_choice(vm, "l2-partition-map", parse_partition_map, "halves, interleaved or floorplan", g.partition_map);
     gpu_choice(vm, "l2-fill", parse_partition_fill, "near or home", g.partition_fill);

@@ -1,5 +1,7 @@
 #include "apps/cachesim/presets.hpp"
 
+#include <cstdio>
+
 #include "sim/gpu/gpu_presets.hpp"
 
 namespace cachesim::cli {
@@ -7,13 +9,15 @@ namespace cachesim::cli {
 namespace {
 
 // A GPU preset as options: --model gpu and the hardware (SMs, residency limits, the unified L1
-// with its carve-outs, both caches, the first wave's block order). The launch (--block), the
-// later waves and the warp scheduler stay as given.
+// with its carve-outs, both caches, the first wave's block order, how unevenly warps progress).
+// The launch (--block), the later waves and the warp scheduler stay as given.
 Preset gpu_preset(const GpuPreset& p) {
     const GpuConfig& c = p.config;
     std::string carveouts;
     for (std::uint32_t kib : c.carveouts_kib) carveouts += (carveouts.empty() ? "" : ",") + std::to_string(kib);
     auto n = [](std::uint64_t v) { return std::to_string(v); };
+    char rate_spread[32];
+    std::snprintf(rate_spread, sizeof rate_spread, "%.17g", c.warp_rate_spread);
     return {p.name, p.description,
             {{"model", "gpu"},
              {"sms", n(c.sms)},
@@ -45,7 +49,8 @@ Preset gpu_preset(const GpuPreset& p) {
              {"l2-coalesce-hit", n(c.l2_coalesce_hit_rounds)},
              {"l2-coalesce-miss", n(c.l2_coalesce_miss_rounds)},
              {"l2-coalesce-max", n(c.l2_coalesce_requesters)},
-             {"l2-coalesce-among", std::string(coalesce_scope_name(c.l2_coalesce_scope))}}};
+             {"l2-coalesce-among", std::string(coalesce_scope_name(c.l2_coalesce_scope))},
+             {"warp-rate-spread", rate_spread}}};
 }
 
 }  // namespace

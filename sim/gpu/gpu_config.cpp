@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <sstream>
 
 #include "sim/thread_model.hpp"
 
@@ -228,6 +229,8 @@ void validate(const GpuConfig& c) {
                  " must be a power of two between the L2 sector (" + std::to_string(sector) +
                  " B) and line (" + std::to_string(c.l2.line_bytes) + " B)");
     }
+    if (!(c.warp_rate_spread >= 0 && c.warp_rate_spread <= 1))  // also refuses NaN
+        fail("--warp-rate-spread " + (std::ostringstream() << c.warp_rate_spread).str() + " must be between 0 and 1");
     if (c.l2_coalesce_requesters < 2 || c.l2_coalesce_requesters > 255)
         fail("--l2-coalesce-max " + std::to_string(c.l2_coalesce_requesters) + " must be between 2 and 255");
     constexpr std::uint32_t kMaxWindow = 1u << 20;  // the coalescer's table grows with the window

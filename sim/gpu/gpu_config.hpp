@@ -32,6 +32,7 @@ enum class CtaRefill : std::uint8_t {
 // Which resident warp of an SM issues the SM's next request.
 enum class WarpScheduler : std::uint8_t {
     lrr,  // loose round robin: the next live warp after the last one to issue, in slot order
+          // (with warp_rate_spread > 0, a warp it reaches issues only when its credit allows)
     gto,  // greedy then oldest: the same warp until a request misses in L1, then the oldest ready
 };
 
@@ -129,6 +130,11 @@ struct GpuConfig {
     CtaOrder cta_order = CtaOrder::round_robin;
     CtaRefill cta_refill = CtaRefill::shuffled;
     WarpScheduler scheduler = WarpScheduler::lrr;
+    // Warps progress at their own rates (lrr; gto ignores it): warp w of block b issues at most at
+    // rate warp_issue_rate() = min(1, exp(spread * (z - 3))), z a standard normal drawn from (seed,
+    // b, w); the round robin passes it over while its credit is below one request. 0: every warp
+    // takes its turn (plain loose round robin). README "Scheduling".
+    double warp_rate_spread = 0;
     std::uint64_t seed = 1;
     // Testing aid: generate every lane's address through Workload::access (slower) instead of the
     // equivalent per-warp fast path.

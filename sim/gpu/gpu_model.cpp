@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <queue>
 #include <tuple>
@@ -54,6 +55,28 @@ std::uint64_t cta_refill_rank(const GpuConfig& config, std::uint64_t round, std:
     return (z & ~0xfffffull) | sm;
 }
 
+double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32_t warp) {
+    if (config.warp_rate_spread <= 0) return 1.0;
+    // Two splitmix64 draws from (seed, block, warp), Box-Muller to a standard normal z.
+    std::uint64_t state = config.seed * 0x9e3779b97f4a7c15ull + block * 0xd1b54a32d192ed03ull +
+                          (static_cast<std::uint64_t>(warp) + 1) * 0x8cb92ba72f3d8dd7ull;
+    auto uniform = [&] {
+        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        return static_cast<double>(z >> 11) * 0x1.0p-53;  // [0, 1)
+    };
+    const double u1 = 1.0 - uniform(), u2 = uniform();  // u1 in (0, 1]
+    const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    return std::min(1.0, std::exp(config.warp_rate_spread * (z - 3.0)));
+}
+
+std::uint64_t warp_issue_credit(const GpuConfig& config, std::uint64_t block, std::uint32_t warp) {
+    const double rate = warp_issue_rate(config, block, warp);
+    return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(rate * static_cast<double>(kWarpCreditOne)));
+}
+
 namespace {
 
 // The policy types of the GPU model, chosen once per run. LRU and FIFO use the list versions
@@ -80,6 +103,9 @@ struct Warp {
     std::uint32_t lanes = 0;      // active lanes; 0 = empty slot
     std::uint32_t block_slot = 0; // global index of its block's residency slot
     bool stalled = false;         // GTO: its last request missed in L1
+    // Rate spread (lrr): what a turn of the round robin adds to its credit, and the credit; it
+    // issues when the credit reaches kWarpCreditOne.
+    std::uint64_t rate = kWarpCreditOne, credit = kWarpCreditOne;
 };
 
 struct SmState {
@@ -113,6 +139,7 @@ protected:
         sms_.assign(config.sms, SmState{});
         for (SmState& sm : sms_) sm.last = wps_ - 1;
         gto_ = config.scheduler == WarpScheduler::gto;
+        rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
     }
 
     // Warps with at least one active lane: every block's warps up to the launch's end.
@@ -126,6 +153,7 @@ protected:
         const std::uint64_t lanes = std::min<std::uint64_t>(
             {ws_, static_cast<std::uint64_t>(c_.block) - static_cast<std::uint64_t>(w) * ws_, n_ - tid0});
         warps_[slot] = Warp{next_age_++, block, 0, static_cast<std::uint32_t>(lanes), block_slot, false};
+        if (rated_) warps_[slot].rate = warp_issue_credit(c_, block, w);  // a full credit: issues at its first turn
         std::uint32_t* xs = &xs_[slot * ws_];
         std::uint32_t* ys = &ys_[slot * ws_];
         for (std::uint32_t lane = 0; lane < lanes; ++lane) {
@@ -184,6 +212,7 @@ protected:
     std::uint32_t pick(std::uint32_t s) {
         SmState& sm = sms_[s];
         const Warp* w = &warps_[static_cast<std::size_t>(s) * wps_];
+        if (rated_) return pick_by_credit(s);
         if (!gto_) {
             std::uint32_t c = sm.last;
             do {
@@ -207,6 +236,34 @@ protected:
         return best;
     }
 
+    // Loose round robin with rates: each warp the turn reaches gains its rate in credit and issues
+    // once the credit makes a request. A whole turn without one skips, in integers, the turns
+    // in which no warp could issue (exactly as if they had been walked).
+    std::uint32_t pick_by_credit(std::uint32_t s) {
+        SmState& sm = sms_[s];
+        Warp* w = &warps_[static_cast<std::size_t>(s) * wps_];
+        for (;;) {
+            std::uint32_t c = sm.last;
+            for (std::uint32_t i = 0; i < wps_; ++i) {
+                if (++c == wps_) c = 0;
+                if (w[c].lanes == 0) continue;
+                w[c].credit += w[c].rate;
+                if (w[c].credit >= kWarpCreditOne) {
+                    w[c].credit -= kWarpCreditOne;
+                    sm.last = c;
+                    return c;
+                }
+            }
+            std::uint64_t turns = ~0ull;  // until the first warp can issue (>= 1)
+            for (std::uint32_t x = 0; x < wps_; ++x)
+                if (w[x].lanes != 0)
+                    turns = std::min(turns, (kWarpCreditOne - w[x].credit + w[x].rate - 1) / w[x].rate);
+            if (turns > 1)
+                for (std::uint32_t x = 0; x < wps_; ++x)
+                    if (w[x].lanes != 0) w[x].credit += (turns - 1) * w[x].rate;
+        }
+    }
+
     // After the warp's request; returns true when its block has finished (a slot is free).
     bool advance(std::uint32_t s, std::size_t slot) {
         Warp& w = warps_[slot];
@@ -225,7 +282,7 @@ protected:
     WarpLanes lanes_;
     std::uint64_t n_ = 0, blocks_ = 0, dispatched_ = 0, next_age_ = 0, live_warps_ = 0;
     std::uint32_t ws_ = 32, wpb_ = 1, bps_ = 1, wps_ = 1, per_item_ = 1;
-    bool gto_ = false;
+    bool gto_ = false, rated_ = false;
     std::vector<Warp> warps_;
     std::vector<std::uint32_t> xs_, ys_;     // per lane: its work item (x, y)
     std::vector<std::uint64_t> base_a_, base_b_;  // per lane: WarpLanes::prepare's base addresses
@@ -410,7 +467,11 @@ private:
         out_.warps = next_age_;
     }
 
-    static constexpr std::uint64_t kChunkRounds = 1024;
+    // Rounds per chunk. An SM's L1 state (about 130 KiB on the H200) is cold in the host's caches
+    // when its turn comes again, so a chunk must be long enough to pay for reloading it: 1,024
+    // rounds took the naive matmul with warp rate spread twice as long as 16,384. Per SM and
+    // chunk the L2 events are buffered (tens of MiB at most).
+    static constexpr std::uint64_t kChunkRounds = 16384;
 
     // What an SM sends to the L2 in one round of the chunk being simulated.
     struct L2Event {

@@ -80,6 +80,13 @@ std::uint32_t l2_home_partition(std::uint64_t line);
 // Later waves: among the SMs that free a block slot in the same round, the one with the smallest
 // rank receives the next block first (CtaRefill::sm_order: the SM index itself).
 std::uint64_t cta_refill_rank(const GpuConfig& config, std::uint64_t round, std::uint32_t sm);
+// The most requests per turn of the round robin that warp `warp` of launch block `block` issues
+// (GpuConfig::warp_rate_spread): min(1, exp(spread * (z - 3))), z a standard normal drawn from the
+// seed, the block and the warp. 1 when the spread is 0.
+double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32_t warp);
+// The same rate as the scheduler uses it: fixed point, kWarpCreditOne = one request (>= 1).
+inline constexpr std::uint64_t kWarpCreditOne = 1ull << 32;
+std::uint64_t warp_issue_credit(const GpuConfig& config, std::uint64_t block, std::uint32_t warp);
 
 // Runs one launch of `spec` (block size and hardware from `config`). RunControl: the observer sees
 // every SM's L1 as level 0 and the L2 as level 1, and on_step_end once per round; progress and
