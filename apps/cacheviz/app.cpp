@@ -402,6 +402,16 @@ void App::controls(Pane& pane) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("SMs freeing a block slot in the same round get the next blocks\nin a seeded random order (shuffled) or in SM order");
         int sched = static_cast<int>(c.gpu.scheduler);
         if (ImGui::Combo("warp scheduler", &sched, "lrr\0gto\0")) { c.gpu.scheduler = static_cast<WarpScheduler>(sched); changed = true; }
+        if (c.gpu.scheduler == WarpScheduler::lrr) {
+            float spread = static_cast<float>(c.gpu.warp_rate_spread);
+            if (ImGui::SliderFloat("warp rate spread", &spread, 0.0f, 0.5f, "%.3f")) {
+                c.gpu.warp_rate_spread = spread;
+                changed = true;
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("each warp issues at its own log-normal rate with this spread, so blocks that share\n"
+                                  "data drift apart (h200: 0.05, fitted to its naive matmul); 0: lock step");
+        }
         if (c.timeline) {
             changed |= ImGui::Checkbox("measured warp order", &c.use_timeline);
             if (ImGui::IsItemHovered())
