@@ -3,11 +3,19 @@
 
 namespace cachesim {
 
+// splitmix64: advances `state` and returns the next well-mixed 64-bit value.
+inline std::uint64_t splitmix64(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
 // xoshiro256** seeded through splitmix64: fast, and identical on every platform for a seed.
 class Rng {
 public:
     explicit Rng(std::uint64_t seed = 1) {
-        for (auto& word : state_) word = splitmix(seed);
+        for (auto& word : state_) word = splitmix64(seed);
     }
     std::uint64_t next() {
         const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
@@ -27,12 +35,6 @@ public:
 
 private:
     static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-    static std::uint64_t splitmix(std::uint64_t& x) {
-        std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
     std::uint64_t state_[4];
 };
 

@@ -15,6 +15,7 @@
 #include "sim/gpu/warp_lanes.hpp"
 #include "sim/policies/plru.hpp"
 #include "sim/policies/random.hpp"
+#include "sim/rng.hpp"
 #include "traces/ncu_metrics.hpp"
 #include "traces/schedule.hpp"
 #include "traces/warp_times.hpp"
@@ -60,13 +61,7 @@ double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32
     // Two splitmix64 draws from (seed, block, warp), Box-Muller to a standard normal z.
     std::uint64_t state = config.seed * 0x9e3779b97f4a7c15ull + block * 0xd1b54a32d192ed03ull +
                           (static_cast<std::uint64_t>(warp) + 1) * 0x8cb92ba72f3d8dd7ull;
-    auto uniform = [&] {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        return static_cast<double>(z >> 11) * 0x1.0p-53;  // [0, 1)
-    };
+    auto uniform = [&] { return static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53; };  // [0, 1)
     const double u1 = 1.0 - uniform(), u2 = uniform();  // u1 in (0, 1]
     const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
     return std::min(1.0, std::exp(config.warp_rate_spread * (z - 3.0)));
