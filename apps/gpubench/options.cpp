@@ -145,6 +145,11 @@ Options parse_options(int argc, char** argv) {
             if (i + 1 >= argc) throw InputError(std::string(arg) + " needs a value");
             return argv[++i];
         };
+        auto file_name = [&]() -> std::string {  // a path option's value, which must not be empty
+            std::string path(value());
+            if (path.empty()) throw InputError(std::string(arg) + " needs a file name");
+            return path;
+        };
         if (arg == "--help" || arg == "-h") {
             o.help = true;
         } else if (arg == "--kernel") {
@@ -193,17 +198,13 @@ Options parse_options(int argc, char** argv) {
         } else if (arg == "--device") {
             o.device = static_cast<int>(parse_count(value(), "--device", 0, 1023));
         } else if (arg == "--out") {
-            o.out_path = value();
-            if (o.out_path.empty()) throw InputError("--out needs a file name");
+            o.out_path = file_name();
         } else if (arg == "--placement") {
-            o.placement_path = value();
-            if (o.placement_path.empty()) throw InputError("--placement needs a file name");
+            o.placement_path = file_name();
         } else if (arg == "--warp-ends") {
-            o.warp_ends_path = value();
-            if (o.warp_ends_path.empty()) throw InputError("--warp-ends needs a file name");
+            o.warp_ends_path = file_name();
         } else if (arg == "--warp-times") {
-            o.warp_times_path = value();
-            if (o.warp_times_path.empty()) throw InputError("--warp-times needs a file name");
+            o.warp_times_path = file_name();
         } else if (arg == "--placement-reps") {
             o.placement_repetitions = static_cast<int>(parse_count(value(), "--placement-reps", 1, 100));
         } else if (arg == "--dry-run") {
