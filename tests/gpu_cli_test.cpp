@@ -58,11 +58,11 @@ TEST(GpuCli, NcuObjectHasExactlyTheMetricNames) {
 // orders place the naive matmul's blocks differently (SM order replays the first wave's sharing,
 // so more L1 hits). 8 SMs x 4 blocks of 128 per wave, 64 blocks: two waves.
 TEST(GpuCli, CtaRefillOrderIsReportedDeterministicAndMatters) {
-    // Warps in lock step (no rate spread), so that whole waves free their slots in one round and
-    // the refill order decides where the next blocks go.
+    // Warps in lock step (no rate spread, blocks starting at once), so that whole waves free their
+    // slots in one round and the refill order decides where the next blocks go.
     const std::string launch =
         "--preset h200 --workload matmul --size 256x32 --depth 64 --block 128 --sms 8 --blocks-per-sm 4 "
-        "--warp-rate-spread 0";
+        "--warp-rate-spread 0 --block-start-skip 0";
     const auto shuffled = run_json(launch);
     const auto again = run_json(launch);
     const auto sm_order = run_json(launch + " --cta-refill sm-order");
@@ -189,6 +189,29 @@ TEST(GpuCli, WarpRateSpreadIsThePresetsAndReported) {
     EXPECT_EQ(run_json(launch).at("ncu"), preset.at("ncu"));  // deterministic
 }
 
+// The h200 preset's warps issue one loop iteration's loads per turn and its blocks start up to a
+// turn apart; "parameters" gives the burst as applied (auto resolved; 1 under gto), and neither
+// changes what is accessed.
+TEST(GpuCli, IssueBurstAndBlockStartSkipArePresetsAndReported) {
+    const std::string stencil = "--preset h200 --size 256x64 --stencil 9x9 --block 128 --sms 8";
+    const auto preset = run_json(stencil);
+    EXPECT_EQ(parameter(preset, "issue_burst"), "81");
+    EXPECT_EQ(parameter(preset, "block_start_skip"), "1");
+    EXPECT_EQ(parameter(run_json("--preset h200 --size 256x64 --stencil 3x3 --sms 8"), "issue_burst"), "9");
+    EXPECT_EQ(parameter(run_json("--preset h200 --workload matmul --size 64x64 --depth 64 --sms 8"), "issue_burst"), "32");
+    const auto plain = run_json(stencil + " --issue-burst 1 --block-start-skip 0");
+    EXPECT_EQ(parameter(plain, "issue_burst"), "1");
+    EXPECT_EQ(parameter(plain, "block_start_skip"), "0");
+    const auto gto = run_json(stencil + " --warp-scheduler gto");
+    EXPECT_EQ(parameter(gto, "issue_burst"), "1");
+    EXPECT_EQ(parameter(gto, "block_start_skip"), "0");
+    EXPECT_EQ(parameter(run_json("--preset v100 --size 256x64 --sms 8"), "issue_burst"), "1");
+    const std::string sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+    EXPECT_EQ(preset.at("ncu").at(sectors), plain.at("ncu").at(sectors));
+    EXPECT_EQ(preset.at("ncu").at("dram__bytes_read.sum"), plain.at("ncu").at("dram__bytes_read.sum"));
+    EXPECT_EQ(run_json(stencil).at("ncu"), preset.at("ncu"));  // deterministic
+}
+
 TEST(GpuCli, ThreadModelDefaultsUnchanged) {
     const auto j = run_json("");
     EXPECT_EQ(j.at("model"), "thread");
@@ -210,6 +233,11 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --warp-rate-spread 1.5", "--warp-rate-spread 1.5 must be between 0 and 1"},
         {"--model gpu --warp-rate-spread -0.1", "--warp-rate-spread -0.1 must be between 0 and 1"},
         {"--model gpu --warp-rate-spread fast", "--warp-rate-spread"},
+        {"--model gpu --issue-burst 0", "--issue-burst: expected auto or a count from 1 to 65536, not '0'"},
+        {"--model gpu --issue-burst many", "--issue-burst: expected auto or a count from 1 to 65536, not 'many'"},
+        {"--model gpu --issue-burst 70000", "--issue-burst: expected auto or a count from 1 to 65536, not '70000'"},
+        {"--model gpu --block-start-skip 2000", "--block-start-skip 2000 must be between 0 and 1024"},
+        {"--model gpu --block-start-skip -1", "--block-start-skip"},
         {"--model gpu --l2-partitions 3", "--l2-partitions must be 1 or 2"},
         {"--model gpu --l2-partition-map diagonal", "--l2-partition-map"},
         {"--model gpu --l2-fill far", "--l2-fill"},

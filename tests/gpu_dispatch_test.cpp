@@ -34,6 +34,8 @@ GpuConfig gpu(std::uint32_t sms, std::uint32_t block, std::uint32_t blocks_per_s
     c.max_blocks_per_sm = blocks_per_sm;
     c.cta_order = order;
     c.cta_refill = CtaRefill::sm_order;  // hand-worked orders; the shuffled refill has its own tests
+    c.issue_burst = 1;                   // one request per turn, blocks starting at once: the
+    c.block_start_skip = 0;              // random launches below have bursts and skips
     return c;
 }
 
@@ -148,7 +150,9 @@ std::vector<Key> reference(const WorkloadSpec& spec, const GpuConfig& c,
         std::uint64_t block = 0, age = 0;
         std::uint32_t warp = 0, k = 0;
         std::uint64_t rate = kWarpCreditOne, credit = kWarpCreditOne;  // rate spread (lrr)
+        std::uint32_t skip = 0;  // block start skip (lrr): turns still to be passed over
     };
+    const std::uint32_t burst = issue_burst_for(c, spec);
     std::vector<std::vector<W>> sm(c.sms, std::vector<W>(static_cast<std::size_t>(bps) * wpb));
     std::vector<std::vector<std::uint32_t>> left(c.sms, std::vector<std::uint32_t>(bps, 0));
     std::vector<std::uint32_t> last(c.sms, bps * wpb - 1), current(c.sms, ~0u);
@@ -159,7 +163,8 @@ std::vector<Key> reference(const WorkloadSpec& spec, const GpuConfig& c,
         for (std::uint32_t w = 0; w < wpb; ++w) {
             const std::uint64_t tid0 = next * c.block + w * c.warp_size;
             if (tid0 >= n || w * c.warp_size >= c.block) break;
-            sm[s][j * wpb + w] = W{true, false, next, age++, w, 0, warp_issue_credit(c, next, w), kWarpCreditOne};
+            sm[s][j * wpb + w] = W{true, false, next, age++, w, 0, warp_issue_credit(c, next, w), kWarpCreditOne,
+                                   c.scheduler == WarpScheduler::lrr ? block_start_skip_turns(c, next) : 0};
             ++left[s][j];
         }
         ++next;
@@ -179,14 +184,21 @@ std::vector<Key> reference(const WorkloadSpec& spec, const GpuConfig& c,
             auto& ws = sm[s];
             const std::uint32_t slots = static_cast<std::uint32_t>(ws.size());
             std::uint32_t pick = ~0u;
-            if (c.scheduler == WarpScheduler::lrr) {
-                // Walk the turn warp by warp (no skipping ahead): each live warp reached gains its
-                // rate and issues once its credit makes a request.
+            if (c.scheduler == WarpScheduler::lrr && ws[last[s]].live && ws[last[s]].k % burst != 0) {
+                pick = last[s];  // inside a burst: the same warp again
+            } else if (c.scheduler == WarpScheduler::lrr) {
+                // Walk the turn warp by warp (no skipping ahead): each live warp reached is passed
+                // over while it has start skips left, else gains its rate and issues once its
+                // credit makes a request.
                 bool any_live = false;
                 for (const W& w : ws) any_live |= w.live;
                 for (std::uint32_t i = 1; any_live && pick == ~0u; ++i) {
                     W& w = ws[(last[s] + i) % slots];
                     if (!w.live) continue;
+                    if (w.skip) {
+                        --w.skip;
+                        continue;
+                    }
                     w.credit += w.rate;
                     if (w.credit >= kWarpCreditOne) {
                         w.credit -= kWarpCreditOne;
@@ -250,6 +262,11 @@ TEST(GpuDispatch, RandomLaunchesFollowTheRules) {
         // whole turns pass without a request and the model skips them)
         c.warp_rate_spread = rng.below(3) == 0 ? 0.0 : 0.05 * (1 + rng.below(20));
         c.cta_refill = rng.below(2) ? CtaRefill::shuffled : CtaRefill::sm_order;
+        // lrr: one request per turn, the workload's burst, or a few; blocks starting up to a few
+        // turns late (their skips are skipped arithmetically along with empty turns)
+        const std::uint32_t bursts[] = {1, kIssueBurstAuto, 2, 3, 7};
+        c.issue_burst = bursts[rng.below(5)];
+        c.block_start_skip = rng.below(2) ? 0 : rng.below(5);
         c.seed = 1 + rng.below(1000);
         c.l1_auto = false;
         c.l1.size_bytes = 128 * (4 + rng.below(16));  // small: misses happen, GTO switches

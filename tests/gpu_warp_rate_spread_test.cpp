@@ -56,6 +56,8 @@ TEST(GpuWarpRateSpread, WarpsIssueInProportionToTheirRates) {
     c.block = 128;
     c.max_blocks_per_sm = 1;
     c.warp_rate_spread = 0.5;  // rates far apart
+    c.issue_burst = 1;         // a request per credit (a burst spends one credit per group)
+    c.block_start_skip = 0;
     std::vector<GpuIssue> log;
     c.issue_log = &log;
     simulate_gpu_model(test::matmul(128, 1, 1024), c);

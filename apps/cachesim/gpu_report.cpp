@@ -45,6 +45,9 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         {"warp_scheduler", std::string(warp_scheduler_name(c.scheduler))},
         // as applied: gto ignores the spread
         {"warp_rate_spread", c.scheduler == WarpScheduler::lrr ? std::string(spread) : std::string("0")},
+        // as applied: the workload's value for "auto"; gto and a measured timeline use neither
+        {"issue_burst", n(c.timeline || !sim.workload ? 1 : issue_burst_for(c, *sim.workload))},
+        {"block_start_skip", n(c.timeline || c.scheduler != WarpScheduler::lrr ? 0 : c.block_start_skip)},
         {"blocks", n(g.blocks)},
         {"warps", n(g.warps)},
         {"rounds", n(g.rounds)},

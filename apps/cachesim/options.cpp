@@ -168,6 +168,12 @@ po::options_description gpu_options() {
          "lrr: warps progress at their own rates, min(1, exp(S(z-3))) requests per turn with z a "
          "standard normal per warp (seeded); 0: every warp takes every turn (h200: 0.05, fitted "
          "to its naive matmul; gto ignores it)")
+        ("issue-burst", po::value<std::string>()->default_value(d.issue_burst == kIssueBurstAuto ? "auto" : std::to_string(d.issue_burst)),
+         "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration "
+         "of gpubench's compiled loop: stencil SWxSH, matmul 32); 1: one request per turn")
+        ("block-start-skip", po::value<std::uint32_t>()->default_value(d.block_start_skip),
+         "lrr: a block's warps are passed over on their first 0..N turns (drawn per block, "
+         "seeded), so that blocks started together do not run in exact step (h200: 1)")
         ("l2-partitions", po::value<std::uint32_t>()->default_value(d.l2_partitions),
          "1 | 2: two halves, each SM attached to one; a near miss that hits the far half copies "
          "what it asked for (with home fill, the --dram-fetch granule) over")
@@ -296,6 +302,21 @@ GpuConfig read_gpu(const po::variables_map& vm, const std::string& preset) {
     gpu_choice(vm, "cta-refill", parse_cta_refill, "shuffled or sm-order", g.cta_refill);
     gpu_choice(vm, "warp-scheduler", parse_warp_scheduler, "lrr or gto", g.scheduler);
     g.warp_rate_spread = gpu_value(vm, "warp-rate-spread", g.warp_rate_spread);
+    if (vm.count("issue-burst")) {
+        const std::string text = vm["issue-burst"].as<std::string>();
+        if (text == "auto") {
+            g.issue_burst = kIssueBurstAuto;
+        } else {
+            const bool digits = !text.empty() && text.size() <= 9 &&
+                                text.find_first_not_of("0123456789") == std::string::npos;
+            const std::uint64_t v = digits ? std::stoull(text) : 0;
+            if (v == 0 || v > kMaxIssueBurst)
+                throw InputError("--issue-burst: expected auto or a count from 1 to " + std::to_string(kMaxIssueBurst) +
+                                 ", not '" + text + "'");
+            g.issue_burst = static_cast<std::uint32_t>(v);
+        }
+    }
+    g.block_start_skip = gpu_value(vm, "block-start-skip", g.block_start_skip);
     g.l2_partitions = gpu_value(vm, "l2-partitions", g.l2_partitions);
     gpu_choice(vm, "l2-partition-map", parse_partition_map, "halves, interleaved or floorplan", g.partition_map);
     gpu_choice(vm, "l2-fill", parse_partition_fill, "near or home", g.partition_fill);

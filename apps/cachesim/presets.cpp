@@ -9,7 +9,8 @@ namespace cachesim::cli {
 namespace {
 
 // A GPU preset as options: --model gpu and the hardware (SMs, residency limits, the unified L1
-// with its carve-outs, both caches, the first wave's block order, how unevenly warps progress).
+// with its carve-outs, both caches, the first wave's block order, how unevenly warps progress,
+// how many requests a warp issues per turn and how far apart blocks start).
 // The launch (--block), the later waves and the warp scheduler stay as given.
 Preset gpu_preset(const GpuPreset& p) {
     const GpuConfig& c = p.config;
@@ -50,7 +51,9 @@ Preset gpu_preset(const GpuPreset& p) {
              {"l2-coalesce-miss", n(c.l2_coalesce_miss_rounds)},
              {"l2-coalesce-max", n(c.l2_coalesce_requesters)},
              {"l2-coalesce-among", std::string(coalesce_scope_name(c.l2_coalesce_scope))},
-             {"warp-rate-spread", rate_spread}}};
+             {"warp-rate-spread", rate_spread},
+             {"issue-burst", c.issue_burst == kIssueBurstAuto ? "auto" : n(c.issue_burst)},
+             {"block-start-skip", n(c.block_start_skip)}}};
 }
 
 }  // namespace

@@ -231,6 +231,12 @@ void validate(const GpuConfig& c) {
     }
     if (!(c.warp_rate_spread >= 0 && c.warp_rate_spread <= 1))  // also refuses NaN
         fail("--warp-rate-spread " + (std::ostringstream() << c.warp_rate_spread).str() + " must be between 0 and 1");
+    if (c.issue_burst > kMaxIssueBurst)
+        fail("--issue-burst " + std::to_string(c.issue_burst) + " must be 'auto' or between 1 and " +
+             std::to_string(kMaxIssueBurst));
+    if (c.block_start_skip > kMaxBlockStartSkip)
+        fail("--block-start-skip " + std::to_string(c.block_start_skip) + " must be between 0 and " +
+             std::to_string(kMaxBlockStartSkip));
     if (c.l2_coalesce_requesters < 2 || c.l2_coalesce_requesters > 255)
         fail("--l2-coalesce-max " + std::to_string(c.l2_coalesce_requesters) + " must be between 2 and 255");
     constexpr std::uint32_t kMaxWindow = 1u << 20;  // the coalescer's table grows with the window

@@ -135,6 +135,15 @@ struct GpuConfig {
     // b, w); the round robin passes it over while its credit is below one request. 0: every warp
     // takes its turn (plain loose round robin). README "Scheduling".
     double warp_rate_spread = 0;
+    // Requests a warp issues in a row once the round robin picks it (lrr; gto ignores it): its
+    // requests go in groups k = 0..B-1, B..2B-1, ... (the last group ends with the store), one
+    // group per turn, as a warp issues the loads of one iteration of its compiled loop before it
+    // waits for them. kIssueBurstAuto: from the workload (issue_burst_for); 1: one request per turn.
+    std::uint32_t issue_burst = 1;
+    // A block's warps are passed over by the round robin on their first J turns, J drawn per block
+    // from (seed, block), uniform in 0..block_start_skip: blocks dispatched together do not run
+    // in exact step on different SMs. 0: every block starts at its first turn.
+    std::uint32_t block_start_skip = 0;
     std::uint64_t seed = 1;
     // Testing aid: generate every lane's address through Workload::access (slower) instead of the
     // equivalent per-warp fast path.
@@ -149,6 +158,12 @@ struct GpuConfig {
     // not apply; the L2 coalescing windows count nanoseconds). Not owned.
     const WarpTimeline* timeline = nullptr;
 };
+
+// GpuConfig::issue_burst's "auto": the loads of one iteration of the loop as nvcc -arch=sm_90
+// compiles gpubench's kernels (cuobjdump -sass, README "Warps issue in bursts").
+inline constexpr std::uint32_t kIssueBurstAuto = 0;
+inline constexpr std::uint32_t kMaxIssueBurst = 1u << 16;     // validate's bounds
+inline constexpr std::uint32_t kMaxBlockStartSkip = 1u << 10;
 
 // What a launch of `config.block` threads gets on one SM.
 struct GpuOccupancy {

@@ -72,6 +72,22 @@ std::uint64_t warp_issue_credit(const GpuConfig& config, std::uint64_t block, st
     return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(rate * static_cast<double>(kWarpCreditOne)));
 }
 
+std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec& spec) {
+    if (config.scheduler != WarpScheduler::lrr) return 1;
+    if (config.issue_burst != kIssueBurstAuto) return config.issue_burst;
+    // The stencil's loops over the box are unrolled: all its loads come before the first add
+    // uses one (3x3: 9 loads, then the adds; 9x9: the adds start after 7 loads, each using a load
+    // issued 6 before, so the warp waits once). The matmul's k loop is unrolled 16 times: 32 loads
+    // per iteration, the first multiply-add after 6 of them.
+    return spec.kind == WorkloadKind::stencil ? spec.stencil_w * spec.stencil_h : 32;
+}
+
+std::uint32_t block_start_skip_turns(const GpuConfig& config, std::uint64_t block) {
+    if (config.block_start_skip == 0) return 0;
+    std::uint64_t state = config.seed * 0x9e3779b97f4a7c15ull + (block + 1) * 0xa0761d6478bd642full;
+    return static_cast<std::uint32_t>(splitmix64(state) % (static_cast<std::uint64_t>(config.block_start_skip) + 1));
+}
+
 namespace {
 
 // The policy types of the GPU model, chosen once per run. LRU and FIFO use the list versions
@@ -101,6 +117,7 @@ struct Warp {
     // Rate spread (lrr): what a turn of the round robin adds to its credit, and the credit; it
     // issues when the credit reaches kWarpCreditOne.
     std::uint64_t rate = kWarpCreditOne, credit = kWarpCreditOne;
+    std::uint32_t skip = 0;  // turns of the round robin still to pass it over (block start skip)
 };
 
 struct SmState {
@@ -135,6 +152,8 @@ protected:
         for (SmState& sm : sms_) sm.last = wps_ - 1;
         gto_ = config.scheduler == WarpScheduler::gto;
         rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
+        burst_ = issue_burst_for(config, spec);
+        start_skip_ = !gto_ && config.block_start_skip > 0;
     }
 
     // Warps with at least one active lane: every block's warps up to the launch's end.
@@ -149,6 +168,7 @@ protected:
             {ws_, static_cast<std::uint64_t>(c_.block) - static_cast<std::uint64_t>(w) * ws_, n_ - tid0});
         warps_[slot] = Warp{next_age_++, block, 0, static_cast<std::uint32_t>(lanes), block_slot, false};
         if (rated_) warps_[slot].rate = warp_issue_credit(c_, block, w);  // a full credit: issues at its first turn
+        if (start_skip_) warps_[slot].skip = block_start_skip_turns(c_, block);
         std::uint32_t* xs = &xs_[slot * ws_];
         std::uint32_t* ys = &ys_[slot * ws_];
         for (std::uint32_t lane = 0; lane < lanes; ++lane) {
@@ -206,13 +226,18 @@ protected:
     // The local slot of SM s's warp that issues this round (the SM has a live warp).
     std::uint32_t pick(std::uint32_t s) {
         SmState& sm = sms_[s];
-        const Warp* w = &warps_[static_cast<std::size_t>(s) * wps_];
+        Warp* w = &warps_[static_cast<std::size_t>(s) * wps_];
+        // Inside a burst the warp that issued last goes on (a new warp in its slot starts at k 0).
+        if (burst_ > 1 && w[sm.last].lanes != 0 && w[sm.last].k % burst_ != 0) return sm.last;
         if (rated_) return pick_by_credit(s);
         if (!gto_) {
             std::uint32_t c = sm.last;
-            do {
+            for (;;) {  // ends: every pass lowers the skips, and the SM has a live warp
                 if (++c == wps_) c = 0;
-            } while (w[c].lanes == 0);
+                if (w[c].lanes == 0) continue;
+                if (w[c].skip == 0) break;
+                --w[c].skip;
+            }
             sm.last = c;
             return c;
         }
@@ -242,6 +267,10 @@ protected:
             for (std::uint32_t i = 0; i < wps_; ++i) {
                 if (++c == wps_) c = 0;
                 if (w[c].lanes == 0) continue;
+                if (w[c].skip) {  // a block start skip: passed over, no credit
+                    --w[c].skip;
+                    continue;
+                }
                 w[c].credit += w[c].rate;
                 if (w[c].credit >= kWarpCreditOne) {
                     w[c].credit -= kWarpCreditOne;
@@ -252,10 +281,14 @@ protected:
             std::uint64_t turns = ~0ull;  // until the first warp can issue (>= 1)
             for (std::uint32_t x = 0; x < wps_; ++x)
                 if (w[x].lanes != 0)
-                    turns = std::min(turns, (kWarpCreditOne - w[x].credit + w[x].rate - 1) / w[x].rate);
+                    turns = std::min(turns, w[x].skip + (kWarpCreditOne - w[x].credit + w[x].rate - 1) / w[x].rate);
             if (turns > 1)
                 for (std::uint32_t x = 0; x < wps_; ++x)
-                    if (w[x].lanes != 0) w[x].credit += (turns - 1) * w[x].rate;
+                    if (w[x].lanes != 0) {  // skipped turns first, then credit
+                        const std::uint64_t skipped = std::min<std::uint64_t>(w[x].skip, turns - 1);
+                        w[x].skip -= static_cast<std::uint32_t>(skipped);
+                        w[x].credit += (turns - 1 - skipped) * w[x].rate;
+                    }
         }
     }
 
@@ -277,7 +310,8 @@ protected:
     WarpLanes lanes_;
     std::uint64_t n_ = 0, blocks_ = 0, dispatched_ = 0, next_age_ = 0, live_warps_ = 0;
     std::uint32_t ws_ = 32, wpb_ = 1, bps_ = 1, wps_ = 1, per_item_ = 1;
-    bool gto_ = false, rated_ = false;
+    bool gto_ = false, rated_ = false, start_skip_ = false;
+    std::uint32_t burst_ = 1;  // issue_burst_for(): requests per turn of the round robin
     std::vector<Warp> warps_;
     std::vector<std::uint32_t> xs_, ys_;     // per lane: its work item (x, y)
     std::vector<std::uint64_t> base_a_, base_b_;  // per lane: WarpLanes::prepare's base addresses
@@ -427,7 +461,7 @@ public:
             std::size_t i = 0;
             if (lrc_.enabled()) replay_coalescing(s, 0, events, i, coalesce_group(s, warps_[next.slot].block));
             else play_events(s, 0, events, i);
-            crossing_.sectors = 0;
+            brought_.sectors = 0;
             events.clear();
             Warp& w = warps_[next.slot];
             if (++w.k < per_item_) {
@@ -520,7 +554,7 @@ private:
                 } else {
                     play_events(s, r, events, i);
                 }
-                crossing_.sectors = 0;
+                brought_.sectors = 0;
             }
             if (observer_ && issued_any_ && start + r <= last_round_) [[unlikely]]
                 observer_->on_step_end(start + r);
@@ -532,8 +566,8 @@ private:
     void play_events(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events, std::size_t& i) {
         for (; i < events.size() && events[i].round == r; ++i) {
             const L2Event& e = events[i];
-            // A request's misses to one line reach the L2 together (see crossing_).
-            if (e.kind != kLoad || (e.address >> l2g_.line_shift) != crossing_.line) crossing_.sectors = 0;
+            // A request's misses to one line reach the L2 together (see brought_).
+            if (e.kind != kLoad || (e.address >> l2g_.line_shift) != brought_.line) brought_.sectors = 0;
             if (e.kind == kLoad) read_below_l1(s, e.address, e.array);
             else l2_write(s, e.address, e.kind == kStoreFull, e.array);
         }
@@ -554,14 +588,14 @@ private:
     // play_events with the L2 request coalescer: SM s's events of round r from events[i] on, a
     // request's misses to one L1 line at a time. A request identical to one of another SM still on
     // its way is answered with that one: no lookup. Otherwise its sectors are looked up together
-    // (see crossing_) and it opens a window for others. Out of line: inlined, it cost the default
+    // (see brought_) and it opens a window for others. Out of line: inlined, it cost the default
     // (coalescer off) replay about 5% in bench_gpu_model.
     [[gnu::noinline]] void replay_coalescing(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events,
                                              std::size_t& i, std::uint64_t group) {
         const std::uint64_t in_line = (1ull << (l1_line_shift_ - l1_sector_shift_)) - 1;
         while (i < events.size() && events[i].round == r) {
             const L2Event& e = events[i];
-            crossing_.sectors = 0;
+            brought_.sectors = 0;
             if (e.kind != kLoad) {
                 l2_write(s, e.address, e.kind == kStoreFull, e.array);
                 ++i;
@@ -682,9 +716,10 @@ private:
         ++l2s_.reads;
         ArrayCounters& a = array_of(l2s_, array);
         ++a.reads;
-        if ((crossing_.sectors & bit) && crossing_.line == line) {
-            // Asked over the link with an earlier sector of this request: the same transfer, so
-            // no lookup of its own and no hit.
+        if ((brought_.sectors & bit) && brought_.line == line) {
+            // Brought by an earlier sector's miss of this request (from DRAM or over the link):
+            // part of that fetch, so no lookup of its own and no hit. The H200 counts no hit
+            // inside one request to a cold line, at the line's home or away (l1probe --pending).
             ++l2s_.read_misses;
             ++a.read_misses;
             if (observer_) [[unlikely]] observer_->on_lookup(1, line, false, false, array);
@@ -740,10 +775,8 @@ private:
             l2s_.bytes_from_below += bytes;
             if (crossing) fill_l2(l2_[home], far_slot, line, from_dram, 0);
         }
-        if (crossing) {
-            crossing_.line = line;
-            crossing_.sectors |= fetch & ~bit;
-        }
+        brought_.line = line;
+        brought_.sectors |= fetch & ~bit;
         if (observer_) [[unlikely]] observer_->on_lookup(1, line, far_hit, false, array);
         out_.ncu.l2_sectors_tex_read_miss += static_cast<std::uint64_t>(std::popcount(fetch));
         fill_l2(near, slot, line, fetch, 0);
@@ -816,12 +849,13 @@ private:
     const RunControl& control_;
     SimObserver* observer_;
     std::vector<std::vector<L2Event>> events_;  // per SM, the chunk's L2 traffic in order
-    // Sectors the request being replayed already asked over the link (home fill): its later
-    // sectors there are part of the same transfer.
+    // Sectors the request being replayed has already brought into the near half with a miss of
+    // an earlier sector (the rest of a DRAM granule or of a transfer over the link): its later
+    // sectors there are part of the same fetch.
     struct {
         std::uint64_t line = ~0ull;
         std::uint64_t sectors = 0;
-    } crossing_;
+    } brought_;
     std::vector<std::size_t> cursor_;
     using Freed = std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>;  // (round, refill rank, SM)
     std::priority_queue<Freed, std::vector<Freed>, std::greater<>> pending_;  // SMs whose block finished, awaiting a successor

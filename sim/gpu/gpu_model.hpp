@@ -87,6 +87,12 @@ double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32
 // The same rate as the scheduler uses it: fixed point, kWarpCreditOne = one request (>= 1).
 inline constexpr std::uint64_t kWarpCreditOne = 1ull << 32;
 std::uint64_t warp_issue_credit(const GpuConfig& config, std::uint64_t block, std::uint32_t warp);
+// The requests a warp issues per turn of the round robin (GpuConfig::issue_burst, "auto" resolved
+// for the workload); 1 under gto, which issues greedily anyway.
+std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec& spec);
+// The turns of the round robin that the warps of launch block `block` are passed over before their
+// first request (GpuConfig::block_start_skip): drawn from the seed and the block, 0..skip.
+std::uint32_t block_start_skip_turns(const GpuConfig& config, std::uint64_t block);
 
 // Runs one launch of `spec` (block size and hardware from `config`). RunControl: the observer sees
 // every SM's L1 as level 0 and the L2 as level 1, and on_step_end once per round; progress and

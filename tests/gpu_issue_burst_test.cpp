@@ -1,0 +1,164 @@
+// Warps issue in bursts (GpuConfig::issue_burst) and blocks start up to a few turns late
+// (GpuConfig::block_start_skip): hand-worked issue orders on one SM, the "auto" burst of each
+// workload, the skip's draw, and the refusals. The orders on random launches, with rates and
+// greedy-then-oldest, are checked against a turn-by-turn reference in gpu_dispatch_test.cpp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+#include "sim/gpu/gpu_model.hpp"
+#include "sim/gpu/gpu_presets.hpp"
+#include "tests/gpu_test_util.hpp"
+
+namespace cachesim {
+namespace {
+
+using Issued = std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>;  // (block, warp, k)
+
+// One SM, lock step (no rate spread), the launch's requests in issue order.
+std::vector<Issued> issue_order(const WorkloadSpec& spec, GpuConfig c) {
+    c = with_sms(c, 1);
+    c.cta_order = CtaOrder::round_robin;
+    c.warp_rate_spread = 0;
+    std::vector<GpuIssue> log;
+    c.issue_log = &log;
+    simulate_gpu_model(spec, c);
+    std::sort(log.begin(), log.end(), [](const GpuIssue& a, const GpuIssue& b) { return a.round < b.round; });
+    std::vector<Issued> order;
+    for (std::size_t i = 0; i < log.size(); ++i) {
+        EXPECT_EQ(log[i].round, i) << "one request per round";
+        order.emplace_back(log[i].block, log[i].warp, log[i].k);
+    }
+    return order;
+}
+
+GpuConfig base() {
+    GpuConfig c = find_gpu_preset("h200")->config;
+    c.block_start_skip = 0;
+    return c;
+}
+
+// A 64x1 3x3 stencil in one block of two warps: ten requests per warp (nine loads, the store).
+TEST(GpuIssueBurst, AWarpIssuesItsGroupInARow) {
+    const WorkloadSpec spec = test::stencil(64, 1, 3);
+    GpuConfig c = base();
+    c.block = 64;
+    c.issue_burst = 1;  // plain loose round robin: the warps alternate
+    std::vector<Issued> want;
+    for (std::uint32_t k = 0; k < 10; ++k)
+        for (std::uint32_t w = 0; w < 2; ++w) want.emplace_back(0, w, k);
+    EXPECT_EQ(issue_order(spec, c), want);
+
+    c.issue_burst = kIssueBurstAuto;  // 3x3: the nine loads, then the store on a turn of its own
+    want.clear();
+    for (std::uint32_t w = 0; w < 2; ++w)
+        for (std::uint32_t k = 0; k < 9; ++k) want.emplace_back(0, w, k);
+    want.emplace_back(0, 0, 9);
+    want.emplace_back(0, 1, 9);
+    EXPECT_EQ(issue_order(spec, c), want);
+
+    c.issue_burst = 4;  // groups k 0-3, 4-7, 8-9
+    want.clear();
+    for (std::uint32_t first : {0u, 4u, 8u})
+        for (std::uint32_t w = 0; w < 2; ++w)
+            for (std::uint32_t k = first; k < std::min(first + 4, 10u); ++k) want.emplace_back(0, w, k);
+    EXPECT_EQ(issue_order(spec, c), want);
+}
+
+// A group does not outlive its warp: three blocks of one warp (two requests each) on an SM that
+// holds two, bursts of 3. Block 0 issues both requests and frees slot 0; block 2 takes it, but the
+// round robin goes on to block 1 first, and block 2 starts its own group after that.
+TEST(GpuIssueBurst, ANewWarpStartsItsOwnGroup) {
+    const WorkloadSpec spec = test::stencil(96, 1, 1);
+    GpuConfig c = base();
+    c.block = 32;
+    c.max_blocks_per_sm = 2;
+    c.issue_burst = 3;  // longer than a warp's two requests
+    const std::vector<Issued> want = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {1, 0, 1}, {2, 0, 0}, {2, 0, 1}};
+    EXPECT_EQ(issue_order(spec, c), want);
+}
+
+TEST(GpuIssueBurst, AutoIsOneIterationOfTheCompiledLoop) {
+    GpuConfig c = base();
+    c.issue_burst = kIssueBurstAuto;
+    EXPECT_EQ(issue_burst_for(c, test::stencil(64, 64, 3)), 9u);
+    EXPECT_EQ(issue_burst_for(c, test::stencil(64, 64, 9)), 81u);
+    EXPECT_EQ(issue_burst_for(c, test::matmul(64, 64, 64)), 32u);  // k unrolled 16 times: A and B
+    c.issue_burst = 5;
+    EXPECT_EQ(issue_burst_for(c, test::matmul(64, 64, 64)), 5u);
+    c.scheduler = WarpScheduler::gto;  // greedy anyway
+    EXPECT_EQ(issue_burst_for(c, test::matmul(64, 64, 64)), 1u);
+    EXPECT_EQ(find_gpu_preset("h200")->config.issue_burst, kIssueBurstAuto);
+    EXPECT_EQ(find_gpu_preset("v100")->config.issue_burst, 1u);  // not measured: one per turn
+}
+
+// The skip is drawn per block, uniform over 0..N, and the same for every warp of the block.
+TEST(GpuIssueBurst, BlockStartSkipsAreUniformPerBlock) {
+    GpuConfig c = base();
+    EXPECT_EQ(block_start_skip_turns(c, 5), 0u);  // 0: no skip
+    c.block_start_skip = 3;
+    std::vector<std::uint32_t> count(4, 0);
+    for (std::uint64_t block = 0; block < 40000; ++block) {
+        const std::uint32_t j = block_start_skip_turns(c, block);
+        ASSERT_LE(j, 3u);
+        ++count[j];
+    }
+    for (std::uint32_t n : count) EXPECT_NEAR(n, 10000.0, 400.0);
+    GpuConfig other = c;
+    other.seed = c.seed + 1;
+    std::uint32_t differ = 0;
+    for (std::uint64_t block = 0; block < 100; ++block)
+        differ += block_start_skip_turns(c, block) != block_start_skip_turns(other, block);
+    EXPECT_GT(differ, 50u);  // another seed, other draws
+}
+
+// Two blocks of one warp on one SM, the second drawn to skip one turn: it is passed over once,
+// so the first block's warp issues twice in a row at the start, and then they alternate.
+TEST(GpuIssueBurst, ASkippingBlockIsPassedOverOnItsFirstTurns) {
+    GpuConfig c = base();
+    c.block = 32;
+    c.max_blocks_per_sm = 2;
+    c.issue_burst = 1;
+    c.block_start_skip = 1;
+    for (c.seed = 1; !(block_start_skip_turns(c, 0) == 0 && block_start_skip_turns(c, 1) == 1); ++c.seed)
+        ASSERT_LT(c.seed, 1000u);
+    const WorkloadSpec spec = test::stencil(64, 1, 1);  // two warps, 2 requests each
+    const std::vector<Issued> want = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {1, 0, 1}};
+    EXPECT_EQ(issue_order(spec, c), want);
+    c.block_start_skip = 0;  // both start at once and alternate
+    const std::vector<Issued> together = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {1, 0, 1}};
+    EXPECT_EQ(issue_order(spec, c), together);
+}
+
+// Bursts and skips reorder requests; they never add, drop or reshape one.
+TEST(GpuIssueBurst, CountsOfRequestsAndSectorsDoNotChange) {
+    const WorkloadSpec spec = test::stencil(256, 64, 5, "column:32");
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 8);
+    c.cta_order = CtaOrder::round_robin;
+    c.partition_map = PartitionMap::halves;
+    c.block = 128;
+    c.issue_burst = 1;
+    c.block_start_skip = 0;
+    const GpuResult plain = simulate_gpu_model(spec, c);
+    c.issue_burst = kIssueBurstAuto;
+    c.block_start_skip = 4;
+    const GpuResult burst = simulate_gpu_model(spec, c);
+    EXPECT_EQ(burst.load_requests, plain.load_requests);
+    EXPECT_EQ(burst.load_sectors, plain.load_sectors);
+    EXPECT_EQ(burst.store_sectors, plain.store_sectors);
+    EXPECT_EQ(burst.ncu.dram_bytes_read, plain.ncu.dram_bytes_read);  // compulsory: the input once
+}
+
+TEST(GpuIssueBurst, OutOfRangeIsRefused) {
+    GpuConfig c = base();
+    c.issue_burst = kMaxIssueBurst + 1;
+    EXPECT_THROW(simulate_gpu_model(test::stencil(64, 64, 3), c), SimulationError);
+    c.issue_burst = 1;
+    c.block_start_skip = kMaxBlockStartSkip + 1;
+    EXPECT_THROW(simulate_gpu_model(test::stencil(64, 64, 3), c), SimulationError);
+}
+
+}  // namespace
+}  // namespace cachesim
