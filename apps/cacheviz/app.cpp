@@ -411,6 +411,22 @@ void App::controls(Pane& pane) {
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("each warp issues at its own log-normal rate with this spread, so blocks that share\n"
                                   "data drift apart (h200: 0.05, fitted to its naive matmul); 0: lock step");
+            int burst = static_cast<int>(c.gpu.issue_burst);
+            if (ImGui::InputInt("requests per turn", &burst)) {
+                c.gpu.issue_burst = static_cast<std::uint32_t>(std::clamp(burst, 0, 4096));
+                changed = true;
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("a warp issues this many requests in a row at its turn; 0: auto, the loads of one\n"
+                                  "iteration of the compiled loop (stencil SWxSH, matmul 32; h200); 1: one per turn");
+            int skip = static_cast<int>(c.gpu.block_start_skip);
+            if (ImGui::SliderInt("block start skip", &skip, 0, 8)) {
+                c.gpu.block_start_skip = static_cast<std::uint32_t>(std::clamp(skip, 0, 1024));
+                changed = true;
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("a block's warps are passed over on their first 0..N turns (drawn per block), so that\n"
+                                  "blocks started together do not run in exact step (h200: 1)");
         }
         if (c.timeline) {
             changed |= ImGui::Checkbox("measured warp order", &c.use_timeline);

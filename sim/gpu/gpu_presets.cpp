@@ -96,8 +96,8 @@ GpuConfig h200_config() {
     // A warp issues the loads of one iteration of its compiled loop in a row (gpubench's SASS:
     // README "Warps issue in bursts"), and blocks dispatched together start up to a turn apart.
     // With both and the probe's no-hit-inside-a-request rule the L2 rates of all 81 fidelity
-    // configurations are within 5 points; the skip is fitted (1, 2, 4 and 8 all give 81 of 81,
-    // 0 gives 68).
+    // configurations are within 5 points; the skip is fitted (1, 2 and 4 all give 81 of 81 at
+    // L2, 0 gives 68; 2 and 4 put the naive matmul's L1 more than 3 points low).
     c.issue_burst = kIssueBurstAuto;
     c.block_start_skip = 1;
     return c;
