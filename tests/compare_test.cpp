@@ -250,6 +250,38 @@ TEST(CompareCli, CountsTheScheduleOrdersTheHardwareRepeats) {
         << r.out;
 }
 
+// --gpu KEY=VALUE changes the preset's model as cachesim simulate's --KEY=VALUE would. 3x3
+// column:32 at block 128 (H200 L2 45.52%): the h200 preset gives 47.45%; one request per turn
+// with blocks starting together (the probe's no-hit-inside-a-request rule alone) 47.85%.
+TEST(CompareCli, GpuOverridesTheModelOfThePreset) {
+    const std::string data = CACHESIM_TEST_DATA_DIR;
+    const auto dir = test::temp_dir();
+    const std::string base = "compare --measured '" + data + "/h200/fidelity_stencil_spread.csv' --where stencil=3x3 "
+                             "--where schedule=column:32 --where block=128 --plot none --no-progress";
+    const auto preset = test::run_cachesim(base + " --out none");
+    ASSERT_EQ(preset.exit_code, 0) << preset.err;
+    EXPECT_NE(preset.out.find("|    45.52   47.45    1.93 |"), std::string::npos) << preset.out;
+    const auto same = test::run_cachesim(base + " --out none --gpu seed=1");  // the preset's own value
+    EXPECT_EQ(same.out, preset.out);
+    const auto plain = test::run_cachesim(base + " --out '" + (dir / "joined.csv").string() +
+                                          "' --gpu issue-burst=1 --gpu block-start-skip=0");
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    EXPECT_NE(plain.out.find("|    45.52   47.85    2.33 |"), std::string::npos) << plain.out;
+    EXPECT_NE(test::read_file(dir / "joined.csv").find(",h200 issue-burst=1 block-start-skip=0,"), std::string::npos);
+    const struct {
+        const char* gpu;
+        const char* message;
+    } bad[] = {{"nosuch=1", "--gpu: unrecognised option '--nosuch=1'"},
+               {"block=128", "--gpu block: not an override here"},
+               {"issue-burst", "--gpu: expected KEY=VALUE"},
+               {"issue-burst=0", "--issue-burst: expected auto or a count from 1 to 65536, not '0'"}};
+    for (const auto& b : bad) {
+        const auto r = test::run_cachesim(base + " --out none --gpu " + b.gpu);
+        EXPECT_EQ(r.exit_code, 2) << b.gpu;
+        EXPECT_NE(r.err.find(b.message), std::string::npos) << r.err;
+    }
+}
+
 TEST(CompareCli, BadInputExitsWith2) {
     const auto dir = test::temp_dir();
     std::ofstream(dir / "bad.csv") << kHeader << "stencil,64,32,3,5,0,linear,128,4,g,1,10,x,30,75,20,15,2048\n";

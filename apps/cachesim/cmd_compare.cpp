@@ -1,5 +1,6 @@
 // cachesim compare: simulate every measured configuration with the GPU model and put the
 // simulated counters beside the measured ones.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -191,6 +192,43 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
     return runs;
 }
 
+// The preset's GPU configuration with `--gpu KEY=VALUE` overrides applied exactly as `cachesim
+// simulate --preset NAME --KEY=VALUE` would apply them (the same options, checks and messages).
+GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::string>& overrides) {
+    std::vector<std::string> args = {"cachesim compare", "--model=gpu", "--preset=" + preset};
+    for (const std::string& o : overrides) {
+        const std::size_t eq = o.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == o.size())
+            throw InputError("--gpu: expected KEY=VALUE (a GPU model option of cachesim simulate), not '" + o + "'");
+        const std::string key = o.substr(0, eq);
+        if (key == "block" || key == "model" || key == "preset" || key == "config")
+            throw InputError("--gpu " + key + ": not an override here (each measured row gives its block size; "
+                             "--preset names the base)");
+        args.push_back("--" + o);
+    }
+    po::options_description options;
+    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options());
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    try {
+        const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), options, "");
+        return read_simulation_options(*vm).gpu;
+    } catch (const po::error& e) {
+        throw InputError(std::string("--gpu: ") + e.what());
+    } catch (const InputError& e) {
+        throw InputError(std::string("--gpu: ") + e.what());
+    }
+}
+
+// How the joined CSV and the plot name the model: the preset, then its overrides in the order
+// given (commas, as in carveouts=0,8,16, become semicolons: the name is one CSV field).
+std::string model_name(const std::string& preset, const std::vector<std::string>& overrides) {
+    std::string name = preset;
+    for (const std::string& o : overrides) name += " " + o;
+    std::replace(name.begin(), name.end(), ',', ';');
+    return name;
+}
+
 }  // namespace
 
 int run_compare(int argc, char** argv) {
@@ -200,6 +238,9 @@ int run_compare(int argc, char** argv) {
         ("measured", po::value<std::vector<std::string>>()->composing(),
          "measured CSV: gpubench's output, or ncu --csv --page raw --print-units base; repeatable")
         ("preset", po::value<std::string>()->default_value(std::string(kDefaultGpuPreset)), "GPU preset to simulate with")
+        ("gpu", po::value<std::vector<std::string>>()->composing(),
+         "KEY=VALUE: override one of the preset's GPU model options, as cachesim simulate's --KEY=VALUE "
+         "(e.g. block-start-skip=0, issue-burst=1, warp-rate-spread=0); repeatable")
         ("out", po::value<std::string>()->default_value("compare.csv"), "joined CSV (measured and simulated side by side); 'none' to skip")
         ("plot", po::value<std::string>()->default_value("compare.png"), "PNG plot: scatter with identity line and per-schedule bars; 'none' to skip")
         ("rows", po::value<std::string>(), "only data rows A-B (1-based) of the measured file")
@@ -231,6 +272,10 @@ int run_compare(int argc, char** argv) {
     const std::string preset_name = vm["preset"].as<std::string>();
     const GpuPreset* preset = find_gpu_preset(preset_name);
     if (!preset) throw InputError("--preset: unknown GPU preset '" + preset_name + "'");
+    const std::vector<std::string> overrides =
+        vm.count("gpu") ? vm["gpu"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides);
+    const std::string model = model_name(preset_name, overrides);
 
     std::vector<MeasuredRun> measured;
     for (const std::string& path : paths) {
@@ -279,17 +324,17 @@ int run_compare(int argc, char** argv) {
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     threads = std::min<unsigned>(threads, static_cast<unsigned>(measured.size()));
     const std::vector<ComparedRun> runs =
-        simulate_all(measured, preset->config, threads, !vm["no-progress"].as<bool>());
+        simulate_all(measured, base, threads, !vm["no-progress"].as<bool>());
     const CompareSummary summary = summarize(runs);
 
     std::ostringstream report;
     print_table(report, runs);
     print_summary(report, summary);
     const std::string out = vm["out"].as<std::string>(), plot = vm["plot"].as<std::string>();
-    if (out != "none") write_file_atomically(out, joined_csv(runs, preset_name));
+    if (out != "none") write_file_atomically(out, joined_csv(runs, model));
     if (plot != "none")
         write_file_atomically(plot, render_compare_plot(runs, summary,
-                                                        "cachesim compare: " + source_name + " vs the " + preset_name + " GPU model"));
+                                                        "cachesim compare: " + source_name + " vs the " + model + " GPU model"));
     std::cout << report.str();
     return 0;
 }
