@@ -136,6 +136,38 @@ TEST(CompareStats, SummaryErrorsAndRanking) {
     EXPECT_EQ(s.l2_within_5pp, 3u);
     EXPECT_EQ(s.sector_count_exact, 3u);
     EXPECT_EQ(s.ranked_groups, 0u);  // L2 rates are all equal: no ranking to compare
+    // Best schedule: L1 column:16 in both (90 and 95); L2 all equal, so the simulation's first
+    // pick is one of the hardware's best.
+    EXPECT_EQ(s.best_groups, 1u);
+    EXPECT_EQ(s.l1_best_same, 1u);
+    EXPECT_EQ(s.l2_best_same, 1u);
+    EXPECT_DOUBLE_EQ(s.l1_best_worst_loss_pp, 0);
+}
+
+TEST(CompareStats, BestScheduleAndWhatTheWrongPickCosts) {
+    // Two groups of three schedules (blocks 128 and 256). Block 128: measured 80 / 85 / 84,
+    // simulated 70 / 75 / 76: the simulation picks column:16, 1 point below the hardware's best.
+    // Block 256: measured 60 / 50 / 40, simulated 90 / 10 / 20: the same best.
+    std::vector<cli::ComparedRun> runs(6);
+    const char* schedules[] = {"linear", "column:8", "column:16"};
+    const double measured[] = {80, 85, 84, 60, 50, 40}, simulated[] = {70, 75, 76, 90, 10, 20};
+    for (std::size_t i = 0; i < 6; ++i) {
+        cli::ComparedRun& r = runs[i];
+        r.measured.workload.schedule = parse_schedule(schedules[i % 3]);
+        r.measured.block = i < 3 ? 128 : 256;
+        r.measured.metrics.l1_hit_rate_pct = measured[i];
+        r.measured.metrics.l2_read_hit_rate_pct = measured[i];
+        r.simulated.l1_sectors_ld = 100;
+        r.simulated.l1_sectors_ld_hit = static_cast<std::uint64_t>(simulated[i]);
+        r.simulated.l2_sectors_tex_read = 100;
+        r.simulated.l2_sectors_tex_read_hit = static_cast<std::uint64_t>(simulated[i]);
+    }
+    const cli::CompareSummary s = cli::summarize(runs);
+    EXPECT_EQ(s.best_groups, 2u);
+    EXPECT_EQ(s.l1_best_same, 1u);
+    EXPECT_EQ(s.l2_best_same, 1u);
+    EXPECT_DOUBLE_EQ(s.l1_best_worst_loss_pp, 1);
+    EXPECT_DOUBLE_EQ(s.l2_best_worst_loss_pp, 1);
 }
 
 TEST(CompareStats, WithinTargetOfTheMeasuredRange) {

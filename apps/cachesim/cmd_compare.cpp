@@ -103,6 +103,11 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
         out << "        against the hardware's run-to-run range (min..max over the profiled launches, "
             << s.ranged_runs << " runs): L1 within 3 pp of it: " << s.l1_within_3pp_of_range << "/" << s.ranged_runs
             << ", L2 within 5 pp of it: " << s.l2_within_5pp_of_range << "/" << s.ranged_runs << "\n";
+    if (s.best_groups > 0)
+        out << "        best schedule of a group (highest hit rate) is the hardware's best: L1 " << s.l1_best_same << "/"
+            << s.best_groups << ", L2 " << s.l2_best_same << "/" << s.best_groups
+            << "; the hardware loses at most " << format(s.l1_best_worst_loss_pp, 2) << " pp (L1), "
+            << format(s.l2_best_worst_loss_pp, 2) << " pp (L2) running the simulated best instead\n";
     if (s.l1_repeatable_pairs + s.l2_repeatable_pairs > 0)
         out << "        schedule pairs the hardware orders repeatably (run-to-run ranges apart), simulated in the "
                "same order: L1 "

@@ -43,6 +43,12 @@ struct CompareSummary {
     // (a simulated tie is not the same order). Pairs whose ranges overlap have no measured order.
     std::size_t l1_repeatable_pairs = 0, l1_repeatable_same_order = 0;
     std::size_t l2_repeatable_pairs = 0, l2_repeatable_same_order = 0;
+    // The question a user asks of a group (runs that differ only in schedule, at least 3): which
+    // schedule hits most? Groups where the simulation's best is one of the hardware's best (equal
+    // measured rate), and the most the hardware loses, by its own measurement, when it runs the
+    // simulation's pick instead of its best (percentage points; 0 when every pick is right).
+    std::size_t best_groups = 0, l1_best_same = 0, l2_best_same = 0;
+    double l1_best_worst_loss_pp = 0, l2_best_worst_loss_pp = 0;
 };
 
 CompareSummary summarize(const std::vector<ComparedRun>& runs);
