@@ -144,24 +144,29 @@ TEST(CompareStats, SummaryErrorsAndRanking) {
     EXPECT_DOUBLE_EQ(s.l1_best_worst_loss_pp, 0);
 }
 
+// A compared run whose measured and simulated L1 and L2 hit rates are both the given rates.
+cli::ComparedRun run_with_rates(const char* schedule, std::uint32_t block, double measured, double simulated) {
+    cli::ComparedRun r;
+    r.measured.workload.schedule = parse_schedule(schedule);
+    r.measured.block = block;
+    r.measured.metrics.l1_hit_rate_pct = measured;
+    r.measured.metrics.l2_read_hit_rate_pct = measured;
+    r.simulated.l1_sectors_ld = 100;
+    r.simulated.l1_sectors_ld_hit = static_cast<std::uint64_t>(simulated);
+    r.simulated.l2_sectors_tex_read = 100;
+    r.simulated.l2_sectors_tex_read_hit = static_cast<std::uint64_t>(simulated);
+    return r;
+}
+
 TEST(CompareStats, BestScheduleAndWhatTheWrongPickCosts) {
     // Two groups of three schedules (blocks 128 and 256). Block 128: measured 80 / 85 / 84,
     // simulated 70 / 75 / 76: the simulation picks column:16, 1 point below the hardware's best.
     // Block 256: measured 60 / 50 / 40, simulated 90 / 10 / 20: the same best.
-    std::vector<cli::ComparedRun> runs(6);
+    std::vector<cli::ComparedRun> runs;
     const char* schedules[] = {"linear", "column:8", "column:16"};
     const double measured[] = {80, 85, 84, 60, 50, 40}, simulated[] = {70, 75, 76, 90, 10, 20};
-    for (std::size_t i = 0; i < 6; ++i) {
-        cli::ComparedRun& r = runs[i];
-        r.measured.workload.schedule = parse_schedule(schedules[i % 3]);
-        r.measured.block = i < 3 ? 128 : 256;
-        r.measured.metrics.l1_hit_rate_pct = measured[i];
-        r.measured.metrics.l2_read_hit_rate_pct = measured[i];
-        r.simulated.l1_sectors_ld = 100;
-        r.simulated.l1_sectors_ld_hit = static_cast<std::uint64_t>(simulated[i]);
-        r.simulated.l2_sectors_tex_read = 100;
-        r.simulated.l2_sectors_tex_read_hit = static_cast<std::uint64_t>(simulated[i]);
-    }
+    for (std::size_t i = 0; i < 6; ++i)
+        runs.push_back(run_with_rates(schedules[i % 3], i < 3 ? 128 : 256, measured[i], simulated[i]));
     const cli::CompareSummary s = cli::summarize(runs);
     EXPECT_EQ(s.best_groups, 2u);
     EXPECT_EQ(s.l1_best_same, 1u);
@@ -201,21 +206,10 @@ TEST(CompareStats, WithinTargetOfTheMeasuredRange) {
 TEST(CompareStats, RankingCountsOnlyPairsTheHardwareOrdersRepeatably) {
     // One group of four schedules. Measured L1 ranges: [50, 52], [51, 53] (overlaps the first: no
     // measured order), [60, 61], and none. Simulated: 70, 40, 65, 10.
-    std::vector<cli::ComparedRun> runs(4);
+    std::vector<cli::ComparedRun> runs;
     const char* schedules[] = {"linear", "column:8", "column:16", "column:32"};
     const double measured[] = {51, 52, 60.5, 80}, simulated[] = {70, 40, 65, 10};
-    for (std::size_t i = 0; i < 4; ++i) {
-        cli::ComparedRun& r = runs[i];
-        r.measured.workload.schedule = parse_schedule(schedules[i]);
-        r.measured.block = 256;
-        r.measured.metrics.l1_hit_rate_pct = measured[i];
-        r.measured.metrics.l2_read_hit_rate_pct = measured[i];
-        r.simulated.l1_sectors_ld = 100;
-        r.simulated.l1_sectors_ld_hit = static_cast<std::uint64_t>(simulated[i]);
-        r.simulated.l2_sectors_tex_read = 100;
-        r.simulated.l2_sectors_tex_read_hit = static_cast<std::uint64_t>(simulated[i]);
-        r.simulated.l2_sectors_fabric_read = 0;
-    }
+    for (std::size_t i = 0; i < 4; ++i) runs.push_back(run_with_rates(schedules[i], 256, measured[i], simulated[i]));
     runs[0].measured.metrics.l1_hit_rate_range = MeasuredRange{50, 52};
     runs[1].measured.metrics.l1_hit_rate_range = MeasuredRange{51, 53};
     runs[2].measured.metrics.l1_hit_rate_range = MeasuredRange{60, 61};
