@@ -300,7 +300,8 @@ TEST(CompareCli, GpuOverridesTheModelOfThePreset) {
     } bad[] = {{"nosuch=1", "--gpu: unrecognised option '--nosuch=1'"},
                {"block=128", "--gpu block: not an override here"},
                {"issue-burst", "--gpu: expected KEY=VALUE"},
-               {"issue-burst=0", "--issue-burst: expected auto or a count from 1 to 65536, not '0'"}};
+               {"issue-burst=0", "--issue-burst: expected auto or a count from 1 to 65536, not '0'"},
+               {"l2-partitions=3", "--gpu: --l2-partitions must be 1 or 2"}};
     for (const auto& b : bad) {
         const auto r = test::run_cachesim(base + " --out none --gpu " + b.gpu);
         EXPECT_EQ(r.exit_code, 2) << b.gpu;

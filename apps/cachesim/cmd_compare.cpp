@@ -211,18 +211,7 @@ GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::stri
                              "--preset names the base)");
         args.push_back("--" + o);
     }
-    po::options_description options;
-    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options());
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    try {
-        const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), options, "");
-        return read_simulation_options(*vm).gpu;
-    } catch (const po::error& e) {
-        throw InputError(std::string("--gpu: ") + e.what());
-    } catch (const InputError& e) {
-        throw InputError(std::string("--gpu: ") + e.what());
-    }
+    return read_simulation_args(std::move(args), simulation_option_groups(), "--gpu: ").gpu;
 }
 
 // How the joined CSV and the plot name the model: the preset, then its overrides in the order

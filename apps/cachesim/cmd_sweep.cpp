@@ -35,13 +35,6 @@ po::options_description sweep_options() {
     return d;
 }
 
-// simulate's options, which every configuration is validated against.
-po::options_description simulate_options() {
-    po::options_description d;
-    d.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options());
-    return d;
-}
-
 constexpr const char* kUsage =
     "usage: cachesim sweep [sweep options] [simulate options, each a value, a list or a range]\n\n"
     "Runs every combination of the given simulate options and writes one CSV row per configuration\n"
@@ -101,7 +94,7 @@ int run_sweep(int argc, char** argv) {
     split_arguments(argc, argv, own, own_tokens, axis_tokens);
     po::variables_map vm;
     po::store(po::command_line_parser(own_tokens).options(own).run(), vm);
-    const po::options_description simulate = simulate_options();
+    const po::options_description simulate = simulation_option_groups();  // every configuration is read against it
     if (vm.count("help")) {
         std::cout << kUsage << "\n\n" << own << "\nSimulate options (each may be a list or range):\n" << simulate << "\n";
         return 0;

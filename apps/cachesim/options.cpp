@@ -384,6 +384,28 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     return o;
 }
 
+po::options_description simulation_option_groups() {
+    po::options_description d;
+    d.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options());
+    return d;
+}
+
+SimulationOptions read_simulation_args(std::vector<std::string> args, const po::options_description& options,
+                                       const std::string& context) {
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    try {
+        const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), options, "");
+        return read_simulation_options(*vm);
+    } catch (const po::error& e) {
+        throw InputError(context + e.what());
+    } catch (const InputError& e) {
+        throw InputError(context + e.what());
+    } catch (const SimulationError& e) {
+        throw InputError(context + e.what());
+    }
+}
+
 po::options_description timing_options() {
     po::options_description d("Measured timing (--model gpu)");
     d.add_options()

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/gpu/gpu_config.hpp"
 #include "sim/thread_model.hpp"
@@ -44,6 +45,14 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
 
 // Turns parsed values into a validated configuration; throws InputError / SimulationError.
 SimulationOptions read_simulation_options(const po::variables_map& vm);
+// What a simulation is made of (common, workload, cache and GPU options): the options that sweep
+// axes and compare's --gpu overrides are read against, as simulate reads them.
+po::options_description simulation_option_groups();
+// Parses `args` (args[0] names the caller) as a command line against `options`, presets
+// expanded, and reads the simulation it describes. Every error (unknown option, bad value,
+// invalid configuration) becomes an InputError whose message starts with `context`.
+SimulationOptions read_simulation_args(std::vector<std::string> args, const po::options_description& options,
+                                       const std::string& context);
 // The measured timeline that option `file_key` names (the recorded launch: option `launch_key`) for
 // `workload` run in blocks of `block`, or nothing without the option. InputError for a bad file,
 // or the launch option alone.

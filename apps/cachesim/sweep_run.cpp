@@ -17,18 +17,8 @@ std::vector<SimulationOptions> prepare_configurations(const std::vector<SweepCon
     for (std::size_t i = 0; i < configs.size(); ++i) {
         std::vector<std::string> args{"sweep"};
         args.insert(args.end(), configs[i].args.begin(), configs[i].args.end());
-        std::vector<char*> argv;
-        for (std::string& a : args) argv.push_back(a.data());
-        try {
-            const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), simulate_options, "");
-            sims.push_back(read_simulation_options(*vm));
-        } catch (const po::error& e) {
-            throw InputError("configuration " + std::to_string(i + 1) + " (" + configs[i].key + "): " + e.what());
-        } catch (const InputError& e) {
-            throw InputError("configuration " + std::to_string(i + 1) + " (" + configs[i].key + "): " + e.what());
-        } catch (const SimulationError& e) {
-            throw InputError("configuration " + std::to_string(i + 1) + " (" + configs[i].key + "): " + e.what());
-        }
+        sims.push_back(read_simulation_args(
+            std::move(args), simulate_options, "configuration " + std::to_string(i + 1) + " (" + configs[i].key + "): "));
     }
     return sims;
 }
