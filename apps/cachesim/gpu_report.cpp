@@ -1,7 +1,5 @@
 #include "apps/cachesim/gpu_report.hpp"
 
-#include <cstdio>
-
 #include "traces/input_error.hpp"
 #include "traces/warp_times.hpp"
 
@@ -17,8 +15,6 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
     report.result = g.result;
     report.ncu = g.ncu.metrics();
     auto n = [](std::uint64_t v) { return std::to_string(v); };
-    char spread[32];
-    std::snprintf(spread, sizeof spread, "%g", c.warp_rate_spread);
     report.parameters = {
         {"gpu", c.name},
         {"block", n(c.block)},
@@ -44,7 +40,7 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         {"cta_refill", std::string(cta_refill_name(c.cta_refill))},
         {"warp_scheduler", std::string(warp_scheduler_name(c.scheduler))},
         // as applied: gto ignores the spread
-        {"warp_rate_spread", c.scheduler == WarpScheduler::lrr ? std::string(spread) : std::string("0")},
+        {"warp_rate_spread", c.scheduler == WarpScheduler::lrr ? short_number(c.warp_rate_spread) : std::string("0")},
         // as applied: the workload's value for "auto"; gto and a measured timeline use neither
         {"issue_burst", n(c.timeline || !sim.workload ? 1 : issue_burst_for(c, *sim.workload))},
         {"block_start_skip", n(c.timeline || c.scheduler != WarpScheduler::lrr ? 0 : c.block_start_skip)},

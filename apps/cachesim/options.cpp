@@ -36,14 +36,14 @@ po::options_description workload_options() {
     return d;
 }
 
-namespace {
-
-// A number as the help shows it: 0.05, not 0.050000000000000003.
+// A number as the help and the report show it: 0.05, not 0.050000000000000003.
 std::string short_number(double v) {
     std::ostringstream out;
     out << v;
     return out.str();
 }
+
+namespace {
 
 void add_level_options(po::options_description& d, const std::string& level,
                        const std::string& size, const std::string& line,

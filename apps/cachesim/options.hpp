@@ -29,6 +29,10 @@ struct SimulationOptions {
     GpuConfig gpu;              // gpu: SMs, launch, caches and policies (what simulate_gpu_model takes)
 };
 
+// A number as the help and the report show it (six significant digits: 0.05, not
+// 0.050000000000000003).
+std::string short_number(double v);
+
 // Option groups; add the ones a subcommand needs to its description.
 po::options_description workload_options();
 po::options_description cache_options();
