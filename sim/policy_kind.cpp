@@ -2,22 +2,8 @@
 
 namespace cachesim {
 
-std::string_view policy_name(PolicyKind kind) {
-    switch (kind) {
-        case PolicyKind::lru: return "lru";
-        case PolicyKind::fifo: return "fifo";
-        case PolicyKind::random: return "random";
-        case PolicyKind::random4: return "random4";
-        case PolicyKind::plru: return "plru";
-        case PolicyKind::opt: return "opt";
-    }
-    return "?";
-}
+std::string_view policy_name(PolicyKind kind) { return choice_name<PolicyKind>(kPolicyChoices, kind); }
 
-std::optional<PolicyKind> parse_policy(std::string_view text) {
-    for (PolicyKind kind : kAllPolicies)
-        if (policy_name(kind) == text) return kind;
-    return std::nullopt;
-}
+std::optional<PolicyKind> parse_policy(std::string_view text) { return parse_choice<PolicyKind>(kPolicyChoices, text); }
 
 }  // namespace cachesim

@@ -1,7 +1,7 @@
 // Sweep arguments: lists, ranges and their cross product, checked against simulate's options.
 #include <gtest/gtest.h>
 
-#include "apps/cachesim/options.hpp"
+#include "apps/common/options.hpp"
 #include "apps/cachesim/sweep_expand.hpp"
 #include "traces/input_error.hpp"
 

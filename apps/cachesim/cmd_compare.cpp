@@ -11,12 +11,13 @@
 #include <sstream>
 #include <thread>
 
-#include "apps/cachesim/atomic_file.hpp"
+#include "apps/common/atomic_file.hpp"
 #include "apps/cachesim/compare_plot.hpp"
 #include "apps/cachesim/compare_stats.hpp"
-#include "apps/cachesim/options.hpp"
+#include "apps/common/options.hpp"
 #include "apps/cachesim/report.hpp"
 #include "apps/cachesim/subcommands.hpp"
+#include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
@@ -214,6 +215,14 @@ GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::stri
     return read_simulation_args(std::move(args), simulation_option_groups(), "--gpu: ").gpu;
 }
 
+// The parameters --gpu can override (all but the block size, which each measured row gives).
+std::string gpu_parameter_keys() {
+    std::string keys;
+    for (const GpuParameter& p : gpu_parameters())
+        if (p.option != "block") keys += (keys.empty() ? "" : ", ") + std::string(p.option);
+    return keys;
+}
+
 // How the joined CSV and the plot name the model: the preset, then its overrides in the order
 // given (commas, as in carveouts=0,8,16, become semicolons: the name is one CSV field).
 std::string model_name(const std::string& preset, const std::vector<std::string>& overrides) {
@@ -233,9 +242,10 @@ int run_compare(int argc, char** argv) {
          "measured CSV: gpubench's output, or ncu --csv --page raw --print-units base; repeatable")
         ("preset", po::value<std::string>()->default_value(std::string(kDefaultGpuPreset)), "GPU preset to simulate with")
         ("gpu", po::value<std::vector<std::string>>()->composing(),
-         "KEY=VALUE: override one of the preset's GPU model options, as cachesim simulate's --KEY=VALUE "
-         "(e.g. block-start-skip=0, issue-burst=1, warp-rate-spread=0); repeatable")
-        ("out", po::value<std::string>()->default_value("compare.csv"), "joined CSV (measured and simulated side by side); 'none' to skip")
+         ("KEY=VALUE: override one of the preset's GPU model parameters, as cachesim simulate's --KEY=VALUE "
+          "(e.g. block-start-skip=0, issue-burst=1, warp-rate-spread=0); repeatable. KEY: " + gpu_parameter_keys())
+             .c_str())
+        ("out,output,o", po::value<std::string>()->default_value("compare.csv"), "joined CSV (measured and simulated side by side); 'none' to skip")
         ("plot", po::value<std::string>()->default_value("compare.png"), "PNG plot: scatter with identity line and per-schedule bars; 'none' to skip")
         ("rows", po::value<std::string>(), "only data rows A-B (1-based) of the measured file")
         ("where", po::value<std::vector<std::string>>()->composing(), "only rows with field=value (kernel, schedule, block, width, height, stencil, depth); repeatable")

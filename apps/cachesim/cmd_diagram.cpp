@@ -2,8 +2,8 @@
 // configuration, rendered headless into a PNG.
 #include <iostream>
 
-#include "apps/cachesim/atomic_file.hpp"
-#include "apps/cachesim/options.hpp"
+#include "apps/common/atomic_file.hpp"
+#include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "traces/input_error.hpp"
 #include "viz/notes.hpp"
@@ -17,7 +17,7 @@ namespace {
 po::options_description diagram_options() {
     po::options_description d("Diagram");
     d.add_options()
-        ("out", po::value<std::string>(), "write the PNG to FILE (required)")
+        ("out,output,o", po::value<std::string>(), "write the PNG to FILE (required)")
         ("view", po::value<std::string>()->default_value("time"),
          "time: lines x time steps | array: the 2D arrays at --time")
         ("time", po::value<std::uint64_t>()->default_value(0), "step shown by the array view")
@@ -68,7 +68,7 @@ int run_diagram(int argc, char** argv) {
     WarpTimeline timeline;
     read_timeline(*vm, sim, timeline);
     const WorkloadSpec& w = *sim.workload;
-    const bool gpu = sim.model == "gpu";
+    const bool gpu = sim.model == ModelKind::gpu;
     // Thread model: a step is a work item, so the run's length is known up front. GPU model: a step
     // is a scheduling round, known only once the run is over.
     const std::optional<std::uint64_t> steps = gpu ? std::nullopt : std::optional<std::uint64_t>(w.items());

@@ -2,7 +2,7 @@
 #include <iomanip>
 #include <iostream>
 
-#include "apps/cachesim/options.hpp"
+#include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"

@@ -2,9 +2,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "apps/cachesim/atomic_file.hpp"
+#include "apps/common/atomic_file.hpp"
+#include "apps/common/explain.hpp"
 #include "apps/cachesim/gpu_report.hpp"
-#include "apps/cachesim/options.hpp"
+#include "apps/common/options.hpp"
 #include "apps/cachesim/report.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "traces/input_error.hpp"
@@ -18,7 +19,10 @@ po::options_description output_options() {
     po::options_description d("Output");
     d.add_options()
         ("format", po::value<std::string>()->default_value("table"), "table | json | csv")
-        ("output,o", po::value<std::string>(), "write the report to FILE (atomically) instead of stdout")
+        ("output,out,o", po::value<std::string>(), "write the report to FILE (atomically) instead of stdout")
+        ("explain", po::bool_switch(),
+         "GPU model: print every parameter with its value and where it comes from (measured, documented, "
+         "fitted, assumed or set by the user) instead of simulating")
         ("show-reuse", po::bool_switch(), "table format: print the reuse-distance histograms");
     return d;
 }
@@ -41,13 +45,22 @@ int run_simulate(int argc, char** argv) {
 
     RunReport report;
     SimulationOptions sim = read_simulation_options(*vm);
+    if ((*vm)["explain"].as<bool>()) {
+        if (sim.model != ModelKind::gpu)
+            throw InputError("--explain lists the GPU model's parameters: it needs --model gpu or a GPU preset");
+        std::ostringstream text;
+        print_explanation(text, sim);
+        if (vm->count("output")) write_file_atomically((*vm)["output"].as<std::string>(), text.str());
+        else std::cout << text.str();
+        return 0;
+    }
     WarpTimeline timeline;
     read_timeline(*vm, sim, timeline);
-    report.model = sim.model;
+    report.model = std::string(model_name(sim.model));
     report.workload = sim.workload;
     report.trace_path = sim.trace_path;
     report.hierarchy = sim.hierarchy;
-    if (sim.model == "gpu") {
+    if (sim.model == ModelKind::gpu) {
         run_gpu_model(sim, report);
     } else {
         auto source = make_source(sim);

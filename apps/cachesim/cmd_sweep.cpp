@@ -5,8 +5,8 @@
 #include <set>
 #include <thread>
 
-#include "apps/cachesim/atomic_file.hpp"
-#include "apps/cachesim/options.hpp"
+#include "apps/common/atomic_file.hpp"
+#include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "apps/cachesim/sweep_expand.hpp"
 #include "apps/cachesim/sweep_mpi.hpp"
@@ -24,7 +24,7 @@ po::options_description sweep_options() {
     po::options_description d("Sweep");
     d.add_options()
         ("help,h", "show this help")
-        ("output,o", po::value<std::string>(),
+        ("output,out,o", po::value<std::string>(),
          "write the CSV to FILE (atomically); rerunning with the same FILE skips finished configurations")
         ("plot", po::value<std::string>(), "also draw a heat map PNG")
         ("plot-x", po::value<std::string>(), "heat map columns: this option's values (default: the last varied option)")

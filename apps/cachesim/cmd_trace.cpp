@@ -1,7 +1,7 @@
 // cachesim trace: write a workload's (or another trace's) per-thread accesses as a cst file.
 #include <iostream>
 
-#include "apps/cachesim/options.hpp"
+#include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "apps/cachesim/sweep_progress.hpp"
 #include "traces/input_error.hpp"
@@ -20,7 +20,7 @@ namespace {
 po::options_description trace_output_options() {
     po::options_description d("Output");
     d.add_options()
-        ("out,o", po::value<std::string>(), "write the trace to FILE (cst format, written atomically)")
+        ("out,output,o", po::value<std::string>(), "write the trace to FILE (cst format, written atomically)")
         ("zstd-level", po::value<int>()->default_value(3), "zstd compression level, 1 (fast) .. 19 (small)")
         ("backend", po::value<std::string>()->default_value("auto"),
          "workload traces: cuda (Thrust on the GPU) | host (Thrust on the CPU) | generator (the "

@@ -1,7 +1,7 @@
 #pragma once
 // --model gpu: runs the GPU model for a configuration from read_simulation_options and fills a
 // report with its levels, the Nsight Compute counters ("ncu") and the launch parameters.
-#include "apps/cachesim/options.hpp"
+#include "apps/common/options.hpp"
 #include "apps/cachesim/report.hpp"
 #include "sim/gpu/gpu_model.hpp"
 

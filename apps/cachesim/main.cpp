@@ -2,7 +2,7 @@
 #include <iostream>
 #include <string_view>
 
-#include "apps/cachesim/cli_errors.hpp"
+#include "apps/common/cli_errors.hpp"
 #include "apps/cachesim/subcommands.hpp"
 
 namespace {

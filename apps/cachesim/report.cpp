@@ -105,6 +105,18 @@ Json level_json(const RunReport& r, const LevelStats& s) {
 
 }  // namespace
 
+bool is_count_metric(std::string_view name) {
+    // ncu's ".sum" metrics add up events (requests, sectors, bytes); the others are rates.
+    return name.ends_with(".sum");
+}
+
+std::string metric_text(std::string_view name, double value) {
+    if (is_count_metric(name)) return std::to_string(static_cast<std::uint64_t>(value));
+    std::ostringstream s;
+    s << std::setprecision(10) << value;
+    return s.str();
+}
+
 Json to_json(const RunReport& r) {
     Json j;
     j["tool"] = "cachesim";
@@ -136,7 +148,10 @@ Json to_json(const RunReport& r) {
     j["memory"] = {{"bytes_read", r.result.memory_bytes_read}, {"bytes_written", r.result.memory_bytes_written}};
     if (!r.ncu.empty()) {
         Json ncu = Json::object();
-        for (const auto& [name, value] : r.ncu) ncu[name] = value;
+        for (const auto& [name, value] : r.ncu) {
+            if (is_count_metric(name)) ncu[name] = static_cast<std::uint64_t>(value);
+            else ncu[name] = value;
+        }
         j["ncu"] = ncu;
     }
     j["seconds"] = r.result.seconds;
@@ -193,7 +208,11 @@ void print_table(std::ostream& out, const RunReport& r, bool show_reuse) {
     }
     if (!r.ncu.empty()) {
         out << "Nsight Compute equivalents:\n";
-        for (const auto& [name, value] : r.ncu) out << "  " << std::left << std::setw(62) << name << std::right << " " << value << "\n";
+        for (const auto& [name, value] : r.ncu) {
+            out << "  " << std::left << std::setw(62) << name << std::right << " ";
+            if (is_count_metric(name)) out << static_cast<std::uint64_t>(value) << "\n";
+            else out << value << "\n";
+        }
         out << "\n";
     }
     out << "memory: " << with_commas(res.memory_bytes_read) << " bytes read, "
@@ -247,7 +266,7 @@ std::vector<std::pair<std::string, std::string>> to_columns(const RunReport& r) 
     }
     add("memory_bytes_read", r.result.memory_bytes_read);
     add("memory_bytes_written", r.result.memory_bytes_written);
-    for (const auto& [name, value] : r.ncu) add(name, value);
+    for (const auto& [name, value] : r.ncu) c.emplace_back(name, metric_text(name, value));
     return c;
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,11 @@ struct RunReport {
     // Extra key/values describing the run (GPU model: block size, SMs, ...).
     std::vector<std::pair<std::string, std::string>> parameters;
 };
+
+// Whether an ncu metric counts something (printed as a whole number, as ncu prints it).
+bool is_count_metric(std::string_view name);
+// A metric's value as the table and CSV print it: counts whole, rates with up to 10 digits.
+std::string metric_text(std::string_view name, double value);
 
 nlohmann::ordered_json to_json(const RunReport& report);
 void print_table(std::ostream& out, const RunReport& report, bool show_reuse);

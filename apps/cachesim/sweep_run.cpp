@@ -25,13 +25,13 @@ std::vector<SimulationOptions> prepare_configurations(const std::vector<SweepCon
 
 SweepColumns run_configuration(const SimulationOptions& sim, const std::atomic<bool>* cancel) {
     RunReport report;
-    report.model = sim.model;
+    report.model = std::string(model_name(sim.model));
     report.workload = sim.workload;
     report.trace_path = sim.trace_path;
     report.hierarchy = sim.hierarchy;
     RunControl control;
     control.cancel = cancel;
-    if (sim.model == "gpu") {
+    if (sim.model == ModelKind::gpu) {
         run_gpu_model(sim, report, control);
     } else {
         auto source = make_source(sim);

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "apps/cachesim/options.hpp"
+#include "apps/common/options.hpp"
 #include "apps/cachesim/sweep_expand.hpp"
 
 namespace cachesim::cli {

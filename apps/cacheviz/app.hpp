@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "apps/cacheviz/sim_job.hpp"
+#include "apps/common/model_kind.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 #include "viz/array_view.hpp"
 #include "viz/detail_window.hpp"
@@ -18,7 +19,7 @@ namespace cachesim::gui {
 struct PaneConfig {
     WorkloadSpec workload;
     HierarchyConfig hierarchy;
-    std::string model = "thread";  // "thread" or "gpu"
+    cli::ModelKind model = cli::ModelKind::thread;
     GpuConfig gpu = default_gpu();   // used by the GPU model
     static GpuConfig default_gpu();
     // A measured warp order (cacheviz --start-warp-times) and whether the GPU model replays it

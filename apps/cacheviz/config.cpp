@@ -3,7 +3,7 @@
 #include <map>
 #include <sstream>
 
-#include "apps/cachesim/options.hpp"
+#include "apps/common/options.hpp"
 #include "traces/input_error.hpp"
 
 namespace cachesim::gui {
@@ -12,7 +12,7 @@ namespace {
 
 cli::po::options_description simulation_options() {
     cli::po::options_description d;
-    d.add(cli::common_options()).add(cli::workload_options()).add(cli::cache_options());
+    d.add(cli::common_options()).add(cli::workload_options()).add(cli::cache_options()).add(cli::gpu_options());
     return d;
 }
 
@@ -39,6 +39,7 @@ PaneConfig config_from_args(const std::vector<std::string>& args) {
     c.workload = *o.workload;
     c.hierarchy = o.hierarchy;
     c.model = o.model;
+    if (o.model == cli::ModelKind::gpu) c.gpu = o.gpu;
     return c;
 }
 

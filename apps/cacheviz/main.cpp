@@ -14,9 +14,9 @@
 
 #include "apps/cacheviz/app.hpp"
 #include "apps/cacheviz/config.hpp"
-#include "apps/cachesim/atomic_file.hpp"
-#include "apps/cachesim/cli_errors.hpp"
-#include "apps/cachesim/options.hpp"
+#include "apps/common/atomic_file.hpp"
+#include "apps/common/cli_errors.hpp"
+#include "apps/common/options.hpp"
 #include "traces/input_error.hpp"
 #include "viz/canvas.hpp"
 #include "viz/gui/imgui_sfml.hpp"
@@ -103,14 +103,19 @@ int run(int argc, char** argv) {
     const gui::PaneConfig first = [&] {
         const cli::SimulationOptions o = cli::read_simulation_options(*vm);
         if (!o.workload) throw InputError("cacheviz draws workloads; traces have no 2D array layout (use --workload)");
-        return gui::PaneConfig{*o.workload, o.hierarchy, o.model};
+        gui::PaneConfig c;
+        c.workload = *o.workload;
+        c.hierarchy = o.hierarchy;
+        c.model = o.model;
+        if (o.model == cli::ModelKind::gpu) c.gpu = o.gpu;
+        return c;
     }();
     auto apply_gpu = [&](gui::PaneConfig& c) {
         if (!vm->count("start-gpu")) return;
         const std::string name = (*vm)["start-gpu"].as<std::string>();
         const GpuPreset* p = find_gpu_preset(name);
         if (!p) throw InputError("--start-gpu: unknown GPU preset '" + name + "'");
-        c.model = "gpu";
+        c.model = cli::ModelKind::gpu;
         c.gpu = p->config;
         if (vm->count("start-block")) c.gpu.block = (*vm)["start-block"].as<std::uint32_t>();
         if (vm->count("start-sms")) c.gpu = with_sms(c.gpu, (*vm)["start-sms"].as<std::uint32_t>());
@@ -118,7 +123,7 @@ int run(int argc, char** argv) {
     };
     gui::PaneConfig first_pane = first;
     apply_gpu(first_pane);
-    if (vm->count("start-warp-times") && first_pane.model != "gpu")
+    if (vm->count("start-warp-times") && first_pane.model != cli::ModelKind::gpu)
         throw InputError("--start-warp-times needs --start-gpu");
     if (auto timeline = cli::timeline_option(*vm, "start-warp-times", "start-warp-times-launch", first_pane.workload,
                                              first_pane.gpu.block)) {
@@ -149,7 +154,7 @@ int run(int argc, char** argv) {
     const double max_seconds = (*vm)["max-seconds"].as<double>();
 
     const std::uint64_t playhead = (*vm)["playhead"].as<std::uint64_t>();
-    if (first_pane.model == "thread" && playhead >= first.workload.items())
+    if (first_pane.model == cli::ModelKind::thread && playhead >= first.workload.items())
         throw InputError("--playhead: step " + std::to_string(playhead) + " is past the last step " +
                          std::to_string(first.workload.items() - 1));
 
@@ -159,7 +164,7 @@ int run(int argc, char** argv) {
     app_options.detail.max_cells = (*vm)["detail-cells"].as<std::uint64_t>();
     if (vm->count("zoom")) {
         app_options.zoom_steps = parse_range((*vm)["zoom"].as<std::string>(), "--zoom");
-        if (first_pane.model == "thread" && app_options.zoom_steps->second > static_cast<double>(first.workload.items()))
+        if (first_pane.model == cli::ModelKind::thread && app_options.zoom_steps->second > static_cast<double>(first.workload.items()))
             throw InputError("--zoom: the run has " + std::to_string(first.workload.items()) + " steps (0:" +
                              std::to_string(first.workload.items()) + ")");
     }

@@ -9,82 +9,29 @@
 
 namespace cachesim {
 
-std::string_view coalesce_scope_name(CoalesceScope scope) {
-    switch (scope) {
-        case CoalesceScope::all: return "all";
-        case CoalesceScope::neighbours: return "neighbours";
-        case CoalesceScope::pairs: return "pairs";
-        case CoalesceScope::tpc:
-        default: return "tpc";
-    }
-}
-
+std::string_view coalesce_scope_name(CoalesceScope scope) { return choice_name<CoalesceScope>(kCoalesceScopeChoices, scope); }
 std::optional<CoalesceScope> parse_coalesce_scope(std::string_view text) {
-    if (text == "tpc") return CoalesceScope::tpc;
-    if (text == "all") return CoalesceScope::all;
-    if (text == "neighbours") return CoalesceScope::neighbours;
-    if (text == "pairs") return CoalesceScope::pairs;
-    return std::nullopt;
+    return parse_choice<CoalesceScope>(kCoalesceScopeChoices, text);
 }
-
-std::string_view cta_order_name(CtaOrder order) {
-    switch (order) {
-        case CtaOrder::fill: return "fill";
-        case CtaOrder::floorplan: return "floorplan";
-        default: return "round-robin";
-    }
-}
-
+std::string_view cta_order_name(CtaOrder order) { return choice_name<CtaOrder>(kCtaOrderChoices, order); }
 std::optional<CtaOrder> parse_cta_order(std::string_view text) {
-    if (text == "round-robin" || text == "rr") return CtaOrder::round_robin;
-    if (text == "fill") return CtaOrder::fill;
-    if (text == "floorplan") return CtaOrder::floorplan;
-    return std::nullopt;
+    return parse_choice<CtaOrder>(kCtaOrderChoices, text, kCtaOrderAliases);
 }
-
-std::string_view cta_refill_name(CtaRefill refill) {
-    return refill == CtaRefill::sm_order ? "sm-order" : "shuffled";
-}
-
-std::optional<CtaRefill> parse_cta_refill(std::string_view text) {
-    if (text == "shuffled") return CtaRefill::shuffled;
-    if (text == "sm-order") return CtaRefill::sm_order;
-    return std::nullopt;
-}
-
-std::string_view partition_map_name(PartitionMap map) {
-    switch (map) {
-        case PartitionMap::interleaved: return "interleaved";
-        case PartitionMap::floorplan: return "floorplan";
-        default: return "halves";
-    }
-}
-
+std::string_view cta_refill_name(CtaRefill refill) { return choice_name<CtaRefill>(kCtaRefillChoices, refill); }
+std::optional<CtaRefill> parse_cta_refill(std::string_view text) { return parse_choice<CtaRefill>(kCtaRefillChoices, text); }
+std::string_view partition_map_name(PartitionMap map) { return choice_name<PartitionMap>(kPartitionMapChoices, map); }
 std::optional<PartitionMap> parse_partition_map(std::string_view text) {
-    if (text == "halves") return PartitionMap::halves;
-    if (text == "interleaved") return PartitionMap::interleaved;
-    if (text == "floorplan") return PartitionMap::floorplan;
-    return std::nullopt;
+    return parse_choice<PartitionMap>(kPartitionMapChoices, text);
 }
-
-std::string_view partition_fill_name(PartitionFill fill) {
-    return fill == PartitionFill::home ? "home" : "near";
-}
-
+std::string_view partition_fill_name(PartitionFill fill) { return choice_name<PartitionFill>(kPartitionFillChoices, fill); }
 std::optional<PartitionFill> parse_partition_fill(std::string_view text) {
-    if (text == "near") return PartitionFill::near;
-    if (text == "home") return PartitionFill::home;
-    return std::nullopt;
+    return parse_choice<PartitionFill>(kPartitionFillChoices, text);
 }
-
 std::string_view warp_scheduler_name(WarpScheduler scheduler) {
-    return scheduler == WarpScheduler::gto ? "gto" : "lrr";
+    return choice_name<WarpScheduler>(kWarpSchedulerChoices, scheduler);
 }
-
 std::optional<WarpScheduler> parse_warp_scheduler(std::string_view text) {
-    if (text == "lrr" || text == "round-robin") return WarpScheduler::lrr;
-    if (text == "gto") return WarpScheduler::gto;
-    return std::nullopt;
+    return parse_choice<WarpScheduler>(kWarpSchedulerChoices, text, kWarpSchedulerAliases);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/enum_choices.hpp"
 #include "sim/geometry.hpp"
 
 namespace cachesim {
@@ -61,14 +62,47 @@ enum class PartitionFill : std::uint8_t {
            // partition only when that is the line's home (a copy elsewhere implies one at home).
 };
 
+// Each enum's names and help (sim/enum_choices.hpp); the first name is what is printed.
+inline constexpr EnumChoice<CtaOrder> kCtaOrderChoices[] = {
+    {CtaOrder::round_robin, "round-robin", "block b to SM b mod N"},
+    {CtaOrder::fill, "fill", "SM by SM"},
+    {CtaOrder::floorplan, "floorplan", "the preset's measured dispatch cycle: h200"},
+};
+inline constexpr EnumAlias<CtaOrder> kCtaOrderAliases[] = {{"rr", CtaOrder::round_robin}};
+inline constexpr EnumChoice<CtaRefill> kCtaRefillChoices[] = {
+    {CtaRefill::shuffled, "shuffled", "a seeded random order per round, as timing decides on the chip"},
+    {CtaRefill::sm_order, "sm-order", "SM index order: every wave repeats the first wave's placement"},
+};
+inline constexpr EnumChoice<WarpScheduler> kWarpSchedulerChoices[] = {
+    {WarpScheduler::lrr, "lrr", "loose round robin"},
+    {WarpScheduler::gto, "gto", "greedy then oldest: the same warp until an L1 miss"},
+};
+inline constexpr EnumAlias<WarpScheduler> kWarpSchedulerAliases[] = {{"round-robin", WarpScheduler::lrr}};
+inline constexpr EnumChoice<PartitionMap> kPartitionMapChoices[] = {
+    {PartitionMap::halves, "halves", "SMs 0..N/2-1 to the first"},
+    {PartitionMap::interleaved, "interleaved", "SM mod 2"},
+    {PartitionMap::floorplan, "floorplan", "the preset's measured table: h200"},
+};
+inline constexpr EnumChoice<PartitionFill> kPartitionFillChoices[] = {
+    {PartitionFill::near, "near", "the requesting SM's half; a near miss asks the far half"},
+    {PartitionFill::home, "home", "each line's home half by address hash, plus a copy in the near half"},
+};
+// Listed in this order in messages ("tpc, pairs, neighbours or all").
+inline constexpr EnumChoice<CoalesceScope> kCoalesceScopeChoices[] = {
+    {CoalesceScope::tpc, "tpc", "the two SMs of a TPC, 2k and 2k+1"},
+    {CoalesceScope::pairs, "pairs", "SMs running blocks 2i and 2i+1, dispatched together"},
+    {CoalesceScope::neighbours, "neighbours", "blocks b and b+1"},
+    {CoalesceScope::all, "all", "any SMs"},
+};
+
 std::string_view coalesce_scope_name(CoalesceScope scope);
 std::optional<CoalesceScope> parse_coalesce_scope(std::string_view text);
 std::string_view cta_order_name(CtaOrder order);
+std::optional<CtaOrder> parse_cta_order(std::string_view text);
 std::string_view partition_fill_name(PartitionFill fill);
 std::optional<PartitionFill> parse_partition_fill(std::string_view text);
 std::string_view partition_map_name(PartitionMap map);
 std::optional<PartitionMap> parse_partition_map(std::string_view text);
-std::optional<CtaOrder> parse_cta_order(std::string_view text);
 std::string_view cta_refill_name(CtaRefill refill);
 std::optional<CtaRefill> parse_cta_refill(std::string_view text);
 std::string_view warp_scheduler_name(WarpScheduler scheduler);

@@ -1,7 +1,7 @@
 #pragma once
-// Hardware presets of the GPU model (v100, t4, a100, h100, h200): every value with its source.
-// The command line turns them into option bundles (apps/cachesim/presets.cpp); README "GPU model"
-// has the same table.
+// Hardware presets of the GPU model (v100, t4, a100, h100, h200). --preset applies a preset's
+// GpuConfig directly; where each parameter's value comes from, per preset, is in the parameter
+// table (sim/gpu/gpu_parameters.cpp), and `sources` summarizes the same facts per preset.
 #include <string>
 #include <string_view>
 #include <vector>

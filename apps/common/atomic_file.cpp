@@ -1,4 +1,4 @@
-#include "apps/cachesim/atomic_file.hpp"
+#include "apps/common/atomic_file.hpp"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "apps/cachesim/cli_errors.hpp"
+#include "apps/common/cli_errors.hpp"
 
 #include <boost/program_options/errors.hpp>
 #include <iostream>

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/common/model_kind.hpp"
 #include "sim/gpu/gpu_config.hpp"
 #include "sim/thread_model.hpp"
 #include "traces/access_source.hpp"
@@ -23,10 +24,12 @@ struct SimulationOptions {
     std::string trace_path;
     TraceFormat trace_format = TraceFormat::din;
     bool trace_cst = false;  // a cachesim trace file (traces/trace_format.hpp); trace_format unused
-    std::string model = "thread";  // thread | gpu
+    ModelKind model = ModelKind::thread;
     std::string preset;
     HierarchyConfig hierarchy;  // gpu: the L1 as simulated (carve-out resolved) and the whole L2
     GpuConfig gpu;              // gpu: SMs, launch, caches and policies (what simulate_gpu_model takes)
+    std::string gpu_base;       // gpu: the GPU preset the values not given come from
+    std::vector<std::string> gpu_given;  // gpu: the parameters given as options (sim/gpu/gpu_parameters.hpp)
 };
 
 // A number as the help and the report show it (six significant digits: 0.05, not
@@ -37,11 +40,11 @@ std::string short_number(double v);
 po::options_description workload_options();
 po::options_description cache_options();
 po::options_description common_options();  // --preset, --config, --seed, --help
-po::options_description gpu_options();     // --block, --sms, ... (--model gpu)
+po::options_description gpu_options();     // --block, --sms, ... (--model gpu): the GPU parameter table's
 po::options_description timing_options();  // --warp-times, --warp-times-launch (--model gpu)
 
-// Parses argv, then the --config file, then the --preset's values; earlier sources win.
-// --model gpu without --preset takes the h200 preset.
+// Parses argv, then the --config file, then the --preset's option bundle; earlier sources win.
+// A GPU preset is no bundle: read_simulation_options starts from its configuration.
 // Returns nullopt (after printing help) when --help was given.
 std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,
@@ -67,6 +70,9 @@ std::optional<WarpTimeline> timeline_option(const po::variables_map& vm, const c
 void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTimeline& timeline);
 
 std::unique_ptr<AccessSource> make_source(const SimulationOptions& options);
+
+// Whether option `key` was given (command line, --config or a preset's bundle), not defaulted.
+bool given(const po::variables_map& vm, const std::string& key);
 
 // "--l1-ways full|N" parsing, shared with sweeps.
 std::uint32_t parse_ways(const std::string& text, const std::string& what);

@@ -1,0 +1,151 @@
+// Starting simulations for a pane (the run, the deep-zoom window, the array view at the
+// playhead) and picking up their results.
+#include "apps/cacheviz/app.hpp"
+
+#include <algorithm>
+
+#include "viz/render.hpp"
+
+namespace cachesim::gui {
+
+void App::start_run(Pane& pane) {
+    pane.config_error.clear();
+    try {
+        validate(pane.config.workload);
+        if (pane.config.model == cli::ModelKind::gpu) validate(pane.config.gpu);
+        else validate(pane.config.hierarchy);
+    } catch (const std::exception& e) {
+        pane.config_error = e.what();
+        return;
+    }
+    // A newer change cancels the older run; it finishes (promptly) in the background.
+    pane.retire(pane.job);
+    JobInput in;
+    in.workload = pane.config.workload;
+    in.hierarchy = pane.config.hierarchy;
+    in.gpu_model = pane.config.model == cli::ModelKind::gpu;
+    in.gpu = pane.config.gpu;
+    in.gpu.timeline = nullptr;
+    if (in.gpu_model && pane.config.use_timeline && pane.config.timeline) {
+        in.timeline = pane.config.timeline;
+        in.gpu.timeline = in.timeline.get();
+    }
+    in.recorder.max_cells = options_.max_cells;
+    pane.job = std::make_unique<SimJob>(std::move(in));
+    pane.array_view_step = ~std::uint64_t{0};
+    drop_detail(pane);  // it shows the old configuration
+}
+
+void App::drop_detail(Pane& pane) {
+    pane.retire(pane.detail_job);
+    pane.detail.reset();
+    pane.detail_texture.set_diagram(nullptr);
+    pane.detail_declined.reset();
+}
+
+void App::update_detail(Pane& pane, const viz::ViewExtent& view) {
+    const viz::Diagram* d = pane.current ? pane.current->diagram.get() : nullptr;
+    if (!d || pane.job || !viz::needs_detail(*d, view)) {
+        drop_detail(pane);
+        return;
+    }
+    const std::uint64_t steps = d->first_step() + d->steps(), rows = d->rows();
+    if (pane.detail && !viz::overlaps(pane.detail_window, view, steps, rows)) {
+        pane.detail.reset();  // out of view: free it
+        pane.detail_texture.set_diagram(nullptr);
+    }
+    if (pane.detail && viz::covers(pane.detail_window, view, steps, rows)) {
+        pane.retire(pane.detail_job);  // the view came back into the window shown
+        return;
+    }
+    if (pane.detail_job && viz::covers(pane.detail_job_window, view, steps, rows)) return;  // on its way
+    if (pane.detail_declined && viz::covers(*pane.detail_declined, view, steps, rows)) return;
+    const std::optional<viz::DetailWindow> w = viz::choose_detail_window(view, steps, rows, options_.detail);
+    pane.retire(pane.detail_job);  // a newer window replaces the older request
+    if (!w) return;  // over the budget: the coarse cells stay
+    JobInput in = pane.current->input;
+    in.recorder = viz::detail_recorder_options(*w);
+    in.stop_after_window = true;
+    in.run_fraction = static_cast<double>(w->step_end()) / static_cast<double>(std::max<std::uint64_t>(steps, 1));
+    pane.detail_job = std::make_unique<SimJob>(std::move(in));
+    pane.detail_job_window = *w;
+}
+
+void App::poll(Pane& pane) {
+    std::erase_if(pane.retiring, [](const std::unique_ptr<SimJob>& j) { return j->done(); });
+    if (pane.job && pane.job->done()) {
+        std::shared_ptr<JobOutput> out = pane.job->output();
+        pane.job.reset();
+        if (out && out->error.empty()) {
+            const bool extent_changed = !pane.current || !pane.current->diagram ||
+                                        pane.current->diagram->steps() != out->diagram->steps() ||
+                                        pane.current->diagram->rows() != out->diagram->rows();
+            pane.current = out;
+            pane.texture.set_diagram(out->diagram);
+            drop_detail(pane);
+            if (extent_changed && (view_.fitted || &pane == panes_[0].get())) fit_view();
+            view_.playhead = std::min<std::uint64_t>(view_.playhead, total_steps() ? total_steps() - 1 : 0);
+            pane.array_view_step = ~std::uint64_t{0};
+        } else if (out) {
+            pane.config_error = out->error;
+        }
+    }
+    if (pane.detail_job && pane.detail_job->done()) {
+        std::shared_ptr<JobOutput> out = pane.detail_job->output();
+        const viz::DetailWindow requested = pane.detail_job_window;
+        pane.detail_job.reset();
+        if (out && out->error.empty() && out->diagram) {
+            pane.detail = out;
+            pane.detail_window = requested;  // what the diagram covers, and what update_detail compares with
+            pane.detail_texture.set_diagram(out->diagram);
+        } else if (out) {
+            pane.detail_declined = requested;  // do not retry a failing window
+        }
+    }
+    if (pane.snapshot_job && pane.snapshot_job->done()) {
+        std::shared_ptr<JobOutput> out = pane.snapshot_job->output();
+        pane.snapshot_job.reset();
+        if (out && out->error.empty() && out->snapshot && out->diagram) {
+            std::optional<WorkloadSpec> items;  // steps are work items only in the thread model
+            if (!out->input.gpu_model) items = out->input.workload;
+            pane.array_view = viz::make_array_view(out->diagram->layout(), *out->snapshot, items);
+            pane.array_textures.clear();
+            for (const viz::ArrayGrid& g : pane.array_view->arrays) {
+                sf::Texture t;
+                t.create(g.width, g.height);
+                std::vector<std::uint8_t> px(static_cast<std::size_t>(g.width) * g.height * 4);
+                for (std::size_t i = 0; i < g.cells.size(); ++i) {
+                    const viz::Rgba c = viz::cell_color(g.cells[i]);
+                    px[i * 4] = c.r; px[i * 4 + 1] = c.g; px[i * 4 + 2] = c.b; px[i * 4 + 3] = 255;
+                }
+                t.update(px.data());
+                t.setSmooth(false);
+                pane.array_textures.push_back(std::move(t));
+            }
+        }
+    }
+}
+
+void App::request_array_view(Pane& pane) {
+    if (!pane.current || pane.array_view_step == view_.playhead) return;
+    if (pane.snapshot_job && !pane.snapshot_job->done()) {
+        if (pane.snapshot_job->input().recorder.first_step == view_.playhead) return;
+        pane.retire(pane.snapshot_job);
+    }
+    const WorkloadSpec& w = pane.current->input.workload;
+    if (view_.playhead >= pane.current->diagram->steps()) return;
+    // Arrays up to 2048 x 2048 elements get one texel each; larger ones are not drawn.
+    for (const ArrayInfo& a : w.arrays())
+        if (a.width > 2048 || a.height > 2048) return;
+    JobInput in = pane.current->input;
+    in.recorder = {};
+    in.recorder.first_step = view_.playhead;
+    in.recorder.window_steps = 1;
+    in.recorder.snapshot_step = view_.playhead;
+    in.stop_after_window = true;  // the steps after the playhead cannot change its snapshot
+    in.run_fraction = static_cast<double>(view_.playhead + 1) / static_cast<double>(std::max<std::uint64_t>(pane.current->diagram->steps(), 1));
+    pane.snapshot_job = std::make_unique<SimJob>(std::move(in));
+    pane.array_view_step = view_.playhead;
+}
+
+}  // namespace cachesim::gui

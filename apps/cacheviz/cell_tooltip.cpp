@@ -1,0 +1,49 @@
+#include "apps/cacheviz/cell_tooltip.hpp"
+
+#include <imgui.h>
+
+#include <string>
+
+#include "apps/cacheviz/imgui_color.hpp"
+#include "traces/schedule.hpp"
+#include "viz/detail_window.hpp"
+#include "viz/notes.hpp"
+#include "viz/render.hpp"
+
+namespace cachesim::gui {
+
+void cell_tooltip(const JobOutput& out, const viz::Diagram& diagram, const viz::Diagram* exact, std::uint64_t step,
+                  std::uint64_t row) {
+    const viz::Diagram* d = &diagram;  // as the pane names it
+    ImGui::BeginTooltip();
+    const WorkloadSpec& wl = out.input.workload;
+    if (out.input.gpu_model && out.input.gpu.timeline) {
+        ImGui::Text("request %s of %s (in the measured order)", viz::thousands(step).c_str(),
+                    viz::thousands(out.rounds).c_str());
+    } else if (out.input.gpu_model) {
+        ImGui::Text("round %s of %s (every SM with work issues one request)", viz::thousands(step).c_str(),
+                    viz::thousands(out.rounds).c_str());
+    } else {
+        const std::uint64_t item = schedule_map(wl.schedule, step, wl.width, wl.height);
+        ImGui::Text("step %s: work item %s at (%llu, %llu)", viz::thousands(step).c_str(), viz::thousands(item).c_str(),
+                    static_cast<unsigned long long>(item % wl.width), static_cast<unsigned long long>(item / wl.width));
+    }
+    const viz::RowInfo info = d->layout().describe(row);
+    if (info.group)
+        ImGui::Text("line %s: %s elements (%u, %u) .. +%llu", viz::thousands(info.line).c_str(),
+                    info.group->array.name.c_str(), info.x, info.y,
+                    static_cast<unsigned long long>(info.elements ? info.elements - 1 : 0));
+    // The exact cell where the full-resolution window is drawn, the base cell elsewhere.
+    const viz::ShownCell cell = viz::shown_cell(*d, exact, step, row);
+    ImGui::ColorButton("##state", ImGui::ColorConvertU32ToFloat4(to_imgui(viz::cell_color(cell.state))), 0, ImVec2(12, 12));
+    ImGui::SameLine();
+    ImGui::Text("%s", std::string(viz::cell_state_name(cell.state)).c_str());
+    if (cell.exact && !d->exact())
+        ImGui::TextDisabled("(exact: this step and line, re-simulated at full resolution)");
+    else if (!cell.exact)
+        ImGui::TextDisabled("(a cell covers %llu steps x %llu lines)", static_cast<unsigned long long>(d->steps_per_column()),
+                            static_cast<unsigned long long>(d->rows_per_bucket()));
+    ImGui::EndTooltip();
+}
+
+}  // namespace cachesim::gui

@@ -1,0 +1,159 @@
+// One pane's spatial-temporal diagram: header, cells, axes, and panning / zooming / tooltip.
+#include "apps/cacheviz/app.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "apps/cacheviz/cell_tooltip.hpp"
+#include "viz/notes.hpp"
+#include "viz/render.hpp"
+
+namespace cachesim::gui {
+
+// The header's second line: the run's progress, the deep zoom's, or what the cells show.
+void App::detail_status(Pane& pane, float width) {
+    if (pane.job) {
+        ImGui::ProgressBar(static_cast<float>(pane.job->progress()), ImVec2(width - 110, 0), "simulating...");
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) pane.retire(pane.job);
+        return;
+    }
+    const auto u = [](std::uint64_t v) { return viz::thousands(v); };
+    if (pane.detail_job) {
+        const viz::DetailWindow& w = pane.detail_job_window;
+        const std::string label = "zooming in: re-simulating steps " + u(w.first_step) + "-" + u(w.step_end() - 1) + ", lines " +
+                                  u(w.first_row) + "-" + u(w.row_end() - 1) + " at full resolution";
+        ImGui::ProgressBar(static_cast<float>(pane.detail_job->progress()), ImVec2(width - 110, 0), label.c_str());
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel##detail")) {
+            pane.detail_declined = w;
+            pane.retire(pane.detail_job);
+        }
+        return;
+    }
+    ImGui::AlignTextToFramePadding();
+    const viz::Diagram* d = pane.current ? pane.current->diagram.get() : nullptr;
+    if (pane.detail) {
+        const viz::DetailWindow& w = pane.detail_window;
+        ImGui::TextDisabled("one step x one line per cell in steps %s-%s, lines %s-%s", u(w.first_step).c_str(),
+                            u(w.step_end() - 1).c_str(), u(w.first_row).c_str(), u(w.row_end() - 1).c_str());
+    } else if (d && !d->exact()) {
+        ImGui::TextDisabled("a cell covers %s steps x %s lines; zoom in for single steps and lines", u(d->steps_per_column()).c_str(),
+                            u(d->rows_per_bucket()).c_str());
+    } else {
+        ImGui::TextUnformatted("");
+    }
+}
+
+void App::diagram_pane(Pane& pane, float width, float height) {
+    ImGui::BeginChild(("pane" + pane.name).c_str(), ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar);
+    // Header: configuration, hit rates, progress.
+    ImGui::Text("%s: %s%s", pane.name.c_str(), pane.config.workload.describe().c_str(),
+                pane.config.model == cli::ModelKind::gpu ? (", GPU " + pane.config.gpu.name + ", block " + std::to_string(pane.config.gpu.block)).c_str() : "");
+    if (pane.current && !pane.current->result.levels.empty()) {
+        std::string rates;
+        for (const LevelStats& s : pane.current->result.levels) {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%s%s hit rate %.2f%%", rates.empty() ? "" : ", ", s.name.c_str(), 100.0 * s.hit_rate());
+            rates += buf;
+        }
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.1f, 1), "  %s", rates.c_str());
+    }
+    detail_status(pane, width);
+    const float label_w = 64, axis_h = 22;
+    ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float w = std::max(10.0f, ImGui::GetContentRegionAvail().x - label_w);
+    const float h = std::max(10.0f, ImGui::GetContentRegionAvail().y - axis_h);
+    const ImVec2 p0(origin.x + label_w, origin.y);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    viz::gui::Viewport vp{view_.t0, view_.t1, view_.r0, view_.r1, static_cast<int>(w), static_cast<int>(h)};
+    update_detail(pane, viz::ViewExtent{view_.t0, view_.t1, view_.r0, view_.r1, vp.width, vp.height});
+    dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(255, 255, 255, 255));
+    pane.texels_written_last_frame = 0;
+    const viz::Diagram* d = pane.current ? pane.current->diagram.get() : nullptr;
+    const viz::Diagram* exact = pane.detail ? pane.detail->diagram.get() : nullptr;
+    {
+        Placement& at = placements_[&pane == panes_[0].get() ? 0 : 1];
+        at = {p0.x, p0.y, w, h, view_.t0, view_.t1, view_.r0, view_.r1, 0, 0, std::nullopt};
+        if (d) at.steps_per_column = d->steps_per_column(), at.rows_per_bucket = d->rows_per_bucket();
+        if (exact) at.detail = pane.detail_window;
+    }
+    if (d) {
+        pane.texels_written_last_frame = pane.texture.update(vp);
+        dl->PushClipRect(p0, ImVec2(p0.x + w, p0.y + h), true);
+        pane.texture.draw(dl, p0.x, p0.y, vp);
+        if (exact) {  // the full-resolution window over the coarse cells
+            pane.texels_written_last_frame += pane.detail_texture.update(vp);
+            pane.detail_texture.draw(dl, p0.x, p0.y, vp);
+        }
+        // Array group separators.
+        for (const viz::RowGroup& g : d->layout().groups()) {
+            if (g.first_row == 0) continue;
+            const float y = std::floor(p0.y + static_cast<float>((g.first_row - view_.r0) * h / (view_.r1 - view_.r0))) + 0.5f;
+            dl->AddLine(ImVec2(p0.x, y), ImVec2(p0.x + w, y), IM_COL32(90, 90, 90, 255), 1.0f);
+        }
+        // Playhead.
+        const float px = p0.x + static_cast<float>((view_.playhead + 0.5 - view_.t0) * w / (view_.t1 - view_.t0));
+        dl->AddLine(ImVec2(px, p0.y), ImVec2(px, p0.y + h), IM_COL32(0, 170, 60, 255), 2.0f);
+        dl->PopClipRect();
+        // Array names in the left margin.
+        dl->PushClipRect(origin, ImVec2(p0.x, p0.y + h), true);
+        for (const viz::RowGroup& g : d->layout().groups()) {
+            const double mid = std::clamp((g.first_row + g.lines / 2.0), view_.r0, view_.r1);
+            const float y = p0.y + static_cast<float>((mid - view_.r0) * h / (view_.r1 - view_.r0));
+            dl->AddText(ImVec2(origin.x + 4, y - 7), IM_COL32(20, 20, 20, 255), g.array.name.c_str());
+        }
+        dl->PopClipRect();
+        // Time axis ticks.
+        const std::uint64_t span = static_cast<std::uint64_t>(std::max(1.0, view_.t1 - view_.t0));
+        const std::uint64_t tick = viz::nice_tick(span, std::max(2, static_cast<int>(w / 100)));
+        for (std::uint64_t t = static_cast<std::uint64_t>(std::ceil(view_.t0 / tick)) * tick; t <= view_.t1; t += tick) {
+            const float x = p0.x + static_cast<float>((t - view_.t0) * w / (view_.t1 - view_.t0));
+            dl->AddLine(ImVec2(x, p0.y + h), ImVec2(x, p0.y + h + 4), IM_COL32(60, 60, 60, 255));
+            dl->AddText(ImVec2(x - 10, p0.y + h + 5), IM_COL32(60, 60, 60, 255), viz::thousands(t).c_str());
+        }
+    } else {
+        dl->AddText(ImVec2(p0.x + 10, p0.y + 10), IM_COL32(80, 80, 80, 255),
+                    pane.config_error.empty() ? "simulating..." : "configuration error (see the panel)");
+    }
+    dl->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p0.x + w + 1, p0.y + h + 1), IM_COL32(60, 60, 60, 255));  // outside the cells
+
+    // Interaction: drag pans, wheel zooms (Ctrl: time only, Shift: lines only), right click or
+    // double click moves the playhead, hovering shows a tooltip.
+    ImGui::SetCursorScreenPos(p0);
+    ImGui::InvisibleButton("diagram", ImVec2(w, h), ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+    ImGuiIO& io = ImGui::GetIO();
+    const double spx = (view_.t1 - view_.t0) / w, rpx = (view_.r1 - view_.r0) / h;
+    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f)) {
+        view_.t0 -= io.MouseDelta.x * spx;
+        view_.t1 -= io.MouseDelta.x * spx;
+        view_.r0 -= io.MouseDelta.y * rpx;
+        view_.r1 -= io.MouseDelta.y * rpx;
+        user_moved_view();
+        clamp_view();
+    }
+    if (ImGui::IsItemHovered() && d) {
+        const double mt = view_.t0 + (io.MousePos.x - p0.x) * spx;
+        const double mr = view_.r0 + (io.MousePos.y - p0.y) * rpx;
+        if (io.MouseWheel != 0) {
+            const double f = std::pow(0.85, io.MouseWheel);
+            const bool time_axis = !io.KeyShift, row_axis = !io.KeyCtrl;
+            if (time_axis) { view_.t0 = mt - (mt - view_.t0) * f; view_.t1 = mt + (view_.t1 - mt) * f; }
+            if (row_axis) { view_.r0 = mr - (mr - view_.r0) * f; view_.r1 = mr + (view_.r1 - mr) * f; }
+            user_moved_view();
+            clamp_view();
+        }
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
+            view_.playhead = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(0.0, mt)), d->steps() ? d->steps() - 1 : 0);
+        const std::uint64_t step = static_cast<std::uint64_t>(std::max(0.0, mt));
+        const std::uint64_t row = static_cast<std::uint64_t>(std::max(0.0, mr));
+        if (step < d->first_step() + d->steps() && row < d->rows()) cell_tooltip(*pane.current, *d, exact, step, row);
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace cachesim::gui

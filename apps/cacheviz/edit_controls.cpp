@@ -1,0 +1,63 @@
+#include "apps/cacheviz/edit_controls.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+namespace cachesim::gui {
+
+bool edit_u32(const char* label, std::uint32_t& v, std::uint32_t lo) {
+    std::uint32_t x = v;
+    if (ImGui::InputScalar(label, ImGuiDataType_U32, &x, nullptr, nullptr, "%u", ImGuiInputTextFlags_EnterReturnsTrue) ||
+        (ImGui::IsItemDeactivatedAfterEdit())) {
+        x = std::max(x, lo);
+        if (x != v) { v = x; return true; }
+    }
+    return false;
+}
+
+bool edit_u64(const char* label, std::uint64_t& v) {
+    std::uint64_t x = v;
+    if (ImGui::InputScalar(label, ImGuiDataType_U64, &x, nullptr, nullptr, "%llu", ImGuiInputTextFlags_EnterReturnsTrue) ||
+        ImGui::IsItemDeactivatedAfterEdit()) {
+        if (x != v) { v = x; return true; }
+    }
+    return false;
+}
+
+bool level_controls(CacheConfig& c) {
+    bool changed = false;
+    ImGui::PushID(c.name.c_str());
+    bool enabled = c.enabled();
+    if (ImGui::Checkbox(("enable " + c.name).c_str(), &enabled)) {
+        c.size_bytes = enabled ? std::uint64_t{16} * 1024 : 0;
+        changed = true;
+    }
+    if (c.enabled()) {
+        changed |= edit_u64("size (bytes)", c.size_bytes);
+        std::uint64_t lines = c.size_bytes / std::max<std::uint32_t>(c.line_bytes, 1);
+        if (edit_u64("lines", lines)) { c.size_bytes = lines * c.line_bytes; changed = true; }
+        changed |= edit_u32("line (bytes)", c.line_bytes);
+        changed |= edit_u32("sector (0 = line)", c.sector_bytes, 0);
+        changed |= edit_u32("ways (0 = full)", c.ways, 0);
+        const std::string current(policy_name(c.policy));
+        if (ImGui::BeginCombo("policy", current.c_str())) {
+            for (const EnumChoice<PolicyKind>& p : kPolicyChoices)
+                if (ImGui::Selectable(std::string(p.name).c_str(), p.value == c.policy)) {
+                    c.policy = p.value;
+                    changed = true;
+                }
+            ImGui::EndCombo();
+        }
+        int write = c.write_policy == WritePolicy::write_back_allocate ? 1 : 0;
+        if (ImGui::Combo("stores", &write, "write-through, no allocate\0write-back, allocate\0")) {
+            c.write_policy = write ? WritePolicy::write_back_allocate : WritePolicy::write_through_no_allocate;
+            changed = true;
+        }
+    }
+    ImGui::PopID();
+    return changed;
+}
+
+}  // namespace cachesim::gui

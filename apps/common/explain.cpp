@@ -1,0 +1,42 @@
+#include "apps/common/explain.hpp"
+
+#include <algorithm>
+#include <iomanip>
+
+#include "sim/gpu/gpu_parameters.hpp"
+#include "sim/gpu/gpu_presets.hpp"
+
+namespace cachesim::cli {
+
+void print_explanation(std::ostream& out, const SimulationOptions& sim) {
+    const GpuConfig& preset = find_gpu_preset(sim.gpu_base)->config;
+    out << "GPU model parameters: preset " << sim.gpu_base
+        << (sim.gpu_given.empty() ? "" : ", with the values given as options") << "\n";
+    std::size_t width = 0;
+    for (const GpuParameter& p : gpu_parameters()) width = std::max(width, p.option.size() + 2);
+    std::string_view group;
+    for (const GpuParameter& p : gpu_parameters()) {
+        if (p.group != group) {
+            group = p.group;
+            out << "\n" << group << "\n";
+        }
+        const std::string value = p.get(sim.gpu), preset_value = p.get(preset);
+        out << "  " << std::left << std::setw(static_cast<int>(width)) << "--" + std::string(p.option) << " "
+            << std::setw(12) << value << " ";
+        const ParameterSource source = parameter_source(p, sim.gpu_base);
+        const bool by_user =
+            std::find(sim.gpu_given.begin(), sim.gpu_given.end(), p.option) != sim.gpu_given.end();
+        if (by_user) {
+            out << provenance_name(Provenance::user) << " (" << sim.gpu_base << ": "
+                << (value == preset_value ? "the same" : preset_value) << ", " << provenance_name(source.kind) << ")\n";
+        } else if (value != preset_value) {
+            // Changed by another option: a measured floorplan holds for its own SM count only.
+            out << "follows --sms (" << sim.gpu_base << ": " << preset_value << ", "
+                << provenance_name(source.kind) << ")\n";
+        } else {
+            out << provenance_name(source.kind) << ": " << source.detail << "\n";
+        }
+    }
+}
+
+}  // namespace cachesim::cli

@@ -1,0 +1,322 @@
+#include "apps/common/options.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "apps/common/presets.hpp"
+#include "sim/gpu/gpu_parameters.hpp"
+#include "sim/gpu/gpu_presets.hpp"
+#include "traces/input_error.hpp"
+#include "traces/trace_format_reader.hpp"
+#include "traces/workload_source.hpp"
+
+namespace cachesim::cli {
+
+po::options_description workload_options() {
+    po::options_description d("Workload");
+    d.add_options()
+        ("workload", po::value<std::string>()->default_value("stencil"), "stencil | matmul")
+        ("size", po::value<std::string>()->default_value("16x16"), "work items IwxIh (output size)")
+        ("stencil", po::value<std::string>()->default_value("7x7"), "stencil box SWxSH")
+        ("depth", po::value<std::uint32_t>()->default_value(16), "matmul inner dimension D")
+        ("elem-bytes", po::value<std::uint32_t>()->default_value(4), "bytes per array element")
+        ("schedule", po::value<std::string>()->default_value("linear"),
+         "linear | column:W | zigzag:W | tiled:TWxTH | morton")
+        ("trace", po::value<std::string>(), "replay this trace file instead of a workload")
+        ("trace-format", po::value<std::string>()->default_value("auto"),
+         "auto (cst if the file has its magic, else din) | cst (cachesim trace file) | din (Dinero IV "
+         "text) | u64 (little-endian 64-bit addresses, 8-byte loads)")
+        ("model", po::value<std::string>()->default_value("thread"),
+         choice_help(choice_texts<ModelKind>(kModelChoices)).c_str());
+    return d;
+}
+
+// A number as the help and the report show it: 0.05, not 0.050000000000000003.
+std::string short_number(double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
+
+namespace {
+
+void add_level_options(po::options_description& d, const std::string& level,
+                       const std::string& size, const std::string& line,
+                       const std::string& policy, const std::string& write) {
+    const std::string L = level == "l1" ? "L1" : "L2";
+    d.add_options()
+        ((level + "-size").c_str(), po::value<std::string>()->default_value(size),
+         (L + " size in bytes, K/M/G suffixes allowed; 0 disables the level" +
+          (level == "l1" ? "; auto (GPU model): the unified L1/shared memory less the carve-out" : "")).c_str())
+        ((level + "-lines").c_str(), po::value<std::uint64_t>(),
+         (L + " size as a number of lines (overrides --" + level + "-size)").c_str())
+        ((level + "-line").c_str(), po::value<std::uint32_t>()->default_value(std::stoul(line)),
+         (L + " line size in bytes (power of two)").c_str())
+        ((level + "-sector").c_str(), po::value<std::uint32_t>()->default_value(0),
+         (L + " sector size in bytes; 0 = the line size").c_str())
+        ((level + "-ways").c_str(), po::value<std::string>()->default_value("full"),
+         (L + " associativity: N ways, or full").c_str())
+        ((level + "-policy").c_str(), po::value<std::string>()->default_value(policy),
+         (L + " replacement: " + choice_help(choice_texts<PolicyKind>(kPolicyChoices))).c_str())
+        ((level + "-write").c_str(), po::value<std::string>()->default_value(write),
+         (L + " stores: through (write-through, no-write-allocate) | back (write-back, "
+              "write-allocate)").c_str());
+}
+
+// `is_auto`: where "--l1-size auto" is allowed (GPU model); set when it was given.
+CacheConfig read_level(const po::variables_map& vm, const std::string& level, bool* is_auto = nullptr) {
+    CacheConfig c;
+    c.name = level == "l1" ? "L1" : "L2";
+    c.line_bytes = vm[level + "-line"].as<std::uint32_t>();
+    c.sector_bytes = vm[level + "-sector"].as<std::uint32_t>();
+    const std::string size = vm[level + "-size"].as<std::string>();
+    if (size == "auto") {
+        if (!is_auto)
+            throw InputError("--" + level + "-size auto (the L1 left by the shared-memory carve-out) "
+                             "needs --model gpu");
+        *is_auto = !vm.count(level + "-lines");
+    } else {
+        c.size_bytes = parse_size(size, "--" + level + "-size");
+    }
+    if (vm.count(level + "-lines")) {
+        const std::uint64_t lines = vm[level + "-lines"].as<std::uint64_t>();
+        if (lines > (1ull << 40)) throw InputError("--" + level + "-lines is too large");
+        c.size_bytes = lines * c.line_bytes;
+    }
+    c.ways = parse_ways(vm[level + "-ways"].as<std::string>(), "--" + level + "-ways");
+    const std::string policy = vm[level + "-policy"].as<std::string>();
+    const auto kind = parse_policy(policy);
+    if (!kind)
+        throw InputError("--" + level + "-policy: unknown policy '" + policy +
+                         "' (expected lru, fifo, random, random4, plru or opt)");
+    c.policy = *kind;
+    const std::string write = vm[level + "-write"].as<std::string>();
+    if (write == "through") c.write_policy = WritePolicy::write_through_no_allocate;
+    else if (write == "back") c.write_policy = WritePolicy::write_back_allocate;
+    else throw InputError("--" + level + "-write: expected through or back, not '" + write + "'");
+    return c;
+}
+
+}  // namespace
+
+std::uint32_t parse_ways(const std::string& text, const std::string& what) {
+    if (text == "full") return 0;
+    const std::uint64_t ways = parse_size(text, what);
+    if (ways == 0) throw InputError(what + ": ways must be positive (or 'full')");
+    if (ways > (1ull << 31)) throw InputError(what + ": too many ways");
+    return static_cast<std::uint32_t>(ways);
+}
+
+po::options_description cache_options() {
+    po::options_description d("Caches (L1 -> L2 -> memory)");
+    add_level_options(d, "l1", "384", "16", "lru", "through");
+    add_level_options(d, "l2", "0", "64", "lru", "back");
+    d.add_options()
+        ("no-analysis", po::bool_switch(), "skip miss classification and reuse histograms (faster)")
+        ("seed", po::value<std::uint64_t>()->default_value(1), "seed for random policies");
+    return d;
+}
+
+po::options_description common_options() {
+    po::options_description d("General");
+    d.add_options()
+        ("help,h", "show this help")
+        ("preset", po::value<std::string>(), ("fill in unset options from a preset: " + preset_names()).c_str())
+        ("config", po::value<std::string>(), "read options from FILE (name = value lines, as on the command line without --)");
+    return d;
+}
+
+po::options_description gpu_options() {
+    const GpuConfig defaults = find_gpu_preset(kDefaultGpuPreset)->config;
+    po::options_description o("GPU model (--model gpu; --preset v100|t4|a100|h100|h200 sets the hardware; "
+                              "defaults: the h200 preset's; --explain says where each value comes from)");
+    for (const GpuParameter& p : gpu_parameters()) {
+        if (p.cache_option) continue;  // declared by cache_options(), shared with the thread model
+        o.add_options()(std::string(p.option).c_str(), po::value<std::string>()->default_value(p.get(defaults)),
+                        p.help_text().c_str());
+    }
+    return o;
+}
+
+bool given(const po::variables_map& vm, const std::string& key) { return vm.count(key) && !vm[key].defaulted(); }
+
+std::optional<po::variables_map> parse_command_line(int argc, char** argv,
+                                                    const po::options_description& options,
+                                                    const std::string& usage) {
+    po::variables_map vm;
+    po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+    if (vm.count("help")) {
+        std::cout << usage << "\n" << options << "\n";
+        return std::nullopt;
+    }
+    if (vm.count("config")) {
+        const std::string path = vm["config"].as<std::string>();
+        std::ifstream in(path);
+        if (!in) throw InputError("--config: cannot open '" + path + "'");
+        po::store(po::parse_config_file(in, options, false), vm);
+    }
+    if (vm.count("preset")) {
+        const std::string name = vm["preset"].as<std::string>();
+        const Preset* bundle = find_preset(name);
+        if (!bundle && !find_gpu_preset(name))
+            throw InputError("unknown preset '" + name + "' (expected " + preset_names() + ")");
+        if (bundle) {
+            std::vector<std::string> args;
+            for (const auto& [key, value] : bundle->options)
+                if (options.find_nothrow(key, false)) args.push_back("--" + key + "=" + value);  // an option here
+            po::store(po::command_line_parser(args).options(options).run(), vm);
+        }
+    }
+    po::notify(vm);
+    return vm;
+}
+
+namespace {
+
+// The GPU configuration: the preset's, then every parameter given as an option (in the table's
+// order, so --sms comes before the floorplan choices that depend on it).
+GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o) {
+    const GpuPreset* base = find_gpu_preset(o.preset);
+    o.gpu_base = base ? o.preset : std::string(kDefaultGpuPreset);
+    GpuConfig g = find_gpu_preset(o.gpu_base)->config;
+    g.name = base ? o.preset : "custom";
+    for (const GpuParameter& p : gpu_parameters()) {
+        const std::string key(p.option);
+        if (!given(vm, key)) continue;
+        p.set(g, vm[key].as<std::string>(), p.option);
+        o.gpu_given.push_back(key);
+    }
+    for (const auto& [level, cache] : {std::pair{"l1", &g.l1}, std::pair{"l2", &g.l2}}) {
+        const std::string lines_key = std::string(level) + "-lines";
+        if (!given(vm, lines_key)) continue;
+        const std::uint64_t lines = vm[lines_key].as<std::uint64_t>();
+        if (lines > (1ull << 40)) throw InputError("--" + lines_key + " is too large");
+        cache->size_bytes = lines * cache->line_bytes;
+        if (cache == &g.l1) g.l1_auto = false;
+        o.gpu_given.push_back(std::string(level) + "-size");
+    }
+    if (vm["l1-write"].as<std::string>() != "through")
+        throw InputError("--model gpu: the L1 is write-through without allocation (--l1-write through)");
+    if (vm["l2-write"].as<std::string>() != "back")
+        throw InputError("--model gpu: the L2 is write-back with allocation (--l2-write back)");
+    g.seed = vm["seed"].as<std::uint64_t>();
+    validate(g);  // SimulationError: exit code 2
+    return g;
+}
+
+}  // namespace
+
+SimulationOptions read_simulation_options(const po::variables_map& vm) {
+    SimulationOptions o;
+    if (vm.count("preset")) o.preset = vm["preset"].as<std::string>();
+    const std::string model = vm["model"].as<std::string>();
+    const std::optional<ModelKind> kind = parse_model(model);
+    if (!kind) throw InputError("--model: unknown model '" + model + "' (expected thread or gpu)");
+    o.model = *kind;
+    if (find_gpu_preset(o.preset)) {  // a GPU preset is the GPU model's hardware
+        if (given(vm, "model") && o.model != ModelKind::gpu)
+            throw InputError("--preset " + o.preset + " describes a GPU: it needs --model gpu");
+        o.model = ModelKind::gpu;
+    }
+    if (o.model == ModelKind::gpu && vm.count("trace"))
+        throw InputError("--model gpu replays the built-in workloads (its warps need work items), not traces");
+    if (o.model == ModelKind::gpu && o.preset.empty()) o.preset = kDefaultGpuPreset;
+    if (vm.count("trace")) {
+        o.trace_path = vm["trace"].as<std::string>();
+        const std::string format = resolve_trace_format(vm["trace-format"].as<std::string>(), o.trace_path);
+        o.trace_cst = format == "cst";
+        if (!o.trace_cst) o.trace_format = parse_trace_format(format);
+    } else {
+        WorkloadSpec w;
+        w.kind = parse_workload_kind(vm["workload"].as<std::string>());
+        parse_dimensions(vm["size"].as<std::string>(), "--size", w.width, w.height);
+        parse_dimensions(vm["stencil"].as<std::string>(), "--stencil", w.stencil_w, w.stencil_h);
+        w.depth = vm["depth"].as<std::uint32_t>();
+        w.elem_bytes = vm["elem-bytes"].as<std::uint32_t>();
+        w.schedule = parse_schedule(vm["schedule"].as<std::string>());
+        validate(w);
+        o.workload = w;
+    }
+    o.hierarchy.seed = vm["seed"].as<std::uint64_t>();
+    o.hierarchy.analysis = !vm["no-analysis"].as<bool>();
+    if (o.model == ModelKind::gpu) {
+        o.gpu = read_gpu(vm, o);
+        o.hierarchy.l1 = effective_l1(o.gpu);
+        o.hierarchy.l2 = o.gpu.l2;
+        return o;
+    }
+    o.hierarchy.l1 = read_level(vm, "l1");
+    o.hierarchy.l2 = read_level(vm, "l2");
+    validate(o.hierarchy);
+    return o;
+}
+
+po::options_description simulation_option_groups() {
+    po::options_description d;
+    d.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options());
+    return d;
+}
+
+SimulationOptions read_simulation_args(std::vector<std::string> args, const po::options_description& options,
+                                       const std::string& context) {
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    try {
+        const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), options, "");
+        return read_simulation_options(*vm);
+    } catch (const po::error& e) {
+        throw InputError(context + e.what());
+    } catch (const InputError& e) {
+        throw InputError(context + e.what());
+    } catch (const SimulationError& e) {
+        throw InputError(context + e.what());
+    }
+}
+
+po::options_description timing_options() {
+    po::options_description d("Measured timing (--model gpu)");
+    d.add_options()
+        ("warp-times", po::value<std::string>(),
+         "replay the launch in the order a GPU ran it: FILE from gpubench --warp-times (every warp's "
+         "SM, start and end); each warp's requests are spread evenly over its interval, all SMs' "
+         "requests go in time order (no rounds; --cta-order, --cta-refill and --warp-scheduler do not "
+         "apply; the --l2-coalesce windows count nanoseconds)")
+        ("warp-times-launch", po::value<std::uint32_t>(),
+         "which recorded launch of the configuration to replay (default: the file's first)");
+    return d;
+}
+
+std::optional<WarpTimeline> timeline_option(const po::variables_map& vm, const char* file_key, const char* launch_key,
+                                            const WorkloadSpec& workload, std::uint32_t block) {
+    if (!vm.count(file_key)) {
+        if (vm.count(launch_key)) throw InputError(std::string("--") + launch_key + " needs --" + file_key);
+        return std::nullopt;
+    }
+    std::optional<std::uint32_t> launch;
+    if (vm.count(launch_key)) launch = vm[launch_key].as<std::uint32_t>();
+    return read_warp_times(vm[file_key].as<std::string>(), workload, block, launch);
+}
+
+void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTimeline& timeline) {
+    if (vm.count("warp-times") && sim.model != ModelKind::gpu)
+        throw InputError("--warp-times replays measured warps: it needs --model gpu");
+    // With --warp-times the model is the GPU's, which always has a workload.
+    std::optional<WarpTimeline> read = timeline_option(vm, "warp-times", "warp-times-launch",
+                                                       sim.workload.value_or(WorkloadSpec{}), sim.gpu.block);
+    if (!read) return;
+    timeline = std::move(*read);
+    sim.gpu.timeline = &timeline;
+}
+
+std::unique_ptr<AccessSource> make_source(const SimulationOptions& options) {
+    if (options.workload) return std::make_unique<WorkloadSource>(*options.workload);
+    if (options.trace_cst) return std::make_unique<cst::TraceFileSource>(options.trace_path);
+    if (options.trace_format == TraceFormat::u64) return std::make_unique<U64TraceSource>(options.trace_path);
+    return std::make_unique<DinTraceSource>(options.trace_path);
+}
+
+}  // namespace cachesim::cli

@@ -1,0 +1,528 @@
+#include "sim/gpu/gpu_parameters.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+
+#include "sim/gpu/gpu_model.hpp"
+#include "traces/input_error.hpp"
+
+namespace cachesim {
+
+namespace {
+
+// ---- Parsing and printing, shared by the rows -----------------------------------------------
+
+[[noreturn]] void bad_value(std::string_view option, std::string_view expected, std::string_view text) {
+    throw InputError("--" + std::string(option) + ": expected " + std::string(expected) + ", not '" +
+                     std::string(text) + "'");
+}
+
+std::uint64_t whole_number(std::string_view text, std::string_view option) {
+    const bool digits = !text.empty() && text.size() <= 19 && text.find_first_not_of("0123456789") == std::string_view::npos;
+    if (!digits) bad_value(option, "a whole number", text);
+    return std::stoull(std::string(text));
+}
+
+std::uint32_t number32(std::uint64_t value, std::string_view text, std::string_view option) {
+    if (value > std::numeric_limits<std::uint32_t>::max()) bad_value(option, "a smaller number", text);
+    return static_cast<std::uint32_t>(value);
+}
+
+std::uint64_t byte_size(std::string_view text, std::string_view option) {
+    return parse_size(text, "--" + std::string(option));
+}
+
+// Six significant digits: 0.05, not 0.050000000000000003 (as the help shows it).
+std::string short_real(double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
+
+template <class E>
+E choice_value(std::span<const EnumChoice<E>> table, std::string_view text, std::string_view option,
+               std::span<const EnumAlias<E>> aliases = {}) {
+    const std::optional<E> value = parse_choice<E>(table, text, aliases);
+    if (!value) bad_value(option, choice_list(choice_texts<E>(table)), text);
+    return *value;
+}
+
+// Accessors bound to one GpuConfig member.
+template <auto Member>
+std::string get_number(const GpuConfig& c) { return std::to_string(c.*Member); }
+template <auto Member>
+void set_count32(GpuConfig& c, std::string_view text, std::string_view option) {
+    c.*Member = number32(whole_number(text, option), text, option);
+}
+template <auto Member>
+void set_bytes32(GpuConfig& c, std::string_view text, std::string_view option) {
+    c.*Member = number32(byte_size(text, option), text, option);
+}
+
+template <auto Member, const auto& Table>
+std::string get_choice(const GpuConfig& c) {
+    using E = std::remove_cvref_t<decltype(c.*Member)>;
+    return std::string(choice_name<E>(Table, c.*Member));
+}
+template <auto Member, const auto& Table>
+void set_choice(GpuConfig& c, std::string_view text, std::string_view option) {
+    using E = std::remove_cvref_t<decltype(c.*Member)>;
+    c.*Member = choice_value<E>(Table, text, option);
+}
+
+template <class E, std::size_t N>
+std::vector<ChoiceText> texts(const EnumChoice<E> (&table)[N]) { return choice_texts<E>(table); }
+
+// The caches' fields: CacheConfig inside GpuConfig (l1 or l2).
+template <CacheConfig GpuConfig::*Level, std::uint32_t CacheConfig::*Field>
+std::string get_level_number(const GpuConfig& c) { return std::to_string((c.*Level).*Field); }
+template <CacheConfig GpuConfig::*Level, std::uint32_t CacheConfig::*Field>
+void set_level_count(GpuConfig& c, std::string_view text, std::string_view option) {
+    (c.*Level).*Field = number32(whole_number(text, option), text, option);
+}
+template <CacheConfig GpuConfig::*Level>
+std::string get_ways(const GpuConfig& c) { return (c.*Level).ways == 0 ? "full" : std::to_string((c.*Level).ways); }
+template <CacheConfig GpuConfig::*Level>
+void set_ways(GpuConfig& c, std::string_view text, std::string_view option) {
+    if (text == "full") {
+        (c.*Level).ways = 0;
+        return;
+    }
+    const std::uint64_t ways = whole_number(text, option);
+    if (ways == 0 || ways > (1ull << 31)) bad_value(option, "a positive number of ways or full", text);
+    (c.*Level).ways = static_cast<std::uint32_t>(ways);
+}
+template <CacheConfig GpuConfig::*Level>
+std::string get_policy(const GpuConfig& c) { return std::string(policy_name((c.*Level).policy)); }
+template <CacheConfig GpuConfig::*Level>
+void set_policy(GpuConfig& c, std::string_view text, std::string_view option) {
+    (c.*Level).policy = choice_value<PolicyKind>(kPolicyChoices, text, option);
+}
+
+std::string carveouts_text(const GpuConfig& c) {
+    std::string text;
+    for (std::uint32_t kib : c.carveouts_kib) {
+        if (!text.empty()) text += ',';
+        text += std::to_string(kib);
+    }
+    return text;
+}
+
+void set_carveouts(GpuConfig& c, std::string_view text, std::string_view option) {
+    std::vector<std::uint32_t> kib;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        const std::string_view part = text.substr(start, comma - start);
+        const std::uint64_t v = byte_size(part, option);  // whole KiB; 0 allowed
+        if (v > (1u << 20)) throw InputError("--" + std::string(option) + ": " + std::string(part) + " KiB is too large");
+        kib.push_back(static_cast<std::uint32_t>(v));
+        start = comma + 1;
+    }
+    c.carveouts_kib = std::move(kib);
+}
+
+void set_issue_burst(GpuConfig& c, std::string_view text, std::string_view option) {
+    if (text == "auto") {
+        c.issue_burst = kIssueBurstAuto;
+        return;
+    }
+    const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string_view::npos;
+    const std::uint64_t v = digits ? std::stoull(std::string(text)) : 0;
+    if (v == 0 || v > kMaxIssueBurst)
+        bad_value(option, "auto or a count from 1 to " + std::to_string(kMaxIssueBurst), text);
+    c.issue_burst = static_cast<std::uint32_t>(v);
+}
+
+void set_warp_rate_spread(GpuConfig& c, std::string_view text, std::string_view option) {
+    const std::string s(text);
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE) bad_value(option, "a number", text);
+    c.warp_rate_spread = v;  // validate() checks the range
+}
+
+// ---- Provenance facts that several rows share -----------------------------------------------
+
+constexpr std::string_view kCudaGuide =
+    "CUDA C++ Programming Guide, Compute Capabilities table and sections on shared memory configuration of cc 7.x, "
+    "8.x, 9.0";
+constexpr std::string_view kSectoredLines =
+    "128 B L1/L2 lines of four 32 B sectors: Ernst et al., Analytical Performance Estimation during Code "
+    "Generation on Modern GPUs (sections 4.3-4.4); Jia et al., Dissecting the NVIDIA Volta GPU Architecture via "
+    "Microbenchmarking (2018); thesis 2.1.2";
+constexpr std::string_view kNotWithOnePartition = "does not apply: one L2 partition";
+constexpr std::string_view kCoalescingOff = "does not apply: L2 request coalescing is off (measured on the H200 only)";
+constexpr std::string_view kH200Fidelity =
+    "gpubench's 81 H200 fidelity configurations (tests/data/h200/fidelity_*.csv; README \"Fidelity against the "
+    "H200\")";
+
+PresetSource every(Provenance kind, std::string_view detail) { return {"", {kind, detail}}; }
+PresetSource only(std::string_view preset, Provenance kind, std::string_view detail) { return {preset, {kind, detail}}; }
+
+constexpr auto M = Provenance::measured;
+constexpr auto D = Provenance::documented;
+constexpr auto F = Provenance::fitted;
+constexpr auto A = Provenance::assumed;
+
+std::vector<GpuParameter> make_table() {
+    using P = ParameterType;
+    std::vector<GpuParameter> t;
+    // ---- Launch and SMs
+    t.push_back({.option = "block", .report_key = "block", .field = "block", .group = "Launch and SMs",
+                 .type = P::count, .range = "1..1024", .min = 1, .max = 1024, .help = "threads per block",
+                 .get = get_number<&GpuConfig::block>, .set = set_count32<&GpuConfig::block>,
+                 .sources = {every(A, "the launch, not the hardware: 256 threads unless given (compare takes "
+                                      "each measured row's)")}});
+    t.push_back({.option = "sms", .report_key = "sms", .field = "sms", .group = "Launch and SMs", .type = P::count,
+                 .range = "1..100000", .min = 1, .max = 256, .help = "streaming multiprocessors",
+                 .get = get_number<&GpuConfig::sms>,
+                 // a measured floorplan holds for its own SM count only (with_sms)
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     c = with_sms(std::move(c), number32(whole_number(text, option), text, option));
+                 },
+                 .sources = {only("v100", D, "NVIDIA Tesla V100 GPU Architecture whitepaper (2017)"),
+                             only("t4", D, "NVIDIA Turing GPU Architecture whitepaper (2018); Jia et al., Dissecting "
+                                           "the NVidia Turing T4 GPU via Microbenchmarking (2019), thesis table 2.1"),
+                             only("a100", D, "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)"),
+                             only("h100", D, "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"),
+                             only("h200", M, "cudaGetDeviceProperties on an H200; "
+                                             "NVIDIA H200 product brief")}});
+    t.push_back({.option = "warp-size", .report_key = "warp_size", .field = "warp_size", .group = "Launch and SMs",
+                 .type = P::count, .range = "1..64", .min = 1, .max = 64, .help = "threads per warp",
+                 .get = get_number<&GpuConfig::warp_size>, .set = set_count32<&GpuConfig::warp_size>,
+                 .sources = {every(D, kCudaGuide)}});
+    t.push_back({.option = "threads-per-sm", .report_key = "threads_per_sm", .field = "max_threads_per_sm",
+                 .group = "Launch and SMs", .type = P::count, .range = "1..1048576", .min = 1, .max = 4096,
+                 .help = "resident threads per SM at most", .get = get_number<&GpuConfig::max_threads_per_sm>,
+                 .set = set_count32<&GpuConfig::max_threads_per_sm>, .sources = {every(D, kCudaGuide)}});
+    t.push_back({.option = "blocks-per-sm", .report_key = "blocks_per_sm", .field = "max_blocks_per_sm",
+                 .group = "Launch and SMs", .type = P::count, .range = "1 or more", .min = 1, .max = 64,
+                 .help = "resident blocks per SM at most", .get = get_number<&GpuConfig::max_blocks_per_sm>,
+                 .set = set_count32<&GpuConfig::max_blocks_per_sm>, .sources = {every(D, kCudaGuide)}});
+    t.push_back({.option = "regs-per-thread", .report_key = "regs_per_thread", .field = "regs_per_thread",
+                 .group = "Launch and SMs", .type = P::count, .range = "0..255", .min = 0, .max = 255,
+                 .help = "registers per thread of the kernel; 0: registers do not limit residency",
+                 .get = get_number<&GpuConfig::regs_per_thread>, .set = set_count32<&GpuConfig::regs_per_thread>,
+                 .sources = {every(A, "the kernel, not the hardware: registers do not limit residency (0) unless "
+                                      "given")}});
+    t.push_back({.option = "regs-per-sm", .report_key = "regs_per_sm", .field = "regs_per_sm",
+                 .group = "Launch and SMs", .type = P::count, .range = "1 or more", .min = 1, .max = 262144,
+                 .help = "registers per SM", .get = get_number<&GpuConfig::regs_per_sm>,
+                 .set = set_count32<&GpuConfig::regs_per_sm>,
+                 .sources = {every(D, "registers per SM 65,536: " "CUDA C++ Programming Guide, "
+                                      "Compute Capabilities table")}});
+    t.push_back({.option = "smem-per-block", .report_key = "smem_per_block_bytes", .field = "smem_per_block",
+                 .group = "Launch and SMs", .type = P::bytes, .range = "bytes, K suffix", .min = 0, .max = 232448,
+                 .help = "shared memory the kernel allocates per block",
+                 .get = get_number<&GpuConfig::smem_per_block>, .set = set_bytes32<&GpuConfig::smem_per_block>,
+                 .sources = {every(A, "the kernel, not the hardware: gpubench's kernels allocate none (0) unless "
+                                      "given")}});
+    t.push_back({.option = "smem-reserved", .report_key = "smem_reserved_bytes", .field = "smem_reserved_per_block",
+                 .group = "Launch and SMs", .type = P::bytes, .range = "bytes, K suffix", .min = 0, .max = 4096,
+                 .help = "shared memory CUDA reserves per block (1K on cc >= 8.0, 0 before)",
+                 .get = get_number<&GpuConfig::smem_reserved_per_block>,
+                 .set = set_bytes32<&GpuConfig::smem_reserved_per_block>,
+                 .sources = {every(D, "1 KiB shared memory reserved per block on cc >= 8.0, none before: "
+                                          "CUDA C++ Programming Guide, shared memory sections")}});
+    // ---- L1 and shared memory
+    t.push_back({.option = "unified-l1", .report_key = "unified_l1_bytes", .field = "unified_l1_bytes",
+                 .group = "L1 and shared memory", .type = P::bytes, .range = "bytes, K/M suffixes", .min = 0,
+                 .max = 1 << 20, .help = "L1 + shared memory per SM; --l1-size auto gives the L1 what the carve-out leaves",
+                 .get = [](const GpuConfig& c) { return std::to_string(c.unified_l1_bytes); },
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     c.unified_l1_bytes = byte_size(text, option);
+                 },
+                 .sources = {every(D, kCudaGuide),
+                             only("h200", D, "256 KiB: the same GH100 chip as the H100 (H100 whitepaper)")}});
+    t.push_back({.option = "carveouts", .report_key = "carveouts_kib", .field = "carveouts_kib",
+                 .group = "L1 and shared memory", .type = P::text, .range = "KiB, comma separated",
+                 .help = "shared-memory carve-outs the driver chooses from; it takes the smallest that holds the "
+                         "resident blocks' shared memory",
+                 .get = carveouts_text, .set = set_carveouts,
+                 .sources = {every(D, kCudaGuide),
+                             only("t4", D, "L1 32 or 64 KiB: NVIDIA Turing GPU Architecture whitepaper (2018); Jia "
+                                           "et al. 2019, thesis table 2.1")}});
+    t.push_back({.option = "l1-size", .field = "l1.size_bytes, l1_auto", .group = "L1 and shared memory",
+                 .type = P::text, .range = "auto or bytes (K/M/G); 0 disables the L1",
+                 .help = "L1 size per SM; auto: the unified L1/shared memory less the carve-out",
+                 .get = [](const GpuConfig& c) { return c.l1_auto ? std::string("auto") : std::to_string(c.l1.size_bytes); },
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     c.l1_auto = text == "auto";
+                     if (!c.l1_auto) c.l1.size_bytes = byte_size(text, option);
+                 },
+                 .sources = {every(D, "auto, what the carve-out leaves: " "CUDA C++ Programming "
+                                      "Guide, sections on shared memory configuration")},
+                 .cache_option = true});
+    t.push_back({.option = "l1-line", .field = "l1.line_bytes", .group = "L1 and shared memory", .type = P::count,
+                 .range = "a power of two", .min = 32, .max = 256, .help = "L1 line size in bytes",
+                 .get = get_level_number<&GpuConfig::l1, &CacheConfig::line_bytes>,
+                 .set = set_level_count<&GpuConfig::l1, &CacheConfig::line_bytes>,
+                 .sources = {every(D, kSectoredLines)}, .cache_option = true});
+    t.push_back({.option = "l1-sector", .field = "l1.sector_bytes", .group = "L1 and shared memory",
+                 .type = P::count, .range = "0 (the line) or a power of two dividing it", .min = 0, .max = 256,
+                 .help = "L1 sector size in bytes",
+                 .get = get_level_number<&GpuConfig::l1, &CacheConfig::sector_bytes>,
+                 .set = set_level_count<&GpuConfig::l1, &CacheConfig::sector_bytes>,
+                 .sources = {every(D, kSectoredLines)}, .cache_option = true});
+    t.push_back({.option = "l1-ways", .field = "l1.ways", .group = "L1 and shared memory", .type = P::text,
+                 .range = "full or a number of ways", .help = "L1 associativity",
+                 .get = get_ways<&GpuConfig::l1>, .set = set_ways<&GpuConfig::l1>,
+                 .sources = {every(A, "fully associative: Accel-Sim's microbenchmarks find 4 sets of many ways since "
+                                      "Kepler; with hundreds of ways per set the difference is negligible, and a fully "
+                                      "associative L1 follows the carve-out without a way count")},
+                 .cache_option = true});
+    t.push_back({.option = "l1-policy", .field = "l1.policy", .group = "L1 and shared memory", .type = P::choice,
+                 .choices = texts(kPolicyChoices), .help = "L1 replacement (opt: thread model only)",
+                 .get = get_policy<&GpuConfig::l1>, .set = set_policy<&GpuConfig::l1>,
+                 .sources = {only("v100", D, "random4 (random aligned group of 4 lines evicted): Jia et al. 2018 "
+                                             "(Volta), reported in the thesis 2.1.2"),
+                             only("t4", D, "random4: Jia et al. 2019 (Turing), thesis 2.1.2"),
+                             only("a100", A, "LRU: no microbenchmark has shown non-LRU eviction on Ampere"),
+                             every(A, "LRU, as for the A100")},
+                 .cache_option = true});
+    // ---- L2
+    t.push_back({.option = "l2-size", .field = "l2.size_bytes", .group = "L2", .type = P::bytes,
+                 .range = "bytes (K/M/G); 0 disables the L2", .min = 0, .max = double(1ull << 30),
+                 .help = "L2 size in total (all partitions)",
+                 .get = [](const GpuConfig& c) { return std::to_string(c.l2.size_bytes); },
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     c.l2.size_bytes = byte_size(text, option);
+                 },
+                 .sources = {only("v100", D, "6 MiB (6,291,456 B): NVIDIA Tesla V100 GPU Architecture whitepaper (2017)"),
+                             only("t4", D, "4 MiB (4,194,304 B): NVIDIA Turing GPU Architecture whitepaper (2018)"),
+                             only("a100", D, "40 MiB (41,943,040 B): NVIDIA A100 Tensor Core GPU Architecture "
+                                             "whitepaper (2020)"),
+                             only("h100", D, "50 MiB (52,428,800 B): NVIDIA H100 Tensor Core GPU Architecture "
+                                             "whitepaper (2022)"),
+                             only("h200", M, "60 MiB (62,914,560 B) as cudaGetDeviceProperties reports on an H200; "
+                                             "NVIDIA H200 product brief")},
+                 .cache_option = true});
+    t.push_back({.option = "l2-line", .field = "l2.line_bytes", .group = "L2", .type = P::count,
+                 .range = "a power of two", .min = 32, .max = 256, .help = "L2 line size in bytes",
+                 .get = get_level_number<&GpuConfig::l2, &CacheConfig::line_bytes>,
+                 .set = set_level_count<&GpuConfig::l2, &CacheConfig::line_bytes>,
+                 .sources = {every(D, kSectoredLines)}, .cache_option = true});
+    t.push_back({.option = "l2-sector", .field = "l2.sector_bytes", .group = "L2", .type = P::count,
+                 .range = "0 (the line) or a power of two dividing it", .min = 0, .max = 256,
+                 .help = "L2 sector size in bytes",
+                 .get = get_level_number<&GpuConfig::l2, &CacheConfig::sector_bytes>,
+                 .set = set_level_count<&GpuConfig::l2, &CacheConfig::sector_bytes>,
+                 .sources = {every(D, kSectoredLines)}, .cache_option = true});
+    t.push_back({.option = "l2-ways", .field = "l2.ways", .group = "L2", .type = P::text,
+                 .range = "full or a number of ways", .help = "L2 associativity",
+                 .get = get_ways<&GpuConfig::l2>, .set = set_ways<&GpuConfig::l2>,
+                 .sources = {every(A, "16-way: not measurable by microbenchmarks; as in Accel-Sim's tuner")},
+                 .cache_option = true});
+    t.push_back({.option = "l2-policy", .field = "l2.policy", .group = "L2", .type = P::choice,
+                 .choices = texts(kPolicyChoices), .help = "L2 replacement (opt: thread model only)",
+                 .get = get_policy<&GpuConfig::l2>, .set = set_policy<&GpuConfig::l2>,
+                 .sources = {every(A, "LRU: no source gives the L2's replacement policy")}, .cache_option = true});
+    t.push_back({.option = "l2-index", .report_key = "l2_index", .field = "l2_hashed_sets", .group = "L2",
+                 .type = P::choice,
+                 .choices = {{"hash", "of the line address, as GPUs spread addresses over slices"},
+                             {"mod", "line address mod sets"}},
+                 .help = "L2 set index",
+                 .get = [](const GpuConfig& c) { return std::string(c.l2_hashed_sets ? "hash" : "mod"); },
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     if (text != "hash" && text != "mod") bad_value(option, "hash or mod", text);
+                     c.l2_hashed_sets = text == "hash";
+                 },
+                 .sources = {every(A, "hashed: GPUs spread addresses over L2 slices by a hash NVIDIA does not "
+                                      "document")}});
+    t.push_back({.option = "dram-fetch", .report_key = "dram_fetch_bytes", .field = "dram_fetch_bytes", .group = "L2",
+                 .type = P::count, .range = "a power of two from the L2 sector to the line", .min = 32, .max = 128,
+                 .help = "bytes an L2 miss fetches from DRAM (an aligned granule)",
+                 .get = get_number<&GpuConfig::dram_fetch_bytes>, .set = set_count32<&GpuConfig::dram_fetch_bytes>,
+                 .sources = {every(A, "one 32 B sector"),
+                             only("h200", M, "64 B fill granules, crossing the link as one transfer: l2probe "
+                                             "(tests/data/h200/l2probe_granule.csv)")}});
+    // ---- L2 partitions
+    t.push_back({.option = "l2-partitions", .report_key = "l2_partitions", .field = "l2_partitions",
+                 .group = "L2 partitions", .type = P::count, .range = "1 or 2", .min = 1, .max = 2,
+                 .help = "1 | 2: two halves, each SM attached to one; a near miss that hits the far half copies what "
+                         "it asked for (with home fill, the --dram-fetch granule) over",
+                 .get = get_number<&GpuConfig::l2_partitions>, .set = set_count32<&GpuConfig::l2_partitions>,
+                 .sources = {every(A, "one L2: the sources describe no partitions"),
+                             only("a100", D, "two partitions of 20 MB: NVIDIA A100 whitepaper (2020); Ernst et al. "
+                                             "section 3 (each SM attached to one half; far hits copied to the near "
+                                             "half)"),
+                             only("h100", A, "modeled as one cache: the H200's floorplan (two partitions) was measured "
+                                             "on that chip only, and floorsweeping differs between chips (README, "
+                                             "GPU model)"),
+                             only("h200", M, "two partitions of 30 MiB: l2probe's load latencies per SM "
+                                             "(tests/data/h200/l2probe_sm.csv)")}});
+    t.push_back({.option = "l2-partition-map", .report_key = "l2_partition_map", .field = "partition_map",
+                 .group = "L2 partitions", .type = P::choice, .choices = texts(kPartitionMapChoices),
+                 .help = "SM to partition", .get = get_choice<&GpuConfig::partition_map, kPartitionMapChoices>,
+                 .set = set_choice<&GpuConfig::partition_map, kPartitionMapChoices>,
+                 .sources = {every(A, kNotWithOnePartition),
+                             only("a100", A, "halves: GPCs split in two (no SM -> partition table was measured on "
+                                             "the A100)"),
+                             only("h200", M, "the measured SM -> partition table, 66 SMs per partition, decided by "
+                                             "the TPC's slot in its GPC: l2probe (tests/data/h200/l2probe_sm.csv)")}});
+    t.push_back({.option = "l2-fill", .report_key = "l2_fill", .field = "partition_fill", .group = "L2 partitions",
+                 .type = P::choice, .choices = texts(kPartitionFillChoices),
+                 .help = "two partitions, where DRAM reads land",
+                 .get = get_choice<&GpuConfig::partition_fill, kPartitionFillChoices>,
+                 .set = set_choice<&GpuConfig::partition_fill, kPartitionFillChoices>,
+                 .sources = {every(A, kNotWithOnePartition),
+                             only("a100", A, "home fill, as measured on the H200 (Ernst et al. section 3 describes "
+                                             "far hits copied to the near half)"),
+                             only("h200", M, "home fill: gpubench's L2 fabric counters "
+                                             "(tests/data/h200/partition_stencil.csv, partition_matmul.csv)")}});
+    // ---- L2 request coalescing
+    constexpr std::string_view kCoalesce = "L2 request coalescing";
+    t.push_back({.option = "l2-coalesce-hit", .report_key = "l2_coalesce_hit_rounds",
+                 .field = "l2_coalesce_hit_rounds", .group = kCoalesce, .type = P::count, .range = "0..1048576",
+                 .min = 0, .max = 400,
+                 .help = "rounds after an L1's request to the L2 that hit in the near half during which an identical "
+                         "request (same line and sectors) of another SM in scope joins it instead of looking up; 0 "
+                         "and --l2-coalesce-miss 0: off",
+                 .get = get_number<&GpuConfig::l2_coalesce_hit_rounds>,
+                 .set = set_count32<&GpuConfig::l2_coalesce_hit_rounds>,
+                 .sources = {every(A, kCoalescingOff),
+                             only("h200", M, "50 rounds for about 100 cycles after an L2 hit: l1probe "
+                                             "(tests/data/h200/l1probe_warm.csv, l1probe_cases_warm.csv)")}});
+    t.push_back({.option = "l2-coalesce-miss", .report_key = "l2_coalesce_miss_rounds",
+                 .field = "l2_coalesce_miss_rounds", .group = kCoalesce, .type = P::count, .range = "0..1048576",
+                 .min = 0, .max = 800,
+                 .help = "the same window after a request that misses in the near L2 half (it waits longer)",
+                 .get = get_number<&GpuConfig::l2_coalesce_miss_rounds>,
+                 .set = set_count32<&GpuConfig::l2_coalesce_miss_rounds>,
+                 .sources = {every(A, kCoalescingOff),
+                             only("h200", M, "200 rounds for about 400 cycles of a DRAM read: l1probe "
+                                             "(tests/data/h200/l1probe_cold.csv, l1probe_cases_cold.csv)")}});
+    t.push_back({.option = "l2-coalesce-max", .report_key = "l2_coalesce_max", .field = "l2_coalesce_requesters",
+                 .group = kCoalesce, .type = P::count, .range = "2..255", .min = 2, .max = 255,
+                 .help = "SMs one coalesced L2 lookup serves at most",
+                 .get = get_number<&GpuConfig::l2_coalesce_requesters>,
+                 .set = set_count32<&GpuConfig::l2_coalesce_requesters>,
+                 .sources = {every(A, kCoalescingOff),
+                             only("h200", M, "132 SMs reading one line at once make 34-35 lookups, about four SMs "
+                                             "per lookup: l1probe (tests/data/h200/l1probe_cold.csv)")}});
+    t.push_back({.option = "l2-coalesce-among", .report_key = "l2_coalesce_among", .field = "l2_coalesce_scope",
+                 .group = kCoalesce, .type = P::choice, .choices = texts(kCoalesceScopeChoices),
+                 .help = "which SMs' requests can be coalesced",
+                 .get = get_choice<&GpuConfig::l2_coalesce_scope, kCoalesceScopeChoices>,
+                 .set = set_choice<&GpuConfig::l2_coalesce_scope, kCoalesceScopeChoices>,
+                 .sources = {every(A, kCoalescingOff),
+                             only("h200", F, "pairs: the scope that brings the most stencil L2 rates within 5 points "
+                                             "(78 of 81) and ranks the schedules as well as no coalescing wherever the "
+                                             "H200 ranks them repeatably; fitted on "
+                                                 "gpubench's 81 H200 fidelity configurations "
+                                             "(tests/data/h200/fidelity_matmul_spread21.csv)")}});
+    // ---- Scheduling
+    t.push_back({.option = "cta-order", .report_key = "cta_order", .field = "cta_order", .group = "Scheduling",
+                 .type = P::choice, .choices = texts(kCtaOrderChoices), .help = "first wave of blocks",
+                 .get = get_choice<&GpuConfig::cta_order, kCtaOrderChoices>,
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     c.cta_order = choice_value<CtaOrder>(kCtaOrderChoices, text, option, kCtaOrderAliases);
+                 },
+                 .sources = {every(A, "round robin, breadth first, as the hardware's CTA scheduler does (no "
+                                      "dispatch order was measured on this chip)"),
+                             only("h200", M, "the measured dispatch cycle (each GPC a wheel of eight TPC slots, "
+                                             "visited slot by slot); it reproduces 75-100% of the measured first-wave "
+                                             "placements: gpubench's block placement "
+                                             "(tests/data/h200/placement_matmul.csv)")}});
+    t.push_back({.option = "cta-refill", .report_key = "cta_refill", .field = "cta_refill", .group = "Scheduling",
+                 .type = P::choice, .choices = texts(kCtaRefillChoices),
+                 .help = "later waves, SMs freeing a block slot in the same round get the next blocks in",
+                 .get = get_choice<&GpuConfig::cta_refill, kCtaRefillChoices>,
+                 .set = set_choice<&GpuConfig::cta_refill, kCtaRefillChoices>,
+                 .sources = {every(A, "shuffled: on the chip the finishing order is decided by timing the model "
+                                      "does not have, so no SM is favoured")}});
+    t.push_back({.option = "warp-scheduler", .report_key = "warp_scheduler", .field = "scheduler",
+                 .group = "Scheduling", .type = P::choice, .choices = texts(kWarpSchedulerChoices),
+                 .help = "which resident warp of an SM issues its next request",
+                 .get = get_choice<&GpuConfig::scheduler, kWarpSchedulerChoices>,
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     c.scheduler = choice_value<WarpScheduler>(kWarpSchedulerChoices, text, option, kWarpSchedulerAliases);
+                 },
+                 .sources = {every(A, "loose round robin: NVIDIA does not document the warp scheduler")}});
+    t.push_back({.option = "warp-rate-spread", .report_key = "warp_rate_spread", .field = "warp_rate_spread",
+                 .group = "Scheduling", .type = P::real, .range = "0..1", .min = 0, .max = 0.5,
+                 .help = "lrr: warps progress at their own rates, min(1, exp(S(z-3))) requests per turn with z a "
+                         "standard normal per warp (seeded); 0: every warp takes every turn (gto ignores it)",
+                 .get = [](const GpuConfig& c) { return short_real(c.warp_rate_spread); },
+                 .set = set_warp_rate_spread,
+                 .applied = [](const GpuConfig& c, const WorkloadSpec&) {
+                     return c.scheduler == WarpScheduler::lrr ? short_real(c.warp_rate_spread) : std::string("0");
+                 },
+                 .sources = {every(A, "0: warps progress in step (no measurement on this chip to fit a spread to)"),
+                             only("h200", F, "0.05, fitted to gpubench's naive matmul in the 81 H200 fidelity "
+                                             "configurations (one value for blocks 128, 256 and 1024; the other 78 "
+                                             "configurations stay within 3 points at L1); how much warps drift depends "
+                                             "on the compiled loop (the same loads compiled two other ways need 0.01 "
+                                             "and 0.3: README \"Fidelity against the H200\")")}});
+    t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
+                 .type = P::text, .range = "auto or 1..65536",
+                 .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "
+                         "gpubench's compiled loop: stencil SWxSH, matmul 32); 1: one request per turn",
+                 .get = [](const GpuConfig& c) {
+                     return c.issue_burst == kIssueBurstAuto ? std::string("auto") : std::to_string(c.issue_burst);
+                 },
+                 .set = set_issue_burst,
+                 // the workload's value for "auto"; gto and a measured timeline use neither
+                 .applied = [](const GpuConfig& c, const WorkloadSpec& w) {
+                     return std::to_string(c.timeline ? 1 : issue_burst_for(c, w));
+                 },
+                 .sources = {every(A, "1: one request per turn"),
+                             only("h200", M, "auto: a warp issues the loads of one iteration of its compiled loop in "
+                                             "a row, as nvcc -arch=sm_90 compiles gpubench's kernels (cuobjdump -sass: "
+                                             "tests/data/h200/sass_loads.txt; README \"Warps issue in bursts\")")}});
+    t.push_back({.option = "block-start-skip", .report_key = "block_start_skip", .field = "block_start_skip",
+                 .group = "Scheduling", .type = P::count, .range = "0..1024", .min = 0, .max = 8,
+                 .help = "lrr: a block's warps are passed over on their first 0..N turns (drawn per block, seeded), "
+                         "so that blocks started together do not run in exact step",
+                 .get = get_number<&GpuConfig::block_start_skip>, .set = set_count32<&GpuConfig::block_start_skip>,
+                 .applied = [](const GpuConfig& c, const WorkloadSpec&) {
+                     return std::to_string(c.timeline || c.scheduler != WarpScheduler::lrr ? 0 : c.block_start_skip);
+                 },
+                 .sources = {every(A, "0: blocks start at their first turn"),
+                             only("h200", F, "1, fitted on the same 81 H200 fidelity configurations as the spread: "
+                                             "with issue bursts and the probe's no-hit-inside-a-request rule, 1, 2 "
+                                             "and 4 all put the L2 rates of 81 of 81 within 5 points, 0 gives 68; 2 "
+                                             "and 4 put the naive matmul's L1 more than 3 points low")}});
+    return t;
+}
+
+}  // namespace
+
+std::string_view provenance_name(Provenance provenance) { return choice_name<Provenance>(kProvenanceChoices, provenance); }
+
+std::string GpuParameter::help_text() const {
+    std::string text(help);
+    if (type == ParameterType::choice) text += ": " + choice_help(choices);
+    else if (!range.empty()) text += " (" + std::string(range) + ")";
+    return text;
+}
+
+const std::vector<GpuParameter>& gpu_parameters() {
+    static const std::vector<GpuParameter> table = make_table();
+    return table;
+}
+
+const GpuParameter* find_gpu_parameter(std::string_view option) {
+    for (const GpuParameter& p : gpu_parameters())
+        if (p.option == option) return &p;
+    return nullptr;
+}
+
+ParameterSource parameter_source(const GpuParameter& parameter, std::string_view preset) {
+    const PresetSource* fallback = nullptr;
+    for (const PresetSource& s : parameter.sources) {
+        if (s.preset == preset) return s.source;
+        if (s.preset.empty() && !fallback) fallback = &s;
+    }
+    return fallback ? fallback->source : ParameterSource{};
+}
+
+std::string applied_value(const GpuParameter& parameter, const GpuConfig& config, const WorkloadSpec& workload) {
+    return parameter.applied ? parameter.applied(config, workload) : parameter.get(config);
+}
+
+}  // namespace cachesim
