@@ -22,7 +22,7 @@ void expect_writes(const std::string& command, const std::string& file) {
 }
 
 TEST(CliOutputOption, SweepTakesOut) {
-    const std::string sweep = "sweep --size 16x16 --l1-size 256,512 --no-progress";
+    const std::string sweep = "sweep --size 16x16 --l1-size 256,512";
     for (const std::string flag : {"-o", "--out", "--output"}) {
         const std::string csv = path("sweep" + std::string(flag) + ".csv");
         expect_writes(sweep + " " + flag + " " + csv, csv);

@@ -37,7 +37,7 @@ TEST(EnumChoices, NamesParseBack) {
     expect_round_trip(kPartitionFillChoices, 2, partition_fill_name, parse_partition_fill);
     expect_round_trip(kCoalesceScopeChoices, 4, coalesce_scope_name, parse_coalesce_scope);
     expect_round_trip(kPolicyChoices, 6, policy_name, parse_policy);
-    expect_round_trip(kModelChoices, 2, cli::model_name, cli::parse_model);
+    expect_round_trip(cli::kModelChoices, 2, cli::model_name, cli::parse_model);
     expect_round_trip(kProvenanceChoices, 5, provenance_name,
                       [](std::string_view text) { return parse_choice<Provenance>(kProvenanceChoices, text); });
 }
