@@ -35,13 +35,6 @@ po::options_description workload_options() {
     return d;
 }
 
-// A number as the help and the report show it: 0.05, not 0.050000000000000003.
-std::string short_number(double v) {
-    std::ostringstream out;
-    out << v;
-    return out.str();
-}
-
 namespace {
 
 void add_level_options(po::options_description& d, const std::string& level,

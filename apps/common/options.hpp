@@ -32,10 +32,6 @@ struct SimulationOptions {
     std::vector<std::string> gpu_given;  // gpu: the parameters given as options (sim/gpu/gpu_parameters.hpp)
 };
 
-// A number as the help and the report show it (six significant digits: 0.05, not
-// 0.050000000000000003).
-std::string short_number(double v);
-
 // Option groups; add the ones a subcommand needs to its description.
 po::options_description workload_options();
 po::options_description cache_options();
