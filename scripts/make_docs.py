@@ -73,8 +73,10 @@ def num(x):
 # --- the tour and the thread model ------------------------------------------------------------
 
 def gen_simulate_default():
-    out = run(["simulate"])
-    return source_line("cachesim simulate") + "\n```\n$ cachesim simulate\n" + out.rstrip("\n") + "\n```\n"
+    # the last line ("simulated in 0.001 s, ...") is a timing and is left out
+    out = "\n".join(l for l in run(["simulate"]).rstrip("\n").split("\n") if not l.startswith("simulated in "))
+    return (note("`cachesim simulate`, without its last line (the run's time)")
+            + "\n```\n$ cachesim simulate\n" + out.rstrip("\n") + "\n```\n")
 
 
 WORKED = ["--size", "256x256", "--stencil", "5x5", "--l1-size", "1K", "--l1-line", "32", "--l2-size", "16K",
@@ -95,35 +97,38 @@ def gen_worked_example():
 
 
 FIGURES = [
-    # (file under viz/doc, caption, diagram arguments)
-    ("fig3_1_stencil_linear.png", "Figure 3.1", ["--preset", "thesis-stencil"]),
-    ("fig4_4_stencil_column4.png", "Figure 4.4", ["--preset", "thesis-stencil", "--schedule", "column:4"]),
-    ("fig3_3_matmul_linear.png", "Figure 3.3", ["--preset", "thesis-matmul"]),
-    ("fig4_6_matmul_column4.png", "Figure 4.6", ["--preset", "thesis-matmul", "--schedule", "column:4"]),
-    ("array_view_stencil_step40.png", "array view, step 40",
-     ["--preset", "thesis-stencil", "--view", "array", "--time", "40"]),
+    # (file under viz/doc, caption, simulation options, drawing-only options)
+    ("fig3_1_stencil_linear.png", "Figure 3.1", ["--preset", "thesis-stencil"],
+     ["--title", "Figure 3.1: 7x7 stencil, linear order (thesis Table 3.1)"]),
+    ("fig4_4_stencil_column4.png", "Figure 4.4", ["--preset", "thesis-stencil", "--schedule", "column:4"],
+     ["--title", "Figure 4.4: 7x7 stencil, column width 4"]),
+    ("fig3_3_matmul_linear.png", "Figure 3.3", ["--preset", "thesis-matmul"],
+     ["--title", "Figure 3.3: 16x16 matmul, linear order (thesis Table 3.2)"]),
+    ("fig4_6_matmul_column4.png", "Figure 4.6", ["--preset", "thesis-matmul", "--schedule", "column:4"],
+     ["--title", "Figure 4.6: 16x16 matmul, column width 4"]),
+    ("array_view_stencil_step40.png", "array view, step 40", ["--preset", "thesis-stencil"],
+     ["--view", "array", "--time", "40", "--width", "1200", "--height", "700",
+      "--title", "Array view: 7x7 stencil, linear, step 40"]),
     ("stencil_column4_l1_l2.png", "column:4 with an L2",
-     ["--preset", "thesis-stencil", "--schedule", "column:4", "--l2-size", "1K", "--l2-line", "16"]),
+     ["--preset", "thesis-stencil", "--schedule", "column:4", "--l2-size", "1K", "--l2-line", "16"],
+     ["--title", "7x7 stencil, column 4, with a 1 KiB L2 behind the 24-line L1"]),
 ]
 
 
-def figure_args(f):
-    args = list(f[2])
-    if "--view" in args:  # the array view shows one step; its misses are the whole run's
-        args = args[:args.index("--view")] + args[args.index("--view") + 4:]
-    return args
+def quote(args):
+    return " ".join("'{}'".format(a) if " " in a else a for a in args)
 
 
 def gen_thesis_figures():
-    lines = ["| figure | PNG | `cachesim diagram` options | L1 read misses | L2 read misses |",
+    lines = ["| figure | PNG | `cachesim diagram` options (and `--out viz/doc/PNG`) | L1 read misses | L2 read misses |",
              "| --- | --- | --- | ---: | ---: |"]
-    for name, caption, args in FIGURES:
-        r = run_csv(["simulate"] + figure_args((name, caption, args)))
-        l2 = num(r["l2_read_misses"]) if r.get("l2_read_misses") not in (None, "", "0") or "--l2-size" in args else "(no L2)"
+    for name, caption, args, draw in FIGURES:
+        r = run_csv(["simulate"] + args)
+        l2 = num(r["l2_read_misses"]) if "--l2-size" in args else "(no L2)"
         lines.append("| {} | [{}](../viz/doc/{}) | `{}` | {} | {} |".format(
-            caption, name, name, " ".join(args), num(r["l1_read_misses"]), l2))
-    return (source_line("cachesim diagram OPTIONS --out viz/doc/FILE; misses from cachesim simulate OPTIONS --format csv")
-            + "\n" + "\n".join(lines) + "\n")
+            caption, name, name, quote(args + draw), num(r["l1_read_misses"]), l2))
+    return (note("the figures by `cachesim diagram OPTIONS --out viz/doc/PNG`, the misses by "
+                 "`cachesim simulate OPTIONS --format csv` (simulation options only)") + "\n" + "\n".join(lines) + "\n")
 
 
 SWEEP = ["--preset", "thesis-stencil", "--schedule", "linear,column:2,column:4,column:8",
@@ -136,8 +141,8 @@ def gen_sweep_tour():
     table = {}
     for r in rows:
         cfg = r["sweep_config"]
-        sched = re.search(r"--schedule (\S+)", cfg).group(1)
-        lines_ = re.search(r"--l1-lines (\S+)", cfg).group(1)
+        sched = re.search(r"--schedule[= ](\S+)", cfg).group(1)
+        lines_ = re.search(r"--l1-lines[= ](\S+)", cfg).group(1)
         if lines_ not in sizes:
             sizes.append(lines_)
         table.setdefault(sched, {})[lines_] = r
@@ -353,9 +358,9 @@ def block_bodies(text):
 
 def make_figures(outdir):
     made = []
-    for name, _, args in FIGURES:
+    for name, _, args, draw in FIGURES:
         target = os.path.join(outdir, name)
-        run(["diagram"] + args + ["--out", target])
+        run(["diagram"] + args + draw + ["--out", target])
         made.append(name)
     return made
 
