@@ -79,6 +79,20 @@ def gen_simulate_default():
             + "\n```\n$ cachesim simulate\n" + out.rstrip("\n") + "\n```\n")
 
 
+GPU_TOUR = ["simulate", "--preset", "h200", "--workload", "stencil", "--size", "512x512", "--stencil", "9x9",
+            "--schedule", "column:32", "--block", "256"]
+
+
+def gen_simulate_gpu():
+    lines = run(GPU_TOUR).rstrip("\n").split("\n")
+    head = lines[0]
+    body = lines[lines.index(next(l for l in lines if l.startswith("L1:"))):]
+    body = [l for l in body if not l.startswith("simulated in ")]
+    return (note("`cachesim {}`; the launch parameters printed after the first line and the run's time are "
+                 "left out".format(" ".join(GPU_TOUR)))
+            + "\n```\n$ cachesim " + " ".join(GPU_TOUR) + "\n" + head + "\n  ...\n" + "\n".join(body) + "\n```\n")
+
+
 WORKED = ["--size", "256x256", "--stencil", "5x5", "--l1-size", "1K", "--l1-line", "32", "--l2-size", "16K",
           "--l2-line", "64", "--l2-ways", "8"]
 
@@ -131,6 +145,7 @@ def gen_thesis_figures():
                  "`cachesim simulate OPTIONS --format csv` (simulation options only)") + "\n" + "\n".join(lines) + "\n")
 
 
+SWEEP_PLOT = "sweep_thesis_stencil.png"
 SWEEP = ["--preset", "thesis-stencil", "--schedule", "linear,column:2,column:4,column:8",
          "--l1-lines", "16,24,32,48", "--quiet"]
 
@@ -152,7 +167,8 @@ def gen_sweep_tour():
         out.append("| {} | ".format(sched) + " | ".join(
             "{} misses ({:.2f}%)".format(num(by[s]["l1_read_misses"]), 100 * float(by[s]["l1_hit_rate"])) for s in sizes) + " |")
     cmd = "cachesim sweep " + " ".join(SWEEP).replace("--quiet", "").strip()
-    return source_line(cmd + " (L1 read misses and hit rate per row)") + "\n" + "\n".join(out) + "\n"
+    return (note("`{}`: each configuration's L1 read misses and hit rate, and its heat map "
+                 "(`--plot viz/doc/{}`)".format(cmd, SWEEP_PLOT)) + "\n" + "\n".join(out) + "\n")
 
 
 # --- fidelity, from the committed compare output ----------------------------------------------
@@ -293,6 +309,7 @@ def gen_h200_spread():
 GENERATORS = {
     "simulate-default": gen_simulate_default,
     "worked-example": gen_worked_example,
+    "simulate-gpu": gen_simulate_gpu,
     "thesis-figures": gen_thesis_figures,
     "sweep-tour": gen_sweep_tour,
     "compare-summary": gen_compare_summary,
@@ -362,6 +379,10 @@ def make_figures(outdir):
         target = os.path.join(outdir, name)
         run(["diagram"] + args + draw + ["--out", target])
         made.append(name)
+    # the tour's sweep heat map
+    with tempfile.TemporaryDirectory() as tmp:
+        run(["sweep"] + SWEEP + ["-o", os.path.join(tmp, "sweep.csv"), "--plot", os.path.join(outdir, SWEEP_PLOT)])
+    made.append(SWEEP_PLOT)
     return made
 
 
