@@ -9,9 +9,10 @@
 #   scripts/make_docs.sh --check   the same into memory and a temporary folder; fails, naming each
 #                                  block or figure, when the committed files differ (CTest:
 #                                  docs_tables_current)
-#   scripts/make_docs.sh --all     first the long runs (about 5-10 minutes on two cores): re-simulates
+#   scripts/make_docs.sh --all     first the long runs (minutes on two idle cores): re-simulates
 #                                  the 81 H200 fidelity configurations into tests/data/h200/compare.{txt,csv,png},
-#                                  then the cheap parts
+#                                  the cacheviz screenshot viz/doc/cacheviz_compare.png (when cacheviz
+#                                  and xvfb-run are there), then the cheap parts
 #
 # The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim (scripts/build.sh).
 # Measured speeds (docs/speed.md) are not regenerated: each table names the command that measured it.
@@ -32,7 +33,16 @@ case "$mode" in
     "$bin" compare --measured "$d/fidelity_stencil_spread.csv" --measured "$d/fidelity_matmul_spread21.csv" \
       --preset h200 --out "$d/compare.csv" --plot "$d/compare.png" > "$d/compare.txt.new"
     mv "$d/compare.txt.new" "$d/compare.txt"
+    # The GUI screenshot. Not checked: it needs Xvfb and OpenGL, and renders differ between drivers.
+    viz="${CACHEVIZ_BIN:-build/apps/cacheviz/cacheviz}"
+    if [ -x "$viz" ] && command -v xvfb-run >/dev/null 2>&1; then
+      echo "make_docs: cacheviz screenshot" >&2
+      xvfb-run -a -s "-screen 0 1920x1080x24" "$viz" --preset thesis-stencil --compare "--schedule column:4" \
+        --window 1600x1000 --screenshot viz/doc/cacheviz_compare.png --frames 5
+    else
+      echo "make_docs: no cacheviz at $viz (or no xvfb-run): viz/doc/cacheviz_compare.png left as it is" >&2
+    fi
     exec python3 scripts/make_docs.py --bin "$bin" ;;
-  -h|--help ) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help ) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   * ) echo "make_docs: unknown option $mode (see --help)" >&2; exit 2 ;;
 esac
