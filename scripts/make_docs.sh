@@ -9,7 +9,7 @@
 #   scripts/make_docs.sh --check   the same into memory and a temporary folder; fails, naming each
 #                                  block or figure, when the committed files differ (CTest:
 #                                  docs_tables_current)
-#   scripts/make_docs.sh --all     first the long runs (minutes on two idle cores): re-simulates
+#   scripts/make_docs.sh --all     first the long runs (about 18 CPU minutes): re-simulates
 #                                  the 81 H200 fidelity configurations into tests/data/h200/compare.{txt,csv,png},
 #                                  the cacheviz screenshot viz/doc/cacheviz_compare.png (when cacheviz
 #                                  and xvfb-run are there), then the cheap parts
