@@ -8,6 +8,7 @@ packages=(
   libpng-dev zlib1g-dev libfreetype-dev fonts-dejavu-core libzstd-dev libthrust-dev
   libsfml-dev libimgui-dev xvfb xauth libgl1-mesa-dri
   libopenmpi-dev openmpi-bin clang libclang-rt-14-dev
+  python3
 )
 missing=()
 for p in "${packages[@]}"; do
