@@ -131,11 +131,11 @@ std::function<void()> BenchRunner::launcher(const BenchConfig& config, Instantia
     };
     if (s.kind == cachesim::WorkloadKind::stencil)
         return bind(StencilArgs{arrays_->out, arrays_->inputs[0], s.width, s.height, s.stencil_w, s.stencil_h, s.schedule,
-                                placement, warps},
+                                placement, warps, config.variant},
                     &launch_stencil<TimedLaunch>, &launch_stencil<ProfiledLaunch>, &launch_stencil<PlacedLaunch>,
                     &launch_stencil<EndStampedLaunch>);
     return bind(MatmulArgs{arrays_->out, arrays_->inputs[0], arrays_->inputs[1], s.width, s.height, s.depth, s.schedule,
-                           placement, warps},
+                           placement, warps, config.variant},
                 &launch_matmul<TimedLaunch>, &launch_matmul<ProfiledLaunch>, &launch_matmul<PlacedLaunch>,
                 &launch_matmul<EndStampedLaunch>);
 }
