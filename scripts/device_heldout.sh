@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Measures the GPU model's validation sets on the GPU this runs on (docs/fidelity.md, "Training
 # and held-out sets"). Builds gpubench and l2probe with CMake + nvcc only. Usage:
-#   scripts/device_heldout.sh [heldout|training|probe|all]   (default heldout)
-#   heldout:  the held-out set: sizes, boxes, blocks, depths and compilations (gpubench
-#             --variants) that no model parameter may be tuned on;
+#   scripts/device_heldout.sh [PART,...]   (default heldout)
+#   heldout:  the held-out set (heldout_stencil and heldout_matmul): sizes, boxes, blocks, depths
+#             and compilations (gpubench --variants) that no model parameter may be tuned on;
 #   training: the 81 training configurations (the 9x9 and 3x3 stencils on 4096x4096 and the
 #             1024^3 matmul, nine schedules, blocks 128/256/1024), index64 only;
 #   probe:    the SASS of every compiled kernel (loads per loop iteration) and l2probe's latencies;
@@ -16,8 +16,13 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
-MODE=${1:-heldout}
-case $MODE in heldout|training|probe|all) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+PARTS=",${1:-heldout},"
+PARTS=${PARTS//,all,/,probe,training,heldout,}
+PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
+for p in ${PARTS//,/ }; do
+  case $p in probe|training|heldout_stencil|heldout_matmul) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+done
+want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
 mkdir -p "$OUT/logs"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem --format=csv \
@@ -62,7 +67,7 @@ sweep() {
   rm -f "$OUT/logs/part.csv"
 }
 
-if [ "$MODE" = probe ] || [ "$MODE" = all ]; then
+if want probe; then
   echo "== SASS"
   cuobjdump -sass "$BIN" >"$OUT/logs/gpubench.sass" || true
   # Every profiled kernel: its global loads (L), float adds (F), stores (S), branches (B) in order.
@@ -92,13 +97,13 @@ if [ "$MODE" = probe ] || [ "$MODE" = all ]; then
   echo "rc=$?"; head -3 "$OUT/l2probe.txt"
 fi
 
-if [ "$MODE" = training ] || [ "$MODE" = all ]; then
+if want training; then
   sweep training_stencil 280 --kernel stencil --size 4096x4096 --stencil 9x9,3x3 \
     --schedules "$SCHEDULES" --blocks 128,256,1024
   sweep training_matmul 200 --kernel matmul --size 1024x1024 --schedules "$SCHEDULES" --blocks 128,256,1024
 fi
 
-if [ "$MODE" = heldout ] || [ "$MODE" = all ]; then
+if want heldout_stencil; then
   # Stencils: other sizes (one not square, one not a power of two), boxes (a non-square one and
   # two larger than any trained), blocks (96, 384: not powers of two) and compilations.
   sweep heldout_stencil 200 --kernel stencil --size 3072x3072 --stencil 11x11 --schedules "$SCHEDULES" \
@@ -111,6 +116,9 @@ if [ "$MODE" = heldout ] || [ "$MODE" = all ]; then
     --blocks 384 --variants index32,unroll1
   sweep heldout_stencil 120 --kernel stencil --size 1536x1536 --stencil 3x5 --schedules "$SCHEDULES" \
     --blocks 96 --variants index32,unroll1
+fi
+
+if want heldout_matmul; then
   # Matmuls: other depths, a size that is not a power of two, and compilations.
   sweep heldout_matmul 200 --kernel matmul --size 1024x1024 --depth 512,2048 --schedules "$SCHEDULES" \
     --blocks 128,256
