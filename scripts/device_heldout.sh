@@ -20,7 +20,7 @@ PARTS=",${1:-heldout},"
 PARTS=${PARTS//,all,/,probe,training,heldout,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_stencil_variants|heldout_matmul) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -56,9 +56,14 @@ sweep() {
   local name=$1 seconds=$2
   shift 2
   echo "== $name: $*"
-  timeout "$seconds" "$BIN" --counters cupti --metrics "$METRICS" --profile-reps 3 --reps 5 \
-    --out "$OUT/logs/part.csv" "$@" 2>>"$OUT/logs/$name.log"
-  local rc=$?
+  local rc attempt
+  for attempt in 1 2; do  # once more after a crash: gpubench writes its CSV only when it finishes
+    timeout "$seconds" "$BIN" --counters cupti --metrics "$METRICS" --profile-reps 3 --reps 5 \
+      --out "$OUT/logs/part.csv" "$@" 2>>"$OUT/logs/$name.log"
+    rc=$?
+    [ $rc -eq 0 ] || [ $rc -eq 124 ] && break
+    echo "attempt $attempt: rc=$rc; $(tail -1 "$OUT/logs/$name.log")"
+  done
   echo "rc=$rc; $(tail -1 "$OUT/logs/$name.log")"
   if [ -s "$OUT/logs/part.csv" ]; then
     if [ -s "$OUT/$name.csv" ]; then tail -n +2 "$OUT/logs/part.csv" >>"$OUT/$name.csv"
@@ -101,6 +106,11 @@ if want training; then
   sweep training_stencil 280 --kernel stencil --size 4096x4096 --stencil 9x9,3x3 \
     --schedules "$SCHEDULES" --blocks 128,256,1024
   sweep training_matmul 200 --kernel matmul --size 1024x1024 --schedules "$SCHEDULES" --blocks 128,256,1024
+fi
+
+if want heldout_stencil_variants; then
+  sweep heldout_stencil 200 --kernel stencil --size 3072x3072 --stencil 11x11 --schedules "$SCHEDULES" \
+    --blocks 384 --variants index32,unroll1
 fi
 
 if want heldout_stencil; then
