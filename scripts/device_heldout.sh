@@ -20,7 +20,7 @@ PARTS=",${1:-heldout},"
 PARTS=${PARTS//,all,/,probe,training,heldout,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_stencil_variants|heldout_matmul) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_stencil_variants|heldout_matmul|heldout_matmul_variants) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -72,6 +72,15 @@ sweep() {
   rm -f "$OUT/logs/part.csv"
 }
 
+# variant_sweeps NAME SECONDS gpubench-args...: the sweep once per non-default compilation, each in
+# a process of its own: a process that alternated between two compilations' kernels crashed in
+# CUPTI's range profiler (SIGSEGV after 10-14 configurations, the same one each time, on the H200).
+variant_sweeps() {
+  local name=$1 seconds=$2 v
+  shift 2
+  for v in index32 unroll1; do sweep "$name" "$seconds" "$@" --variants "$v"; done
+}
+
 if want probe; then
   echo "== SASS"
   cuobjdump -sass "$BIN" >"$OUT/logs/gpubench.sass" || true
@@ -109,8 +118,8 @@ if want training; then
 fi
 
 if want heldout_stencil_variants; then
-  sweep heldout_stencil 200 --kernel stencil --size 3072x3072 --stencil 11x11 --schedules "$SCHEDULES" \
-    --blocks 384 --variants index32,unroll1
+  variant_sweeps heldout_stencil 150 --kernel stencil --size 3072x3072 --stencil 11x11 --schedules "$SCHEDULES" \
+    --blocks 384
 fi
 
 if want heldout_stencil; then
@@ -122,10 +131,16 @@ if want heldout_stencil; then
     --blocks 96,384
   sweep heldout_stencil 200 --kernel stencil --size 3000x5000 --stencil 13x13 --schedules "$SCHEDULES" \
     --blocks 256
-  sweep heldout_stencil 200 --kernel stencil --size 3072x3072 --stencil 11x11 --schedules "$SCHEDULES" \
-    --blocks 384 --variants index32,unroll1
-  sweep heldout_stencil 120 --kernel stencil --size 1536x1536 --stencil 3x5 --schedules "$SCHEDULES" \
-    --blocks 96 --variants index32,unroll1
+  variant_sweeps heldout_stencil 150 --kernel stencil --size 3072x3072 --stencil 11x11 --schedules "$SCHEDULES" \
+    --blocks 384
+  variant_sweeps heldout_stencil 100 --kernel stencil --size 1536x1536 --stencil 3x5 --schedules "$SCHEDULES" \
+    --blocks 96
+fi
+
+if want heldout_matmul_variants; then
+  variant_sweeps heldout_matmul 150 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 96
+  variant_sweeps heldout_matmul 100 --kernel matmul --size 1024x1024 --depth 512 --schedules "$SCHEDULES" \
+    --blocks 128
 fi
 
 if want heldout_matmul; then
@@ -133,10 +148,9 @@ if want heldout_matmul; then
   sweep heldout_matmul 200 --kernel matmul --size 1024x1024 --depth 512,2048 --schedules "$SCHEDULES" \
     --blocks 128,256
   sweep heldout_matmul 200 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 96,384
-  sweep heldout_matmul 200 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 96 \
-    --variants index32,unroll1
-  sweep heldout_matmul 200 --kernel matmul --size 1024x1024 --depth 512 --schedules "$SCHEDULES" \
-    --blocks 128 --variants index32,unroll1
+  variant_sweeps heldout_matmul 150 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 96
+  variant_sweeps heldout_matmul 100 --kernel matmul --size 1024x1024 --depth 512 --schedules "$SCHEDULES" \
+    --blocks 128
 fi
 
 for f in "$OUT"/*.csv; do [ -e "$f" ] && echo "$(basename "$f"): $(($(wc -l <"$f") - 1)) rows"; done
