@@ -72,9 +72,8 @@ sweep() {
   rm -f "$OUT/logs/part.csv"
 }
 
-# variant_sweeps NAME SECONDS gpubench-args...: the sweep once per non-default compilation, each in
-# a process of its own: a process that alternated between two compilations' kernels crashed in
-# CUPTI's range profiler (SIGSEGV after 10-14 configurations, the same one each time, on the H200).
+# variant_sweeps NAME SECONDS gpubench-args...: the sweep once per non-default compilation, one
+# process each (a crash costs one compilation's rows, not both).
 variant_sweeps() {
   local name=$1 seconds=$2 v
   shift 2
