@@ -8,6 +8,7 @@
 #             1024^3 matmul, nine schedules, blocks 128/256/1024), index64 only;
 #   probe:    the SASS of every compiled kernel (loads per loop iteration) and l2probe's latencies;
 #   all:      probe, training, heldout.
+# PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out): heldout_{stencil,matmul}.csv, training_{stencil,
 # matmul}.csv, sass_loads_variants.txt, l2probe*.{csv,txt}, logs.tar.gz.
 # The held-out set leaves out, on purpose, the configurations an outside check quoted (5x5 and
@@ -58,7 +59,7 @@ sweep() {
   echo "== $name: $*"
   local rc attempt
   for attempt in 1 2; do  # once more after a crash: gpubench writes its CSV only when it finishes
-    timeout "$seconds" "$BIN" --counters cupti --metrics "$METRICS" --profile-reps 3 --reps 5 \
+    timeout "$seconds" "$BIN" --counters cupti --metrics "$METRICS" --profile-reps "${PROFILE_REPS:-3}" --reps 5 \
       --out "$OUT/logs/part.csv" "$@" 2>>"$OUT/logs/$name.log"
     rc=$?
     [ $rc -eq 0 ] || [ $rc -eq 124 ] && break
