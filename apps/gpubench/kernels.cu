@@ -71,48 +71,82 @@ __device__ void record_warp_end(BlockPlacement* placement, WarpTiming* warps) {
 
 // The box is a template parameter for the sizes of the thesis's tables (3x3..9x9), so those loops
 // unroll as the thesis's #define STENCIL_SIZE made them; kBox == 0 takes the box from the arguments.
-template <class Launch, int kBox>
+// kVariant changes only how the same loads are compiled (KernelVariant).
+template <class Launch, int kBox, KernelVariant kVariant>
 __global__ void stencil_kernel(StencilArgs args) {
     record_block_start<Launch>(args.placement, args.warps);
     const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t n = static_cast<std::uint64_t>(args.width) * args.height;
     if (tid >= n) return;
     const std::uint64_t item = cachesim::schedule_map(args.schedule, tid, args.width, args.height);
-    const int x = static_cast<int>(item % args.width);
-    const int y = static_cast<int>(item / args.width);
+    int x, y;
+    if constexpr (kVariant == KernelVariant::index32) {
+        const std::uint32_t item32 = static_cast<std::uint32_t>(item);
+        x = static_cast<int>(item32 % args.width);
+        y = static_cast<int>(item32 / args.width);
+    } else {
+        x = static_cast<int>(item % args.width);
+        y = static_cast<int>(item / args.width);
+    }
     const int box_w = kBox ? kBox : static_cast<int>(args.box_w);
     const int box_h = kBox ? kBox : static_cast<int>(args.box_h);
     const int last_x = static_cast<int>(args.width) - 1;
     const int last_y = static_cast<int>(args.height) - 1;
+    auto load = [&](int dy, int dx) {
+        const int row = min(last_y, max(0, y + dy));
+        const int col = min(last_x, max(0, x + dx));
+        if constexpr (kVariant == KernelVariant::index32)
+            return args.in[static_cast<std::uint32_t>(row) * args.width + static_cast<std::uint32_t>(col)];
+        else
+            return args.in[static_cast<std::size_t>(row) * args.width + col];
+    };
 
     float sum = 0.0f;
+    if constexpr (kVariant == KernelVariant::unroll1) {
+#pragma unroll 1
+        for (int dy = -(box_h / 2); dy < box_h - box_h / 2; ++dy) {
+#pragma unroll 1
+            for (int dx = -(box_w / 2); dx < box_w - box_w / 2; ++dx) sum += load(dy, dx);
+        }
+    } else {
 #pragma unroll
-    for (int dy = -(box_h / 2); dy < box_h - box_h / 2; ++dy) {
-        const int row = min(last_y, max(0, y + dy));
+        for (int dy = -(box_h / 2); dy < box_h - box_h / 2; ++dy) {
 #pragma unroll
-        for (int dx = -(box_w / 2); dx < box_w - box_w / 2; ++dx) {
-            const int col = min(last_x, max(0, x + dx));
-            sum += args.in[static_cast<std::size_t>(row) * args.width + col];
+            for (int dx = -(box_w / 2); dx < box_w - box_w / 2; ++dx) sum += load(dy, dx);
         }
     }
     args.out[item] = sum / static_cast<float>(box_w * box_h);
     record_warp_end<Launch>(args.placement, args.warps);
 }
 
-template <class Launch>
+template <class Launch, KernelVariant kVariant>
 __global__ void matmul_kernel(MatmulArgs args) {
     record_block_start<Launch>(args.placement, args.warps);
     const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t n = static_cast<std::uint64_t>(args.width) * args.height;
     if (tid >= n) return;
     const std::uint64_t item = cachesim::schedule_map(args.schedule, tid, args.width, args.height);
-    const std::uint64_t x = item % args.width;
-    const std::uint64_t y = item / args.width;
 
     float result = 0.0f;
-    const float* a_row = args.a + y * args.depth;
-    for (std::uint32_t i = 0; i < args.depth; ++i)
-        result += a_row[i] * args.b[static_cast<std::uint64_t>(i) * args.width + x];
+    if constexpr (kVariant == KernelVariant::index32) {
+        const std::uint32_t item32 = static_cast<std::uint32_t>(item);
+        const std::uint32_t x = item32 % args.width;
+        const std::uint32_t y = item32 / args.width;
+        for (std::uint32_t i = 0; i < args.depth; ++i)
+            result += args.a[y * args.depth + i] * args.b[i * args.width + x];
+    } else {
+        const std::uint64_t x = item % args.width;
+        const std::uint64_t y = item / args.width;
+        const float* a_row = args.a + y * args.depth;
+        if constexpr (kVariant == KernelVariant::unroll1) {
+#pragma unroll 1
+            for (std::uint32_t i = 0; i < args.depth; ++i)
+                result += a_row[i] * args.b[static_cast<std::uint64_t>(i) * args.width + x];
+        } else {
+            for (std::uint32_t i = 0; i < args.depth; ++i)
+                result += a_row[i] * args.b[static_cast<std::uint64_t>(i) * args.width + x];
+        }
+    }
     args.c[item] = result;
     record_warp_end<Launch>(args.placement, args.warps);
 }
@@ -137,24 +171,60 @@ __global__ void fill_kernel(std::uint32_t* data, std::size_t count, std::uint32_
         data[i] = bits;
 }
 
+template <class Launch, KernelVariant kVariant>
+void launch_stencil_variant(const StencilArgs& args, std::uint32_t grid, std::uint32_t block, cudaStream_t stream) {
+    const bool square = args.box_w == args.box_h;
+    if (square && args.box_w == 3) stencil_kernel<Launch, 3, kVariant><<<grid, block, 0, stream>>>(args);
+    else if (square && args.box_w == 5) stencil_kernel<Launch, 5, kVariant><<<grid, block, 0, stream>>>(args);
+    else if (square && args.box_w == 7) stencil_kernel<Launch, 7, kVariant><<<grid, block, 0, stream>>>(args);
+    else if (square && args.box_w == 9) stencil_kernel<Launch, 9, kVariant><<<grid, block, 0, stream>>>(args);
+    else stencil_kernel<Launch, 0, kVariant><<<grid, block, 0, stream>>>(args);
+}
+
+// Placed and end-stamped launches record the measured (index64) compilation only: their clock
+// reads already change the SASS, and the variants are for counters, not timelines.
+template <class Launch>
+constexpr bool kAllVariants = std::is_same_v<Launch, TimedLaunch> || std::is_same_v<Launch, ProfiledLaunch>;
+
+void check_variant(KernelVariant variant, bool all_variants) {
+    if (variant != KernelVariant::index64 && !all_variants)
+        throw CudaError("the " + std::string(kernel_variant_name(variant)) +
+                        " kernels have no placed or end-stamped instantiation");
+}
+
 }  // namespace
 
 template <class Launch>
 void launch_stencil(const StencilArgs& args, std::uint32_t block, cudaStream_t stream) {
     const std::uint32_t grid = blocks_for(static_cast<std::uint64_t>(args.width) * args.height, block);
-    const bool square = args.box_w == args.box_h;
-    if (square && args.box_w == 3) stencil_kernel<Launch, 3><<<grid, block, 0, stream>>>(args);
-    else if (square && args.box_w == 5) stencil_kernel<Launch, 5><<<grid, block, 0, stream>>>(args);
-    else if (square && args.box_w == 7) stencil_kernel<Launch, 7><<<grid, block, 0, stream>>>(args);
-    else if (square && args.box_w == 9) stencil_kernel<Launch, 9><<<grid, block, 0, stream>>>(args);
-    else stencil_kernel<Launch, 0><<<grid, block, 0, stream>>>(args);
+    check_variant(args.variant, kAllVariants<Launch>);
+    if constexpr (kAllVariants<Launch>) {
+        if (args.variant == KernelVariant::index32)
+            launch_stencil_variant<Launch, KernelVariant::index32>(args, grid, block, stream);
+        else if (args.variant == KernelVariant::unroll1)
+            launch_stencil_variant<Launch, KernelVariant::unroll1>(args, grid, block, stream);
+        else
+            launch_stencil_variant<Launch, KernelVariant::index64>(args, grid, block, stream);
+    } else {
+        launch_stencil_variant<Launch, KernelVariant::index64>(args, grid, block, stream);
+    }
     cuda_check_launch("stencil kernel launch");
 }
 
 template <class Launch>
 void launch_matmul(const MatmulArgs& args, std::uint32_t block, cudaStream_t stream) {
     const std::uint32_t grid = blocks_for(static_cast<std::uint64_t>(args.width) * args.height, block);
-    matmul_kernel<Launch><<<grid, block, 0, stream>>>(args);
+    check_variant(args.variant, kAllVariants<Launch>);
+    if constexpr (kAllVariants<Launch>) {
+        if (args.variant == KernelVariant::index32)
+            matmul_kernel<Launch, KernelVariant::index32><<<grid, block, 0, stream>>>(args);
+        else if (args.variant == KernelVariant::unroll1)
+            matmul_kernel<Launch, KernelVariant::unroll1><<<grid, block, 0, stream>>>(args);
+        else
+            matmul_kernel<Launch, KernelVariant::index64><<<grid, block, 0, stream>>>(args);
+    } else {
+        matmul_kernel<Launch, KernelVariant::index64><<<grid, block, 0, stream>>>(args);
+    }
     cuda_check_launch("matmul kernel launch");
 }
 

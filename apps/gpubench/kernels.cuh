@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "apps/gpubench/bench_config.hpp"
 #include "traces/schedule.hpp"
 
 namespace gpubench {
@@ -49,6 +50,7 @@ struct StencilArgs {
     cachesim::Schedule schedule;
     BlockPlacement* placement = nullptr;  // PlacedLaunch only
     WarpTiming* warps = nullptr;          // PlacedLaunch (may be null), EndStampedLaunch
+    KernelVariant variant = KernelVariant::index64;  // Timed and Profiled launches only
 };
 
 struct MatmulArgs {
@@ -59,6 +61,7 @@ struct MatmulArgs {
     cachesim::Schedule schedule;
     BlockPlacement* placement = nullptr;  // PlacedLaunch only
     WarpTiming* warps = nullptr;          // PlacedLaunch (may be null), EndStampedLaunch
+    KernelVariant variant = KernelVariant::index64;  // Timed and Profiled launches only
 };
 
 template <class Launch>

@@ -96,6 +96,9 @@ Sweep (comma-separated lists; every combination is run):
   --widths W          adds column:W for each W (default, only when --schedules is not given:
                       4,8,16,30,31,32,33,34,48,64,96,128,256,512,1024,2048; 'none' for none)
   --blocks B          threads per block, 1..1024 (default 32,64,128,256,512,1024)
+  --variants V        how the kernels are compiled (same accesses, different instructions):
+                      index64 (64-bit index arithmetic, the default), index32 (32-bit
+                      index arithmetic), unroll1 ('#pragma unroll 1' on every loop)
 Measurement:
   --warmup N          untimed launches before timing (default 3)
   --reps N            timed repetitions; the median is reported (default 21)
@@ -177,6 +180,14 @@ Options parse_options(int argc, char** argv) {
             if (v != "none") widths = parse_counts(v, "--widths", 1, 1u << 24);
         } else if (arg == "--blocks") {
             o.blocks = parse_counts(value(), "--blocks", 1, 1024);
+        } else if (arg == "--variants") {
+            o.variants.clear();
+            for (std::string_view part : split(value(), ',')) {
+                const std::optional<KernelVariant> v = parse_kernel_variant(part);
+                if (!v) throw InputError("--variants: unknown variant '" + std::string(part) +
+                                         "' (index64, index32 or unroll1)");
+                o.variants.push_back(*v);
+            }
         } else if (arg == "--warmup") {
             o.warmup = static_cast<int>(parse_count(value(), "--warmup", 0, 1000));
         } else if (arg == "--reps") {
@@ -223,6 +234,10 @@ Options parse_options(int argc, char** argv) {
     for (std::uint32_t w : widths)
         schedules.push_back(cachesim::Schedule{cachesim::ScheduleKind::column, w, 0});
     o.schedules = schedules;
+    const bool only_index64 = o.variants.size() == 1 && o.variants[0] == KernelVariant::index64;
+    if (!only_index64 && !(o.placement_path.empty() && o.warp_times_path.empty() && o.warp_ends_path.empty()))
+        throw InputError("--placement, --warp-times and --warp-ends record the index64 kernels only "
+                         "(leave out --variants)");
     if (o.merge_ncu_csv.empty() != o.merge_rows_csv.empty())
         throw InputError("--merge-ncu and --rows go together");
     return o;
@@ -245,7 +260,9 @@ std::vector<BenchConfig> expand_configs(const Options& o) {
             for (std::uint32_t v : inner) {
                 for (const cachesim::Schedule& schedule : o.schedules) {
                     for (std::uint32_t block : o.blocks) {
+                      for (KernelVariant variant : o.variants) {
                         BenchConfig c;
+                        c.variant = variant;
                         c.spec.kind = kind;
                         c.spec.width = size.w;
                         c.spec.height = size.h;
@@ -262,6 +279,7 @@ std::vector<BenchConfig> expand_configs(const Options& o) {
                         c.block = block;
                         cachesim::validate(c.spec);
                         configs.push_back(c);
+                      }
                     }
                 }
             }

@@ -22,6 +22,7 @@ struct Options {
     std::vector<std::uint32_t> depths;  // empty: the matmul's width (square matrices)
     std::vector<cachesim::Schedule> schedules;
     std::vector<std::uint32_t> blocks{32, 64, 128, 256, 512, 1024};
+    std::vector<KernelVariant> variants{KernelVariant::index64};
     int warmup = 3;
     int repetitions = 21;
     int profile_repetitions = 3;  // profiled launches per metric group; the median is reported

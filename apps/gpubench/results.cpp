@@ -12,7 +12,8 @@ namespace gpubench {
 const std::vector<std::string>& fixed_columns() {
     static const std::vector<std::string> columns{
         "kernel", "width",      "height",    "stencil_w",   "stencil_h", "depth",   "schedule",
-        "block",  "elem_bytes", "gpu",       "time_ms",     "time_ms_min", "repetitions", "rel_error"};
+        "block",  "elem_bytes", "gpu",       "time_ms",     "time_ms_min", "repetitions", "rel_error",
+        "variant"};
     return columns;
 }
 
@@ -75,7 +76,7 @@ void write_row(std::ostream& out, const ResultRow& row) {
     write_config_fields(out, row.config);
     out << "," << s.elem_bytes << "," << csv_field(row.gpu) << ","
         << format_time(row.time_ms) << "," << format_time(row.time_ms_min) << "," << row.repetitions
-        << "," << error;
+        << "," << error << "," << kernel_variant_name(row.config.variant);
     for (const std::optional<double>& m : row.metrics) out << "," << (m ? format_metric(*m) : "");
     for (const ResultRow::Spread& spread : row.metric_spread)
         out << "," << format_metric(spread.min) << "," << format_metric(spread.max);

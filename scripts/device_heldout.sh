@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Measures the GPU model's validation sets on the GPU this runs on (docs/fidelity.md, "Training
+# and held-out sets"). Builds gpubench and l2probe with CMake + nvcc only. Usage:
+#   scripts/device_heldout.sh [PART,...]   (default heldout)
+#   heldout:  the held-out set (heldout_stencil and heldout_matmul): sizes, boxes, blocks, depths
+#             and compilations (gpubench --variants) that no model parameter may be tuned on;
+#   training: the 81 training configurations (the 9x9 and 3x3 stencils on 4096x4096 and the
+#             1024^3 matmul, nine schedules, blocks 128/256/1024), index64 only;
+#   probe:    the SASS of every compiled kernel (loads per loop iteration) and l2probe's latencies;
+#   all:      probe, training, heldout.
+# PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
+# Writes under $OUT (default ./device-out): heldout_{stencil,matmul}.csv, training_{stencil,
+# matmul}.csv, sass_loads_variants.txt, l2probe*.{csv,txt}, logs.tar.gz.
+# The held-out set leaves out, on purpose, the configurations an outside check quoted (5x5 and
+# 7x7 boxes at 2048^2, 6000x4000 and 8192^2; the 9x9 at blocks 64 and 512; matmul depths 256 and
+# 4096; the 1024^3 matmul with 32-bit indices): they stay an independent check.
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/device-out}
+PARTS=",${1:-heldout},"
+PARTS=${PARTS//,all,/,probe,training,heldout,}
+PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
+for p in ${PARTS//,/ }; do
+  case $p in probe|training|heldout_stencil|heldout_stencil_variants|heldout_matmul|heldout_matmul_variants) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+done
+want() { [[ $PARTS == *",$1,"* ]]; }
+. scripts/device_common.sh
+mkdir -p "$OUT/logs"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem --format=csv \
+  >"$OUT/logs/environment.txt" 2>&1
+nvcc --version >>"$OUT/logs/environment.txt" 2>&1
+head -2 "$OUT/logs/environment.txt"
+
+echo "== build"
+cmake -S . -B build-device -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/logs/build.log" 2>&1 &&
+  cmake --build build-device -j"$(nproc)" --target gpubench l2probe >>"$OUT/logs/build.log" 2>&1 ||
+  { tail -30 "$OUT/logs/build.log"; pack_logs; exit 1; }
+BIN=build-device/apps/gpubench/gpubench
+
+SCHEDULES=linear,column:8,column:16,column:32,column:64,column:128,zigzag:32,tiled:32x32,morton
+METRICS=$(accepted_metrics "$BIN" \
+  l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum \
+  l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum \
+  l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum \
+  l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct \
+  lts__t_sectors_srcunit_tex_op_read.sum \
+  lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum \
+  lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum \
+  lts__t_sectors_srcunit_ltcfabric_op_read.sum \
+  lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum \
+  lts__t_sector_op_read_hit_rate.pct \
+  dram__bytes_read.sum)
+echo "metrics: $METRICS"
+
+# sweep NAME SECONDS gpubench-args...: appends one sweep's rows to $OUT/NAME.csv (the header once).
+sweep() {
+  local name=$1 seconds=$2
+  shift 2
+  echo "== $name: $*"
+  local rc attempt
+  for attempt in 1 2; do  # once more after a crash: gpubench writes its CSV only when it finishes
+    timeout "$seconds" "$BIN" --counters cupti --metrics "$METRICS" --profile-reps "${PROFILE_REPS:-3}" --reps 5 \
+      --out "$OUT/logs/part.csv" "$@" 2>>"$OUT/logs/$name.log"
+    rc=$?
+    [ $rc -eq 0 ] || [ $rc -eq 124 ] && break
+    echo "attempt $attempt: rc=$rc; $(tail -1 "$OUT/logs/$name.log")"
+  done
+  echo "rc=$rc; $(tail -1 "$OUT/logs/$name.log")"
+  if [ -s "$OUT/logs/part.csv" ]; then
+    if [ -s "$OUT/$name.csv" ]; then tail -n +2 "$OUT/logs/part.csv" >>"$OUT/$name.csv"
+    else cp "$OUT/logs/part.csv" "$OUT/$name.csv"; fi
+  fi
+  rm -f "$OUT/logs/part.csv"
+}
+
+# variant_sweeps NAME SECONDS gpubench-args...: the sweep once per non-default compilation, one
+# process each (a crash costs one compilation's rows, not both).
+variant_sweeps() {
+  local name=$1 seconds=$2 v
+  shift 2
+  for v in index32 unroll1; do sweep "$name" "$seconds" "$@" --variants "$v"; done
+}
+
+if want probe; then
+  echo "== SASS"
+  cuobjdump -sass "$BIN" >"$OUT/logs/gpubench.sass" || true
+  # Every profiled kernel: its global loads (L), float adds (F), stores (S), branches (B) in order.
+  awk '
+    /Function :/ {
+      if (name != "") print name ": " gsub(/L/, "L", seq) " loads, " first " before the first F\n" seq "\n"
+      name = ""; seq = ""; first = -1
+      if ($0 ~ /ProfiledLaunch/) name = $3
+      next
+    }
+    name != "" {
+      for (i = 1; i <= NF; ++i) {
+        op = $i
+        if (op ~ /^@/) continue
+        if (op ~ /^LDG/) { seq = seq "L"; break }
+        if (op ~ /^(FADD|FFMA)/) { if (first < 0) first = gsub(/L/, "L", seq); seq = seq "F"; break }
+        if (op ~ /^STG/) { seq = seq "S"; break }
+        if (op ~ /^BRA/) { seq = seq "B"; break }
+        if (op ~ /^[A-Z]/) break
+      }
+    }
+    END { if (name != "") print name ": " gsub(/L/, "L", seq) " loads, " first " before the first F\n" seq }
+  ' "$OUT/logs/gpubench.sass" >"$OUT/sass_loads_variants.txt"
+  grep loads "$OUT/sass_loads_variants.txt"
+  echo "== l2probe"
+  timeout 120 build-device/apps/gpubench/l2probe "$OUT" >"$OUT/l2probe.txt" 2>&1
+  echo "rc=$?"; head -3 "$OUT/l2probe.txt"
+fi
+
+if want training; then
+  sweep training_stencil 280 --kernel stencil --size 4096x4096 --stencil 9x9,3x3 \
+    --schedules "$SCHEDULES" --blocks 128,256,1024
+  sweep training_matmul 200 --kernel matmul --size 1024x1024 --schedules "$SCHEDULES" --blocks 128,256,1024
+fi
+
+if want heldout_stencil_variants; then
+  variant_sweeps heldout_stencil 150 --kernel stencil --size 3072x3072 --stencil 11x11 --schedules "$SCHEDULES" \
+    --blocks 384
+fi
+
+if want heldout_stencil; then
+  # Stencils: other sizes (one not square, one not a power of two), boxes (a non-square one and
+  # two larger than any trained), blocks (96, 384: not powers of two) and compilations.
+  sweep heldout_stencil 200 --kernel stencil --size 3072x3072 --stencil 11x11 --schedules "$SCHEDULES" \
+    --blocks 96,384
+  sweep heldout_stencil 120 --kernel stencil --size 1536x1536 --stencil 3x5 --schedules "$SCHEDULES" \
+    --blocks 96,384
+  sweep heldout_stencil 200 --kernel stencil --size 3000x5000 --stencil 13x13 --schedules "$SCHEDULES" \
+    --blocks 256
+  variant_sweeps heldout_stencil 150 --kernel stencil --size 3072x3072 --stencil 11x11 --schedules "$SCHEDULES" \
+    --blocks 384
+  variant_sweeps heldout_stencil 100 --kernel stencil --size 1536x1536 --stencil 3x5 --schedules "$SCHEDULES" \
+    --blocks 96
+fi
+
+if want heldout_matmul_variants; then
+  variant_sweeps heldout_matmul 150 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 96
+  variant_sweeps heldout_matmul 100 --kernel matmul --size 1024x1024 --depth 512 --schedules "$SCHEDULES" \
+    --blocks 128
+fi
+
+if want heldout_matmul; then
+  # Matmuls: other depths, a size that is not a power of two, and compilations.
+  sweep heldout_matmul 200 --kernel matmul --size 1024x1024 --depth 512,2048 --schedules "$SCHEDULES" \
+    --blocks 128,256
+  sweep heldout_matmul 200 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 96,384
+  variant_sweeps heldout_matmul 150 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 96
+  variant_sweeps heldout_matmul 100 --kernel matmul --size 1024x1024 --depth 512 --schedules "$SCHEDULES" \
+    --blocks 128
+fi
+
+for f in "$OUT"/*.csv; do [ -e "$f" ] && echo "$(basename "$f"): $(($(wc -l <"$f") - 1)) rows"; done
+pack_logs >/dev/null
