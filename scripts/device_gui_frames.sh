@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures cacheviz frame times on the GPU machine (issue 4: "60 fps with a million-cell view on a
+# Measures cacheviz frame times on the GPU machine (target: "60 fps with a million-cell view on a
 # real GPU"). The GPU machine has no display, no SFML and no X server, and cannot install
 # packages, so everything cacheviz needs travels with the call:
 #
@@ -15,10 +15,10 @@
 #     unpacks into /tmp/guirun (LD_LIBRARY_PATH, not /; only swrast_dri.so, xkbcomp and the xkb
 #     data go to the fixed paths Xvfb looks in, and only where nothing is there), starts Xvfb
 #     1920x1080x24, checks with glxinfo that __GLX_VENDOR_LIBRARY_NAME=nvidia gives the NVIDIA
-#     renderer, runs the README's frame-time scenarios with --frame-stats and writes
+#     renderer, runs the frame-time scenarios of docs/gui.md with --frame-stats and writes
 #     $OUT/summary.txt, $OUT/logs.tar.gz and screenshots. QUICK=1 runs a tenth of the frames (a
 #     try-out, e.g. here under LOCAL_VENDOR=1 DISPLAY_NUM=177, which keeps Mesa); REPS=2 runs the
-#     README table's scenarios twice.
+#     docs/gui.md table's scenarios twice.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 MODE=${1:-}
@@ -152,7 +152,7 @@ run() {
     local dmon=
     if command -v nvidia-smi >/dev/null; then nvidia-smi dmon -s u -d 1 >"$LOGS/nvidia_dmon.txt" 2>&1 & dmon=$!; fi
     local rep
-    for rep in $(seq "${REPS:-1}"); do  # REPS=2: the README's scenarios twice, to see the spread
+    for rep in $(seq "${REPS:-1}"); do  # REPS=2: the docs' scenarios twice, to see the spread
         local r=; [ "${REPS:-1}" -gt 1 ] && r=_r$rep
         scenario idle_1920x1080$r "${stencil[@]}" --window 1920x1080 --screenshot "$LOGS/idle_1920x1080$r.png" --frames $((200 / s))
         scenario idle_800x600$r "${stencil[@]}" --window 800x600 --screenshot "$LOGS/idle_800x600$r.png" --frames $((300 / s))
@@ -161,7 +161,7 @@ run() {
         scenario stencil256_1920x1080_motion$r "${stencil[@]}" --size 256x256 --window 1920x1080 --auto-motion --frames $((400 / s))
         scenario stencil1024_1920x1080_motion$r "${stencil[@]}" --size 1024x1024 --window 1920x1080 --auto-motion --frames $((300 / s))
     done
-    # On a GPU the README's frame counts pass mostly while the simulation still runs, and auto
+    # On a GPU the frame counts of docs/gui.md pass mostly while the simulation still runs, and auto
     # motion zooms in further each cycle. So also: long auto-motion runs, and the whole diagram
     # zoomed out (every cell bucket of the fitted view in the texture: 2 million texels) for
     # thousands of frames after the simulation (--screenshot waits for it, then saves).

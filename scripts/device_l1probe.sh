@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures how the H200 counts loads of a sector that is already on its way from L2 (issue 3):
+# Measures how the H200 counts loads of a sector that is already on its way from L2:
 # l1probe's cases under Nsight Compute, with the L2 cold (ncu flushes it: the first request goes
 # to DRAM) and warm (a kernel of l1probe's own reads the lines into L2 first). Builds with CMake +
 # nvcc only. Usage: scripts/device_l1probe.sh [probe|lrc|pending]. Writes under $OUT (default ./device-out):

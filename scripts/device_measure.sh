@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds gpubench on the GPU machine (CMake + nvcc only) and measures what the GPU-model
-# fidelity table (issue 3) and the thesis tables need. Writes CSVs and logs under $OUT
+# fidelity table and the thesis tables need. Writes CSVs and logs under $OUT
 # (default ./device-out). Usage: scripts/device_measure.sh [fidelity|thesis|all|tracegen|spread]
 #   fidelity (default): the identity check, the fidelity sweep and an ncu cross-check;
 #   thesis: the identity check and the thesis's two tables (widths 4..2048 x blocks 32..1024);
@@ -90,7 +90,7 @@ PY
   exit
 fi
 
-# The identity from issue 3: naive 1024^3 matmul, linear, block 128 -> 167,772,160 L1 sector lookups.
+# The identity check: naive 1024^3 matmul, linear, block 128 -> 167,772,160 L1 sector lookups.
 measure identity --kernel matmul --size 1024x1024 --schedules linear --blocks 128
 rc=$?
 if [ $rc -eq 4 ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures how the GPU's two L2 partitions behave, for the GPU model's L2 (issue 3): the latency
+# Measures how the GPU's two L2 partitions behave, for the GPU model's L2: the latency
 # probe (l2probe: which SMs share a partition, which lines an SM finds far) and the fidelity sweeps
 # with the L2 fabric counters (what misses in the near partition, what the far one answers).
 # Builds with CMake + nvcc only. Usage: scripts/device_partition.sh [all|probe] (probe: l2probe

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How far the naive matmul's warps drift apart on the H200 (issue 3, the naive matmul's L1 hit
+# How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
 # Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends]. Writes under $OUT

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How gpubench's kernels issue their loads (issue 3, README "Warps issue in bursts"): builds
+# How gpubench's kernels issue their loads (docs/h200-data.md, "How gpubench's kernels issue their loads"): builds
 # gpubench with CMake + nvcc only, disassembles it (cuobjdump -sass, sm_90) and writes, for the
 # profiled stencil (3x3, 9x9) and matmul kernels, the order of their global loads (L), the float
 # adds and multiply-adds that use them (F), stores (S) and branches (B), and how many loads come

@@ -306,7 +306,14 @@ def gen_h200_spread():
             + "\n" + "\n".join(out) + "\n")
 
 
+def gen_parameters():
+    args = ["simulate", "--preset", "h200", "--explain"]
+    return (note("`cachesim {}`".format(" ".join(args)))
+            + "\n```\n" + run(args).rstrip("\n") + "\n```\n")
+
+
 GENERATORS = {
+    "parameters": gen_parameters,
     "simulate-default": gen_simulate_default,
     "worked-example": gen_worked_example,
     "simulate-gpu": gen_simulate_gpu,

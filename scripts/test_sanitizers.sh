@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Robustness run (CI, after scripts/test.sh): the whole test suite built with AddressSanitizer +
-# UndefinedBehaviorSanitizer (build-asan, g++), then a short bounded libFuzzer session for every
+# UndefinedBehaviorSanitizer (build-asan, g++), then a short bounded libFuzzer run for every
 # trace reader (build-fuzz, clang; also under ASan+UBSan). Any sanitizer report fails the run.
 # Usage: scripts/test_sanitizers.sh [--no-fuzz]
 set -euo pipefail

@@ -42,7 +42,7 @@ constexpr std::string_view cell_state_name(CellState s) {
     }
 }
 
-// The documented palette (README "Diagrams and the GUI").
+// The documented palette (docs/gui.md, "Colour palette and legend").
 constexpr Rgba cell_color(CellState s) {
     switch (s) {
         case CellState::accessed: return {20, 20, 20, 255};              // near black

@@ -1,5 +1,5 @@
 #pragma once
-// gpubench's exit codes and the error types that map to them (see README, "gpubench").
+// gpubench's exit codes and the error types that map to them (see docs/gpubench.md).
 #include <stdexcept>
 
 namespace gpubench {

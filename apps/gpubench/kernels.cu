@@ -22,7 +22,7 @@ __device__ std::uint64_t global_warp() {
 }
 
 // The recording code below is what recorded tests/data/h200/warp_times_* and warp_ends_*: any
-// change to it can change how the kernels' loops compile, and so their timing (README, "Replaying
+// change to it can change how the kernels' loops compile, and so their timing (docs/gpu-model.md, "Replaying
 // measured warp timing"); re-measure after changing it.
 template <class Launch>
 __device__ void record_block_start(BlockPlacement* placement, WarpTiming* warps) {

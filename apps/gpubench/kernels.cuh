@@ -20,7 +20,7 @@ struct ProfiledLaunch {};
 struct PlacedLaunch {};
 // A fourth records only when each warp finished, and where (--warp-ends): nothing before or in the
 // loops. Even so, on sm_90 the naive matmul's loop compiles differently from the measured kernel's
-// (the SASS differs, and so does its L1 hit rate: tests/data/h200/README.md, "Warp timing").
+// (the SASS differs, and so does its L1 hit rate: docs/h200-data.md, "Warp timing").
 struct EndStampedLaunch {};
 
 // One block of a PlacedLaunch: the SM it ran on, when its thread 0 started and when its last warp

@@ -1,5 +1,5 @@
 // l1probe: how the L1 counts a lookup of a sector whose fill from L2 is still on its way
-// (issue 3, the naive matmul's L1 hit rate). Every case is one small kernel launch in which a few
+// (the naive matmul's L1 hit rate). Every case is one small kernel launch in which a few
 // warps load the same 128-byte line (ld.global.ca: cached in L1) at chosen times; run it under
 // Nsight Compute with the L1 lookup and L2 read counters, one profiled launch per case:
 //

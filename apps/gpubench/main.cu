@@ -1,4 +1,4 @@
-// gpubench: the simulator's workloads and schedules on a real GPU (see README, "gpubench").
+// gpubench: the simulator's workloads and schedules on a real GPU (see docs/gpubench.md).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
     } catch (const CuptiError& e) {
         std::fprintf(stderr,
                      "gpubench: CUPTI range profiler failed: %s\n"
-                     "  (exit code %d; collect counters with Nsight Compute instead: see README, "
+                     "  (exit code %d; collect counters with Nsight Compute instead: see docs/gpubench.md, "
                      "'--counters ncu')\n",
                      e.what(), kExitCuptiFailed);
         return kExitCuptiFailed;

@@ -105,7 +105,7 @@ Measurement:
   --counters M        cupti (in-process range profiler, default), ncu (one extra launch per
                       configuration of a kernel whose name contains ProfiledLaunch, for
                       'ncu --kernel-name regex:ProfiledLaunch'), or none
-  --metrics LIST      Nsight Compute metric names (default: the fidelity set, see README)
+  --metrics LIST      Nsight Compute metric names (default: the fidelity set, see docs/gpubench.md)
   --profile-reps N    profiled launches per metric group, median reported (default 3; cupti)
   --no-check          skip the CPU reference check
   --seed N            seed of the random inputs

@@ -1,4 +1,4 @@
-// progressprobe: how far apart the warps of the naive matmul drift while they run (issue 3, the
+// progressprobe: how far apart the warps of the naive matmul drift while they run (the
 // naive matmul's L1 hit rate). The model keeps every resident warp of an SM in step; if the
 // H200's warps drift apart by more than the L1 holds, blocks that read the same B columns stop
 // sharing them. This runs gpubench's matmul kernel (the same loads, in the same order) with lane 0

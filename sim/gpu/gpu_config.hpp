@@ -1,7 +1,7 @@
 #pragma once
 // The hardware description of the GPU execution model: SMs and their residency limits, the
 // launch's block size, the per-SM L1 (sized by the shared-memory carve-out), the shared L2 (one or
-// two partitions), and the scheduling policies. Plain data; see README "GPU model".
+// two partitions), and the scheduling policies. Plain data; see docs/gpu-model.md.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -155,7 +155,7 @@ struct GpuConfig {
     // L2 request coalescing (sim/gpu/request_coalescer.hpp): for this many rounds after an L1's
     // request to the L2 that hit (missed) in the near half, identical requests (same line, same
     // sectors) of other SMs in scope join it instead of looking up, up to l2_coalesce_requesters
-    // SMs per lookup. 0 and 0: off (README "L2 request coalescing on the H200").
+    // SMs per lookup. 0 and 0: off (docs/fidelity.md, "L2 request coalescing on the H200").
     std::uint32_t l2_coalesce_hit_rounds = 0;
     std::uint32_t l2_coalesce_miss_rounds = 0;
     std::uint32_t l2_coalesce_requesters = 4;
@@ -167,7 +167,7 @@ struct GpuConfig {
     // Warps progress at their own rates (lrr; gto ignores it): warp w of block b issues at most at
     // rate warp_issue_rate() = min(1, exp(spread * (z - 3))), z a standard normal drawn from (seed,
     // b, w); the round robin passes it over while its credit is below one request. 0: every warp
-    // takes its turn (plain loose round robin). README "Scheduling".
+    // takes its turn (plain loose round robin). docs/gpu-model.md, "Semantics".
     double warp_rate_spread = 0;
     // Requests a warp issues in a row once the round robin picks it (lrr; gto ignores it): its
     // requests go in groups k = 0..B-1, B..2B-1, ... (the last group ends with the store), one
@@ -194,7 +194,7 @@ struct GpuConfig {
 };
 
 // GpuConfig::issue_burst's "auto": the loads of one iteration of the loop as nvcc -arch=sm_90
-// compiles gpubench's kernels (cuobjdump -sass, README "Warps issue in bursts").
+// compiles gpubench's kernels (cuobjdump -sass, docs/h200-data.md, "How gpubench's kernels issue their loads").
 inline constexpr std::uint32_t kIssueBurstAuto = 0;
 inline constexpr std::uint32_t kMaxIssueBurst = 1u << 16;     // validate's bounds
 inline constexpr std::uint32_t kMaxBlockStartSkip = 1u << 10;

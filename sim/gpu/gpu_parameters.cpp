@@ -21,7 +21,7 @@ constexpr std::string_view kSectoredLines =
 constexpr std::string_view kNotWithOnePartition = "does not apply: one L2 partition";
 constexpr std::string_view kCoalescingOff = "does not apply: L2 request coalescing is off (measured on the H200 only)";
 constexpr std::string_view kH200Fidelity =
-    "gpubench's 81 H200 fidelity configurations (tests/data/h200/fidelity_*.csv; README \"Fidelity against the "
+    "gpubench's 81 H200 fidelity configurations (tests/data/h200/fidelity_*.csv; docs/fidelity.md \"Fidelity against the "
     "H200\")";
 
 PresetSource every(Provenance kind, std::string_view detail) { return {"", {kind, detail}}; }
@@ -215,7 +215,7 @@ std::vector<GpuParameter> make_table() {
                                              "section 3 (each SM attached to one half; far hits copied to the near "
                                              "half)"),
                              only("h100", A, "modeled as one cache: the H200's floorplan (two partitions) was measured "
-                                             "on that chip only, and floorsweeping differs between chips (README, "
+                                             "on that chip only, and floorsweeping differs between chips (docs/gpu-model.md, "
                                              "GPU model)"),
                              only("h200", M, "two partitions of 30 MiB: l2probe's load latencies per SM "
                                              "(tests/data/h200/l2probe_sm.csv)")}});
@@ -321,7 +321,7 @@ std::vector<GpuParameter> make_table() {
                                              "configurations (one value for blocks 128, 256 and 1024; the other 78 "
                                              "configurations stay within 3 points at L1); how much warps drift depends "
                                              "on the compiled loop (the same loads compiled two other ways need 0.01 "
-                                             "and 0.3: README \"Fidelity against the H200\")")}});
+                                             "and 0.3: docs/fidelity.md)")}});
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
                  .type = P::text, .range = "auto or 1..65536",
                  .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "
@@ -337,7 +337,7 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "1: one request per turn"),
                              only("h200", M, "auto: a warp issues the loads of one iteration of its compiled loop in "
                                              "a row, as nvcc -arch=sm_90 compiles gpubench's kernels (cuobjdump -sass: "
-                                             "tests/data/h200/sass_loads.txt; README \"Warps issue in bursts\")")}});
+                                             "tests/data/h200/sass_loads.txt; docs/h200-data.md)")}});
     t.push_back({.option = "block-start-skip", .report_key = "block_start_skip", .field = "block_start_skip",
                  .group = "Scheduling", .type = P::count, .range = "0..1024", .min = 0, .max = 8,
                  .help = "lrr: a block's warps are passed over on their first 0..N turns (drawn per block, seeded), "

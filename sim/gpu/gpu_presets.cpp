@@ -41,7 +41,7 @@ const std::vector<GpuPresetSource> kCommonSources = {
                              "associative L1 follows the carve-out without a way count"},
 };
 
-// The H200's layout as measured (tests/data/h200/README, "L2 partitions"). Each GPC is a wheel
+// The H200's layout as measured (docs/h200-data.md, "L2 partitions"). Each GPC is a wheel
 // of eight TPC slots (two SMs each); the CTA scheduler's first wave visits slot 0 of every GPC,
 // then slot 1 of every GPC, and so on, and a TPC's L2 partition is decided by its slot:
 // slots 0 and 4-6 on partition 0, slots 1-3 and 7 on partition 1. GPCs 0-3 hold SMs 0-63 in
@@ -69,7 +69,7 @@ GpuFloorplan h200_floorplan() {
 }
 
 // The H200's L2 as measured: two partitions on the measured floorplan, home fill, 64 B fill
-// granules (README "GPU model", "L2 partitions on the H200").
+// granules (docs/fidelity.md, "L2 partitions on the H200").
 GpuConfig h200_config() {
     GpuConfig c = base("h200", 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024,
                        PolicyKind::lru, 60ull << 20, 2);
@@ -82,19 +82,19 @@ GpuConfig h200_config() {
     // lookup within about 100 cycles of an L2 hit and 400 of a DRAM read (50 / 200 rounds here).
     // Which SMs: those running a dispatch pair of blocks (2i, 2i+1), the scope that brings the
     // most stencil L2 rates within 5 points (78 of 81) and ranks the schedules as well as no
-    // coalescing wherever the H200 ranks them repeatably (README, "L2 request coalescing on the
+    // coalescing wherever the H200 ranks them repeatably (docs/fidelity.md, "L2 request coalescing on the
     // H200"; tests/data/h200/fidelity_matmul_spread21.csv).
     c.l2_coalesce_hit_rounds = 50;
     c.l2_coalesce_miss_rounds = 200;
     c.l2_coalesce_scope = CoalesceScope::pairs;
     // Warps do not progress in step on the chip: each issues at its own rate, log-normally spread
-    // by 0.05 (README "Scheduling"). Fitted to gpubench's naive matmul (one value for blocks 128,
+    // by 0.05 (docs/gpu-model.md). Fitted to gpubench's naive matmul (one value for blocks 128,
     // 256 and 1024; the other 78 fidelity configurations stay within 3 points at L1); how much
     // warps drift depends on the compiled loop (the same loads compiled two other ways need 0.01
-    // and 0.3: README "Fidelity against the H200").
+    // and 0.3: docs/fidelity.md).
     c.warp_rate_spread = 0.05;
     // A warp issues the loads of one iteration of its compiled loop in a row (gpubench's SASS:
-    // README "Warps issue in bursts"), and blocks dispatched together start up to a turn apart.
+    // docs/h200-data.md, "How gpubench's kernels issue their loads"), and blocks dispatched together start up to a turn apart.
     // With both and the probe's no-hit-inside-a-request rule the L2 rates of all 81 fidelity
     // configurations are within 5 points; the skip is fitted (1, 2 and 4 all give 81 of 81 at
     // L2, 0 gives 68; 2 and 4 put the naive matmul's L1 more than 3 points low).
@@ -136,12 +136,12 @@ const std::vector<GpuPreset>& gpu_presets() {
                        "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"},
                       {"L2 modeled as one cache: the H200's floorplan (two partitions) was measured on "
                        "that chip only, and floorsweeping differs between chips",
-                       "README, GPU model"},
+                       "docs/gpu-model.md, Presets"},
                       {"L1 LRU", "assumption, as for the A100"}})},
         {"h200", "NVIDIA H200 (GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 60 MiB L2 in two partitions",
          h200_config(),
          with_common({{"132 SMs, 60 MiB L2 (62,914,560 B as cudaGetDeviceProperties reports)",
-                       "cudaGetDeviceProperties on an H200 (issue 3); NVIDIA H200 product brief"},
+                       "cudaGetDeviceProperties on an H200; NVIDIA H200 product brief"},
                       {"256 KiB L1/shared per SM", "same GH100 chip as the H100 (H100 whitepaper)"},
                       {"L2 in two partitions of 30 MiB, home fill; SM -> partition table and first-wave "
                        "block order (floorplan); 64 B fill granules, crossing the link as one transfer",
