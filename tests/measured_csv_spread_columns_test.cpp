@@ -99,16 +99,18 @@ TEST(MeasuredCsvSpreadColumns, CommittedH200SpreadFilesReadTheirMedians) {
     ASSERT_EQ(stencil.size(), 54u);  // 9x9 and 3x3 x 9 schedules x 3 block sizes
     ASSERT_EQ(matmul.size(), 27u);
 
-    // The identity of the GPU-model issue, and the 9x9 stencil's exact request/sector counts.
+    // The naive matmul's sector identity (N*N/32 warps x D steps x (1 + 4) sectors in 2 requests,
+    // N = D = 1024) and the 9x9 stencil's requests (4096*4096/32 warps x 81 loads), as the H200
+    // counts them; the hit rate and the stencil's sectors are the file's medians.
     const MeasuredRun* naive = find(matmul, "linear", 128);
     ASSERT_NE(naive, nullptr);
-    EXPECT_DOUBLE_EQ(naive->metrics.l1_sectors, 167772160);
-    EXPECT_DOUBLE_EQ(naive->metrics.l1_requests, 67108864);
+    EXPECT_DOUBLE_EQ(naive->metrics.l1_sectors, 1024.0 * 1024 / 32 * 1024 * 5);
+    EXPECT_DOUBLE_EQ(naive->metrics.l1_requests, 1024.0 * 1024 / 32 * 1024 * 2);
     EXPECT_DOUBLE_EQ(naive->metrics.l1_hit_rate_pct, 54.994702);  // median; the row's min is 53.940281
     const MeasuredRun* blur = find(stencil, "linear", 128);
     ASSERT_NE(blur, nullptr);
     EXPECT_EQ(blur->workload.stencil_w, 9u);
-    EXPECT_DOUBLE_EQ(blur->metrics.l1_requests, 42467328);
+    EXPECT_DOUBLE_EQ(blur->metrics.l1_requests, 4096.0 * 4096 / 32 * 81);
     EXPECT_DOUBLE_EQ(blur->metrics.l1_sectors, 207323136);
 
     // matmul column:128 block 256: median 100.706171 (min 73.09, max 122.19), capped at 100.

@@ -1,4 +1,4 @@
-// Workload address functions and array layout, against the definitions.
+// Workload address functions and array layout, against their definitions (row-major floats, arrays 4 KiB aligned).
 #include <gtest/gtest.h>
 
 #include "traces/input_error.hpp"

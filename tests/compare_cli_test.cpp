@@ -1,0 +1,250 @@
+// cachesim compare end to end on subsets of the real H200 measurements in tests/data/h200. What
+// the command reports is checked against the measured file itself (read by a plain CSV reader,
+// not the program's) and against the GPU model run directly through the library with the same
+// preset: the command must join each measured row with that simulation and report their
+// difference. The model's fidelity is checked against the targets it is held to (L1 within 3 pp,
+// L2 within 5 pp of the H200), not against the model's own earlier output.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "sim/gpu/gpu_model.hpp"
+#include "sim/gpu/gpu_presets.hpp"
+#include "tests/cli_util.hpp"
+#include "tests/csv_table.hpp"
+#include "traces/workload_spec.hpp"
+
+namespace cachesim {
+namespace {
+
+const std::string kL1Rate = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct";
+const std::string kL1Sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+const std::string kL1Hits = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum";
+const std::string kL2Reads = "lts__t_sectors_srcunit_tex_op_read.sum";
+const std::string kL2ReadHits = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum";
+// One pass over all L2 read lookups on the H200; compare takes the simulated L2 rate over the
+// same lookups (near and far) when the file has it, as the fidelity files do.
+const std::string kL2Rate = "lts__t_sector_op_read_hit_rate.pct";
+
+// The workload of one row of a measured file.
+WorkloadSpec workload_of(const test::CsvTable& t, std::size_t row) {
+    WorkloadSpec w;
+    w.kind = t.at(row, "kernel") == "matmul" ? WorkloadKind::matmul : WorkloadKind::stencil;
+    w.width = static_cast<std::uint32_t>(t.number(row, "width"));
+    w.height = static_cast<std::uint32_t>(t.number(row, "height"));
+    if (w.kind == WorkloadKind::stencil) {
+        w.stencil_w = static_cast<std::uint32_t>(t.number(row, "stencil_w"));
+        w.stencil_h = static_cast<std::uint32_t>(t.number(row, "stencil_h"));
+    } else {
+        w.depth = static_cast<std::uint32_t>(t.number(row, "depth"));
+    }
+    w.schedule = parse_schedule(t.at(row, "schedule"));
+    return w;
+}
+
+// The one row of `file` that matches; fails the test if there is not exactly one.
+std::size_t only_row(const test::CsvTable& t, const std::vector<std::pair<std::string, std::string>>& match) {
+    const std::vector<std::size_t> rows = t.where(match);
+    EXPECT_EQ(rows.size(), 1u);
+    return rows.empty() ? 0 : rows[0];
+}
+
+// The h200 preset's model of a measured row, run through the library.
+GpuResult simulate_row(const test::CsvTable& t, std::size_t row, GpuConfig config = find_gpu_preset("h200")->config) {
+    config.block = static_cast<std::uint32_t>(t.number(row, "block"));
+    return simulate_gpu_model(workload_of(t, row), config);
+}
+
+std::string fixed(double v, int decimals, int width = 0) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%*.*f", width, decimals, v);
+    return b;
+}
+
+// The table's L2 columns as compare prints them: measured, simulated, simulated - measured.
+std::string l2_columns(double measured, double simulated) {
+    return "| " + fixed(measured, 2, 8) + fixed(simulated, 2, 8) + fixed(simulated - measured, 2, 8) + " |";
+}
+
+// Naive matmul 1024 x 1024 x 1024, linear, block 1024 (fidelity_matmul.csv). The simulation is
+// the command's (GpuOverridesTheModelOfThePreset checks it against the library's on a cheaper
+// launch); what it reports of it must agree with itself, the file and the 3 pp target.
+TEST(CompareCli, RealH200MeasurementsSubset) {
+    const std::string file = test::h200_data("fidelity_matmul.csv");
+    const test::CsvTable measured = test::CsvTable::from_file(file);
+    const std::size_t row = only_row(measured, {{"kernel", "matmul"}, {"schedule", "linear"}, {"block", "1024"}});
+    const double hw_l1 = measured.number(row, kL1Rate);
+
+    const auto dir = test::temp_dir();
+    const auto r = test::run_cachesim("compare --measured '" + file + "' --where schedule=linear --where block=1024 --out '" +
+                                      (dir / "joined.csv").string() + "' --plot '" + (dir / "plot.png").string() +
+                                      "' --no-progress");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("matmul 1024x1024 d1024"), std::string::npos) << r.out;
+    const test::CsvTable joined = test::CsvTable::from_file((dir / "joined.csv").string());
+    ASSERT_EQ(joined.rows(), 1u);
+    EXPECT_EQ(joined.at(0, "preset"), "h200");
+    EXPECT_EQ(joined.number(0, "line"), static_cast<double>(row + 2));  // the file's line (the header is 1)
+
+    // Request and sector counts follow from coalescing alone: per warp and k one broadcast sector
+    // of A and four of B, so N*N/32 warps x D x 5 sectors, on the H200 and in the model alike.
+    const double identity = 1024.0 * 1024 / 32 * 1024 * 5;
+    EXPECT_EQ(measured.number(row, kL1Sectors), identity);
+    EXPECT_EQ(joined.number(0, "simulated:" + kL1Sectors), identity);
+    EXPECT_NE(r.out.find("L1 global-load sectors equal to the hardware's: 1/1"), std::string::npos) << r.out;
+
+    // The measured side as in the file; the simulated rate as its own counts give it.
+    for (const std::string& metric : {kL1Sectors, kL1Hits, kL2Reads, kL2ReadHits})
+        EXPECT_EQ(joined.number(0, "measured:" + metric), measured.number(row, metric)) << metric;
+    EXPECT_NEAR(joined.number(0, "measured:" + kL1Rate), hw_l1, 5e-5);
+    const double sim_l1 = joined.number(0, "simulated:" + kL1Rate);
+    EXPECT_NEAR(sim_l1, 100 * joined.number(0, "simulated:" + kL1Hits) / identity, 5e-5);
+    EXPECT_NEAR(joined.number(0, "l1_hit_rate_error_pp"), sim_l1 - hw_l1, 1e-4);
+
+    // One run: the mean and the worst |error| are both |simulated - measured|. The target for this
+    // row is 3 pp (the h200 preset's warps drift apart, --warp-rate-spread 0.05; in lock step the
+    // model is far too high).
+    const double error = std::abs(sim_l1 - hw_l1);
+    EXPECT_LT(error, 3.0) << "simulated " << sim_l1 << ", H200 " << hw_l1;
+    const std::string summary = "L1 hit rate |error| mean ";
+    const std::size_t at = r.out.find(summary);
+    ASSERT_NE(at, std::string::npos) << r.out;
+    std::size_t used = 0;
+    const double mean = std::stod(r.out.substr(at + summary.size()), &used);
+    const std::string rest = r.out.substr(at + summary.size() + used);
+    ASSERT_EQ(rest.rfind(" pp, worst ", 0), 0u) << rest;
+    const double worst = std::stod(rest.substr(11));
+    EXPECT_NEAR(mean, error, 0.0051);  // printed to 2 decimals
+    EXPECT_NEAR(worst, error, 0.0051);
+    EXPECT_NE(r.out.find(" pp, within 3 pp: 1/1"), std::string::npos) << r.out;
+
+    const std::string png = test::read_file(dir / "plot.png");
+    ASSERT_GT(png.size(), 8u);
+    EXPECT_EQ(png.substr(1, 3), "PNG");
+}
+
+TEST(CompareCli, SpreadFileReportsTheRunToRunRange) {
+    const std::string file = test::h200_data("fidelity_matmul_spread.csv");
+    const test::CsvTable measured = test::CsvTable::from_file(file);
+    const std::size_t row = only_row(measured, {{"kernel", "matmul"}, {"schedule", "morton"}, {"block", "1024"}});
+    const auto dir = test::temp_dir();
+    const auto r = test::run_cachesim("compare --measured '" + file + "' --where schedule=morton --where block=1024 --out '" +
+                                      (dir / "joined.csv").string() + "' --plot none --no-progress");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // morton, block 1024: the model's L1 rate lies within 3 pp of the H200's range over its launches.
+    EXPECT_NE(r.out.find("run-to-run range (min..max over the profiled launches, 1 runs): L1 within 3 pp of it: 1/1"),
+              std::string::npos) << r.out;
+    // The range columns carry the file's min and max.
+    const test::CsvTable joined = test::CsvTable::from_file((dir / "joined.csv").string());
+    ASSERT_EQ(joined.rows(), 1u);
+    const double lo = measured.number(row, kL1Rate + ":min"), hi = measured.number(row, kL1Rate + ":max");
+    ASSERT_LT(lo, hi);
+    EXPECT_NEAR(joined.number(0, "measured:l1_hit_rate.pct:min"), lo, 5e-5);
+    EXPECT_NEAR(joined.number(0, "measured:l1_hit_rate.pct:max"), hi, 5e-5);
+    const double l2_hi = std::min(100.0, measured.number(row, kL2Rate + ":max"));
+    EXPECT_NEAR(joined.number(0, "measured:l2_hit_rate.pct:max"), l2_hi, 5e-5);
+    // And the 3 pp claim holds for the simulated rate the joined file reports.
+    const double sim = joined.number(0, "simulated:" + kL1Rate);
+    EXPECT_LE(std::max({lo - sim, sim - hi, 0.0}), 3.0) << sim << " against [" << lo << ", " << hi << "]";
+}
+
+// 3x3 stencil, block 1024: linear, column:8 and column:16. The pairs whose run-to-run ranges
+// are apart are counted from the file; the model must order all of them as the H200 does.
+TEST(CompareCli, CountsTheScheduleOrdersTheHardwareRepeats) {
+    const std::string file = test::h200_data("fidelity_stencil_spread.csv");
+    const test::CsvTable measured = test::CsvTable::from_file(file);
+    // --rows 30-36 counts data rows from 1: rows 29..35 here, among the file's 3x3 launches.
+    std::vector<std::size_t> rows;
+    for (std::size_t row = 29; row <= 35; ++row)
+        if (measured.at(row, "block") == "1024") rows.push_back(row);
+    ASSERT_EQ(rows.size(), 3u);
+    auto apart = [&](const std::string& metric) {
+        std::size_t pairs = 0;
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            for (std::size_t j = i + 1; j < rows.size(); ++j) {
+                const double lo_i = measured.number(rows[i], metric + ":min"), hi_i = measured.number(rows[i], metric + ":max");
+                const double lo_j = measured.number(rows[j], metric + ":min"), hi_j = measured.number(rows[j], metric + ":max");
+                pairs += hi_i < lo_j || hi_j < lo_i;
+            }
+        return pairs;
+    };
+    const std::size_t l1_pairs = apart(kL1Rate), l2_pairs = apart(kL2Rate);
+    EXPECT_GT(l1_pairs + l2_pairs, 0u);  // otherwise there is nothing to count
+    const auto r = test::run_cachesim("compare --measured '" + file +
+                                      "' --rows 30-36 --where block=1024 --out none --plot none --no-progress");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string l1 = std::to_string(l1_pairs), l2 = std::to_string(l2_pairs);
+    EXPECT_NE(r.out.find("orders repeatably (run-to-run ranges apart), simulated in the same order: L1 " + l1 + "/" + l1 +
+                         ", L2 " + l2 + "/" + l2),
+              std::string::npos)
+        << r.out;
+}
+
+// --gpu KEY=VALUE changes the preset's model as cachesim simulate's --KEY=VALUE would: 3x3
+// column:32 at block 128, with the h200 preset and with one request per turn and blocks starting
+// together (--gpu issue-burst=1 --gpu block-start-skip=0). Each table row must be the library's
+// simulation with the same change, against the file's measured L2 rate.
+TEST(CompareCli, GpuOverridesTheModelOfThePreset) {
+    const std::string file = test::h200_data("fidelity_stencil_spread.csv");
+    const test::CsvTable measured = test::CsvTable::from_file(file);
+    const std::size_t row = only_row(measured, {{"kernel", "stencil"}, {"stencil_w", "3"}, {"schedule", "column:32"}, {"block", "128"}});
+    const double hw_l2 = std::min(100.0, measured.number(row, kL2Rate));
+    GpuConfig plain_config = find_gpu_preset("h200")->config;
+    plain_config.issue_burst = 1;
+    plain_config.block_start_skip = 0;
+    const double preset_l2 = simulate_row(measured, row).ncu.l2_read_hit_rate_pct();
+    const double plain_l2 = simulate_row(measured, row, plain_config).ncu.l2_read_hit_rate_pct();
+    // The override must make a difference that the table shows, or this test proves nothing.
+    ASSERT_NE(fixed(preset_l2, 2), fixed(plain_l2, 2));
+    EXPECT_LT(std::abs(preset_l2 - hw_l2), 5.0) << "the h200 preset against the H200";
+
+    const auto dir = test::temp_dir();
+    const std::string base = "compare --measured '" + file + "' --where stencil=3x3 "
+                             "--where schedule=column:32 --where block=128 --plot none --no-progress";
+    const auto preset = test::run_cachesim(base + " --out none");
+    ASSERT_EQ(preset.exit_code, 0) << preset.err;
+    EXPECT_NE(preset.out.find(l2_columns(hw_l2, preset_l2)), std::string::npos) << preset.out;
+    const auto same = test::run_cachesim(base + " --out none --gpu seed=1");  // the preset's own value
+    EXPECT_EQ(find_gpu_preset("h200")->config.seed, 1u);
+    EXPECT_EQ(same.out, preset.out);
+    const auto plain = test::run_cachesim(base + " --out '" + (dir / "joined.csv").string() +
+                                          "' --gpu issue-burst=1 --gpu block-start-skip=0");
+    ASSERT_EQ(plain.exit_code, 0) << plain.err;
+    EXPECT_NE(plain.out.find(l2_columns(hw_l2, plain_l2)), std::string::npos) << plain.out;
+    EXPECT_NE(test::read_file(dir / "joined.csv").find(",h200 issue-burst=1 block-start-skip=0,"), std::string::npos);
+    const struct {
+        const char* gpu;
+        const char* message;
+    } bad[] = {{"nosuch=1", "--gpu: unrecognised option '--nosuch=1'"},
+               {"block=128", "--gpu block: not an override here"},
+               {"issue-burst", "--gpu: expected KEY=VALUE"},
+               {"issue-burst=0", "--issue-burst: expected auto or a count from 1 to 65536, not '0'"},
+               {"l2-partitions=3", "--gpu: --l2-partitions must be 1 or 2"}};
+    for (const auto& b : bad) {
+        const auto r = test::run_cachesim(base + " --out none --gpu " + b.gpu);
+        EXPECT_EQ(r.exit_code, 2) << b.gpu;
+        EXPECT_NE(r.err.find(b.message), std::string::npos) << r.err;
+    }
+}
+
+TEST(CompareCli, BadInputExitsWith2) {
+    const auto dir = test::temp_dir();
+    std::ofstream(dir / "bad.csv")
+        << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
+           "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+           "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
+           "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n"
+        << "stencil,64,32,3,5,0,linear,128,4,g,1,10,x,30,75,20,15,2048\n";
+    const auto r = test::run_cachesim("compare --measured '" + (dir / "bad.csv").string() + "' --out none --plot none");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("bad.csv:2, column 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum': 'x' is not a number"),
+              std::string::npos) << r.err;
+    EXPECT_EQ(test::run_cachesim("compare").exit_code, 2);
+    EXPECT_EQ(test::run_cachesim("compare --measured /nonexistent.csv").exit_code, 2);
+    EXPECT_EQ(test::run_cachesim("compare --measured '" + (dir / "bad.csv").string() + "' --preset nosuchgpu").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace cachesim
