@@ -84,22 +84,18 @@ public:
     // nothing but counters, at its reuse distance 0: such runs (sequential streams, a stencil's
     // row within one line) are only counted, without a lookup.
     std::uint64_t access_batch(const Access* a, std::size_t n) {
-        std::uint64_t writes = 0, repeats = 0;
-        const std::uint32_t shift = g_.sector_shift;
-        for (std::size_t i = 0; i < n; ++i) {
-            const Access& x = a[i];
+        std::uint64_t writes = 0;
+        std::size_t i = 0;
+        while (i < n) {
             if constexpr (kRepeatShortcut) {
-                const std::uint64_t first = x.address >> shift;
-                if (!x.is_write && first == repeat_sector_ && x.array == repeat_array_ &&
-                    ((x.address + (x.size ? x.size - 1 : 0)) >> shift) == first) {
-                    ++repeats;
-                    continue;
-                }
-                if (repeats) {
-                    count_repeats(repeats);
-                    repeats = 0;
+                const std::size_t end = skip_repeats(a, i, n, repeat_sector_, repeat_array_, g_.sector_shift);
+                if (end != i) {
+                    count_repeats(end - i);
+                    i = end;
+                    if (i == n) break;
                 }
             }
+            const Access& x = a[i++];
             if (x.is_write) {
                 ++writes;
                 write(x.address, x.size, x.array);
@@ -107,7 +103,6 @@ public:
                 read(x.address, x.size, x.array);
             }
         }
-        if (repeats) count_repeats(repeats);
         return writes;
     }
 
@@ -148,6 +143,18 @@ public:
 
 private:
     static constexpr bool kRepeatShortcut = repeat_hit_is_idempotent<Policy>();
+
+    // The end of the run of reads, from i, that lie within `sector` of `array` (a tight loop of
+    // its own, so that its few values stay in registers).
+    static std::size_t skip_repeats(const Access* a, std::size_t i, std::size_t n, std::uint64_t sector,
+                                    std::uint16_t array, std::uint32_t shift) {
+        for (; i < n; ++i) {
+            const Access& x = a[i];
+            const std::uint64_t end = x.address + (x.size ? x.size - 1 : 0);
+            if (x.is_write || (x.address >> shift) != sector || (end >> shift) != sector || x.array != array) break;
+        }
+        return i;
+    }
 
     // `n` read hits on repeat_sector_ (see access_batch).
     void count_repeats(std::uint64_t n) {

@@ -86,10 +86,8 @@ ReuseDistanceTracker::Result ReuseDistanceTracker::access_new(std::uint64_t line
     const std::uint32_t active_mask = (std::uint32_t{1} << active_) - 1;  // active_ <= 31
     std::uint32_t known = at_or_after(last) & active_mask;
     int b = std::countr_one(known);
-    while (b < active_ && last <= resolve(b, live_ - 1 - (std::int32_t{1} << b))) {
-        known = at_or_after(last) & active_mask;
+    while (b < active_ && last <= resolve(b, live_ - 1 - (std::int32_t{1} << b)))
         b = std::countr_one(known | ((std::uint32_t{2} << b) - 1));
-    }
     bool beyond = false;
     if (want_beyond) {
         if (threshold_power_ >= 0) {

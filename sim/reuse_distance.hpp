@@ -109,7 +109,9 @@ public:
         constexpr std::size_t kAhead = 8;
         for (std::size_t i = 0; i < n && i < kAhead; ++i) times_.prefetch(lines[i]);
         for (std::size_t i = 0; i < n; ++i) {
-            if (i + kAhead < n) times_.prefetch(lines[i + kAhead]);
+            // (a chunk holds 16 lines: the next line's chunk is usually the one just used)
+            if (i + kAhead < n && (lines[i + kAhead] ^ lines[i + kAhead - 1]) >> 4)
+                times_.prefetch(lines[i + kAhead]);
             out[i] = access(lines[i], want_beyond[i]);
         }
     }
