@@ -56,6 +56,8 @@ public:
 
     const CacheGeometry& geometry() const { return geometry_; }
     std::uint64_t lookups() const { return now_; }
+    // `n` more read hits on the line just used, for hit-idempotent policies (no state changes).
+    void count_repeat_hits(std::uint64_t n) { now_ += n; }
 
     // Looks up one sector of a line. On a miss with `allocate`, the line (or just the sector,
     // when the line is present) is brought in, evicting per the policy if the set is full.

@@ -13,6 +13,7 @@
 #include "sim/level_stats.hpp"
 #include "sim/observer.hpp"
 #include "sim/reuse_distance.hpp"
+#include "traces/access.hpp"
 
 namespace cachesim {
 
@@ -20,8 +21,29 @@ struct MemorySink {
     std::uint64_t bytes_read = 0, bytes_written = 0;
     void read(std::uint64_t, std::uint32_t size, std::uint16_t) { bytes_read += size; }
     void write(std::uint64_t, std::uint32_t size, std::uint16_t) { bytes_written += size; }
+    std::uint64_t access_batch(const Access* a, std::size_t n) {
+        std::uint64_t writes = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (a[i].is_write) {
+                ++writes;
+                bytes_written += a[i].size;
+            } else {
+                bytes_read += a[i].size;
+            }
+        }
+        return writes;
+    }
+    void finish() {}
     static constexpr bool kIsMemory = true;
 };
+
+// Whether hitting the line just used again changes no replacement state (LRU's recency ring
+// already has it first; the stamp policies say so themselves; OPT's next use moves).
+template <class Policy>
+constexpr bool repeat_hit_is_idempotent() {
+    if constexpr (requires { Policy::kHitIsIdempotent; }) return Policy::kHitIsIdempotent;
+    else return true;
+}
 
 struct LevelSetup {
     CacheGeometry geometry;
@@ -50,13 +72,41 @@ public:
           index_(s.index),
           analysis_(s.analysis),
           instrumented_(s.analysis || s.observer || s.record_lookups),
-          write_allocate_(s.write_policy == WritePolicy::write_back_allocate) {
+          write_allocate_(s.write_policy == WritePolicy::write_back_allocate),
+          reuse_(s.geometry.lines * s.geometry.sectors_per_line) {
         stats_.per_array.assign(std::max<std::size_t>(1, s.arrays.size()), ArrayCounters{});
         for (const ArrayInfo& a : s.arrays) array_ranges_.push_back({a.base, a.base + a.bytes()});
         stats_.classified = analysis_;
     }
 
-    void read(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
+    // Replays accesses in order and returns how many were writes (for runs with no observer or
+    // recorder). A read of the sector the previous lookup left resident is a hit that changes
+    // nothing but counters, at its reuse distance 0: such runs (sequential streams, a stencil's
+    // row within one line) are only counted, without a lookup.
+    std::uint64_t access_batch(const Access* a, std::size_t n) {
+        std::uint64_t writes = 0;
+        std::size_t i = 0;
+        while (i < n) {
+            if constexpr (kRepeatShortcut) {
+                const std::size_t end = skip_repeats(a, i, n, repeat_sector_, repeat_array_, g_.sector_shift);
+                if (end != i) {
+                    count_repeats(end - i);
+                    i = end;
+                    if (i == n) break;
+                }
+            }
+            const Access& x = a[i++];
+            if (x.is_write) {
+                ++writes;
+                write(x.address, x.size, x.array);
+            } else {
+                read(x.address, x.size, x.array);
+            }
+        }
+        return writes;
+    }
+
+    [[gnu::always_inline]] void read(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
         const std::uint64_t first = address >> g_.sector_shift;
         const std::uint64_t last = (address + (size ? size - 1 : 0)) >> g_.sector_shift;
         for (std::uint64_t sector_id = first; sector_id <= last; ++sector_id) {
@@ -65,7 +115,7 @@ public:
         }
     }
 
-    void write(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
+    [[gnu::always_inline]] void write(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
         if (!write_allocate_) {
             ++stats_.writes_forwarded;
             stats_.bytes_to_below += size;
@@ -85,7 +135,36 @@ public:
 
     const Cache<Policy>& cache() const { return cache_; }
 
+    // Completes the counters (the analysis's queued lookups), here and below.
+    void finish() {
+        if (pending_) classify_pending();
+        if constexpr (!Below::kIsMemory) below_.finish();
+    }
+
 private:
+    static constexpr bool kRepeatShortcut = repeat_hit_is_idempotent<Policy>();
+
+    // The end of the run of reads, from i, that lie within `sector` of `array` (a tight loop of
+    // its own, so that its few values stay in registers).
+    static std::size_t skip_repeats(const Access* a, std::size_t i, std::size_t n, std::uint64_t sector,
+                                    std::uint16_t array, std::uint32_t shift) {
+        for (; i < n; ++i) {
+            const Access& x = a[i];
+            const std::uint64_t end = x.address + (x.size ? x.size - 1 : 0);
+            if (x.is_write || (x.address >> shift) != sector || (end >> shift) != sector || x.array != array) break;
+        }
+        return i;
+    }
+
+    // `n` read hits on repeat_sector_ (see access_batch).
+    void count_repeats(std::uint64_t n) {
+        stats_.reads += n;
+        stats_.read_hits += n;
+        stats_.per_array[repeat_array_ < stats_.per_array.size() ? repeat_array_ : 0].reads += n;
+        cache_.count_repeat_hits(n);
+        if (analysis_) stats_.reuse.add_bucket(0, n);
+    }
+
     // Out of line, so the plain path stays small enough to inline well.
     [[gnu::noinline]] void lookup_instrumented(std::uint64_t sector_id, bool is_write, std::uint16_t array,
                                                bool fetch_on_miss) {
@@ -102,6 +181,8 @@ private:
         const std::uint32_t sector = static_cast<std::uint32_t>(sector_id & ((1ull << shift) - 1));
         if (kInstrumented && record_) record_->push_back(line);
         const LookupOutcome out = cache_.access(line, sector, is_write, true);
+        repeat_sector_ = sector_id;  // resident now, hit or filled
+        repeat_array_ = array;
         count(out.hit, is_write, array);
         if (kInstrumented && observer_) observer_->on_lookup(index_, line, out.hit, is_write, array);
         if (kInstrumented && analysis_) classify(sector_id, out.hit);
@@ -134,13 +215,32 @@ private:
         }
     }
 
+    // Lookups wait in a short queue for the reuse tracker, which takes them in order a queue at a
+    // time, prefetching its table ahead (finish() takes the rest).
     void classify(std::uint64_t sector_id, bool hit) {
-        const std::uint64_t distance = reuse_.access(sector_id);
-        stats_.reuse.add(distance);
-        if (hit) return;
-        if (distance == kColdMiss) ++stats_.compulsory;
-        else if (distance >= g_.lines * g_.sectors_per_line) ++stats_.capacity;
-        else ++stats_.conflict;
+        pending_lines_[pending_] = sector_id;
+        pending_miss_[pending_] = !hit;
+        if (++pending_ == kPending) classify_pending();
+    }
+
+    // Capacity miss: a fully associative LRU cache of the level's size (in sectors) would miss
+    // too, i.e. the reuse distance reaches that size.
+    [[gnu::noinline]] void classify_pending() {
+        ReuseDistanceTracker::Result r[kPending];
+        reuse_.access_batch(pending_lines_, pending_miss_, r, pending_);
+        for (std::size_t i = 0; i < pending_; ++i) {
+            const bool miss = pending_miss_[i];
+            if (r[i].bucket == ReuseDistanceTracker::kColdBucket) {
+                ++stats_.reuse.cold;
+                stats_.compulsory += miss;
+                continue;
+            }
+            stats_.reuse.add_bucket(r[i].bucket);
+            if (!miss) continue;
+            if (r[i].beyond) ++stats_.capacity;
+            else ++stats_.conflict;
+        }
+        pending_ = 0;
     }
 
     void write_back(std::uint64_t line, std::uint32_t dirty_mask) {
@@ -173,6 +273,12 @@ private:
     bool instrumented_;
     bool write_allocate_;
     ReuseDistanceTracker reuse_;
+    static constexpr std::size_t kPending = 64;
+    std::size_t pending_ = 0;
+    std::uint64_t pending_lines_[kPending];
+    bool pending_miss_[kPending];
+    std::uint64_t repeat_sector_ = ~0ull;  // the sector the last lookup left resident
+    std::uint16_t repeat_array_ = 0;
 };
 
 }  // namespace cachesim

@@ -25,6 +25,8 @@ public:
 
     const CacheGeometry& geometry() const { return geometry_; }
     std::uint64_t lookups() const { return now_; }
+    // `n` more read hits on the line just used, for hit-idempotent policies (no state changes).
+    void count_repeat_hits(std::uint64_t n) { now_ += n; }
 
     [[gnu::always_inline]] LookupOutcome access(std::uint64_t line, std::uint32_t sector,
                                                 bool is_write, bool allocate) {

@@ -1,33 +1,160 @@
 #pragma once
-// LRU stack (reuse) distance of every access in O(log n): a Fenwick tree over time marks the
-// latest access of each line; the distance is the number of marks after the line's last access.
-// Time is renumbered when the tree fills, so memory follows the number of distinct lines, not
-// the length of the run.
+// LRU stack (reuse) distances, exactly, in the form the analysis needs them: the power-of-two
+// bucket of each access's distance, and whether the distance reaches a threshold (a fully
+// associative LRU cache of that many lines would miss).
+//
+// Time marks: every line's latest access sets one bit in a bitset over time; the distance of an
+// access is the number of marks after its line's previous one. Instead of counting those marks
+// (a Fenwick tree, O(log n) per access), the tracker keeps one cursor per boundary depth D
+// (1, 2, 4, ... and the threshold): the time of the mark that exactly D marks follow. Then
+// "distance >= D" is "previous access at or before the cursor". The true position of a cursor
+// only ever moves forward, so cursors are brought up to date lazily, only when an access falls
+// between a cursor's last known position and its true one, by skipping marks a word (64 marks)
+// at a time; each cursor crosses the bitset at most once between renumberings. Per access: one
+// map lookup, a few compares, one vectorised update of the cursors' mark counts.
+//
+// Time is renumbered (a counting placement by rank, no sort) when the bitset fills, so memory
+// follows the number of distinct lines, not the length of the run. An access to the line
+// accessed just before is distance 0 at once, with no state change.
 #include <cstdint>
 #include <vector>
 
-#include "sim/line_map.hpp"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace cachesim {
 
 inline constexpr std::uint64_t kColdMiss = ~0ull;
 
-class ReuseDistanceTracker {
+// Latest-access time (plus one; 0 = never) of each line, in chunks of 16 consecutive lines (one
+// 64-byte host cache line), open addressing over the chunks themselves: the key's slot and its
+// chunk are at the same index, so both loads go out at once, and prefetch() can ask for them
+// ahead. Sequential and clustered streams touch few chunks.
+class LineTimes {
 public:
-    ReuseDistanceTracker();
-    // Distance (distinct other lines touched since this line's last access), or kColdMiss.
-    std::uint64_t access(std::uint64_t line);
-    std::size_t distinct_lines() const { return last_time_.size(); }
+    LineTimes();
+    std::uint32_t& at(std::uint64_t line) {
+        const std::uint64_t key = line >> 4;
+        if (key != last_key_) {
+            last_chunk_ = &chunks_[find_or_insert(key)];
+            last_key_ = key;
+        }
+        return last_chunk_->t[line & 15];
+    }
+    void prefetch(std::uint64_t line) const {
+        const std::size_t i = home(line >> 4);
+        __builtin_prefetch(&keys_[i]);
+        __builtin_prefetch(&chunks_[i]);
+    }
+    template <class F>
+    void for_each(F&& f) {
+        for (std::size_t i = 0; i < keys_.size(); ++i)
+            if (keys_[i] != kNoKey)
+                for (std::uint32_t& t : chunks_[i].t) f(t);
+    }
+    std::size_t memory_bytes() const {
+        return keys_.capacity() * sizeof(std::uint64_t) + chunks_.capacity() * sizeof(Chunk);
+    }
 
 private:
-    void add(std::size_t pos, int delta);
-    std::uint64_t prefix(std::size_t pos) const;  // marks in [0, pos]
+    struct alignas(64) Chunk {
+        std::uint32_t t[16] = {};
+    };
+    static constexpr std::uint64_t kNoKey = ~0ull;
+    std::size_t home(std::uint64_t key) const {
+        return static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ull) >> shift_);
+    }
+    std::size_t find_or_insert(std::uint64_t key) {
+        std::size_t i = home(key);
+        while (keys_[i] != key) {
+            if (keys_[i] == kNoKey) return insert(key);
+            i = (i + 1) & mask_;
+        }
+        return i;
+    }
+    std::size_t insert(std::uint64_t key);
+    void rehash(std::size_t capacity);
+
+    std::vector<std::uint64_t> keys_;
+    std::vector<Chunk> chunks_;
+    std::size_t size_ = 0, mask_ = 0;
+    unsigned shift_ = 60;
+    std::uint64_t last_key_ = kNoKey;
+    Chunk* last_chunk_ = nullptr;
+};
+
+class ReuseDistanceTracker {
+public:
+    // Bucket of a first access.
+    static constexpr std::uint32_t kColdBucket = ~0u;
+
+    struct Result {
+        // 0: distance 0; b >= 1: distance in [2^(b-1), 2^b); kColdBucket: first access.
+        std::uint32_t bucket;
+        // distance >= threshold (only computed when asked for; false for a first access).
+        bool beyond;
+    };
+
+    // threshold: the distance that `beyond` compares against (e.g. a level's line count).
+    explicit ReuseDistanceTracker(std::uint64_t threshold = 1);
+
+    // want_beyond: compute `beyond` (costs a little more when the threshold is not a power of 2).
+    Result access(std::uint64_t line, bool want_beyond = true) {
+        if (line == last_line_) return {0, threshold_ == 0};
+        return access_new(line, want_beyond);
+    }
+    // The same for lines[0..n) in order, prefetching ahead (for streams that miss the host caches).
+    void access_batch(const std::uint64_t* lines, const bool* want_beyond, Result* out, std::size_t n) {
+        constexpr std::size_t kAhead = 8;
+        for (std::size_t i = 0; i < n && i < kAhead; ++i) times_.prefetch(lines[i]);
+        for (std::size_t i = 0; i < n; ++i) {
+            // (a chunk holds 16 lines: the next line's chunk is usually the one just used)
+            if (i + kAhead < n && (lines[i + kAhead] ^ lines[i + kAhead - 1]) >> 4)
+                times_.prefetch(lines[i + kAhead]);
+            out[i] = access(lines[i], want_beyond[i]);
+        }
+    }
+    std::size_t distinct_lines() const { return static_cast<std::size_t>(live_); }
+    std::size_t memory_bytes() const;
+
+private:
+    static constexpr int kCursors = 32;        // boundaries 2^0 .. 2^30, and the threshold
+    static constexpr int kThresholdCursor = 31;
+    static constexpr int kMaxPowers = 31;
+
+    Result access_new(std::uint64_t line, bool want_beyond);
+    // Bit j: pos_[j] >= t.
+    std::uint32_t at_or_after(std::int32_t t) const {
+        std::uint32_t mask = 0;
+#if defined(__SSE2__)
+        const __m128i below = _mm_set1_epi32(t - 1);
+        for (int j = 0; j < kCursors; j += 4) {
+            const __m128i p = _mm_load_si128(reinterpret_cast<const __m128i*>(pos_ + j));
+            mask |= static_cast<std::uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(p, below)))) << j;
+        }
+#else
+        for (int j = 0; j < kCursors; ++j) mask |= static_cast<std::uint32_t>(pos_[j] >= t) << j;
+#endif
+        return mask;
+    }
+    std::int32_t resolve(int cursor, std::int32_t rank);
     void compact();
 
-    std::vector<std::int32_t> tree_;  // Fenwick tree, 1-based internally
-    LineMap last_time_;
-    std::uint64_t time_ = 0;
-    std::uint64_t live_ = 0;
+    std::uint64_t threshold_;
+    int threshold_power_ = -1;  // log2(threshold) when it is a power of two
+    std::uint64_t last_line_ = kColdMiss;
+    std::int32_t now_ = 0;       // next time
+    std::int32_t capacity_ = 0;  // times [0, capacity_) fit in the bitset
+    std::int32_t live_ = 0;      // marks = distinct lines
+    int active_ = 0;             // power cursors in use: 2^j <= live_ - 1
+    std::vector<std::uint64_t> marks_;
+    std::vector<std::uint32_t> word_rank_;  // compaction scratch
+    LineTimes times_;
+    // Cursor j: a position at or before the mark that exactly depth(j) marks follow, and the
+    // number of marks before that position.
+    alignas(64) std::int32_t pos_[kCursors] = {};
+    alignas(64) std::int32_t before_[kCursors] = {};
 };
 
 // Histogram of reuse distances in power-of-two buckets: bucket 0 holds distance 0, bucket b
@@ -36,14 +163,19 @@ struct ReuseHistogram {
     std::vector<std::uint64_t> buckets;
     std::uint64_t cold = 0;
 
+    static std::size_t bucket_of(std::uint64_t distance) {
+        return distance == 0 ? 0 : 64 - static_cast<std::size_t>(__builtin_clzll(distance));
+    }
     void add(std::uint64_t distance) {
         if (distance == kColdMiss) {
             ++cold;
             return;
         }
-        const std::size_t b = distance == 0 ? 0 : 64 - static_cast<std::size_t>(__builtin_clzll(distance));
-        if (b >= buckets.size()) buckets.resize(b + 1, 0);
-        ++buckets[b];
+        add_bucket(bucket_of(distance));
+    }
+    void add_bucket(std::size_t b, std::uint64_t n = 1) {
+        if (b >= buckets.size()) [[unlikely]] buckets.resize(b + 1, 0);
+        buckets[b] += n;
     }
     static std::uint64_t bucket_low(std::size_t b) { return b == 0 ? 0 : 1ull << (b - 1); }
     static std::uint64_t bucket_high(std::size_t b) { return b == 0 ? 0 : (1ull << b) - 1; }

@@ -31,21 +31,27 @@ void replay(AccessSource& source, Top& top, const PassPlan& plan, const RunContr
     source.rewind();
     const std::uint64_t total = source.size_hint();
     SimObserver* observer = plan.observer;
+    // No observer and no OPT recorder: the batch goes through in one call.
+    const bool plain = !observer && !plan.record[0] && !plan.record[1];
     while (source.next(batch, kBatchAccesses)) {
         if (control.cancel && control.cancel->load(std::memory_order_relaxed)) throw Cancelled();
         const std::vector<Access>& accesses = batch.accesses;
         const std::uint32_t per_step = batch.accesses_per_step ? batch.accesses_per_step : 1;
         std::uint64_t writes = 0;
-        for (std::size_t i = 0; i < accesses.size(); ++i) {
-            const Access& a = accesses[i];
-            if (a.is_write) {
-                ++writes;
-                top.write(a.address, a.size, a.array);
-            } else {
-                top.read(a.address, a.size, a.array);
+        if (plain) {
+            writes = top.access_batch(accesses.data(), accesses.size());
+        } else {
+            for (std::size_t i = 0; i < accesses.size(); ++i) {
+                const Access& a = accesses[i];
+                if (a.is_write) {
+                    ++writes;
+                    top.write(a.address, a.size, a.array);
+                } else {
+                    top.read(a.address, a.size, a.array);
+                }
+                if (observer && (i + 1) % per_step == 0) [[unlikely]]
+                    observer->on_step_end(batch.first_step + i / per_step);
             }
-            if (observer && (i + 1) % per_step == 0) [[unlikely]]
-                observer->on_step_end(batch.first_step + i / per_step);
         }
         result.accesses += accesses.size();
         result.writes += writes;
@@ -58,6 +64,7 @@ void replay(AccessSource& source, Top& top, const PassPlan& plan, const RunContr
                     " lookups; use a smaller workload or another policy");
         if (control.progress && total) control.progress(static_cast<double>(result.accesses) / total);
     }
+    top.finish();
     result.reads = result.accesses - result.writes;
 }
 

@@ -18,7 +18,7 @@ struct HierarchyConfig {
     CacheConfig l1{"L1", 0, 64, 0, 0, PolicyKind::lru, WritePolicy::write_through_no_allocate};
     CacheConfig l2{"L2", 0, 64, 0, 0, PolicyKind::lru, WritePolicy::write_back_allocate};
     std::uint64_t seed = 1;
-    bool analysis = true;  // miss classes and reuse-distance histograms (costs O(log n) per lookup)
+    bool analysis = true;  // miss classes and reuse-distance histograms (sim/reuse_distance.hpp)
     std::uint64_t opt_max_lookups = 1ull << 28;  // OPT's pre-pass keeps 8 bytes per lookup
 };
 

@@ -1,41 +1,142 @@
-// LRU stack distances: hand-worked values, and agreement with a brute-force stack across
-// the tree's renumbering.
+// LRU stack distances: hand-worked values; agreement, access for access, with two independent
+// references (a brute-force list stack and the previous Fenwick-tree tracker, kept here) on
+// random and structured streams across many renumberings; and whole runs of the thread model,
+// whose miss classes and histograms must equal those recomputed from its lookups.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <list>
+#include <unordered_map>
 
+#include "sim/observer.hpp"
 #include "sim/reuse_distance.hpp"
 #include "sim/rng.hpp"
+#include "sim/thread_model.hpp"
+#include "traces/workload_source.hpp"
 
 namespace cachesim {
 namespace {
 
-TEST(ReuseDistance, HandWorked) {
-    ReuseDistanceTracker t;
-    EXPECT_EQ(t.access(1), kColdMiss);
-    EXPECT_EQ(t.access(2), kColdMiss);
-    EXPECT_EQ(t.access(1), 1u);  // 2 was touched since
-    EXPECT_EQ(t.access(1), 0u);
-    EXPECT_EQ(t.access(3), kColdMiss);
-    EXPECT_EQ(t.access(2), 2u);  // 1 and 3
-    EXPECT_EQ(t.access(3), 1u);
+// The previous tracker: a Fenwick tree over time marks, renumbered by a sort when it fills.
+class FenwickReference {
+public:
+    std::uint64_t access(std::uint64_t line) {
+        if (time_ + 1 >= tree_.size()) compact();
+        auto [it, inserted] = last_.try_emplace(line, time_);
+        std::uint64_t distance = kColdMiss;
+        if (!inserted) {
+            distance = live_ - prefix(it->second);
+            add(it->second, -1);
+        } else {
+            ++live_;
+        }
+        it->second = time_;
+        add(time_, +1);
+        ++time_;
+        return distance;
+    }
+
+private:
+    void add(std::uint64_t pos, int delta) {
+        for (std::size_t i = pos + 1; i < tree_.size(); i += i & (~i + 1)) tree_[i] += delta;
+    }
+    std::uint64_t prefix(std::uint64_t pos) const {
+        std::int64_t sum = 0;
+        for (std::size_t i = pos + 1; i > 0; i -= i & (~i + 1)) sum += tree_[i];
+        return static_cast<std::uint64_t>(sum);
+    }
+    void compact() {
+        std::vector<std::pair<std::uint64_t, std::uint64_t*>> order;
+        for (auto& [line, t] : last_) order.emplace_back(t, &t);
+        std::sort(order.begin(), order.end());
+        for (std::size_t i = 0; i < order.size(); ++i) *order[i].second = i;
+        tree_.assign(std::max<std::size_t>(64, 2 * order.size() + 2) + 1, 0);
+        for (std::size_t i = 0; i < order.size(); ++i) add(i, +1);
+        time_ = order.size();
+    }
+    std::vector<std::int32_t> tree_ = std::vector<std::int32_t>(65, 0);
+    std::unordered_map<std::uint64_t, std::uint64_t> last_;
+    std::uint64_t time_ = 0, live_ = 0;
+};
+
+std::uint32_t bucket_of(std::uint64_t distance) {
+    return distance == kColdMiss ? ReuseDistanceTracker::kColdBucket
+                                 : static_cast<std::uint32_t>(ReuseHistogram::bucket_of(distance));
 }
 
-TEST(ReuseDistance, MatchesBruteForceStackOverManyRenumberings) {
-    ReuseDistanceTracker t;
-    std::list<std::uint64_t> stack;  // most recent first
-    Rng rng(11);
-    for (int i = 0; i < 60000; ++i) {
-        const std::uint64_t line = rng.below(3) ? rng.below(50) : rng.below(5000);
-        auto it = std::find(stack.begin(), stack.end(), line);
-        std::uint64_t expected = kColdMiss;
-        if (it != stack.end()) {
-            expected = static_cast<std::uint64_t>(std::distance(stack.begin(), it));
-            stack.erase(it);
+TEST(ReuseDistance, HandWorked) {
+    ReuseDistanceTracker t(2);
+    auto check = [&](std::uint64_t line, std::uint32_t bucket, bool beyond) {
+        const auto r = t.access(line);
+        EXPECT_EQ(r.bucket, bucket) << "line " << line;
+        EXPECT_EQ(r.beyond, beyond) << "line " << line;
+    };
+    check(1, ReuseDistanceTracker::kColdBucket, false);
+    check(2, ReuseDistanceTracker::kColdBucket, false);
+    check(1, 1, false);  // distance 1: 2 was touched since
+    check(1, 0, false);  // distance 0
+    check(3, ReuseDistanceTracker::kColdBucket, false);
+    check(2, 2, true);   // distance 2: 1 and 3
+    check(3, 1, false);  // distance 1
+    check(1, 2, true);   // distance 2
+}
+
+// Streams: mostly-hot random, wide random, cyclic scans (the classic LRU worst case), strided
+// walks, and sequential runs with repeats.
+std::vector<std::uint64_t> stream(int kind, std::size_t n, std::uint64_t seed) {
+    Rng rng(seed);
+    std::vector<std::uint64_t> s(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        switch (kind) {
+            case 0: s[i] = rng.below(3) ? rng.below(50) : rng.below(5000); break;
+            case 1: s[i] = rng.below(30000); break;
+            case 2: s[i] = i % 3001; break;
+            case 3: s[i] = (i * 17) % 9973 + (i / 50000) * 100; break;
+            case 4: s[i] = (i / 4) % 20000 + (rng.below(8) == 0 ? 1000000 : 0); break;
+            default: s[i] = (rng.below(2) ? i / 8 : rng.below(1 << 14)) + (i % 7 == 0 ? (1ull << 40) : 0); break;
         }
-        stack.push_front(line);
-        ASSERT_EQ(t.access(line), expected) << "access " << i;
+    }
+    return s;
+}
+
+TEST(ReuseDistance, MatchesBruteForceStack) {
+    for (int kind = 0; kind < 6; ++kind) {
+        ReuseDistanceTracker t(24);
+        std::list<std::uint64_t> stack;  // most recent first
+        for (const std::uint64_t line : stream(kind, 40000, 11 + kind)) {
+            auto it = std::find(stack.begin(), stack.end(), line);
+            std::uint64_t expected = kColdMiss;
+            if (it != stack.end()) {
+                expected = static_cast<std::uint64_t>(std::distance(stack.begin(), it));
+                stack.erase(it);
+            }
+            stack.push_front(line);
+            const auto r = t.access(line);
+            ASSERT_EQ(r.bucket, bucket_of(expected)) << "kind " << kind;
+            ASSERT_EQ(r.beyond, expected != kColdMiss && expected >= 24) << "kind " << kind;
+        }
+    }
+}
+
+// Against the previous tracker over long streams: every bucket and the threshold comparison, for
+// thresholds that are and are not powers of two (and 0: every reuse is beyond it).
+TEST(ReuseDistance, MatchesFenwickTrackerOnLongStreams) {
+    for (int kind = 0; kind < 6; ++kind) {
+        for (const std::uint64_t threshold : {0ull, 7ull, 512ull, 1000ull}) {
+            ReuseDistanceTracker t(threshold);
+            FenwickReference reference;
+            std::size_t i = 0;
+            for (const std::uint64_t line : stream(kind, 150000, 5 + kind)) {
+                const std::uint64_t expected = reference.access(line);
+                const bool ask = (i++ % 3) != 0;  // `beyond` is asked for on misses only
+                const auto r = t.access(line, ask);
+                ASSERT_EQ(r.bucket, bucket_of(expected)) << "kind " << kind << " access " << i;
+                if (ask) {
+                    ASSERT_EQ(r.beyond, expected != kColdMiss && expected >= threshold)
+                        << "kind " << kind << " threshold " << threshold << " access " << i;
+                }
+            }
+        }
     }
 }
 
@@ -50,6 +151,107 @@ TEST(ReuseHistogram, PowerOfTwoBuckets) {
     EXPECT_EQ(h.buckets[2], 2u);  // 2..3
     EXPECT_EQ(h.buckets[3], 2u);  // 4..7
     EXPECT_EQ(h.buckets[4], 1u);  // 8..15
+}
+
+// Recomputes each level's histogram and miss classes from its lookups (the observer sees every
+// lookup's line and outcome) with the Fenwick reference, as the analysis defined them.
+class ReferenceAnalysis final : public SimObserver {
+public:
+    explicit ReferenceAnalysis(std::vector<std::uint64_t> lines) : capacity_(std::move(lines)) {}
+    void on_lookup(int level, std::uint64_t line, bool hit, bool, std::uint16_t) override {
+        const std::uint64_t d = tracker_[level].access(line);
+        LevelStats& s = stats_[level];
+        s.reuse.add(d);
+        if (hit) return;
+        if (d == kColdMiss) ++s.compulsory;
+        else if (d >= capacity_[level]) ++s.capacity;
+        else ++s.conflict;
+    }
+    LevelStats stats_[2];
+
+private:
+    std::vector<std::uint64_t> capacity_;
+    FenwickReference tracker_[2];
+};
+
+void expect_same_analysis(AccessSource& source, HierarchyConfig h, const std::string& what) {
+    std::vector<std::uint64_t> lines;
+    for (const CacheConfig* c : {&h.l1, &h.l2})
+        if (c->enabled()) lines.push_back(c->size_bytes / c->line_bytes);
+    ReferenceAnalysis reference(lines);
+    RunControl control;
+    control.observer = &reference;
+    h.analysis = true;
+    const SimulationResult r = simulate_thread_model(source, h, control);
+    ASSERT_EQ(r.levels.size(), lines.size());
+    for (std::size_t l = 0; l < lines.size(); ++l) {
+        const LevelStats& got = r.levels[l];
+        const LevelStats& want = reference.stats_[l];
+        EXPECT_EQ(got.compulsory, want.compulsory) << what << " level " << l;
+        EXPECT_EQ(got.capacity, want.capacity) << what << " level " << l;
+        EXPECT_EQ(got.conflict, want.conflict) << what << " level " << l;
+        EXPECT_EQ(got.reuse.cold, want.reuse.cold) << what << " level " << l;
+        EXPECT_EQ(got.reuse.buckets, want.reuse.buckets) << what << " level " << l;
+        EXPECT_GT(got.compulsory + got.capacity + got.conflict, 0u) << what;
+    }
+}
+
+class VectorSource final : public AccessSource {
+public:
+    explicit VectorSource(std::vector<Access> a) : accesses_(std::move(a)) {}
+    std::vector<ArrayInfo> arrays() const override { return {{"trace", 0, 1, 0, 1}}; }
+    bool next(AccessBatch& batch, std::size_t max) override {
+        const std::size_t n = std::min(max, accesses_.size() - position_);
+        batch.accesses.assign(accesses_.begin() + static_cast<std::ptrdiff_t>(position_),
+                              accesses_.begin() + static_cast<std::ptrdiff_t>(position_ + n));
+        batch.first_step = position_;
+        batch.accesses_per_step = 1;
+        position_ += n;
+        return n > 0;
+    }
+    void rewind() override { position_ = 0; }
+
+private:
+    std::vector<Access> accesses_;
+    std::size_t position_ = 0;
+};
+
+TEST(ReuseAnalysis, ThreadModelMatchesReferenceOnTraces) {
+    for (int kind = 0; kind < 3; ++kind) {  // sequential, random, mix (the benchmark traces' shapes)
+        Rng rng(2024 + kind);
+        std::vector<Access> a(250000);
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const bool sequential = kind == 0 || (kind == 2 && (rng.next() & 1));
+            a[i].address = sequential ? i * 8 : (rng.next() % (1u << 19)) & ~7ull;
+            a[i].size = 8;
+            a[i].is_write = rng.below(5) == 0;
+        }
+        VectorSource source(a);
+        for (const PolicyKind policy : {PolicyKind::lru, PolicyKind::random}) {
+            HierarchyConfig h;
+            h.l1 = {"L1", 8 * 1024, 64, 0, 4, policy, WritePolicy::write_back_allocate};
+            h.l2 = {"L2", 96 * 1024, 64, 0, 12, policy, WritePolicy::write_back_allocate};  // 1536 lines
+            expect_same_analysis(source, h, "trace " + std::to_string(kind));
+        }
+    }
+}
+
+TEST(ReuseAnalysis, ThreadModelMatchesReferenceOnWorkloads) {
+    WorkloadSpec stencil;
+    stencil.width = 200;
+    stencil.height = 120;
+    stencil.stencil_w = stencil.stencil_h = 5;
+    stencil.schedule = parse_schedule("column:16");
+    WorkloadSpec matmul;
+    matmul.kind = WorkloadKind::matmul;
+    matmul.width = matmul.height = matmul.depth = 48;
+    for (const WorkloadSpec& w : {stencil, matmul}) {
+        WorkloadSource source(w);
+        HierarchyConfig h;
+        h.l1 = {"L1", 3 * 1024, 128, 0, 3, PolicyKind::lru, WritePolicy::write_through_no_allocate};
+        h.l2 = {"L2", 40 * 1024, 128, 0, 0, PolicyKind::lru, WritePolicy::write_back_allocate};
+        expect_same_analysis(source, h, "workload");
+    }
 }
 
 }  // namespace

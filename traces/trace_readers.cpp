@@ -1,5 +1,6 @@
 #include "traces/trace_readers.hpp"
 
+#include <bit>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
@@ -118,17 +119,23 @@ bool U64TraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
     if (static_cast<std::uint64_t>(in_.gcount()) != count * 8)
         throw InputError(path_ + ": file ended early at byte " +
                          std::to_string(position_ * 8 + static_cast<std::uint64_t>(in_.gcount())));
-    for (std::uint64_t i = 0; i < count; ++i) {
-        std::uint64_t v = 0;
-        for (int b = 7; b >= 0; --b) v = (v << 8) | buffer_[i * 8 + b];  // little-endian
-        if (v > ~0ull - 8)
+    Access* out = batch.accesses.data();
+    const unsigned char* in = buffer_.data();
+    for (std::uint64_t i = 0; i < count; ++i, in += 8) {
+        std::uint64_t v;
+        if constexpr (std::endian::native == std::endian::little) {
+            std::memcpy(&v, in, 8);
+        } else {
+            v = 0;
+            for (int b = 7; b >= 0; --b) v = (v << 8) | in[b];
+        }
+        if (v > ~0ull - 8) [[unlikely]]
             throw InputError(path_ + ": address at byte " + std::to_string((position_ + i) * 8) +
                              " leaves no room for an 8-byte load below 2^64");
-        Access& a = batch.accesses[i];
-        a.address = v;
-        a.size = 8;
-        a.array = 0;
-        a.is_write = false;
+        out[i].address = v;
+        out[i].size = 8;
+        out[i].array = 0;
+        out[i].is_write = false;
     }
     position_ += count;
     return true;

@@ -1,6 +1,6 @@
 #pragma once
 // MPI for sweeps, present when cachesim was built with OpenMPI. MPI is initialised only when the
-// process was started by mpirun (its environment says so); otherwise this is a one-rank session
+// process was started by mpirun (its environment says so); otherwise this is a one-rank run
 // and cachesim runs normally.
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// Core simulator speed (issue 2): 10-million-access u64 traces through L1 32 KiB 8-way 64 B LRU +
+// Core simulator speed: 10-million-access u64 traces through L1 32 KiB 8-way 64 B LRU +
 // L2 1 MiB 16-way 64 B LRU, and the 4096 x 4096 9x9 stencil in the thread model. Simulation loop
 // only: traces are generated in memory first, as the peers' figures are for their loops alone.
 #include <benchmark/benchmark.h>

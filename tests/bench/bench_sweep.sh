@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sweep scaling benchmark (issue 6): 100 configurations of the thesis's 9x9 stencil at 512 x 512
+# Sweep scaling benchmark: 100 configurations of the thesis's 9x9 stencil at 512 x 512
 # (5 schedules x 4 L1 sizes x 5 associativities), on two cores with 1 and 2 worker threads.
 # Usage: tests/bench/bench_sweep.sh [path/to/cachesim] [cores, default 0,1]
 set -euo pipefail

@@ -1,4 +1,4 @@
-// Replay from a cst trace file vs the built-in generator for the same workload (issue 6 target:
+// Replay from a cst trace file vs the built-in generator for the same workload (target:
 // file replay at most 1.5x slower). Source only (accesses delivered per second) and end to end
 // (thread-model simulation with a realistic L1 + L2). The trace files are written once, in /tmp.
 #include <benchmark/benchmark.h>
