@@ -1,0 +1,42 @@
+#include "sim/gpu/issue_scheduler.hpp"
+
+#include "sim/gpu/cta_dispatch.hpp"
+
+namespace cachesim {
+
+IssueScheduler::IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
+                               WarpSlots& slots)
+    : config_(config), slots_(slots) {
+    blocks_ = (spec.items() + config.block - 1) / config.block;
+    warps_per_block_ = occupancy.warps_per_block;
+    blocks_per_sm_ = occupancy.blocks_per_sm;
+    warps_per_sm_ = warps_per_block_ * blocks_per_sm_;
+    requests_per_warp_ = slots.requests_per_warp();
+    burst_ = issue_burst_for(config, spec);
+    greedy_ = config.scheduler == WarpScheduler::gto;
+    rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
+    block_left_.assign(static_cast<std::size_t>(config.sms) * blocks_per_sm_, 0);
+    sms_.assign(config.sms, SmTurn{});
+    for (SmTurn& sm : sms_) sm.last = warps_per_sm_ - 1;  // the first turn goes to slot 0
+}
+
+void IssueScheduler::first_wave() {
+    for (std::uint32_t s : first_wave_sms(config_, blocks_, blocks_per_sm_)) dispatch(s, dispatched_);
+}
+
+void IssueScheduler::dispatch(std::uint32_t s, std::uint64_t block) {
+    SmTurn& sm = sms_[s];
+    std::uint32_t j = 0;  // the SM's first free residency slot
+    while (block_left_[static_cast<std::size_t>(s) * blocks_per_sm_ + j] != 0) ++j;
+    const std::uint32_t block_slot = s * blocks_per_sm_ + j;
+    for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
+        const std::size_t slot = static_cast<std::size_t>(s) * warps_per_sm_ + j * warps_per_block_ + w;
+        if (!slots_.load(slot, block, w, block_slot)) break;
+        ++block_left_[block_slot];
+        ++sm.live_warps;
+        ++live_warps_;
+    }
+    ++dispatched_;
+}
+
+}  // namespace cachesim
