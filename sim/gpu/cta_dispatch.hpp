@@ -26,6 +26,8 @@ public:
     explicit RefillQueue(const GpuConfig& config) : config_(config) {}
     void push(std::uint64_t round, std::uint32_t sm) { queue_.push({round, cta_refill_rank(config_, round, sm), sm}); }
     bool empty() const { return queue_.empty(); }
+    // The round in which the next SM to receive a block freed its slot.
+    std::uint64_t top_round() const { return std::get<0>(queue_.top()); }
     // The SM that receives the next block.
     std::uint32_t pop() {
         const std::uint32_t sm = std::get<2>(queue_.top());

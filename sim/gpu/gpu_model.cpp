@@ -1,5 +1,6 @@
 #include "sim/gpu/gpu_model.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -22,12 +23,18 @@ template <class L1Policy, class L2Policy>
 void run_launch(const WorkloadSpec& spec, const GpuConfig& config, const RunControl& control, GpuResult& out) {
     const GpuOccupancy& occupancy = out.occupancy;
     const bool l1_enabled = out.l1.enabled(), l2_enabled = config.l2.enabled();
-    GpuCounters counters;
+    // Measured timing, an observer and an issue log take every request in one order: one thread.
+    const bool serial = config.timeline || control.observer || config.issue_log;
+    const std::uint32_t threads = serial ? 1 : std::clamp<std::uint32_t>(control.threads, 1, config.sms);
+    // Each thread's front end and the L2 fill counters of their own; they are summed at the end.
+    GpuCounters zero;
     const std::size_t arrays = std::max<std::size_t>(1, spec.arrays().size());
-    counters.l1.name = "L1";
-    counters.l2.name = "L2";
-    counters.l1.per_array.assign(arrays, ArrayCounters{});
-    counters.l2.per_array.assign(arrays, ArrayCounters{});
+    zero.l1.name = "L1";
+    zero.l2.name = "L2";
+    zero.l1.per_array.assign(arrays, ArrayCounters{});
+    zero.l2.per_array.assign(arrays, ArrayCounters{});
+    std::vector<GpuCounters> front_counters(threads, zero);
+    GpuCounters l2_counters = zero;
 
     std::vector<SectorCache<L1Policy>> l1s;
     if (l1_enabled) {
@@ -37,24 +44,30 @@ void run_launch(const WorkloadSpec& spec, const GpuConfig& config, const RunCont
     }
     WarpSlots slots(spec, config, static_cast<std::size_t>(config.sms) * occupancy.warps_per_block *
                                       occupancy.blocks_per_sm);
-    // The L2 first: the front end splits stores into its sectors.
+    // The L2 first: the front ends split stores into its sectors.
     const Coalescer l1_shape(config.l1.line_bytes, config.l1.sector_bytes);
-    L2System<L2Policy> l2(config, l1_shape.line_shift(), l1_shape.sector_shift(), counters, control.observer);
-    SmFrontEnd<L1Policy> front(config, l1_enabled ? l1s.data() : nullptr, l2_enabled, l2.sector_shift(), counters,
-                               control.observer);
+    L2System<L2Policy> l2(config, l1_shape.line_shift(), l1_shape.sector_shift(), l2_counters, control.observer);
+    std::vector<SmFrontEnd<L1Policy>> fronts;
+    fronts.reserve(threads);
+    for (GpuCounters& counters : front_counters)
+        fronts.emplace_back(config, l1_enabled ? l1s.data() : nullptr, l2_enabled, l2.sector_shift(), counters,
+                            control.observer);
 
     const auto t0 = std::chrono::steady_clock::now();
     if (config.timeline) {
-        replay_timeline(config, slots, occupancy.warps_per_block, front, l2, control);
+        replay_timeline(config, slots, occupancy.warps_per_block, fronts[0], l2, control);
         out.rounds = 0;  // no rounds: the measured order
     } else {
         IssueScheduler scheduler(spec, config, occupancy, slots);
-        LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, front, l2, counters, control);
+        LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);
         const std::uint64_t total_requests =
             warps_in_range(spec.items(), config.block, config.warp_size) * slots.requests_per_warp();
         out.rounds = lockstep.run(total_requests);
     }
 
+    GpuCounters counters = zero;
+    for (const GpuCounters& c : front_counters) counters += c;
+    counters += l2_counters;
     if (control.progress) control.progress(1.0);
     counters.report(out, l1_enabled, l2_enabled);
     SimulationResult& r = out.result;

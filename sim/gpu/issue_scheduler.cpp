@@ -1,5 +1,7 @@
 #include "sim/gpu/issue_scheduler.hpp"
 
+#include <algorithm>
+
 #include "sim/gpu/cta_dispatch.hpp"
 
 namespace cachesim {
@@ -24,6 +26,26 @@ void IssueScheduler::first_wave() {
     for (std::uint32_t s : first_wave_sms(config_, blocks_, blocks_per_sm_)) dispatch(s, dispatched_);
 }
 
+std::uint64_t IssueScheduler::live_warps() const {
+    std::uint64_t live = 0;
+    for (const SmTurn& sm : sms_) live += sm.live_warps;
+    return live;
+}
+
+std::uint64_t IssueScheduler::fewest_requests_left(std::uint32_t s) const {
+    std::uint64_t fewest = ~0ull;
+    for (std::uint32_t j = 0; j < blocks_per_sm_; ++j) {
+        if (block_left_[static_cast<std::size_t>(s) * blocks_per_sm_ + j] == 0) continue;  // a free slot
+        std::uint64_t left = 0;
+        for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
+            const WarpSlot& warp = slots_[static_cast<std::size_t>(s) * warps_per_sm_ + j * warps_per_block_ + w];
+            if (warp.live()) left += requests_per_warp_ - warp.k;
+        }
+        fewest = std::min(fewest, left);
+    }
+    return fewest;
+}
+
 void IssueScheduler::dispatch(std::uint32_t s, std::uint64_t block) {
     SmTurn& sm = sms_[s];
     std::uint32_t j = 0;  // the SM's first free residency slot
@@ -34,7 +56,6 @@ void IssueScheduler::dispatch(std::uint32_t s, std::uint64_t block) {
         if (!slots_.load(slot, block, w, block_slot)) break;
         ++block_left_[block_slot];
         ++sm.live_warps;
-        ++live_warps_;
     }
     ++dispatched_;
 }

@@ -27,7 +27,10 @@ public:
     // Gives SM s, which has a free residency slot, the next block.
     void dispatch_next(std::uint32_t s) { dispatch(s, dispatched_); }
     std::uint64_t blocks() const { return blocks_; }
-    std::uint64_t live_warps() const { return live_warps_; }
+    std::uint64_t live_warps() const;
+    // The fewest requests any block resident on SM s has left (~0 when none is resident): the SM
+    // issues one request a round, so none of its blocks finishes sooner.
+    std::uint64_t fewest_requests_left(std::uint32_t s) const;
     bool sm_busy(std::uint32_t s) const { return sms_[s].live_warps != 0; }
 
     // The warp slot (global index) of SM s that issues this round; the SM has a live warp.
@@ -56,7 +59,6 @@ public:
         w.lanes = 0;
         w.stalled = false;
         --sms_[s].live_warps;
-        --live_warps_;
         return --block_left_[w.block_slot] == 0;
     }
 
@@ -70,7 +72,7 @@ private:
 
     const GpuConfig& config_;
     WarpSlots& slots_;
-    std::uint64_t blocks_ = 0, dispatched_ = 0, live_warps_ = 0;
+    std::uint64_t blocks_ = 0, dispatched_ = 0;
     std::uint32_t warps_per_block_ = 1, blocks_per_sm_ = 1, warps_per_sm_ = 1, requests_per_warp_ = 1;
     std::uint32_t burst_ = 1;  // issue_burst_for(): requests per turn of the round robin
     bool greedy_ = false, rated_ = false;
