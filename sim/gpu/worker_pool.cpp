@@ -43,7 +43,9 @@ void WorkerPool::wait(Job& job, bool help) {
         while (take(job, 0)) {
         }
     std::unique_lock<std::mutex> lock(mutex_);
-    finished_.wait(lock, [&] { return job.done_.load(std::memory_order_acquire) == job.count_; });
+    // Also until no helper is still inside it: one that picked the job just before its last task
+    // was taken must not find it again once the caller reuses it.
+    finished_.wait(lock, [&] { return job.done_.load(std::memory_order_acquire) == job.count_ && job.active_ == 0; });
 }
 
 void WorkerPool::helper(unsigned worker) {
@@ -60,10 +62,13 @@ void WorkerPool::helper(unsigned worker) {
             return false;
         });
         if (!job) return;  // stopping
+        ++job->active_;
         lock.unlock();
         while (take(*job, worker)) {
         }
         lock.lock();
+        --job->active_;
+        finished_.notify_all();
     }
 }
 

@@ -31,6 +31,7 @@ public:
         void* context_ = nullptr;
         void (*call_)(void*, std::size_t, unsigned) = nullptr;
         std::atomic<std::size_t> next_{0}, done_{0};
+        unsigned active_ = 0;  // helpers inside it (guarded by the pool's mutex): it is reused only at 0
     };
 
     // `threads` in all, the caller of run() and wait() included (so threads - 1 are started).
