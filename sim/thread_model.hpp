@@ -32,6 +32,9 @@ struct RunControl {
     SimObserver* observer = nullptr;
     std::function<void(double fraction)> progress;  // called between batches
     const std::atomic<bool>* cancel = nullptr;     // checked between batches
+    // Threads a run may use (the GPU model's lock step: SMs and the L2 in parallel; results are
+    // the same for any count). Runs with an observer or an issue log use one.
+    std::uint32_t threads = 1;
 };
 
 // Checks every enabled level's geometry; throws SimulationError naming the problem.

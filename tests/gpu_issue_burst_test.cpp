@@ -1,6 +1,6 @@
-// Warps issue in bursts (GpuConfig::issue_burst) and blocks start up to a few turns late
-// (GpuConfig::block_start_skip): hand-worked issue orders on one SM, the "auto" burst of each
-// workload, the skip's draw, and the refusals. The orders on random launches, with rates and
+// Warps issue in bursts (GpuConfig::issue_burst): hand-worked issue orders on one SM, the rule
+// alone (continues_burst), the "auto" burst of each workload, and the refusals. The block start
+// skip has gpu_block_start_skip_test.cpp. The orders on random launches, with rates and
 // greedy-then-oldest, are checked against a turn-by-turn reference in gpu_dispatch_test.cpp.
 #include <gtest/gtest.h>
 
@@ -80,6 +80,25 @@ TEST(GpuIssueBurst, ANewWarpStartsItsOwnGroup) {
     EXPECT_EQ(issue_order(spec, c), want);
 }
 
+// The rule alone: the warp that issued last keeps the turn while its next request k is inside a
+// group (k not a multiple of the burst), and never once its slot is empty.
+TEST(GpuIssueBurst, TheLastWarpKeepsTheTurnInsideAGroup) {
+    WarpSlot w;
+    w.lanes = 32;
+    for (std::uint32_t k : {1u, 2u, 3u, 5u}) {
+        w.k = k;
+        EXPECT_TRUE(continues_burst(w, 4)) << k;
+    }
+    for (std::uint32_t k : {0u, 4u, 8u}) {
+        w.k = k;
+        EXPECT_FALSE(continues_burst(w, 4)) << k;
+    }
+    w.k = 3;
+    EXPECT_FALSE(continues_burst(w, 1));  // no bursts
+    w.lanes = 0;
+    EXPECT_FALSE(continues_burst(w, 4));  // the warp has finished
+}
+
 TEST(GpuIssueBurst, AutoIsOneIterationOfTheCompiledLoop) {
     GpuConfig c = base();
     c.issue_burst = kIssueBurstAuto;
@@ -92,44 +111,6 @@ TEST(GpuIssueBurst, AutoIsOneIterationOfTheCompiledLoop) {
     EXPECT_EQ(issue_burst_for(c, test::matmul(64, 64, 64)), 1u);
     EXPECT_EQ(find_gpu_preset("h200")->config.issue_burst, kIssueBurstAuto);
     EXPECT_EQ(find_gpu_preset("v100")->config.issue_burst, 1u);  // not measured: one per turn
-}
-
-// The skip is drawn per block, uniform over 0..N, and the same for every warp of the block.
-TEST(GpuIssueBurst, BlockStartSkipsAreUniformPerBlock) {
-    GpuConfig c = base();
-    EXPECT_EQ(block_start_skip_turns(c, 5), 0u);  // 0: no skip
-    c.block_start_skip = 3;
-    std::vector<std::uint32_t> count(4, 0);
-    for (std::uint64_t block = 0; block < 40000; ++block) {
-        const std::uint32_t j = block_start_skip_turns(c, block);
-        ASSERT_LE(j, 3u);
-        ++count[j];
-    }
-    for (std::uint32_t n : count) EXPECT_NEAR(n, 10000.0, 400.0);
-    GpuConfig other = c;
-    other.seed = c.seed + 1;
-    std::uint32_t differ = 0;
-    for (std::uint64_t block = 0; block < 100; ++block)
-        differ += block_start_skip_turns(c, block) != block_start_skip_turns(other, block);
-    EXPECT_GT(differ, 50u);  // another seed, other draws
-}
-
-// Two blocks of one warp on one SM, the second drawn to skip one turn: it is passed over once,
-// so the first block's warp issues twice in a row at the start, and then they alternate.
-TEST(GpuIssueBurst, ASkippingBlockIsPassedOverOnItsFirstTurns) {
-    GpuConfig c = base();
-    c.block = 32;
-    c.max_blocks_per_sm = 2;
-    c.issue_burst = 1;
-    c.block_start_skip = 1;
-    for (c.seed = 1; !(block_start_skip_turns(c, 0) == 0 && block_start_skip_turns(c, 1) == 1); ++c.seed)
-        ASSERT_LT(c.seed, 1000u);
-    const WorkloadSpec spec = test::stencil(64, 1, 1);  // two warps, 2 requests each
-    const std::vector<Issued> want = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {1, 0, 1}};
-    EXPECT_EQ(issue_order(spec, c), want);
-    c.block_start_skip = 0;  // both start at once and alternate
-    const std::vector<Issued> together = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}, {1, 0, 1}};
-    EXPECT_EQ(issue_order(spec, c), together);
 }
 
 // Bursts and skips reorder requests; they never add, drop or reshape one.

@@ -37,15 +37,45 @@ TEST(GpuWarpRateSpread, RatesAreLogNormalAroundEMinusThreeSpread) {
     EXPECT_NEAR(mean, 0.0, 0.05);
     EXPECT_NEAR(std::sqrt(var), 1.0, 0.05);
     EXPECT_LT(capped, logs.size() / 200);
-    // Deterministic, and drawn anew with another seed.
-    EXPECT_EQ(warp_issue_rate(c, 7, 3), warp_issue_rate(c, 7, 3));
-    GpuConfig other = c;
-    other.seed = 2;
-    EXPECT_NE(warp_issue_rate(c, 7, 3), warp_issue_rate(other, 7, 3));
-    // No spread: every warp at rate 1, one full credit per turn.
+}
+
+// The normal z is the warp's own draw: the spread scales it, so log(rate) / spread + 3 is the same
+// z at any spread (uncapped rates); another seed draws other z's.
+TEST(GpuWarpRateSpread, TheSpreadScalesOneDrawPerWarp) {
+    GpuConfig narrow = find_gpu_preset("h200")->config, wide = narrow, reseeded = narrow;
+    narrow.warp_rate_spread = 0.05;
+    wide.warp_rate_spread = 0.2;
+    reseeded.warp_rate_spread = 0.05;
+    reseeded.seed = narrow.seed + 1;
+    std::size_t compared = 0, differ = 0;
+    for (std::uint64_t block = 0; block < 50; ++block)
+        for (std::uint32_t warp = 0; warp < 4; ++warp) {
+            const double a = warp_issue_rate(narrow, block, warp), b = warp_issue_rate(wide, block, warp);
+            if (a == 1.0 || b == 1.0) continue;
+            ++compared;
+            EXPECT_NEAR(std::log(a) / 0.05, std::log(b) / 0.2, 1e-9) << block << " " << warp;
+            differ += warp_issue_rate(reseeded, block, warp) != a;
+        }
+    EXPECT_GT(compared, 190u);
+    EXPECT_GT(differ, compared - 3);
+}
+
+// The scheduler's credit is the rate in 32-bit fixed point, rounded down, at least 1; with no
+// spread every warp gets one whole request per turn.
+TEST(GpuWarpRateSpread, CreditIsTheRateInFixedPoint) {
+    GpuConfig c = find_gpu_preset("h200")->config;
+    c.warp_rate_spread = 0.5;
+    for (std::uint64_t block = 0; block < 20; ++block) {
+        const double rate = warp_issue_rate(c, block, 1);
+        const double scaled = std::ldexp(rate, 32);
+        const std::uint64_t credit = warp_issue_credit(c, block, 1);
+        EXPECT_LE(static_cast<double>(credit), scaled);
+        EXPECT_GT(static_cast<double>(credit) + 1.0, scaled);
+        EXPECT_GE(credit, 1u);
+    }
     c.warp_rate_spread = 0;
     EXPECT_EQ(warp_issue_rate(c, 7, 3), 1.0);
-    EXPECT_EQ(warp_issue_credit(c, 7, 3), kWarpCreditOne);
+    EXPECT_EQ(warp_issue_credit(c, 7, 3), std::uint64_t{1} << 32);
 }
 
 // One SM holding one block of four warps that each make 2,049 requests: over the first 2,000

@@ -1,6 +1,8 @@
 // cachesim simulate: one configuration, one report.
 #include <iostream>
 #include <sstream>
+#include <algorithm>
+#include <thread>
 
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/explain.hpp"
@@ -27,11 +29,27 @@ po::options_description output_options() {
     return d;
 }
 
+po::options_description execution_options() {
+    po::options_description d("Execution");
+    d.add_options()
+        ("threads", po::value<std::uint32_t>()->default_value(0),
+         "GPU model: threads that run the SMs of each chunk of rounds (0: one per core); the results "
+         "do not depend on it");
+    return d;
+}
+
+// --threads: 0 is every core the machine reports (at least one).
+std::uint32_t thread_count(const po::variables_map& vm) {
+    const std::uint32_t given = vm["threads"].as<std::uint32_t>();
+    if (given > 1024) throw InputError("--threads " + std::to_string(given) + " must be between 0 and 1024");
+    return given ? given : std::max(1u, std::thread::hardware_concurrency());
+}
+
 }  // namespace
 
 int run_simulate(int argc, char** argv) {
     po::options_description options;
-    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(timing_options()).add(output_options());
+    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(timing_options()).add(output_options()).add(execution_options());
     const auto vm = parse_command_line(
         argc, argv, options,
         "usage: cachesim simulate [options]\n\n"
@@ -61,7 +79,9 @@ int run_simulate(int argc, char** argv) {
     report.trace_path = sim.trace_path;
     report.hierarchy = sim.hierarchy;
     if (sim.model == ModelKind::gpu) {
-        run_gpu_model(sim, report);
+        RunControl control;
+        control.threads = thread_count(*vm);
+        run_gpu_model(sim, report, control);
     } else {
         auto source = make_source(sim);
         report.result = simulate_thread_model(*source, sim.hierarchy);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/policies/policy.hpp"
+#include "sim/policy_dispatch.hpp"
 
 namespace cachesim {
 
@@ -81,6 +82,15 @@ public:
 
 private:
     detail::WayList list_;
+};
+
+// The GPU model's policy set for with_policy (sim/policy_dispatch.hpp): the list versions of LRU
+// and FIFO (O(1) victims for the nearly fully associative L1), and no OPT, which needs a
+// pre-pass over each cache's own lookups.
+struct GpuPolicies : StandardPolicies {
+    using Lru = ListLruPolicy;
+    using Fifo = ListFifoPolicy;
+    using Opt = void;
 };
 
 }  // namespace cachesim

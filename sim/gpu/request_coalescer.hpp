@@ -2,7 +2,7 @@
 // The L2 request coalescer of the GPU model: an L1's read request to the L2 (the sectors of one
 // line that missed in that L1) that is identical to another SM's request still on its way is
 // merged with it: it makes no L2 lookup of its own and is answered by the same reply. Measured on
-// the H200 with l1probe (README, "L2 request coalescing"): requests from different SMs are looked
+// the H200 with l1probe (docs/fidelity.md, "L2 request coalescing on the H200"): requests from different SMs are looked
 // up once when they name the same line and the same sectors (a 32 B request does not join a
 // 128 B one, nor two overlapping 64 B ones) and arrive within a short window of the first (longer
 // while the first waits for DRAM), and one lookup serves at most a few SMs.

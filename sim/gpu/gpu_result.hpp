@@ -1,0 +1,36 @@
+#pragma once
+// What a run of the GPU model returns.
+#include <cstdint>
+
+#include "sim/gpu/gpu_config.hpp"
+#include "sim/gpu/ncu_counters.hpp"
+#include "sim/level_stats.hpp"
+
+namespace cachesim {
+
+struct GpuResult {
+    // levels: "L1" (summed over SMs), "L2" (summed over partitions); steps: work items;
+    // accesses/reads/writes: thread-level (active lanes of each request).
+    SimulationResult result;
+    NcuCounters ncu;
+    GpuOccupancy occupancy;
+    CacheConfig l1;  // the L1 as simulated (size resolved from the carve-out)
+    std::uint64_t blocks = 0, warps = 0;
+    std::uint64_t rounds = 0;  // scheduling rounds: every SM with work issues one request
+    std::uint64_t load_requests = 0, store_requests = 0;
+    std::uint64_t load_sectors = 0, store_sectors = 0;
+    // Two partitions: sectors near misses looked up in the far partition, and those it served
+    // (no DRAM read); the ncu fabric counters under their own names.
+    std::uint64_t l2_far_lookups() const { return ncu.l2_sectors_fabric_read; }
+    std::uint64_t l2_far_hits() const { return ncu.l2_sectors_fabric_read_hit; }
+
+    double l2_read_hit_rate_pct() const { return ncu.l2_read_hit_rate_pct(); }
+
+    std::uint64_t requests() const { return load_requests + store_requests; }
+    double requests_per_second() const { return result.seconds > 0 ? requests() / result.seconds : 0.0; }
+    double sector_lookups_per_second() const {
+        return result.seconds > 0 ? (load_sectors + store_sectors) / result.seconds : 0.0;
+    }
+};
+
+}  // namespace cachesim

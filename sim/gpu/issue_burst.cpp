@@ -1,0 +1,15 @@
+#include "sim/gpu/issue_burst.hpp"
+
+namespace cachesim {
+
+std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec& spec) {
+    if (config.scheduler != WarpScheduler::lrr) return 1;
+    if (config.issue_burst != kIssueBurstAuto) return config.issue_burst;
+    // The stencil's loops over the box are unrolled: all its loads come before the first add
+    // uses one (3x3: 9 loads, then the adds; 9x9: the adds start after 7 loads, each using a load
+    // issued 6 before, so the warp waits once). The matmul's k loop is unrolled 16 times: 32 loads
+    // per iteration, the first multiply-add after 6 of them.
+    return spec.kind == WorkloadKind::stencil ? spec.stencil_w * spec.stencil_h : 32;
+}
+
+}  // namespace cachesim

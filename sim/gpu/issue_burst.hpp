@@ -1,0 +1,22 @@
+#pragma once
+// Issue bursts (GpuConfig::issue_burst): under loose round robin a warp keeps the turn for a group
+// of requests in a row (the loads the compiler hoisted ahead of their first use), then passes it on.
+#include <cstdint>
+
+#include "sim/gpu/gpu_config.hpp"
+#include "sim/gpu/warp_slot.hpp"
+#include "traces/workload_spec.hpp"
+
+namespace cachesim {
+
+// The requests a warp issues per turn of the round robin (GpuConfig::issue_burst, "auto" resolved
+// for the workload); 1 under gto, which issues greedily anyway.
+std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec& spec);
+
+// Whether the warp that issued last keeps the turn: it is inside a group of `burst` requests.
+// Groups start at request 0 of a warp, so a new warp in the slot starts a group of its own.
+inline bool continues_burst(const WarpSlot& last, std::uint32_t burst) {
+    return burst > 1 && last.live() && last.k % burst != 0;
+}
+
+}  // namespace cachesim

@@ -1,0 +1,63 @@
+#include "sim/gpu/issue_scheduler.hpp"
+
+#include <algorithm>
+
+#include "sim/gpu/cta_dispatch.hpp"
+
+namespace cachesim {
+
+IssueScheduler::IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
+                               WarpSlots& slots)
+    : config_(config), slots_(slots) {
+    blocks_ = (spec.items() + config.block - 1) / config.block;
+    warps_per_block_ = occupancy.warps_per_block;
+    blocks_per_sm_ = occupancy.blocks_per_sm;
+    warps_per_sm_ = warps_per_block_ * blocks_per_sm_;
+    requests_per_warp_ = slots.requests_per_warp();
+    burst_ = issue_burst_for(config, spec);
+    greedy_ = config.scheduler == WarpScheduler::gto;
+    rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
+    block_left_.assign(static_cast<std::size_t>(config.sms) * blocks_per_sm_, 0);
+    sms_.assign(config.sms, SmTurn{});
+    for (SmTurn& sm : sms_) sm.last = warps_per_sm_ - 1;  // the first turn goes to slot 0
+}
+
+void IssueScheduler::first_wave() {
+    for (std::uint32_t s : first_wave_sms(config_, blocks_, blocks_per_sm_)) dispatch(s, dispatched_);
+}
+
+std::uint64_t IssueScheduler::live_warps() const {
+    std::uint64_t live = 0;
+    for (const SmTurn& sm : sms_) live += sm.live_warps;
+    return live;
+}
+
+std::uint64_t IssueScheduler::fewest_requests_left(std::uint32_t s) const {
+    std::uint64_t fewest = ~0ull;
+    for (std::uint32_t j = 0; j < blocks_per_sm_; ++j) {
+        if (block_left_[static_cast<std::size_t>(s) * blocks_per_sm_ + j] == 0) continue;  // a free slot
+        std::uint64_t left = 0;
+        for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
+            const WarpSlot& warp = slots_[static_cast<std::size_t>(s) * warps_per_sm_ + j * warps_per_block_ + w];
+            if (warp.live()) left += requests_per_warp_ - warp.k;
+        }
+        fewest = std::min(fewest, left);
+    }
+    return fewest;
+}
+
+void IssueScheduler::dispatch(std::uint32_t s, std::uint64_t block) {
+    SmTurn& sm = sms_[s];
+    std::uint32_t j = 0;  // the SM's first free residency slot
+    while (block_left_[static_cast<std::size_t>(s) * blocks_per_sm_ + j] != 0) ++j;
+    const std::uint32_t block_slot = s * blocks_per_sm_ + j;
+    for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
+        const std::size_t slot = static_cast<std::size_t>(s) * warps_per_sm_ + j * warps_per_block_ + w;
+        if (!slots_.load(slot, block, w, block_slot)) break;
+        ++block_left_[block_slot];
+        ++sm.live_warps;
+    }
+    ++dispatched_;
+}
+
+}  // namespace cachesim

@@ -1,0 +1,83 @@
+#pragma once
+// What issues requests in lock step: the blocks resident on each SM, and in each round the warp of
+// an SM that issues (loose round robin, with rates, bursts and start skips, or greedy then
+// oldest). Knows nothing of caches: the caller tells it whether a request missed in L1.
+#include <cstdint>
+#include <vector>
+
+#include "sim/gpu/gpu_config.hpp"
+#include "sim/gpu/greedy_then_oldest.hpp"
+#include "sim/gpu/issue_burst.hpp"
+#include "sim/gpu/loose_round_robin.hpp"
+#include "sim/gpu/warp_rate.hpp"
+#include "sim/gpu/warp_slots.hpp"
+#include "traces/workload_spec.hpp"
+
+namespace cachesim {
+
+class IssueScheduler {
+public:
+    IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
+                   WarpSlots& slots);
+
+    // Dispatches the first wave of blocks (GpuConfig::cta_order).
+    void first_wave();
+    // Blocks of the launch not yet dispatched.
+    bool blocks_waiting() const { return dispatched_ < blocks_; }
+    // Gives SM s, which has a free residency slot, the next block.
+    void dispatch_next(std::uint32_t s) { dispatch(s, dispatched_); }
+    std::uint64_t blocks() const { return blocks_; }
+    std::uint64_t live_warps() const;
+    // The fewest requests any block resident on SM s has left (~0 when none is resident): the SM
+    // issues one request a round, so none of its blocks finishes sooner.
+    std::uint64_t fewest_requests_left(std::uint32_t s) const;
+    bool sm_busy(std::uint32_t s) const { return sms_[s].live_warps != 0; }
+
+    // The warp slot (global index) of SM s that issues this round; the SM has a live warp.
+    std::size_t pick(std::uint32_t s) {
+        SmTurn& sm = sms_[s];
+        WarpSlot* w = slots_.data() + static_cast<std::size_t>(s) * warps_per_sm_;
+        std::uint32_t local;
+        if (continues_burst(w[sm.last], burst_)) local = sm.last;  // a new warp in its slot starts at k 0
+        else if (rated_) local = pick_by_credit(w, warps_per_sm_, sm.last);
+        else if (!greedy_) local = pick_round_robin(w, warps_per_sm_, sm.last);
+        else local = pick_greedy_then_oldest(w, warps_per_sm_, sm.current);
+        return static_cast<std::size_t>(s) * warps_per_sm_ + local;
+    }
+
+    // The warp's index within its block.
+    std::uint32_t warp_in_block(std::uint32_t s, std::size_t slot) const {
+        return static_cast<std::uint32_t>((slot - static_cast<std::size_t>(s) * warps_per_sm_) % warps_per_block_);
+    }
+
+    // After the request of the warp in `slot` of SM s (missed: a load sector missed in L1). Returns
+    // true when its block has finished (a residency slot is free).
+    bool retire(std::uint32_t s, std::size_t slot, bool missed) {
+        WarpSlot& w = slots_[slot];
+        w.stalled = greedy_ && missed;
+        if (++w.k < requests_per_warp_) return false;
+        w.lanes = 0;
+        w.stalled = false;
+        --sms_[s].live_warps;
+        return --block_left_[w.block_slot] == 0;
+    }
+
+private:
+    struct SmTurn {
+        std::uint32_t live_warps = 0;
+        std::uint32_t last = 0;           // loose round robin: local slot that issued last
+        std::uint32_t current = kNoWarp;  // gto: local slot being run greedily
+    };
+    void dispatch(std::uint32_t s, std::uint64_t block);
+
+    const GpuConfig& config_;
+    WarpSlots& slots_;
+    std::uint64_t blocks_ = 0, dispatched_ = 0;
+    std::uint32_t warps_per_block_ = 1, blocks_per_sm_ = 1, warps_per_sm_ = 1, requests_per_warp_ = 1;
+    std::uint32_t burst_ = 1;  // issue_burst_for(): requests per turn of the round robin
+    bool greedy_ = false, rated_ = false;
+    std::vector<std::uint32_t> block_left_;  // live warps per block residency slot
+    std::vector<SmTurn> sms_;
+};
+
+}  // namespace cachesim

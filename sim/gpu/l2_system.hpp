@@ -1,0 +1,293 @@
+#pragma once
+// The L2 system: one or two partitions, each SM's requests looked up in its near partition first;
+// a near miss asks the far partition over the link or reads the --dram-fetch granule from DRAM.
+// The L2 request coalescer (request_coalescer.hpp) can answer a request with another SM's
+// identical one still on its way. It takes the SMs' traffic as L2 events (l2_event.hpp), one SM's
+// events of one round at a time, in the order the lock step (or the measured timeline) gives.
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "sim/gpu/gpu_config.hpp"
+#include "sim/gpu/gpu_counters.hpp"
+#include "sim/gpu/l2_event.hpp"
+#include "sim/gpu/partition_routing.hpp"
+#include "sim/gpu/request_coalescer.hpp"
+#include "sim/gpu/sector_cache.hpp"
+#include "sim/observer.hpp"
+
+namespace cachesim {
+
+template <class L2Policy>
+class L2System {
+public:
+    using Partition = SectorCache<L2Policy>;
+
+    // l1_line_shift, l1_sector_shift: the L1's, whose sectors the load events carry.
+    L2System(const GpuConfig& config, std::uint32_t l1_line_shift, std::uint32_t l1_sector_shift,
+             GpuCounters& counters, SimObserver* observer)
+        : config_(config),
+          counters_(counters),
+          observer_(observer),
+          l1_line_shift_(l1_line_shift),
+          l1_sector_shift_(l1_sector_shift),
+          l1_sector_bytes_(1u << l1_sector_shift) {
+        enabled_ = config.l2.enabled();
+        partitions_ = enabled_ ? config.l2_partitions : 1;
+        home_fill_ = config.partition_fill == PartitionFill::home;
+        near_ = near_partitions(config, partitions_);
+        if (!enabled_) return;
+        geometry_ = *make_geometry(l2_partition(config)).geometry;
+        parts_.resize(partitions_);
+        for (std::uint32_t p = 0; p < partitions_; ++p)
+            parts_[p].reset(geometry_, config.seed * 0x9e3779b97f4a7c15ull + 2 + 2 * p + 2 * config.sms,
+                            config.l2_hashed_sets);
+        sectors_per_line_shift_ = geometry_.line_shift - geometry_.sector_shift;
+        const std::uint32_t granule = std::max(config.dram_fetch_bytes, geometry_.sector_bytes);
+        granule_sectors_ = granule >> geometry_.sector_shift;
+        coalescer_.reset(config.l2_coalesce_hit_rounds, config.l2_coalesce_miss_rounds,
+                         config.l2_coalesce_requesters, config.sms);
+        coalescer_.set_neighbours(config.l2_coalesce_scope == CoalesceScope::neighbours);
+    }
+
+    bool enabled() const { return enabled_; }
+    std::uint32_t sector_shift() const { return geometry_.sector_shift; }
+    // Whether play() needs the launch block of each request (the coalescer groups by block).
+    bool groups_by_block() const {
+        return coalescer_.enabled() && (config_.l2_coalesce_scope == CoalesceScope::neighbours ||
+                                        config_.l2_coalesce_scope == CoalesceScope::pairs);
+    }
+
+    // SM s's traffic of round r from events[i] on (i is left past it). `now`: the coalescer's
+    // clock (the lock-step round, or nanoseconds); `block`: the launch block of the request.
+    void play(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events, std::size_t& i,
+              std::uint64_t now, std::uint64_t block) {
+        if (coalescer_.enabled()) play_coalescing(s, r, events, i, now, coalesce_group(s, block));
+        else play_plain(s, r, events, i);
+        brought_.sectors = 0;
+    }
+
+private:
+    void play_plain(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events, std::size_t& i) {
+        for (; i < events.size() && events[i].round == r; ++i) {
+            const L2Event& e = events[i];
+            const bool load = e.kind == L2EventKind::load;
+            // A request's misses to one line reach the L2 together (see brought_).
+            if (!load || (e.address >> geometry_.line_shift) != brought_.line) brought_.sectors = 0;
+            if (load) read_below_l1(s, e.address, e.array);
+            else write(s, e.address, e.kind == L2EventKind::store_full, e.array);
+        }
+    }
+
+    // The coalescer's group of SM s running `block`: SMs that may share a lookup carry the same
+    // group (neighbours: adjacent ones).
+    std::uint64_t coalesce_group(std::uint32_t s, std::uint64_t block) const {
+        switch (config_.l2_coalesce_scope) {
+            case CoalesceScope::tpc: return s / 2;
+            case CoalesceScope::neighbours: return block;
+            case CoalesceScope::pairs: return block / 2;
+            case CoalesceScope::all:
+            default: return 0;
+        }
+    }
+
+    // play_plain with the request coalescer: a request's misses to one L1 line at a time. A
+    // request identical to one of another SM still on its way is answered with that one: no
+    // lookup. Otherwise its sectors are looked up together (see brought_) and it opens a window
+    // for others. Out of line: inlined, it cost the default (coalescer off) replay about 5%.
+    [[gnu::noinline]] void play_coalescing(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events,
+                                           std::size_t& i, std::uint64_t now, std::uint64_t group) {
+        const std::uint64_t in_line = (1ull << (l1_line_shift_ - l1_sector_shift_)) - 1;
+        while (i < events.size() && events[i].round == r) {
+            const L2Event& e = events[i];
+            brought_.sectors = 0;
+            if (e.kind != L2EventKind::load) {
+                write(s, e.address, e.kind == L2EventKind::store_full, e.array);
+                ++i;
+                continue;
+            }
+            const std::uint64_t line = e.address >> l1_line_shift_;
+            std::size_t last = i;
+            std::uint64_t sectors = 0;  // which sectors of the line the request missed
+            for (; last < events.size() && events[last].round == r && events[last].kind == L2EventKind::load &&
+                   (events[last].address >> l1_line_shift_) == line;
+                 ++last)
+                sectors |= 1ull << ((events[last].address >> l1_sector_shift_) & in_line);
+            if (coalescer_.merge(line, sectors, now, group)) {
+                counters_.ncu.l2_sectors_coalesced += last - i;
+            } else {
+                bool hit = true;
+                for (std::size_t k = i; k < last; ++k) hit &= read_below_l1(s, events[k].address, events[k].array);
+                coalescer_.open(line, sectors, now, hit, group);
+            }
+            i = last;
+        }
+    }
+
+    // An L1 sector miss. Returns true when every L2 sector of it hit in the near partition.
+    bool read_below_l1(std::uint32_t s, std::uint64_t address, std::uint16_t array) {
+        if (!enabled_) {
+            counters_.ncu.dram_bytes_read += l1_sector_bytes_;
+            counters_.memory_bytes_read += l1_sector_bytes_;
+            return false;
+        }
+        const std::uint64_t first = address >> geometry_.sector_shift;
+        const std::uint64_t last = (address + l1_sector_bytes_ - 1) >> geometry_.sector_shift;
+        bool hit = true;
+        for (std::uint64_t sector = first; sector <= last; ++sector) hit &= read(s, sector, array);
+        return hit;
+    }
+
+    // An L1 sector miss reaching the L2 (lts__t_sectors_srcunit_tex_op_read). Returns true when
+    // the near partition had it.
+    bool read(std::uint32_t s, std::uint64_t sector_id, std::uint16_t array) {
+        const std::uint64_t line = sector_id >> sectors_per_line_shift_;
+        const std::uint32_t sector = static_cast<std::uint32_t>(sector_id & ((1ull << sectors_per_line_shift_) - 1));
+        const std::uint64_t bit = 1ull << sector;
+        LevelStats& stats = counters_.l2;
+        ++counters_.ncu.l2_sectors_tex_read;
+        ++stats.reads;
+        ArrayCounters& a = array_counters(stats, array);
+        ++a.reads;
+        if ((brought_.sectors & bit) && brought_.line == line) {
+            // Brought by an earlier sector's miss of this request (from DRAM or over the link):
+            // part of that fetch, so no lookup of its own and no hit. The H200 counts no hit
+            // inside one request to a cold line, at the line's home or away (l1probe --pending).
+            ++stats.read_misses;
+            ++a.read_misses;
+            if (observer_) [[unlikely]] observer_->on_lookup(1, line, false, false, array);
+            return false;
+        }
+        const std::uint32_t p = near_[s];
+        Partition& near = parts_[p];
+        const std::uint32_t slot = near.find(line);
+        if (slot != Partition::kNone && (near.valid(slot) & bit)) {
+            near.touch(slot);
+            ++counters_.ncu.l2_sectors_tex_read_hit;
+            ++stats.read_hits;
+            if (observer_) [[unlikely]] observer_->on_lookup(1, line, true, false, array);
+            return true;
+        }
+        return read_near_miss(p, slot, line, sector, array);
+    }
+
+    // A near miss. The near half wants the aligned --dram-fetch granule (less what it holds).
+    bool read_near_miss(std::uint32_t p, std::uint32_t slot, std::uint64_t line, std::uint32_t sector,
+                        std::uint16_t array) {
+        Partition& near = parts_[p];
+        const std::uint64_t bit = 1ull << sector;
+        std::uint32_t home = p;
+        if (partitions_ > 1) home = home_fill_ ? l2_home_partition(line) : 1 - p;
+        const std::uint32_t first = sector / granule_sectors_ * granule_sectors_;
+        std::uint64_t granule = (granule_sectors_ >= 64 ? ~0ull : ((1ull << granule_sectors_) - 1)) << first;
+        if (slot != Partition::kNone) granule &= ~near.valid(slot);
+        // Home fill, the home is far: the granule is asked of the home half over the link, one
+        // far lookup per sector; what the home lacks it reads from DRAM, and the granule is copied
+        // to the near half. Near fill: the far half is asked for the sector, a miss reads the
+        // granule into the near half. Otherwise the near half reads the granule from DRAM.
+        const bool crossing = home_fill_ && home != p;
+        const std::uint64_t asked = crossing ? granule : home != p ? bit : 0;
+        std::uint64_t at_far = 0;
+        std::uint32_t far_slot = Partition::kNone;
+        if (asked) {
+            Partition& far = parts_[home];
+            far_slot = far.find(line);
+            if (far_slot != Partition::kNone) at_far = far.valid(far_slot) & asked;
+            if (at_far) far.touch(far_slot);
+            counters_.ncu.l2_sectors_fabric_read += static_cast<std::uint64_t>(std::popcount(asked));
+            counters_.ncu.l2_sectors_fabric_read_hit += static_cast<std::uint64_t>(std::popcount(at_far));
+        }
+        LevelStats& stats = counters_.l2;
+        const bool far_hit = (at_far & bit) != 0;
+        const std::uint64_t fetch = crossing || !far_hit ? granule : bit;  // what the near half receives
+        if (far_hit) {
+            ++stats.read_hits;
+        } else {
+            ++stats.read_misses;
+            ++array_counters(stats, array).read_misses;
+        }
+        const std::uint64_t from_dram = crossing ? granule & ~at_far : far_hit ? 0 : granule;
+        if (from_dram) {
+            const std::uint64_t bytes = static_cast<std::uint64_t>(std::popcount(from_dram)) * geometry_.sector_bytes;
+            counters_.ncu.dram_bytes_read += bytes;
+            counters_.memory_bytes_read += bytes;
+            stats.bytes_from_below += bytes;
+            if (crossing) fill(parts_[home], far_slot, line, from_dram, 0);
+        }
+        brought_.line = line;
+        brought_.sectors |= fetch & ~bit;
+        if (observer_) [[unlikely]] observer_->on_lookup(1, line, far_hit, false, array);
+        counters_.ncu.l2_sectors_tex_read_miss += static_cast<std::uint64_t>(std::popcount(fetch));
+        fill(near, slot, line, fetch, 0);
+        return false;
+    }
+
+    // Brings sectors into a partition (a new line when slot is kNone); write-backs of victims.
+    void fill(Partition& cache, std::uint32_t slot, std::uint64_t line, std::uint64_t sectors, std::uint64_t dirty) {
+        if (slot != Partition::kNone) {
+            cache.touch(slot);
+            cache.add_sectors(slot, sectors, dirty);
+            return;
+        }
+        SectorEviction evicted;
+        cache.insert(line, sectors, dirty, evicted);
+        LevelStats& stats = counters_.l2;
+        for (std::uint32_t i = 0; i < evicted.count; ++i) {
+            ++stats.evictions;
+            const std::uint64_t written = static_cast<std::uint64_t>(std::popcount(evicted.dirty[i]));
+            stats.writebacks += written;
+            stats.bytes_to_below += written * geometry_.sector_bytes;
+            counters_.memory_bytes_written += written * geometry_.sector_bytes;
+            if (observer_) [[unlikely]] observer_->on_evict(1, evicted.lines[i]);
+        }
+        if (observer_) [[unlikely]] observer_->on_fill(1, line);
+    }
+
+    // A store's L2 sector (write-back, write-allocate), looked up in the near partition only.
+    void write(std::uint32_t s, std::uint64_t sector_id, bool full, std::uint16_t array) {
+        const std::uint64_t line = sector_id >> sectors_per_line_shift_;
+        const std::uint64_t bit = 1ull << (sector_id & ((1ull << sectors_per_line_shift_) - 1));
+        LevelStats& stats = counters_.l2;
+        ++stats.writes;
+        ArrayCounters& a = array_counters(stats, array);
+        ++a.writes;
+        Partition& near = parts_[near_[s]];
+        const std::uint32_t slot = near.find(line);
+        const bool hit = slot != Partition::kNone && (near.valid(slot) & bit);
+        if (hit) {
+            ++stats.write_hits;
+        } else {
+            ++stats.write_misses;
+            ++a.write_misses;
+            if (!full) {  // a partial sector is merged with its data from DRAM
+                counters_.ncu.dram_bytes_read += geometry_.sector_bytes;
+                counters_.memory_bytes_read += geometry_.sector_bytes;
+                stats.bytes_from_below += geometry_.sector_bytes;
+            }
+        }
+        if (observer_) [[unlikely]] observer_->on_lookup(1, line, hit, true, array);
+        fill(near, slot, line, bit, bit);
+    }
+
+    const GpuConfig& config_;
+    GpuCounters& counters_;
+    SimObserver* observer_;
+    bool enabled_ = false, home_fill_ = false;
+    std::uint32_t partitions_ = 1;
+    std::vector<Partition> parts_;
+    std::vector<std::uint32_t> near_;  // SM -> its near partition
+    CacheGeometry geometry_{};         // of one partition
+    std::uint32_t sectors_per_line_shift_ = 2, granule_sectors_ = 1;
+    std::uint32_t l1_line_shift_, l1_sector_shift_, l1_sector_bytes_;
+    RequestCoalescer coalescer_;
+    // Sectors the request being played has already brought into the near half with a miss of an
+    // earlier sector (the rest of a DRAM granule or of a transfer over the link): its later
+    // sectors there are part of the same fetch.
+    struct {
+        std::uint64_t line = ~0ull;
+        std::uint64_t sectors = 0;
+    } brought_;
+};
+
+}  // namespace cachesim

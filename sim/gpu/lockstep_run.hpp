@@ -1,0 +1,229 @@
+#pragma once
+// The lock-step run: in every round each SM with work issues one request. Rounds are simulated in
+// chunks. Inside a chunk each SM runs on its own (its L1 and its warps depend on nothing else),
+// recording the traffic it sends to the L2 with its round; the L2 then replays it in (round, SM)
+// order, exactly as if the SMs had advanced in lock step. An SM stops where one of its blocks
+// finishes while blocks wait: the freed residency goes to the next block only once every SM has
+// been simulated up to that round, in (round, refill rank) order. With an observer the chunk is
+// one round, so events arrive round by round.
+//
+// With more than one thread the SMs of a chunk run in parallel, and the L2 replays a chunk while
+// the SMs run the next one. Refills are handed out in the same order: a batch takes the waiting
+// SMs, in order, up to the first round at which an SM of the batch could free a slot again (it
+// issues one request a round, so not before its emptiest block's remaining requests); those SMs
+// then run in parallel. Results are the same for any thread count.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/gpu/cta_dispatch.hpp"
+#include "sim/gpu/issue_scheduler.hpp"
+#include "sim/gpu/l2_system.hpp"
+#include "sim/gpu/sm_front_end.hpp"
+#include "sim/gpu/worker_pool.hpp"
+#include "sim/thread_model.hpp"
+
+namespace cachesim {
+
+template <class L1Policy, class L2Policy>
+class LockstepRun {
+public:
+    // fronts: one front end per thread (fronts.size() threads); front_counters: what they fill.
+    LockstepRun(const GpuConfig& config, WarpSlots& slots, IssueScheduler& scheduler,
+                std::vector<SmFrontEnd<L1Policy>>& fronts, const std::vector<GpuCounters>& front_counters,
+                L2System<L2Policy>& l2, const RunControl& control)
+        : config_(config),
+          slots_(slots),
+          scheduler_(scheduler),
+          fronts_(fronts),
+          front_counters_(front_counters),
+          l2_(l2),
+          control_(control),
+          refills_(config) {
+        const std::size_t buffers = fronts.size() > 1 ? 2 : 1;  // the L2 replays one while the SMs fill the other
+        for (std::size_t b = 0; b < buffers; ++b) {
+            events_[b].assign(config.sms, {});
+            if (l2.groups_by_block()) request_block_[b].assign(static_cast<std::size_t>(config.sms) * kChunkRounds, 0);
+        }
+        next_round_.assign(config.sms, 0);
+        last_issue_.assign(config.sms, 0);
+        parked_.assign(config.sms, kNotParked);
+    }
+
+    // Runs the launch; returns the rounds it took.
+    std::uint64_t run(std::uint64_t total_requests) {
+        scheduler_.first_wave();
+        if (fronts_.size() > 1) run_parallel(total_requests);
+        else run_serial(total_requests);
+        return *std::max_element(last_issue_.begin(), last_issue_.end());
+    }
+
+private:
+    // Rounds per chunk. An SM's L1 state (about 130 KiB on the H200) is cold in the host's caches
+    // when its turn comes again, so a chunk must be long enough to pay for reloading it: 1,024
+    // rounds took the naive matmul with warp rate spread twice as long as 16,384. Per SM and
+    // chunk the L2 events are buffered (tens of MiB at most).
+    static constexpr std::uint64_t kChunkRounds = 16384;
+    static constexpr std::uint64_t kNotParked = ~0ull;
+
+    void run_serial(std::uint64_t total_requests) {
+        const std::uint64_t chunk = control_.observer ? 1 : kChunkRounds;
+        SmFrontEnd<L1Policy>& front = fronts_[0];
+        std::uint64_t start = 0;
+        while (scheduler_.live_warps() != 0) {
+            const std::uint64_t end = start + chunk;
+            for (std::uint32_t s = 0; s < config_.sms; ++s) run_sm(s, start, end, front, 0);
+            while (!refills_.empty()) {
+                const std::uint32_t s = refills_.pop();
+                if (scheduler_.blocks_waiting()) scheduler_.dispatch_next(s);
+                run_sm(s, start, end, front, 0);
+            }
+            replay_l2(start, end, 0);
+            start = end;
+            between_chunks(start, chunk, total_requests);
+        }
+    }
+
+    void run_parallel(std::uint64_t total_requests) {
+        WorkerPool pool(static_cast<unsigned>(fronts_.size()));
+        std::uint64_t start = 0, end = 0;
+        std::size_t buffer = 0;
+        std::vector<std::uint32_t> batch;
+        batch.reserve(config_.sms);
+        auto run_batch = [&](std::size_t i, unsigned worker) { run_sm(batch[i], start, end, fronts_[worker], buffer); };
+        WorkerPool::Job sms_job, replay_job;
+        std::uint64_t replay_start = 0;
+        std::size_t replay_buffer = 0;
+        auto replay = [&](std::size_t, unsigned) { replay_l2(replay_start, replay_start + kChunkRounds, replay_buffer); };
+        bool replaying = false;
+        // The pool must not outlive a throw while the L2 replays: wait for it first.
+        struct Finish {
+            WorkerPool& pool;
+            WorkerPool::Job& job;
+            bool& pending;
+            ~Finish() {
+                if (pending) pool.wait(job, false);
+            }
+        } finish{pool, replay_job, replaying};
+        while (scheduler_.live_warps() != 0) {
+            end = start + kChunkRounds;
+            batch.clear();
+            for (std::uint32_t s = 0; s < config_.sms; ++s) batch.push_back(s);
+            for (;;) {
+                sms_job.set(batch.size(), run_batch);
+                pool.run(sms_job);
+                for (std::uint32_t s : batch)
+                    if (parked_[s] != kNotParked) refills_.push(parked_[s], s);
+                if (refills_.empty()) break;
+                next_batch(batch);
+            }
+            if (replaying) pool.wait(replay_job, false);
+            replay_start = start;
+            replay_buffer = buffer;
+            replay_job.set(1, replay);
+            pool.post(replay_job);
+            replaying = true;
+            buffer ^= 1;
+            start = end;
+            between_chunks(start, kChunkRounds, total_requests);
+        }
+    }
+
+    // The SMs waiting for a block that can receive theirs now, in refill order: up to the first
+    // round at which an SM already taken could park again (see the top of the file).
+    void next_batch(std::vector<std::uint32_t>& batch) {
+        batch.clear();
+        std::uint64_t horizon = ~0ull;
+        while (!refills_.empty() && refills_.top_round() < horizon) {
+            const std::uint64_t round = refills_.top_round();
+            const std::uint32_t s = refills_.pop();
+            if (scheduler_.blocks_waiting()) scheduler_.dispatch_next(s);
+            const std::uint64_t left = scheduler_.fewest_requests_left(s);
+            if (left != ~0ull) horizon = std::min(horizon, round + left);
+            batch.push_back(s);
+        }
+    }
+
+    void between_chunks(std::uint64_t start, std::uint64_t chunk, std::uint64_t total_requests) {
+        if (control_.cancel && control_.cancel->load(std::memory_order_relaxed)) throw Cancelled();
+        if (control_.progress && total_requests && (start & 16383) < chunk) {
+            std::uint64_t requests = 0;
+            for (const GpuCounters& c : front_counters_) requests += c.requests();
+            control_.progress(static_cast<double>(requests) / static_cast<double>(total_requests));
+        }
+    }
+
+    // Simulates SM s from its next round up to `end`, or until a block of it finishes while
+    // blocks wait: the SM is then parked (parked_[s], and queued for the next block when serial).
+    void run_sm(std::uint32_t s, std::uint64_t start, std::uint64_t end, SmFrontEnd<L1Policy>& front,
+                std::size_t buffer) {
+        std::uint64_t& next = next_round_[s];
+        parked_[s] = kNotParked;
+        std::vector<L2Event>& events = events_[buffer][s];
+        std::vector<std::uint64_t>& request_block = request_block_[buffer];
+        while (next < end) {
+            if (!scheduler_.sm_busy(s)) {
+                next = end;
+                return;
+            }
+            const std::uint64_t round = next++;
+            const std::uint32_t in_chunk = static_cast<std::uint32_t>(round - start);
+            const std::size_t slot = scheduler_.pick(s);
+            if (!request_block.empty()) request_block[block_index(s, in_chunk)] = slots_[slot].block;
+            const bool missed = front.issue(s, slots_, slot, in_chunk, events);
+            if (config_.issue_log) [[unlikely]]
+                config_.issue_log->push_back(
+                    {round, s, slots_[slot].block, scheduler_.warp_in_block(s, slot), slots_[slot].k, missed});
+            last_issue_[s] = round + 1;
+            if (scheduler_.retire(s, slot, missed) && scheduler_.blocks_waiting()) {
+                parked_[s] = round;
+                if (fronts_.size() == 1) refills_.push(round, s);
+                return;
+            }
+        }
+    }
+
+    // Plays the chunk's L2 traffic in (round, SM) order.
+    void replay_l2(std::uint64_t start, std::uint64_t end, std::size_t buffer) {
+        std::vector<std::vector<L2Event>>& events = events_[buffer];
+        const std::vector<std::uint64_t>& request_block = request_block_[buffer];
+        cursor_.assign(config_.sms, 0);
+        const std::uint32_t rounds = static_cast<std::uint32_t>(end - start);
+        std::uint64_t last_round = 0;  // rounds of the launch: 1 + the last in which a request issued
+        if (control_.observer) [[unlikely]]
+            last_round = *std::max_element(last_issue_.begin(), last_issue_.end());
+        for (std::uint32_t r = 0; r < rounds; ++r) {
+            for (std::uint32_t s = 0; s < config_.sms; ++s) {
+                const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
+                l2_.play(s, r, events[s], cursor_[s], start + r, block);
+            }
+            if (control_.observer && start + r < last_round) [[unlikely]]
+                control_.observer->on_step_end(start + r);
+        }
+        for (std::vector<L2Event>& e : events) e.clear();
+    }
+
+    static std::size_t block_index(std::uint32_t s, std::uint32_t round_in_chunk) {
+        return static_cast<std::size_t>(s) * kChunkRounds + round_in_chunk % kChunkRounds;
+    }
+
+    const GpuConfig& config_;
+    WarpSlots& slots_;
+    IssueScheduler& scheduler_;
+    std::vector<SmFrontEnd<L1Policy>>& fronts_;
+    const std::vector<GpuCounters>& front_counters_;
+    L2System<L2Policy>& l2_;
+    const RunControl& control_;
+    RefillQueue refills_;                          // SMs whose block finished, awaiting a successor
+    std::vector<std::vector<L2Event>> events_[2];  // per buffer and SM, the chunk's L2 traffic in order
+    // With the coalescer grouping by block (neighbours, pairs), per buffer, SM and round of the
+    // chunk: the launch block of the request issued; empty otherwise.
+    std::vector<std::uint64_t> request_block_[2];
+    std::vector<std::uint64_t> next_round_;  // per SM, the next round not yet simulated
+    std::vector<std::uint64_t> last_issue_;  // per SM, 1 + the round of its last request (0: none)
+    std::vector<std::uint64_t> parked_;      // per SM, the round it parked in this batch, or kNotParked
+    std::vector<std::size_t> cursor_;        // per SM, its next event to replay
+};
+
+}  // namespace cachesim

@@ -1,0 +1,145 @@
+#pragma once
+// The SM front end: a warp's request becomes lane addresses, the coalescer turns them into sectors
+// of lines, and loads look them up in the SM's L1. Sectors that must go further (L1 misses, and
+// stores, which write through) become L2 events; the front end says whether a load missed, which
+// is all the scheduler needs to know.
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "sim/gpu/coalescer.hpp"
+#include "sim/gpu/gpu_counters.hpp"
+#include "sim/gpu/l2_event.hpp"
+#include "sim/gpu/sector_cache.hpp"
+#include "sim/gpu/warp_slots.hpp"
+#include "sim/observer.hpp"
+
+namespace cachesim {
+
+template <class L1Policy>
+class SmFrontEnd {
+public:
+    using L1 = SectorCache<L1Policy>;
+
+    // l1s: one per SM, or null when the L1 is off. l2_sector_shift: how stores are split for the
+    // L2 (unused without one). counters and l1s outlive the front end.
+    SmFrontEnd(const GpuConfig& config, L1* l1s, bool l2_enabled, std::uint32_t l2_sector_shift,
+               GpuCounters& counters, SimObserver* observer)
+        : coalescer_(config.l1.line_bytes, config.l1.sector_bytes),
+          counters_(counters),
+          observer_(observer),
+          l1s_(l1s),
+          l2_enabled_(l2_enabled),
+          l2_sector_shift_(l2_sector_shift) {
+        line_shift_ = coalescer_.line_shift();
+        sector_shift_ = coalescer_.sector_shift();
+        sector_bytes_ = 1u << sector_shift_;
+        addresses_.assign(config.warp_size, 0);
+        request_.lines.reserve(64);
+        written_.reserve(64);
+    }
+
+    std::uint32_t l1_line_shift() const { return line_shift_; }
+    std::uint32_t l1_sector_shift() const { return sector_shift_; }
+
+    // One request of the warp in `slot` on SM s, in round `round` of the chunk: its L2 traffic is
+    // appended to `events`. Returns true when a load sector missed in L1.
+    bool issue(std::uint32_t s, const WarpSlots& slots, std::size_t slot, std::uint32_t round,
+               std::vector<L2Event>& events) {
+        const std::uint32_t lanes = slots[slot].lanes;
+        const RequestShape shape = slots.generate(slot, addresses_.data());
+        coalescer_.coalesce(addresses_.data(), lanes, shape.size, request_);
+        if (shape.is_write) {
+            ++counters_.store_requests;
+            counters_.thread_writes += lanes;
+            counters_.store_sectors += request_.sector_count;
+            store(lanes, shape, round, events);
+            return false;
+        }
+        ++counters_.load_requests;
+        ++counters_.ncu.l1_requests_ld;
+        counters_.thread_reads += lanes;
+        counters_.load_sectors += request_.sector_count;
+        bool missed = false;
+        for (const CoalescedLine& line : request_.lines) missed |= load_line(s, line, shape.array, round, events);
+        return missed;
+    }
+
+private:
+    bool load_line(std::uint32_t s, const CoalescedLine& cl, std::uint16_t array, std::uint32_t round,
+                   std::vector<L2Event>& events) {
+        const std::uint64_t wanted = cl.sectors;
+        const std::uint32_t n = static_cast<std::uint32_t>(std::popcount(wanted));
+        std::uint64_t hit = 0;
+        bool filled = false;
+        SectorEviction evicted;
+        if (l1s_) {
+            L1& cache = l1s_[s];
+            const std::uint32_t slot = cache.find(cl.line);
+            if (slot != L1::kNone) {
+                hit = cache.valid(slot) & wanted;
+                cache.touch(slot);
+                if (hit != wanted) cache.add_sectors(slot, wanted & ~hit, 0);
+            } else {
+                cache.insert(cl.line, wanted, 0, evicted);
+                filled = true;
+            }
+        }
+        const std::uint32_t hits = static_cast<std::uint32_t>(std::popcount(hit));
+        LevelStats& stats = counters_.l1;
+        counters_.ncu.l1_sectors_ld += n;
+        counters_.ncu.l1_sectors_ld_hit += hits;
+        stats.reads += n;
+        stats.read_hits += hits;
+        stats.read_misses += n - hits;
+        ArrayCounters& a = array_counters(stats, array);
+        a.reads += n;
+        a.read_misses += n - hits;
+        if (observer_) [[unlikely]]
+            for (std::uint64_t m = wanted; m; m &= m - 1)
+                observer_->on_lookup(0, cl.line, (hit >> std::countr_zero(m)) & 1u, false, array);
+        const std::uint64_t missing = wanted & ~hit;
+        for (std::uint64_t m = missing; m; m &= m - 1) {
+            const std::uint64_t address =
+                (cl.line << line_shift_) + (static_cast<std::uint64_t>(std::countr_zero(m)) << sector_shift_);
+            stats.bytes_from_below += sector_bytes_;
+            events.push_back({address, round, array, L2EventKind::load});
+        }
+        stats.evictions += evicted.count;
+        if (observer_) [[unlikely]] {
+            for (std::uint32_t i = 0; i < evicted.count; ++i) observer_->on_evict(0, evicted.lines[i]);
+            if (filled) observer_->on_fill(0, cl.line);
+        }
+        return missing != 0;
+    }
+
+    // A store request: write-through the L1 (no lookup, no allocation); the L2 sectors it writes.
+    void store(std::uint32_t lanes, const RequestShape& shape, std::uint32_t round, std::vector<L2Event>& events) {
+        for (const CoalescedLine& cl : request_.lines) {
+            const std::uint64_t n = static_cast<std::uint64_t>(std::popcount(cl.sectors));
+            counters_.l1.writes_forwarded += n;
+            counters_.l1.bytes_to_below += n * sector_bytes_;
+        }
+        if (!l2_enabled_) {
+            counters_.memory_bytes_written += static_cast<std::uint64_t>(request_.sector_count) * sector_bytes_;
+            return;
+        }
+        coalescer_.written_sectors(addresses_.data(), lanes, shape.size, l2_sector_shift_, written_);
+        for (const WrittenSector& w : written_)
+            events.push_back(
+                {w.sector, round, shape.array, w.full ? L2EventKind::store_full : L2EventKind::store_partial});
+    }
+
+    Coalescer coalescer_;
+    CoalescedRequest request_;
+    std::vector<WrittenSector> written_;
+    std::vector<std::uint64_t> addresses_;
+    GpuCounters& counters_;
+    SimObserver* observer_;
+    L1* l1s_;
+    bool l2_enabled_;
+    std::uint32_t l2_sector_shift_;
+    std::uint32_t line_shift_ = 7, sector_shift_ = 5, sector_bytes_ = 32;
+};
+
+}  // namespace cachesim

@@ -1,0 +1,59 @@
+#pragma once
+// Warps at their own rates (GpuConfig::warp_rate_spread): each warp of a block draws a rate, and a
+// loose round robin gives a warp a turn's worth of credit at each pass; it issues when the credit
+// makes a whole request. Credits are integers (fixed point), so long runs drift by no rounding.
+#include <algorithm>
+#include <cstdint>
+
+#include "sim/gpu/gpu_config.hpp"
+#include "sim/gpu/warp_slot.hpp"
+
+namespace cachesim {
+
+// The most requests per turn of the round robin that warp `warp` of launch block `block` issues
+// (GpuConfig::warp_rate_spread): min(1, exp(spread * (z - 3))), z a standard normal drawn from the
+// seed, the block and the warp. 1 when the spread is 0.
+double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32_t warp);
+// The same rate as the scheduler uses it: fixed point, kWarpCreditOne = one request (>= 1).
+std::uint64_t warp_issue_credit(const GpuConfig& config, std::uint64_t block, std::uint32_t warp);
+
+// Loose round robin with rates: the slot among warps[0, count) that issues next; `last` is the
+// slot that issued last and becomes the one returned. Each live warp the turn reaches gains its
+// rate in credit and issues once the credit makes a request; a warp with skipped turns left (block
+// start skip) is passed over and gains nothing. A whole pass without a request jumps, in integers,
+// over the passes in which no warp could issue, exactly as if they had been walked.
+inline std::uint32_t pick_by_credit(WarpSlot* warps, std::uint32_t count, std::uint32_t& last) {
+    for (;;) {
+        std::uint32_t c = last;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            if (++c == count) c = 0;
+            WarpSlot& w = warps[c];
+            if (!w.live()) continue;
+            if (w.skip) {
+                --w.skip;
+                continue;
+            }
+            w.credit += w.rate;
+            if (w.credit >= kWarpCreditOne) {
+                w.credit -= kWarpCreditOne;
+                last = c;
+                return c;
+            }
+        }
+        std::uint64_t passes = ~0ull;  // until the first warp can issue (>= 1)
+        for (std::uint32_t x = 0; x < count; ++x)
+            if (warps[x].live())
+                passes = std::min(passes, warps[x].skip + (kWarpCreditOne - warps[x].credit + warps[x].rate - 1) /
+                                                              warps[x].rate);
+        if (passes > 1)
+            for (std::uint32_t x = 0; x < count; ++x)
+                if (warps[x].live()) {  // skipped turns first, then credit
+                    WarpSlot& w = warps[x];
+                    const std::uint64_t skipped = std::min<std::uint64_t>(w.skip, passes - 1);
+                    w.skip -= static_cast<std::uint32_t>(skipped);
+                    w.credit += (passes - 1 - skipped) * w.rate;
+                }
+    }
+}
+
+}  // namespace cachesim

@@ -1,0 +1,53 @@
+#pragma once
+// The warp slots of all SMs with their lanes: which work item each lane runs and the base
+// addresses its requests start from (WarpLanes::prepare), so that a request's addresses cost a
+// few adds (WarpLanes::generate).
+#include <cstdint>
+#include <vector>
+
+#include "sim/gpu/gpu_config.hpp"
+#include "sim/gpu/warp_lanes.hpp"
+#include "sim/gpu/warp_slot.hpp"
+#include "traces/workload_spec.hpp"
+
+namespace cachesim {
+
+class WarpSlots {
+public:
+    WarpSlots(const WorkloadSpec& spec, const GpuConfig& config, std::size_t count);
+
+    std::size_t size() const { return warps_.size(); }
+    void resize(std::size_t count);  // measured timing grows its pool of slots on demand
+    WarpSlot& operator[](std::size_t slot) { return warps_[slot]; }
+    const WarpSlot& operator[](std::size_t slot) const { return warps_[slot]; }
+    WarpSlot* data() { return warps_.data(); }
+
+    // Puts warp w of `block` into `slot` (its lanes' work items and addresses; its rate and start
+    // skip under loose round robin). Returns false, leaving the slot alone, when none of its
+    // threads is in range.
+    bool load(std::size_t slot, std::uint64_t block, std::uint32_t w, std::uint32_t block_slot);
+    std::uint64_t warps_loaded() const { return next_age_; }
+
+    // The addresses of the slot's next request (k) into `out`, one per active lane.
+    RequestShape generate(std::size_t slot, std::uint64_t* out) const {
+        const std::size_t lane0 = slot * warp_size_;
+        const WarpSlot& w = warps_[slot];
+        return lanes_.generate(&xs_[lane0], &ys_[lane0], &base_a_[lane0], &base_b_[lane0], interior_[slot] != 0,
+                               w.lanes, w.k, out);
+    }
+    std::uint32_t requests_per_warp() const { return lanes_.accesses_per_item(); }
+
+private:
+    const WorkloadSpec spec_;
+    const GpuConfig& config_;
+    WarpLanes lanes_;
+    std::uint64_t items_ = 0, next_age_ = 0;
+    std::uint32_t warp_size_ = 32;
+    bool rated_ = false, start_skip_ = false;
+    std::vector<WarpSlot> warps_;
+    std::vector<std::uint32_t> xs_, ys_;          // per lane: its work item (x, y)
+    std::vector<std::uint64_t> base_a_, base_b_;  // per lane: WarpLanes::prepare's base addresses
+    std::vector<std::uint8_t> interior_;          // per warp: no clamped access
+};
+
+}  // namespace cachesim
