@@ -1,7 +1,7 @@
 // cachesim simulate: one configuration, one report.
+#include <algorithm>
 #include <iostream>
 #include <sstream>
-#include <algorithm>
 #include <thread>
 
 #include "apps/common/atomic_file.hpp"
