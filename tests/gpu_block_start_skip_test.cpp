@@ -9,25 +9,16 @@
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 #include "sim/gpu/loose_round_robin.hpp"
+#include "tests/gpu_issue_order.hpp"
 #include "tests/gpu_test_util.hpp"
 
 namespace cachesim {
 namespace {
 
-using Issued = std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>;  // (block, warp, k)
+using test::Issued;
 
-// One SM, lock step (no rate spread), the launch's requests in issue order.
-std::vector<Issued> issue_order(const WorkloadSpec& spec, GpuConfig c) {
-    c = with_sms(c, 1);
-    c.cta_order = CtaOrder::round_robin;
-    c.warp_rate_spread = 0;
-    std::vector<GpuIssue> log;
-    c.issue_log = &log;
-    simulate_gpu_model(spec, c);
-    std::sort(log.begin(), log.end(), [](const GpuIssue& a, const GpuIssue& b) { return a.round < b.round; });
-    std::vector<Issued> order;
-    for (const GpuIssue& i : log) order.emplace_back(i.block, i.warp, i.k);
-    return order;
+std::vector<Issued> issue_order(const WorkloadSpec& spec, const GpuConfig& c) {
+    return test::issued(test::issue_log_on_one_sm(spec, c));
 }
 
 GpuConfig base() {

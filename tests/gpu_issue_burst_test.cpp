@@ -10,28 +10,19 @@
 
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "tests/gpu_issue_order.hpp"
 #include "tests/gpu_test_util.hpp"
 
 namespace cachesim {
 namespace {
 
-using Issued = std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>;  // (block, warp, k)
+using test::Issued;
 
-// One SM, lock step (no rate spread), the launch's requests in issue order.
-std::vector<Issued> issue_order(const WorkloadSpec& spec, GpuConfig c) {
-    c = with_sms(c, 1);
-    c.cta_order = CtaOrder::round_robin;
-    c.warp_rate_spread = 0;
-    std::vector<GpuIssue> log;
-    c.issue_log = &log;
-    simulate_gpu_model(spec, c);
-    std::sort(log.begin(), log.end(), [](const GpuIssue& a, const GpuIssue& b) { return a.round < b.round; });
-    std::vector<Issued> order;
-    for (std::size_t i = 0; i < log.size(); ++i) {
-        EXPECT_EQ(log[i].round, i) << "one request per round";
-        order.emplace_back(log[i].block, log[i].warp, log[i].k);
-    }
-    return order;
+// One SM, lock step, one request per round: the launch's requests in issue order.
+std::vector<Issued> issue_order(const WorkloadSpec& spec, const GpuConfig& c) {
+    const std::vector<GpuIssue> log = test::issue_log_on_one_sm(spec, c);
+    for (std::size_t i = 0; i < log.size(); ++i) EXPECT_EQ(log[i].round, i) << "one request per round";
+    return test::issued(log);
 }
 
 GpuConfig base() {
