@@ -21,7 +21,7 @@ PARTS=",${1:-heldout},"
 PARTS=${PARTS//,all,/,probe,training,heldout,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_stencil_variants|heldout_matmul|heldout_matmul_variants) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -117,11 +117,6 @@ if want training; then
   sweep training_matmul 200 --kernel matmul --size 1024x1024 --schedules "$SCHEDULES" --blocks 128,256,1024
 fi
 
-if want heldout_stencil_variants; then
-  variant_sweeps heldout_stencil 150 --kernel stencil --size 3072x3072 --stencil 11x11 --schedules "$SCHEDULES" \
-    --blocks 384
-fi
-
 if want heldout_stencil; then
   # Stencils: other sizes (one not square, one not a power of two), boxes (a non-square one and
   # two larger than any trained), blocks (96, 384: not powers of two) and compilations.
@@ -135,12 +130,6 @@ if want heldout_stencil; then
     --blocks 384
   variant_sweeps heldout_stencil 100 --kernel stencil --size 1536x1536 --stencil 3x5 --schedules "$SCHEDULES" \
     --blocks 96
-fi
-
-if want heldout_matmul_variants; then
-  variant_sweeps heldout_matmul 150 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 96
-  variant_sweeps heldout_matmul 100 --kernel matmul --size 1024x1024 --depth 512 --schedules "$SCHEDULES" \
-    --blocks 128
 fi
 
 if want heldout_matmul; then
