@@ -275,3 +275,27 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
 
 }  // namespace
 }  // namespace cachesim
+
+namespace cachesim {
+namespace {
+
+// --threads runs the SMs on more threads; every counter stays what one thread gives.
+TEST(GpuCli, ThreadsDoNotChangeTheCounters) {
+    const std::string run = "--preset h200 --workload stencil --size 256x256 --stencil 5x5 --schedule column:32 --block 128";
+    auto one = run_json(run + " --threads 1");
+    auto three = run_json(run + " --threads 3");
+    for (auto* j : {&one, &three}) {
+        j->erase("seconds");
+        j->erase("accesses_per_second");
+    }
+    EXPECT_EQ(one, three);
+}
+
+TEST(GpuCli, ThreadsOutOfRangeIsRefused) {
+    const auto r = test::run_cachesim("simulate --preset h200 --size 64x64 --threads 2000");
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--threads 2000"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace cachesim

@@ -324,8 +324,7 @@ int run_compare(int argc, char** argv) {
     }
     if (measured.empty()) throw InputError("no measured rows left after --rows/--where");
 
-    unsigned threads = vm["threads"].as<unsigned>();
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = workers_or_all_cores(vm["threads"].as<unsigned>());
     threads = std::min<unsigned>(threads, static_cast<unsigned>(measured.size()));
     const std::vector<ComparedRun> runs =
         simulate_all(measured, base, threads, !vm["no-progress"].as<bool>());

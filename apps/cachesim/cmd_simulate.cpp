@@ -1,8 +1,6 @@
 // cachesim simulate: one configuration, one report.
-#include <algorithm>
 #include <iostream>
 #include <sstream>
-#include <thread>
 
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/explain.hpp"
@@ -42,7 +40,7 @@ po::options_description execution_options() {
 std::uint32_t thread_count(const po::variables_map& vm) {
     const std::uint32_t given = vm["threads"].as<std::uint32_t>();
     if (given > 1024) throw InputError("--threads " + std::to_string(given) + " must be between 0 and 1024");
-    return given ? given : std::max(1u, std::thread::hardware_concurrency());
+    return workers_or_all_cores(given);
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <iostream>
 #include <set>
-#include <thread>
 
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/options.hpp"
@@ -106,8 +105,7 @@ int run_sweep(int argc, char** argv) {
     if (vm.count("plot-x")) s.plot_x = vm["plot-x"].as<std::string>();
     if (vm.count("plot-y")) s.plot_y = vm["plot-y"].as<std::string>();
     s.plot_value = vm["plot-value"].as<std::string>();
-    s.jobs = vm["jobs"].as<unsigned>();
-    if (s.jobs == 0) s.jobs = std::max(1u, std::thread::hardware_concurrency());
+    s.jobs = workers_or_all_cores(vm["jobs"].as<unsigned>());
     s.quiet = vm["quiet"].as<bool>();
 
     const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "apps/common/presets.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
@@ -133,6 +134,10 @@ po::options_description gpu_options() {
                         p.help_text().c_str());
     }
     return o;
+}
+
+unsigned workers_or_all_cores(unsigned given) {
+    return given ? given : std::max(1u, std::thread::hardware_concurrency());
 }
 
 bool given(const po::variables_map& vm, const std::string& key) { return vm.count(key) && !vm[key].defaulted(); }

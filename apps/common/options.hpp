@@ -70,6 +70,9 @@ std::unique_ptr<AccessSource> make_source(const SimulationOptions& options);
 // Whether option `key` was given (command line, --config or a preset's bundle), not defaulted.
 bool given(const po::variables_map& vm, const std::string& key);
 
+// A count of workers as --jobs and --threads take it: 0 is one per core the machine reports.
+unsigned workers_or_all_cores(unsigned given);
+
 // "--l1-ways full|N" parsing, shared with sweeps.
 std::uint32_t parse_ways(const std::string& text, const std::string& what);
 
