@@ -155,17 +155,25 @@ TEST(VizPng, CliGpuModelDiagramMatchesInProcessRendering) {
     w.stencil_w = w.stencil_h = 3;
     GpuConfig config = with_sms(find_gpu_preset("h200")->config, 2);
     config.block = 64;
-    const RecordedRun run = record_gpu_model(w, config, RecorderOptions{});
+    GpuResult gpu;
+    const RecordedRun run = record_gpu_model(w, config, RecorderOptions{}, {}, &gpu);
     TimeDiagramStyle style;
     style.width = 900;
     style.height = 500;
     style.title = w.describe() + " (GPU model, block 64)";
     style.time_label = "time step (scheduling rounds: every SM with work issues one request)";
-    style.notes = run_notes(w, gpu_hierarchy(config), run.result);
+    style.notes = run_notes(w, gpu_hierarchy(config), run.result, {true, 2});
+    style.memory_chart = gpu_memory_chart(gpu, config);
     const RenderedTimeDiagram expect = render_time_diagram(run.diagram, style);
-    // Round 0: warp 0 of SM 0 reads row 0 of `in` (line 0), which comes from memory.
-    EXPECT_EQ(png.pixel(expect.layout.x_of_step(0), expect.layout.y_of_row(run.diagram.layout(), 0)),
-              cell_color(CellState::fetched_from_memory));
+    // Round 0: warp 0 of SM 0 reads row 0 of `in` (line 0), which comes from memory: a miss
+    // colour (red, or the density ramp when pixels aggregate cells).
+    const Rgba first = png.pixel(expect.layout.x_of_step(0), expect.layout.y_of_row(run.diagram.layout(), 0));
+    if (expect.layout.density) {
+        EXPECT_TRUE(first == miss_density_color(0) || first.b < 150 || first.r < 150) << int(first.r) << "," << int(first.g) << "," << int(first.b);
+        EXPECT_NE(first, muted_color(CellState::in_l1));
+    } else {
+        EXPECT_EQ(first, cell_color(CellState::fetched_from_memory));
+    }
     int differing = 0;
     for (int y = 0; y < 500; ++y)
         for (int x = 0; x < 900; ++x) differing += png.pixel(x, y) != expect.image.pixel(x, y);
@@ -187,6 +195,10 @@ TEST(VizPng, CliBadDiagramOptions) {
         {"diagram --model gpu --size 64x64 --view array --time 999999" + o, "past the run's last round"},
         // 16 blocks of 8 warps, one block per SM, 50 requests a warp: 400 rounds
         {"diagram --model gpu --size 64x64 --from 400" + o, "past the run's last step 399"},
+        {"diagram --aggregate most" + o, "--aggregate: expected density, any-miss or priority"},
+        {"diagram --colour-by sm" + o, "--colour-by sm: needs --model gpu"},
+        {"diagram --colour-by warp --model gpu" + o, "--colour-by: expected state or sm"},
+        {"diagram --miss-rate maybe" + o, "--miss-rate: expected auto, on or off"},
     };
     for (const auto& [args, message] : cases) {
         const auto r = test::run_cachesim(args);

@@ -98,6 +98,8 @@ Summary summarize(const WorkloadSpec& w, const CacheConfig& cache, std::uint64_t
             s.fetch_bound = static_cast<double>(ml >= need ? fitting : worst);
             s.fetch_equation = ml >= need ? "sec. 3.3.1 (eq. 3.2 holds)" : "sec. 3.3.1 worst case";
             s.fetch_is_estimate = ml >= need;
+            s.fetch_condition = "eq. 3.2's " + std::to_string(need) + " lines " + (ml >= need ? "fit in " : "exceed ") +
+                                std::to_string(ml);
         } else if (sched.kind == ScheduleKind::tiled) {
             const std::uint64_t tw = sched.width, th = sched.tile_height ? sched.tile_height : sched.width;
             const std::uint64_t tneed = tiled_stencil_lines(tw, sw, sh, l);
@@ -108,6 +110,10 @@ Summary summarize(const WorkloadSpec& w, const CacheConfig& cache, std::uint64_t
             if (ml >= tneed) {
                 s.fetch_bound = static_cast<double>(f);
                 s.fetch_equation = "eq. 3.5";
+                s.fetch_condition = "a tile row's " + std::to_string(tneed) + " lines (eq. 3.3) fit in " + std::to_string(ml);
+            } else {
+                s.no_bound_reason = "eq. 3.5 needs a tile row's " + std::to_string(tneed) + " lines (eq. 3.3) in the cache; it holds " +
+                                    std::to_string(ml);
             }
         } else if (column) {
             const std::uint64_t c = sched.width;
@@ -119,6 +125,10 @@ Summary summarize(const WorkloadSpec& w, const CacheConfig& cache, std::uint64_t
             if (ml >= cneed) {
                 s.fetch_bound = static_cast<double>(f);
                 s.fetch_equation = "eq. 4.8";
+                s.fetch_condition = "a column row's " + std::to_string(cneed) + " lines (eq. 3.3) fit in " + std::to_string(ml);
+            } else {
+                s.no_bound_reason = "eq. 4.8 needs a column row's " + std::to_string(cneed) + " lines (eq. 3.3) in the cache; it holds " +
+                                    std::to_string(ml);
             }
         }
     } else {
@@ -147,9 +157,21 @@ Summary summarize(const WorkloadSpec& w, const CacheConfig& cache, std::uint64_t
             if (ml > need_all) { s.fetch_bound = static_cast<double>(f10); s.fetch_equation = "eq. 3.10"; }
             else if (ml > need_row) { s.fetch_bound = static_cast<double>(f7); s.fetch_equation = "eq. 3.7"; }
             else { s.fetch_bound = static_cast<double>(f8); s.fetch_equation = "eq. 3.8"; }
+            s.fetch_condition = ml > need_all ? "eq. 3.9's " + std::to_string(need_all) + " lines fit in " + std::to_string(ml)
+                              : ml > need_row ? "eq. 3.6's " + std::to_string(need_row) + " lines fit in " + std::to_string(ml)
+                                              : "eq. 3.6's " + std::to_string(need_row) + " lines exceed " + std::to_string(ml);
         }
     }
+    if (!s.fetch_bound && s.no_bound_reason.empty())
+        s.no_bound_reason = "the thesis gives no fetch figure for " + std::string(workload_name(w.kind)) + " with schedule " +
+                            schedule_name(sched);
     return s;
+}
+
+std::vector<std::string> gpu_model_reason(std::uint32_t sms) {
+    return {"thesis bounds not shown: they model one cache",
+            "  serving work items one at a time in launch order;",
+            "  here " + std::to_string(sms) + " SMs with their own L1s run warps interleaved"};
 }
 
 }  // namespace cachesim::viz::analytic

@@ -53,7 +53,15 @@ struct Summary {
     std::string fetch_equation;  // which one
     bool fetch_is_estimate = false;  // "approximately" rather than an upper bound
     std::optional<std::uint64_t> recommended_column;
+    // Why the fetch figure holds here (its condition, evaluated), or why there is none.
+    std::string fetch_condition;
+    std::string no_bound_reason;
 };
+
+// Every figure above models one cache serving the work items one at a time in launch order (the
+// thread model). The reason they do not apply to a run of the GPU model (several SMs, each with
+// its own L1, running warps interleaved), for display: short lines.
+std::vector<std::string> gpu_model_reason(std::uint32_t sms);
 
 // Evaluates every formula that applies to the workload for one cache level (the first enabled
 // one: the thesis's cache). Line counts use L = line / element bytes, M_l = size / line.

@@ -31,6 +31,48 @@ inline constexpr int kCellStateCount = 6;
 // The aggregation rule: the more important state.
 constexpr CellState combine(CellState a, CellState b) { return a > b ? a : b; }
 
+// How the cells that share a pixel (or a recorded cell) are shown:
+//   priority  the most important state wins (the order above: a hit hides a fetch)
+//   any_miss  a fetch wins: fetched from memory > fetched from L2 > accessed > in L1 > ...
+//   density   pixels holding fetches are coloured by their miss density (misses per cell,
+//             render.hpp); the others as any_miss. A pixel showing at most one cell keeps its
+//             state colour (the density of one cell is its state).
+enum class AggregateRule : std::uint8_t { priority, any_miss, density };
+
+// What a recorded cell holds, in 4 bits, so that every rule can be applied to the same
+// recording: with an access, kAccessed | the access kinds seen (a union over the cells merged);
+// without, the strongest residency (not_cached 0, in_l2 1, in_l1 2).
+using CellCode = std::uint8_t;
+inline constexpr CellCode kCodeAccessed = 8;
+inline constexpr CellCode kCodeHit = 1, kCodeFromL2 = 2, kCodeFromMemory = 4;
+
+constexpr CellCode encode(CellState s) {
+    switch (s) {
+        case CellState::accessed: return kCodeAccessed | kCodeHit;
+        case CellState::fetched_from_memory: return kCodeAccessed | kCodeFromMemory;
+        case CellState::fetched_from_l2: return kCodeAccessed | kCodeFromL2;
+        case CellState::in_l1: return 2;
+        case CellState::in_l2: return 1;
+        case CellState::not_cached: default: return 0;
+    }
+}
+
+constexpr CellCode combine_codes(CellCode a, CellCode b) {
+    if ((a | b) & kCodeAccessed) return static_cast<CellCode>(((a & kCodeAccessed) ? a : 0) | ((b & kCodeAccessed) ? b : 0));
+    return a > b ? a : b;
+}
+
+// A cell (or a merge of cells) holds an L1 fetch.
+constexpr bool has_fetch(CellCode c) { return (c & kCodeAccessed) && (c & (kCodeFromL2 | kCodeFromMemory)); }
+
+constexpr CellState decode(CellCode c, AggregateRule rule = AggregateRule::priority) {
+    if (!(c & kCodeAccessed)) return c >= 2 ? CellState::in_l1 : c == 1 ? CellState::in_l2 : CellState::not_cached;
+    if (rule == AggregateRule::priority && (c & kCodeHit)) return CellState::accessed;
+    if (c & kCodeFromMemory) return CellState::fetched_from_memory;
+    if (c & kCodeFromL2) return CellState::fetched_from_l2;
+    return CellState::accessed;
+}
+
 constexpr std::string_view cell_state_name(CellState s) {
     switch (s) {
         case CellState::accessed: return "accessed (L1 hit)";

@@ -1,6 +1,7 @@
 #include "viz/diagram.hpp"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 namespace cachesim::viz {
@@ -18,9 +19,19 @@ void CellGrid::append_column(const std::vector<std::uint8_t>& states) {
 namespace {
 
 // Combines two packed bytes nibble by nibble.
+struct CodeTable {
+    std::array<std::array<std::uint8_t, 16>, 16> t{};
+    CodeTable() {
+        for (int a = 0; a < 16; ++a)
+            for (int b = 0; b < 16; ++b)
+                t[a][b] = combine_codes(static_cast<CellCode>(a), static_cast<CellCode>(b));
+    }
+};
+const CodeTable kCodes;
+
 std::uint8_t combine_packed(std::uint8_t a, std::uint8_t b) {
-    const std::uint8_t lo = std::max<std::uint8_t>(a & 15, b & 15);
-    const std::uint8_t hi = std::max<std::uint8_t>(a >> 4, b >> 4);
+    const std::uint8_t lo = kCodes.t[a & 15][b & 15];
+    const std::uint8_t hi = kCodes.t[a >> 4][b >> 4];
     return static_cast<std::uint8_t>(lo | (hi << 4));
 }
 
@@ -53,9 +64,9 @@ CellGrid CellGrid::halved_in_rows() const {
     CellGrid g(columns_, (rows_ + 1) / 2);
     for (std::uint64_t c = 0; c < columns_; ++c)
         for (std::uint64_t r = 0; r < g.rows_; ++r) {
-            CellState s = get(c, 2 * r);
-            if (2 * r + 1 < rows_) s = combine(s, get(c, 2 * r + 1));
-            g.set(c, r, s);
+            CellCode s = code(c, 2 * r);
+            if (2 * r + 1 < rows_) s = combine_codes(s, code(c, 2 * r + 1));
+            g.set_code(c, r, s);
         }
     return g;
 }
@@ -116,21 +127,22 @@ void for_each_block(std::uint64_t lo, std::uint64_t hi, std::uint64_t n, int max
 
 }  // namespace
 
-CellState Diagram::query_cells(std::uint64_t c0, std::uint64_t c1, std::uint64_t b0, std::uint64_t b1) const {
-    if (levels_.empty()) return CellState::not_cached;
+CellCode Diagram::query_cells(std::uint64_t c0, std::uint64_t c1, std::uint64_t b0, std::uint64_t b1) const {
+    if (levels_.empty()) return 0;
     const CellGrid& base = levels_[0][0];
-    CellState best = CellState::not_cached;
+    constexpr CellCode kAll = kCodeAccessed | kCodeHit | kCodeFromL2 | kCodeFromMemory;
+    CellCode best = 0;
     for_each_block(c0, c1, base.columns(), time_levels() - 1, [&](int lt, std::uint64_t ct) {
-        if (best == CellState::accessed) return;
+        if (best == kAll) return;
         for_each_block(b0, b1, base.rows(), row_levels() - 1, [&](int lr, std::uint64_t rb) {
-            if (best != CellState::accessed) best = combine(best, levels_[lt][lr].get(ct, rb));
+            if (best != kAll) best = combine_codes(best, levels_[lt][lr].code(ct, rb));
         });
     });
     return best;
 }
 
-CellState Diagram::query(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const {
-    if (t1 <= first_step_ || t1 <= t0 || r1 <= first_row_ || r1 <= r0) return CellState::not_cached;
+CellCode Diagram::query_code(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const {
+    if (t1 <= first_step_ || t1 <= t0 || r1 <= first_row_ || r1 <= r0) return 0;
     t0 = std::max(t0, first_step_) - first_step_;
     t1 -= first_step_;
     r0 = std::max(r0, first_row_) - first_row_;
@@ -146,6 +158,7 @@ std::size_t Diagram::memory_bytes() const {
     std::size_t total = 0;
     for (const auto& chain : levels_)
         for (const CellGrid& g : chain) total += g.bytes();
+    total += miss_counts_.bytes() + sms_.bytes();
     return total;
 }
 

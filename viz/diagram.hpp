@@ -10,14 +10,18 @@
 // at most 3x the base (sum over i, j of 2^-(i+j) = 4), so the default cap of 2^25 cells is
 // 16 MiB of base and at most 64 MiB in all, whatever the run's length.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "viz/cell_state.hpp"
+#include "viz/miss_record.hpp"
+#include "viz/sm_grid.hpp"
 #include "viz/row_layout.hpp"
 
 namespace cachesim::viz {
 
-// Nibble-packed grid, column-major: cell (col, row) at col * stride + row / 2.
+// Nibble-packed grid of CellCodes (cell_state.hpp), column-major: cell (col, row) at
+// col * stride + row / 2. get/set speak CellState (the priority rule); code/merge the codes.
 class CellGrid {
 public:
     CellGrid() = default;
@@ -28,21 +32,22 @@ public:
     std::uint64_t rows() const { return rows_; }
     std::size_t bytes() const { return cells_.size(); }
 
-    CellState get(std::uint64_t col, std::uint64_t row) const {
+    CellCode code(std::uint64_t col, std::uint64_t row) const {
         const std::uint8_t b = cells_[col * stride_ + row / 2];
-        return static_cast<CellState>((row & 1) ? (b >> 4) : (b & 15));
+        return static_cast<CellCode>((row & 1) ? (b >> 4) : (b & 15));
     }
-    void set(std::uint64_t col, std::uint64_t row, CellState s) {
+    CellState get(std::uint64_t col, std::uint64_t row) const { return decode(code(col, row)); }
+    void set_code(std::uint64_t col, std::uint64_t row, CellCode v) {
         std::uint8_t& b = cells_[col * stride_ + row / 2];
-        const auto v = static_cast<std::uint8_t>(s);
         b = (row & 1) ? static_cast<std::uint8_t>((b & 0x0F) | (v << 4)) : static_cast<std::uint8_t>((b & 0xF0) | v);
     }
-    void merge(std::uint64_t col, std::uint64_t row, CellState s) {
-        if (s > get(col, row)) set(col, row, s);
+    void set(std::uint64_t col, std::uint64_t row, CellState s) { set_code(col, row, encode(s)); }
+    void merge(std::uint64_t col, std::uint64_t row, CellCode v) {
+        set_code(col, row, combine_codes(code(col, row), v));
     }
-    // Appends a column of rows() states (one byte each).
+    // Appends a column of rows() codes (one byte each).
     void append_column(const std::vector<std::uint8_t>& states);
-    // Halves the time axis in place: column k becomes combine(2k, 2k+1).
+    // Halves the time axis in place: column k becomes combine_codes(2k, 2k+1).
     void halve_columns();
     void reserve_columns(std::uint64_t columns) { cells_.reserve(columns * stride_); }
 
@@ -83,13 +88,30 @@ public:
     CellState at_step(std::uint64_t step, std::uint64_t row) const;
     // Exact aggregate (combine) over steps [t0, t1) and rows [r0, r1) (lines, not base rows), both
     // rounded outwards to base cells; not_cached for an empty range. O(log^2) cells read.
-    CellState query(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const;
+    CellState query(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1,
+                    AggregateRule rule = AggregateRule::priority) const {
+        return decode(query_code(t0, t1, r0, r1), rule);
+    }
+    CellCode query_code(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const;
     // The same over base columns [c0, c1) and base row buckets [b0, b1).
-    CellState query_cells(std::uint64_t c0, std::uint64_t c1, std::uint64_t b0, std::uint64_t b1) const;
+    CellCode query_cells(std::uint64_t c0, std::uint64_t c1, std::uint64_t b0, std::uint64_t b1) const;
 
     std::size_t memory_bytes() const;
 
+    // Recorded beside the cells (DiagramRecorder fills them; empty in a hand-built diagram):
+    // L1 fetch counts for miss density, per-level miss rates over time (L1, then L2), and with
+    // RecorderOptions::record_sm the SM of each base cell (GPU model).
+    const MissCounts& miss_counts() const { return miss_counts_; }
+    const std::vector<MissRateSeries>& miss_rates() const { return miss_rates_; }
+    const SmGrid& sms() const { return sms_; }
+    void set_miss_counts(MissCounts counts) { miss_counts_ = std::move(counts); }
+    void set_miss_rates(std::vector<MissRateSeries> rates) { miss_rates_ = std::move(rates); }
+    void set_sms(SmGrid sms) { sms_ = std::move(sms); }
+
 private:
+    MissCounts miss_counts_;
+    std::vector<MissRateSeries> miss_rates_;
+    SmGrid sms_;
     RowLayout layout_;
     std::uint64_t first_step_ = 0, steps_ = 0;
     std::uint64_t first_row_ = 0, recorded_rows_ = 0;

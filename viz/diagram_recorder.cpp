@@ -58,6 +58,16 @@ DiagramRecorder::DiagramRecorder(const std::vector<ArrayInfo>& arrays, const Hie
     }
     enumerate_stores_ = workload_.has_value() && (levels_.empty() || !levels_[0].write_allocate);
 
+    const std::uint64_t count_cells = options_.max_count_cells ? options_.max_count_cells : options_.max_cells / 8;
+    counts_ = MissCounts(window_rows_, rows_per_bucket_, options_.max_count_rows, count_cells, window);
+    for (int i = 0; i < count; ++i) rates_.emplace_back(enabled[i]->name, options_.max_rate_buckets, window);
+    step_lookups_.assign(count, 0);
+    step_misses_.assign(count, 0);
+    if (options_.record_sm && options_.issue_log) {
+        sms_ = SmGrid(buckets_);
+        sm_column_.assign(buckets_, 0);
+        row_request_.assign(rows_.rows(), 0);
+    }
     row_flags_.assign(rows_.rows(), 0);
     bucket_dirty_.assign(buckets_, 0);
     column_.assign(buckets_, 0);
@@ -94,7 +104,19 @@ void DiagramRecorder::mark_rows(int level, std::uint64_t line, std::uint8_t flag
 
 void DiagramRecorder::on_lookup(int level, std::uint64_t line, bool hit, bool is_write, std::uint16_t) {
     if (level < 0 || level >= static_cast<int>(levels_.size())) return;
+    if (!is_write) {
+        ++step_lookups_[level];
+        step_misses_[level] += !hit;
+    }
     if (level == 0) {
+        if (!row_request_.empty()) {
+            const auto request = static_cast<std::uint32_t>(options_.issue_log->size());
+            for_rows_of(levels_[0], line, [&](std::uint64_t row) {
+                if (row_flags_[row] == 0) touched_rows_.push_back(row);
+                row_flags_[row] |= kSmKnown;
+                row_request_[row] = request;
+            });
+        }
         if (hit) mark_rows(0, line, kAccessed);
         else if (options_.gpu_events) mark_rows(0, line, has_l2_below_top_ ? kFetchPending : kFetchedMemory);
         else pending_from_memory_ = !has_l2_below_top_;
@@ -224,20 +246,29 @@ void DiagramRecorder::on_step_end(std::uint64_t step) {
         if (!column_index_) {
             column_index_ = col;
             std::fill(column_.begin(), column_.end(), 0);
+            std::fill(sm_column_.begin(), sm_column_.end(), 0);
             column_needs_residency_ = true;
         }
+        const std::uint64_t rel = step - options_.first_step;
+        counts_.end_step(rel);
+        for (std::size_t i = 0; i < rates_.size(); ++i) rates_[i].add(rel, step_lookups_[i], step_misses_[i]);
         for (std::uint64_t row : touched_rows_) {
             const std::uint64_t b = bucket_of(row);
             if (b == kNoRow) continue;
-            column_[b] = std::max(column_[b], static_cast<std::uint8_t>(classify(row_flags_[row])));
+            const CellState s = classify(row_flags_[row]);
+            column_[b] = combine_codes(column_[b], encode(s));
+            if (s == CellState::fetched_from_memory || s == CellState::fetched_from_l2)
+                counts_.add(rel, row - options_.first_row);
+            if ((row_flags_[row] & kSmKnown) && row_request_[row] < options_.issue_log->size())
+                sm_column_[b] = SmGrid::code((*options_.issue_log)[row_request_[row]].sm);
         }
         if (column_needs_residency_) {
             for (std::uint64_t b = 0; b < buckets_; ++b)
-                column_[b] = std::max(column_[b], static_cast<std::uint8_t>(residency_of_bucket(b)));
+                column_[b] = combine_codes(column_[b], encode(residency_of_bucket(b)));
             column_needs_residency_ = false;
         } else {
             for (std::uint64_t b : dirty_buckets_)
-                column_[b] = std::max(column_[b], static_cast<std::uint8_t>(residency_of_bucket(b)));
+                column_[b] = combine_codes(column_[b], encode(residency_of_bucket(b)));
         }
         if (options_.snapshot_step && *options_.snapshot_step == step) {
             LineSnapshot snap;
@@ -259,6 +290,9 @@ void DiagramRecorder::on_step_end(std::uint64_t step) {
     }
     for (std::uint64_t row : touched_rows_) row_flags_[row] = 0;
     touched_rows_.clear();
+    std::fill(step_lookups_.begin(), step_lookups_.end(), 0);
+    std::fill(step_misses_.begin(), step_misses_.end(), 0);
+    if (options_.issue_log) options_.issue_log->clear();
     for (std::uint64_t b : dirty_buckets_) bucket_dirty_[b] = 0;
     dirty_buckets_.clear();
 }
@@ -266,11 +300,13 @@ void DiagramRecorder::on_step_end(std::uint64_t step) {
 void DiagramRecorder::store_column(std::uint64_t column, const std::vector<std::uint8_t>& states) {
     while (column >= max_columns_) {
         base_.halve_columns();
+        if (!sm_column_.empty()) sms_.halve_columns();
         steps_per_column_ *= 2;
         column /= 2;
     }
+    if (!sm_column_.empty()) sms_.store(column, sm_column_);
     if (column < base_.columns()) {
-        for (std::uint64_t b = 0; b < buckets_; ++b) base_.merge(column, b, static_cast<CellState>(states[b]));
+        for (std::uint64_t b = 0; b < buckets_; ++b) base_.merge(column, b, states[b]);
         return;
     }
     const std::vector<std::uint8_t> empty(buckets_, 0);
@@ -290,6 +326,9 @@ Diagram DiagramRecorder::finish() {
     Diagram d(rows_, std::move(base_), options_.first_step, steps, steps_per_column_, rows_per_bucket_, options_.first_row,
               window_rows_);
     base_ = CellGrid(0, buckets_);
+    d.set_miss_counts(std::move(counts_));
+    d.set_miss_rates(std::move(rates_));
+    d.set_sms(std::move(sms_));
     return d;
 }
 

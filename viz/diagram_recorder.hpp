@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "sim/gpu/gpu_config.hpp"
 #include "sim/observer.hpp"
 #include "sim/thread_model.hpp"
 #include "traces/workload_spec.hpp"
@@ -47,6 +48,17 @@ struct RecorderOptions {
     // L1 sector miss (even into a line already present) is a fetch, and its source is known only
     // from the L2 lookups replayed later in the same step (round).
     bool gpu_events = false;
+    // GPU model: also record which SM accessed each base cell (Diagram::sms(), one byte per cell),
+    // from `issue_log` (GpuConfig::issue_log of the same run, which the recorder empties at every
+    // step's end: an L1 lookup belongs to the request the log receives next).
+    bool record_sm = false;
+    std::vector<GpuIssue>* issue_log = nullptr;
+    // Miss counts (Diagram::miss_counts): at most this many blocks of 32-bit counts (0: max_cells
+    // / 8, the base grid's bytes) and at most `max_count_rows` blocks of lines.
+    std::uint64_t max_count_cells = 0;
+    std::uint64_t max_count_rows = 2048;
+    // Miss-rate series (Diagram::miss_rates): blocks of steps per level.
+    std::uint64_t max_rate_buckets = std::uint64_t{1} << 14;
 };
 
 // Per line at one step: the cell state and where the line lives after the step.
@@ -78,7 +90,7 @@ public:
     bool window_recorded() const { return window_recorded_; }
 
 private:
-    enum Flag : std::uint8_t { kAccessed = 1, kFetchedMemory = 2, kFetchedL2 = 4, kFetchPending = 8 };
+    enum Flag : std::uint8_t { kAccessed = 1, kFetchedMemory = 2, kFetchedL2 = 4, kFetchPending = 8, kSmKnown = 16 };
     enum Physical { kL1 = 0, kL2 = 1 };
 
     struct LevelTrack {
@@ -131,6 +143,12 @@ private:
     bool column_needs_residency_ = true;
 
     CellGrid base_;
+    MissCounts counts_;
+    std::vector<MissRateSeries> rates_;                 // by enabled-level index
+    std::vector<std::uint64_t> step_lookups_, step_misses_;  // current step, by level
+    SmGrid sms_;
+    std::vector<std::uint8_t> sm_column_;       // current column: SM code per bucket
+    std::vector<std::uint32_t> row_request_;    // current step: issue-log index per row
     std::uint64_t last_step_ = 0;
     bool any_step_ = false;
     std::optional<LineSnapshot> snapshot_;

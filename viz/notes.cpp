@@ -21,7 +21,7 @@ std::string describe_level(const CacheConfig& c) {
 }
 
 std::vector<std::string> run_notes(const std::optional<WorkloadSpec>& workload, const HierarchyConfig& h,
-                                   const SimulationResult& r) {
+                                   const SimulationResult& r, const RunKind& kind) {
     std::vector<std::string> notes;
     if (workload) notes.push_back(workload->describe());
     for (const CacheConfig* c : {&h.l1, &h.l2})
@@ -32,22 +32,34 @@ std::vector<std::string> run_notes(const std::optional<WorkloadSpec>& workload, 
                       thousands(s.misses()).c_str(), thousands(s.accesses()).c_str(), 100.0 * s.hit_rate());
         notes.push_back(buf);
     }
-    if (workload && !r.levels.empty()) {
-        const CacheConfig& first = h.l1.enabled() ? h.l1 : h.l2;
-        const analytic::Summary a = analytic::summarize(*workload, first);
-        if (a.fetch_bound) {
-            char buf[160];
-            std::snprintf(buf, sizeof buf, "thesis %s: fetches %s %s (simulated %s)", a.fetch_equation.c_str(),
-                          a.fetch_is_estimate ? "~" : "<=", thousands(static_cast<std::uint64_t>(*a.fetch_bound)).c_str(),
-                          thousands(r.levels[0].read_misses).c_str());
-            notes.push_back(buf);
-            // The thesis ignores associativity (its section 3.1): with sets, conflict misses come on top.
-            const std::uint64_t lines = first.size_bytes / std::max<std::uint32_t>(first.line_bytes, 1);
-            if (first.ways != 0 && first.ways < lines)
-                notes.push_back("  (the thesis assumes a fully associative cache; conflict misses: " +
-                                thousands(r.levels[0].conflict) + ")");
-        }
-        if (a.recommended_column) notes.push_back("recommended column width: " + std::to_string(*a.recommended_column));
+    if (!workload || r.levels.empty()) return notes;
+    if (kind.gpu_model) {
+        for (std::string& line : analytic::gpu_model_reason(kind.sms)) notes.push_back(std::move(line));
+        return notes;
+    }
+    const CacheConfig& first = h.l1.enabled() ? h.l1 : h.l2;
+    const analytic::Summary a = analytic::summarize(*workload, first);
+    if (a.fetch_bound) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "thesis %s: fetches %s %s (simulated %s)", a.fetch_equation.c_str(),
+                      a.fetch_is_estimate ? "~" : "<=", thousands(static_cast<std::uint64_t>(*a.fetch_bound)).c_str(),
+                      thousands(r.levels[0].read_misses).c_str());
+        notes.push_back(buf);
+        if (!a.fetch_condition.empty()) notes.push_back("  (one cache, items in order; " + a.fetch_condition + ")");
+        // The thesis ignores associativity (its section 3.1): with sets, conflict misses come on top.
+        const std::uint64_t lines = first.size_bytes / std::max<std::uint32_t>(first.line_bytes, 1);
+        if (first.ways != 0 && first.ways < lines)
+            notes.push_back("  (the thesis assumes a fully associative cache; conflict misses: " +
+                            thousands(r.levels[0].conflict) + ")");
+    } else {
+        notes.push_back("no thesis fetch bound: " + a.no_bound_reason);
+    }
+    if (a.recommended_column) {
+        if (*a.recommended_column < workload->width)
+            notes.push_back("recommended column width: " + std::to_string(*a.recommended_column));
+        else
+            notes.push_back("recommended column width: none needed (sec. 4.3/4.4 give " + thousands(*a.recommended_column) +
+                            " >= the image width " + std::to_string(workload->width) + ": linear order already fits)");
     }
     return notes;
 }

@@ -15,8 +15,17 @@ namespace cachesim::viz {
 std::string describe_level(const CacheConfig& c);
 // "12,345"
 std::string thousands(std::uint64_t v);
-// Workload, caches, per-level misses and hit rates, and the thesis's fetch figure (first level).
+// What the run was, for the notes: the thesis's bounds apply only to the thread model.
+struct RunKind {
+    bool gpu_model = false;
+    std::uint32_t sms = 0;
+};
+
+// Workload, caches, per-level misses and hit rates, and the thesis's fetch figure (first level)
+// with the condition under which it holds, or one line saying why none is shown (a GPU-model run,
+// a schedule the thesis gives no figure for, a condition that fails). The recommended column
+// width is shown only when it is narrower than the image; otherwise the reason.
 std::vector<std::string> run_notes(const std::optional<WorkloadSpec>& workload, const HierarchyConfig& hierarchy,
-                                   const SimulationResult& result);
+                                   const SimulationResult& result, const RunKind& kind = {});
 
 }  // namespace cachesim::viz

@@ -47,11 +47,18 @@ HierarchyConfig gpu_hierarchy(const GpuConfig& config) {
 RecordedRun record_gpu_model(const WorkloadSpec& workload, const GpuConfig& config, RecorderOptions options,
                              const RunControl& control, GpuResult* gpu) {
     options.gpu_events = true;
+    // The SM of each request: the model's issue log, emptied by the recorder at every step.
+    std::vector<GpuIssue> issues;
+    GpuConfig run_config = config;
+    if (options.record_sm) {
+        options.issue_log = &issues;
+        run_config.issue_log = &issues;
+    }
     // Rounds are unknown up front; the recorder merges columns as the run grows.
     DiagramRecorder recorder(workload.arrays(), gpu_hierarchy(config), options);
     GpuResult r;
     RecordedRun run = run_recorded(recorder, options, control, [&](const RunControl& c, SimulationResult& result) {
-        r = simulate_gpu_model(workload, config, c);
+        r = simulate_gpu_model(workload, run_config, c);
         result = r.result;
     });
     if (gpu) *gpu = std::move(r);

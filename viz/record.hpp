@@ -30,7 +30,8 @@ RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hie
 HierarchyConfig gpu_hierarchy(const GpuConfig& config);
 
 // GPU model: a step is one scheduling round (every SM with work issues one request); every SM's
-// L1 reports as level 0. `gpu` receives the model's full result when given.
+// L1 reports as level 0. `gpu` receives the model's full result when given. With
+// options.record_sm the diagram also holds the SM of each cell (the run keeps an issue log).
 RecordedRun record_gpu_model(const WorkloadSpec& workload, const GpuConfig& config, RecorderOptions options,
                              const RunControl& control = {}, GpuResult* gpu = nullptr);
 

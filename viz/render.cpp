@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace cachesim::viz {
 
@@ -80,16 +81,126 @@ int TimeDiagramLayout::x_of_step(std::uint64_t step) const {
     return plot.x + static_cast<int>((static_cast<double>(step - from) + 0.5) * plot.w / span);
 }
 
-int TimeDiagramLayout::y_of_row(const RowLayout& rows, std::uint64_t row) const {
-    const auto& gs = rows.groups();
-    for (std::size_t i = 0; i < gs.size() && i < groups.size(); ++i) {
-        if (row - gs[i].first_row >= gs[i].lines) continue;
+int TimeDiagramLayout::y_of_row(const RowLayout&, std::uint64_t row) const {
+    for (std::size_t i = 0; i < groups.size() && i < band_rows.size(); ++i) {
+        if (row < band_first_row[i] || row - band_first_row[i] >= band_rows[i]) continue;
         const PixelRect& band = groups[i];
-        return band.y + static_cast<int>((static_cast<double>(row - gs[i].first_row) + 0.5) * band.h /
-                                         static_cast<double>(gs[i].lines));
+        return band.y + static_cast<int>((static_cast<double>(row - band_first_row[i]) + 0.5) * band.h /
+                                         static_cast<double>(band_rows[i]));
     }
     return -1;
 }
+
+std::pair<std::uint64_t, std::uint64_t> TimeDiagramLayout::steps_of_column(int px) const {
+    const std::uint64_t span = to - from;
+    auto lo = [&](int p) { return from + static_cast<std::uint64_t>(static_cast<double>(span) * p / plot.w); };
+    const std::uint64_t t0 = lo(px);
+    return {t0, std::max(t0 + 1, lo(px + 1))};
+}
+
+std::pair<std::uint64_t, std::uint64_t> TimeDiagramLayout::rows_of_pixel(std::size_t band, int py) const {
+    const std::uint64_t n = band_rows[band], h = static_cast<std::uint64_t>(groups[band].h);
+    const std::uint64_t r0 = band_first_row[band] + n * static_cast<std::uint64_t>(py) / h;
+    return {r0, std::max(r0 + 1, band_first_row[band] + n * static_cast<std::uint64_t>(py + 1) / h)};
+}
+
+Rgba miss_density_color(double t) {
+    static constexpr Rgba kStops[4] = {{250, 160, 60, 255}, {230, 80, 80, 255}, {160, 40, 120, 255}, {60, 15, 90, 255}};
+    t = std::clamp(t, 0.0, 1.0) * 3;
+    const int i = std::min(2, static_cast<int>(t));
+    const double f = t - i;
+    auto mix = [&](std::uint8_t a, std::uint8_t b) { return static_cast<std::uint8_t>(std::lround(a + (b - a) * f)); };
+    return {mix(kStops[i].r, kStops[i + 1].r), mix(kStops[i].g, kStops[i + 1].g), mix(kStops[i].b, kStops[i + 1].b), 255};
+}
+
+Rgba muted_color(CellState s) {
+    switch (s) {
+        case CellState::accessed: return {150, 150, 150, 255};
+        case CellState::fetched_from_memory: return cell_color(s);
+        case CellState::fetched_from_l2: return cell_color(s);
+        case CellState::in_l1: return {198, 219, 239, 255};
+        case CellState::in_l2: return {232, 241, 250, 255};
+        case CellState::not_cached: default: return {255, 255, 255, 255};
+    }
+}
+
+Rgba sm_color(std::uint32_t sm) {
+    static constexpr Rgba kPalette[12] = {
+        {31, 119, 180, 255}, {255, 127, 14, 255}, {44, 160, 44, 255},  {214, 39, 40, 255},
+        {148, 103, 189, 255}, {140, 86, 75, 255}, {227, 119, 194, 255}, {127, 127, 127, 255},
+        {188, 189, 34, 255}, {23, 190, 207, 255}, {0, 0, 0, 255},       {255, 215, 0, 255}};
+    return kPalette[sm % 12];
+}
+
+namespace {
+
+// The SM that accessed most of the base cells in [c0, c1) x [b0, b1) (0: none), as SmGrid codes.
+std::uint8_t majority_sm(const SmGrid& g, std::uint64_t c0, std::uint64_t c1, std::uint64_t b0, std::uint64_t b1,
+                         std::vector<std::uint32_t>& votes) {
+    std::uint8_t best = 0;
+    std::uint32_t best_votes = 0;
+    std::vector<std::uint8_t> seen;
+    for (std::uint64_t c = c0; c < c1; ++c)
+        for (std::uint64_t b = b0; b < b1; ++b) {
+            const std::uint8_t v = g.at(c, b);
+            if (!v) continue;
+            if (votes[v]++ == 0) seen.push_back(v);
+            if (votes[v] > best_votes || (votes[v] == best_votes && v < best)) {
+                best = v;
+                best_votes = votes[v];
+            }
+        }
+    for (std::uint8_t v : seen) votes[v] = 0;
+    return best;
+}
+
+void draw_memory_chart(Canvas& c, const MemoryChart& chart, const PixelRect& r, double font) {
+    c.draw_text(r.x, r.y, chart.title, {.size_px = font, .color = kAxis});
+    const int top = r.y + static_cast<int>(font * 1.8);
+    const double h = r.h - (top - r.y);
+    for (const ChartBox& b : chart.boxes) {
+        const int x = r.x + static_cast<int>(b.x * r.w), y = top + static_cast<int>(b.y * h);
+        const int w = static_cast<int>(b.w * r.w), bh = static_cast<int>(b.h * h);
+        c.fill_rect(x, y, w, bh, {240, 240, 240, 255});
+        c.draw_rect(x, y, w, bh, kAxis);
+        int ty = y + static_cast<int>(font * 0.4);
+        c.draw_text(x + 6, ty, b.title, {.size_px = font * 0.95});
+        for (const std::string& l : b.lines) {
+            ty += static_cast<int>(font * 1.35);
+            c.draw_text(x + 6, ty, l, {.size_px = font * 0.88, .color = kAxis});
+        }
+    }
+    for (const ChartArrow& a : chart.arrows) {
+        const int x0 = r.x + static_cast<int>(a.x0 * r.w), y0 = top + static_cast<int>(a.y0 * h);
+        const int x1 = r.x + static_cast<int>(a.x1 * r.w), y1 = top + static_cast<int>(a.y1 * h);
+        c.draw_line(x0, y0, x1, y1, kAxis, 2);
+        for (int k = 0; k < 6; ++k) c.hline(x1 - k, x1 + k, y1 - 1 - k, kAxis);  // head (arrows point down)
+        int ty = (y0 + y1) / 2 - static_cast<int>(a.labels.size() * font * 1.25 / 2);
+        for (const std::string& l : a.labels) {
+            c.draw_text(x0 + 10, ty, l, {.size_px = font * 0.88, .color = kAxis});
+            ty += static_cast<int>(font * 1.25);
+        }
+    }
+}
+
+int memory_chart_width(const MemoryChart& chart, double font) {
+    int box = 0, label = 0;
+    double box_w = 0.4, arrow_x = 0.2;
+    for (const ChartBox& b : chart.boxes) {
+        box = std::max(box, measure_text(b.title, font * 0.95).width + 12);
+        for (const std::string& l : b.lines) box = std::max(box, measure_text(l, font * 0.88).width + 12);
+        box_w = b.w;
+    }
+    for (const ChartArrow& a : chart.arrows) {
+        arrow_x = a.x0;
+        for (const std::string& l : a.labels) label = std::max(label, measure_text(l, font * 0.88).width);
+    }
+    const int w_for_boxes = static_cast<int>(box / box_w);
+    const int w_for_labels = static_cast<int>(label + 14 + arrow_x * w_for_boxes);
+    return std::max({w_for_boxes, w_for_labels, measure_text(chart.title, font).width});
+}
+
+}  // namespace
 
 RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle& style) {
     RenderedTimeDiagram out;
@@ -98,65 +209,145 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     TimeDiagramLayout& lay = out.layout;
     const double font = style.font_px;
     const RowLayout& rows = d.layout();
+    const std::uint64_t show_first = style.rows ? style.rows->first : 0;
+    const std::uint64_t show_end = style.rows ? std::min(style.rows->end, rows.rows()) : rows.rows();
 
     lay.from = style.from.value_or(d.first_step());
     lay.to = style.to.value_or(d.first_step() + d.steps());
     if (lay.to <= lay.from) lay.to = lay.from + 1;
 
+    // The groups (arrays) the rows cross, and their rows within the range.
+    struct Shown {
+        const RowGroup* group;
+        std::uint64_t first, count;
+    };
+    std::vector<Shown> shown;
+    for (const RowGroup& g : rows.groups()) {
+        const std::uint64_t a = std::max(g.first_row, show_first), b = std::min(g.first_row + g.lines, show_end);
+        if (a < b) shown.push_back({&g, a, b - a});
+    }
+
     // Margins: title on top, array names and row ticks left, legend right, time axis below.
     const int top = style.title.empty() ? 12 : static_cast<int>(font * 2.6);
     int name_w = 0;
-    for (const RowGroup& g : rows.groups()) name_w = std::max(name_w, measure_text(g.array.name, font * 1.1).width);
+    for (const Shown& g : shown) name_w = std::max(name_w, measure_text(g.group->array.name, font * 1.1).width);
     const int tick_w = measure_text("y=0000", font * 0.85).width;
     const int left = 16 + name_w + 10 + tick_w + 8;
-    const int right = legend_width(font, false, style.notes) + 40;
+    const int chart_w = style.memory_chart ? memory_chart_width(*style.memory_chart, font) + 30 : 0;
+    const int right = legend_width(font, false, style.notes) + 40 + chart_w;
     const int bottom = static_cast<int>(font * 4.2);
     lay.plot = {left, top, std::max(10, style.width - left - right), std::max(10, style.height - top - bottom)};
     if (!style.title.empty())
         c.draw_text(style.width / 2.0, font * 0.8, style.title, {.size_px = font * 1.3, .halign = HAlign::center});
 
-    // Bands per group, proportional to lines, separated by a gap.
+    // Does any pixel show more than one recorded cell? Then the rule for aggregation matters.
+    const std::uint64_t span = lay.to - lay.from;
     const int gap = 8;
-    const auto& gs = rows.groups();
-    const int n = static_cast<int>(gs.size());
+    const int n = static_cast<int>(shown.size());
+    std::uint64_t total_rows = 0;
+    for (const Shown& g : shown) total_rows += g.count;
+    total_rows = std::max<std::uint64_t>(total_rows, 1);
+    bool aggregated = !d.exact() || span > static_cast<std::uint64_t>(lay.plot.w);
+    {
+        const int usable = lay.plot.h - gap * std::max(0, n - 1);
+        for (const Shown& g : shown)
+            aggregated |= static_cast<double>(g.count) > static_cast<double>(usable) * g.count / total_rows;
+    }
+    lay.aggregated = aggregated;
+    const bool strip = style.miss_rate_strip == TimeDiagramStyle::Strip::on ||
+                       (style.miss_rate_strip == TimeDiagramStyle::Strip::automatic && aggregated);
+    const bool have_rates = strip && !d.miss_rates().empty();
+    const int strip_h = have_rates ? std::max(40, static_cast<int>(font * 5)) : 0;
+    const int strip_gap = have_rates ? static_cast<int>(font * 1.2) : 0;
+    if (have_rates) lay.plot.h = std::max(10, lay.plot.h - strip_h - strip_gap);
+
+    // Bands per group, proportional to lines, separated by a gap.
     const int usable = lay.plot.h - gap * std::max(0, n - 1);
-    std::uint64_t total_rows = std::max<std::uint64_t>(rows.rows(), 1);
     int y = lay.plot.y;
     for (int i = 0; i < n; ++i) {
         int h = i + 1 == n ? lay.plot.y + lay.plot.h - y
-                           : static_cast<int>(static_cast<double>(usable) * gs[i].lines / total_rows);
+                           : static_cast<int>(static_cast<double>(usable) * shown[i].count / total_rows);
         h = std::max(h, 1);
         lay.groups.push_back({lay.plot.x, y, lay.plot.w, h});
+        lay.band_first_row.push_back(shown[i].first);
+        lay.band_rows.push_back(shown[i].count);
         y += h + gap;
     }
 
+    const bool by_sm = style.colour_by == TimeDiagramStyle::ColourBy::sm && !d.sms().empty();
+    const AggregateRule rule = aggregated ? style.aggregate : AggregateRule::priority;
+    lay.density = rule == AggregateRule::density && !by_sm;
+    const bool muted = lay.density || by_sm;
+
     // Cells: each pixel shows the combined state of the steps and lines it covers.
-    const std::uint64_t span = lay.to - lay.from;
-    std::vector<std::uint64_t> col_lo(lay.plot.w + 1);
-    for (int px = 0; px <= lay.plot.w; ++px)
-        col_lo[px] = lay.from + static_cast<std::uint64_t>(static_cast<double>(span) * px / lay.plot.w);
+    struct PixelCell {
+        CellCode code;
+        double density;
+        std::uint8_t sm;
+    };
+    const MissCounts& counts = d.miss_counts();
+    std::vector<std::uint32_t> votes(256, 0);
+    auto pixel_cell = [&](int i, int py, int px, bool want_density) {
+        const auto [r0, r1] = lay.rows_of_pixel(static_cast<std::size_t>(i), py);
+        const auto [t0, t1] = lay.steps_of_column(px);
+        PixelCell pc{d.query_code(t0, t1, r0, r1), 0.0, 0};
+        const auto rel_step = [&](std::uint64_t t) { return t - std::min(t, d.first_step()); };
+        const auto rel_row = [&](std::uint64_t r) { return r - std::min(r, d.first_row()); };
+        if (want_density && has_fetch(pc.code)) {
+            const auto sum = counts.sum(rel_step(t0), rel_step(t1), rel_row(r0), rel_row(r1));
+            // A fetch the counts do not hold (a hand-built diagram) counts as one.
+            pc.density = sum.cells ? static_cast<double>(std::max<std::uint64_t>(sum.misses, 1)) / static_cast<double>(sum.cells) : 1.0;
+        }
+        if (by_sm && (pc.code & kCodeAccessed)) {
+            const std::uint64_t spc = d.steps_per_column(), rpb = d.rows_per_bucket();
+            pc.sm = majority_sm(d.sms(), rel_step(t0) / spc, (rel_step(t1) + spc - 1) / spc, rel_row(r0) / rpb,
+                                (rel_row(r1) + rpb - 1) / rpb, votes);
+        }
+        return pc;
+    };
+    // First pass (density only): the picture's density range.
+    double dmin = 0, dmax = 0;
+    if (lay.density)
+        for (int i = 0; i < n; ++i)
+            for (int py = 0; py < lay.groups[i].h; ++py)
+                for (int px = 0; px < lay.plot.w; ++px) {
+                    const PixelCell pc = pixel_cell(i, py, px, true);
+                    if (!has_fetch(pc.code)) continue;
+                    dmin = dmin == 0 ? pc.density : std::min(dmin, pc.density);
+                    dmax = std::max(dmax, pc.density);
+                }
+    lay.density_min = dmin;
+    lay.density_max = dmax;
+    const double log_span = dmax > dmin ? std::log(dmax / dmin) : 0.0;
     for (int i = 0; i < n; ++i) {
         const PixelRect& band = lay.groups[i];
-        const RowGroup& g = gs[i];
-        for (int py = 0; py < band.h; ++py) {
-            const std::uint64_t r0 = g.first_row + g.lines * py / band.h;
-            const std::uint64_t r1 = std::max(r0 + 1, g.first_row + g.lines * (py + 1) / band.h);
+        for (int py = 0; py < band.h; ++py)
             for (int px = 0; px < lay.plot.w; ++px) {
-                const std::uint64_t t0 = col_lo[px];
-                const std::uint64_t t1 = std::max(t0 + 1, col_lo[px + 1]);
-                c.set_pixel(band.x + px, band.y + py, cell_color(d.query(t0, t1, r0, r1)));
+                const PixelCell pc = pixel_cell(i, py, px, lay.density);
+                Rgba colour;
+                if (by_sm && pc.sm) colour = sm_color(pc.sm - 1u);
+                else if (lay.density && has_fetch(pc.code))
+                    colour = miss_density_color(log_span > 0 ? std::log(pc.density / dmin) / log_span : 1.0);
+                else if (muted) colour = muted_color(decode(pc.code, AggregateRule::any_miss));
+                else colour = cell_color(decode(pc.code, rule));
+                c.set_pixel(band.x + px, band.y + py, colour);
             }
-        }
+    }
+
+    for (int i = 0; i < n; ++i) {
+        const PixelRect& band = lay.groups[i];
+        const RowGroup& g = *shown[i].group;
+        const std::uint64_t lines = shown[i].count;
         // Cell borders when cells are large enough to tell apart.
         const double cw = static_cast<double>(lay.plot.w) / static_cast<double>(span);
-        const double ch = static_cast<double>(band.h) / static_cast<double>(g.lines);
+        const double ch = static_cast<double>(band.h) / static_cast<double>(lines);
         if (cw >= 5 && ch >= 5) {
             for (std::uint64_t t = 1; t < span; ++t) {
                 const int x = band.x + static_cast<int>(std::lround(t * cw));
                 for (int yy = band.y; yy < band.y + band.h; ++yy)
                     if (c.pixel(x, yy) == cell_color(CellState::not_cached)) c.set_pixel(x, yy, kGrid);
             }
-            for (std::uint64_t r = 1; r < g.lines; ++r) {
+            for (std::uint64_t r = 1; r < lines; ++r) {
                 const int yy = band.y + static_cast<int>(std::lround(r * ch));
                 for (int x = band.x; x < band.x + band.w; ++x)
                     if (c.pixel(x, yy) == cell_color(CellState::not_cached)) c.set_pixel(x, yy, kGrid);
@@ -170,12 +361,14 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
         if (a.width > 0 && a.height > 1) {
             const std::uint64_t row_bytes = static_cast<std::uint64_t>(a.width) * a.elem_bytes;
             const int min_gap = static_cast<int>(font * 1.3);
-            const double px_per_y = static_cast<double>(band.h) * row_bytes / rows.line_bytes() / g.lines;
-            const std::uint64_t every = nice_tick(a.height, std::max(1, static_cast<int>(band.h / min_gap)));
-            (void)px_per_y;
+            const std::uint64_t first_line = g.first_line + (shown[i].first - g.first_row);
+            const double elem_rows = static_cast<double>(lines) * rows.line_bytes() / row_bytes;
+            const std::uint64_t every = nice_tick(std::max<std::uint64_t>(1, static_cast<std::uint64_t>(elem_rows)),
+                                                  std::max(1, static_cast<int>(band.h / min_gap)));
             for (std::uint64_t yy = 0; yy < a.height; yy += every) {
                 const std::uint64_t line = (a.base + yy * row_bytes) / rows.line_bytes();
-                const double fy = band.y + static_cast<double>(line - g.first_line) * band.h / g.lines;
+                if (line < first_line || line >= first_line + lines) continue;
+                const double fy = band.y + static_cast<double>(line - first_line) * band.h / lines;
                 c.hline(band.x - 5, band.x - 2, static_cast<int>(fy), kAxis);
                 c.draw_text(band.x - 8, fy, "y=" + std::to_string(yy),
                             {.size_px = font * 0.85, .color = kAxis, .halign = HAlign::right, .valign = VAlign::middle});
@@ -183,8 +376,52 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
         }
     }
 
+    // Miss-rate strip: per pixel column, misses / read lookups of each level, 0-100 %.
+    if (have_rates) {
+        lay.strip = {lay.plot.x, lay.plot.y + lay.plot.h + strip_gap, lay.plot.w, strip_h};
+        const PixelRect& s = lay.strip;
+        c.draw_rect(s.x - 1, s.y - 1, s.w + 2, s.h + 2, kAxis);
+        for (int q = 1; q < 4; ++q) c.hline(s.x, s.x + s.w - 1, s.y + s.h * q / 4, kGrid);
+        // The scale's top: the highest rate shown, rounded up to 1, 2, 5, 10, 20, 50 or 100 %.
+        double highest = 0;
+        for (std::size_t l = 0; l < d.miss_rates().size() && l < 2; ++l)
+            for (int px = 0; px < s.w; ++px) {
+                const auto [t0, t1] = lay.steps_of_column(px);
+                highest = std::max(highest, d.miss_rates()[l].sum(t0 - std::min(t0, d.first_step()), t1 - std::min(t1, d.first_step())).rate());
+            }
+        double top_rate = 1.0;
+        for (double v : {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0})
+            if (highest <= v) {
+                top_rate = v;
+                break;
+            }
+        lay.strip_top_rate = top_rate;
+        char top_label[16];
+        std::snprintf(top_label, sizeof top_label, "%g%%", 100 * top_rate);
+        c.draw_text(s.x - 8, s.y, top_label, {.size_px = font * 0.8, .color = kAxis, .halign = HAlign::right, .valign = VAlign::top});
+        c.draw_text(s.x - 8, s.y + s.h, "0%", {.size_px = font * 0.8, .color = kAxis, .halign = HAlign::right, .valign = VAlign::bottom});
+        static constexpr Rgba kLevelColours[2] = {{228, 26, 28, 255}, {255, 152, 0, 255}};
+        for (std::size_t l = 0; l < d.miss_rates().size() && l < 2; ++l) {
+            const MissRateSeries& series = d.miss_rates()[l];
+            int last_y = -1;
+            for (int px = 0; px < s.w; ++px) {
+                const auto [t0, t1] = lay.steps_of_column(px);
+                const auto sum = series.sum(t0 - std::min(t0, d.first_step()), t1 - std::min(t1, d.first_step()));
+                if (sum.lookups == 0) {
+                    last_y = -1;
+                    continue;
+                }
+                const int yy = s.y + s.h - 1 - static_cast<int>(std::lround(std::min(1.0, sum.rate() / top_rate) * (s.h - 1)));
+                if (last_y >= 0) c.vline(s.x + px, std::min(last_y, yy), std::max(last_y, yy), kLevelColours[l]);
+                c.set_pixel(s.x + px, yy, kLevelColours[l]);
+                last_y = yy;
+            }
+            lay.strip_levels.push_back(series.name() + (l == 0 ? " (red)" : " (orange)") + " miss rate: misses / read lookups");
+        }
+    }
+
     // Time axis.
-    const int axis_y = lay.plot.y + lay.plot.h + 4;
+    const int axis_y = (have_rates ? lay.strip.y + lay.strip.h : lay.plot.y + lay.plot.h) + 4;
     const std::uint64_t tick = nice_tick(span, std::max(2, lay.plot.w / 90));
     for (std::uint64_t t = (lay.from + tick - 1) / tick * tick; t <= lay.to; t += tick) {
         const int x = lay.plot.x + static_cast<int>(static_cast<double>(t - lay.from) * lay.plot.w / span);
@@ -204,7 +441,73 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     if (!d.exact())
         notes.push_back("1 cell = " + with_thousands(d.steps_per_column()) + " steps x " +
                         with_thousands(d.rows_per_bucket()) + " lines");
-    lay.legend = draw_legend(c, lx, lay.plot.y, font, "legend (most important first)", false, notes);
+    if (style.rows)
+        notes.push_back("lines " + with_thousands(show_first) + " to " + with_thousands(show_end - 1) + " of " +
+                        with_thousands(rows.rows()));
+    if (!muted) {
+        std::string heading = "legend (most important first)";
+        if (aggregated && rule == AggregateRule::any_miss) heading = "legend (a fetch wins a shared pixel)";
+        if (have_rates)
+            for (std::size_t l = 0; l < lay.strip_levels.size(); ++l) notes.push_back("strip: " + lay.strip_levels[l]);
+        lay.legend = draw_legend(c, lx, lay.plot.y, font, heading, false, notes);
+    } else {
+        // Muted states, then the density ramp or the SMs.
+        int ly = lay.plot.y;
+        c.draw_text(lx, ly, lay.density ? "legend: L1 misses per cell" : "legend: SM that accessed the line",
+                    {.size_px = font, .color = kAxis});
+        const int line = static_cast<int>(font * 1.7), sw = static_cast<int>(font * 1.2);
+        ly += line;
+        if (lay.density) {
+            const int bar_w = std::max(120, legend_width(font, false, {}) - 20);
+            for (int x = 0; x < bar_w; ++x)
+                c.vline(lx + x, ly, ly + sw - 1, miss_density_color(static_cast<double>(x) / (bar_w - 1)));
+            c.draw_rect(lx, ly, bar_w, sw, kAxis);
+            ly += sw + 3;
+            char lo[64], hi[64];
+            std::snprintf(lo, sizeof lo, "%.3g", dmin);
+            std::snprintf(hi, sizeof hi, "%.3g", dmax);
+            c.draw_text(lx, ly, lo, {.size_px = font * 0.85, .color = kAxis});
+            c.draw_text(lx + bar_w, ly, hi, {.size_px = font * 0.85, .color = kAxis, .halign = HAlign::right});
+            ly += static_cast<int>(font * 1.3);
+            c.draw_text(lx, ly, "misses / (steps x lines) a pixel covers, log scale", {.size_px = font * 0.85, .color = kAxis});
+            ly += line;
+        } else {
+            std::uint32_t max_sm = 0;
+            for (std::uint64_t col = 0; col < d.sms().columns(); ++col)
+                for (std::uint64_t r = 0; r < d.sms().rows(); ++r) max_sm = std::max<std::uint32_t>(max_sm, d.sms().at(col, r));
+            const std::uint32_t listed = std::min<std::uint32_t>(max_sm, 12);
+            for (std::uint32_t k = 0; k < listed; ++k) {
+                c.fill_rect(lx, ly, sw, sw, sm_color(k));
+                c.draw_rect(lx, ly, sw, sw, kAxis);
+                std::string label = "SM " + std::to_string(k);
+                if (max_sm > 12) label += ", " + std::to_string(k + 12) + ", ...";
+                c.draw_text(lx + sw + 8, ly + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
+                ly += line;
+            }
+        }
+        for (CellState st : {CellState::accessed, CellState::in_l1, CellState::in_l2, CellState::not_cached}) {
+            PixelRect r{lx, ly, sw, sw};
+            c.fill_rect(r.x, r.y, r.w, r.h, muted_color(st));
+            c.draw_rect(r.x, r.y, r.w, r.h, kAxis);
+            std::string label(cell_state_name(st));
+            if (st == CellState::accessed && !lay.density) label = "accessed, SM unknown (stores)";
+            c.draw_text(lx + sw + 8, ly + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
+            lay.legend.push_back({st, label, r});
+            ly += line;
+        }
+        if (have_rates)
+            for (std::size_t l = 0; l < lay.strip_levels.size(); ++l) notes.push_back("strip: " + lay.strip_levels[l]);
+        ly += line / 2;
+        for (const std::string& note : notes) {
+            c.draw_text(lx, ly, note, {.size_px = font * 0.92, .color = kAxis});
+            ly += static_cast<int>(font * 1.45);
+        }
+    }
+    if (style.memory_chart) {
+        const int cx = style.width - chart_w + 10;
+        lay.memory_chart = {cx, lay.plot.y, chart_w - 30, std::min(lay.plot.h + strip_h + strip_gap, static_cast<int>(font * 34))};
+        draw_memory_chart(c, *style.memory_chart, lay.memory_chart, font);
+    }
     return out;
 }
 

@@ -7,6 +7,8 @@
 #include "viz/array_view.hpp"
 #include "viz/canvas.hpp"
 #include "viz/diagram.hpp"
+#include "viz/line_range.hpp"
+#include "viz/memory_chart.hpp"
 
 namespace cachesim::viz {
 
@@ -32,7 +34,31 @@ struct TimeDiagramStyle {
     std::optional<std::uint64_t> to;
     std::optional<std::uint64_t> playhead;
     double font_px = 13;
+    // How cells that share a pixel are shown (cell_state.hpp). density: pixels with L1 fetches get
+    // the miss-density ramp (miss_density_color), the other states muted colours.
+    AggregateRule aggregate = AggregateRule::density;
+    // state: the palette above; sm: accessed cells in the colour of the SM that accessed them
+    // (the diagram needs RecorderOptions::record_sm), untouched ones by residency, muted.
+    enum class ColourBy { state, sm } colour_by = ColourBy::state;
+    // Rows shown (default all): the bands of the arrays they cross, each line as tall as the others.
+    std::optional<RowRange> rows;
+    // The miss rate per pixel column of each recorded level, in a strip above the time axis.
+    // auto: when the picture aggregates cells (more steps or lines than pixels, or a recording
+    // coarser than one step x one line), where a cell's colour no longer shows each miss.
+    enum class Strip { automatic, on, off } miss_rate_strip = Strip::automatic;
+    // GPU runs: the memory chart, drawn in a column right of the legend.
+    std::optional<MemoryChart> memory_chart;
 };
+
+// The miss-density ramp: t in [0, 1] (0 the picture's lowest density, 1 its highest, on a log
+// scale) from four control points, light to dark (monotone lightness, so it reads in grey too):
+//   0: orange #faa03c, 1/3: red #e65050, 2/3: purple #a02878, 1: dark violet #3c0f5a.
+Rgba miss_density_color(double t);
+// The colours of the other states while density or SM colouring is on: muted, so that misses
+// and SMs stand out (hit grey, in L1 pale blue, in L2 paler, not cached white).
+Rgba muted_color(CellState s);
+// The SM palette (12 colours, SM k gets colour k mod 12).
+Rgba sm_color(std::uint32_t sm);
 
 // Where things landed, for tests and for mapping clicks.
 struct TimeDiagramLayout {
@@ -40,6 +66,18 @@ struct TimeDiagramLayout {
     std::vector<PixelRect> groups;   // one band per row group (array), top to bottom
     std::vector<LegendEntry> legend;
     std::uint64_t from = 0, to = 0;  // steps shown
+    std::vector<std::uint64_t> band_first_row, band_rows;  // per band: the rows it shows
+    bool aggregated = false;       // some pixel shows more than one recorded cell
+    bool density = false;          // the density ramp is in use
+    double density_min = 0, density_max = 0;  // misses per (step x line) cell at t = 0 and t = 1
+    PixelRect strip;               // the miss-rate strip (w = 0: none)
+    std::vector<std::string> strip_levels;  // its lines, top to bottom of the legend
+    double strip_top_rate = 1;     // the miss rate at the strip's top edge (the bottom is 0)
+    PixelRect memory_chart;        // (w = 0: none)
+    // Steps [t0, t1) that plot column px (0-based from plot.x) shows.
+    std::pair<std::uint64_t, std::uint64_t> steps_of_column(int px) const;
+    // Rows [r0, r1) that pixel row py (0-based from the band's top) of band `band` shows.
+    std::pair<std::uint64_t, std::uint64_t> rows_of_pixel(std::size_t band, int py) const;
     // Pixel centre of (step, row); x = -1 when outside the view.
     int x_of_step(std::uint64_t step) const;
     int y_of_row(const RowLayout& rows, std::uint64_t row) const;

@@ -6,6 +6,8 @@
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "traces/input_error.hpp"
+#include "viz/line_range.hpp"
+#include "viz/memory_chart.hpp"
 #include "viz/notes.hpp"
 #include "viz/record.hpp"
 #include "viz/render.hpp"
@@ -23,11 +25,22 @@ po::options_description diagram_options() {
         ("time", po::value<std::uint64_t>()->default_value(0), "step shown by the array view")
         ("from", po::value<std::uint64_t>(), "time view: first step shown (default 0)")
         ("to", po::value<std::uint64_t>(), "time view: step after the last shown (default: the end)")
-        ("width", po::value<int>()->default_value(0), "image width in pixels (default 1400 time, 1200 array)")
+        ("width", po::value<int>()->default_value(0), "image width in pixels (default 1400 time, 1800 with a memory chart, 1200 array)")
         ("height", po::value<int>()->default_value(0), "image height in pixels (default 800 time, 700 array)")
         ("title", po::value<std::string>(), "title (default: the workload and schedule)")
         ("max-cells", po::value<std::uint64_t>()->default_value(std::uint64_t{1} << 25),
-         "memory cap: most recorded cells (4 bits each; the pyramid adds up to 3x)");
+         "memory cap: most recorded cells (4 bits each; the pyramid adds up to 3x)")
+        ("aggregate", po::value<std::string>()->default_value("density"),
+         "time view, where a pixel shows several cells: density (pixels with misses coloured by misses per cell) | "
+         "any-miss (a fetch wins) | priority (a hit wins)")
+        ("lines", po::value<std::string>(),
+         "time view: only these lines, FROM:TO (rows FROM..TO-1) or by array element, e.g. in[1000]:in[5000] or B[0,8]:B[0,16]")
+        ("colour-by,color-by", po::value<std::string>()->default_value("state"),
+         "time view: state | sm (GPU model: accessed cells in the colour of their SM)")
+        ("miss-rate", po::value<std::string>()->default_value("auto"),
+         "time view: the miss-rate strip above the time axis: auto (when cells are aggregated) | on | off")
+        ("memory-chart", po::value<std::string>()->default_value("auto"),
+         "time view: the memory chart of a GPU run (requests and sectors L1 -> L2 -> DRAM): auto (GPU runs) | off");
     return d;
 }
 
@@ -62,6 +75,21 @@ int run_diagram(int argc, char** argv) {
     const std::uint64_t max_cells = (*vm)["max-cells"].as<std::uint64_t>();
     if (max_cells < 1024) throw InputError("--max-cells: at least 1024");
 
+    const std::string aggregate = (*vm)["aggregate"].as<std::string>();
+    viz::AggregateRule rule = viz::AggregateRule::density;
+    if (aggregate == "any-miss") rule = viz::AggregateRule::any_miss;
+    else if (aggregate == "priority") rule = viz::AggregateRule::priority;
+    else if (aggregate != "density")
+        throw InputError("--aggregate: expected density, any-miss or priority, not '" + aggregate + "'");
+    const std::string colour_by = (*vm)["colour-by"].as<std::string>();
+    if (colour_by != "state" && colour_by != "sm")
+        throw InputError("--colour-by: expected state or sm, not '" + colour_by + "'");
+    const std::string miss_rate = (*vm)["miss-rate"].as<std::string>();
+    if (miss_rate != "auto" && miss_rate != "on" && miss_rate != "off")
+        throw InputError("--miss-rate: expected auto, on or off, not '" + miss_rate + "'");
+    const std::string chart = (*vm)["memory-chart"].as<std::string>();
+    if (chart != "auto" && chart != "off") throw InputError("--memory-chart: expected auto or off, not '" + chart + "'");
+
     SimulationOptions sim = read_simulation_options(*vm);
     if (!sim.workload)
         throw InputError("diagram: traces have no 2D array layout to draw; use --workload stencil|matmul");
@@ -69,6 +97,7 @@ int run_diagram(int argc, char** argv) {
     read_timeline(*vm, sim, timeline);
     const WorkloadSpec& w = *sim.workload;
     const bool gpu = sim.model == ModelKind::gpu;
+    if (colour_by == "sm" && !gpu) throw InputError("--colour-by sm: needs --model gpu (the thread model has no SMs)");
     // Thread model: a step is a work item, so the run's length is known up front. GPU model: a step
     // is a scheduling round, known only once the run is over.
     const std::optional<std::uint64_t> steps = gpu ? std::nullopt : std::optional<std::uint64_t>(w.items());
@@ -87,7 +116,8 @@ int run_diagram(int argc, char** argv) {
     std::string encoded;
     if (view == "time") {
         viz::TimeDiagramStyle style;
-        style.width = pixels(*vm, "width", 1400);
+        // A GPU run's memory chart takes a column of its own.
+        style.width = pixels(*vm, "width", gpu && chart == "auto" ? 1800 : 1400);
         style.height = pixels(*vm, "height", 800);
         if (vm->count("from")) style.from = (*vm)["from"].as<std::uint64_t>();
         if (vm->count("to")) style.to = (*vm)["to"].as<std::uint64_t>();
@@ -97,6 +127,24 @@ int run_diagram(int argc, char** argv) {
         if (style.to && ((steps && *style.to > *steps) || *style.to <= style.from.value_or(0)))
             throw InputError("--to: must be after --from" +
                              (steps ? " and at most " + std::to_string(*steps) : std::string()));
+        style.aggregate = rule;
+        if (colour_by == "sm") style.colour_by = viz::TimeDiagramStyle::ColourBy::sm;
+        style.miss_rate_strip = miss_rate == "on"    ? viz::TimeDiagramStyle::Strip::on
+                                : miss_rate == "off" ? viz::TimeDiagramStyle::Strip::off
+                                                     : viz::TimeDiagramStyle::Strip::automatic;
+        if (vm->count("lines")) {
+            // The recorder's rows: lines of the first enabled level.
+            const HierarchyConfig h = gpu ? viz::gpu_hierarchy(sim.gpu) : sim.hierarchy;
+            const std::uint32_t line = h.l1.enabled()   ? h.l1.line_bytes
+                                       : h.l2.enabled() ? h.l2.line_bytes
+                                                        : std::max<std::uint32_t>(h.l1.line_bytes, 1);
+            const viz::RowLayout rows(w.arrays(), line);
+            style.rows = viz::parse_row_range((*vm)["lines"].as<std::string>(), rows);
+            // Record only those lines, at the finest resolution the cap allows.
+            rec.first_row = style.rows->first;
+            rec.window_rows = style.rows->rows();
+        }
+        rec.record_sm = colour_by == "sm";
         // Record only the window, at the finest resolution the cap allows.
         rec.first_step = style.from.value_or(0);
         if (steps || style.to) rec.window_steps = style.to.value_or(steps.value_or(0)) - rec.first_step;
@@ -109,7 +157,8 @@ int run_diagram(int argc, char** argv) {
             style.time_label = sim.gpu.timeline
                                    ? "time step (requests, in the order the GPU ran them: --warp-times)"
                                    : "time step (scheduling rounds: every SM with work issues one request)";
-        style.notes = viz::run_notes(w, sim.hierarchy, run.result);
+        style.notes = viz::run_notes(w, sim.hierarchy, run.result, {gpu, sim.gpu.sms});
+        if (gpu && chart == "auto") style.memory_chart = viz::gpu_memory_chart(gpu_run, sim.gpu);
         encoded = viz::encode_png(viz::render_time_diagram(run.diagram, style).image);
     } else {
         const std::uint64_t t = (*vm)["time"].as<std::uint64_t>();
@@ -127,7 +176,7 @@ int run_diagram(int argc, char** argv) {
         style.width = pixels(*vm, "width", 1200);
         style.height = pixels(*vm, "height", 700);
         style.title = title;
-        style.notes = viz::run_notes(w, sim.hierarchy, run.result);
+        style.notes = viz::run_notes(w, sim.hierarchy, run.result, {gpu, sim.gpu.sms});
         const viz::ArrayView av = viz::make_array_view(run.diagram.layout(), *run.snapshot, w);
         encoded = viz::encode_png(viz::render_array_view(av, style).image);
     }

@@ -1,0 +1,108 @@
+#include "viz/miss_record.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace cachesim::viz {
+
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+std::uint64_t power_of_two_at_least(std::uint64_t n, std::uint64_t limit) {
+    std::uint64_t p = 1;
+    limit = std::max<std::uint64_t>(limit, 1);
+    while (ceil_div(n, p) > limit) p *= 2;
+    return p;
+}
+
+}  // namespace
+
+MissCounts::MissCounts(std::uint64_t rows, std::uint64_t min_rows_per_bucket, std::uint64_t max_rows,
+                       std::uint64_t max_cells, std::uint64_t expected_steps)
+    : rows_(rows) {
+    rows_per_bucket_ = std::max<std::uint64_t>(min_rows_per_bucket, power_of_two_at_least(rows, max_rows));
+    buckets_ = std::max<std::uint64_t>(1, ceil_div(rows, rows_per_bucket_));
+    max_columns_ = std::max<std::uint64_t>(1, max_cells / buckets_);
+    if (expected_steps > 0) steps_per_column_ = power_of_two_at_least(expected_steps, max_columns_);
+}
+
+void MissCounts::halve_columns() {
+    const std::uint64_t out = (columns_ + 1) / 2;
+    for (std::uint64_t k = 0; k < out; ++k)
+        for (std::uint64_t b = 0; b < buckets_; ++b) {
+            std::uint64_t v = counts_[2 * k * buckets_ + b];
+            if (2 * k + 1 < columns_) v += counts_[(2 * k + 1) * buckets_ + b];
+            counts_[k * buckets_ + b] = static_cast<std::uint32_t>(std::min<std::uint64_t>(v, std::numeric_limits<std::uint32_t>::max()));
+        }
+    columns_ = out;
+    counts_.resize(columns_ * buckets_);
+    steps_per_column_ *= 2;
+}
+
+void MissCounts::add(std::uint64_t step, std::uint64_t row) {
+    if (row >= rows_) return;
+    end_step(step);
+    while (step / steps_per_column_ >= max_columns_) halve_columns();
+    const std::uint64_t c = step / steps_per_column_;
+    if (c >= columns_) {
+        columns_ = c + 1;
+        counts_.resize(columns_ * buckets_, 0);
+    }
+    std::uint32_t& v = counts_[c * buckets_ + row / rows_per_bucket_];
+    if (v != std::numeric_limits<std::uint32_t>::max()) ++v;
+}
+
+MissCounts::Sum MissCounts::sum(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const {
+    Sum s;
+    t1 = std::min(t1, steps_);
+    r1 = std::min(r1, rows_);
+    if (t0 >= t1 || r0 >= r1) return s;
+    const std::uint64_t c0 = t0 / steps_per_column_, c1 = ceil_div(t1, steps_per_column_);
+    const std::uint64_t b0 = r0 / rows_per_bucket_, b1 = ceil_div(r1, rows_per_bucket_);
+    for (std::uint64_t c = c0; c < std::min(c1, columns_); ++c)
+        for (std::uint64_t b = b0; b < b1; ++b) s.misses += counts_[c * buckets_ + b];
+    const std::uint64_t steps = std::min(c1 * steps_per_column_, steps_) - c0 * steps_per_column_;
+    const std::uint64_t rows = std::min(b1 * rows_per_bucket_, rows_) - b0 * rows_per_bucket_;
+    s.cells = steps * rows;
+    return s;
+}
+
+MissRateSeries::MissRateSeries(std::string name, std::uint64_t max_buckets, std::uint64_t expected_steps)
+    : name_(std::move(name)), max_buckets_(std::max<std::uint64_t>(1, max_buckets)) {
+    if (expected_steps > 0) steps_per_bucket_ = power_of_two_at_least(expected_steps, max_buckets_);
+}
+
+void MissRateSeries::add(std::uint64_t step, std::uint64_t lookups, std::uint64_t misses) {
+    while (step / steps_per_bucket_ >= max_buckets_) {
+        const std::size_t out = (lookups_.size() + 1) / 2;
+        for (std::size_t k = 0; k < out; ++k) {
+            const bool pair = 2 * k + 1 < lookups_.size();
+            lookups_[k] = lookups_[2 * k] + (pair ? lookups_[2 * k + 1] : 0);
+            misses_[k] = misses_[2 * k] + (pair ? misses_[2 * k + 1] : 0);
+        }
+        lookups_.resize(out);
+        misses_.resize(out);
+        steps_per_bucket_ *= 2;
+    }
+    const std::uint64_t b = step / steps_per_bucket_;
+    if (b >= lookups_.size()) {
+        lookups_.resize(b + 1, 0);
+        misses_.resize(b + 1, 0);
+    }
+    lookups_[b] += lookups;
+    misses_[b] += misses;
+}
+
+MissRateSeries::Sum MissRateSeries::sum(std::uint64_t t0, std::uint64_t t1) const {
+    Sum s;
+    if (t1 <= t0) return s;
+    const std::uint64_t b1 = std::min<std::uint64_t>(ceil_div(t1, steps_per_bucket_), lookups_.size());
+    for (std::uint64_t b = t0 / steps_per_bucket_; b < b1; ++b) {
+        s.lookups += lookups_[b];
+        s.misses += misses_[b];
+    }
+    return s;
+}
+
+}  // namespace cachesim::viz
