@@ -233,8 +233,12 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     for (const Shown& g : shown) name_w = std::max(name_w, measure_text(g.group->array.name, font * 1.1).width);
     const int tick_w = measure_text("y=0000", font * 0.85).width;
     const int left = 16 + name_w + 10 + tick_w + 8;
-    const int chart_w = style.memory_chart ? memory_chart_width(*style.memory_chart, font) + 30 : 0;
-    const int right = legend_width(font, false, style.notes) + 40 + chart_w;
+    const int legend_w = legend_width(font, false, style.notes) + 40;
+    int chart_w = style.memory_chart ? memory_chart_width(*style.memory_chart, font) + 30 : 0;
+    // The chart only where the plot keeps at least half the width.
+    const bool chart_fits = style.width - left - legend_w - chart_w >= style.width / 2;
+    if (!chart_fits) chart_w = 0;
+    const int right = legend_w + chart_w;
     const int bottom = static_cast<int>(font * 4.2);
     lay.plot = {left, top, std::max(10, style.width - left - right), std::max(10, style.height - top - bottom)};
     if (!style.title.empty())
@@ -503,7 +507,13 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
             ly += static_cast<int>(font * 1.45);
         }
     }
-    if (style.memory_chart) {
+    if (style.memory_chart && !chart_fits) {
+        c.draw_text(lx, style.height - font * 1.5,
+                    "memory chart: needs --width " + std::to_string(left + legend_w + memory_chart_width(*style.memory_chart, font) + 30 +
+                                                                   style.width / 2 + 1) + " or more",
+                    {.size_px = font * 0.92, .color = kAxis});
+    }
+    if (style.memory_chart && chart_fits) {
         const int cx = style.width - chart_w + 10;
         lay.memory_chart = {cx, lay.plot.y, chart_w - 30, std::min(lay.plot.h + strip_h + strip_gap, static_cast<int>(font * 34))};
         draw_memory_chart(c, *style.memory_chart, lay.memory_chart, font);
