@@ -126,6 +126,16 @@ FIGURES = [
     ("stencil_column4_l1_l2.png", "column:4 with an L2",
      ["--preset", "thesis-stencil", "--schedule", "column:4", "--l2-size", "1K", "--l2-line", "16"],
      ["--title", "7x7 stencil, column 4, with a 1 KiB L2 behind the 24-line L1"]),
+    ("stencil256_density.png", "zoomed out: miss density",
+     ["--preset", "thesis-stencil", "--size", "256x256", "--stencil", "5x5"],
+     ["--title", "256x256 5x5 stencil, thesis cache: miss density and miss rate"]),
+    ("stencil256_lines.png", "a band enlarged (--lines)",
+     ["--preset", "thesis-stencil", "--size", "256x256", "--stencil", "5x5"],
+     ["--lines", "in[0,100]:in[0,108]", "--from", "25000", "--to", "28500",
+      "--title", "256x256 5x5 stencil: rows 100-107 of in, steps 25,000-28,500"]),
+    ("gpu_stencil128_sm.png", "GPU model, coloured by SM",
+     ["--model", "gpu", "--sms", "4", "--block", "128", "--size", "128x128", "--stencil", "5x5"],
+     ["--colour-by", "sm", "--title", "128x128 5x5 stencil, GPU model on 4 SMs, coloured by SM"]),
 ]
 
 
@@ -138,7 +148,7 @@ def gen_thesis_figures():
              "| --- | --- | --- | ---: | ---: |"]
     for name, caption, args, draw in FIGURES:
         r = run_csv(["simulate"] + args)
-        l2 = num(r["l2_read_misses"]) if "--l2-size" in args else "(no L2)"
+        l2 = num(r["l2_read_misses"]) if "--l2-size" in args or "gpu" in args else "(no L2)"
         lines.append("| {} | [{}](../viz/doc/{}) | `{}` | {} | {} |".format(
             caption, name, name, quote(args + draw), num(r["l1_read_misses"]), l2))
     return (note("the figures by `cachesim diagram OPTIONS --out viz/doc/PNG`, the misses by "
