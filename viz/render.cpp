@@ -509,8 +509,9 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     }
     if (style.memory_chart && !chart_fits) {
         c.draw_text(lx, style.height - font * 1.5,
-                    "memory chart: needs --width " + std::to_string(left + legend_w + memory_chart_width(*style.memory_chart, font) + 30 +
-                                                                   style.width / 2 + 1) + " or more",
+                    "memory chart: needs --width " +
+                        std::to_string(2 * (left + legend_w + memory_chart_width(*style.memory_chart, font) + 30)) +
+                        " or more",
                     {.size_px = font * 0.92, .color = kAxis});
     }
     if (style.memory_chart && chart_fits) {

@@ -25,7 +25,7 @@ po::options_description diagram_options() {
         ("time", po::value<std::uint64_t>()->default_value(0), "step shown by the array view")
         ("from", po::value<std::uint64_t>(), "time view: first step shown (default 0)")
         ("to", po::value<std::uint64_t>(), "time view: step after the last shown (default: the end)")
-        ("width", po::value<int>()->default_value(0), "image width in pixels (default 1400 time, 1800 with a memory chart, 1200 array)")
+        ("width", po::value<int>()->default_value(0), "image width in pixels (default 1400 time, 2000 with a memory chart, 1200 array)")
         ("height", po::value<int>()->default_value(0), "image height in pixels (default 800 time, 700 array)")
         ("title", po::value<std::string>(), "title (default: the workload and schedule)")
         ("max-cells", po::value<std::uint64_t>()->default_value(std::uint64_t{1} << 25),
@@ -117,7 +117,7 @@ int run_diagram(int argc, char** argv) {
     if (view == "time") {
         viz::TimeDiagramStyle style;
         // A GPU run's memory chart takes a column of its own.
-        style.width = pixels(*vm, "width", gpu && chart == "auto" ? 1800 : 1400);
+        style.width = pixels(*vm, "width", gpu && chart == "auto" ? 2000 : 1400);
         style.height = pixels(*vm, "height", 800);
         if (vm->count("from")) style.from = (*vm)["from"].as<std::uint64_t>();
         if (vm->count("to")) style.to = (*vm)["to"].as<std::uint64_t>();
