@@ -120,7 +120,7 @@ void App::frame(float dt) {
     ImGui::BeginGroup();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     if (bottom_h_ < 0) bottom_h_ = std::round(avail.y * 0.42f);
-    if (arrays_w_ < 0) arrays_w_ = std::round(avail.x * 0.48f);
+    if (arrays_w_ < 0) arrays_w_ = std::round(avail.x * 0.42f);
     const float split = 6;
     bottom_h_ = std::clamp(bottom_h_, 120.0f, std::max(120.0f, avail.y - 160));
     arrays_w_ = std::clamp(arrays_w_, 160.0f, std::max(160.0f, avail.x - 220));

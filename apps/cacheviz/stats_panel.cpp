@@ -46,19 +46,20 @@ void App::stats_panel(float, float) {
         ImGui::Text("%s", std::string(viz::cell_state_name(s)).c_str());
         if (s != viz::CellState::fetched_from_l2 && s != viz::CellState::not_cached) ImGui::SameLine(0, 14);
     }
-    if (ImGui::BeginTable("counters", 1 + n, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-        ImGui::TableSetupColumn("");
+    // Labels and values wrap within their columns rather than being cut.
+    if (ImGui::BeginTable("counters", 1 + n, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
+        ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, std::min(170.0f, ImGui::GetContentRegionAvail().x * 0.4f));
         for (int i = 0; i < n; ++i)
             ImGui::TableSetupColumn(panes_[i]->stale() ? (panes_[i]->name + " (previous run)").c_str() : panes_[i]->name.c_str());
         ImGui::TableHeadersRow();
         auto row = [&](const char* label, auto value_of) {
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);
-            ImGui::TextUnformatted(label);
+            ImGui::TextWrapped("%s", label);
             for (int i = 0; i < n; ++i) {
                 ImGui::TableSetColumnIndex(1 + i);
                 const auto& cur = panes_[i]->current;
-                if (cur) ImGui::TextUnformatted(value_of(*cur).c_str());
+                if (cur) ImGui::TextWrapped("%s", value_of(*cur).c_str());
             }
         };
         row("schedule", [](const JobOutput& o) { return schedule_name(o.input.workload.schedule); });
