@@ -42,7 +42,13 @@ std::size_t App::texels_written_last_frame() const {
     return n;
 }
 
+void App::note_widget(const std::string& name) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    widgets_.push_back({name, {a.x, a.y, b.x - a.x, b.y - a.y}});
+}
+
 void App::frame(float dt) {
+    widgets_.clear();
     for (int i = 0; i < 2; ++i) poll(*panes_[i]);
     handle_keys();
     if (view_.playing && total_steps() > 0) {
@@ -76,6 +82,7 @@ void App::frame(float dt) {
         ImGui::RadioButton("edit B", &editing_, 1);
         ImGui::SameLine();
         if (ImGui::Button("copy A to B")) { panes_[1]->config = panes_[0]->config; start_run(*panes_[1]); }
+        note_widget("copy_a_to_b");
         ImGui::Checkbox("B: show where A and B differ (D)", &show_difference_);
     }
     ImGui::PushItemWidth(std::max(80.0f, controls_w_ - 165));
@@ -87,8 +94,10 @@ void App::frame(float dt) {
         user_moved_view();
         fit_view();
     }
+    note_widget("fit_view");
     ImGui::SameLine();
     if (ImGui::Button("save PNG (Ctrl+S)")) save_request_ = options_.save_path;
+    note_widget("save_png");
     for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
         if (!panes_[i]->current) continue;
         if (i) ImGui::SameLine();
@@ -98,6 +107,7 @@ void App::frame(float dt) {
             ImGui::SetClipboardText(last_command_[i].c_str());
             status_ = "copied: " + last_command_[i];
         }
+        note_widget("copy_command_" + panes_[i]->name);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("the `cachesim diagram` options that draw this run's configuration and the view's steps");
     }

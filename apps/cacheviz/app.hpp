@@ -2,6 +2,7 @@
 // cacheviz's state and its ImGui interface: configuration panel, one or two diagram panes sharing
 // zoom and playhead, the array view at the playhead, and the stats panel.
 #include <SFML/Graphics/Texture.hpp>
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -165,6 +166,9 @@ private:
     bool first_tab_frame_ = true;  // selects AppOptions::bottom_tab once
     int contents_pane_ = 0;
     std::string last_command_[2];  // the last copied command per pane
+    // Where named buttons were drawn in the last frame (x, y, w, h), for scripted tests.
+    std::vector<std::pair<std::string, std::array<float, 4>>> widgets_;
+    void note_widget(const std::string& name);
 };
 
 }  // namespace cachesim::gui

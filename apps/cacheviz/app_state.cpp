@@ -29,6 +29,7 @@ std::string App::state_text() const {
     s << "difference " << show_difference_ << "\n";
     s << "layout " << controls_w_ << " " << bottom_h_ << " " << arrays_w_ << "\n";
     s << "status " << status_ << "\n";
+    for (const auto& [name, r] : widgets_) s << "widget " << name << " " << r[0] << " " << r[1] << " " << r[2] << " " << r[3] << "\n";
     for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
         const Pane& p = *panes_[i];
         const std::string k = p.name;

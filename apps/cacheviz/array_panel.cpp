@@ -20,24 +20,26 @@ void App::array_panel(float width, float height) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // The arrays of all panes at one scale, as large as the panel allows: the panes side by side
     // or one above the other, whichever gives the larger picture.
-    float total_w = 0, max_h = 1;
-    std::size_t count = 0;
-    if (panes_[0]->array_view)
-        for (const viz::ArrayGrid& g : panes_[0]->array_view->arrays) {
-            total_w += g.width;
-            max_h = std::max(max_h, static_cast<float>(g.height));
-            ++count;
-        }
     const float gap = 10;
-    const auto scale_for = [&](int across, int down) {
-        const float w = (avail.x - gap * (across * count - 1) - style.ItemSpacing.x * (across - 1)) / std::max(1.0f, across * total_w);
+    // A pane's scale when the panes are laid out `across` x `down`.
+    const auto scale_for = [&](const Pane& pane, int across, int down) {
+        float total_w = 0, max_h = 1, count = 0;
+        if (pane.array_view)
+            for (const viz::ArrayGrid& g : pane.array_view->arrays) {
+                total_w += g.width;
+                max_h = std::max(max_h, static_cast<float>(g.height));
+                ++count;
+            }
+        const float w = ((avail.x - style.ItemSpacing.x * (across - 1) - 2 * gap * (across - 1)) / across - gap * (count - 1)) /
+                        std::max(1.0f, total_w);
         const float h = ((avail.y - down * (2 * line_h + style.ItemSpacing.y)) / down) / max_h;
         return std::max(0.05f, std::min(w, h));
     };
-    const bool stacked = n == 2 && scale_for(1, 2) > scale_for(2, 1);
-    const float scale = n == 1 ? scale_for(1, 1) : stacked ? scale_for(1, 2) : scale_for(2, 1);
+    const bool stacked = n == 2 && std::min(scale_for(*panes_[0], 1, 2), scale_for(*panes_[1], 1, 2)) >
+                                       std::min(scale_for(*panes_[0], 2, 1), scale_for(*panes_[1], 2, 1));
     for (int i = 0; i < n; ++i) {
         Pane& pane = *panes_[i];
+        const float scale = n == 1 ? scale_for(pane, 1, 1) : stacked ? scale_for(pane, 1, 2) : scale_for(pane, 2, 1);
         if (i && !stacked) ImGui::SameLine(0, gap * 2);
         ImGui::BeginGroup();
         if (pane.array_view) {

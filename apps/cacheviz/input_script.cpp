@@ -43,8 +43,14 @@ std::vector<ScriptedEvent> parse_input_script(const std::string& text, const std
         };
         if (frame < 0) throw fail("a negative frame");
         if (!(words >> verb)) throw fail("no action");
-        const auto push = [&](const sf::Event& e) { events.push_back({frame, e}); };
-        if (verb == "key" || verb == "down" || verb == "up") {
+        const auto push = [&](const sf::Event& e) { events.push_back({frame, ScriptedEvent::Kind::event, e, {}}); };
+        if (verb == "idle") {
+            events.push_back({frame, ScriptedEvent::Kind::idle, {}, {}});
+        } else if (verb == "snapshot") {
+            std::string path;
+            if (!(words >> path)) throw fail("no PATH");
+            events.push_back({frame, ScriptedEvent::Kind::snapshot, {}, path});
+        } else if (verb == "key" || verb == "down" || verb == "up") {
             std::string name;
             if (!(words >> name)) throw fail("no key name");
             sf::Event e{};

@@ -9,6 +9,10 @@
 //   FRAME click X Y [right]       press and release there within the frame
 //   FRAME press X Y [right] | release X Y [right]
 //   FRAME wheel X Y DELTA
+//   FRAME idle            the script waits here until no simulation runs (later frames count on
+//                         from when it goes on)
+//   FRAME snapshot PATH   after that frame is drawn, save the window to PATH.png and the state
+//                         (as --state writes it) to PATH.txt, whether or not simulations run
 // FRAME counts from 0 (the events go in before that frame is built).
 #include <SFML/Window/Event.hpp>
 #include <string>
@@ -17,8 +21,11 @@
 namespace cachesim::gui {
 
 struct ScriptedEvent {
+    enum class Kind { event, idle, snapshot };
     int frame = 0;
+    Kind kind = Kind::event;
     sf::Event event{};
+    std::string path;  // snapshot
 };
 
 // Throws InputError naming the file and line.

@@ -227,12 +227,23 @@ int run(int argc, char** argv) {
         FrameStats stats;
         sf::Clock clock;
         const auto start = std::chrono::steady_clock::now();
-        int frame = 0;
+        int frame = 0, script_frame = 0;
         bool running = true;
         while (running && window.isOpen()) {
             const auto t0 = std::chrono::steady_clock::now();
-            for (const gui::ScriptedEvent& se : script)
-                if (se.frame == frame) viz::gui::imgui_process_event(se.event);
+            // The script's clock stops at an `idle` line while simulations run.
+            std::vector<std::string> snapshots;
+            const bool hold = std::any_of(script.begin(), script.end(), [&](const gui::ScriptedEvent& se) {
+                return se.frame == script_frame && se.kind == gui::ScriptedEvent::Kind::idle;
+            }) && app.busy();
+            if (!hold) {
+                for (const gui::ScriptedEvent& se : script) {
+                    if (se.frame != script_frame) continue;
+                    if (se.kind == gui::ScriptedEvent::Kind::event) viz::gui::imgui_process_event(se.event);
+                    if (se.kind == gui::ScriptedEvent::Kind::snapshot) snapshots.push_back(se.path);
+                }
+                ++script_frame;
+            }
             sf::Event e;
             while (window.pollEvent(e)) {
                 if (e.type == sf::Event::Closed) running = false;
@@ -247,7 +258,7 @@ int run(int argc, char** argv) {
             window.clear(sf::Color(240, 240, 240));
             viz::gui::imgui_render(window);
             ++frame;
-            const bool capture = !screenshot.empty() && frame >= frames && frame > last_scripted_frame &&
+            const bool capture = !screenshot.empty() && frame >= frames && script_frame > last_scripted_frame &&
                                  !viz::gui::imgui_input_pending() && !app.busy();
             const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             if (waited > max_seconds && !capture) {
@@ -280,6 +291,10 @@ int run(int argc, char** argv) {
                 } catch (const std::exception& e) {
                     app.saved(std::string("not saved: ") + e.what());
                 }
+            }
+            for (const std::string& path : snapshots) {
+                cli::write_file_atomically(path + ".png", window_png());
+                cli::write_file_atomically(path + ".txt", app.state_text());
             }
             if (capture) {
                 cli::write_file_atomically(screenshot, window_png());
