@@ -202,10 +202,11 @@ int run(int argc, char** argv) {
     app_options.bottom_tab = tab;
     app_options.save_path = (*vm)["save-png"].as<std::string>();
 
-    // Without a display SFML would abort: say what is missing instead.
-    if (Display* display = XOpenDisplay(nullptr)) {
-        XCloseDisplay(display);
-    } else {
+    // Without a display SFML would abort: say what is missing instead. The connection stays open
+    // until the window has its own (an X server with no clients left resets, and would refuse
+    // SFML's connection meanwhile).
+    Display* display = XOpenDisplay(nullptr);
+    if (!display) {
         const char* name = std::getenv("DISPLAY");
         std::cerr << "cacheviz: error: cannot open the X display" << (name && *name ? std::string(" '") + name + "'" : std::string(" (DISPLAY is not set)"))
                   << "; cacheviz needs a display: run it on a desktop or under xvfb-run, or draw the diagram without one with "
@@ -215,6 +216,7 @@ int run(int argc, char** argv) {
 
     sf::ContextSettings gl;
     sf::RenderWindow window(sf::VideoMode(ww, wh), "cacheviz", sf::Style::Default, gl);
+    XCloseDisplay(display);
     window.setVerticalSyncEnabled(false);
     window.setFramerateLimit(screenshot.empty() && !auto_motion ? 60 : 0);
     viz::gui::imgui_init(window);
