@@ -165,6 +165,7 @@ private:
     bool show_difference_ = false;
     bool first_tab_frame_ = true;  // selects AppOptions::bottom_tab once
     int contents_pane_ = 0;
+    std::uint64_t contents_scrolled_step_ = ~std::uint64_t{0};
     std::string last_command_[2];  // the last copied command per pane
     // Where named buttons were drawn in the last frame (x, y, w, h), for scripted tests.
     std::vector<std::pair<std::string, std::array<float, 4>>> widgets_;

@@ -91,9 +91,18 @@ void App::contents_panel() {
             ImGui::TableSetupColumn(age_name);
             ImGui::TableSetupColumn("at this step");
             ImGui::TableHeadersRow();
+            // When the step changes, scroll to the next victim of the set the step used last (the
+            // first level's), so that what the next miss does is in view.
+            int scroll_row = -1;
+            if (&level == &c.levels.front() && contents_scrolled_step_ != c.step && !level.step_events.empty()) {
+                const std::uint32_t set = level.step_events.back().set;
+                if (level.set[set].next_victim) scroll_row = static_cast<int>(set * level.ways + *level.set[set].next_victim);
+                contents_scrolled_step_ = c.step;
+            }
             ImGuiListClipper clipper;
             const int rows = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(level.sets) * level.ways, 1u << 30));
             clipper.Begin(rows);
+            if (scroll_row >= 0) clipper.ForceDisplayRangeByIndices(scroll_row, scroll_row + 1);
             while (clipper.Step())
                 for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
                     const std::uint32_t set = static_cast<std::uint32_t>(r / level.ways), way = static_cast<std::uint32_t>(r % level.ways);
@@ -136,6 +145,7 @@ void App::contents_panel() {
                     }
                     ImGui::TableSetColumnIndex(7);
                     ImGui::TextUnformatted(note.c_str());
+                    if (r == scroll_row) ImGui::SetScrollHereY(0.5f);
                 }
             ImGui::EndTable();
         }

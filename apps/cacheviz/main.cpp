@@ -230,6 +230,7 @@ int run(int argc, char** argv) {
         sf::Clock clock;
         const auto start = std::chrono::steady_clock::now();
         int frame = 0, script_frame = 0;
+        bool idle_before = false;
         bool running = true;
         while (running && window.isOpen()) {
             const auto t0 = std::chrono::steady_clock::now();
@@ -260,8 +261,11 @@ int run(int argc, char** argv) {
             window.clear(sf::Color(240, 240, 240));
             viz::gui::imgui_render(window);
             ++frame;
+            // A frame after the results arrived: ImGui applies some layout (scrolling) a frame late.
+            const bool idle = !app.busy();
             const bool capture = !screenshot.empty() && frame >= frames && script_frame > last_scripted_frame &&
-                                 !viz::gui::imgui_input_pending() && !app.busy();
+                                 !viz::gui::imgui_input_pending() && idle && idle_before;
+            idle_before = idle;
             const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             if (waited > max_seconds && !capture) {
                 if (!screenshot.empty()) {
