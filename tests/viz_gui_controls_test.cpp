@@ -15,6 +15,7 @@
 #include <fstream>
 #include <list>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -377,4 +378,64 @@ TEST(VizGuiControls, CopiedCommandReproducesTheRun) {
     EXPECT_EQ(s.value("pane B misses L1"), csv.at(0, "l1_misses") + " read_misses " + csv.at(0, "l1_read_misses"));
     EXPECT_EQ(s.value("pane B misses L2"), csv.at(0, "l2_misses") + " read_misses " + csv.at(0, "l2_read_misses"));
     EXPECT_EQ(csv.at(0, "l1_ways"), "6");
+}
+
+// Hovering a cell: the line's history up to that step (its last use, reuse distance, eviction and
+// evictor), against a recency list replaying the thesis stencil's loads access by access.
+TEST(VizGuiControls, HoverGivesReuseDistanceAndEvictor) {
+    REQUIRE_GUI();
+    const fs::path dir = test_dir("hover");
+    ASSERT_EQ(gui("--preset thesis-stencil" + kWindow + "--frames 2 --screenshot '" + (dir / "a.png").string() + "' --layout '" +
+                      (dir / "layout.txt").string() + "'",
+                  dir / "log.txt"),
+              0)
+        << vt::read_file(dir / "log.txt");
+    const vt::Placement p = read_placement(dir / "layout.txt");
+    const std::uint64_t step = 100, line = 0;  // `in` (0..3, 0): the diagram's row 0
+    const fs::path script = write_script(dir, "0 idle\n1 move " + std::to_string(p.px(step)) + " " + std::to_string(p.py(line)) +
+                                                  "\n3 idle\n4 snapshot " + (dir / "hover").string() + "\n");
+    ASSERT_EQ(gui("--preset thesis-stencil" + kWindow + "--frames 2 --script '" + script.string() + "' --screenshot '" +
+                      (dir / "b.png").string() + "'",
+                  dir / "log.txt"),
+              0)
+        << vt::read_file(dir / "log.txt");
+    // The reference: 24 lines, LRU, the loads of items 0..step in order.
+    std::list<std::uint64_t> recency;
+    std::optional<std::uint64_t> last_use, evicted, by;
+    std::vector<std::uint64_t> since;  // lines used since the line's latest use
+    std::uint64_t reuse = 0;
+    bool reused = false;
+    for (std::uint64_t item = 0; item <= step; ++item) {
+        const long x = static_cast<long>(item % 16), y = static_cast<long>(item / 16);
+        for (long dy = -3; dy <= 3; ++dy)
+            for (long dx = -3; dx <= 3; ++dx) {
+                const long yy = std::clamp(y + dy, 0L, 15L), xx = std::clamp(x + dx, 0L, 15L);
+                const std::uint64_t l = static_cast<std::uint64_t>(yy * 16 + xx) * 4 / 16;
+                if (l == line) {
+                    if (last_use) {
+                        std::sort(since.begin(), since.end());
+                        reuse = static_cast<std::uint64_t>(std::unique(since.begin(), since.end()) - since.begin());
+                        reused = true;
+                    }
+                    last_use = item;
+                    since.clear();
+                } else if (last_use) {
+                    since.push_back(l);
+                }
+                const bool present = std::find(recency.begin(), recency.end(), l) != recency.end();
+                recency.remove(l);
+                recency.push_front(l);
+                if (!present && recency.size() > 24) {
+                    if (recency.back() == line) {
+                        evicted = item;
+                        by = l;
+                    }
+                    recency.pop_back();
+                }
+            }
+    }
+    ASSERT_TRUE(last_use && evicted && reused);
+    const std::string want = std::to_string(step) + " " + std::to_string(line) + " last_use " + std::to_string(*last_use) + " reuse " +
+                             std::to_string(reuse) + " resident 0 evicted " + std::to_string(*evicted) + " by " + std::to_string(*by);
+    EXPECT_EQ(State(vt::read_file(dir / "hover.txt")).value("pane A hover"), want);
 }

@@ -42,6 +42,13 @@ std::string App::state_text() const {
             s << "pane " << k << " misses " << l.name << " " << l.misses() << " read_misses " << l.read_misses << "\n";
         s << "pane " << k << " command " << diagram_command(i) << "\n";
         if (!last_command_[i].empty()) s << "pane " << k << " copied " << last_command_[i] << "\n";
+        if (p.hover_job && p.hover_job->done() && p.hover_job->contents() && p.hover_job->contents()->focus) {
+            const viz::LineHistory& h = *p.hover_job->contents()->focus;
+            const auto opt = [](const std::optional<std::uint64_t>& v) { return v ? std::to_string(*v) : std::string("-"); };
+            s << "pane " << k << " hover " << p.hover_job->request().step << " " << h.line << " last_use " << opt(h.last_access_step)
+              << " reuse " << opt(h.reuse_distance) << " resident " << h.resident << " evicted " << opt(h.evicted_step) << " by "
+              << opt(h.evicted_by_line) << "\n";
+        }
         if (p.contents_shown && p.contents_shown->contents()) {
             const viz::CacheContents& c = *p.contents_shown->contents();
             s << "pane " << k << " contents_step " << c.step << "\n";
