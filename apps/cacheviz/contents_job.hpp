@@ -19,9 +19,6 @@ struct ContentsRequest {
     HierarchyConfig hierarchy;
     std::uint64_t step = 0;
     std::optional<std::uint64_t> focus_line;
-    bool operator==(const ContentsRequest& o) const {
-        return step == o.step && focus_line == o.focus_line;  // within one run's configuration
-    }
 };
 
 class ContentsJob {
