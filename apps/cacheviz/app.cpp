@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace cachesim::gui {
 
@@ -29,7 +30,8 @@ bool App::busy() const {
     for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
         const Pane& p = *panes_[i];
         // A job counts until its result is shown (a finished one is picked up by the next frame).
-        if (p.job || p.snapshot_job || p.detail_job) return true;
+        if (p.job || p.snapshot_job || p.detail_job || p.contents_job) return true;
+        if (p.hover_job && !p.hover_job->done()) return true;
     }
     return false;
 }
@@ -40,8 +42,15 @@ std::size_t App::texels_written_last_frame() const {
     return n;
 }
 
+void App::note_widget(const std::string& name) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    widgets_.push_back({name, {a.x, a.y, b.x - a.x, b.y - a.y}});
+}
+
 void App::frame(float dt) {
+    widgets_.clear();
     for (int i = 0; i < 2; ++i) poll(*panes_[i]);
+    handle_keys();
     if (view_.playing && total_steps() > 0) {
         view_.play_accumulator += dt * view_.speed;
         const auto adv = static_cast<std::uint64_t>(view_.play_accumulator);
@@ -49,15 +58,19 @@ void App::frame(float dt) {
         view_.playhead += adv;
         if (view_.playhead >= total_steps()) { view_.playhead = total_steps() - 1; view_.playing = false; }
     }
-    for (int i = 0; i < (compare_ ? 2 : 1); ++i) request_array_view(*panes_[i]);
+    for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
+        request_array_view(*panes_[i]);
+        request_contents(*panes_[i]);
+    }
 
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(io.DisplaySize);
     ImGui::Begin("cacheviz", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+    const ImVec2 whole = ImGui::GetContentRegionAvail();
     // Left: configuration.
-    ImGui::BeginChild("controls", ImVec2(340, 0), true);
+    ImGui::BeginChild("controls", ImVec2(controls_w_, 0), true);
     ImGui::TextUnformatted("cacheviz: GPU thread schedules and caches");
     if (ImGui::Checkbox("compare two configurations", &compare_)) {
         if (compare_ && !panes_[1]->current && !panes_[1]->job) start_run(*panes_[1]);
@@ -69,24 +82,59 @@ void App::frame(float dt) {
         ImGui::RadioButton("edit B", &editing_, 1);
         ImGui::SameLine();
         if (ImGui::Button("copy A to B")) { panes_[1]->config = panes_[0]->config; start_run(*panes_[1]); }
+        note_widget("copy_a_to_b");
+        ImGui::Checkbox("B: show where A and B differ (D)", &show_difference_);
     }
-    ImGui::PushItemWidth(150);
+    ImGui::PushItemWidth(std::max(80.0f, controls_w_ - 165));
     controls(*panes_[compare_ ? editing_ : 0]);
     ImGui::PopItemWidth();
     ImGui::Separator();
-    if (ImGui::Button("fit view")) {
+    ImGui::TextDisabled("View and export");
+    if (ImGui::Button("fit view (F)")) {
         user_moved_view();
         fit_view();
     }
-    ImGui::TextDisabled("drag: pan; wheel: zoom;\nCtrl+wheel: time only; Shift+wheel: lines only;\nright click: move the playhead");
-    ImGui::EndChild();
+    note_widget("fit_view");
     ImGui::SameLine();
+    if (ImGui::Button("save PNG (Ctrl+S)")) save_request_ = options_.save_path;
+    note_widget("save_png");
+    for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
+        if (!panes_[i]->current) continue;
+        if (i) ImGui::SameLine();
+        const std::string label = "copy " + panes_[i]->name + " as a cachesim diagram command";
+        if (ImGui::Button(compare_ ? ("copy " + panes_[i]->name + " as command").c_str() : label.c_str())) {
+            last_command_[i] = diagram_command(i);
+            ImGui::SetClipboardText(last_command_[i].c_str());
+            status_ = "copied: " + last_command_[i];
+        }
+        note_widget("copy_command_" + panes_[i]->name);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("the `cachesim diagram` options that draw this run's configuration and the view's steps");
+    }
+    if (!status_.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextDisabled("%s", status_.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("drag: pan; wheel: zoom (Ctrl: time only, Shift: lines only); right click: move the playhead. "
+                        "Keys: Space play, arrows step (Shift: x10), Home / End, F fit, + / - zoom, D differences, "
+                        "Ctrl+S save PNG, Esc or Ctrl+Q quit");
+    ImGui::PopTextWrapPos();
+    ImGui::EndChild();
+    ImGui::SameLine(0, 0);
+    splitter("##split_controls", true, whole.y, controls_w_, 220, std::max(220.0f, whole.x - 400));
+    ImGui::SameLine(0, 0);
 
-    // Right: diagrams on top, array view and stats below.
+    // Right: diagrams on top, array view and stats / cache contents below.
     ImGui::BeginGroup();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float bottom_h = std::min(330.0f, avail.y * 0.38f);
-    const float top_h = avail.y - bottom_h - ImGui::GetStyle().ItemSpacing.y;
+    if (bottom_h_ < 0) bottom_h_ = std::round(avail.y * 0.42f);
+    if (arrays_w_ < 0) arrays_w_ = std::round(avail.x * 0.42f);
+    const float split = 6;
+    bottom_h_ = std::clamp(bottom_h_, 120.0f, std::max(120.0f, avail.y - 160));
+    arrays_w_ = std::clamp(arrays_w_, 160.0f, std::max(160.0f, avail.x - 220));
+    const float top_h = avail.y - bottom_h_ - split - 2 * ImGui::GetStyle().ItemSpacing.y;
     const int n = compare_ ? 2 : 1;
     const float pane_w = (avail.x - ImGui::GetStyle().ItemSpacing.x * (n - 1)) / n;
     for (int i = 0; i < n; ++i) {
@@ -94,13 +142,38 @@ void App::frame(float dt) {
         diagram_pane(*panes_[i], pane_w, top_h);
     }
     visible_cells_ = 0;
-    for (int i = 0; i < n; ++i) visible_cells_ += panes_[i]->texture.visible_texels() + panes_[i]->detail_texture.visible_texels();
-    const float arrays_w = avail.x * 0.55f;
-    array_panel(arrays_w, bottom_h);
-    ImGui::SameLine();
-    stats_panel(avail.x - arrays_w - ImGui::GetStyle().ItemSpacing.x, bottom_h);
+    for (int i = 0; i < n; ++i)
+        visible_cells_ += panes_[i]->texture.visible_texels() + panes_[i]->detail_texture.visible_texels() +
+                          panes_[i]->difference_texture.visible_texels();
+    float bottom = bottom_h_;
+    if (splitter("##split_bottom", false, avail.x, bottom, 120, std::max(120.0f, avail.y - 160))) bottom_h_ = bottom;
+    array_panel(arrays_w_, bottom_h_);
+    ImGui::SameLine(0, 0);
+    splitter("##split_arrays", true, bottom_h_, arrays_w_, 160, std::max(160.0f, avail.x - 220));
+    ImGui::SameLine(0, 0);
+    bottom_right_panel(avail.x - arrays_w_ - split, bottom_h_);
     ImGui::EndGroup();
     ImGui::End();
+}
+
+bool App::splitter(const char* id, bool vertical, float length, float& size, float min_size, float max_size) {
+    // A vertical bar is dragged along x (it sizes what is left of it); a horizontal one along y
+    // (it sizes what is below it).
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const ImVec2 extent = vertical ? ImVec2(6, std::max(1.0f, length)) : ImVec2(std::max(1.0f, length), 6);
+    ImGui::InvisibleButton(id, extent);
+    const bool active = ImGui::IsItemActive();
+    if (ImGui::IsItemHovered() || active) ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+    const ImU32 colour = active ? IM_COL32(80, 120, 200, 255) : IM_COL32(190, 190, 190, 255);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    if (vertical) dl->AddLine(ImVec2(at.x + 3, at.y), ImVec2(at.x + 3, at.y + extent.y), colour, 2);
+    else dl->AddLine(ImVec2(at.x, at.y + 3), ImVec2(at.x + extent.x, at.y + 3), colour, 2);
+    if (!active) return false;
+    const ImGuiIO& io = ImGui::GetIO();
+    const float delta = vertical ? io.MouseDelta.x : -io.MouseDelta.y;
+    if (delta == 0) return false;
+    size = std::clamp(size + delta, min_size, max_size);
+    return true;
 }
 
 }  // namespace cachesim::gui

@@ -2,11 +2,14 @@
 // cacheviz's state and its ImGui interface: configuration panel, one or two diagram panes sharing
 // zoom and playhead, the array view at the playhead, and the stats panel.
 #include <SFML/Graphics/Texture.hpp>
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "apps/cacheviz/contents_job.hpp"
 #include "apps/cacheviz/sim_job.hpp"
 #include "apps/common/model_kind.hpp"
 #include "sim/gpu/gpu_presets.hpp"
@@ -65,6 +68,15 @@ struct Pane {
     viz::DetailWindow detail_window;
     viz::gui::DiagramTexture detail_texture;
     std::optional<viz::DetailWindow> detail_declined;  // cancelled by the user: not asked again while it covers the view
+    // Difference view (compare mode, pane B): cells where A and B differ.
+    viz::gui::DiagramTexture difference_texture;
+    // The caches' contents at the playhead (thread model), and the hovered line's history.
+    std::unique_ptr<ContentsJob> contents_job;
+    std::unique_ptr<ContentsJob> contents_shown;
+    std::unique_ptr<ContentsJob> hover_job;
+    // True while the diagram and counters shown are the previous configuration's (a newer run is
+    // on its way, or the new configuration failed).
+    bool stale() const { return current && (job || !config_error.empty()); }
 };
 
 struct AppOptions {
@@ -72,6 +84,8 @@ struct AppOptions {
     viz::DetailPolicy detail;                         // deep zoom; detail.max_cells = 0 turns it off
     // Initial view (steps [first, second), lines [first, second)); the whole run when unset.
     std::optional<std::pair<double, double>> zoom_steps, zoom_lines;
+    std::string bottom_tab = "stats";  // stats | contents: the tab shown first
+    std::string save_path = "cacheviz-view.png";  // Ctrl+S
 };
 
 class App {
@@ -100,6 +114,16 @@ public:
     const Placement& placement(int i = 0) const { return placements_[i]; }
     bool comparing() const { return compare_; }
 
+    // Requests the frame loop acts on (keys Ctrl+S, Esc / Ctrl+Q; the buttons).
+    bool quit_requested() const { return quit_requested_; }
+    // The path to save the window to after this frame, once; empty when none.
+    std::string take_save_request() { return std::exchange(save_request_, std::string()); }
+    void saved(const std::string& message) { status_ = message; }
+    // The visible state as "key value" lines (cacheviz --state): for tests and scripts.
+    std::string state_text() const;
+    // `cachesim diagram` options reproducing pane i's run and the view's steps.
+    std::string diagram_command(int pane) const;
+
 private:
     void start_run(Pane& pane);
     void poll(Pane& pane);
@@ -107,6 +131,14 @@ private:
     void diagram_pane(Pane& pane, float width, float height);
     void array_panel(float width, float height);
     void stats_panel(float width, float height);
+    void stats_table();
+    void contents_panel();
+    void bottom_right_panel(float width, float height);
+    void handle_keys();
+    void request_contents(Pane& pane);
+    void hover_history(Pane& pane, std::uint64_t step, std::uint64_t row);
+    void update_difference(const viz::gui::Viewport& vp);
+    bool splitter(const char* id, bool vertical, float length, float& size, float min_size, float max_size);
     void playhead_controls();
     void fit_view();
     void clamp_view();
@@ -125,6 +157,19 @@ private:
     SharedView view_;
     std::uint64_t visible_cells_ = 0;
     Placement placements_[2];
+    bool quit_requested_ = false;
+    std::string save_request_;
+    std::string status_;  // the last save / copy, shown under the controls
+    // Layout: the panes' sizes, dragged with the splitters between them.
+    float controls_w_ = 340, bottom_h_ = -1, arrays_w_ = -1;
+    bool show_difference_ = false;
+    bool first_tab_frame_ = true;  // selects AppOptions::bottom_tab once
+    int contents_pane_ = 0;
+    std::uint64_t contents_scrolled_step_ = ~std::uint64_t{0};
+    std::string last_command_[2];  // the last copied command per pane
+    // Where named buttons were drawn in the last frame (x, y, w, h), for scripted tests.
+    std::vector<std::pair<std::string, std::array<float, 4>>> widgets_;
+    void note_widget(const std::string& name);
 };
 
 }  // namespace cachesim::gui

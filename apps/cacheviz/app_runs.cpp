@@ -82,6 +82,11 @@ void App::poll(Pane& pane) {
                                         pane.current->diagram->rows() != out->diagram->rows();
             pane.current = out;
             pane.texture.set_diagram(out->diagram);
+            pane.difference_texture.set_diagram(nullptr);
+            for (auto& p : panes_) p->difference_texture.set_diagram(nullptr);  // A's change changes B's differences
+            pane.contents_job.reset();
+            pane.contents_shown.reset();
+            pane.hover_job.reset();
             drop_detail(pane);
             if (extent_changed && (view_.fitted || &pane == panes_[0].get())) fit_view();
             view_.playhead = std::min<std::uint64_t>(view_.playhead, total_steps() ? total_steps() - 1 : 0);
@@ -102,6 +107,7 @@ void App::poll(Pane& pane) {
             pane.detail_declined = requested;  // do not retry a failing window
         }
     }
+    if (pane.contents_job && pane.contents_job->done()) pane.contents_shown = std::move(pane.contents_job);
     if (pane.snapshot_job && pane.snapshot_job->done()) {
         std::shared_ptr<JobOutput> out = pane.snapshot_job->output();
         pane.snapshot_job.reset();
@@ -146,6 +152,43 @@ void App::request_array_view(Pane& pane) {
     in.run_fraction = static_cast<double>(view_.playhead + 1) / static_cast<double>(std::max<std::uint64_t>(pane.current->diagram->steps(), 1));
     pane.snapshot_job = std::make_unique<SimJob>(std::move(in));
     pane.array_view_step = view_.playhead;
+}
+
+}  // namespace cachesim::gui
+
+namespace cachesim::gui {
+
+namespace {
+
+ContentsRequest contents_request(const JobOutput& run, std::uint64_t step, std::optional<std::uint64_t> focus) {
+    ContentsRequest r;
+    r.workload = run.input.workload;
+    r.hierarchy = run.input.hierarchy;
+    r.step = step;
+    r.focus_line = focus;
+    return r;
+}
+
+}  // namespace
+
+void App::request_contents(Pane& pane) {
+    if (!pane.current || pane.current->input.gpu_model || !pane.current->diagram) return;
+    const std::uint64_t steps = pane.current->diagram->steps();
+    if (steps == 0) return;
+    const std::uint64_t step = std::min(view_.playhead, steps - 1);
+    if (pane.contents_job) {
+        if (pane.contents_job->request().step == step) return;  // on its way
+        pane.contents_job.reset();                                // cancels it
+    }
+    if (pane.contents_shown && pane.contents_shown->request().step == step) return;
+    pane.contents_job = std::make_unique<ContentsJob>(contents_request(*pane.current, step, std::nullopt));
+}
+
+void App::hover_history(Pane& pane, std::uint64_t step, std::uint64_t row) {
+    if (!pane.current || pane.current->input.gpu_model || !pane.current->diagram) return;
+    const std::uint64_t line = pane.current->diagram->layout().line_of_row(row);
+    if (pane.hover_job && pane.hover_job->request().step == step && pane.hover_job->request().focus_line == line) return;
+    pane.hover_job = std::make_unique<ContentsJob>(contents_request(*pane.current, step, line));
 }
 
 }  // namespace cachesim::gui

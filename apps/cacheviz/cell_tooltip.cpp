@@ -13,7 +13,7 @@
 namespace cachesim::gui {
 
 void cell_tooltip(const JobOutput& out, const viz::Diagram& diagram, const viz::Diagram* exact, std::uint64_t step,
-                  std::uint64_t row) {
+                  std::uint64_t row, const viz::LineHistory* history, bool pending, const JobOutput* other) {
     const viz::Diagram* d = &diagram;  // as the pane names it
     ImGui::BeginTooltip();
     const WorkloadSpec& wl = out.input.workload;
@@ -43,6 +43,35 @@ void cell_tooltip(const JobOutput& out, const viz::Diagram& diagram, const viz::
     else if (!cell.exact)
         ImGui::TextDisabled("(a cell covers %llu steps x %llu lines)", static_cast<unsigned long long>(d->steps_per_column()),
                             static_cast<unsigned long long>(d->rows_per_bucket()));
+    if (other && other->diagram && step < other->diagram->steps() && row < other->diagram->rows()) {
+        const viz::CellState a = viz::shown_cell(*other->diagram, nullptr, step, row).state;
+        ImGui::Text("A: %s%s", std::string(viz::cell_state_name(a)).c_str(), a == cell.state ? " (the same)" : " (differs)");
+    }
+    if (!out.input.gpu_model) {
+        const auto u = [](std::uint64_t v) { return viz::thousands(v); };
+        if (history) {
+            if (!history->last_access_step)
+                ImGui::TextUnformatted("not used up to this step");
+            else if (!history->reuse_distance)
+                ImGui::Text("last used at step %s, its first use (no reuse distance)", u(*history->last_access_step).c_str());
+            else
+                ImGui::Text("last used at step %s; reuse distance %s (other lines used since its use before)",
+                            u(*history->last_access_step).c_str(), u(*history->reuse_distance).c_str());
+            if (history->evicted_step) {
+                const std::uint64_t by_row = d->layout().row_of_line(*history->evicted_by_line);
+                const viz::RowInfo by = by_row == viz::kNoRow ? viz::RowInfo{} : d->layout().describe(by_row);
+                if (by.group)
+                    ImGui::Text("%s at step %s by the fill of line %s (%s (%u, %u))", history->resident ? "last evicted" : "evicted",
+                                u(*history->evicted_step).c_str(), u(*history->evicted_by_line).c_str(), by.group->array.name.c_str(), by.x, by.y);
+                else
+                    ImGui::Text("evicted at step %s by the fill of line %s", u(*history->evicted_step).c_str(), u(*history->evicted_by_line).c_str());
+            } else if (history->last_access_step) {
+                ImGui::TextUnformatted("never evicted up to this step");
+            }
+        } else if (pending) {
+            ImGui::TextDisabled("reuse distance, evictions: computing...");
+        }
+    }
     ImGui::EndTooltip();
 }
 

@@ -50,21 +50,34 @@ void App::detail_status(Pane& pane, float width) {
 
 void App::diagram_pane(Pane& pane, float width, float height) {
     ImGui::BeginChild(("pane" + pane.name).c_str(), ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar);
-    // Header: configuration, hit rates, progress.
-    ImGui::Text("%s: %s%s", pane.name.c_str(), pane.config.workload.describe().c_str(),
-                pane.config.model == cli::ModelKind::gpu ? (", GPU " + pane.config.gpu.name + ", block " + std::to_string(pane.config.gpu.block)).c_str() : "");
+    // Header: the configuration shown, hit rates, progress. While a new configuration
+    // re-simulates, the diagram and counters shown are the previous run's: say so.
+    const bool stale = pane.stale();
+    const auto describe = [](const WorkloadSpec& w, bool gpu, const GpuConfig& g) {
+        return w.describe() + (gpu ? ", GPU " + g.name + ", block " + std::to_string(g.block) : std::string());
+    };
+    if (stale) {
+        ImGui::TextColored(ImVec4(0.75f, 0.35f, 0.0f, 1), "%s: PREVIOUS RUN shown (%s)", pane.name.c_str(),
+                           pane.job ? "simulating the new configuration" : "the new configuration failed");
+        ImGui::TextDisabled("was: %s", describe(pane.current->input.workload, pane.current->input.gpu_model, pane.current->input.gpu).c_str());
+    } else {
+        ImGui::Text("%s: %s", pane.name.c_str(), describe(pane.config.workload, pane.config.model == cli::ModelKind::gpu, pane.config.gpu).c_str());
+    }
     if (pane.current && !pane.current->result.levels.empty()) {
         std::string rates;
-        for (const LevelStats& s : pane.current->result.levels) {
+        for (const LevelStats& st : pane.current->result.levels) {
             char buf[64];
-            std::snprintf(buf, sizeof buf, "%s%s hit rate %.2f%%", rates.empty() ? "" : ", ", s.name.c_str(), 100.0 * s.hit_rate());
+            std::snprintf(buf, sizeof buf, "%s%s hit rate %.2f%%", rates.empty() ? "" : ", ", st.name.c_str(), 100.0 * st.hit_rate());
             rates += buf;
         }
-        ImGui::SameLine();
-        ImGui::TextColored(ImVec4(0.1f, 0.45f, 0.1f, 1), "  %s", rates.c_str());
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(stale ? ImVec4(0.5f, 0.5f, 0.5f, 1) : ImVec4(0.1f, 0.45f, 0.1f, 1), "%s%s", rates.c_str(), stale ? " (previous run)" : "");
+        ImGui::PopTextWrapPos();
+    } else {
+        ImGui::TextUnformatted("");
     }
     detail_status(pane, width);
-    const float label_w = 64, axis_h = 22;
+    const float label_w = 78, axis_h = 40;
     ImVec2 origin = ImGui::GetCursorScreenPos();
     const float w = std::max(10.0f, ImGui::GetContentRegionAvail().x - label_w);
     const float h = std::max(10.0f, ImGui::GetContentRegionAvail().y - axis_h);
@@ -76,6 +89,8 @@ void App::diagram_pane(Pane& pane, float width, float height) {
     pane.texels_written_last_frame = 0;
     const viz::Diagram* d = pane.current ? pane.current->diagram.get() : nullptr;
     const viz::Diagram* exact = pane.detail ? pane.detail->diagram.get() : nullptr;
+    const bool difference = show_difference_ && compare_ && &pane == panes_[1].get() && d && panes_[0]->current &&
+                            viz::gui::DiagramTexture::same_shape(*d, *panes_[0]->current->diagram);
     {
         Placement& at = placements_[&pane == panes_[0].get() ? 0 : 1];
         at = {p0.x, p0.y, w, h, view_.t0, view_.t1, view_.r0, view_.r1, 0, 0, std::nullopt};
@@ -83,10 +98,17 @@ void App::diagram_pane(Pane& pane, float width, float height) {
         if (exact) at.detail = pane.detail_window;
     }
     if (d) {
-        pane.texels_written_last_frame = pane.texture.update(vp);
         dl->PushClipRect(p0, ImVec2(p0.x + w, p0.y + h), true);
-        pane.texture.draw(dl, p0.x, p0.y, vp);
-        if (exact) {  // the full-resolution window over the coarse cells
+        if (difference) {
+            if (pane.difference_texture.diagram() != pane.current->diagram)
+                pane.difference_texture.set_difference(pane.current->diagram, panes_[0]->current->diagram);
+            pane.texels_written_last_frame = pane.difference_texture.update(vp);
+            pane.difference_texture.draw(dl, p0.x, p0.y, vp);
+        } else {
+            pane.texels_written_last_frame = pane.texture.update(vp);
+            pane.texture.draw(dl, p0.x, p0.y, vp);
+        }
+        if (exact && !difference) {  // the full-resolution window over the coarse cells
             pane.texels_written_last_frame += pane.detail_texture.update(vp);
             pane.detail_texture.draw(dl, p0.x, p0.y, vp);
         }
@@ -100,14 +122,34 @@ void App::diagram_pane(Pane& pane, float width, float height) {
         const float px = p0.x + static_cast<float>((view_.playhead + 0.5 - view_.t0) * w / (view_.t1 - view_.t0));
         dl->AddLine(ImVec2(px, p0.y), ImVec2(px, p0.y + h), IM_COL32(0, 170, 60, 255), 2.0f);
         dl->PopClipRect();
-        // Array names in the left margin.
-        dl->PushClipRect(origin, ImVec2(p0.x, p0.y + h), true);
+        if (stale) {  // grey the previous run's cells
+            dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(128, 128, 128, 110));
+            dl->AddText(ImVec2(p0.x + 8, p0.y + 6), IM_COL32(120, 50, 0, 255), "previous run");
+        }
+        // Left margin: the axis title, array names and element rows (y=...), as in the PNG.
+        dl->PushClipRect(ImVec2(origin.x, origin.y - 2), ImVec2(p0.x, p0.y + h + 2), true);
+        const auto y_of = [&](double row) { return p0.y + static_cast<float>((row - view_.r0) * h / (view_.r1 - view_.r0)); };
         for (const viz::RowGroup& g : d->layout().groups()) {
             const double mid = std::clamp((g.first_row + g.lines / 2.0), view_.r0, view_.r1);
-            const float y = p0.y + static_cast<float>((mid - view_.r0) * h / (view_.r1 - view_.r0));
-            dl->AddText(ImVec2(origin.x + 4, y - 7), IM_COL32(20, 20, 20, 255), g.array.name.c_str());
+            dl->AddText(ImVec2(origin.x + 2, y_of(mid) - 7), IM_COL32(20, 20, 20, 255), g.array.name.c_str());
+            const ArrayInfo& a = g.array;
+            if (a.width == 0 || a.height <= 1) continue;
+            const std::uint64_t row_bytes = static_cast<std::uint64_t>(a.width) * a.elem_bytes;
+            const double px_per_y = static_cast<double>(row_bytes) / d->layout().line_bytes() * h / (view_.r1 - view_.r0);
+            const std::uint64_t every = std::max<std::uint64_t>(1, viz::nice_tick(a.height, std::max(1, static_cast<int>(a.height * px_per_y / 16))));
+            for (std::uint64_t yy = 0; yy < a.height; yy += every) {
+                const double row = static_cast<double>(g.first_row) + static_cast<double>((a.base + yy * row_bytes) / d->layout().line_bytes() - g.first_line);
+                if (row < view_.r0 || row > view_.r1) continue;
+                const float y = y_of(row);
+                const std::string label = "y=" + std::to_string(yy);
+                const float tw = ImGui::CalcTextSize(label.c_str()).x * 0.85f;
+                dl->AddLine(ImVec2(p0.x - 4, y), ImVec2(p0.x - 1, y), IM_COL32(60, 60, 60, 255));
+                dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * 0.85f, ImVec2(p0.x - 6 - tw, y - 6), IM_COL32(90, 90, 90, 255), label.c_str());
+            }
         }
         dl->PopClipRect();
+        dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * 0.85f, ImVec2(origin.x + 2, p0.y + h + 4), IM_COL32(60, 60, 60, 255),
+                    "lines by\narray");
         // Time axis ticks.
         const std::uint64_t span = static_cast<std::uint64_t>(std::max(1.0, view_.t1 - view_.t0));
         const std::uint64_t tick = viz::nice_tick(span, std::max(2, static_cast<int>(w / 100)));
@@ -116,6 +158,12 @@ void App::diagram_pane(Pane& pane, float width, float height) {
             dl->AddLine(ImVec2(x, p0.y + h), ImVec2(x, p0.y + h + 4), IM_COL32(60, 60, 60, 255));
             dl->AddText(ImVec2(x - 10, p0.y + h + 5), IM_COL32(60, 60, 60, 255), viz::thousands(t).c_str());
         }
+        const JobOutput& o = *pane.current;
+        const char* title = !o.input.gpu_model ? "time step (work items in schedule order)"
+                            : o.input.gpu.timeline ? "time step (requests, in the measured order)"
+                                                   : "time step (scheduling rounds: every SM with work issues one request)";
+        const float tw = ImGui::CalcTextSize(title).x;
+        dl->AddText(ImVec2(p0.x + std::max(0.0f, (w - tw) / 2), p0.y + h + 21), IM_COL32(20, 20, 20, 255), title);
     } else {
         dl->AddText(ImVec2(p0.x + 10, p0.y + 10), IM_COL32(80, 80, 80, 255),
                     pane.config_error.empty() ? "simulating..." : "configuration error (see the panel)");
@@ -151,7 +199,15 @@ void App::diagram_pane(Pane& pane, float width, float height) {
             view_.playhead = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(0.0, mt)), d->steps() ? d->steps() - 1 : 0);
         const std::uint64_t step = static_cast<std::uint64_t>(std::max(0.0, mt));
         const std::uint64_t row = static_cast<std::uint64_t>(std::max(0.0, mr));
-        if (step < d->first_step() + d->steps() && row < d->rows()) cell_tooltip(*pane.current, *d, exact, step, row);
+        if (step < d->first_step() + d->steps() && row < d->rows()) {
+            hover_history(pane, step, row);
+            const viz::LineHistory* history = nullptr;
+            if (pane.hover_job && pane.hover_job->done() && pane.hover_job->contents() && pane.hover_job->contents()->focus &&
+                pane.hover_job->request().step == step)
+                history = &*pane.hover_job->contents()->focus;
+            const JobOutput* other = difference ? panes_[0]->current.get() : nullptr;
+            cell_tooltip(*pane.current, *d, exact, step, row, history, pane.hover_job != nullptr, other);
+        }
     }
     ImGui::EndChild();
 }

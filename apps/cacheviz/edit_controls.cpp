@@ -51,7 +51,7 @@ bool level_controls(CacheConfig& c) {
             ImGui::EndCombo();
         }
         int write = c.write_policy == WritePolicy::write_back_allocate ? 1 : 0;
-        if (ImGui::Combo("stores", &write, "write-through, no allocate\0write-back, allocate\0")) {
+        if (ImGui::Combo("stores", &write, "through, no allocate\0back, allocate\0")) {
             c.write_policy = write ? WritePolicy::write_back_allocate : WritePolicy::write_through_no_allocate;
             changed = true;
         }

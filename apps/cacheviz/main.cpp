@@ -3,17 +3,24 @@
 //   cacheviz --screenshot FILE.png --frames N [...]   renders N frames, then saves the window
 #include <SFML/Graphics.hpp>
 #include <SFML/OpenGL.hpp>
+#include <X11/Xlib.h>
 #include <imgui.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <limits>
+#include <optional>
+#include <sstream>
 #include <numeric>
 #include <vector>
 
 #include "apps/cacheviz/app.hpp"
 #include "apps/cacheviz/config.hpp"
+#include "apps/cacheviz/input_script.hpp"
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/cli_errors.hpp"
 #include "apps/common/options.hpp"
@@ -51,7 +58,12 @@ po::options_description gui_options() {
          "deep zoom budget: cells of a full-resolution window at most (4 bits each, 3x more for its pyramid); 0: off")
         ("frame-stats", po::bool_switch(), "print frame-time statistics at exit")
         ("auto-motion", po::bool_switch(), "pan and zoom by itself every frame (for frame-time measurements)")
-        ("max-seconds", po::value<double>()->default_value(120.0), "--screenshot: give up waiting for simulations after this long");
+        ("max-seconds", po::value<double>(), "end the session after this many seconds (--screenshot: give up on "
+                                             "simulations still running then, exit 1; default 120 there, no limit otherwise)")
+        ("script", po::value<std::string>(), "feed the keys and mouse events in FILE at given frames (see docs/gui.md)")
+        ("state", po::value<std::string>(), "at exit (or with the screenshot) write the visible state as 'key value' lines")
+        ("save-png", po::value<std::string>()->default_value("cacheviz-view.png"), "where Ctrl+S and 'save PNG' save the window")
+        ("tab", po::value<std::string>()->default_value("stats"), "the bottom right panel's first tab: stats | contents");
     return d;
 }
 
@@ -151,7 +163,25 @@ int run(int argc, char** argv) {
     if (frames < 1) throw InputError("--frames: at least 1");
     const std::string screenshot = vm->count("screenshot") ? (*vm)["screenshot"].as<std::string>() : "";
     const bool auto_motion = (*vm)["auto-motion"].as<bool>();
-    const double max_seconds = (*vm)["max-seconds"].as<double>();
+    // No limit: infinity (an interactive session without --max-seconds).
+    const double max_seconds = vm->count("max-seconds") ? (*vm)["max-seconds"].as<double>()
+                               : screenshot.empty()     ? std::numeric_limits<double>::infinity()
+                                                        : 120.0;
+    if (!(max_seconds > 0)) throw InputError("--max-seconds: a positive number of seconds");
+    std::vector<gui::ScriptedEvent> script;
+    if (vm->count("script")) {
+        const std::string path = (*vm)["script"].as<std::string>();
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw InputError("--script: cannot read '" + path + "'");
+        std::ostringstream text;
+        text << in.rdbuf();
+        script = gui::parse_input_script(text.str(), path);
+    }
+    const int last_scripted_frame = script.empty() ? -1 : std::max_element(script.begin(), script.end(), [](const auto& a, const auto& b) {
+                                                              return a.frame < b.frame;
+                                                          })->frame;
+    const std::string tab = (*vm)["tab"].as<std::string>();
+    if (tab != "stats" && tab != "contents") throw InputError("--tab: expected stats or contents, not '" + tab + "'");
 
     const std::uint64_t playhead = (*vm)["playhead"].as<std::uint64_t>();
     if (first_pane.model == cli::ModelKind::thread && playhead >= first.workload.items())
@@ -169,12 +199,28 @@ int run(int argc, char** argv) {
                              std::to_string(first.workload.items()) + ")");
     }
     if (vm->count("zoom-lines")) app_options.zoom_lines = parse_range((*vm)["zoom-lines"].as<std::string>(), "--zoom-lines");
+    app_options.bottom_tab = tab;
+    app_options.save_path = (*vm)["save-png"].as<std::string>();
+
+    // Without a display SFML would abort: say what is missing instead. The connection stays open
+    // until the window has its own (an X server with no clients left resets, and would refuse
+    // SFML's connection meanwhile).
+    Display* display = XOpenDisplay(nullptr);
+    if (!display) {
+        const char* name = std::getenv("DISPLAY");
+        std::cerr << "cacheviz: error: cannot open the X display" << (name && *name ? std::string(" '") + name + "'" : std::string(" (DISPLAY is not set)"))
+                  << "; cacheviz needs a display: run it on a desktop or under xvfb-run, or draw the diagram without one with "
+                     "`cachesim diagram`\n";
+        return 1;
+    }
 
     sf::ContextSettings gl;
     sf::RenderWindow window(sf::VideoMode(ww, wh), "cacheviz", sf::Style::Default, gl);
+    XCloseDisplay(display);
     window.setVerticalSyncEnabled(false);
     window.setFramerateLimit(screenshot.empty() && !auto_motion ? 60 : 0);
     viz::gui::imgui_init(window);
+    if (!script.empty()) viz::gui::imgui_take_modifiers_from_events_only();
     ImGui::StyleColorsLight();
     int exit_code = 0;
     {
@@ -183,10 +229,24 @@ int run(int argc, char** argv) {
         FrameStats stats;
         sf::Clock clock;
         const auto start = std::chrono::steady_clock::now();
-        int frame = 0;
+        int frame = 0, script_frame = 0;
+        bool idle_before = false;
         bool running = true;
         while (running && window.isOpen()) {
             const auto t0 = std::chrono::steady_clock::now();
+            // The script's clock stops at an `idle` line while simulations run.
+            std::vector<std::string> snapshots;
+            const bool hold = std::any_of(script.begin(), script.end(), [&](const gui::ScriptedEvent& se) {
+                return se.frame == script_frame && se.kind == gui::ScriptedEvent::Kind::idle;
+            }) && app.busy();
+            if (!hold) {
+                for (const gui::ScriptedEvent& se : script) {
+                    if (se.frame != script_frame) continue;
+                    if (se.kind == gui::ScriptedEvent::Kind::event) viz::gui::imgui_process_event(se.event);
+                    if (se.kind == gui::ScriptedEvent::Kind::snapshot) snapshots.push_back(se.path);
+                }
+                ++script_frame;
+            }
             sf::Event e;
             while (window.pollEvent(e)) {
                 if (e.type == sf::Event::Closed) running = false;
@@ -201,14 +261,26 @@ int run(int argc, char** argv) {
             window.clear(sf::Color(240, 240, 240));
             viz::gui::imgui_render(window);
             ++frame;
-            const bool capture = !screenshot.empty() && frame >= frames && !app.busy();
+            // A frame after the results arrived: ImGui applies some layout (scrolling) a frame late.
+            const bool idle = !app.busy();
+            const bool capture = !screenshot.empty() && frame >= frames && script_frame > last_scripted_frame &&
+                                 !viz::gui::imgui_input_pending() && idle && idle_before;
+            idle_before = idle;
             const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            if (!screenshot.empty() && frame >= frames && app.busy() && waited > max_seconds) {
-                std::cerr << "cacheviz: simulations still running after " << max_seconds << " s; no screenshot\n";
-                exit_code = 1;
+            // --screenshot: give up waiting for simulations (the frames themselves always end);
+            // otherwise the session ends.
+            if (waited > max_seconds && !capture && (screenshot.empty() || !idle)) {
+                if (!screenshot.empty()) {
+                    std::cerr << "cacheviz: simulations still running after " << max_seconds << " s (--max-seconds); no screenshot\n";
+                    exit_code = 1;
+                } else {
+                    std::cout << "cacheviz: --max-seconds " << max_seconds << " reached; exiting\n";
+                }
                 running = false;
             }
-            if (capture) {
+            if (app.quit_requested()) running = false;
+            // The back buffer holds the frame just rendered: Ctrl+S and --screenshot save it.
+            const auto window_png = [&] {
                 sf::Texture grab;
                 grab.create(window.getSize().x, window.getSize().y);
                 grab.update(window);
@@ -216,7 +288,23 @@ int run(int argc, char** argv) {
                 viz::Canvas canvas(static_cast<int>(img.getSize().x), static_cast<int>(img.getSize().y));
                 std::copy(img.getPixelsPtr(), img.getPixelsPtr() + canvas.size_bytes(), canvas.data());
                 for (std::size_t i = 3; i < canvas.size_bytes(); i += 4) canvas.data()[i] = 255;  // opaque window
-                cli::write_file_atomically(screenshot, viz::encode_png(canvas));
+                return viz::encode_png(canvas);
+            };
+            if (const std::string save = app.take_save_request(); !save.empty()) {
+                try {
+                    cli::write_file_atomically(save, window_png());
+                    app.saved("saved the window to " + save);
+                    std::cout << "saved " << save << "\n";
+                } catch (const std::exception& e) {
+                    app.saved(std::string("not saved: ") + e.what());
+                }
+            }
+            for (const std::string& path : snapshots) {
+                cli::write_file_atomically(path + ".png", window_png());
+                cli::write_file_atomically(path + ".txt", app.state_text());
+            }
+            if (capture) {
+                cli::write_file_atomically(screenshot, window_png());
                 if (vm->count("layout")) {
                     // Per pane (B's keys end in _b): where the diagram was drawn, the coarse base
                     // cell, and the full-resolution window drawn over it (deep zoom), if any.
@@ -241,6 +329,7 @@ int run(int argc, char** argv) {
                     }
                     cli::write_file_atomically((*vm)["layout"].as<std::string>(), text);
                 }
+                if (vm->count("state")) cli::write_file_atomically((*vm)["state"].as<std::string>(), app.state_text());
                 std::cout << "wrote " << screenshot << " after " << frame << " frames\n";
                 running = false;
             }
@@ -253,6 +342,7 @@ int run(int argc, char** argv) {
             stats.texels += app.texels_written_last_frame();
             if (auto_motion && screenshot.empty() && frame >= frames) running = false;
         }
+        if (vm->count("state") && screenshot.empty()) cli::write_file_atomically((*vm)["state"].as<std::string>(), app.state_text());
         if ((*vm)["frame-stats"].as<bool>()) {
             // Which OpenGL implementation drew the frames: a GPU driver or a software rasteriser.
             window.setActive(true);

@@ -14,8 +14,29 @@
 
 namespace cachesim::gui {
 
-void App::stats_panel(float width, float height) {
-    ImGui::BeginChild("stats", ImVec2(width, height), true);
+void App::bottom_right_panel(float width, float height) {
+    ImGui::BeginChild("bottom_right", ImVec2(width, height), true);
+    if (ImGui::BeginTabBar("tabs")) {
+        bool& first = first_tab_frame_;
+        const bool contents_first = first && options_.bottom_tab == "contents";
+        if (ImGui::BeginTabItem("Stats", nullptr, first && !contents_first ? ImGuiTabItemFlags_SetSelected : 0)) {
+            stats_panel(0, 0);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Cache contents", nullptr, contents_first ? ImGuiTabItemFlags_SetSelected : 0)) {
+            contents_panel();
+            ImGui::EndTabItem();
+        }
+        first = false;
+        ImGui::EndTabBar();
+    }
+    ImGui::EndChild();
+}
+
+void App::stats_panel(float, float) {
+    // One scrolling region for the counters and the analytic items (no scroll inside a scroll);
+    // columns fit their text, and a horizontal scroll bar appears rather than cutting labels.
+    ImGui::BeginChild("stats", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     const int n = compare_ ? 2 : 1;
     // Legend.
     for (viz::CellState s : viz::kLegendOrder) {
@@ -25,18 +46,20 @@ void App::stats_panel(float width, float height) {
         ImGui::Text("%s", std::string(viz::cell_state_name(s)).c_str());
         if (s != viz::CellState::fetched_from_l2 && s != viz::CellState::not_cached) ImGui::SameLine(0, 14);
     }
-    if (ImGui::BeginTable("counters", 1 + n, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY)) {
-        ImGui::TableSetupColumn("");
-        for (int i = 0; i < n; ++i) ImGui::TableSetupColumn(panes_[i]->name.c_str());
+    // Labels and values wrap within their columns rather than being cut.
+    if (ImGui::BeginTable("counters", 1 + n, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
+        ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, std::min(170.0f, ImGui::GetContentRegionAvail().x * 0.4f));
+        for (int i = 0; i < n; ++i)
+            ImGui::TableSetupColumn(panes_[i]->stale() ? (panes_[i]->name + " (previous run)").c_str() : panes_[i]->name.c_str());
         ImGui::TableHeadersRow();
         auto row = [&](const char* label, auto value_of) {
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);
-            ImGui::TextUnformatted(label);
+            ImGui::TextWrapped("%s", label);
             for (int i = 0; i < n; ++i) {
                 ImGui::TableSetColumnIndex(1 + i);
                 const auto& cur = panes_[i]->current;
-                if (cur) ImGui::TextUnformatted(value_of(*cur).c_str());
+                if (cur) ImGui::TextWrapped("%s", value_of(*cur).c_str());
             }
         };
         row("schedule", [](const JobOutput& o) { return schedule_name(o.input.workload.schedule); });
@@ -97,8 +120,10 @@ void App::stats_panel(float width, float height) {
     if (panes_[0]->current) {
         const JobOutput& o = *panes_[0]->current;
         const CacheConfig& c = o.input.hierarchy.l1.enabled() ? o.input.hierarchy.l1 : o.input.hierarchy.l2;
+        ImGui::PushTextWrapPos(std::max(ImGui::GetContentRegionAvail().x, 300.0f));
         for (const auto& item : viz::analytic::summarize(o.input.workload, c).items)
             ImGui::TextWrapped("A %s  %s: %.2f  %s", item.equation.c_str(), item.meaning.c_str(), item.value, item.comparison.c_str());
+        ImGui::PopTextWrapPos();
     }
     ImGui::EndChild();
 }

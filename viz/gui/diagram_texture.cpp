@@ -9,8 +9,21 @@ namespace cachesim::viz::gui {
 
 void DiagramTexture::set_diagram(std::shared_ptr<const Diagram> diagram) {
     diagram_ = std::move(diagram);
+    other_.reset();
     valid_ = {};
     lt_ = lr_ = -1;
+}
+
+void DiagramTexture::set_difference(std::shared_ptr<const Diagram> diagram, std::shared_ptr<const Diagram> other) {
+    set_diagram(std::move(diagram));
+    if (diagram_ && other && same_shape(*diagram_, *other)) other_ = std::move(other);
+}
+
+bool DiagramTexture::same_shape(const Diagram& a, const Diagram& b) {
+    return a.steps() == b.steps() && a.rows() == b.rows() && a.first_step() == b.first_step() &&
+           a.first_row() == b.first_row() && a.steps_per_column() == b.steps_per_column() &&
+           a.rows_per_bucket() == b.rows_per_bucket() && a.time_levels() == b.time_levels() &&
+           a.row_levels() == b.row_levels();
 }
 
 void DiagramTexture::choose_levels(const Viewport& v, int& lt, int& lr) const {
@@ -41,6 +54,7 @@ std::size_t DiagramTexture::fill(std::uint64_t c0, std::uint64_t c1, std::uint64
     // Split at the torus seams so every piece is one contiguous texture rectangle.
     std::size_t written = 0;
     const CellGrid& g = diagram_->level(lt_, lr_);
+    const CellGrid* o = other_ ? &other_->level(lt_, lr_) : nullptr;
     for (std::uint64_t cs = c0; cs < c1;) {
         const std::uint64_t ce = std::min(c1, (cs / tw_ + 1) * tw_);
         for (std::uint64_t rs = r0; rs < r1;) {
@@ -49,7 +63,8 @@ std::size_t DiagramTexture::fill(std::uint64_t c0, std::uint64_t c1, std::uint64
             scratch_.resize(static_cast<std::size_t>(w) * h * 4);
             for (unsigned y = 0; y < h; ++y)
                 for (unsigned x = 0; x < w; ++x) {
-                    const Rgba c = cell_color(g.get(cs + x, rs + y));
+                    const CellState s = g.get(cs + x, rs + y);
+                    const Rgba c = !o ? cell_color(s) : o->get(cs + x, rs + y) == s ? pale(cell_color(s)) : kDifferent;
                     std::uint8_t* p = &scratch_[(static_cast<std::size_t>(y) * w + x) * 4];
                     p[0] = c.r; p[1] = c.g; p[2] = c.b; p[3] = 255;
                 }

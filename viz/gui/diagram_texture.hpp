@@ -23,6 +23,14 @@ struct Viewport {
 class DiagramTexture {
 public:
     void set_diagram(std::shared_ptr<const Diagram> diagram);
+    // A difference view: the cells of `diagram` where `other` (same steps, rows and cell sizes)
+    // shows another state are drawn in kDifferent, the others in a pale tint of their state.
+    void set_difference(std::shared_ptr<const Diagram> diagram, std::shared_ptr<const Diagram> other);
+    static constexpr Rgba kDifferent{231, 41, 138, 255};
+    static Rgba pale(Rgba c) { return {static_cast<std::uint8_t>(c.r / 4 + 191), static_cast<std::uint8_t>(c.g / 4 + 191),
+                                       static_cast<std::uint8_t>(c.b / 4 + 191), 255}; }
+    // True when two diagrams have the same shape (a difference view can compare them cell by cell).
+    static bool same_shape(const Diagram& a, const Diagram& b);
     const std::shared_ptr<const Diagram>& diagram() const { return diagram_; }
 
     // Brings the texture up to date for `view`; returns the number of texels written.
@@ -44,7 +52,7 @@ private:
     void choose_levels(const Viewport& view, int& lt, int& lr) const;
     std::size_t fill(std::uint64_t c0, std::uint64_t c1, std::uint64_t r0, std::uint64_t r1);
 
-    std::shared_ptr<const Diagram> diagram_;
+    std::shared_ptr<const Diagram> diagram_, other_;
     sf::Texture texture_;
     unsigned tw_ = 0, th_ = 0;
     int lt_ = -1, lr_ = -1;

@@ -4,6 +4,9 @@
 #include <imgui.h>
 #include <backends/imgui_impl_opengl2.h>
 
+#include <algorithm>
+#include <deque>
+#include <vector>
 #include <string>
 
 namespace cachesim::viz::gui {
@@ -11,6 +14,13 @@ namespace cachesim::viz::gui {
 namespace {
 
 std::string g_clipboard;
+
+// Input events wait in a queue and are applied at the start of a frame, but a button or key
+// changes at most once per frame: its second change (the release of a press in the same frame)
+// and every event after it wait for the next frame. ImGui samples MouseDown / KeysDown once per
+// frame, so a click or key press shorter than a frame is still seen: down for one frame, then up.
+std::deque<sf::Event> g_queue;
+bool g_poll_modifiers = true;
 
 const char* get_clipboard(void*) {
     g_clipboard = sf::Clipboard::getString().toAnsiString();
@@ -70,7 +80,9 @@ void imgui_init(sf::RenderWindow& window) {
     ImGui_ImplOpenGL2_Init();
 }
 
-void imgui_process_event(const sf::Event& e) {
+namespace {
+
+void apply_event(const sf::Event& e) {
     ImGuiIO& io = ImGui::GetIO();
     switch (e.type) {
         case sf::Event::MouseMoved:
@@ -117,20 +129,63 @@ void imgui_process_event(const sf::Event& e) {
     }
 }
 
+// Which button or key an event changes: 0..4 mouse buttons, 5 + key code keys; -1 none.
+int input_slot(const sf::Event& e) {
+    if (e.type == sf::Event::MouseButtonPressed || e.type == sf::Event::MouseButtonReleased) return mouse_index(e.mouseButton.button);
+    if ((e.type == sf::Event::KeyPressed || e.type == sf::Event::KeyReleased) && e.key.code >= 0) return 5 + e.key.code;
+    return -1;
+}
+
+// Applies the queued events up to the second change of any one button or key.
+void apply_queued_events() {
+    std::vector<int> changed;
+    while (!g_queue.empty()) {
+        const sf::Event& e = g_queue.front();
+        const int slot = input_slot(e);
+        if (slot >= 0) {
+            if (std::find(changed.begin(), changed.end(), slot) != changed.end()) break;
+            changed.push_back(slot);
+        }
+        apply_event(e);
+        g_queue.pop_front();
+    }
+}
+
+}  // namespace
+
+void imgui_process_event(const sf::Event& e) {
+    switch (e.type) {
+        case sf::Event::Resized:
+            apply_event(e);
+            break;
+        case sf::Event::LostFocus:
+            g_queue.clear();  // nothing pressed before losing the focus stays pressed
+            apply_event(e);
+            break;
+        default:
+            g_queue.push_back(e);
+    }
+}
+
+bool imgui_input_pending() { return !g_queue.empty(); }
+
 void imgui_new_frame(const sf::RenderWindow& window, float dt) {
     ImGuiIO& io = ImGui::GetIO();
     const sf::Vector2u size = window.getSize();
     io.DisplaySize = ImVec2(static_cast<float>(size.x), static_cast<float>(size.y));
     io.DeltaTime = dt > 0.0f ? dt : 1.0f / 60.0f;
     // Modifiers are polled too: a key released outside the window sends no event.
-    if (window.hasFocus()) {
+    if (g_poll_modifiers && window.hasFocus()) {
         io.KeyCtrl = sf::Keyboard::isKeyPressed(sf::Keyboard::LControl) || sf::Keyboard::isKeyPressed(sf::Keyboard::RControl);
         io.KeyShift = sf::Keyboard::isKeyPressed(sf::Keyboard::LShift) || sf::Keyboard::isKeyPressed(sf::Keyboard::RShift);
         io.KeyAlt = sf::Keyboard::isKeyPressed(sf::Keyboard::LAlt) || sf::Keyboard::isKeyPressed(sf::Keyboard::RAlt);
     }
+    apply_queued_events();
     ImGui_ImplOpenGL2_NewFrame();
     ImGui::NewFrame();
 }
+
+void imgui_take_modifiers_from_events_only() { g_poll_modifiers = false; }
 
 void imgui_render(sf::RenderWindow& window) {
     window.setActive(true);

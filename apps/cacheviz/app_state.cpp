@@ -1,0 +1,73 @@
+// The visible state as text (cacheviz --state FILE) and the export command: what the tests and
+// scripts read instead of parsing pixels for text.
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "apps/cacheviz/app.hpp"
+#include "apps/cacheviz/diagram_command.hpp"
+
+namespace cachesim::gui {
+
+std::string App::diagram_command(int i) const {
+    const Pane& pane = *panes_[i];
+    if (!pane.current || !pane.current->diagram) return "";
+    const std::uint64_t steps = pane.current->diagram->steps();
+    const auto from = static_cast<std::uint64_t>(std::clamp(std::floor(view_.t0), 0.0, static_cast<double>(steps ? steps - 1 : 0)));
+    const auto to = static_cast<std::uint64_t>(std::clamp(std::ceil(view_.t1), static_cast<double>(from + 1), static_cast<double>(std::max<std::uint64_t>(steps, from + 1))));
+    return gui::diagram_command(pane.current->input, from, to, "cacheviz-" + pane.name + ".png");
+}
+
+std::string App::state_text() const {
+    std::ostringstream s;
+    s << "playhead " << view_.playhead << "\n";
+    s << "playing " << view_.playing << "\n";
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "view %.3f %.3f %.3f %.3f\n", view_.t0, view_.t1, view_.r0, view_.r1);
+    s << buf;
+    s << "compare " << compare_ << "\n";
+    s << "difference " << show_difference_ << "\n";
+    s << "layout " << controls_w_ << " " << bottom_h_ << " " << arrays_w_ << "\n";
+    s << "status " << status_ << "\n";
+    for (const auto& [name, r] : widgets_) s << "widget " << name << " " << r[0] << " " << r[1] << " " << r[2] << " " << r[3] << "\n";
+    for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
+        const Pane& p = *panes_[i];
+        const std::string k = p.name;
+        s << "pane " << k << " config " << p.config.workload.describe() << "\n";
+        s << "pane " << k << " stale " << p.stale() << "\n";
+        if (!p.current) continue;
+        s << "pane " << k << " shown " << p.current->input.workload.describe() << "\n";
+        s << "pane " << k << " steps " << (p.current->diagram ? p.current->diagram->steps() : 0) << "\n";
+        for (const LevelStats& l : p.current->result.levels)
+            s << "pane " << k << " misses " << l.name << " " << l.misses() << " read_misses " << l.read_misses << "\n";
+        s << "pane " << k << " command " << diagram_command(i) << "\n";
+        if (!last_command_[i].empty()) s << "pane " << k << " copied " << last_command_[i] << "\n";
+        if (p.hover_job && p.hover_job->done() && p.hover_job->contents() && p.hover_job->contents()->focus) {
+            const viz::LineHistory& h = *p.hover_job->contents()->focus;
+            const auto opt = [](const std::optional<std::uint64_t>& v) { return v ? std::to_string(*v) : std::string("-"); };
+            s << "pane " << k << " hover " << p.hover_job->request().step << " " << h.line << " last_use " << opt(h.last_access_step)
+              << " reuse " << opt(h.reuse_distance) << " resident " << h.resident << " evicted " << opt(h.evicted_step) << " by "
+              << opt(h.evicted_by_line) << "\n";
+        }
+        if (p.contents_shown && p.contents_shown->contents()) {
+            const viz::CacheContents& c = *p.contents_shown->contents();
+            s << "pane " << k << " contents_step " << c.step << "\n";
+            for (const viz::LevelContents& l : c.levels)
+                for (std::uint32_t set = 0; set < l.sets; ++set) {
+                    const viz::SetContents& sc = l.set[set];
+                    for (std::uint32_t way = 0; way < l.ways; ++way) {
+                        const viz::WayContents& w = sc.ways[way];
+                        s << "pane " << k << " way " << l.name << " " << set << " " << way << " valid " << w.valid;
+                        if (w.valid)
+                            s << " line " << w.line << " dirty " << w.dirty << " age "
+                              << (w.age == viz::kUnknownAge ? std::string("-") : std::to_string(w.age));
+                        if (sc.next_victim == way) s << " next_victim";
+                        s << "\n";
+                    }
+                }
+        }
+    }
+    return s.str();
+}
+
+}  // namespace cachesim::gui

@@ -1,0 +1,27 @@
+#include "apps/cacheviz/contents_job.hpp"
+
+#include "traces/workload_source.hpp"
+
+namespace cachesim::gui {
+
+ContentsJob::ContentsJob(ContentsRequest request)
+    : request_(std::move(request)), thread_([this] {
+          try {
+              WorkloadSource source(request_.workload);
+              RunControl control;
+              control.cancel = &cancel_;
+              contents_ = viz::cache_contents_at(source, request_.hierarchy, request_.step, request_.focus_line, control);
+          } catch (const Cancelled&) {
+              error_ = "cancelled";
+          } catch (const std::exception& e) {
+              error_ = e.what();
+          }
+          done_.store(true);
+      }) {}
+
+ContentsJob::~ContentsJob() {
+    cancel_.store(true);
+    if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace cachesim::gui

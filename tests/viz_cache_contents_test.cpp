@@ -1,0 +1,189 @@
+// The cache contents at a step (viz/cache_contents.hpp): a two-set, two-way cache worked by hand
+// under LRU and FIFO, and the thesis stencil's 24-line fully associative LRU against an
+// independent recency list written from the stencil's definition.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <list>
+#include <vector>
+
+#include "traces/workload_source.hpp"
+#include "viz/cache_contents.hpp"
+
+using namespace cachesim;
+using namespace cachesim::viz;
+
+namespace {
+
+// One access per step.
+class StepSource final : public AccessSource {
+public:
+    explicit StepSource(std::vector<Access> a) : accesses_(std::move(a)) {}
+    std::vector<ArrayInfo> arrays() const override { return {{"a", 0, 4, 64, 1}}; }
+    bool next(AccessBatch& batch, std::size_t max) override {
+        const std::size_t n = std::min(max, accesses_.size() - position_);
+        batch.accesses.assign(accesses_.begin() + static_cast<std::ptrdiff_t>(position_),
+                              accesses_.begin() + static_cast<std::ptrdiff_t>(position_ + n));
+        batch.first_step = position_;
+        batch.accesses_per_step = 1;
+        position_ += n;
+        return n > 0;
+    }
+    void rewind() override { position_ = 0; }
+
+private:
+    std::vector<Access> accesses_;
+    std::size_t position_ = 0;
+};
+
+Access read(std::uint64_t a) { return {a, 4, 0, false}; }
+Access write(std::uint64_t a) { return {a, 4, 0, true}; }
+
+// 64 B, 16 B lines, 2 ways: 2 sets; even lines go to set 0, odd lines to set 1. Write-back,
+// write-allocate, so stores dirty their line.
+HierarchyConfig two_by_two(PolicyKind policy) {
+    HierarchyConfig h;
+    h.l1 = {"L1", 64, 16, 0, 2, policy, WritePolicy::write_back_allocate};
+    return h;
+}
+
+// Steps: 0 read line 0, 1 read line 2, 2 write line 0, 3 read line 1, 4 read line 4.
+std::vector<Access> hand_stream() { return {read(0), read(32), write(0), read(16), read(64)}; }
+
+}  // namespace
+
+TEST(CacheContents, LruByHand) {
+    StepSource src(hand_stream());
+    // After step 2: set 0 holds line 0 (way 0, written, most recent) and line 2 (way 1, least
+    // recent: the next victim); set 1 is empty and would fill way 0.
+    CacheContents c = cache_contents_at(src, two_by_two(PolicyKind::lru), 2);
+    ASSERT_EQ(c.levels.size(), 1u);
+    const LevelContents& l1 = c.levels[0];
+    ASSERT_EQ(l1.sets, 2u);
+    ASSERT_EQ(l1.ways, 2u);
+    EXPECT_TRUE(l1.ages_known);
+    const SetContents& s0 = l1.set[0];
+    EXPECT_TRUE(s0.ways[0].valid);
+    EXPECT_EQ(s0.ways[0].line, 0u);
+    EXPECT_TRUE(s0.ways[0].dirty);
+    EXPECT_EQ(s0.ways[0].age, 0u);
+    EXPECT_EQ(s0.ways[0].last_used_step, 2u);
+    EXPECT_EQ(s0.ways[0].filled_step, 0u);
+    EXPECT_EQ(s0.ways[1].line, 2u);
+    EXPECT_FALSE(s0.ways[1].dirty);
+    EXPECT_EQ(s0.ways[1].age, 1u);
+    EXPECT_EQ(s0.next_victim, 1u);
+    EXPECT_FALSE(l1.set[1].ways[0].valid);
+    EXPECT_EQ(l1.set[1].next_victim, 0u);
+    ASSERT_EQ(l1.step_events.size(), 1u);  // step 2 hit line 0 in set 0, way 0
+    EXPECT_EQ(l1.step_events[0].event, WayEvent::hit);
+    EXPECT_EQ(l1.step_events[0].way, 0u);
+
+    // After step 4: line 4 missed in the full set 0 and replaced the least recent line 2 in way 1;
+    // line 0 is now the least recent (next victim). Line 1 sits in way 0 of set 1.
+    StepSource src4(hand_stream());
+    c = cache_contents_at(src4, two_by_two(PolicyKind::lru), 4, /*focus_line=*/0);
+    const LevelContents& a = c.levels[0];
+    EXPECT_EQ(a.set[0].ways[0].line, 0u);
+    EXPECT_EQ(a.set[0].ways[0].age, 1u);
+    EXPECT_EQ(a.set[0].ways[1].line, 4u);
+    EXPECT_EQ(a.set[0].ways[1].age, 0u);
+    EXPECT_EQ(a.set[0].next_victim, 0u);
+    EXPECT_EQ(a.set[1].ways[0].line, 1u);
+    EXPECT_FALSE(a.set[1].ways[1].valid);
+    EXPECT_EQ(a.set[1].next_victim, 1u);
+    EXPECT_EQ(a.valid_lines(), 3u);
+    ASSERT_EQ(a.step_events.size(), 2u);
+    EXPECT_EQ(a.step_events[0].event, WayEvent::evicted);
+    EXPECT_EQ(a.step_events[0].line, 2u);
+    EXPECT_EQ(a.step_events[1].event, WayEvent::fill);
+    EXPECT_EQ(a.step_events[1].line, 4u);
+    EXPECT_EQ(a.step_events[1].way, 1u);
+    // Line 0: last used at step 2; since its access at step 0 one other line (2) was used.
+    ASSERT_TRUE(c.focus);
+    EXPECT_EQ(c.focus->last_access_step, 2u);
+    EXPECT_EQ(c.focus->reuse_distance, 1u);
+    EXPECT_TRUE(c.focus->resident);
+    EXPECT_FALSE(c.focus->evicted_step);
+
+    // Line 2: used once (no reuse distance), evicted at step 4 by line 4's fill.
+    StepSource src2(hand_stream());
+    c = cache_contents_at(src2, two_by_two(PolicyKind::lru), 4, /*focus_line=*/2);
+    EXPECT_EQ(c.focus->last_access_step, 1u);
+    EXPECT_FALSE(c.focus->reuse_distance);
+    EXPECT_FALSE(c.focus->resident);
+    EXPECT_EQ(c.focus->evicted_step, 4u);
+    EXPECT_EQ(c.focus->evicted_by_line, 4u);
+}
+
+TEST(CacheContents, FifoByHand) {
+    // FIFO ignores the hit at step 2: at step 4 the oldest fill, line 0 (way 0), is the victim.
+    StepSource src(hand_stream());
+    const CacheContents c = cache_contents_at(src, two_by_two(PolicyKind::fifo), 4);
+    const SetContents& s0 = c.levels[0].set[0];
+    EXPECT_EQ(s0.ways[0].line, 4u);
+    EXPECT_EQ(s0.ways[0].age, 0u);
+    EXPECT_FALSE(s0.ways[0].dirty);  // the new line; the dirty line 0 left
+    EXPECT_EQ(s0.ways[1].line, 2u);
+    EXPECT_EQ(s0.ways[1].age, 1u);
+    EXPECT_EQ(s0.next_victim, 1u);
+}
+
+TEST(CacheContents, RandomPolicyLeavesAgesUnknown) {
+    StepSource src(hand_stream());
+    HierarchyConfig h = two_by_two(PolicyKind::random);
+    const CacheContents c = cache_contents_at(src, h, 4);
+    EXPECT_FALSE(c.levels[0].ages_known);
+    EXPECT_EQ(c.levels[0].valid_lines(), 3u);
+    EXPECT_EQ(c.levels[0].set[0].ways[0].age, kUnknownAge);
+    EXPECT_FALSE(c.levels[0].set[0].next_victim);  // full set: the random stream decides
+    EXPECT_EQ(c.levels[0].set[1].next_victim, 1u);   // an empty way is filled first
+}
+
+TEST(CacheContents, StepPastTheEndIsAnError) {
+    StepSource src(hand_stream());
+    EXPECT_THROW(cache_contents_at(src, two_by_two(PolicyKind::lru), 5), SimulationError);
+}
+
+// Table 3.1: 7x7 stencil on 16x16 floats, linear order, 24 lines of 16 B, fully associative LRU,
+// write-through no-allocate (so only the loads of `in` reach it). The reference: item (x, y)
+// loads in[clamp(y + dy)][clamp(x + dx)] row by row; a recency list moves each loaded line to the
+// front and drops the back beyond 24 lines.
+TEST(CacheContents, ThesisStencilMatchesARecencyList) {
+    for (std::uint64_t step : {0ull, 3ull, 40ull, 100ull, 255ull}) {
+        SCOPED_TRACE("step " + std::to_string(step));
+        std::list<std::uint64_t> recency;
+        for (std::uint64_t item = 0; item <= step; ++item) {
+            const std::int64_t x = static_cast<std::int64_t>(item % 16), y = static_cast<std::int64_t>(item / 16);
+            for (std::int64_t dy = -3; dy <= 3; ++dy)
+                for (std::int64_t dx = -3; dx <= 3; ++dx) {
+                    const std::int64_t yy = std::clamp<std::int64_t>(y + dy, 0, 15), xx = std::clamp<std::int64_t>(x + dx, 0, 15);
+                    const std::uint64_t line = static_cast<std::uint64_t>(yy * 16 + xx) * 4 / 16;
+                    recency.remove(line);
+                    recency.push_front(line);
+                    if (recency.size() > 24) recency.pop_back();
+                }
+        }
+        WorkloadSpec w;  // the defaults are the thesis stencil
+        HierarchyConfig h;
+        h.l1.size_bytes = 384;
+        h.l1.line_bytes = 16;
+        WorkloadSource src(w);
+        const CacheContents c = cache_contents_at(src, h, step);
+        ASSERT_EQ(c.levels.size(), 1u);
+        const LevelContents& l1 = c.levels[0];
+        ASSERT_EQ(l1.sets, 1u);
+        ASSERT_EQ(l1.ways, 24u);
+        std::vector<std::uint64_t> by_age(l1.valid_lines());
+        ASSERT_EQ(by_age.size(), recency.size());
+        for (const WayContents& way : l1.set[0].ways)
+            if (way.valid) {
+                ASSERT_LT(way.age, by_age.size());
+                by_age[way.age] = way.line;
+            }
+        EXPECT_EQ(by_age, std::vector<std::uint64_t>(recency.begin(), recency.end()));
+        if (recency.size() == 24) {
+            EXPECT_EQ(l1.set[0].ways[*l1.set[0].next_victim].line, recency.back());
+        }
+    }
+}
