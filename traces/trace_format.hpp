@@ -40,7 +40,6 @@ namespace cachesim::cst {
 inline constexpr char kMagic[8] = {'C', 'S', 'T', 'R', 'A', 'C', 'E', '\x1a'};
 inline constexpr std::uint32_t kVersionPlain = 1;   // fixed-size steps, no launch
 inline constexpr std::uint32_t kVersionLaunch = 2;  // threads of a kernel launch
-inline constexpr std::uint32_t kVersion = kVersionLaunch;  // the newest this build reads
 inline constexpr std::uint32_t kPreambleBytes = 16;  // magic, version, header length
 inline constexpr std::uint32_t kMaxHeaderBytes = 1u << 20;
 inline constexpr std::uint32_t kBlockHeaderBytes = 32;

@@ -20,15 +20,23 @@ void RecordedWarps::read_through(std::uint64_t block) {
             finished_ = true;
             break;
         }
+        PendingBlock* p_last = nullptr;
+        std::uint64_t b_last = ~0ull;
         for (std::size_t i = 0; i < batch_.threads.size(); ++i) {
             const std::uint64_t thread = batch_.threads[i];
             const std::uint64_t b = thread / threads_per_block_;
             const std::uint32_t t = static_cast<std::uint32_t>(thread % threads_per_block_);
-            PendingBlock& p = pending_[b];
-            if (p.begin.empty()) {
-                p.begin.assign(threads_per_block_, 0);
-                p.end.assign(threads_per_block_, 0);
+            if (b != b_last) {  // threads come in order: one lookup per block
+                p_last = &pending_[b];
+                b_last = b;
+                if (p_last->begin.empty()) {
+                    p_last->begin.assign(threads_per_block_, 0);
+                    p_last->end.assign(threads_per_block_, 0);
+                    p_last->accesses.reserve(std::min<std::uint64_t>(
+                        static_cast<std::uint64_t>(threads_per_block_) * header().accesses_per_step, 1u << 20));
+                }
             }
+            PendingBlock& p = *p_last;
             p.begin[t] = static_cast<std::uint32_t>(p.accesses.size());
             p.accesses.insert(p.accesses.end(), batch_.accesses.begin() + batch_.first[i],
                               batch_.accesses.begin() + batch_.first[i + 1]);
@@ -66,6 +74,23 @@ std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::
     };
     Kind kinds[64];
     for (std::uint32_t k = 0; k < most; ++k) {
+        // The common case: every lane that has a k-th access makes one of the same kind.
+        const std::size_t mark = out.addresses.size();
+        RecordedRequest one{{}, static_cast<std::uint32_t>(mark)};
+        bool uniform = true;
+        for (std::uint32_t l = 0; l < lanes && uniform; ++l) {
+            if (lane_count_[l] <= k) continue;
+            const Access& a = lane_accesses_[l][k];
+            if (one.shape.lanes == 0) one.shape = {a.size, a.array, a.is_write, 0};
+            uniform = a.is_write == one.shape.is_write && a.size == one.shape.size;
+            out.addresses.push_back(a.address);
+            ++one.shape.lanes;
+        }
+        if (uniform) {
+            out.requests.push_back(one);
+            continue;
+        }
+        out.addresses.resize(mark);
         std::uint32_t count = 0;
         for (std::uint32_t l = 0; l < lanes; ++l) {
             if (lane_count_[l] <= k) continue;
