@@ -26,7 +26,7 @@ TEST(CliTraceFile, TraceThenSimulateMatchesTheWorkload) {
     const std::string path = trace_path("mm.cst");
     const auto t = run_cachesim("trace " + kWorkload + " --out " + path + " --quiet");
     ASSERT_EQ(t.exit_code, 0) << t.err;
-    EXPECT_NE(t.out.find("1920 steps x 49 = 94080 accesses"), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("1920 threads x 49 = 94080 accesses"), std::string::npos) << t.out;
     const auto from_file = run_cachesim("simulate --trace " + path + " " + kCaches);  // auto-detected
     const auto explicit_format = run_cachesim("simulate --trace " + path + " --trace-format cst " + kCaches);
     const auto built_in = run_cachesim("simulate " + kWorkload + " " + kCaches);
