@@ -26,7 +26,7 @@ TEST(CliTraceFile, TraceThenSimulateMatchesTheWorkload) {
     const std::string path = trace_path("mm.cst");
     const auto t = run_cachesim("trace " + kWorkload + " --out " + path + " --quiet");
     ASSERT_EQ(t.exit_code, 0) << t.err;
-    EXPECT_NE(t.out.find("1920 steps x 49 = 94080 accesses"), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("1920 threads x 49 = 94080 accesses"), std::string::npos) << t.out;
     const auto from_file = run_cachesim("simulate --trace " + path + " " + kCaches);  // auto-detected
     const auto explicit_format = run_cachesim("simulate --trace " + path + " --trace-format cst " + kCaches);
     const auto built_in = run_cachesim("simulate " + kWorkload + " " + kCaches);
@@ -55,8 +55,10 @@ TEST(CliTraceFile, InfoPrintsHeaderAndCounts) {
     ASSERT_EQ(run_cachesim("trace " + kWorkload + " -o " + path + " -q").exit_code, 0);
     const auto r = run_cachesim("info " + path + " --verify");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("cst version 1"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("accesses per step: 49"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("cst version 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("accesses per step: at most 49"), std::string::npos) << r.out;  // 2 x 24 + 1
+    // 48 x 40 = 1920 threads in blocks of 256 (the default): 8 blocks
+    EXPECT_NE(r.out.find("launch:            grid 8x1x1, block 256x1x1"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("matmul 48x40, depth 24, zigzag:8"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("[2] C"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("92160 reads, 1920 writes"), std::string::npos) << r.out;

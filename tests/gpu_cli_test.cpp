@@ -256,7 +256,7 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --regs-per-thread 300", "--regs-per-thread"},
         {"--model gpu --warp-size 0", "warp size"},
         {"--model gpu --l2-size 1000", "L2"},
-        {"--model gpu --trace /tmp/x.din", "not traces"},
+        {"--model gpu --trace /tmp/x.din", "replays cst traces of a launch (version 2), not din traces"},
         {"--model gpu --block -5", ""},
         {"--l1-size auto", "needs --model gpu"},
         {"--model warp", "expected thread or gpu"},

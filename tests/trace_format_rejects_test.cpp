@@ -83,9 +83,10 @@ TEST(TraceFormatRejects, PayloadFlipIsAChecksumErrorAtTheBlock) {
 
 TEST(TraceFormatRejects, WrongVersionAndMagic) {
     std::string file = valid_file();
-    std::string v2 = file;
-    v2[8] = 2;
-    EXPECT_NE(rejection(v2).find("byte 8: unsupported trace version 2"), std::string::npos) << rejection(v2);
+    std::string v3 = file;
+    v3[8] = 3;
+    EXPECT_NE(rejection(v3).find("byte 8: unsupported trace version 3 (this build reads versions 1 and 2)"),
+              std::string::npos) << rejection(v3);
     std::string other = file;
     other[0] = 'X';
     EXPECT_NE(rejection(other).find("byte 0: not a cachesim trace"), std::string::npos) << rejection(other);

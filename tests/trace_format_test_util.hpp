@@ -61,7 +61,7 @@ inline std::filesystem::path write_workload_trace(const WorkloadSpec& w, const s
 
 // A complete file from a header body and the bytes after the header (blocks, end record).
 inline std::string file_with_header_body(const std::string& body, const std::string& rest,
-                                         std::uint32_t version = cst::kVersion) {
+                                         std::uint32_t version = cst::kVersionPlain) {
     std::string head(cst::kMagic, sizeof cst::kMagic);
     cst::put_u32(head, version);
     cst::put_u32(head, static_cast<std::uint32_t>(body.size()));

@@ -50,7 +50,47 @@ WorkloadSpec decode_workload(ByteCursor& in) {
     return w;
 }
 
+void encode_launch(std::string& out, const LaunchGeometry& g) {
+    for (std::uint32_t v : g.grid) put_u32(out, v);
+    for (std::uint32_t v : g.block) put_u32(out, v);
+}
+
+LaunchGeometry decode_launch(ByteCursor& in) {
+    LaunchGeometry g;
+    const std::uint64_t at = in.offset();
+    for (std::uint32_t& v : g.grid) v = in.u32("grid size");
+    for (std::uint32_t& v : g.block) v = in.u32("block size");
+    for (int i = 0; i < 3; ++i)
+        if (g.grid[i] == 0 || g.block[i] == 0) in.fail_at(at, "launch " + g.describe() + " has a zero dimension");
+    const std::uint64_t per_block = static_cast<std::uint64_t>(g.block[0]) * g.block[1] * g.block[2];
+    if (per_block > kMaxThreadsPerBlock)
+        in.fail_at(at + 12, "launch " + g.describe() + ": " + std::to_string(per_block) +
+                                " threads per block exceed " + std::to_string(kMaxThreadsPerBlock));
+    // x < 2^32, y, z < 2^32 each: keep blocks x threads far below 2^64 (CUDA: y, z < 2^16).
+    if (g.grid[1] > 65535 || g.grid[2] > 65535)
+        in.fail_at(at, "launch " + g.describe() + ": grid y and z are at most 65535");
+    return g;
+}
+
 }  // namespace
+
+std::string LaunchGeometry::describe() const {
+    return "grid " + std::to_string(grid[0]) + "x" + std::to_string(grid[1]) + "x" + std::to_string(grid[2]) +
+           ", block " + std::to_string(block[0]) + "x" + std::to_string(block[1]) + "x" + std::to_string(block[2]);
+}
+
+bool operator==(const LaunchGeometry& a, const LaunchGeometry& b) {
+    for (int i = 0; i < 3; ++i)
+        if (a.grid[i] != b.grid[i] || a.block[i] != b.block[i]) return false;
+    return true;
+}
+
+LaunchGeometry linear_launch(std::uint64_t threads, std::uint32_t block) {
+    LaunchGeometry g;
+    g.block[0] = block;
+    g.grid[0] = static_cast<std::uint32_t>((threads + block - 1) / block);
+    return g;
+}
 
 std::uint64_t max_block_accesses(std::uint32_t accesses_per_step) {
     return accesses_per_step > kMaxBlockAccesses ? accesses_per_step : kMaxBlockAccesses;
@@ -74,6 +114,7 @@ std::string encode_header_body(const TraceHeader& h) {
     }
     put_u8(out, h.workload ? 1 : 0);
     if (h.workload) encode_workload(out, *h.workload);
+    if (h.version >= kVersionLaunch) encode_launch(out, h.launch.value_or(LaunchGeometry{}));
     return out;
 }
 
@@ -90,9 +131,14 @@ TraceHeader decode_header_body(std::string_view body, std::uint32_t version) {
     if (h.accesses_per_step == 0 || h.accesses_per_step > kMaxAccessesPerStep)
         in.fail_at(per_step_at, "accesses per step " + std::to_string(h.accesses_per_step) +
                                     " is outside 1.." + std::to_string(kMaxAccessesPerStep));
-    if (h.accesses / h.accesses_per_step != h.steps || h.accesses % h.accesses_per_step != 0)
+    const bool launch = version >= kVersionLaunch;
+    if (!launch && (h.accesses / h.accesses_per_step != h.steps || h.accesses % h.accesses_per_step != 0))
         in.fail_at(steps_at, std::to_string(h.steps) + " steps of " + std::to_string(h.accesses_per_step) +
                                  " accesses do not make " + std::to_string(h.accesses) + " accesses");
+    // Version 2: every thread present has 1 .. accesses_per_step accesses.
+    if (launch && (h.accesses < h.steps || (h.accesses > 0 && (h.accesses - 1) / h.accesses_per_step >= h.steps)))
+        in.fail_at(steps_at, std::to_string(h.steps) + " threads of 1.." + std::to_string(h.accesses_per_step) +
+                                 " accesses cannot make " + std::to_string(h.accesses) + " accesses");
     const std::uint64_t blocks_needed_max = h.steps;  // every block holds at least one step
     if (h.blocks > blocks_needed_max || (h.steps > 0 && h.blocks == 0))
         in.fail_at(steps_at + 16, "block count " + std::to_string(h.blocks) + " does not fit " +
@@ -134,8 +180,20 @@ TraceHeader decode_header_body(std::string_view body, std::uint32_t version) {
     if (has_workload > 1) in.fail_at(flag_at, "workload flag must be 0 or 1, not " + std::to_string(has_workload));
     if (has_workload) {
         h.workload = decode_workload(in);
-        if (h.workload->items() != h.steps || h.workload->accesses_per_item() != h.accesses_per_step)
+        if (h.workload->items() != h.steps || h.workload->accesses_per_item() != h.accesses_per_step ||
+            h.workload->total_accesses() != h.accesses)
             in.fail_at(steps_at, "the counts do not match the recorded workload " + h.workload->describe());
+    }
+    if (launch) {
+        const std::uint64_t launch_at = in.offset();
+        h.launch = decode_launch(in);
+        if (h.steps > h.launch->threads())
+            in.fail_at(launch_at, std::to_string(h.steps) + " threads do not fit the launch's " +
+                                      std::to_string(h.launch->threads()) + " (" + h.launch->describe() + ")");
+        if (h.workload && (h.launch->grid[1] != 1 || h.launch->grid[2] != 1 || h.launch->block[1] != 1 ||
+                           h.launch->block[2] != 1 || h.launch->blocks() != (h.steps + h.launch->block[0] - 1) / h.launch->block[0]))
+            in.fail_at(launch_at, "launch " + h.launch->describe() + " is not the 1D launch of the workload's " +
+                                      std::to_string(h.steps) + " threads");
     }
     if (in.remaining() != 0)
         in.fail(std::to_string(in.remaining()) + " unexpected bytes after the header fields");

@@ -1,24 +1,31 @@
 #pragma once
-// The cachesim trace format ("cst"), version 1: per-thread address traces in zstd-compressed,
-// checksummed blocks. All integers are little-endian.
+// The cachesim trace format ("cst"): per-thread address traces in zstd-compressed, checksummed
+// blocks. All integers are little-endian. Version 1: steps of a fixed number of accesses (plain
+// traces, and workloads without a launch). Version 2: a kernel launch, its geometry in the header;
+// a step is one thread, named by its global linear index (block * threads per block + thread in
+// block), with its own number of accesses. This build writes both and reads both.
 //
 //   offset  size  field
 //   0       8     magic "CSTRACE\x1a"
-//   8       4     version (1)
+//   8       4     version (1 or 2)
 //   12      4     header body length H (at most kMaxHeaderBytes)
 //   16      H     header body (see TraceHeader; written by encode_header_body)
 //   16+H    8     checksum of bytes 0 .. 16+H
 //   then blocks, each: 32-byte block header + payload
 //     u32 tag "CSTB", u32 payload bytes, u32 accesses, u32 steps, u64 first step,
 //     u64 checksum of the 24 bytes before it and the payload
-//     payload: one zstd frame of `accesses` x (u64 address delta) then `accesses` x (u32 meta)
+//     payload: one zstd frame of `accesses` x (u64 address delta) then `accesses` x (u32 meta);
+//     version 2 puts the step table first: `steps` x (u64 thread delta: the step's thread minus
+//     the previous step's in the block, the first one from 0) then `steps` x (u32 accesses)
 //     address delta: address minus the previous address of the same array in the block (the
 //     first one from 0), modulo 2^64, so strided streams (a column of B) repeat exactly;
 //     meta: size (bits 0-14) | is_write (bit 15) | array index (bits 16-31)
 //   end record (32 bytes): u32 tag "CSTE", u32 0, u64 steps, u64 accesses, u64 checksum of the
 //     24 bytes before it.
 // Blocks hold whole steps (a step = one launch index / work item, or one record of a plain
-// trace), at most max(kMaxBlockAccesses, accesses per step) accesses each.
+// trace), at most max(kMaxBlockAccesses, accesses per step) accesses each. In version 2 the
+// threads increase strictly through the file (block-major, then the thread's linear index in its
+// block: x fastest); a thread without accesses is absent.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,7 +38,8 @@
 namespace cachesim::cst {
 
 inline constexpr char kMagic[8] = {'C', 'S', 'T', 'R', 'A', 'C', 'E', '\x1a'};
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersionPlain = 1;   // fixed-size steps, no launch
+inline constexpr std::uint32_t kVersionLaunch = 2;  // threads of a kernel launch
 inline constexpr std::uint32_t kPreambleBytes = 16;  // magic, version, header length
 inline constexpr std::uint32_t kMaxHeaderBytes = 1u << 20;
 inline constexpr std::uint32_t kBlockHeaderBytes = 32;
@@ -47,16 +55,34 @@ inline constexpr std::uint32_t kMaxAccessSize = (1u << 15) - 1;
 inline constexpr std::uint32_t kMaxArrays = 1u << 16;
 inline constexpr std::uint32_t kMaxNameBytes = 1024;
 inline constexpr std::uint32_t kRecordBytes = 12;  // raw bytes per access inside a block
+inline constexpr std::uint32_t kStepRecordBytes = 12;  // version 2: raw bytes per step (thread, count)
+inline constexpr std::uint32_t kMaxThreadsPerBlock = 1024;  // as CUDA
+
+// A kernel launch's geometry (version 2): grid of blocks and block of threads, each x, y, z.
+// Linear indices as CUDA numbers them: x fastest, then y, then z.
+struct LaunchGeometry {
+    std::uint32_t grid[3] = {1, 1, 1};
+    std::uint32_t block[3] = {1, 1, 1};
+    std::uint64_t blocks() const { return static_cast<std::uint64_t>(grid[0]) * grid[1] * grid[2]; }
+    std::uint32_t threads_per_block() const { return block[0] * block[1] * block[2]; }
+    std::uint64_t threads() const { return blocks() * threads_per_block(); }
+    std::string describe() const;  // e.g. "grid 2x64x1, block 32x8x1"
+};
+bool operator==(const LaunchGeometry& a, const LaunchGeometry& b);
+
+// A 1D launch of `threads` threads in blocks of `block` (the built-in workloads' launches).
+LaunchGeometry linear_launch(std::uint64_t threads, std::uint32_t block);
 
 struct TraceHeader {
-    std::uint32_t version = kVersion;
+    std::uint32_t version = kVersionPlain;  // the writer sets it: 2 with a launch, else 1
     std::uint32_t elem_bytes = 4;         // the producer's element size (1 for plain traces)
-    std::uint32_t accesses_per_step = 1;  // every step has this many accesses
+    std::uint32_t accesses_per_step = 1;  // v1: every step has this many; v2: the most any thread has
     std::uint64_t steps = 0;              // launch indices (threads) or records
     std::uint64_t accesses = 0;
     std::uint64_t blocks = 0;
     std::vector<ArrayInfo> arrays;        // at least one; accesses index into it
     std::optional<WorkloadSpec> workload; // the workload and schedule that produced it, if any
+    std::optional<LaunchGeometry> launch; // version 2: the launch whose threads the steps are
 };
 
 // The header body (without preamble and checksum); decode throws InputError naming the byte

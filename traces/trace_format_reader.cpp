@@ -71,9 +71,10 @@ void TraceFileSource::open_and_check() {
     if (std::memcmp(preamble, kMagic, sizeof kMagic) != 0)
         fail(0, "not a cachesim trace (bad magic; expected \"CSTRACE\\x1a\")");
     const std::uint32_t version = load_le<std::uint32_t>(preamble + 8);
-    if (version != kVersion)
-        fail(8, "unsupported trace version " + std::to_string(version) + " (this build reads version " +
-                    std::to_string(kVersion) + ")");
+    if (version != kVersionPlain && version != kVersionLaunch)
+        fail(8, "unsupported trace version " + std::to_string(version) + " (this build reads versions " +
+                    std::to_string(kVersionPlain) + " and " + std::to_string(kVersionLaunch) + ")");
+    launch_ = version == kVersionLaunch;
     const std::uint32_t body_bytes = load_le<std::uint32_t>(preamble + 12);
     if (body_bytes > kMaxHeaderBytes)
         fail(12, "header length " + std::to_string(body_bytes) + " exceeds the limit of " +
@@ -116,6 +117,10 @@ void TraceFileSource::rewind() {
     next_step_ = 0;
     blocks_read_ = 0;
     block_accesses_ = block_position_ = 0;
+    block_step_ = 0;
+    step_threads_.clear();
+    step_first_.assign(1, 0);
+    next_thread_ = 0;
 }
 
 bool TraceFileSource::load_block() {
@@ -143,13 +148,22 @@ bool TraceFileSource::load_block() {
     if (accesses == 0 || accesses > max_accesses)
         fail(at + 8, "block access count " + std::to_string(accesses) + " is outside 1.." +
                          std::to_string(max_accesses));
-    if (static_cast<std::uint64_t>(steps) * header_.accesses_per_step != accesses)
+    if (!launch_ && static_cast<std::uint64_t>(steps) * header_.accesses_per_step != accesses)
         fail(at + 12, std::to_string(steps) + " steps of " + std::to_string(header_.accesses_per_step) +
                           " accesses do not make the block's " + std::to_string(accesses) + " accesses");
+    if (launch_ && (steps == 0 || steps > accesses ||
+                    static_cast<std::uint64_t>(steps) * header_.accesses_per_step < accesses))
+        fail(at + 12, std::to_string(steps) + " threads of 1.." + std::to_string(header_.accesses_per_step) +
+                          " accesses cannot make the block's " + std::to_string(accesses) + " accesses");
+    if (steps > header_.steps - next_step_)
+        fail(at + 12, "block holds " + std::to_string(steps) + " steps, only " +
+                          std::to_string(header_.steps - next_step_) + " are left of the header's " +
+                          std::to_string(header_.steps));
     if (first_step != next_step_)
         fail(at + 16, "block starts at step " + std::to_string(first_step) + ", expected " +
                           std::to_string(next_step_));
-    const std::uint64_t raw_bytes = static_cast<std::uint64_t>(accesses) * kRecordBytes;
+    const std::uint64_t table_bytes = launch_ ? static_cast<std::uint64_t>(steps) * kStepRecordBytes : 0;
+    const std::uint64_t raw_bytes = table_bytes + static_cast<std::uint64_t>(accesses) * kRecordBytes;
     if (payload == 0 || payload > ZSTD_compressBound(raw_bytes) ||
         payload > end_record_offset_ - at - kBlockHeaderBytes)
         fail(at + 4, "block payload length " + std::to_string(payload) +
@@ -170,6 +184,8 @@ bool TraceFileSource::load_block() {
     block_offset_ = at;
     block_accesses_ = accesses;
     block_position_ = 0;
+    table_bytes_ = table_bytes;
+    if (launch_) decode_step_table(at, steps, accesses);
     block_first_step_ = first_step;
     std::fill(previous_.begin(), previous_.end(), 0);
     next_step_ += steps;
@@ -182,9 +198,42 @@ bool TraceFileSource::load_block() {
     return true;
 }
 
-void TraceFileSource::report_bad_record(std::size_t first, std::size_t count) {
+void TraceFileSource::decode_step_table(std::uint64_t at, std::uint32_t steps, std::uint32_t accesses) {
     const char* deltas = raw_.data();
-    const char* metas = raw_.data() + block_accesses_ * 8;
+    const char* counts = raw_.data() + steps * 8ull;
+    step_threads_.resize(steps);
+    step_first_.resize(steps + 1ull);
+    step_first_[0] = 0;
+    block_step_ = 0;
+    const std::uint64_t threads = header_.launch->threads();
+    std::uint64_t thread = 0, total = 0;
+    for (std::uint32_t i = 0; i < steps; ++i) {
+        const std::uint64_t delta = load_le<std::uint64_t>(deltas + i * 8ull);
+        const std::uint32_t count = load_le<std::uint32_t>(counts + i * 4ull);
+        thread = i == 0 ? delta : thread + delta;
+        const std::string where = "thread " + std::to_string(i) + " of the block";
+        if ((i > 0 && delta == 0) || thread < next_thread_ || (i > 0 && thread < delta))
+            fail(at, where + " (index " + std::to_string(thread) + ") does not come after the previous thread " +
+                         "(threads must increase through the file)");
+        if (thread >= threads)
+            fail(at, where + " has index " + std::to_string(thread) + ", outside the launch (" +
+                         header_.launch->describe() + ": " + std::to_string(threads) + " threads)");
+        if (count == 0 || count > header_.accesses_per_step)
+            fail(at, where + " makes " + std::to_string(count) + " accesses, outside 1.." +
+                         std::to_string(header_.accesses_per_step));
+        total += count;
+        step_threads_[i] = thread;
+        step_first_[i + 1] = static_cast<std::uint32_t>(total);
+        next_thread_ = thread + 1;
+    }
+    if (total != accesses)
+        fail(at, "the block's threads make " + std::to_string(total) + " accesses, its header says " +
+                     std::to_string(accesses));
+}
+
+void TraceFileSource::report_bad_record(std::size_t first, std::size_t count) {
+    const char* deltas = raw_.data() + table_bytes_;
+    const char* metas = raw_.data() + table_bytes_ + block_accesses_ * 8;
     // Deltas restart at each block, so decode again from the block's start.
     std::vector<std::uint64_t> previous(header_.arrays.size(), 0);
     for (std::size_t i = 0; i < first + count; ++i) {
@@ -203,8 +252,8 @@ void TraceFileSource::report_bad_record(std::size_t first, std::size_t count) {
 }
 
 void TraceFileSource::decode(Access* out, std::size_t first, std::size_t count) {
-    const char* deltas = raw_.data() + first * 8;
-    const char* metas = raw_.data() + block_accesses_ * 8 + first * 4;
+    const char* deltas = raw_.data() + table_bytes_ + first * 8;
+    const char* metas = raw_.data() + table_bytes_ + block_accesses_ * 8 + first * 4;
     const std::uint32_t arrays = static_cast<std::uint32_t>(previous_.size());
     std::uint64_t* previous = previous_.data();
     bool bad = false;
@@ -231,6 +280,21 @@ bool TraceFileSource::next(AccessBatch& batch, std::size_t max_accesses) {
         batch.accesses.clear();
         return false;
     }
+    if (launch_) {  // a run of threads with the same count, whole threads up to max_accesses
+        const std::uint32_t per_step = step_first_[block_step_ + 1] - step_first_[block_step_];
+        std::size_t end = block_step_ + 1;
+        while (end < step_threads_.size() && step_first_[end + 1] - step_first_[end] == per_step &&
+               step_first_[end + 1] - step_first_[block_step_] <= max_accesses)
+            ++end;
+        const std::size_t count = step_first_[end] - step_first_[block_step_];
+        batch.first_step = block_first_step_ + block_step_;
+        batch.accesses_per_step = per_step;
+        batch.accesses.resize(count);
+        decode(batch.accesses.data(), block_position_, count);
+        block_position_ += count;
+        block_step_ = end;
+        return true;
+    }
     const std::uint32_t per_step = header_.accesses_per_step;
     std::size_t steps = max_accesses / per_step;
     if (steps == 0) steps = 1;  // a step is never split
@@ -242,6 +306,24 @@ bool TraceFileSource::next(AccessBatch& batch, std::size_t max_accesses) {
     batch.accesses.resize(count);
     decode(batch.accesses.data(), block_position_, count);
     block_position_ += count;
+    return true;
+}
+
+bool TraceFileSource::next_threads(ThreadBatch& batch) {
+    batch.threads.clear();
+    batch.accesses.clear();
+    batch.first.assign(1, 0);
+    if (!launch_) fail(8, "a version 1 trace has no threads (it holds no launch)");
+    if (block_position_ == block_accesses_ && !load_block()) return false;
+    const std::size_t count = block_accesses_ - block_position_;
+    batch.threads.assign(step_threads_.begin() + static_cast<std::ptrdiff_t>(block_step_), step_threads_.end());
+    batch.first.resize(batch.threads.size() + 1);
+    for (std::size_t i = 0; i <= batch.threads.size(); ++i)
+        batch.first[i] = step_first_[block_step_ + i] - step_first_[block_step_];
+    batch.accesses.resize(count);
+    decode(batch.accesses.data(), block_position_, count);
+    block_position_ = block_accesses_;
+    block_step_ = step_threads_.size();
     return true;
 }
 

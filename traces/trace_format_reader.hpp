@@ -11,6 +11,14 @@
 
 namespace cachesim::cst {
 
+// Version 2: a block's threads with their identity and accesses (ThreadBatch::first[i] ..
+// first[i + 1] are thread threads[i]'s accesses, in program order).
+struct ThreadBatch {
+    std::vector<std::uint64_t> threads;  // global linear thread indices, increasing
+    std::vector<std::uint32_t> first;    // threads.size() + 1 offsets into accesses
+    std::vector<Access> accesses;
+};
+
 class TraceFileSource final : public AccessSource {
 public:
     explicit TraceFileSource(std::string path);
@@ -19,7 +27,11 @@ public:
     TraceFileSource& operator=(const TraceFileSource&) = delete;
 
     std::vector<ArrayInfo> arrays() const override { return header_.arrays; }
+    // Whole steps; in version 2 a batch holds consecutive threads with the same access count.
     bool next(AccessBatch& batch, std::size_t max_accesses) override;
+    // Version 2: the threads left in the current block, or the next block's; false at the end.
+    // Not to be mixed with next() between rewinds.
+    bool next_threads(ThreadBatch& batch);
     void rewind() override;
     std::uint64_t size_hint() const override { return header_.accesses; }
 
@@ -32,6 +44,7 @@ private:
     [[noreturn]] void fail(std::uint64_t offset, const std::string& why) const;
     void open_and_check();
     bool load_block();  // false after the last block
+    void decode_step_table(std::uint64_t at, std::uint32_t steps, std::uint32_t accesses);
     void decode(Access* out, std::size_t first, std::size_t count);
     [[noreturn]] void report_bad_record(std::size_t first, std::size_t count);
 
@@ -53,6 +66,13 @@ private:
     std::size_t block_accesses_ = 0, block_position_ = 0;
     std::uint64_t block_first_step_ = 0;
     std::vector<std::uint64_t> previous_;  // per array: the last address decoded in the block
+    // Version 2: the block's step table decoded (thread, first access), where the accesses start
+    // in the raw block, and the next thread the file may name.
+    bool launch_ = false;
+    std::vector<std::uint64_t> step_threads_;
+    std::vector<std::uint32_t> step_first_;
+    std::size_t block_step_ = 0, table_bytes_ = 0;
+    std::uint64_t next_thread_ = 0;
 };
 
 }  // namespace cachesim::cst

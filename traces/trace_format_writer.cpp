@@ -19,7 +19,17 @@ TraceWriter::TraceWriter(std::string path, TraceHeader header, int zstd_level)
     if (header_.arrays.size() > kMaxArrays) throw InputError(path_ + ": too many arrays for a cst trace");
     for (const ArrayInfo& a : header_.arrays)
         if (a.name.size() > kMaxNameBytes) throw InputError(path_ + ": array name '" + a.name + "' is too long");
-    header_.version = kVersion;
+    header_.version = header_.launch ? kVersionLaunch : kVersionPlain;
+    if (header_.launch) {
+        const LaunchGeometry& g = *header_.launch;
+        for (int i = 0; i < 3; ++i)
+            if (g.grid[i] == 0 || g.block[i] == 0) throw InputError(path_ + ": launch " + g.describe() + " has a zero dimension");
+        if (static_cast<std::uint64_t>(g.block[0]) * g.block[1] * g.block[2] > kMaxThreadsPerBlock)
+            throw InputError(path_ + ": launch " + g.describe() + " has more than " +
+                             std::to_string(kMaxThreadsPerBlock) + " threads per block");
+        if (g.grid[1] > 65535 || g.grid[2] > 65535)
+            throw InputError(path_ + ": launch " + g.describe() + ": grid y and z are at most 65535");
+    }
     header_.steps = header_.accesses = header_.blocks = 0;
     temp_path_ = path_ + ".tmp." + std::to_string(::getpid());
     file_ = std::fopen(temp_path_.c_str(), "wb");
@@ -53,7 +63,7 @@ void TraceWriter::write_bytes(const void* data, std::size_t bytes) {
 void TraceWriter::write_header() {
     const std::string body = encode_header_body(header_);
     std::string head(kMagic, sizeof kMagic);
-    put_u32(head, kVersion);
+    put_u32(head, header_.version);
     put_u32(head, static_cast<std::uint32_t>(body.size()));
     head += body;
     put_u64(head, checksum(head.data(), head.size()));
@@ -62,6 +72,12 @@ void TraceWriter::write_header() {
 
 void TraceWriter::append(const AccessBatch& batch) {
     const std::uint32_t per_step = batch.accesses_per_step ? batch.accesses_per_step : 1;
+    if (launch()) {
+        if (batch.accesses.size() % per_step != 0) fail("a batch ends inside a step");
+        for (std::size_t i = 0; i < batch.accesses.size(); i += per_step)
+            append_thread(batch.first_step + i / per_step, batch.accesses.data() + i, per_step);
+        return;
+    }
     if (!per_step_known_) {
         if (per_step > kMaxAccessesPerStep)
             fail("steps of " + std::to_string(per_step) + " accesses exceed the cst limit of " +
@@ -80,8 +96,29 @@ void TraceWriter::append(const AccessBatch& batch) {
         append_step(batch.accesses.data() + i, per_step);
 }
 
-void TraceWriter::append_step(const Access* step, std::uint32_t count) {
+void TraceWriter::append_thread(std::uint64_t thread, const Access* accesses, std::uint32_t count) {
+    if (!launch()) fail("threads need a launch (a version 2 trace)");
+    if (count == 0) return;
+    if (thread < next_thread_)
+        fail("thread " + std::to_string(thread) + " arrives after thread " + std::to_string(next_thread_ - 1) +
+             " (threads must come in increasing order)");
+    if (thread >= header_.launch->threads())
+        fail("thread " + std::to_string(thread) + " is outside the launch (" + header_.launch->describe() + ")");
+    if (count > kMaxAccessesPerStep)
+        fail("thread " + std::to_string(thread) + " makes " + std::to_string(count) +
+             " accesses, more than the cst limit of " + std::to_string(kMaxAccessesPerStep));
+    if (!per_step_known_ || count > header_.accesses_per_step) header_.accesses_per_step = count;
+    per_step_known_ = true;
     if (!metas_.empty() && metas_.size() + count > kBlockAccesses) flush_block();
+    thread_deltas_.push_back(thread - (block_steps_ == 0 ? 0 : block_last_thread_));
+    step_counts_.push_back(count);
+    block_last_thread_ = thread;
+    next_thread_ = thread + 1;
+    append_step(accesses, count);
+}
+
+void TraceWriter::append_step(const Access* step, std::uint32_t count) {
+    if (!launch() && !metas_.empty() && metas_.size() + count > kBlockAccesses) flush_block();
     const std::size_t arrays = header_.arrays.size();
     for (std::uint32_t k = 0; k < count; ++k) {
         const Access& a = step[k];
@@ -100,9 +137,14 @@ void TraceWriter::append_step(const Access* step, std::uint32_t count) {
 void TraceWriter::flush_block() {
     const std::size_t n = metas_.size();
     if (n == 0) return;
-    raw_.resize(n * kRecordBytes);
-    std::memcpy(raw_.data(), deltas_.data(), n * 8);
-    std::memcpy(raw_.data() + n * 8, metas_.data(), n * 4);
+    const std::size_t table = launch() ? static_cast<std::size_t>(block_steps_) * kStepRecordBytes : 0;
+    raw_.resize(table + n * kRecordBytes);
+    if (launch()) {
+        std::memcpy(raw_.data(), thread_deltas_.data(), block_steps_ * 8ull);
+        std::memcpy(raw_.data() + block_steps_ * 8ull, step_counts_.data(), block_steps_ * 4ull);
+    }
+    std::memcpy(raw_.data() + table, deltas_.data(), n * 8);
+    std::memcpy(raw_.data() + table + n * 8, metas_.data(), n * 4);
     compressed_.resize(ZSTD_compressBound(raw_.size()));
     const std::size_t packed = ZSTD_compressCCtx(static_cast<ZSTD_CCtx*>(cctx_), compressed_.data(),
                                                  compressed_.size(), raw_.data(), raw_.size(), level_);
@@ -125,6 +167,8 @@ void TraceWriter::flush_block() {
     std::fill(previous_address_.begin(), previous_address_.end(), 0);
     deltas_.clear();
     metas_.clear();
+    thread_deltas_.clear();
+    step_counts_.clear();
 }
 
 const TraceHeader& TraceWriter::finish() {

@@ -13,16 +13,22 @@ namespace cachesim::cst {
 
 class TraceWriter {
 public:
-    // `header` supplies the arrays, element size and workload; counts are filled in as steps
-    // arrive. Throws InputError when the temporary file cannot be created.
+    // `header` supplies the arrays, element size, workload and launch; counts are filled in as
+    // steps arrive. With a launch the file is version 2 (threads with their identity), without
+    // one version 1. Throws InputError when the temporary file cannot be created.
     TraceWriter(std::string path, TraceHeader header, int zstd_level = 3);
     ~TraceWriter();  // without finish(): the temporary file is removed
     TraceWriter(const TraceWriter&) = delete;
     TraceWriter& operator=(const TraceWriter&) = delete;
 
     // Appends whole steps (batch.accesses_per_step accesses each, 0 meaning 1), which must
-    // continue where the previous batch ended.
+    // continue where the previous batch ended. With a launch, step i of the batch is thread
+    // batch.first_step + i (a launch whose threads all make the same accesses, in order).
     void append(const AccessBatch& batch);
+    // Version 2: the accesses of one thread (its global linear index: block * threads per block +
+    // thread in block), in program order. Threads must come in increasing order; a thread with
+    // no accesses is left out of the file.
+    void append_thread(std::uint64_t thread, const Access* accesses, std::uint32_t count);
     // Writes the last block, the end record and the final header, then renames into place.
     const TraceHeader& finish();
 
@@ -30,6 +36,7 @@ public:
 
 private:
     void append_step(const Access* step, std::uint32_t count);
+    bool launch() const { return header_.version >= kVersionLaunch; }
     void flush_block();
     void write_bytes(const void* data, std::size_t bytes);
     void write_header();
@@ -47,6 +54,10 @@ private:
     std::vector<std::uint64_t> previous_address_;  // per array: deltas are taken within an array
     std::uint64_t block_first_step_ = 0;
     std::uint32_t block_steps_ = 0;
+    // Version 2: the block's step table (thread deltas, access counts) and the last thread written.
+    std::vector<std::uint64_t> thread_deltas_;
+    std::vector<std::uint32_t> step_counts_;
+    std::uint64_t block_last_thread_ = 0, next_thread_ = 0;
     std::vector<char> raw_, compressed_;
 };
 

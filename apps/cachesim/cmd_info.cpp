@@ -54,14 +54,20 @@ int run_info(int argc, char** argv) {
               << "format:            cst version " << h.version << "\n"
               << "file size:         " << source.file_bytes() << " bytes\n"
               << "element size:      " << h.elem_bytes << " bytes\n"
-              << "steps:             " << h.steps << (h.workload ? " (threads / launch indices)" : " (records)") << "\n"
-              << "accesses per step: " << h.accesses_per_step << "\n"
+              << "steps:             " << h.steps
+              << (h.launch ? " (threads)" : h.workload ? " (threads / launch indices)" : " (records)") << "\n"
+              << (h.launch ? "accesses per step: at most " : "accesses per step: ") << h.accesses_per_step << "\n"
               << "accesses:          " << h.accesses << "\n"
               << "blocks:            " << h.blocks << "\n";
     if (h.accesses)
         std::cout << "bytes per access:  " << std::fixed << std::setprecision(3)
                   << static_cast<double>(source.file_bytes()) / h.accesses << "\n";
-    std::cout << "workload:          " << (h.workload ? h.workload->describe() : std::string("none (plain trace)"))
+    if (h.launch)
+        std::cout << "launch:            " << h.launch->describe() << " (" << h.launch->blocks() << " blocks of "
+                  << h.launch->threads_per_block() << " threads)\n";
+    std::cout << "workload:          "
+              << (h.workload ? h.workload->describe()
+                             : std::string(h.launch ? "none (a recorded kernel)" : "none (plain trace)"))
               << "\n"
               << "arrays:            " << h.arrays.size() << "\n";
     for (std::size_t i = 0; i < h.arrays.size(); ++i) {

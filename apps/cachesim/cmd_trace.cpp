@@ -26,6 +26,12 @@ po::options_description trace_output_options() {
          "workload traces: cuda (Thrust on the GPU) | host (Thrust on the CPU) | generator (the "
          "simulator's own generator) | auto (cuda if a GPU is usable, else host, else generator); "
          "all give the same bytes")
+        ("block", po::value<std::uint32_t>()->default_value(256),
+         "workload traces: threads per block of the launch the trace records (version 2; "
+         "`simulate --model gpu --trace` replays it in these blocks), 1..1024")
+        ("trace-version", po::value<std::uint32_t>()->default_value(2),
+         "workload traces: 2 (threads of a launch, default) | 1 (fixed steps, no launch; the GPU "
+         "model cannot replay it). Converted din/u64 traces are always version 1")
         ("quiet,q", po::bool_switch(), "no progress bar");
     return d;
 }
@@ -102,6 +108,14 @@ int run_trace(int argc, char** argv) {
     if (sim.workload) {
         header.workload = sim.workload;
         header.elem_bytes = sim.workload->elem_bytes;
+        const std::uint32_t version = (*vm)["trace-version"].as<std::uint32_t>();
+        const std::uint32_t block = (*vm)["block"].as<std::uint32_t>();
+        if (version != cst::kVersionPlain && version != cst::kVersionLaunch)
+            throw InputError("--trace-version must be 1 or 2, not " + std::to_string(version));
+        if (block == 0 || block > cst::kMaxThreadsPerBlock)
+            throw InputError("--block must be between 1 and " + std::to_string(cst::kMaxThreadsPerBlock) + ", not " +
+                             std::to_string(block));
+        if (version == cst::kVersionLaunch) header.launch = cst::linear_launch(sim.workload->items(), block);
     } else {
         header.elem_bytes = 1;
     }
@@ -125,8 +139,9 @@ int run_trace(int argc, char** argv) {
     }
     const cst::TraceHeader& done = writer.finish();
     progress.finish();
-    std::cout << "wrote " << out << ": " << done.steps << " steps x " << done.accesses_per_step << " = "
-              << done.accesses << " accesses in " << done.blocks << " blocks";
+    std::cout << "wrote " << out << ": " << done.steps << (done.launch ? " threads x " : " steps x ")
+              << done.accesses_per_step << " = " << done.accesses << " accesses in " << done.blocks << " blocks";
+    if (done.launch) std::cout << ", " << done.launch->describe();
     if (backend == "host" || backend == "cuda") std::cout << " (Thrust, " << backend << " backend)";
     std::cout << "\n";
     return 0;

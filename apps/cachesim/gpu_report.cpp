@@ -10,17 +10,19 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
     const GpuConfig& c = sim.gpu;
     report.model = "gpu";
     report.workload = sim.workload;
-    report.trace_path.clear();
+    report.trace_path = sim.workload ? std::string() : sim.trace_path;
     report.hierarchy = sim.hierarchy;
     report.hierarchy.l1 = g.l1;
     report.result = g.result;
     report.ncu = g.ncu.metrics();
     auto n = [](std::uint64_t v) { return std::to_string(v); };
     report.parameters = {{"gpu", c.name}};
+    // A recorded launch: the workload it was written from, if any ("auto" values follow it).
+    const WorkloadSpec* workload = sim.workload ? &*sim.workload : g.recorded_workload ? &*g.recorded_workload : nullptr;
     // Every reported parameter as applied to the workload (gto ignores the spread, "auto" resolved).
     for (const GpuParameter& p : gpu_parameters())
         if (!p.report_key.empty())
-            report.parameters.emplace_back(std::string(p.report_key), applied_value(p, c, *sim.workload));
+            report.parameters.emplace_back(std::string(p.report_key), applied_value(p, c, workload));
     report.parameters.insert(report.parameters.end(), {
         {"warps_per_block", n(g.occupancy.warps_per_block)},
         {"resident_blocks_per_sm", n(g.occupancy.blocks_per_sm)},
@@ -47,8 +49,10 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
 }
 
 GpuResult run_gpu_model(const SimulationOptions& sim, RunReport& report, const RunControl& control) {
-    if (!sim.workload) throw InputError("--model gpu needs a workload (--workload stencil|matmul)");
-    GpuResult g = simulate_gpu_model(*sim.workload, sim.gpu, control);
+    if (!sim.workload && !sim.trace_cst)
+        throw InputError("--model gpu needs a workload (--workload stencil|matmul) or a cst trace of a launch");
+    GpuResult g = sim.workload ? simulate_gpu_model(*sim.workload, sim.gpu, control)
+                               : simulate_gpu_trace(sim.trace_path, sim.gpu, control);
     fill_gpu_report(sim, g, report);
     return g;
 }

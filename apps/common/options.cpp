@@ -177,7 +177,8 @@ namespace {
 
 // The GPU configuration: the preset's, then every parameter given as an option (in the table's
 // order, so --sms comes before the floorplan choices that depend on it).
-GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o) {
+// trace_block: the threads per block of the recorded launch being replayed (0: a workload).
+GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint32_t trace_block) {
     const GpuPreset* base = find_gpu_preset(o.preset);
     o.gpu_base = base ? o.preset : std::string(kDefaultGpuPreset);
     GpuConfig g = find_gpu_preset(o.gpu_base)->config;
@@ -201,6 +202,12 @@ GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o) {
         throw InputError("--model gpu: the L1 is write-through without allocation (--l1-write through)");
     if (vm["l2-write"].as<std::string>() != "back")
         throw InputError("--model gpu: the L2 is write-back with allocation (--l2-write back)");
+    if (trace_block) {  // the recorded launch's blocks
+        if (given(vm, "block") && g.block != trace_block)
+            throw InputError("--block " + std::to_string(g.block) + ": the trace " + o.trace_path +
+                             " records blocks of " + std::to_string(trace_block) + " threads");
+        g.block = trace_block;
+    }
     g.seed = vm["seed"].as<std::uint64_t>();
     validate(g);  // SimulationError: exit code 2
     return g;
@@ -220,14 +227,22 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
             throw InputError("--preset " + o.preset + " describes a GPU: it needs --model gpu");
         o.model = ModelKind::gpu;
     }
-    if (o.model == ModelKind::gpu && vm.count("trace"))
-        throw InputError("--model gpu replays the built-in workloads (its warps need work items), not traces");
     if (o.model == ModelKind::gpu && o.preset.empty()) o.preset = kDefaultGpuPreset;
+    std::uint32_t trace_block = 0;
     if (vm.count("trace")) {
         o.trace_path = vm["trace"].as<std::string>();
         const std::string format = resolve_trace_format(vm["trace-format"].as<std::string>(), o.trace_path);
         o.trace_cst = format == "cst";
         if (!o.trace_cst) o.trace_format = parse_trace_format(format);
+        if (o.model == ModelKind::gpu) {  // the GPU model replays a recorded launch: a cst version 2 trace
+            if (!o.trace_cst)
+                throw InputError("--model gpu replays cst traces of a launch (version 2), not " + format + " traces");
+            const cst::TraceFileSource trace(o.trace_path);
+            if (!trace.header().launch)
+                throw InputError(o.trace_path + ": a version 1 trace holds no launch; the GPU model replays "
+                                 "version 2 traces (cachesim trace writes them by default)");
+            trace_block = trace.header().launch->threads_per_block();
+        }
     } else {
         WorkloadSpec w;
         w.kind = parse_workload_kind(vm["workload"].as<std::string>());
@@ -242,7 +257,7 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     o.hierarchy.seed = vm["seed"].as<std::uint64_t>();
     o.hierarchy.analysis = !vm["no-analysis"].as<bool>();
     if (o.model == ModelKind::gpu) {
-        o.gpu = read_gpu(vm, o);
+        o.gpu = read_gpu(vm, o, trace_block);
         o.hierarchy.l1 = effective_l1(o.gpu);
         o.hierarchy.l2 = o.gpu.l2;
         return o;
@@ -302,6 +317,8 @@ std::optional<WarpTimeline> timeline_option(const po::variables_map& vm, const c
 void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTimeline& timeline) {
     if (vm.count("warp-times") && sim.model != ModelKind::gpu)
         throw InputError("--warp-times replays measured warps: it needs --model gpu");
+    if (vm.count("warp-times") && !sim.workload)
+        throw InputError("--warp-times replays the launches of the built-in workloads, not a trace");
     // With --warp-times the model is the GPU's, which always has a workload.
     std::optional<WarpTimeline> read = timeline_option(vm, "warp-times", "warp-times-launch",
                                                        sim.workload.value_or(WorkloadSpec{}), sim.gpu.block);

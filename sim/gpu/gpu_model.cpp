@@ -17,10 +17,30 @@ namespace cachesim {
 
 namespace {
 
+// What a run replays: a built-in workload, or a recorded launch (with the workload it was written
+// from, if any, for "auto" parameters).
+struct Launch {
+    const WorkloadSpec* workload = nullptr;
+    RecordedWarps* recorded = nullptr;
+    std::uint64_t blocks = 0, steps = 0;
+    std::uint64_t requests = 0;  // for progress (an estimate for a recorded launch)
+    std::vector<ArrayInfo> arrays;
+};
+
+Launch builtin_launch(const WorkloadSpec& spec, const GpuConfig& config) {
+    Launch l;
+    l.workload = &spec;
+    l.blocks = (spec.items() + config.block - 1) / config.block;
+    l.steps = spec.items();
+    l.requests = warps_in_range(spec.items(), config.block, config.warp_size) * spec.accesses_per_item();
+    l.arrays = spec.arrays();
+    return l;
+}
+
 // Builds the parts for the policies chosen and runs the launch with the lock-step scheduler or
 // the measured timeline.
 template <class L1Policy, class L2Policy>
-void run_launch(const WorkloadSpec& spec, const GpuConfig& config, const RunControl& control, GpuResult& out) {
+void run_launch(const Launch& launch, const GpuConfig& config, const RunControl& control, GpuResult& out) {
     const GpuOccupancy& occupancy = out.occupancy;
     const bool l1_enabled = out.l1.enabled(), l2_enabled = config.l2.enabled();
     // Measured timing, an observer and an issue log take every request in one order: one thread.
@@ -28,7 +48,7 @@ void run_launch(const WorkloadSpec& spec, const GpuConfig& config, const RunCont
     const std::uint32_t threads = serial ? 1 : std::clamp<std::uint32_t>(control.threads, 1, config.sms);
     // Each thread's front end and the L2 fill counters of their own; they are summed at the end.
     GpuCounters zero;
-    const std::size_t arrays = std::max<std::size_t>(1, spec.arrays().size());
+    const std::size_t arrays = std::max<std::size_t>(1, launch.arrays.size());
     zero.l1.name = "L1";
     zero.l2.name = "L2";
     zero.l1.per_array.assign(arrays, ArrayCounters{});
@@ -42,8 +62,9 @@ void run_launch(const WorkloadSpec& spec, const GpuConfig& config, const RunCont
         l1s.resize(config.sms);
         for (std::uint32_t s = 0; s < config.sms; ++s) l1s[s].reset(g, config.seed * 0x9e3779b97f4a7c15ull + 1 + 2 * s);
     }
-    WarpSlots slots(spec, config, static_cast<std::size_t>(config.sms) * occupancy.warps_per_block *
-                                      occupancy.blocks_per_sm);
+    const std::size_t slot_count = static_cast<std::size_t>(config.sms) * occupancy.warps_per_block * occupancy.blocks_per_sm;
+    WarpSlots slots = launch.recorded ? WarpSlots(*launch.recorded, config, slot_count)
+                                      : WarpSlots(*launch.workload, config, slot_count);
     // The L2 first: the front ends split stores into its sectors.
     const Coalescer l1_shape(config.l1.line_bytes, config.l1.sector_bytes);
     L2System<L2Policy> l2(config, l1_shape.line_shift(), l1_shape.sector_shift(), l2_counters, control.observer);
@@ -58,11 +79,9 @@ void run_launch(const WorkloadSpec& spec, const GpuConfig& config, const RunCont
         replay_timeline(config, slots, occupancy.warps_per_block, fronts[0], l2, control);
         out.rounds = 0;  // no rounds: the measured order
     } else {
-        IssueScheduler scheduler(spec, config, occupancy, slots);
+        IssueScheduler scheduler(config, occupancy, slots, launch.blocks, issue_burst_for(config, launch.workload));
         LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);
-        const std::uint64_t total_requests =
-            warps_in_range(spec.items(), config.block, config.warp_size) * slots.requests_per_warp();
-        out.rounds = lockstep.run(total_requests);
+        out.rounds = lockstep.run(launch.requests);
     }
 
     GpuCounters counters = zero;
@@ -72,18 +91,13 @@ void run_launch(const WorkloadSpec& spec, const GpuConfig& config, const RunCont
     counters.report(out, l1_enabled, l2_enabled);
     SimulationResult& r = out.result;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    r.steps = spec.items();  // work items, as in the thread model (rounds are out.rounds)
-    r.arrays = spec.arrays();
-    out.blocks = (spec.items() + config.block - 1) / config.block;
+    r.steps = launch.steps;  // work items (threads), as in the thread model (rounds are out.rounds)
+    r.arrays = launch.arrays;
+    out.blocks = launch.blocks;
     out.warps = slots.warps_loaded();
 }
 
-}  // namespace
-
-GpuResult simulate_gpu_model(const WorkloadSpec& spec, const GpuConfig& config, const RunControl& control) {
-    validate(spec);
-    validate(config);
-    if (config.timeline) validate_timeline(spec, config);
+GpuResult run_with_policies(const Launch& launch, const GpuConfig& config, const RunControl& control) {
     // OPT needs a pre-pass over each cache's own lookups, which the GPU model does not make.
     if (config.l1.policy == PolicyKind::opt || config.l2.policy == PolicyKind::opt)
         throw SimulationError("opt is not supported by the GPU model");
@@ -92,8 +106,38 @@ GpuResult simulate_gpu_model(const WorkloadSpec& spec, const GpuConfig& config, 
     out.l1 = effective_l1(config);
     with_policy<GpuPolicies>(config.l2.policy, [&]<class L2Policy>() {
         with_policy<GpuPolicies>(config.l1.policy,
-                                 [&]<class L1Policy>() { run_launch<L1Policy, L2Policy>(spec, config, control, out); });
+                                 [&]<class L1Policy>() { run_launch<L1Policy, L2Policy>(launch, config, control, out); });
     });
+    return out;
+}
+
+}  // namespace
+
+GpuResult simulate_gpu_model(const WorkloadSpec& spec, const GpuConfig& config, const RunControl& control) {
+    validate(spec);
+    validate(config);
+    if (config.timeline) validate_timeline(spec, config);
+    return run_with_policies(builtin_launch(spec, config), config, control);
+}
+
+GpuResult simulate_gpu_trace(const std::string& path, const GpuConfig& config, const RunControl& control) {
+    validate(config);
+    if (config.timeline)
+        throw SimulationError("--warp-times replays the launches of the built-in workloads, not a recorded trace");
+    RecordedWarps recorded(path);
+    const cst::TraceHeader& h = recorded.header();
+    if (recorded.threads_per_block() != config.block)
+        throw SimulationError(path + ": the trace's launch has blocks of " + std::to_string(recorded.threads_per_block()) +
+                              " threads (" + h.launch->describe() + "), the configuration " + std::to_string(config.block));
+    Launch launch;
+    launch.workload = h.workload ? &*h.workload : nullptr;
+    launch.recorded = &recorded;
+    launch.blocks = recorded.blocks();
+    launch.steps = h.steps;
+    launch.requests = (h.accesses + config.warp_size - 1) / config.warp_size;
+    launch.arrays = h.arrays;
+    GpuResult out = run_with_policies(launch, config, control);
+    out.recorded_workload = h.workload;
     return out;
 }
 

@@ -5,6 +5,7 @@
 // and its mechanisms, or timeline_replay.hpp), the SM front end (sm_front_end.hpp), the L2
 // system (l2_system.hpp), and the counters they fill (gpu_counters.hpp).
 #include <cstdint>
+#include <string>
 
 #include "sim/gpu/block_start_skip.hpp"
 #include "sim/gpu/cta_dispatch.hpp"
@@ -25,5 +26,11 @@ namespace cachesim {
 // cancel are checked between rounds. Throws SimulationError for an invalid configuration.
 GpuResult simulate_gpu_model(const WorkloadSpec& spec, const GpuConfig& config,
                              const RunControl& control = {});
+
+// Replays the launch recorded in the cst version 2 trace at `path` (threads with their block and
+// thread index, e.g. `cachesim trace` of a workload or traces/recorder.hpp of a kernel): blocks
+// and warps from its geometry, whose threads per block must be config.block. Throws InputError
+// for a bad trace (naming the byte offset), SimulationError for an invalid configuration.
+GpuResult simulate_gpu_trace(const std::string& path, const GpuConfig& config, const RunControl& control = {});
 
 }  // namespace cachesim

@@ -313,7 +313,7 @@ std::vector<GpuParameter> make_table() {
                          "standard normal per warp (seeded); 0: every warp takes every turn (gto ignores it)",
                  .get = [](const GpuConfig& c) { return short_real(c.warp_rate_spread); },
                  .set = set_warp_rate_spread,
-                 .applied = [](const GpuConfig& c, const WorkloadSpec&) {
+                 .applied = [](const GpuConfig& c, const WorkloadSpec*) {
                      return c.scheduler == WarpScheduler::lrr ? short_real(c.warp_rate_spread) : std::string("0");
                  },
                  .sources = {every(A, "0: warps progress in step (no measurement on this chip to fit a spread to)"),
@@ -331,7 +331,7 @@ std::vector<GpuParameter> make_table() {
                  },
                  .set = set_issue_burst,
                  // the workload's value for "auto"; gto and a measured timeline use neither
-                 .applied = [](const GpuConfig& c, const WorkloadSpec& w) {
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
                      return std::to_string(c.timeline ? 1 : issue_burst_for(c, w));
                  },
                  .sources = {every(A, "1: one request per turn"),
@@ -343,7 +343,7 @@ std::vector<GpuParameter> make_table() {
                  .help = "lrr: a block's warps are passed over on their first 0..N turns (drawn per block, seeded), "
                          "so that blocks started together do not run in exact step",
                  .get = get_number<&GpuConfig::block_start_skip>, .set = set_count32<&GpuConfig::block_start_skip>,
-                 .applied = [](const GpuConfig& c, const WorkloadSpec&) {
+                 .applied = [](const GpuConfig& c, const WorkloadSpec*) {
                      return std::to_string(c.timeline || c.scheduler != WarpScheduler::lrr ? 0 : c.block_start_skip);
                  },
                  .sources = {every(A, "0: blocks start at their first turn"),
@@ -385,7 +385,7 @@ ParameterSource parameter_source(const GpuParameter& parameter, std::string_view
     return fallback ? fallback->source : ParameterSource{};
 }
 
-std::string applied_value(const GpuParameter& parameter, const GpuConfig& config, const WorkloadSpec& workload) {
+std::string applied_value(const GpuParameter& parameter, const GpuConfig& config, const WorkloadSpec* workload) {
     return parameter.applied ? parameter.applied(config, workload) : parameter.get(config);
 }
 

@@ -67,7 +67,7 @@ struct GpuParameter {
     void (*set)(GpuConfig&, std::string_view text, std::string_view option) = nullptr;
     // The value as the model applies it to `workload` (e.g. 0 where the scheduler ignores it);
     // nullptr: get().
-    std::string (*applied)(const GpuConfig&, const WorkloadSpec&) = nullptr;
+    std::string (*applied)(const GpuConfig&, const WorkloadSpec*) = nullptr;  // null: a recorded kernel
     std::vector<PresetSource> sources = {};
     // Also an option of the thread model (the caches' --l1-*, --l2-*): declared with the cache
     // options, whose defaults are the thread model's.
@@ -81,6 +81,6 @@ const GpuParameter* find_gpu_parameter(std::string_view option);
 // Where `preset`'s value of `parameter` comes from (kind assumed, empty detail if nowhere).
 ParameterSource parameter_source(const GpuParameter& parameter, std::string_view preset);
 // The value as the model applies it (GpuParameter::applied, else get).
-std::string applied_value(const GpuParameter& parameter, const GpuConfig& config, const WorkloadSpec& workload);
+std::string applied_value(const GpuParameter& parameter, const GpuConfig& config, const WorkloadSpec* workload);
 
 }  // namespace cachesim

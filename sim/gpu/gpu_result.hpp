@@ -1,10 +1,12 @@
 #pragma once
 // What a run of the GPU model returns.
 #include <cstdint>
+#include <optional>
 
 #include "sim/gpu/gpu_config.hpp"
 #include "sim/gpu/ncu_counters.hpp"
 #include "sim/level_stats.hpp"
+#include "traces/workload_spec.hpp"
 
 namespace cachesim {
 
@@ -19,6 +21,8 @@ struct GpuResult {
     std::uint64_t rounds = 0;  // scheduling rounds: every SM with work issues one request
     std::uint64_t load_requests = 0, store_requests = 0;
     std::uint64_t load_sectors = 0, store_sectors = 0;
+    // A recorded launch: the workload the trace was written from, if it names one.
+    std::optional<WorkloadSpec> recorded_workload;
     // Two partitions: sectors near misses looked up in the far partition, and those it served
     // (no DRAM read); the ncu fabric counters under their own names.
     std::uint64_t l2_far_lookups() const { return ncu.l2_sectors_fabric_read; }

@@ -12,4 +12,10 @@ std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec& spec)
     return spec.kind == WorkloadKind::stencil ? spec.stencil_w * spec.stencil_h : 32;
 }
 
+std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec* spec) {
+    if (spec) return issue_burst_for(config, *spec);
+    if (config.scheduler != WarpScheduler::lrr) return 1;
+    return config.issue_burst == kIssueBurstAuto ? 1 : config.issue_burst;
+}
+
 }  // namespace cachesim

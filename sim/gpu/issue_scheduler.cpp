@@ -8,13 +8,17 @@ namespace cachesim {
 
 IssueScheduler::IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                                WarpSlots& slots)
+    : IssueScheduler(config, occupancy, slots, (spec.items() + config.block - 1) / config.block,
+                     issue_burst_for(config, spec)) {}
+
+IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots,
+                               std::uint64_t blocks, std::uint32_t burst)
     : config_(config), slots_(slots) {
-    blocks_ = (spec.items() + config.block - 1) / config.block;
+    blocks_ = blocks;
     warps_per_block_ = occupancy.warps_per_block;
     blocks_per_sm_ = occupancy.blocks_per_sm;
     warps_per_sm_ = warps_per_block_ * blocks_per_sm_;
-    requests_per_warp_ = slots.requests_per_warp();
-    burst_ = issue_burst_for(config, spec);
+    burst_ = burst;
     greedy_ = config.scheduler == WarpScheduler::gto;
     rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
     block_left_.assign(static_cast<std::size_t>(config.sms) * blocks_per_sm_, 0);
@@ -23,7 +27,8 @@ IssueScheduler::IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config
 }
 
 void IssueScheduler::first_wave() {
-    for (std::uint32_t s : first_wave_sms(config_, blocks_, blocks_per_sm_)) dispatch(s, dispatched_);
+    for (std::uint32_t s : first_wave_sms(config_, blocks_, blocks_per_sm_))
+        if (blocks_waiting()) dispatch(s, dispatched_);
 }
 
 std::uint64_t IssueScheduler::live_warps() const {
@@ -39,7 +44,7 @@ std::uint64_t IssueScheduler::fewest_requests_left(std::uint32_t s) const {
         std::uint64_t left = 0;
         for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
             const WarpSlot& warp = slots_[static_cast<std::size_t>(s) * warps_per_sm_ + j * warps_per_block_ + w];
-            if (warp.live()) left += requests_per_warp_ - warp.k;
+            if (warp.live()) left += warp.requests - warp.k;
         }
         fewest = std::min(fewest, left);
     }
@@ -51,13 +56,19 @@ void IssueScheduler::dispatch(std::uint32_t s, std::uint64_t block) {
     std::uint32_t j = 0;  // the SM's first free residency slot
     while (block_left_[static_cast<std::size_t>(s) * blocks_per_sm_ + j] != 0) ++j;
     const std::uint32_t block_slot = s * blocks_per_sm_ + j;
-    for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
-        const std::size_t slot = static_cast<std::size_t>(s) * warps_per_sm_ + j * warps_per_block_ + w;
-        if (!slots_.load(slot, block, w, block_slot)) break;
-        ++block_left_[block_slot];
-        ++sm.live_warps;
+    // A block without a warp that issues (a recorded block whose threads made no access) takes no
+    // time: the next one takes its place at once.
+    for (; block < blocks_; block = ++dispatched_) {
+        for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
+            const std::size_t slot = static_cast<std::size_t>(s) * warps_per_sm_ + j * warps_per_block_ + w;
+            // Warps past the end of a built-in launch, or recorded warps without an access, issue nothing.
+            if (!slots_.load(slot, block, w, block_slot)) continue;
+            ++block_left_[block_slot];
+            ++sm.live_warps;
+        }
+        if (block_left_[block_slot] != 0) break;
     }
-    ++dispatched_;
+    if (block < blocks_) ++dispatched_;
 }
 
 }  // namespace cachesim

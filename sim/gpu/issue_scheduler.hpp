@@ -19,6 +19,9 @@ class IssueScheduler {
 public:
     IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                    WarpSlots& slots);
+    // A launch of `blocks` blocks whose warps issue `burst` requests per turn (issue_burst_for).
+    IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots, std::uint64_t blocks,
+                   std::uint32_t burst);
 
     // Dispatches the first wave of blocks (GpuConfig::cta_order).
     void first_wave();
@@ -55,7 +58,7 @@ public:
     bool retire(std::uint32_t s, std::size_t slot, bool missed) {
         WarpSlot& w = slots_[slot];
         w.stalled = greedy_ && missed;
-        if (++w.k < requests_per_warp_) return false;
+        if (++w.k < w.requests) return false;
         w.lanes = 0;
         w.stalled = false;
         --sms_[s].live_warps;
@@ -73,7 +76,7 @@ private:
     const GpuConfig& config_;
     WarpSlots& slots_;
     std::uint64_t blocks_ = 0, dispatched_ = 0;
-    std::uint32_t warps_per_block_ = 1, blocks_per_sm_ = 1, warps_per_sm_ = 1, requests_per_warp_ = 1;
+    std::uint32_t warps_per_block_ = 1, blocks_per_sm_ = 1, warps_per_sm_ = 1;
     std::uint32_t burst_ = 1;  // issue_burst_for(): requests per turn of the round robin
     bool greedy_ = false, rated_ = false;
     std::vector<std::uint32_t> block_left_;  // live warps per block residency slot

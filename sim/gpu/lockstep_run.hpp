@@ -150,7 +150,8 @@ private:
         if (control_.progress && total_requests && (start & 16383) < chunk) {
             std::uint64_t requests = 0;
             for (const GpuCounters& c : front_counters_) requests += c.requests();
-            control_.progress(static_cast<double>(requests) / static_cast<double>(total_requests));
+            // (a recorded launch's total is an estimate: never past the end)
+            control_.progress(std::min(1.0, static_cast<double>(requests) / static_cast<double>(total_requests)));
         }
     }
 

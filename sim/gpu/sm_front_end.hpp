@@ -46,8 +46,8 @@ public:
     // appended to `events`. Returns true when a load sector missed in L1.
     bool issue(std::uint32_t s, const WarpSlots& slots, std::size_t slot, std::uint32_t round,
                std::vector<L2Event>& events) {
-        const std::uint32_t lanes = slots[slot].lanes;
         const RequestShape shape = slots.generate(slot, addresses_.data());
+        const std::uint32_t lanes = shape.lanes;
         coalescer_.coalesce(addresses_.data(), lanes, shape.size, request_);
         if (shape.is_write) {
             ++counters_.store_requests;

@@ -16,6 +16,7 @@ struct RequestShape {
     std::uint32_t size = 4;  // bytes per lane
     std::uint16_t array = 0;
     bool is_write = false;
+    std::uint32_t lanes = 0;  // active lanes (WarpSlots::generate fills it in)
 };
 
 class WarpLanes {

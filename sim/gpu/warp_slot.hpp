@@ -19,6 +19,7 @@ struct WarpSlot {
     // issues when the credit reaches kWarpCreditOne.
     std::uint64_t rate = kWarpCreditOne, credit = kWarpCreditOne;
     std::uint32_t skip = 0;  // turns of the round robin still to pass it over (block start skip)
+    std::uint32_t requests = 0;  // requests the warp makes in all
 
     bool live() const { return lanes != 0; }
 };

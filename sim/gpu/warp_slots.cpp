@@ -17,6 +17,14 @@ WarpSlots::WarpSlots(const WorkloadSpec& spec, const GpuConfig& config, std::siz
     resize(count);
 }
 
+WarpSlots::WarpSlots(RecordedWarps& recorded, const GpuConfig& config, std::size_t count)
+    : spec_(), config_(config), lanes_(spec_, false), recorded_(&recorded) {
+    warp_size_ = config.warp_size;
+    rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
+    start_skip_ = config.scheduler != WarpScheduler::gto && config.block_start_skip > 0;
+    resize(count);
+}
+
 void WarpSlots::resize(std::size_t count) {
     warps_.resize(count, WarpSlot{});
     xs_.resize(count * warp_size_, 0);
@@ -24,15 +32,26 @@ void WarpSlots::resize(std::size_t count) {
     base_a_.resize(count * warp_size_, 0);
     base_b_.resize(count * warp_size_, 0);
     interior_.resize(count, 0);
+    if (recorded_) requests_.resize(count);
 }
 
 bool WarpSlots::load(std::size_t slot, std::uint64_t block, std::uint32_t w, std::uint32_t block_slot) {
+    if (recorded_) {
+        const std::uint32_t lanes = recorded_->load(block, w, warp_size_, requests_[slot]);
+        if (lanes == 0) return false;  // none of its threads made an access: it issues nothing
+        warps_[slot] = WarpSlot{next_age_++, block, 0, lanes, block_slot, false};
+        warps_[slot].requests = static_cast<std::uint32_t>(requests_[slot].requests.size());
+        if (rated_) warps_[slot].rate = warp_issue_credit(config_, block, w);
+        if (start_skip_) warps_[slot].skip = block_start_skip_turns(config_, block);
+        return true;
+    }
     const std::uint64_t tid0 = block * config_.block + static_cast<std::uint64_t>(w) * warp_size_;
     if (tid0 >= items_) return false;  // threads past the launch return at once: no requests
     const std::uint64_t lanes = std::min<std::uint64_t>(
         {warp_size_, static_cast<std::uint64_t>(config_.block) - static_cast<std::uint64_t>(w) * warp_size_,
          items_ - tid0});
     warps_[slot] = WarpSlot{next_age_++, block, 0, static_cast<std::uint32_t>(lanes), block_slot, false};
+    warps_[slot].requests = lanes_.accesses_per_item();
     if (rated_) warps_[slot].rate = warp_issue_credit(config_, block, w);  // a full credit: issues at its first turn
     if (start_skip_) warps_[slot].skip = block_start_skip_turns(config_, block);
     std::uint32_t* xs = &xs_[slot * warp_size_];

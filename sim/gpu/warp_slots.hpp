@@ -1,11 +1,14 @@
 #pragma once
-// The warp slots of all SMs with their lanes: which work item each lane runs and the base
-// addresses its requests start from (WarpLanes::prepare), so that a request's addresses cost a
-// few adds (WarpLanes::generate).
+// The warp slots of all SMs with their lanes. Where requests come from is chosen once per run:
+// a built-in workload (each lane's work item and the base addresses its requests start from,
+// WarpLanes::prepare, so that a request's addresses cost a few adds, WarpLanes::generate) or a
+// recorded launch (RecordedWarps builds a warp's requests when it is loaded; a request is a copy).
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "sim/gpu/gpu_config.hpp"
+#include "sim/gpu/recorded_warps.hpp"
 #include "sim/gpu/warp_lanes.hpp"
 #include "sim/gpu/warp_slot.hpp"
 #include "traces/workload_spec.hpp"
@@ -15,6 +18,8 @@ namespace cachesim {
 class WarpSlots {
 public:
     WarpSlots(const WorkloadSpec& spec, const GpuConfig& config, std::size_t count);
+    // The warps of a recorded launch (which must outlive the slots).
+    WarpSlots(RecordedWarps& recorded, const GpuConfig& config, std::size_t count);
 
     std::size_t size() const { return warps_.size(); }
     void resize(std::size_t count);  // measured timing grows its pool of slots on demand
@@ -30,11 +35,20 @@ public:
 
     // The addresses of the slot's next request (k) into `out`, one per active lane.
     RequestShape generate(std::size_t slot, std::uint64_t* out) const {
-        const std::size_t lane0 = slot * warp_size_;
         const WarpSlot& w = warps_[slot];
-        return lanes_.generate(&xs_[lane0], &ys_[lane0], &base_a_[lane0], &base_b_[lane0], interior_[slot] != 0,
-                               w.lanes, w.k, out);
+        if (recorded_) [[unlikely]] {
+            const WarpRequests& warp = requests_[slot];
+            const RecordedRequest& r = warp.requests[w.k];
+            std::memcpy(out, warp.addresses.data() + r.first, sizeof(std::uint64_t) * r.shape.lanes);
+            return r.shape;
+        }
+        const std::size_t lane0 = slot * warp_size_;
+        RequestShape shape = lanes_.generate(&xs_[lane0], &ys_[lane0], &base_a_[lane0], &base_b_[lane0],
+                                             interior_[slot] != 0, w.lanes, w.k, out);
+        shape.lanes = w.lanes;
+        return shape;
     }
+    // Built-in workloads: the requests every warp makes (WarpSlot::requests has each warp's).
     std::uint32_t requests_per_warp() const { return lanes_.accesses_per_item(); }
 
 private:
@@ -48,6 +62,8 @@ private:
     std::vector<std::uint32_t> xs_, ys_;          // per lane: its work item (x, y)
     std::vector<std::uint64_t> base_a_, base_b_;  // per lane: WarpLanes::prepare's base addresses
     std::vector<std::uint8_t> interior_;          // per warp: no clamped access
+    RecordedWarps* recorded_ = nullptr;           // a recorded launch: its warps' requests per slot
+    std::vector<WarpRequests> requests_;
 };
 
 }  // namespace cachesim

@@ -13,6 +13,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             while (source.next(batch, 1000)) {
             }
         }
+        if (source.header().launch) {  // version 2: the threads as the GPU model reads them
+            source.rewind();
+            cachesim::cst::ThreadBatch threads;
+            while (source.next_threads(threads)) {
+            }
+        }
     } catch (const cachesim::InputError&) {
     }
     return 0;

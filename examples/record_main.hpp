@@ -1,0 +1,77 @@
+#pragma once
+// The command line shared by record_kernel_host and record_kernel_cuda:
+//   record_kernel_* transpose WxH BXxBY OUT.cst   naive transpose of a W x H float matrix
+//   record_kernel_* stencil WxH SWxSH BLOCK OUT.cst   box stencil, 1D blocks of BLOCK threads
+// Backend supplies alloc(bytes), release(p) and record(writer, body). Exit 2 on bad input or a
+// failed recording, with one message.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+
+#include "examples/kernels.hpp"
+#include "traces/recorder_writer.hpp"
+
+namespace cachesim::examples {
+
+inline bool parse_pair(const char* text, std::uint32_t& a, std::uint32_t& b) {
+    char* end = nullptr;
+    const unsigned long x = std::strtoul(text, &end, 10);
+    if (end == text || (*end != 'x' && *end != 'X')) return false;
+    const char* second = end + 1;
+    const unsigned long y = std::strtoul(second, &end, 10);
+    if (end == second || *end != '\0' || x == 0 || y == 0 || x > 1u << 20 || y > 1u << 20) return false;
+    a = static_cast<std::uint32_t>(x);
+    b = static_cast<std::uint32_t>(y);
+    return true;
+}
+
+template <class Backend>
+int record_main(int argc, char** argv, Backend& backend) {
+    const char* usage =
+        "usage: %s transpose WxH BXxBY OUT.cst | stencil WxH SWxSH BLOCK OUT.cst\n"
+        "Records the example kernel's global accesses as a cst version 2 trace (cachesim info / simulate\n"
+        "--model gpu --trace OUT.cst).\n";
+    const std::string kernel = argc > 1 ? argv[1] : "";
+    std::uint32_t w = 0, h = 0, a = 0, b = 0, block = 0;
+    const bool transpose = kernel == "transpose" && argc == 5 && parse_pair(argv[2], w, h) && parse_pair(argv[3], a, b);
+    const bool stencil = kernel == "stencil" && argc == 6 && parse_pair(argv[2], w, h) && parse_pair(argv[3], a, b) &&
+                         (block = static_cast<std::uint32_t>(std::strtoul(argv[4], nullptr, 10))) > 0;
+    if (!transpose && !stencil) {
+        std::fprintf(stderr, usage, argv[0]);
+        return 2;
+    }
+    const std::string out = argv[argc - 1];
+    const std::uint64_t elems = static_cast<std::uint64_t>(w) * h;
+    float* in = nullptr;
+    float* result = nullptr;
+    try {
+        in = static_cast<float*>(backend.alloc(elems * sizeof(float)));
+        result = static_cast<float*>(backend.alloc(elems * sizeof(float)));
+        const auto t0 = std::chrono::steady_clock::now();
+        std::uint64_t accesses = 0;
+        if (transpose) {
+            const Dim3 blk{a, b, 1}, grid{(w + a - 1) / a, (h + b - 1) / b, 1};
+            RecordingWriter writer(out, grid, blk, {{"in", in, 4, w, h}, {"out", result, 4, h, w}});
+            accesses = backend.record(writer, Transpose{in, result, w, h});
+        } else {
+            const Dim3 blk{block, 1, 1}, grid{static_cast<std::uint32_t>((elems + block - 1) / block), 1, 1};
+            RecordingWriter writer(out, grid, blk, {{"in", in, 4, w, h}, {"out", result, 4, w, h}});
+            accesses = backend.record(writer, BoxStencil{in, result, w, h, a, b});
+        }
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("wrote %s: %llu accesses in %.2f s (%s)\n", out.c_str(), static_cast<unsigned long long>(accesses),
+                    seconds, backend.name());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: error: %s\n", argv[0], e.what());
+        backend.release(in);
+        backend.release(result);
+        return 2;
+    }
+    backend.release(in);
+    backend.release(result);
+    return 0;
+}
+
+}  // namespace cachesim::examples
