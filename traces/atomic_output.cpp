@@ -272,6 +272,11 @@ void write_output_file(const std::string& path, std::string_view content) {
     out.commit();
 }
 
+bool is_replaced_file(const std::string& path) {
+    const TargetKind kind = resolve(path).kind;
+    return kind == TargetKind::regular || kind == TargetKind::absent;
+}
+
 void check_output_writable(const std::string& path, const std::string& option) {
     const std::string name = option.empty() ? path : option + " " + path;
     if (path.empty()) throw InputError((option.empty() ? std::string("output") : option) + ": empty file name");

@@ -58,6 +58,10 @@ void write_output_file(const std::string& path, std::string_view content);
 // Creates nothing that stays.
 void check_output_writable(const std::string& path, const std::string& option = "");
 
+// Whether an output at `path` is a file that AtomicOutput replaces (a regular file, through
+// symlinks, or nothing yet) rather than one it writes through (a device, a FIFO, a descriptor).
+bool is_replaced_file(const std::string& path);
+
 // Writes all bytes to `fd` (retrying short writes and EINTR); throws InputError naming `name`.
 // The sweep's append-only log uses it too, so that both share the fault injection point below.
 void write_all(int fd, const void* data, std::size_t bytes, const std::string& name);
