@@ -58,6 +58,14 @@ TEST(CliOutputSpecialFiles, DevStdoutReceivesTheOutput) {
     const auto sweep = run_cachesim("sweep -q --size 8x8 --l1-size 256,512 -o /dev/stdout");
     ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
     EXPECT_EQ(sweep.out.rfind("sweep_config,", 0), 0u) << sweep.out;
+    // A trace on stdout is the trace alone (its summary goes to stderr), readable as a file.
+    const auto trace = run_cachesim("trace -q --size 8x8 -o /dev/stdout");
+    ASSERT_EQ(trace.exit_code, 0) << trace.err;
+    const fs::path saved = test::temp_dir() / "stdout.cst";
+    std::ofstream(saved, std::ios::binary) << trace.out;
+    EXPECT_NE(trace.err.find("wrote /dev/stdout: 64 steps"), std::string::npos) << trace.err;
+    const auto info = run_cachesim("info '" + saved.string() + "'");
+    EXPECT_EQ(info.exit_code, 0) << info.err;
 }
 
 TEST(CliOutputSpecialFiles, AFifoIsWrittenThroughToItsReader) {
