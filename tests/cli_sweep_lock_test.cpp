@@ -13,7 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSweep = "sweep -q -j 1 --size 160x160 --stencil 5x5 --l1-line 64 --l1-size 1K..128K*2";
+const std::string kSweep = "sweep -q -j 1 --size 160x160 --stencil 5x5 --l1-line 64 --l1-size 1K..1M*2";
 
 TEST(CliSweepLock, ASecondSweepIntoTheSameOutputIsRefused) {
     const fs::path dir = test::temp_dir() / "lock";
