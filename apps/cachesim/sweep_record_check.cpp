@@ -52,7 +52,10 @@ void check_sweep_record(const std::string& key, const SweepColumns& columns, con
     };
     if (key.empty()) bad("the configuration key is empty");
     std::map<std::string, std::string> by_name;
-    for (const auto& [name, value] : columns) {
+    for (const auto& column : columns) {
+        // Named references, not a structured binding: the lambda below captures them.
+        const std::string& name = column.first;
+        const std::string& value = column.second;
         if (name.empty()) bad("a column has no name");
         if (!by_name.emplace(name, value).second) bad("column '" + name + "' appears twice");
         auto range = [&](const std::string& what) { bad("column '" + name + "' is '" + value + "', not " + what); };
