@@ -24,10 +24,11 @@ TEST(CliSweepResume, FinishedRowsAreKeptAndOnlyNewOnesRun) {
     const std::string csv = (test::temp_dir() / "resume.csv").string();
     std::filesystem::remove(csv);
     ASSERT_EQ(run_cachesim(kBase + " --l1-size 256,512 -o " + csv).exit_code, 0);
-    // Mark a finished row: if it were recomputed the mark would disappear.
+    // Mark a finished row: if it were recomputed the mark would disappear. The mark is a valid
+    // value (a resumed sweep checks what it reads back), in a column the LRU cache ignores.
     auto rows = cli::parse_csv(test::read_file(csv));
-    const std::size_t hits = column(rows[0], "l1_hits");
-    rows[1][hits] = "999999";
+    const std::size_t mark = column(rows[0], "seed");
+    rows[1][mark] = "999999";
     std::string marked;
     for (const auto& row : rows) {
         for (std::size_t i = 0; i < row.size(); ++i) marked += (i ? "," : "") + cli::csv_field(row[i]);
@@ -39,9 +40,9 @@ TEST(CliSweepResume, FinishedRowsAreKeptAndOnlyNewOnesRun) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto after = cli::parse_csv(test::read_file(csv));
     ASSERT_EQ(after.size(), 7u);
-    EXPECT_EQ(after[1][hits], "999999");  // kept, not re-simulated
-    EXPECT_NE(after[3][hits], "999999");
-    EXPECT_NE(after[3][hits], "");
+    EXPECT_EQ(after[1][mark], "999999");  // kept, not re-simulated
+    EXPECT_NE(after[3][mark], "999999");
+    EXPECT_NE(after[3][mark], "");
 }
 
 TEST(CliSweepResume, PartialLogOfAnInterruptedRunIsUsedThenRemoved) {
@@ -55,7 +56,7 @@ TEST(CliSweepResume, PartialLogOfAnInterruptedRunIsUsedThenRemoved) {
     for (std::size_t r : {std::size_t{1}, std::size_t{4}}) {
         cli::SweepColumns columns;
         for (std::size_t c = 1; c < complete[0].size(); ++c)
-            columns.emplace_back(complete[0][c], c == column(complete[0], "l1_hits") ? "424242" : complete[r][c]);
+            columns.emplace_back(complete[0][c], c == column(complete[0], "seed") ? "424242" : complete[r][c]);
         done.emplace_back(complete[r][0], columns);
     }
     std::ofstream(csv + ".partial", std::ios::binary) << cli::encode_results(done) << "{\"key\": \"--size=40";
@@ -64,10 +65,10 @@ TEST(CliSweepResume, PartialLogOfAnInterruptedRunIsUsedThenRemoved) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto after = cli::parse_csv(test::read_file(csv));
     ASSERT_EQ(after.size(), 5u);
-    const std::size_t hits = column(after[0], "l1_hits");
-    EXPECT_EQ(after[1][hits], "424242");
-    EXPECT_EQ(after[4][hits], "424242");
-    EXPECT_EQ(after[2][hits], complete[2][hits]);
+    const std::size_t mark = column(after[0], "seed");
+    EXPECT_EQ(after[1][mark], "424242");
+    EXPECT_EQ(after[4][mark], "424242");
+    EXPECT_EQ(after[2][mark], complete[2][mark]);
     EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
 }
 

@@ -21,14 +21,29 @@ TEST(SweepResults, CsvRoundTripsQuotesCommasAndNewlines) {
     EXPECT_EQ(parsed[2], (std::vector<std::string>{"--trace=\"q\".cst", "thr\nead", "", "1"}));
 }
 
-TEST(SweepResults, PartialLogLinesDecodeAndOnlyATornTailIsTolerated) {
+TEST(SweepResults, PartialLogLinesDecodeAndTornLinesAreSkippedAndCounted) {
     const std::string two = encode_results({{"k1", {{"a", "1"}}}, {"k2", {{"a", "2"}, {"b", "x"}}}});
-    const auto decoded = decode_results(two + "{\"key\":\"k3\",\"colu", true);
+    std::vector<std::size_t> torn;
+    const auto decoded = decode_results(two + "{\"key\":\"k3\",\"colu", "log", &torn);
     ASSERT_EQ(decoded.size(), 2u);
     EXPECT_EQ(decoded[1].first, "k2");
     EXPECT_EQ(decoded[1].second[1].second, "x");
-    EXPECT_THROW(decode_results("garbage\n" + two, true), InputError);
-    EXPECT_THROW(decode_results(two + "{\"key\":", false), InputError);
+    EXPECT_EQ(torn, std::vector<std::size_t>{3});
+    // A torn record glued to the next one (an append after an interruption) is one torn line.
+    torn.clear();
+    const auto glued = decode_results("{\"key\":\"k0\",\"co" + two, "log", &torn);
+    ASSERT_EQ(glued.size(), 1u);
+    EXPECT_EQ(glued[0].first, "k2");
+    EXPECT_EQ(torn, std::vector<std::size_t>{1});
+    // Without a list for torn lines (the MPI wire format), any bad line is an error naming its source.
+    try {
+        decode_results(two + "{\"key\":", "rank 1");
+        FAIL() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("rank 1 line 3"), std::string::npos) << e.what();
+    }
+    // JSON that is not a record is damage, not a torn write.
+    EXPECT_THROW(decode_results("{\"key\": 5, \"columns\": []}\n", "log", &torn), InputError);
 }
 
 }  // namespace

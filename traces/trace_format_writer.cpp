@@ -1,12 +1,10 @@
 #include "traces/trace_format_writer.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <unistd.h>
 #include <zstd.h>
 
+#include "traces/atomic_output.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_bytes.hpp"
 #include "traces/trace_format_checksum.hpp"
@@ -31,43 +29,34 @@ TraceWriter::TraceWriter(std::string path, TraceHeader header, int zstd_level)
             throw InputError(path_ + ": launch " + g.describe() + ": grid y and z are at most 65535");
     }
     header_.steps = header_.accesses = header_.blocks = 0;
-    temp_path_ = path_ + ".tmp." + std::to_string(::getpid());
-    file_ = std::fopen(temp_path_.c_str(), "wb");
-    if (!file_) throw InputError(path_ + ": cannot write (" + std::strerror(errno) + ")");
+    output_ = std::make_unique<AtomicOutput>(path_, /*needs_seek=*/true);
     cctx_ = ZSTD_createCCtx();
     if (!cctx_) fail("cannot create a zstd compression context");
     deltas_.reserve(kBlockAccesses);
     previous_address_.assign(header_.arrays.size(), 0);
     metas_.reserve(kBlockAccesses);
-    write_header();  // placeholder counts, rewritten by finish()
+    write_header(false);  // placeholder counts, rewritten by finish()
 }
 
 TraceWriter::~TraceWriter() {
     if (cctx_) ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(cctx_));
-    if (file_) {
-        std::fclose(file_);
-        std::error_code ignored;
-        std::filesystem::remove(temp_path_, ignored);
-    }
-}
+}  // output_ removes its temporary unless finish() committed it
 
 void TraceWriter::fail(const std::string& why) {
     throw InputError(path_ + ": " + why);
 }
 
-void TraceWriter::write_bytes(const void* data, std::size_t bytes) {
-    if (std::fwrite(data, 1, bytes, file_) != bytes)
-        fail(std::string("write failed (") + std::strerror(errno) + ")");
-}
+void TraceWriter::write_bytes(const void* data, std::size_t bytes) { output_->write(data, bytes); }
 
-void TraceWriter::write_header() {
+void TraceWriter::write_header(bool rewrite) {
     const std::string body = encode_header_body(header_);
     std::string head(kMagic, sizeof kMagic);
     put_u32(head, header_.version);
     put_u32(head, static_cast<std::uint32_t>(body.size()));
     head += body;
     put_u64(head, checksum(head.data(), head.size()));
-    write_bytes(head.data(), head.size());
+    if (rewrite) output_->write_at(0, head.data(), head.size());
+    else write_bytes(head.data(), head.size());
 }
 
 void TraceWriter::append(const AccessBatch& batch) {
@@ -180,22 +169,8 @@ const TraceHeader& TraceWriter::finish() {
     put_u64(end, header_.accesses);
     put_u64(end, checksum(end.data(), end.size()));
     write_bytes(end.data(), end.size());
-    if (std::fseek(file_, 0, SEEK_SET) != 0) fail("cannot seek to rewrite the header");
-    write_header();
-    const bool flushed = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
-    const bool closed = std::fclose(file_) == 0;
-    file_ = nullptr;
-    std::error_code ec;
-    if (!flushed || !closed) {
-        std::filesystem::remove(temp_path_, ec);
-        fail(std::string("write failed (") + std::strerror(errno) + ")");
-    }
-    std::filesystem::rename(temp_path_, path_, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(temp_path_, ignored);
-        fail("cannot move into place (" + ec.message() + ")");
-    }
+    write_header(true);
+    output_->commit();
     return header_;
 }
 

@@ -1,13 +1,18 @@
 #pragma once
 // Streaming writer of cst trace files: whole steps in, compressed checksummed blocks out, in
-// bounded memory. Everything goes to a temporary file beside the target that is renamed into
-// place by finish(); an interrupted or failed run never leaves a file that looks complete.
+// bounded memory. Written through AtomicOutput (traces/atomic_output.hpp): a temporary file beside
+// the target renamed into place by finish(); an interrupted or failed run never leaves a file that
+// looks complete.
 #include <cstdint>
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "traces/trace_format.hpp"
+
+namespace cachesim {
+class AtomicOutput;
+}
 
 namespace cachesim::cst {
 
@@ -39,13 +44,13 @@ private:
     bool launch() const { return header_.version >= kVersionLaunch; }
     void flush_block();
     void write_bytes(const void* data, std::size_t bytes);
-    void write_header();
+    void write_header(bool rewrite);
     [[noreturn]] void fail(const std::string& why);
 
-    std::string path_, temp_path_;
+    std::string path_;
     TraceHeader header_;
     int level_;
-    std::FILE* file_ = nullptr;
+    std::unique_ptr<AtomicOutput> output_;
     void* cctx_ = nullptr;  // ZSTD_CCtx
     bool per_step_known_ = false;
     // The block being built: address deltas and metas, whole steps only.

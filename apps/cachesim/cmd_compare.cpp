@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "apps/common/atomic_file.hpp"
+#include "traces/atomic_output.hpp"
 #include "apps/cachesim/compare_plot.hpp"
 #include "apps/cachesim/compare_stats.hpp"
 #include "apps/common/options.hpp"
@@ -245,8 +246,8 @@ int run_compare(int argc, char** argv) {
          ("KEY=VALUE: override one of the preset's GPU model parameters, as cachesim simulate's --KEY=VALUE "
           "(e.g. block-start-skip=0, issue-burst=1, warp-rate-spread=0); repeatable. KEY: " + gpu_parameter_keys())
              .c_str())
-        ("out,output,o", po::value<std::string>()->default_value("compare.csv"), "joined CSV (measured and simulated side by side); 'none' to skip")
-        ("plot", po::value<std::string>()->default_value("compare.png"), "PNG plot: scatter with identity line and per-schedule bars; 'none' to skip")
+        ("out,output,o", po::value<std::string>(), "write the joined CSV (measured and simulated side by side) to FILE; nothing is written unless asked")
+        ("plot", po::value<std::string>(), "write a PNG plot to FILE: scatter with identity line and per-schedule bars")
         ("rows", po::value<std::string>(), "only data rows A-B (1-based) of the measured file")
         ("where", po::value<std::vector<std::string>>()->composing(), "only rows with field=value (kernel, schedule, block, width, height, stencil, depth); repeatable")
         ("threads", po::value<unsigned>()->default_value(0), "worker threads (0: all cores)")
@@ -271,6 +272,10 @@ int run_compare(int argc, char** argv) {
         return 0;
     }
     po::notify(vm);
+    // A bad output path is reported before minutes of simulation, not after.
+    for (const std::string option : {"out", "plot"})
+        if (vm.count(option) && vm[option].as<std::string>() != "none")
+            check_output_writable(vm[option].as<std::string>(), "--" + option);
     if (!vm.count("measured")) throw InputError("--measured FILE is required");
     const std::vector<std::string> paths = vm["measured"].as<std::vector<std::string>>();
     const std::string preset_name = vm["preset"].as<std::string>();
@@ -333,7 +338,9 @@ int run_compare(int argc, char** argv) {
     std::ostringstream report;
     print_table(report, runs);
     print_summary(report, summary);
-    const std::string out = vm["out"].as<std::string>(), plot = vm["plot"].as<std::string>();
+    // Only the files asked for ('none', the old spelling of "skip", is still accepted).
+    const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "none";
+    const std::string plot = vm.count("plot") ? vm["plot"].as<std::string>() : "none";
     if (out != "none") write_file_atomically(out, joined_csv(runs, model));
     if (plot != "none")
         write_file_atomically(plot, render_compare_plot(runs, summary,

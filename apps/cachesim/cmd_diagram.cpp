@@ -5,6 +5,7 @@
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
+#include "traces/atomic_output.hpp"
 #include "traces/input_error.hpp"
 #include "viz/line_range.hpp"
 #include "viz/memory_chart.hpp"
@@ -69,6 +70,7 @@ int run_diagram(int argc, char** argv) {
     if (!vm) return 0;
     if (!vm->count("out")) throw InputError("diagram: --out FILE.png is required");
     const std::string out = (*vm)["out"].as<std::string>();
+    check_output_writable(out, "--out");  // before the simulation, not after it
     const std::string view = (*vm)["view"].as<std::string>();
     if (view != "time" && view != "array")
         throw InputError("--view: expected time or array, not '" + view + "'");

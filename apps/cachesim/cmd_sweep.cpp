@@ -3,16 +3,19 @@
 #include <chrono>
 #include <iostream>
 #include <set>
+#include <unordered_map>
 
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "apps/cachesim/sweep_expand.hpp"
+#include "apps/cachesim/sweep_lock.hpp"
 #include "apps/cachesim/sweep_mpi.hpp"
 #include "apps/cachesim/sweep_plot.hpp"
 #include "apps/cachesim/sweep_progress.hpp"
 #include "apps/cachesim/sweep_results.hpp"
 #include "apps/cachesim/sweep_run.hpp"
+#include "traces/atomic_output.hpp"
 #include "traces/input_error.hpp"
 
 namespace cachesim::cli {
@@ -24,12 +27,14 @@ po::options_description sweep_options() {
     d.add_options()
         ("help,h", "show this help")
         ("output,out,o", po::value<std::string>(),
-         "write the CSV to FILE (atomically); rerunning with the same FILE skips finished configurations")
+         "write the CSV to FILE (atomically); rerunning with the same FILE skips finished configurations "
+         "and keeps rows of other configurations; one sweep at a time per FILE (FILE.lock)")
         ("plot", po::value<std::string>(), "also draw a heat map PNG")
         ("plot-x", po::value<std::string>(), "heat map columns: this option's values (default: the last varied option)")
         ("plot-y", po::value<std::string>(), "heat map rows (default: the varied option before it)")
         ("plot-value", po::value<std::string>()->default_value("l1_hit_rate"), "heat map colour: a CSV column")
         ("jobs,j", po::value<unsigned>()->default_value(0), "worker threads per process; 0 = all cores")
+        ("fresh", po::bool_switch(), "start over: ignore FILE's rows and the partial logs of earlier runs")
         ("quiet,q", po::bool_switch(), "no progress bar");
     return d;
 }
@@ -71,7 +76,7 @@ void split_arguments(int argc, char** argv, const po::options_description& own, 
 struct SweepSettings {
     std::string output, plot, plot_x, plot_y, plot_value;
     unsigned jobs = 0;
-    bool quiet = false;
+    bool quiet = false, fresh = false;
 };
 
 std::vector<std::size_t> my_share(const std::vector<SweepConfiguration>& configs,
@@ -107,28 +112,71 @@ int run_sweep(int argc, char** argv) {
     s.plot_value = vm["plot-value"].as<std::string>();
     s.jobs = workers_or_all_cores(vm["jobs"].as<unsigned>());
     s.quiet = vm["quiet"].as<bool>();
+    s.fresh = vm["fresh"].as<bool>();
+    if (vm.count("output") && s.output.empty()) throw InputError("--output: empty file name");
+    if (vm.count("plot") && s.plot.empty()) throw InputError("--plot: empty file name");
 
     const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);
     const std::vector<SweepConfiguration> configs = expand_configurations(axes);
     const std::vector<SimulationOptions> sims = prepare_configurations(configs, simulate);
+    std::unordered_map<std::string, std::size_t> index_of;
+    for (std::size_t i = 0; i < configs.size(); ++i) index_of.emplace(configs[i].key, i);
+
+    // Every output is checked before the first configuration runs, not after hours of them.
+    if (!s.output.empty()) check_output_writable(s.output, "--output");
+    if (!s.plot.empty()) {
+        check_output_writable(s.plot, "--plot");
+        for (const SimulationOptions& sim : sims) {
+            std::vector<bool> numeric;
+            const std::vector<std::string> columns = expected_columns(sim, &numeric);
+            check_heat_map_options(axes, s.plot_x, s.plot_y, s.plot_value, columns, numeric);
+        }
+    }
+    // Resuming, locking and keeping earlier rows apply to a file that is replaced; a FIFO or a
+    // device is only written to.
+    const bool resumable = !s.output.empty() && is_replaced_file(s.output);
 
     MpiSession mpi;
-    std::map<std::string, SweepColumns> finished;
-    if (!s.output.empty()) finished = load_finished(s.output);
+    std::unique_ptr<SweepLock> lock;
+    FinishedResults finished;
+    std::string setup_error;
+    try {
+        if (resumable && mpi.rank() == 0) {
+            lock = std::make_unique<SweepLock>(s.output);
+            if (s.fresh) remove_partial_logs(s.output);
+        }
+    } catch (const InputError& e) {
+        setup_error = e.what();
+    }
+    if (!mpi.all_succeeded(setup_error.empty()))
+        throw InputError(setup_error.empty() ? "another MPI rank could not start" : setup_error);
+    if (resumable && !s.fresh) {
+        finished = load_finished(s.output, [&](const std::string& key) {
+            const auto found = index_of.find(key);
+            return found == index_of.end() ? std::vector<std::string>{} : expected_columns(sims[found->second]);
+        });
+        if (mpi.rank() == 0)
+            for (const std::string& note : finished.notes) std::cerr << "sweep: " << note << "\n";
+    }
     // Every rank must split the work from the same resume state: none may start writing its
     // partial log before all have read the logs (a late rank would otherwise count a sibling's
     // fresh results as finished, shift its share, and leave configurations to no one).
     mpi.barrier();
     std::size_t resumed = 0;
-    for (const SweepConfiguration& c : configs) resumed += finished.count(c.key);
-    const std::vector<std::size_t> todo = my_share(configs, finished, mpi.rank(), mpi.size());
+    for (const SweepConfiguration& c : configs) resumed += finished.rows.count(c.key);
+    const std::vector<std::size_t> todo = my_share(configs, finished.rows, mpi.rank(), mpi.size());
 
     std::vector<std::pair<std::string, SweepColumns>> mine;
     std::string error;
     const auto start = std::chrono::steady_clock::now();
     try {
         std::unique_ptr<PartialLog> log;
-        if (!s.output.empty() && !todo.empty()) log = std::make_unique<PartialLog>(partial_log_path(s.output, mpi.rank()));
+        if (resumable && !todo.empty()) {
+            log = std::make_unique<PartialLog>(partial_log_path(s.output, mpi.rank()));
+            if (log->torn_bytes_removed() > 0)
+                std::cerr << "sweep: " << log->path() << ": cut off a torn last record (" << log->torn_bytes_removed()
+                          << " bytes) left by an interrupted run\n";
+        }
         std::string label = "sweep";
         if (mpi.active()) label += " rank " + std::to_string(mpi.rank()) + "/" + std::to_string(mpi.size());
         ProgressBar progress(label, todo.size(), !s.quiet && mpi.rank() == 0);
@@ -151,27 +199,43 @@ int run_sweep(int argc, char** argv) {
     const std::vector<std::string> parts = mpi.gather(encode_results(mine));
     if (mpi.rank() != 0) return 0;
     for (std::size_t r = 1; r < parts.size(); ++r)
-        for (auto& [key, columns] : decode_results(parts[r], false)) finished[key] = std::move(columns);
-    for (auto& [key, columns] : mine) finished[key] = std::move(columns);
+        for (auto& [key, columns] : decode_results(parts[r], "results of MPI rank " + std::to_string(r)))
+            finished.rows[key] = std::move(columns);
+    for (auto& [key, columns] : mine) finished.rows[key] = std::move(columns);
 
+    std::vector<std::string> keys;
     std::vector<SweepColumns> rows;
+    keys.reserve(configs.size());
     rows.reserve(configs.size());
     for (const SweepConfiguration& c : configs) {
-        const auto found = finished.find(c.key);
-        if (found == finished.end()) throw std::logic_error("sweep: configuration '" + c.key + "' has no result");
+        const auto found = finished.rows.find(c.key);
+        if (found == finished.rows.end()) throw std::logic_error("sweep: configuration '" + c.key + "' has no result");
+        keys.push_back(c.key);
         rows.push_back(found->second);
     }
-    const std::string csv = format_sweep_csv(configs, rows);
     if (!s.plot.empty()) {
         const HeatMap map = build_heat_map(axes, configs, rows, s.plot_x, s.plot_y, s.plot_value);
         write_file_atomically(s.plot, viz::encode_png(render_heat_map(map)));
     }
+    // Rows of an earlier, different sweep into the same file are kept after this sweep's: a
+    // narrower rerun never drops results silently.
+    std::size_t kept = 0;
+    for (const std::string& key : finished.order)
+        if (!index_of.count(key)) {
+            keys.push_back(key);
+            rows.push_back(finished.rows[key]);
+            ++kept;
+        }
+    const std::string csv = format_sweep_csv(keys, rows);
     if (s.output.empty()) {
         std::cout << csv;
     } else {
         write_file_atomically(s.output, csv);
-        remove_partial_logs(s.output);
+        if (resumable) remove_partial_logs(s.output);
     }
+    if (kept > 0)
+        std::cerr << "sweep: kept " << kept << " earlier row" << (kept == 1 ? "" : "s") << " of " << s.output
+                  << " from configurations outside this sweep, after its rows (--fresh starts over without them)\n";
     if (!s.quiet) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::cerr << "sweep: " << configs.size() << " configurations (" << resumed << " already done) in "

@@ -1,5 +1,6 @@
 // cachesim trace: write a workload's (or another trace's) per-thread accesses as a cst file.
 #include <iostream>
+#include <sys/stat.h>
 
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
@@ -81,6 +82,12 @@ TraceChunkSink writer_sink(cst::TraceWriter& writer, ProgressBar& progress, Acce
 }
 #endif
 
+bool writes_to_stdout(const std::string& path) {
+    struct stat out {}, target {};
+    return ::fstat(1, &out) == 0 && ::stat(path.c_str(), &target) == 0 && out.st_dev == target.st_dev &&
+           out.st_ino == target.st_ino;
+}
+
 }  // namespace
 
 int run_trace(int argc, char** argv) {
@@ -139,11 +146,13 @@ int run_trace(int argc, char** argv) {
     }
     const cst::TraceHeader& done = writer.finish();
     progress.finish();
-    std::cout << "wrote " << out << ": " << done.steps << (done.launch ? " threads x " : " steps x ")
-              << done.accesses_per_step << " = " << done.accesses << " accesses in " << done.blocks << " blocks";
-    if (done.launch) std::cout << ", " << done.launch->describe();
-    if (backend == "host" || backend == "cuda") std::cout << " (Thrust, " << backend << " backend)";
-    std::cout << "\n";
+    // With -o /dev/stdout the trace itself is on stdout: the summary must not be appended to it.
+    std::ostream& summary = writes_to_stdout(out) ? std::cerr : std::cout;
+    summary << "wrote " << out << ": " << done.steps << (done.launch ? " threads x " : " steps x ")
+            << done.accesses_per_step << " = " << done.accesses << " accesses in " << done.blocks << " blocks";
+    if (done.launch) summary << ", " << done.launch->describe();
+    if (backend == "host" || backend == "cuda") summary << " (Thrust, " << backend << " backend)";
+    summary << "\n";
     return 0;
 }
 

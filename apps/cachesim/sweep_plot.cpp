@@ -28,6 +28,18 @@ std::string cell_text(double v, bool percent) {
 
 }  // namespace
 
+void check_heat_map_options(const std::vector<SweepAxis>& axes, const std::string& x_axis, const std::string& y_axis,
+                            const std::string& value_column, const std::vector<std::string>& columns,
+                            const std::vector<bool>& numeric) {
+    if (!x_axis.empty()) axis_index(axes, x_axis);
+    if (!y_axis.empty()) axis_index(axes, y_axis);
+    const auto found = std::find(columns.begin(), columns.end(), value_column);
+    if (found == columns.end())
+        throw InputError("--plot-value: no column '" + value_column + "' in this sweep's results");
+    if (!numeric[static_cast<std::size_t>(found - columns.begin())])
+        throw InputError("--plot-value: column '" + value_column + "' is not numeric");
+}
+
 HeatMap build_heat_map(const std::vector<SweepAxis>& axes, const std::vector<SweepConfiguration>& configs,
                        const std::vector<SweepColumns>& rows, std::string x_axis, std::string y_axis,
                        const std::string& value_column) {

@@ -24,6 +24,12 @@ HeatMap build_heat_map(const std::vector<SweepAxis>& axes, const std::vector<Swe
                        const std::vector<SweepColumns>& rows, std::string x_axis, std::string y_axis,
                        const std::string& value_column);
 
+// The checks of build_heat_map that need no results, made before the first configuration runs:
+// --plot-x/--plot-y name options of this sweep; `value_column` is among `columns` and numeric.
+void check_heat_map_options(const std::vector<SweepAxis>& axes, const std::string& x_axis, const std::string& y_axis,
+                            const std::string& value_column, const std::vector<std::string>& columns,
+                            const std::vector<bool>& numeric);
+
 viz::Canvas render_heat_map(const HeatMap& map);
 
 }  // namespace cachesim::cli

@@ -1,5 +1,6 @@
 #include "apps/cachesim/sweep_run.hpp"
 
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -23,12 +24,47 @@ std::vector<SimulationOptions> prepare_configurations(const std::vector<SweepCon
     return sims;
 }
 
-SweepColumns run_configuration(const SimulationOptions& sim, const std::atomic<bool>* cancel) {
+namespace {
+
+RunReport report_skeleton(const SimulationOptions& sim) {
     RunReport report;
     report.model = std::string(model_name(sim.model));
     report.workload = sim.workload;
     report.trace_path = sim.trace_path;
     report.hierarchy = sim.hierarchy;
+    return report;
+}
+
+// Timing measurements (seconds, rates) differ run to run; a sweep's CSV holds results only,
+// so that it is identical whatever the thread count, rank count or machine load.
+void drop_timing(SweepColumns& columns) {
+    std::erase_if(columns, [](const auto& column) {
+        const std::string& name = column.first;
+        return name == "seconds" || (name.size() >= 10 && name.compare(name.size() - 10, 10, "per_second") == 0);
+    });
+}
+
+}  // namespace
+
+std::vector<std::string> expected_columns(const SimulationOptions& sim, std::vector<bool>* numeric) {
+    RunReport report = report_skeleton(sim);
+    if (sim.model == ModelKind::gpu && sim.workload) fill_gpu_report(sim, GpuResult{}, report);
+    SweepColumns columns = to_columns(report);
+    drop_timing(columns);
+    std::vector<std::string> names;
+    for (const auto& [name, value] : columns) {
+        names.push_back(name);
+        if (numeric) {
+            char* end = nullptr;
+            std::strtod(value.c_str(), &end);
+            numeric->push_back(!value.empty() && end == value.c_str() + value.size());
+        }
+    }
+    return names;
+}
+
+SweepColumns run_configuration(const SimulationOptions& sim, const std::atomic<bool>* cancel) {
+    RunReport report = report_skeleton(sim);
     RunControl control;
     control.cancel = cancel;
     if (sim.model == ModelKind::gpu) {
@@ -37,13 +73,8 @@ SweepColumns run_configuration(const SimulationOptions& sim, const std::atomic<b
         auto source = make_source(sim);
         report.result = simulate_thread_model(*source, sim.hierarchy, control);
     }
-    // Timing measurements (seconds, rates) differ run to run; a sweep's CSV holds results only,
-    // so that it is identical whatever the thread count, rank count or machine load.
     SweepColumns columns = to_columns(report);
-    std::erase_if(columns, [](const auto& column) {
-        const std::string& name = column.first;
-        return name == "seconds" || (name.size() >= 10 && name.compare(name.size() - 10, 10, "per_second") == 0);
-    });
+    drop_timing(columns);
     return columns;
 }
 

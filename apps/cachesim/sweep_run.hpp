@@ -23,6 +23,11 @@ std::vector<SimulationOptions> prepare_configurations(const std::vector<SweepCon
 // without timing measurements (seconds, *_per_second), which would make reruns differ.
 SweepColumns run_configuration(const SimulationOptions& sim, const std::atomic<bool>* cancel = nullptr);
 
+// The columns run_configuration reports for `sim`, found without simulating (from an empty
+// result): what a resumed record must hold, and what --plot-value may name. `numeric` (optional)
+// receives, per column, whether its values are numbers.
+std::vector<std::string> expected_columns(const SimulationOptions& sim, std::vector<bool>* numeric = nullptr);
+
 // Runs sims[i] for every i in `todo` on `jobs` threads. on_done(i, columns) is called under a
 // lock as each finishes. The first exception stops the others and is rethrown here.
 void run_in_parallel(const std::vector<SimulationOptions>& sims, const std::vector<std::size_t>& todo,

@@ -1,6 +1,8 @@
 #pragma once
-// Outputs appear complete or not at all: written to a temporary file beside the target, then
-// renamed into place. An interrupted or failed run never leaves a half-written file.
+// Outputs appear complete or not at all (traces/atomic_output.hpp says how): a regular file is
+// replaced through a temporary beside it, keeping its mode; a symlink's target is replaced and the
+// link kept; devices, FIFOs and /dev/stdout are written through. A failed or interrupted run never
+// leaves a half-written file.
 #include <string>
 #include <string_view>
 
