@@ -63,7 +63,7 @@ TEST(CliOutputSpecialFiles, DevStdoutReceivesTheOutput) {
     ASSERT_EQ(trace.exit_code, 0) << trace.err;
     const fs::path saved = test::temp_dir() / "stdout.cst";
     std::ofstream(saved, std::ios::binary) << trace.out;
-    EXPECT_NE(trace.err.find("wrote /dev/stdout: 64 steps"), std::string::npos) << trace.err;
+    EXPECT_NE(trace.err.find("wrote /dev/stdout: 64 threads"), std::string::npos) << trace.err;
     const auto info = run_cachesim("info '" + saved.string() + "'");
     EXPECT_EQ(info.exit_code, 0) << info.err;
 }
