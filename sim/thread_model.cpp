@@ -143,6 +143,12 @@ SimulationResult simulate_thread_model(AccessSource& source, const HierarchyConf
 
     // OPT pre-passes: a level's lookup stream depends only on the levels above it, so each OPT
     // level is recorded (with a stand-in policy) once the levels above are settled.
+    const bool any_opt = (plan.enabled[0] && plan.policy[0] == PolicyKind::opt) ||
+                         (plan.enabled[1] && plan.policy[1] == PolicyKind::opt);
+    if (any_opt && !source.rewindable())
+        throw SimulationError("opt: the policy reads the trace twice (a pre-pass records every line's next use), "
+                              "and this trace is a stream that can be read only once (a pipe or standard input); "
+                              "save it to a file and pass that path");
     std::vector<std::uint64_t> next_use[2];
     double prepass_seconds = 0;
     for (int level = 0; level < 2; ++level) {
