@@ -61,8 +61,17 @@ void replay(AccessSource& source, Top& top, const PassPlan& plan, const RunContr
                 throw SimulationError(
                     "opt: the lookup stream exceeds the pre-pass limit of " +
                     std::to_string(plan.record_limit) +
-                    " lookups; use a smaller workload or another policy");
+                    " lookups; use a smaller workload or another policy, or raise --max-memory");
         if (control.progress && total) control.progress(static_cast<double>(result.accesses) / total);
+        if (plan.analysis && control.analysis_memory_limit) [[unlikely]] {
+            const std::uint64_t held = top.analysis_bytes();
+            if (held > control.analysis_memory_limit)
+                throw SimulationError("analysis: after " + std::to_string(result.accesses) +
+                                      " accesses its reuse tracking holds " + std::to_string(held >> 20) +
+                                      " MiB (it grows with the distinct lines), past its share of the memory "
+                                      "limit (" + std::to_string(control.analysis_memory_limit >> 20) +
+                                      " MiB); use --no-analysis, or raise --max-memory");
+        }
     }
     top.finish();
     result.reads = result.accesses - result.writes;
@@ -157,7 +166,7 @@ SimulationResult simulate_thread_model(AccessSource& source, const HierarchyConf
         if (hint > config.opt_max_lookups)
             throw SimulationError("opt: " + std::to_string(hint) +
                                   " accesses exceed the pre-pass limit of " +
-                                  std::to_string(config.opt_max_lookups) + " lookups");
+                                  std::to_string(config.opt_max_lookups) + " lookups (raise --max-memory?)");
         PassPlan record_plan = plan;
         record_plan.analysis = false;
         record_plan.policy[level] = PolicyKind::lru;

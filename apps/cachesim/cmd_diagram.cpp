@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "apps/common/atomic_file.hpp"
+#include "apps/common/memory_estimate.hpp"
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "traces/input_error.hpp"
@@ -43,7 +44,7 @@ int pixels(const po::variables_map& vm, const char* name, int fallback) {
 
 int run_diagram(int argc, char** argv) {
     po::options_description options;
-    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(timing_options()).add(diagram_options());
+    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(timing_options()).add(diagram_options()).add(memory_options());
     const auto vm = parse_command_line(
         argc, argv, options,
         "usage: cachesim diagram --out FILE.png [options]\n\n"
@@ -67,6 +68,7 @@ int run_diagram(int argc, char** argv) {
         throw InputError("diagram: traces have no 2D array layout to draw; use --workload stencil|matmul");
     WarpTimeline timeline;
     read_timeline(*vm, sim, timeline);
+    estimate_memory(sim, max_memory_option(*vm), max_cells);  // refuses a run past --max-memory
     const WorkloadSpec& w = *sim.workload;
     const bool gpu = sim.model == ModelKind::gpu;
     // Thread model: a step is a work item, so the run's length is known up front. GPU model: a step
