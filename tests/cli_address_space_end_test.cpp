@@ -40,7 +40,7 @@ TEST(CliAddressSpaceEnd, DinAccessWrappingPastTheEndIsRefused) {
     const std::string path = write_file("wrap.din", "0 fffffffffffffffd 4\n");
     const auto r = run_cachesim("simulate --trace '" + path + "'");
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("runs past the end of the 64-bit address space"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("address + size overflows the 64-bit address space"), std::string::npos) << r.err;
 }
 
 TEST(CliAddressSpaceEnd, U64LoadOfTheLastEightBytesIsAccepted) {

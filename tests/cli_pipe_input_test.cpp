@@ -112,3 +112,15 @@ TEST(CliPipeInput, TraceConvertsAPipedDinIntoACstFile) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CliPipeInput, SweepOverAPipeSaysItReadsItMoreThanOnce) {
+    // Two configurations would each need the whole trace: a pipe cannot give it twice.
+    const auto r = run_shell("printf '0 10\\n1 20\\n' | CACHESIM sweep --trace - --l1-size 1K,2K --out '" +
+                             (cachesim::test::temp_dir() / "sweep.csv").string() + "'");
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(r.err.find("read only once"), std::string::npos) << r.err;
+}
+
+}  // namespace

@@ -2,6 +2,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <set>
+#include <utility>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,12 +26,24 @@ bool starts_with(const char* data, std::size_t size, const unsigned char* magic,
     return size >= magic_size && std::memcmp(data, magic, magic_size) == 0;
 }
 
+// A pipe, FIFO or device opened twice would hand each reader part of the data: the second open
+// in a process is refused (a sweep over standard input, say). Kept for the process's lifetime:
+// a pipe read to its end and closed has nothing left to give either.
+bool first_open_of_stream(const struct stat& st) {
+    static std::mutex mutex;
+    static std::set<std::pair<dev_t, ino_t>> opened;
+    std::lock_guard lock(mutex);
+    return opened.insert({st.st_dev, st.st_ino}).second;
+}
+
 }  // namespace
 
 InputStream::InputStream(std::string path) : path_(std::move(path)) {
     if (path_ == "-") {
         name_ = "standard input";
         fd_ = STDIN_FILENO;
+        struct stat st {};
+        if (::fstat(fd_, &st) == 0) refuse_second_open(st);
     } else {
         name_ = path_;
         struct stat st {};
@@ -37,6 +52,7 @@ InputStream::InputStream(std::string path) : path_(std::move(path)) {
             fail(std::string("cannot open for reading (") + std::strerror(errno) + ")");
         }
         if (S_ISDIR(st.st_mode)) fail("is a directory, not a trace file");
+        refuse_second_open(st);  // before open(): opening a FIFO waits for a writer
         fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd_ < 0) fail(std::string("cannot open for reading (") + std::strerror(errno) + ")");
         owns_fd_ = true;
@@ -75,6 +91,13 @@ std::string InputStream::kind() const {
     if (S_ISCHR(mode_)) return "a character device";
     if (S_ISSOCK(mode_)) return "a socket";
     return "not a regular file";
+}
+
+void InputStream::refuse_second_open(const struct stat& st) const {
+    if (S_ISREG(st.st_mode) || first_open_of_stream(st)) return;
+    fail(std::string(S_ISFIFO(st.st_mode) ? "is a pipe or FIFO" : "is not a regular file") +
+         ", which can be read only once, and this command reads it more than once; save it to a file and "
+         "pass that path");
 }
 
 void InputStream::fail(const std::string& why) const { throw InputError(name_ + ": " + why); }

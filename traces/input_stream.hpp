@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+struct stat;
+
 namespace cachesim {
 
 enum class Compression { none, gzip, zstd };
@@ -51,6 +53,7 @@ private:
     void start_decoder();
     void stop_decoder();
     [[noreturn]] void fail(const std::string& why) const;
+    void refuse_second_open(const struct stat& st) const;
 
     std::string path_, name_;
     int fd_ = -1;

@@ -72,7 +72,7 @@ void TraceFileSource::open_and_check() {
     if (file_bytes_ < kPreambleBytes) {  // name what the bytes are before saying they are too few
         char head[kPreambleBytes] = {};
         read_exact(0, head, file_bytes_, "the preamble");
-        if (std::memcmp(head, kMagic, std::min<std::size_t>(file_bytes_, sizeof kMagic)) != 0 || file_bytes_ == 0)
+        if (std::memcmp(head, kMagic, std::min<std::size_t>(file_bytes_, sizeof kMagic)) != 0)
             fail(0, "not a cachesim trace (bad magic; expected \"CSTRACE\\x1a\")");
     }
     char preamble[kPreambleBytes];

@@ -118,7 +118,7 @@ bool DinTraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
             fail(line, "size is not a hexadecimal number between 1 and 0x1000");
         if (!next_field(rest).empty()) fail(line, "unexpected extra field");
         // The last byte, address + size - 1, must be at most 2^64 - 1.
-        if (size - 1 > ~0ull - address) fail(line, "the access runs past the end of the 64-bit address space");
+        if (size - 1 > ~0ull - address) fail(line, "address + size overflows the 64-bit address space (the last byte is past 2^64 - 1)");
         if (label[0] == '3' || label[0] == '4') continue;
         Access a;
         a.address = address;

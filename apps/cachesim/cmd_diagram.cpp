@@ -63,9 +63,10 @@ int run_diagram(int argc, char** argv) {
     const std::uint64_t max_cells = (*vm)["max-cells"].as<std::uint64_t>();
     if (max_cells < 1024) throw InputError("--max-cells: at least 1024");
 
-    SimulationOptions sim = read_simulation_options(*vm);
-    if (!sim.workload)
+    // Before the options are read: reading them opens the trace.
+    if (vm->count("trace"))
         throw InputError("diagram: traces have no 2D array layout to draw; use --workload stencil|matmul");
+    SimulationOptions sim = read_simulation_options(*vm);
     WarpTimeline timeline;
     read_timeline(*vm, sim, timeline);
     estimate_memory(sim, max_memory_option(*vm), max_cells);  // refuses a run past --max-memory

@@ -174,7 +174,7 @@ void check_parsed(const po::parsed_options& parsed, const std::string& where) {
 // The --config file's text: a regular file (or a pipe) of at most kMaxConfigBytes.
 std::string read_config_file(const std::string& path) {
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw InputError("--config: '" + path + "': no such file");
+    if (!std::filesystem::exists(path, ec)) throw InputError("--config: cannot open '" + path + "': no such file");
     if (std::filesystem::is_directory(path, ec))
         throw InputError("--config: '" + path + "' is a directory, not a config file");
     std::ifstream in(path, std::ios::binary);
