@@ -23,6 +23,15 @@ struct PassPlan {
     std::uint64_t record_limit = 0;
 };
 
+// Out of line: the replay loop stays as small as without the check.
+[[gnu::noinline]] void check_analysis_memory(std::uint64_t held, std::uint64_t limit, std::uint64_t accesses) {
+    if (held <= limit) return;
+    throw SimulationError("analysis: after " + std::to_string(accesses) + " accesses its reuse tracking holds " +
+                          std::to_string(held >> 20) +
+                          " MiB (it grows with the distinct lines), past its share of the memory limit (" +
+                          std::to_string(limit >> 20) + " MiB); use --no-analysis, or raise --max-memory");
+}
+
 template <class Top>
 void replay(AccessSource& source, Top& top, const PassPlan& plan, const RunControl& control,
             SimulationResult& result) {
@@ -63,15 +72,8 @@ void replay(AccessSource& source, Top& top, const PassPlan& plan, const RunContr
                     std::to_string(plan.record_limit) +
                     " lookups; use a smaller workload or another policy, or raise --max-memory");
         if (control.progress && total) control.progress(static_cast<double>(result.accesses) / total);
-        if (plan.analysis && control.analysis_memory_limit) [[unlikely]] {
-            const std::uint64_t held = top.analysis_bytes();
-            if (held > control.analysis_memory_limit)
-                throw SimulationError("analysis: after " + std::to_string(result.accesses) +
-                                      " accesses its reuse tracking holds " + std::to_string(held >> 20) +
-                                      " MiB (it grows with the distinct lines), past its share of the memory "
-                                      "limit (" + std::to_string(control.analysis_memory_limit >> 20) +
-                                      " MiB); use --no-analysis, or raise --max-memory");
-        }
+        if (plan.analysis && control.analysis_memory_limit) [[unlikely]]
+            check_analysis_memory(top.analysis_bytes(), control.analysis_memory_limit, result.accesses);
     }
     top.finish();
     result.reads = result.accesses - result.writes;
