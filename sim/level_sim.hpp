@@ -34,6 +34,7 @@ struct MemorySink {
         return writes;
     }
     void finish() {}
+    std::uint64_t analysis_bytes() const { return 0; }
     static constexpr bool kIsMemory = true;
 };
 
@@ -122,18 +123,25 @@ public:
             below_.write(address, size, array);
             return;
         }
-        const std::uint64_t end = address + size;
+        const std::uint64_t last_byte = address + (size ? size - 1 : 0);  // no wrap for an access ending at 2^64
         const std::uint64_t first = address >> g_.sector_shift;
-        const std::uint64_t last = (address + (size ? size - 1 : 0)) >> g_.sector_shift;
+        const std::uint64_t last = last_byte >> g_.sector_shift;
         for (std::uint64_t sector_id = first; sector_id <= last; ++sector_id) {
             const std::uint64_t lo = sector_id << g_.sector_shift;
-            const bool whole_sector = address <= lo && end >= lo + g_.sector_bytes;
+            const bool whole_sector = address <= lo && last_byte >= lo + (g_.sector_bytes - 1);
             if (instrumented_) [[unlikely]] lookup_instrumented(sector_id, true, array, !whole_sector);
             else lookup<false>(sector_id, true, array, !whole_sector);
         }
     }
 
     const Cache<Policy>& cache() const { return cache_; }
+
+    // Memory held by the analysis here and below (it follows the distinct lines seen).
+    std::uint64_t analysis_bytes() const {
+        std::uint64_t bytes = analysis_ ? reuse_.memory_bytes() : 0;
+        if constexpr (!Below::kIsMemory) bytes += below_.analysis_bytes();
+        return bytes;
+    }
 
     // Completes the counters (the analysis's queued lookups), here and below.
     void finish() {

@@ -23,6 +23,15 @@ struct PassPlan {
     std::uint64_t record_limit = 0;
 };
 
+// Out of line: the replay loop stays as small as without the check.
+[[gnu::noinline]] void check_analysis_memory(std::uint64_t held, std::uint64_t limit, std::uint64_t accesses) {
+    if (held <= limit) return;
+    throw SimulationError("analysis: after " + std::to_string(accesses) + " accesses its reuse tracking holds " +
+                          std::to_string(held >> 20) +
+                          " MiB (it grows with the distinct lines), past its share of the memory limit (" +
+                          std::to_string(limit >> 20) + " MiB); use --no-analysis, or raise --max-memory");
+}
+
 template <class Top>
 void replay(AccessSource& source, Top& top, const PassPlan& plan, const RunControl& control,
             SimulationResult& result) {
@@ -61,8 +70,10 @@ void replay(AccessSource& source, Top& top, const PassPlan& plan, const RunContr
                 throw SimulationError(
                     "opt: the lookup stream exceeds the pre-pass limit of " +
                     std::to_string(plan.record_limit) +
-                    " lookups; use a smaller workload or another policy");
+                    " lookups; use a smaller workload or another policy, or raise --max-memory");
         if (control.progress && total) control.progress(static_cast<double>(result.accesses) / total);
+        if (plan.analysis && control.analysis_memory_limit) [[unlikely]]
+            check_analysis_memory(top.analysis_bytes(), control.analysis_memory_limit, result.accesses);
     }
     top.finish();
     result.reads = result.accesses - result.writes;
@@ -143,6 +154,12 @@ SimulationResult simulate_thread_model(AccessSource& source, const HierarchyConf
 
     // OPT pre-passes: a level's lookup stream depends only on the levels above it, so each OPT
     // level is recorded (with a stand-in policy) once the levels above are settled.
+    const bool any_opt = (plan.enabled[0] && plan.policy[0] == PolicyKind::opt) ||
+                         (plan.enabled[1] && plan.policy[1] == PolicyKind::opt);
+    if (any_opt && !source.rewindable())
+        throw SimulationError("opt: the policy reads the trace twice (a pre-pass records every line's next use), "
+                              "and this trace is a stream that can be read only once (a pipe or standard input); "
+                              "save it to a file and pass that path");
     std::vector<std::uint64_t> next_use[2];
     double prepass_seconds = 0;
     for (int level = 0; level < 2; ++level) {
@@ -151,7 +168,7 @@ SimulationResult simulate_thread_model(AccessSource& source, const HierarchyConf
         if (hint > config.opt_max_lookups)
             throw SimulationError("opt: " + std::to_string(hint) +
                                   " accesses exceed the pre-pass limit of " +
-                                  std::to_string(config.opt_max_lookups) + " lookups");
+                                  std::to_string(config.opt_max_lookups) + " lookups (raise --max-memory?)");
         PassPlan record_plan = plan;
         record_plan.analysis = false;
         record_plan.policy[level] = PolicyKind::lru;

@@ -35,6 +35,9 @@ struct RunControl {
     // Threads a run may use (the GPU model's lock step: SMs and the L2 in parallel; results are
     // the same for any count). Runs with an observer or an issue log use one.
     std::uint32_t threads = 1;
+    // Thread model with analysis: the most memory its reuse tracking may hold (it follows the
+    // distinct lines); past it the run stops with a SimulationError. 0: no limit.
+    std::uint64_t analysis_memory_limit = 0;
 };
 
 // Checks every enabled level's geometry; throws SimulationError naming the problem.

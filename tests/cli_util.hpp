@@ -54,3 +54,29 @@ inline CommandResult run_cachesim(const std::string& args) {
 }
 
 }  // namespace cachesim::test
+
+namespace cachesim::test {
+
+// Runs `shell` with sh -c, the word CACHESIM in it replaced by the quoted binary path (for
+// pipelines such as "printf '0 10\n' | CACHESIM simulate --trace -").
+inline CommandResult run_shell(std::string shell) {
+    const char* bin = std::getenv("CACHESIM_BIN");
+    CommandResult r;
+    if (!bin) {
+        r.err = "CACHESIM_BIN is not set";
+        return r;
+    }
+    for (std::size_t at; (at = shell.find("CACHESIM")) != std::string::npos;)
+        shell.replace(at, 8, std::string("'") + bin + "'");
+    static int counter = 0;
+    const auto out = temp_dir() / ("shell_out" + std::to_string(counter) + ".txt");
+    const auto err = temp_dir() / ("shell_err" + std::to_string(counter++) + ".txt");
+    const std::string command = "(" + shell + ") >'" + out.string() + "' 2>'" + err.string() + "'";
+    const int status = std::system(command.c_str());
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = read_file(out);
+    r.err = read_file(err);
+    return r;
+}
+
+}  // namespace cachesim::test

@@ -34,7 +34,10 @@ public:
     // false, with an empty batch, at the end.
     virtual bool next(AccessBatch& batch, std::size_t max_accesses) = 0;
     // Starts again from the first access (multi-pass policies such as OPT replay the stream).
+    // Before the first next() it is always allowed; after, only when rewindable().
     virtual void rewind() = 0;
+    // False for a stream that can be read only once (a pipe, standard input).
+    virtual bool rewindable() const { return true; }
     // Total accesses if known up front (progress, OPT memory checks); 0 if unknown.
     virtual std::uint64_t size_hint() const { return 0; }
 };

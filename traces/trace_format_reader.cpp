@@ -65,7 +65,16 @@ void TraceFileSource::read_exact(std::uint64_t offset, void* out, std::size_t by
 void TraceFileSource::open_and_check() {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) fail(0, std::string("cannot stat (") + std::strerror(errno) + ")");
+    if (!S_ISREG(st.st_mode))
+        throw InputError(path_ + " is not a regular file (a pipe, FIFO or device): cst traces need a seekable "
+                                 "file; save it to a file and pass that path");
     file_bytes_ = static_cast<std::uint64_t>(st.st_size);
+    if (file_bytes_ < kPreambleBytes) {  // name what the bytes are before saying they are too few
+        char head[kPreambleBytes] = {};
+        read_exact(0, head, file_bytes_, "the preamble");
+        if (std::memcmp(head, kMagic, std::min<std::size_t>(file_bytes_, sizeof kMagic)) != 0)
+            fail(0, "not a cachesim trace (bad magic; expected \"CSTRACE\\x1a\")");
+    }
     char preamble[kPreambleBytes];
     read_exact(0, preamble, sizeof preamble, "the preamble");
     if (std::memcmp(preamble, kMagic, sizeof kMagic) != 0)
@@ -246,7 +255,7 @@ void TraceFileSource::report_bad_record(std::size_t first, std::size_t count) {
                                     std::to_string(previous.size()));
         if (size == 0) fail(block_offset_, where + " has size 0");
         const std::uint64_t address = previous[array] += load_le<std::uint64_t>(deltas + i * 8);
-        if (address > ~0ull - size) fail(block_offset_, where + " overflows the address space");
+        if (address > ~0ull - (size - 1)) fail(block_offset_, where + " overflows the address space");
     }
     fail(block_offset_, "invalid record in the block");
 }
@@ -264,7 +273,7 @@ void TraceFileSource::decode(Access* out, std::size_t first, std::size_t count) 
         const bool known = array < arrays;
         std::uint64_t& last = previous[known ? array : 0];  // never index past the table
         const std::uint64_t address = last + load_le<std::uint64_t>(deltas + i * 8);
-        bad |= !known | (size == 0) | (address > ~0ull - size);
+        bad |= !known | (size == 0) | (address > ~0ull - (size - 1));  // the last byte is at most 2^64 - 1
         last = known ? address : last;
         Access& a = out[i];
         a.address = address;

@@ -115,7 +115,7 @@ void TraceWriter::append_step(const Access* step, std::uint32_t count) {
             fail("access size " + std::to_string(a.size) + " is outside 1.." + std::to_string(kMaxAccessSize));
         if (a.array >= arrays)
             fail("access names array " + std::to_string(a.array) + " of " + std::to_string(arrays));
-        if (a.address > ~0ull - a.size) fail("access at the top of the address space overflows");
+        if (a.address > ~0ull - (a.size - 1)) fail("access at the top of the address space overflows");
         deltas_.push_back(a.address - previous_address_[a.array]);
         previous_address_[a.array] = a.address;
         metas_.push_back(a.size | (a.is_write ? 1u << 15 : 0u) | (static_cast<std::uint32_t>(a.array) << 16));

@@ -1,9 +1,9 @@
 #include "traces/trace_readers.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstring>
-#include <filesystem>
 
 #include "traces/input_error.hpp"
 
@@ -16,15 +16,6 @@ TraceFormat parse_trace_format(const std::string& text) {
 }
 
 namespace {
-
-std::ifstream open_or_throw(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw InputError(path + ": no such file");
-    if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory, not a trace file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open for reading");
-    return in;
-}
 
 std::string_view next_field(std::string_view& rest) {
     std::size_t i = 0;
@@ -43,43 +34,91 @@ bool parse_hex(std::string_view text, std::uint64_t& value) {
     return ec == std::errc() && ptr == text.data() + text.size();
 }
 
+// A line as an error message quotes it: at most 80 characters, control bytes as '?'.
+std::string quoted(std::string_view line) {
+    std::string q(line.substr(0, 80));
+    for (char& c : q)
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t') c = '?';
+    if (line.size() > 80) q += "...";
+    return "'" + q + "'";
+}
+
 }  // namespace
 
 DinTraceSource::DinTraceSource(std::string path, std::uint32_t default_size)
-    : path_(std::move(path)), in_(open_or_throw(path_)), default_size_(default_size) {}
+    : DinTraceSource(std::make_unique<InputStream>(std::move(path)), default_size) {}
+
+DinTraceSource::DinTraceSource(std::unique_ptr<InputStream> in, std::uint32_t default_size)
+    : in_(std::move(in)), default_size_(default_size) {
+    buffer_.resize(InputStream::kBlockBytes);
+}
 
 std::vector<ArrayInfo> DinTraceSource::arrays() const { return {{"trace", 0, 1, 0, 1}}; }
 
 void DinTraceSource::rewind() {
-    in_.clear();
-    in_.seekg(0);
+    in_->rewind();
+    begin_ = end_ = 0;
+    eof_ = false;
     line_number_ = 0;
     records_ = 0;
+}
+
+bool DinTraceSource::refill() {
+    if (eof_) return false;
+    if (begin_ > 0) {
+        std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+        end_ -= begin_;
+        begin_ = 0;
+    }
+    const std::size_t room = buffer_.size() - end_;
+    const std::size_t got = in_->read(buffer_.data() + end_, room);
+    if (got < room) eof_ = true;  // InputStream::read is short only at the end
+    end_ += got;
+    return got > 0;
+}
+
+void DinTraceSource::fail(std::string_view line, const std::string& why) const {
+    throw InputError(in_->name() + ":" + std::to_string(line_number_) + ": " + why + ": " + quoted(line));
 }
 
 bool DinTraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
     batch.accesses.clear();
     batch.first_step = records_;
     batch.accesses_per_step = 1;
-    std::string line;
-    while (batch.accesses.size() < max_accesses && std::getline(in_, line)) {
+    while (batch.accesses.size() < max_accesses) {
+        const char* start = buffer_.data() + begin_;
+        const void* newline = std::memchr(start, '\n', end_ - begin_);
+        std::string_view line;
+        if (newline) {
+            line = std::string_view(start, static_cast<const char*>(newline) - start);
+            begin_ += line.size() + 1;
+        } else {
+            if (end_ - begin_ > kMaxLineBytes)
+                throw InputError(in_->name() + ":" + std::to_string(line_number_ + 1) + ": line is longer than " +
+                                 std::to_string(kMaxLineBytes) + " bytes (is this a din text trace?)");
+            if (refill()) continue;
+            if (begin_ == end_) break;  // the end
+            line = std::string_view(start, end_ - begin_);  // a last line with no newline
+            begin_ = end_;
+        }
         ++line_number_;
-        std::string_view rest(line);
+        if (line.size() > kMaxLineBytes)
+            throw InputError(in_->name() + ":" + std::to_string(line_number_) + ": line is longer than " +
+                             std::to_string(kMaxLineBytes) + " bytes (is this a din text trace?)");
+        std::string_view rest = line;
         const std::string_view label = next_field(rest);
         if (label.empty() || label[0] == '#') continue;
-        auto fail = [&](const std::string& why) {
-            throw InputError(path_ + ":" + std::to_string(line_number_) + ": " + why + ": '" + line + "'");
-        };
-        if (label.size() != 1 || label[0] < '0' || label[0] > '4') fail("label must be 0-4");
+        if (label.size() != 1 || label[0] < '0' || label[0] > '4') fail(line, "label must be 0-4");
         const std::string_view address_text = next_field(rest);
         std::uint64_t address = 0;
-        if (!parse_hex(address_text, address)) fail("address is not a hexadecimal number");
+        if (!parse_hex(address_text, address)) fail(line, "address is not a hexadecimal number");
         const std::string_view size_text = next_field(rest);
         std::uint64_t size = default_size_;
         if (!size_text.empty() && (!parse_hex(size_text, size) || size == 0 || size > 4096))
-            fail("size is not a hexadecimal number between 1 and 0x1000");
-        if (!next_field(rest).empty()) fail("unexpected extra field");
-        if (address > ~0ull - size) fail("address + size overflows 64 bits");
+            fail(line, "size is not a hexadecimal number between 1 and 0x1000");
+        if (!next_field(rest).empty()) fail(line, "unexpected extra field");
+        // The last byte, address + size - 1, must be at most 2^64 - 1.
+        if (size - 1 > ~0ull - address) fail(line, "address + size overflows the 64-bit address space (the last byte is past 2^64 - 1)");
         if (label[0] == '3' || label[0] == '4') continue;
         Access a;
         a.address = address;
@@ -87,38 +126,47 @@ bool DinTraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
         a.is_write = label[0] == '1';
         batch.accesses.push_back(a);
     }
-    if (in_.bad()) throw InputError(path_ + ": read error after line " + std::to_string(line_number_));
     records_ += batch.accesses.size();
     return !batch.accesses.empty();
 }
 
-U64TraceSource::U64TraceSource(std::string path) : path_(std::move(path)), in_(open_or_throw(path_)) {
-    const std::uintmax_t bytes = std::filesystem::file_size(path_);
-    if (bytes % 8 != 0)
-        throw InputError(path_ + ": length " + std::to_string(bytes) +
-                         " bytes is not a multiple of 8 (u64 traces hold 8-byte addresses)");
-    count_ = bytes / 8;
+U64TraceSource::U64TraceSource(std::string path) : U64TraceSource(std::make_unique<InputStream>(std::move(path))) {}
+
+U64TraceSource::U64TraceSource(std::unique_ptr<InputStream> in) : in_(std::move(in)) {
+    if (const auto bytes = in_->plain_size()) {
+        if (*bytes % 8 != 0)
+            throw InputError(in_->name() + ": length " + std::to_string(*bytes) +
+                             " bytes is not a multiple of 8 (u64 traces hold 8-byte addresses)");
+        count_ = *bytes / 8;
+    }
 }
 
 std::vector<ArrayInfo> U64TraceSource::arrays() const { return {{"trace", 0, 1, 0, 1}}; }
 
 void U64TraceSource::rewind() {
-    in_.clear();
-    in_.seekg(0);
+    in_->rewind();
     position_ = 0;
 }
 
 bool U64TraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
-    const std::uint64_t count = std::min<std::uint64_t>(max_accesses, count_ - position_);
+    std::uint64_t count = max_accesses;
+    if (count_) count = std::min<std::uint64_t>(count, count_ - position_);
     batch.first_step = position_;
     batch.accesses_per_step = 1;
-    batch.accesses.resize(count);
-    if (count == 0) return false;
+    if (count == 0) {
+        batch.accesses.clear();
+        return false;
+    }
     buffer_.resize(count * 8);
-    in_.read(reinterpret_cast<char*>(buffer_.data()), static_cast<std::streamsize>(count * 8));
-    if (static_cast<std::uint64_t>(in_.gcount()) != count * 8)
-        throw InputError(path_ + ": file ended early at byte " +
-                         std::to_string(position_ * 8 + static_cast<std::uint64_t>(in_.gcount())));
+    const std::size_t got = in_->read(buffer_.data(), count * 8);
+    const std::uint64_t at = position_ * 8 + got;
+    if (count_ && got != count * 8)
+        throw InputError(in_->name() + ": file ended early at byte " + std::to_string(at));
+    if (got % 8 != 0)
+        throw InputError(in_->name() + ": ends with a partial address at byte " + std::to_string(at - got % 8) +
+                         " (" + std::to_string(at) + " bytes is not a multiple of 8; u64 traces hold 8-byte addresses)");
+    count = got / 8;
+    batch.accesses.resize(count);
     Access* out = batch.accesses.data();
     const unsigned char* in = buffer_.data();
     for (std::uint64_t i = 0; i < count; ++i, in += 8) {
@@ -129,8 +177,8 @@ bool U64TraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
             v = 0;
             for (int b = 7; b >= 0; --b) v = (v << 8) | in[b];
         }
-        if (v > ~0ull - 8) [[unlikely]]
-            throw InputError(path_ + ": address at byte " + std::to_string((position_ + i) * 8) +
+        if (v > ~0ull - 7) [[unlikely]]
+            throw InputError(in_->name() + ": address at byte " + std::to_string((position_ + i) * 8) +
                              " leaves no room for an 8-byte load below 2^64");
         out[i].address = v;
         out[i].size = 8;
@@ -138,7 +186,7 @@ bool U64TraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
         out[i].is_write = false;
     }
     position_ += count;
-    return true;
+    return count > 0;
 }
 
 }  // namespace cachesim

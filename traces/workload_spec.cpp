@@ -150,7 +150,15 @@ std::uint64_t parse_size(std::string_view text, std::string_view what) {
     if (last == 'K' || last == 'k') multiplier = 1ull << 10;
     else if (last == 'M' || last == 'm') multiplier = 1ull << 20;
     else if (last == 'G' || last == 'g') multiplier = 1ull << 30;
+    const std::string_view whole = text;
     if (multiplier != 1) text.remove_suffix(1);
+    // Name the whole value, not what is left once its suffix is gone ("1K,2K", not "1K,2").
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos)
+        throw InputError(std::string(what) + ": '" + std::string(whole) +
+                         "' is not a size (a whole number with an optional K, M or G suffix" +
+                         (whole.find_first_of(",.") != std::string_view::npos
+                              ? "; lists and ranges are for cachesim sweep)"
+                              : ")"));
     const std::uint64_t value = parse_whole(text, what);
     if (value > std::numeric_limits<std::uint64_t>::max() / multiplier)
         throw InputError(std::string(what) + ": size overflows");

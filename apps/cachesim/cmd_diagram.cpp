@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "apps/common/atomic_file.hpp"
+#include "apps/common/memory_estimate.hpp"
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "traces/atomic_output.hpp"
@@ -57,7 +58,7 @@ int pixels(const po::variables_map& vm, const char* name, int fallback) {
 
 int run_diagram(int argc, char** argv) {
     po::options_description options;
-    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(timing_options()).add(diagram_options());
+    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(timing_options()).add(diagram_options()).add(memory_options());
     const auto vm = parse_command_line(
         argc, argv, options,
         "usage: cachesim diagram --out FILE.png [options]\n\n"
@@ -92,11 +93,13 @@ int run_diagram(int argc, char** argv) {
     const std::string chart = (*vm)["memory-chart"].as<std::string>();
     if (chart != "auto" && chart != "off") throw InputError("--memory-chart: expected auto or off, not '" + chart + "'");
 
-    SimulationOptions sim = read_simulation_options(*vm);
-    if (!sim.workload)
+    // Before the options are read: reading them opens the trace.
+    if (vm->count("trace"))
         throw InputError("diagram: traces have no 2D array layout to draw; use --workload stencil|matmul");
+    SimulationOptions sim = read_simulation_options(*vm);
     WarpTimeline timeline;
     read_timeline(*vm, sim, timeline);
+    estimate_memory(sim, max_memory_option(*vm), max_cells);  // refuses a run past --max-memory
     const WorkloadSpec& w = *sim.workload;
     const bool gpu = sim.model == ModelKind::gpu;
     if (colour_by == "sm" && !gpu) throw InputError("--colour-by sm: needs --model gpu (the thread model has no SMs)");

@@ -1,6 +1,7 @@
 // cachesim info: print a cst trace file's header and counts; --verify reads every block.
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
@@ -15,12 +16,36 @@ struct VerifyCounts {
     std::uint64_t accesses = 0, writes = 0, steps = 0;
 };
 
-VerifyCounts read_everything(cst::TraceFileSource& source) {
+// An access of an array with a known extent must lie inside it: a workload's trace never leaves
+// its arrays, so one that does is damaged or crafted. (Plain traces have one array of extent 0:
+// anywhere.)
+void check_inside_array(const std::string& path, const std::vector<ArrayInfo>& arrays, const Access& a,
+                        std::uint64_t step) {
+    const ArrayInfo& array = arrays[a.array];
+    const std::uint64_t bytes = array.bytes();
+    if (bytes == 0) return;
+    const std::uint64_t offset = a.address - array.base;
+    if (a.address < array.base || offset > bytes || a.size > bytes - offset) {
+        std::ostringstream why;
+        why << path << ": step " << step << ": an access of " << a.size << " B at 0x" << std::hex << a.address
+            << " lies outside array '" << array.name << "' (0x" << array.base << " .. 0x" << array.base + bytes
+            << ")";
+        throw InputError(why.str());
+    }
+}
+
+VerifyCounts read_everything(const std::string& path, cst::TraceFileSource& source) {
     VerifyCounts counts;
     AccessBatch batch;
+    const std::vector<ArrayInfo> arrays = source.arrays();
     while (source.next(batch, cst::kBlockAccesses)) {
         counts.accesses += batch.accesses.size();
-        for (const Access& a : batch.accesses) counts.writes += a.is_write;
+        const std::uint32_t per_step = batch.accesses_per_step ? batch.accesses_per_step : 1;
+        for (std::size_t i = 0; i < batch.accesses.size(); ++i) {
+            const Access& a = batch.accesses[i];
+            counts.writes += a.is_write;
+            check_inside_array(path, arrays, a, batch.first_step + i / per_step);
+        }
         counts.steps += batch.accesses.size() / batch.accesses_per_step;
     }
     return counts;
@@ -33,7 +58,7 @@ int run_info(int argc, char** argv) {
     options.add_options()
         ("help,h", "show this help")
         ("file", po::value<std::string>(), "the cst trace file")
-        ("verify", po::bool_switch(), "read and check every block (checksums, records) and count reads/writes");
+        ("verify", po::bool_switch(), "read and check every block (checksums, records, addresses inside their arrays) and count reads/writes");
     po::positional_options_description positional;
     positional.add("file", 1);
     po::variables_map vm;
@@ -48,6 +73,9 @@ int run_info(int argc, char** argv) {
     po::notify(vm);
     if (!vm.count("file")) throw InputError("which trace file? usage: cachesim info FILE");
     const std::string path = vm["file"].as<std::string>();
+    if (path == "-")
+        throw InputError("info reads cst trace files, which need a seekable file: standard input cannot be one; "
+                         "save it to a file and pass that path");
     cst::TraceFileSource source(path);
     const cst::TraceHeader& h = source.header();
     std::cout << "file:              " << path << "\n"
@@ -77,7 +105,7 @@ int run_info(int argc, char** argv) {
                   << a.elem_bytes << " B\n";
     }
     if (vm["verify"].as<bool>()) {
-        const VerifyCounts counts = read_everything(source);
+        const VerifyCounts counts = read_everything(path, source);
         std::cout << "verified:          " << h.blocks << " blocks, checksums and records OK; "
                   << counts.accesses - counts.writes << " reads, " << counts.writes << " writes, "
                   << counts.steps << " steps\n";

@@ -4,6 +4,7 @@
 
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/explain.hpp"
+#include "apps/common/memory_estimate.hpp"
 #include "apps/cachesim/gpu_report.hpp"
 #include "apps/common/options.hpp"
 #include "apps/cachesim/report.hpp"
@@ -32,7 +33,10 @@ po::options_description execution_options() {
     d.add_options()
         ("threads", po::value<std::uint32_t>()->default_value(0),
          "GPU model: threads that run the SMs of each chunk of rounds (0: one per core); the results "
-         "do not depend on it");
+         "do not depend on it")
+        ("dry-run", po::bool_switch(),
+         "check the options and the trace's format, print the memory estimate ('memory estimate: N bytes "
+         "...') and exit without simulating");
     return d;
 }
 
@@ -47,7 +51,7 @@ std::uint32_t thread_count(const po::variables_map& vm) {
 
 int run_simulate(int argc, char** argv) {
     po::options_description options;
-    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(timing_options()).add(output_options()).add(execution_options());
+    options.add(common_options()).add(workload_options()).add(cache_options()).add(gpu_options()).add(timing_options()).add(output_options()).add(execution_options()).add(memory_options());
     const auto vm = parse_command_line(
         argc, argv, options,
         "usage: cachesim simulate [options]\n\n"
@@ -72,6 +76,12 @@ int run_simulate(int argc, char** argv) {
     }
     WarpTimeline timeline;
     read_timeline(*vm, sim, timeline);
+    const MemoryEstimate memory = estimate_memory(sim, max_memory_option(*vm));
+    sim.hierarchy.opt_max_lookups = memory.opt_lookup_limit;
+    if ((*vm)["dry-run"].as<bool>()) {
+        std::cout << "memory estimate: " << memory.total() << " bytes, " << memory.describe() << "\n";
+        return 0;
+    }
     report.model = std::string(model_name(sim.model));
     report.workload = sim.workload;
     report.trace_path = sim.trace_path;
@@ -82,7 +92,9 @@ int run_simulate(int argc, char** argv) {
         run_gpu_model(sim, report, control);
     } else {
         auto source = make_source(sim);
-        report.result = simulate_thread_model(*source, sim.hierarchy);
+        RunControl control;
+        control.analysis_memory_limit = memory.analysis_limit();
+        report.result = simulate_thread_model(*source, sim.hierarchy, control);
     }
 
     std::ostringstream text;

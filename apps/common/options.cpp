@@ -1,6 +1,7 @@
 #include "apps/common/options.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "sim/gpu/gpu_presets.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"
+#include "traces/trace_input.hpp"
 #include "traces/workload_source.hpp"
 
 namespace cachesim::cli {
@@ -142,20 +144,80 @@ unsigned workers_or_all_cores(unsigned given) {
 
 bool given(const po::variables_map& vm, const std::string& key) { return vm.count(key) && !vm[key].defaulted(); }
 
+namespace {
+
+constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+
+// Unsigned options parse "-1" as 2^64 - 1 (boost's lexical_cast wraps); anything else a parser
+// left unused (a positional word: `simulate trace.din`) would be ignored. Both are errors.
+void check_parsed(const po::parsed_options& parsed, const std::string& where) {
+    for (const po::option& o : parsed.options) {
+        if (o.position_key >= 0 || o.string_key.empty()) {
+            const std::string word = o.original_tokens.empty() ? std::string() : o.original_tokens.front();
+            throw InputError(where + "unexpected argument '" + word +
+                             "' (every value follows its option, e.g. --trace FILE)");
+        }
+        const po::option_description* d = parsed.description->find_nothrow(o.string_key, false);
+        if (!d) continue;
+        const auto* semantic = d->semantic().get();
+        const bool is_unsigned = dynamic_cast<const po::typed_value<std::uint64_t>*>(semantic) ||
+                                 dynamic_cast<const po::typed_value<std::uint32_t>*>(semantic);
+        for (const std::string& value : o.value) {
+            const std::size_t first = value.find_first_not_of(" \t");
+            if (is_unsigned && first != std::string::npos && value[first] == '-')
+                throw InputError(where + "--" + o.string_key + ": '" + value +
+                                 "' is negative; it must be a whole number, 0 or more");
+        }
+    }
+}
+
+// The --config file's text: a regular file (or a pipe) of at most kMaxConfigBytes.
+std::string read_config_file(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw InputError("--config: cannot open '" + path + "': no such file");
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError("--config: '" + path + "' is a directory, not a config file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError("--config: cannot open '" + path + "'");
+    std::string text(kMaxConfigBytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (in.bad()) throw InputError("--config: read error in '" + path + "'");
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxConfigBytes)
+        throw InputError("--config: '" + path + "' is larger than " + std::to_string(kMaxConfigBytes >> 20) +
+                         " MiB; a config file holds 'name = value' lines");
+    if (text.find('\0') != std::string::npos)
+        throw InputError("--config: '" + path + "' holds NUL bytes; a config file holds 'name = value' lines");
+    return text;
+}
+
+}  // namespace
+
 std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,
                                                     const std::string& usage) {
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(options).run();
+    check_parsed(parsed, "");
+    po::store(parsed, vm);
     if (vm.count("help")) {
         std::cout << usage << "\n" << options << "\n";
         return std::nullopt;
     }
     if (vm.count("config")) {
         const std::string path = vm["config"].as<std::string>();
-        std::ifstream in(path);
-        if (!in) throw InputError("--config: cannot open '" + path + "'");
-        po::store(po::parse_config_file(in, options, false), vm);
+        std::istringstream text(read_config_file(path));
+        const std::string where = "--config " + path + ": ";
+        try {
+            const po::parsed_options from_file = po::parse_config_file(text, options, false);
+            for (const po::option& o : from_file.options)
+                if (o.string_key == "config")
+                    throw InputError(where + "'config = ...' cannot appear in a config file (configs do not nest)");
+            check_parsed(from_file, where);
+            po::store(from_file, vm);
+        } catch (const po::error& e) {
+            throw InputError(where + e.what());
+        }
     }
     if (vm.count("preset")) {
         const std::string name = vm["preset"].as<std::string>();
@@ -215,6 +277,33 @@ GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint3
 
 }  // namespace
 
+namespace {
+
+// An option given that the run would not use (a workload's shape with --trace, a GPU parameter
+// with the thread model) is a mistake to report, not to ignore. A preset's own bundle is exempt.
+void reject_options_that_do_not_apply(const po::variables_map& vm, const SimulationOptions& o) {
+    const Preset* bundle = find_preset(o.preset);
+    auto from_user = [&](const std::string& key) {
+        if (!given(vm, key)) return false;
+        if (bundle)
+            for (const auto& [bundle_key, value] : bundle->options)
+                if (bundle_key == key) return false;
+        return true;
+    };
+    if (vm.count("trace"))
+        for (const char* key : {"workload", "size", "stencil", "depth", "elem-bytes", "schedule"})
+            if (from_user(key))
+                throw InputError(std::string("--") + key +
+                                 " describes a built-in workload; it does not apply when replaying --trace");
+    if (o.model != ModelKind::gpu)
+        for (const GpuParameter& p : gpu_parameters())
+            if (!p.cache_option && from_user(std::string(p.option)))
+                throw InputError("--" + std::string(p.option) +
+                                 " is a GPU model parameter; it does not apply to the thread model (add --model gpu)");
+}
+
+}  // namespace
+
 SimulationOptions read_simulation_options(const po::variables_map& vm) {
     SimulationOptions o;
     if (vm.count("preset")) o.preset = vm["preset"].as<std::string>();
@@ -228,10 +317,12 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
         o.model = ModelKind::gpu;
     }
     if (o.model == ModelKind::gpu && o.preset.empty()) o.preset = kDefaultGpuPreset;
+    reject_options_that_do_not_apply(vm, o);
     std::uint32_t trace_block = 0;
     if (vm.count("trace")) {
         o.trace_path = vm["trace"].as<std::string>();
-        const std::string format = resolve_trace_format(vm["trace-format"].as<std::string>(), o.trace_path);
+        o.trace_input = resolve_trace_input(vm["trace-format"].as<std::string>(), o.trace_path);
+        const std::string& format = o.trace_input.format;
         o.trace_cst = format == "cst";
         if (!o.trace_cst) o.trace_format = parse_trace_format(format);
         if (o.model == ModelKind::gpu) {  // the GPU model replays a recorded launch: a cst version 2 trace
@@ -329,9 +420,7 @@ void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTime
 
 std::unique_ptr<AccessSource> make_source(const SimulationOptions& options) {
     if (options.workload) return std::make_unique<WorkloadSource>(*options.workload);
-    if (options.trace_cst) return std::make_unique<cst::TraceFileSource>(options.trace_path);
-    if (options.trace_format == TraceFormat::u64) return std::make_unique<U64TraceSource>(options.trace_path);
-    return std::make_unique<DinTraceSource>(options.trace_path);
+    return open_trace_source(options.trace_input);
 }
 
 }  // namespace cachesim::cli

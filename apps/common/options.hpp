@@ -11,6 +11,7 @@
 #include "sim/thread_model.hpp"
 #include "traces/access_source.hpp"
 #include "traces/trace_format.hpp"
+#include "traces/trace_input.hpp"
 #include "traces/trace_readers.hpp"
 #include "traces/warp_times.hpp"
 #include "traces/workload_spec.hpp"
@@ -24,6 +25,7 @@ struct SimulationOptions {
     std::string trace_path;
     TraceFormat trace_format = TraceFormat::din;
     bool trace_cst = false;  // a cachesim trace file (traces/trace_format.hpp); trace_format unused
+    TraceInput trace_input;  // the trace's resolved format and, for a pipe, its opened stream
     ModelKind model = ModelKind::thread;
     std::string preset;
     HierarchyConfig hierarchy;  // gpu: the L1 as simulated (carve-out resolved) and the whole L2

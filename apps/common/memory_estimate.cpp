@@ -1,0 +1,191 @@
+#include "apps/common/memory_estimate.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
+
+#include "sim/geometry.hpp"
+#include "traces/input_error.hpp"
+#include "traces/trace_format_reader.hpp"
+
+namespace cachesim::cli {
+
+namespace {
+
+constexpr std::uint64_t kMiB = 1ull << 20;
+// The program itself (about 8 MiB resident), its 1 MiB input block and access batches.
+constexpr std::uint64_t kFixedBytes = 24 * kMiB;
+// Per cache line: its tag, its sector bits and at most 8 bytes of replacement state (OPT's next
+// use; LRU, FIFO, PLRU and random keep less); per set: LRU's most recent way.
+constexpr std::uint64_t kBytesPerCacheLine = 24, kBytesPerSet = 4;
+// OPT, per lookup: the recorded stream (a doubling vector, up to 16 bytes) turned into the
+// next-use table in place, and the map from line to next use (up to 32 bytes a distinct line).
+constexpr std::uint64_t kOptBytesPerLookup = 48;
+// The reuse tracker keeps 16 consecutive sectors in one 72-byte slot of a table at most half
+// full whose size is a power of two (so under 4 slots a chunk), plus its time bitset; while the
+// table doubles, the old one is still there (x1.5).
+constexpr std::uint64_t kTrackerBytesPerChunk = 72 * 4;
+// Diagram: per row its flags and per level its counters; per recorded cell 4 bits, the zoom
+// pyramid up to 3x more.
+constexpr std::uint64_t kDiagramBytesPerRow = 16, kDiagramBytesPerCell = 2;
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > ~0ull - b ? ~0ull : a + b; }
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) { return b && a > ~0ull / b ? ~0ull : a * b; }
+
+std::uint64_t cache_bytes(const CacheConfig& c) {
+    if (!c.enabled()) return 0;
+    const GeometryResult g = make_geometry(c);
+    if (!g.geometry) return 0;  // validate() reports it
+    return saturating_add(saturating_mul(g.geometry->lines, kBytesPerCacheLine),
+                          saturating_mul(g.geometry->sets, kBytesPerSet));
+}
+
+std::uint32_t sector_bytes(const CacheConfig& c) { return c.sector_bytes ? c.sector_bytes : c.line_bytes; }
+
+// The reuse tracker of one level that sees `sectors` distinct sectors in `runs` contiguous runs.
+std::uint64_t tracker_bytes(std::uint64_t sectors, std::uint64_t runs) {
+    const std::uint64_t chunks = saturating_add(sectors / 16, 2 * runs + 1);
+    const std::uint64_t table = saturating_mul(chunks, kTrackerBytesPerChunk);
+    return saturating_add(saturating_add(table, table / 2), saturating_add(sectors / 2, 64 << 10));
+}
+
+// Upper bound of a trace's accesses when its file says (a plain regular file or a cst header);
+// `fallback` otherwise.
+std::uint64_t trace_access_bound(const SimulationOptions& sim, std::uint64_t fallback) {
+    if (sim.trace_cst) return cst::TraceFileSource(sim.trace_path).header().accesses;
+    std::error_code ec;
+    if (sim.trace_path == "-" || !std::filesystem::is_regular_file(sim.trace_path, ec)) return fallback;
+    const std::uint64_t bytes = std::filesystem::file_size(sim.trace_path, ec);
+    if (ec) return fallback;
+    // A compressed file holds more records than its size says.
+    if (sim.trace_input.pending || !sim.trace_input.rewindable) return fallback;
+    return sim.trace_format == TraceFormat::u64 ? bytes / 8 : bytes / 4;  // "0 0\n": the shortest din record
+}
+
+}  // namespace
+
+std::string human_bytes(std::uint64_t bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double value = static_cast<double>(bytes);
+    int unit = 0;
+    while (value >= 1024 && unit < 6) {
+        value /= 1024;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, unit == 0 || value >= 100 ? "%.0f %s" : "%.1f %s", value, units[unit]);
+    return text;
+}
+
+std::string MemoryEstimate::describe() const {
+    std::string parts = "program " + human_bytes(fixed);
+    if (caches) parts += ", caches " + human_bytes(caches);
+    if (opt) parts += ", OPT tables " + human_bytes(opt);
+    if (analysis)
+        parts += ", analysis " + std::string(analysis_is_share ? "up to " : "") + human_bytes(analysis) +
+                 (analysis_is_share ? " (it follows the trace's distinct lines)" : "");
+    if (diagram) parts += ", diagram " + human_bytes(diagram);
+    return "about " + human_bytes(total()) + " (" + parts + ")";
+}
+
+std::uint64_t MemoryEstimate::analysis_limit() const {
+    if (!analysis) return 0;
+    // The tracker's table doubles at once: stopping at half the share keeps the peak below it.
+    const std::uint64_t others = fixed + caches + opt + diagram;
+    return max_memory > others ? std::max<std::uint64_t>((max_memory - others) / 2, 1) : 1;
+}
+
+po::options_description memory_options() {
+    po::options_description d("Memory");
+    d.add_options()
+        ("max-memory", po::value<std::string>()->default_value("auto"),
+         "refuse a run whose memory estimate exceeds SIZE (K/M/G suffixes); auto: half the physical "
+         "memory. The caches' and OPT's memory follow the configuration; with analysis, memory follows "
+         "the distinct lines (a trace's run stops when they outgrow what is left); --no-analysis "
+         "keeps it constant");
+    return d;
+}
+
+std::uint64_t max_memory_option(const po::variables_map& vm) {
+    const std::string text = vm.count("max-memory") ? vm["max-memory"].as<std::string>() : "auto";
+    if (text == "auto") {
+        const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+        if (pages <= 0 || page <= 0) return 4ull << 30;
+        return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2;
+    }
+    const std::uint64_t bytes = parse_size(text, "--max-memory");
+    if (bytes < kFixedBytes)
+        throw InputError("--max-memory: " + text + " is less than the program itself needs (" +
+                         human_bytes(kFixedBytes) + ")");
+    return bytes;
+}
+
+MemoryEstimate estimate_memory(const SimulationOptions& sim, std::uint64_t max_memory, std::uint64_t diagram_cells) {
+    MemoryEstimate e;
+    e.max_memory = max_memory;
+    e.fixed = kFixedBytes;
+    const HierarchyConfig& h = sim.hierarchy;
+    const bool gpu = sim.model == ModelKind::gpu;
+    std::uint64_t l1_bytes = cache_bytes(h.l1);
+    if (gpu) l1_bytes = saturating_mul(l1_bytes, sim.gpu.sms);
+    const std::uint64_t l2_bytes = cache_bytes(h.l2);
+    e.caches = saturating_add(l1_bytes, l2_bytes);
+    auto refuse = [&](const std::string& part, const std::string& options) {
+        throw InputError("the run would need " + e.describe() + ", more than --max-memory " +
+                         human_bytes(max_memory) + "; " + part + " (set by " + options +
+                         "); raise --max-memory if the machine has the memory");
+    };
+    if (e.total() > max_memory) {
+        const bool l1_larger = l1_bytes >= l2_bytes;
+        const CacheConfig& c = l1_larger ? h.l1 : h.l2;
+        const GeometryResult g = make_geometry(c);
+        const std::string level = l1_larger ? "l1" : "l2";
+        refuse("the " + c.name + (gpu && l1_larger ? "s of " + std::to_string(sim.gpu.sms) + " SMs hold " : " holds ") +
+                   std::to_string(g.geometry ? g.geometry->lines : 0) + " lines",
+               "--" + level + "-size and --" + level + "-line");
+    }
+    if (gpu) return e;  // the GPU model keeps no analysis or OPT tables
+    const std::vector<ArrayInfo> arrays = sim.workload ? sim.workload->arrays() : std::vector<ArrayInfo>{};
+    e.opt_lookup_limit = h.opt_max_lookups;
+    const int opt_levels = (h.l1.enabled() && h.l1.policy == PolicyKind::opt) + (h.l2.enabled() && h.l2.policy == PolicyKind::opt);
+    if (opt_levels) {
+        std::uint64_t lookups = h.opt_max_lookups;
+        if (sim.workload) lookups = std::min(lookups, saturating_mul(sim.workload->total_accesses(), 2));
+        else lookups = std::min(lookups, saturating_mul(trace_access_bound(sim, lookups), 2));
+        // A trace of unknown length: OPT gets half of what is left, and the run stops (exit 2)
+        // when its lookups outgrow it.
+        const std::uint64_t left = max_memory > e.total() ? max_memory - e.total() : 0;
+        if (!sim.workload && saturating_mul(lookups, kOptBytesPerLookup * opt_levels) > left)
+            lookups = std::max<std::uint64_t>(left / 2 / (kOptBytesPerLookup * opt_levels), 1);
+        e.opt_lookup_limit = lookups;
+        e.opt = saturating_mul(lookups, kOptBytesPerLookup * opt_levels);
+    }
+    if (e.total() > max_memory) refuse("OPT keeps " + human_bytes(kOptBytesPerLookup) + " per lookup", "--l1-policy/--l2-policy opt");
+    if (diagram_cells) {
+        std::uint64_t rows = 0;
+        for (const ArrayInfo& a : arrays) rows = saturating_add(rows, a.bytes() / std::max<std::uint32_t>(h.l1.line_bytes, 1) + 2);
+        e.diagram = saturating_add(saturating_mul(rows, kDiagramBytesPerRow), saturating_mul(diagram_cells, kDiagramBytesPerCell));
+        if (e.total() > max_memory)
+            refuse("the diagram has " + std::to_string(rows) + " rows (cache lines of the arrays)", "--size and --l1-line");
+    }
+    if (!h.analysis) return e;
+    const std::uint64_t left = max_memory - e.total();
+    if (sim.workload) {
+        for (const CacheConfig* c : {&h.l1, &h.l2}) {
+            if (!c->enabled()) continue;
+            std::uint64_t sectors = 0;
+            for (const ArrayInfo& a : arrays) sectors = saturating_add(sectors, a.bytes() / sector_bytes(*c) + 2);
+            e.analysis = saturating_add(e.analysis, tracker_bytes(sectors, arrays.size()));
+        }
+        if (e.analysis > left)
+            refuse("the analysis tracks every distinct line of the workload's arrays", "--size; --no-analysis turns it off");
+    } else if (h.l1.enabled() || h.l2.enabled()) {
+        e.analysis = left;
+        e.analysis_is_share = true;
+    }
+    return e;
+}
+
+}  // namespace cachesim::cli

@@ -1,0 +1,69 @@
+#include "traces/trace_input.hpp"
+
+#include <mutex>
+
+#include "traces/input_error.hpp"
+#include "traces/trace_format.hpp"
+#include "traces/trace_format_reader.hpp"
+#include "traces/trace_readers.hpp"
+
+namespace cachesim {
+
+class PendingTraceStream {
+public:
+    explicit PendingTraceStream(std::unique_ptr<InputStream> stream) : stream_(std::move(stream)) {}
+    std::unique_ptr<InputStream> take() {
+        std::lock_guard lock(mutex_);
+        return std::move(stream_);
+    }
+
+private:
+    std::mutex mutex_;
+    std::unique_ptr<InputStream> stream_;
+};
+
+TraceInput resolve_trace_input(const std::string& requested, const std::string& path) {
+    if (requested != "auto" && requested != "cst" && requested != "din" && requested != "u64")
+        throw InputError("--trace-format: unknown trace format '" + requested + "' (expected auto, cst, din or u64)");
+    TraceInput input;
+    input.path = path;
+    auto stream = std::make_unique<InputStream>(path);
+    input.rewindable = stream->rewindable();
+    const std::string_view magic(cst::kMagic, sizeof cst::kMagic);
+    const std::string_view head = stream->peek(sizeof cst::kMagic);
+    input.format = requested;
+    if (requested == "auto") {
+        input.format = head == magic ? "cst" : "din";
+        if (!head.empty() && head.size() < magic.size() && magic.starts_with(head))
+            throw InputError(stream->name() + ": " + std::to_string(head.size()) +
+                             " bytes: a truncated cst trace (shorter than the cst magic \"CSTRACE\\x1a\")");
+    }
+    if (input.format == "cst") {
+        if (stream->compression() != Compression::none)
+            throw InputError(stream->name() + ": a compressed cst trace: cst blocks are compressed already and "
+                             "the reader needs a seekable file; decompress it to a file and pass that path");
+        if (!stream->rewindable())
+            throw InputError(stream->name() + " is " + stream->kind() +
+                             ": cst traces need a seekable file (the reader checks the end record before the "
+                             "blocks); save it to a file and pass that path, or use the din or u64 format");
+        return input;  // the cst reader opens the path itself
+    }
+    input.pending = std::make_shared<PendingTraceStream>(std::move(stream));
+    return input;
+}
+
+std::unique_ptr<AccessSource> open_trace_source(const TraceInput& input) {
+    if (input.format == "cst") return std::make_unique<cst::TraceFileSource>(input.path);
+    std::unique_ptr<InputStream> stream = input.pending ? input.pending->take() : nullptr;
+    if (!stream) {
+        if (!input.rewindable)
+            throw InputError((input.path == "-" ? std::string("standard input") : input.path) +
+                             " is a pipe, which can be read only once, and this command reads the trace "
+                             "more than once; save it to a file and pass that path");
+        stream = std::make_unique<InputStream>(input.path);
+    }
+    if (input.format == "u64") return std::make_unique<U64TraceSource>(std::move(stream));
+    return std::make_unique<DinTraceSource>(std::move(stream));
+}
+
+}  // namespace cachesim
