@@ -1,10 +1,10 @@
 #include "viz/render.hpp"
 
-#include "viz/cell_colouring.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+
+#include "viz/cell_colouring.hpp"
 
 namespace cachesim::viz {
 
