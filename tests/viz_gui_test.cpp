@@ -130,7 +130,9 @@ TEST(VizGui, GpuModelScreenshot) {
     const auto dir = std::filesystem::temp_directory_path() / ("cacheviz-gpu-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     const auto png = dir / "gpu.png", layout = dir / "layout.txt", log = dir / "log.txt";
+    // any-miss: the state colours with fetches first (density, the default, mutes them zoomed out).
     const int code = run_gui("--preset thesis-stencil --size 64x64 --start-gpu h200 --start-block 64 --start-sms 2 --playhead 10"
+                             " --aggregate any-miss"
                              " --window 1280x800 --frames 3 --screenshot '" + png.string() + "' --layout '" + layout.string() + "'",
                              log);
     ASSERT_EQ(code, 0) << read_file(log);

@@ -53,18 +53,28 @@ void MissCounts::add(std::uint64_t step, std::uint64_t row) {
     if (v != std::numeric_limits<std::uint32_t>::max()) ++v;
 }
 
-MissCounts::Sum MissCounts::sum(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const {
-    Sum s;
+MissCounts::Blocks MissCounts::blocks(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const {
+    Blocks k;
     t1 = std::min(t1, steps_);
     r1 = std::min(r1, rows_);
-    if (t0 >= t1 || r0 >= r1) return s;
+    if (t0 >= t1 || r0 >= r1) return k;
     const std::uint64_t c0 = t0 / steps_per_column_, c1 = ceil_div(t1, steps_per_column_);
-    const std::uint64_t b0 = r0 / rows_per_bucket_, b1 = ceil_div(r1, rows_per_bucket_);
-    for (std::uint64_t c = c0; c < std::min(c1, columns_); ++c)
-        for (std::uint64_t b = b0; b < b1; ++b) s.misses += counts_[c * buckets_ + b];
+    k.c0 = c0;
+    k.c1 = std::min(c1, columns_);
+    k.b0 = r0 / rows_per_bucket_;
+    k.b1 = ceil_div(r1, rows_per_bucket_);
     const std::uint64_t steps = std::min(c1 * steps_per_column_, steps_) - c0 * steps_per_column_;
-    const std::uint64_t rows = std::min(b1 * rows_per_bucket_, rows_) - b0 * rows_per_bucket_;
-    s.cells = steps * rows;
+    const std::uint64_t rows = std::min(k.b1 * rows_per_bucket_, rows_) - k.b0 * rows_per_bucket_;
+    k.cells = steps * rows;
+    return k;
+}
+
+MissCounts::Sum MissCounts::sum(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const {
+    Sum s;
+    const Blocks k = blocks(t0, t1, r0, r1);
+    for (std::uint64_t c = k.c0; c < k.c1; ++c)
+        for (std::uint64_t b = k.b0; b < k.b1; ++b) s.misses += counts_[c * buckets_ + b];
+    s.cells = k.cells;
     return s;
 }
 

@@ -43,6 +43,12 @@ public:
         std::uint64_t cells = 0;
     };
     Sum sum(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const;
+    // The blocks sum() adds up: columns [c0, c1) (c1 at most columns()), buckets [b0, b1), and the
+    // cells they cover (empty when the range is).
+    struct Blocks {
+        std::uint64_t c0 = 0, c1 = 0, b0 = 0, b1 = 0, cells = 0;
+    };
+    Blocks blocks(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const;
 
 private:
     void halve_columns();

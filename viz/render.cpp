@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "viz/cell_colouring.hpp"
+
 namespace cachesim::viz {
 
 namespace {
@@ -134,26 +136,6 @@ Rgba sm_color(std::uint32_t sm) {
 
 namespace {
 
-// The SM that accessed most of the base cells in [c0, c1) x [b0, b1) (0: none), as SmGrid codes.
-std::uint8_t majority_sm(const SmGrid& g, std::uint64_t c0, std::uint64_t c1, std::uint64_t b0, std::uint64_t b1,
-                         std::vector<std::uint32_t>& votes) {
-    std::uint8_t best = 0;
-    std::uint32_t best_votes = 0;
-    std::vector<std::uint8_t> seen;
-    for (std::uint64_t c = c0; c < c1; ++c)
-        for (std::uint64_t b = b0; b < b1; ++b) {
-            const std::uint8_t v = g.at(c, b);
-            if (!v) continue;
-            if (votes[v]++ == 0) seen.push_back(v);
-            if (votes[v] > best_votes || (votes[v] == best_votes && v < best)) {
-                best = v;
-                best_votes = votes[v];
-            }
-        }
-    for (std::uint8_t v : seen) votes[v] = 0;
-    return best;
-}
-
 void draw_memory_chart(Canvas& c, const MemoryChart& chart, const PixelRect& r, double font) {
     c.draw_text(r.x, r.y, chart.title, {.size_px = font, .color = kAxis});
     const int top = r.y + static_cast<int>(font * 1.8);
@@ -279,9 +261,10 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     }
 
     const bool by_sm = style.colour_by == TimeDiagramStyle::ColourBy::sm && !d.sms().empty();
-    const AggregateRule rule = aggregated ? style.aggregate : AggregateRule::priority;
-    lay.density = rule == AggregateRule::density && !by_sm;
-    const bool muted = lay.density || by_sm;
+    CellColouring colouring = CellColouring::choose(style.aggregate, aggregated, by_sm);
+    const AggregateRule rule = colouring.rule;
+    lay.density = colouring.density;
+    const bool muted = colouring.muted();
 
     // Cells: each pixel shows the combined state of the steps and lines it covers.
     struct PixelCell {
@@ -298,9 +281,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
         const auto rel_step = [&](std::uint64_t t) { return t - std::min(t, d.first_step()); };
         const auto rel_row = [&](std::uint64_t r) { return r - std::min(r, d.first_row()); };
         if (want_density && has_fetch(pc.code)) {
-            const auto sum = counts.sum(rel_step(t0), rel_step(t1), rel_row(r0), rel_row(r1));
-            // A fetch the counts do not hold (a hand-built diagram) counts as one.
-            pc.density = sum.cells ? static_cast<double>(std::max<std::uint64_t>(sum.misses, 1)) / static_cast<double>(sum.cells) : 1.0;
+            pc.density = miss_density(counts.sum(rel_step(t0), rel_step(t1), rel_row(r0), rel_row(r1)));
         }
         if (by_sm && (pc.code & kCodeAccessed)) {
             const std::uint64_t spc = d.steps_per_column(), rpb = d.rows_per_bucket();
@@ -322,19 +303,14 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
                 }
     lay.density_min = dmin;
     lay.density_max = dmax;
-    const double log_span = dmax > dmin ? std::log(dmax / dmin) : 0.0;
+    colouring.density_min = dmin;
+    colouring.density_max = dmax;
     for (int i = 0; i < n; ++i) {
         const PixelRect& band = lay.groups[i];
         for (int py = 0; py < band.h; ++py)
             for (int px = 0; px < lay.plot.w; ++px) {
                 const PixelCell pc = pixel_cell(i, py, px, lay.density);
-                Rgba colour;
-                if (by_sm && pc.sm) colour = sm_color(pc.sm - 1u);
-                else if (lay.density && has_fetch(pc.code))
-                    colour = miss_density_color(log_span > 0 ? std::log(pc.density / dmin) / log_span : 1.0);
-                else if (muted) colour = muted_color(decode(pc.code, AggregateRule::any_miss));
-                else colour = cell_color(decode(pc.code, rule));
-                c.set_pixel(band.x + px, band.y + py, colour);
+                c.set_pixel(band.x + px, band.y + py, colouring.colour(pc.code, pc.density, pc.sm));
             }
     }
 
@@ -393,18 +369,12 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
                 const auto [t0, t1] = lay.steps_of_column(px);
                 highest = std::max(highest, d.miss_rates()[l].sum(t0 - std::min(t0, d.first_step()), t1 - std::min(t1, d.first_step())).rate());
             }
-        double top_rate = 1.0;
-        for (double v : {0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0})
-            if (highest <= v) {
-                top_rate = v;
-                break;
-            }
+        const double top_rate = strip_top_rate(highest);
         lay.strip_top_rate = top_rate;
         char top_label[16];
         std::snprintf(top_label, sizeof top_label, "%g%%", 100 * top_rate);
         c.draw_text(s.x - 8, s.y, top_label, {.size_px = font * 0.8, .color = kAxis, .halign = HAlign::right, .valign = VAlign::top});
         c.draw_text(s.x - 8, s.y + s.h, "0%", {.size_px = font * 0.8, .color = kAxis, .halign = HAlign::right, .valign = VAlign::bottom});
-        static constexpr Rgba kLevelColours[2] = {{228, 26, 28, 255}, {255, 152, 0, 255}};
         for (std::size_t l = 0; l < d.miss_rates().size() && l < 2; ++l) {
             const MissRateSeries& series = d.miss_rates()[l];
             int last_y = -1;
@@ -416,11 +386,11 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
                     continue;
                 }
                 const int yy = s.y + s.h - 1 - static_cast<int>(std::lround(std::min(1.0, sum.rate() / top_rate) * (s.h - 1)));
-                if (last_y >= 0) c.vline(s.x + px, std::min(last_y, yy), std::max(last_y, yy), kLevelColours[l]);
-                c.set_pixel(s.x + px, yy, kLevelColours[l]);
+                if (last_y >= 0) c.vline(s.x + px, std::min(last_y, yy), std::max(last_y, yy), strip_level_colour(l));
+                c.set_pixel(s.x + px, yy, strip_level_colour(l));
                 last_y = yy;
             }
-            lay.strip_levels.push_back(series.name() + (l == 0 ? " (red)" : " (orange)") + " miss rate: misses / read lookups");
+            lay.strip_levels.push_back(strip_level_label(series, l));
         }
     }
 

@@ -90,6 +90,7 @@ void App::frame(float dt) {
     ImGui::PopItemWidth();
     ImGui::Separator();
     ImGui::TextDisabled("View and export");
+    view_options();
     if (ImGui::Button("fit view (F)")) {
         user_moved_view();
         fit_view();
@@ -154,6 +155,29 @@ void App::frame(float dt) {
     bottom_right_panel(avail.x - arrays_w_ - split, bottom_h_);
     ImGui::EndGroup();
     ImGui::End();
+}
+
+void App::view_options() {
+    // As `cachesim diagram --aggregate / --colour-by / --miss-rate`.
+    static const char* const kRules[] = {"density", "any-miss", "priority"};
+    int rule = options_.aggregate == viz::AggregateRule::density ? 0 : options_.aggregate == viz::AggregateRule::any_miss ? 1 : 2;
+    ImGui::SetNextItemWidth(110);
+    if (ImGui::Combo("aggregate", &rule, kRules, 3))
+        options_.aggregate = rule == 0 ? viz::AggregateRule::density : rule == 1 ? viz::AggregateRule::any_miss : viz::AggregateRule::priority;
+    note_widget("aggregate");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("what a texel standing for several cells shows (zoomed out):\n"
+                          "density: its misses per cell on a log ramp (misses stay visible)\n"
+                          "any-miss: a fetch wins over a hit\npriority: a hit wins (hides the misses beside it)");
+    bool gpu = false;
+    for (int i = 0; i < (compare_ ? 2 : 1); ++i) gpu |= panes_[i]->current && panes_[i]->current->input.gpu_model;
+    ImGui::BeginDisabled(!gpu);
+    ImGui::Checkbox("colour by SM", &options_.colour_by_sm);
+    note_widget("colour_by_sm");
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::Checkbox("miss rate", &options_.miss_rate_strip);
+    note_widget("miss_rate_strip");
 }
 
 bool App::splitter(const char* id, bool vertical, float length, float& size, float min_size, float max_size) {

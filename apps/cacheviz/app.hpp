@@ -84,7 +84,12 @@ struct AppOptions {
     viz::DetailPolicy detail;                         // deep zoom; detail.max_cells = 0 turns it off
     // Initial view (steps [first, second), lines [first, second)); the whole run when unset.
     std::optional<std::pair<double, double>> zoom_steps, zoom_lines;
-    std::string bottom_tab = "stats";  // stats | contents: the tab shown first
+    std::string bottom_tab = "stats";  // stats | contents | chart: the tab shown first
+    // How cells sharing a texel are shown (as `cachesim diagram --aggregate`), colour by SM (GPU
+    // runs, --colour-by sm) and the miss-rate strip under the cells.
+    viz::AggregateRule aggregate = viz::AggregateRule::density;
+    bool colour_by_sm = false;
+    bool miss_rate_strip = true;
     std::string save_path = "cacheviz-view.png";  // Ctrl+S
 };
 
@@ -110,6 +115,8 @@ public:
         std::uint64_t steps_per_column = 0, rows_per_bucket = 0;
         std::optional<viz::DetailWindow> detail;
     };
+    // How pane i's texels were coloured in the last frame (the rule in effect, the density range).
+    const viz::CellColouring& colouring(int i = 0) const { return panes_[i]->texture.colouring(); }
     // Pane `i` (0: A, 1: B in compare mode).
     const Placement& placement(int i = 0) const { return placements_[i]; }
     bool comparing() const { return compare_; }
@@ -133,6 +140,14 @@ private:
     void stats_panel(float width, float height);
     void stats_table();
     void contents_panel();
+    void memory_chart_panel();
+    void colour_legend();
+    void view_options();
+    // The miss-rate strip of a pane under its cells (x, y, w, h), following the view's steps.
+    void miss_rate_strip(Pane& pane, float x, float y, float w, float h);
+    // The notes the PNG's legend prints for pane i's run (configuration, misses, thesis bounds
+    // where they apply, or why not).
+    std::vector<std::string> run_notes(int i) const;
     void bottom_right_panel(float width, float height);
     void handle_keys();
     void request_contents(Pane& pane);
@@ -167,6 +182,14 @@ private:
     int contents_pane_ = 0;
     std::uint64_t contents_scrolled_step_ = ~std::uint64_t{0};
     std::string last_command_[2];  // the last copied command per pane
+    // What each pane's strip showed in the last frame (for --state): where, its scale's top and
+    // each level's mean miss rate over the view's steps.
+    struct StripShown {
+        float x = 0, y = 0, w = 0, h = 0;
+        double top_rate = 0;
+        std::vector<std::pair<std::string, double>> levels;
+    };
+    StripShown strips_[2];
     // Where named buttons were drawn in the last frame (x, y, w, h), for scripted tests.
     std::vector<std::pair<std::string, std::array<float, 4>>> widgets_;
     void note_widget(const std::string& name);

@@ -15,7 +15,15 @@ std::string App::diagram_command(int i) const {
     const std::uint64_t steps = pane.current->diagram->steps();
     const auto from = static_cast<std::uint64_t>(std::clamp(std::floor(view_.t0), 0.0, static_cast<double>(steps ? steps - 1 : 0)));
     const auto to = static_cast<std::uint64_t>(std::clamp(std::ceil(view_.t1), static_cast<double>(from + 1), static_cast<double>(std::max<std::uint64_t>(steps, from + 1))));
-    return gui::diagram_command(pane.current->input, from, to, "cacheviz-" + pane.name + ".png");
+    gui::DiagramViewOptions opts;
+    opts.aggregate = options_.aggregate;
+    opts.colour_by_sm = options_.colour_by_sm;
+    // Cropped to some lines: --lines, the rows the view shows (whole rows, outwards).
+    const std::uint64_t rows = pane.current->diagram->rows();
+    const auto r0 = static_cast<std::uint64_t>(std::clamp(std::floor(view_.r0), 0.0, static_cast<double>(rows ? rows - 1 : 0)));
+    const auto r1 = static_cast<std::uint64_t>(std::clamp(std::ceil(view_.r1), static_cast<double>(r0 + 1), static_cast<double>(std::max<std::uint64_t>(rows, r0 + 1))));
+    if (r0 > 0 || r1 < rows) opts.lines = std::pair{r0, r1};
+    return gui::diagram_command(pane.current->input, from, to, "cacheviz-" + pane.name + ".png", opts);
 }
 
 std::string App::state_text() const {
@@ -29,6 +37,8 @@ std::string App::state_text() const {
     s << "difference " << show_difference_ << "\n";
     s << "layout " << controls_w_ << " " << bottom_h_ << " " << arrays_w_ << "\n";
     s << "status " << status_ << "\n";
+    s << "aggregate " << aggregate_name(options_.aggregate) << "\n";
+    s << "colour_by " << (options_.colour_by_sm ? "sm" : "state") << "\n";
     for (const auto& [name, r] : widgets_) s << "widget " << name << " " << r[0] << " " << r[1] << " " << r[2] << " " << r[3] << "\n";
     for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
         const Pane& p = *panes_[i];
@@ -41,6 +51,26 @@ std::string App::state_text() const {
         for (const LevelStats& l : p.current->result.levels)
             s << "pane " << k << " misses " << l.name << " " << l.misses() << " read_misses " << l.read_misses << "\n";
         s << "pane " << k << " command " << diagram_command(i) << "\n";
+        {
+            const viz::CellColouring& c = p.texture.colouring();
+            s << "pane " << k << " colouring rule " << aggregate_name(c.rule) << " density " << c.density << " by_sm " << c.by_sm
+              << " aggregated " << p.texture.aggregated() << " range " << c.density_min << " " << c.density_max << "\n";
+        }
+        const StripShown& st = strips_[i];
+        if (st.w > 0) {
+            s << "pane " << k << " strip " << st.x << " " << st.y << " " << st.w << " " << st.h << " top " << st.top_rate << "\n";
+            for (const auto& [name, rate] : st.levels) s << "pane " << k << " strip_level " << name << " " << rate << "\n";
+        }
+        for (const std::string& n : run_notes(i)) s << "pane " << k << " note " << n << "\n";
+        if (p.current->memory_chart) {
+            const viz::MemoryChart& m = *p.current->memory_chart;
+            for (const viz::ChartBox& b : m.boxes) {
+                s << "pane " << k << " chart_box " << b.title << "\n";
+                for (const std::string& l : b.lines) s << "pane " << k << " chart_line " << b.title << ": " << l << "\n";
+            }
+            for (const viz::ChartArrow& a : m.arrows)
+                for (const std::string& l : a.labels) s << "pane " << k << " chart_arrow " << l << "\n";
+        }
         if (!last_command_[i].empty()) s << "pane " << k << " copied " << last_command_[i] << "\n";
         if (p.hover_job && p.hover_job->done() && p.hover_job->contents() && p.hover_job->contents()->focus) {
             const viz::LineHistory& h = *p.hover_job->contents()->focus;

@@ -8,6 +8,8 @@
 #include <cstdio>
 
 #include "apps/cacheviz/cell_tooltip.hpp"
+#include "apps/cacheviz/imgui_color.hpp"
+#include "viz/cell_colouring.hpp"
 #include "viz/notes.hpp"
 #include "viz/render.hpp"
 
@@ -78,9 +80,13 @@ void App::diagram_pane(Pane& pane, float width, float height) {
     }
     detail_status(pane, width);
     const float label_w = 78, axis_h = 40;
+    // The miss-rate strip sits between the cells and the time axis.
+    const bool strip = options_.miss_rate_strip && pane.current && pane.current->diagram && !pane.current->diagram->miss_rates().empty();
+    const float strip_h = strip ? 46 : 0, strip_gap = strip ? 8 : 0;
     ImVec2 origin = ImGui::GetCursorScreenPos();
     const float w = std::max(10.0f, ImGui::GetContentRegionAvail().x - label_w);
-    const float h = std::max(10.0f, ImGui::GetContentRegionAvail().y - axis_h);
+    const float h = std::max(10.0f, ImGui::GetContentRegionAvail().y - axis_h - strip_h - strip_gap);
+    const float axis_y = origin.y + h + strip_h + strip_gap;
     const ImVec2 p0(origin.x + label_w, origin.y);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     viz::gui::Viewport vp{view_.t0, view_.t1, view_.r0, view_.r1, static_cast<int>(w), static_cast<int>(h)};
@@ -105,10 +111,12 @@ void App::diagram_pane(Pane& pane, float width, float height) {
             pane.texels_written_last_frame = pane.difference_texture.update(vp);
             pane.difference_texture.draw(dl, p0.x, p0.y, vp);
         } else {
+            pane.texture.set_colouring(options_.aggregate, options_.colour_by_sm);
             pane.texels_written_last_frame = pane.texture.update(vp);
             pane.texture.draw(dl, p0.x, p0.y, vp);
         }
         if (exact && !difference) {  // the full-resolution window over the coarse cells
+            pane.detail_texture.set_colouring(options_.aggregate, options_.colour_by_sm);
             pane.texels_written_last_frame += pane.detail_texture.update(vp);
             pane.detail_texture.draw(dl, p0.x, p0.y, vp);
         }
@@ -148,22 +156,23 @@ void App::diagram_pane(Pane& pane, float width, float height) {
             }
         }
         dl->PopClipRect();
-        dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * 0.85f, ImVec2(origin.x + 2, p0.y + h + 4), IM_COL32(60, 60, 60, 255),
+        dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * 0.85f, ImVec2(origin.x + 2, axis_y + 4), IM_COL32(60, 60, 60, 255),
                     "lines by\narray");
+        if (strip) miss_rate_strip(pane, p0.x, p0.y + h + strip_gap, w, strip_h);
         // Time axis ticks.
         const std::uint64_t span = static_cast<std::uint64_t>(std::max(1.0, view_.t1 - view_.t0));
         const std::uint64_t tick = viz::nice_tick(span, std::max(2, static_cast<int>(w / 100)));
         for (std::uint64_t t = static_cast<std::uint64_t>(std::ceil(view_.t0 / tick)) * tick; t <= view_.t1; t += tick) {
             const float x = p0.x + static_cast<float>((t - view_.t0) * w / (view_.t1 - view_.t0));
-            dl->AddLine(ImVec2(x, p0.y + h), ImVec2(x, p0.y + h + 4), IM_COL32(60, 60, 60, 255));
-            dl->AddText(ImVec2(x - 10, p0.y + h + 5), IM_COL32(60, 60, 60, 255), viz::thousands(t).c_str());
+            dl->AddLine(ImVec2(x, axis_y), ImVec2(x, axis_y + 4), IM_COL32(60, 60, 60, 255));
+            dl->AddText(ImVec2(x - 10, axis_y + 5), IM_COL32(60, 60, 60, 255), viz::thousands(t).c_str());
         }
         const JobOutput& o = *pane.current;
         const char* title = !o.input.gpu_model ? "time step (work items in schedule order)"
                             : o.input.gpu.timeline ? "time step (requests, in the measured order)"
                                                    : "time step (scheduling rounds: every SM with work issues one request)";
         const float tw = ImGui::CalcTextSize(title).x;
-        dl->AddText(ImVec2(p0.x + std::max(0.0f, (w - tw) / 2), p0.y + h + 21), IM_COL32(20, 20, 20, 255), title);
+        dl->AddText(ImVec2(p0.x + std::max(0.0f, (w - tw) / 2), axis_y + 21), IM_COL32(20, 20, 20, 255), title);
     } else {
         dl->AddText(ImVec2(p0.x + 10, p0.y + 10), IM_COL32(80, 80, 80, 255),
                     pane.config_error.empty() ? "simulating..." : "configuration error (see the panel)");
@@ -210,6 +219,65 @@ void App::diagram_pane(Pane& pane, float width, float height) {
         }
     }
     ImGui::EndChild();
+}
+
+void App::miss_rate_strip(Pane& pane, float x, float y, float w, float h) {
+    // Per pixel column: each level's misses / read lookups over the steps the column shows, as
+    // the PNG's strip (its scale and colours come from viz/cell_colouring.hpp). O(width + the
+    // series' blocks in view) per frame; the series holds at most 16,384 blocks.
+    const viz::Diagram& d = *pane.current->diagram;
+    StripShown& shown = strips_[&pane == panes_[0].get() ? 0 : 1];
+    shown = {x, y, w, h, 0, {}};
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), IM_COL32(255, 255, 255, 255));
+    for (int q = 1; q < 4; ++q)
+        dl->AddLine(ImVec2(x, std::floor(y + h * q / 4) + 0.5f), ImVec2(x + w, std::floor(y + h * q / 4) + 0.5f), IM_COL32(225, 225, 225, 255));
+    const int columns = std::max(1, static_cast<int>(w));
+    const double span = view_.t1 - view_.t0;
+    const auto steps_of = [&](int px) {
+        const auto at = [&](int p) { return static_cast<std::uint64_t>(std::max(0.0, view_.t0 + span * p / columns)); };
+        const std::uint64_t t0 = at(px);
+        return std::pair<std::uint64_t, std::uint64_t>{t0, std::max(t0 + 1, at(px + 1))};
+    };
+    const std::size_t levels = std::min<std::size_t>(d.miss_rates().size(), 2);
+    std::vector<std::vector<double>> rates(levels, std::vector<double>(static_cast<std::size_t>(columns), -1.0));
+    double highest = 0;
+    for (std::size_t l = 0; l < levels; ++l) {
+        for (int px = 0; px < columns; ++px) {
+            const auto [t0, t1] = steps_of(px);
+            const std::uint64_t first = d.first_step();
+            const auto sum = d.miss_rates()[l].sum(t0 - std::min(t0, first), t1 - std::min(t1, first));
+            if (sum.lookups == 0) continue;
+            rates[l][px] = sum.rate();
+            highest = std::max(highest, sum.rate());
+        }
+        const std::uint64_t a = steps_of(0).first, b = steps_of(columns - 1).second;
+        const viz::MissRateSeries::Sum total = d.miss_rates()[l].sum(a - std::min(a, d.first_step()), b - std::min(b, d.first_step()));
+        shown.levels.push_back({d.miss_rates()[l].name(), total.rate()});
+    }
+    const double top = viz::strip_top_rate(highest);
+    shown.top_rate = top;
+    for (std::size_t l = 0; l < levels; ++l) {
+        const ImU32 colour = to_imgui(viz::strip_level_colour(l));
+        float last = -1;
+        for (int px = 0; px < columns; ++px) {
+            if (rates[l][px] < 0) {
+                last = -1;
+                continue;
+            }
+            const float yy = y + h - 1 - static_cast<float>(std::min(1.0, rates[l][px] / top) * (h - 2));
+            if (last >= 0) dl->AddLine(ImVec2(x + px - 0.5f, last), ImVec2(x + px + 0.5f, yy), colour, 1.5f);
+            else dl->AddRectFilled(ImVec2(x + px, yy - 0.5f), ImVec2(x + px + 1, yy + 1), colour);
+            last = yy;
+        }
+    }
+    dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + w + 1, y + h + 1), IM_COL32(60, 60, 60, 255));
+    char label[32];
+    std::snprintf(label, sizeof label, "%g%%", 100 * top);
+    const float font = ImGui::GetFontSize() * 0.85f;
+    dl->AddText(ImGui::GetFont(), font, ImVec2(x - 6 - ImGui::CalcTextSize(label).x * 0.85f, y - 2), IM_COL32(60, 60, 60, 255), label);
+    dl->AddText(ImGui::GetFont(), font, ImVec2(x - 6 - ImGui::CalcTextSize("0%").x * 0.85f, y + h - font), IM_COL32(60, 60, 60, 255), "0%");
+    dl->AddText(ImGui::GetFont(), font, ImVec2(x - 74, y + h / 2 - font / 2), IM_COL32(60, 60, 60, 255), "miss rate");
 }
 
 }  // namespace cachesim::gui

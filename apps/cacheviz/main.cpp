@@ -20,6 +20,7 @@
 
 #include "apps/cacheviz/app.hpp"
 #include "apps/cacheviz/config.hpp"
+#include "apps/cacheviz/diagram_command.hpp"
 #include "apps/cacheviz/input_script.hpp"
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/cli_errors.hpp"
@@ -63,7 +64,11 @@ po::options_description gui_options() {
         ("script", po::value<std::string>(), "feed the keys and mouse events in FILE at given frames (see docs/gui.md)")
         ("state", po::value<std::string>(), "at exit (or with the screenshot) write the visible state as 'key value' lines")
         ("save-png", po::value<std::string>()->default_value("cacheviz-view.png"), "where Ctrl+S and 'save PNG' save the window")
-        ("tab", po::value<std::string>()->default_value("stats"), "the bottom right panel's first tab: stats | contents");
+        ("tab", po::value<std::string>()->default_value("stats"), "the bottom right panel's first tab: stats | contents | chart")
+        ("aggregate", po::value<std::string>()->default_value("density"),
+         "what a cell standing for several shows when zoomed out: density (misses per cell) | any-miss | priority (a hit wins)")
+        ("colour-by,color-by", po::value<std::string>()->default_value("state"), "state | sm (GPU model: the SM that accessed the line)")
+        ("miss-rate", po::value<std::string>()->default_value("on"), "the miss-rate strip under the cells: on | off");
     return d;
 }
 
@@ -181,7 +186,15 @@ int run(int argc, char** argv) {
                                                               return a.frame < b.frame;
                                                           })->frame;
     const std::string tab = (*vm)["tab"].as<std::string>();
-    if (tab != "stats" && tab != "contents") throw InputError("--tab: expected stats or contents, not '" + tab + "'");
+    if (tab != "stats" && tab != "contents" && tab != "chart")
+        throw InputError("--tab: expected stats, contents or chart, not '" + tab + "'");
+    const std::string aggregate = (*vm)["aggregate"].as<std::string>();
+    const std::optional<viz::AggregateRule> rule = gui::aggregate_rule(aggregate);
+    if (!rule) throw InputError("--aggregate: expected density, any-miss or priority, not '" + aggregate + "'");
+    const std::string colour_by = (*vm)["colour-by"].as<std::string>();
+    if (colour_by != "state" && colour_by != "sm") throw InputError("--colour-by: expected state or sm, not '" + colour_by + "'");
+    const std::string miss_rate = (*vm)["miss-rate"].as<std::string>();
+    if (miss_rate != "on" && miss_rate != "off") throw InputError("--miss-rate: expected on or off, not '" + miss_rate + "'");
 
     const std::uint64_t playhead = (*vm)["playhead"].as<std::uint64_t>();
     if (first_pane.model == cli::ModelKind::thread && playhead >= first.workload.items())
@@ -200,6 +213,9 @@ int run(int argc, char** argv) {
     }
     if (vm->count("zoom-lines")) app_options.zoom_lines = parse_range((*vm)["zoom-lines"].as<std::string>(), "--zoom-lines");
     app_options.bottom_tab = tab;
+    app_options.aggregate = *rule;
+    app_options.colour_by_sm = colour_by == "sm";
+    app_options.miss_rate_strip = miss_rate == "on";
     app_options.save_path = (*vm)["save-png"].as<std::string>();
 
     // Without a display SFML would abort: say what is missing instead. The connection stays open

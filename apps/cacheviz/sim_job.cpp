@@ -36,6 +36,7 @@ void SimJob::run() {
             run = viz::record_gpu_model(input_.workload, input_.gpu, recorder, control, &gpu);
             out->rounds = input_.gpu.timeline ? gpu.requests() : gpu.rounds;
             out->input.hierarchy = viz::gpu_hierarchy(input_.gpu);
+            if (!run.stopped_after_window) out->memory_chart = viz::gpu_memory_chart(gpu, input_.gpu);
         } else {
             WorkloadSource source(input_.workload);
             run = viz::record_thread_model(source, input_.hierarchy, recorder, input_.workload, control);

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "traces/warp_times.hpp"
+#include "viz/memory_chart.hpp"
 #include "viz/record.hpp"
 
 namespace cachesim::gui {
@@ -36,6 +37,8 @@ struct JobOutput {
     std::uint64_t rounds = 0;  // GPU model: the diagram's steps (scheduling rounds, or requests
                                // in a measured order)
     double seconds = 0;
+    // GPU model: the run's memory chart (viz/memory_chart.hpp), from the model's counters.
+    std::optional<viz::MemoryChart> memory_chart;
 };
 
 class SimJob {

@@ -9,6 +9,7 @@
 #include "apps/cacheviz/imgui_color.hpp"
 #include "traces/schedule.hpp"
 #include "viz/analytic.hpp"
+#include "viz/cell_colouring.hpp"
 #include "viz/notes.hpp"
 #include "viz/render.hpp"
 
@@ -19,12 +20,17 @@ void App::bottom_right_panel(float width, float height) {
     if (ImGui::BeginTabBar("tabs")) {
         bool& first = first_tab_frame_;
         const bool contents_first = first && options_.bottom_tab == "contents";
-        if (ImGui::BeginTabItem("Stats", nullptr, first && !contents_first ? ImGuiTabItemFlags_SetSelected : 0)) {
+        if (ImGui::BeginTabItem("Stats", nullptr, first && options_.bottom_tab == "stats" ? ImGuiTabItemFlags_SetSelected : 0)) {
             stats_panel(0, 0);
             ImGui::EndTabItem();
         }
         if (ImGui::BeginTabItem("Cache contents", nullptr, contents_first ? ImGuiTabItemFlags_SetSelected : 0)) {
             contents_panel();
+            ImGui::EndTabItem();
+        }
+        const bool chart_first = first && options_.bottom_tab == "chart";
+        if (ImGui::BeginTabItem("Memory chart", nullptr, chart_first ? ImGuiTabItemFlags_SetSelected : 0)) {
+            memory_chart_panel();
             ImGui::EndTabItem();
         }
         first = false;
@@ -38,14 +44,7 @@ void App::stats_panel(float, float) {
     // columns fit their text, and a horizontal scroll bar appears rather than cutting labels.
     ImGui::BeginChild("stats", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     const int n = compare_ ? 2 : 1;
-    // Legend.
-    for (viz::CellState s : viz::kLegendOrder) {
-        ImGui::ColorButton(std::string(viz::cell_state_name(s)).c_str(), ImGui::ColorConvertU32ToFloat4(to_imgui(viz::cell_color(s))),
-                           ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
-        ImGui::SameLine();
-        ImGui::Text("%s", std::string(viz::cell_state_name(s)).c_str());
-        if (s != viz::CellState::fetched_from_l2 && s != viz::CellState::not_cached) ImGui::SameLine(0, 14);
-    }
+    colour_legend();
     // Labels and values wrap within their columns rather than being cut.
     if (ImGui::BeginTable("counters", 1 + n, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, std::min(170.0f, ImGui::GetContentRegionAvail().x * 0.4f));
@@ -94,19 +93,34 @@ void App::stats_panel(float, float) {
         row("fetches (first level read misses)", [](const JobOutput& o) {
             return o.result.levels.empty() ? std::string("-") : viz::thousands(o.result.levels[0].read_misses);
         });
+        // The thesis's figures only where they apply (the thread model, a schedule with a figure,
+        // its condition met); otherwise why not, as in the PNG's legend.
         row("thesis fetch figure", [](const JobOutput& o) {
+            if (o.input.gpu_model) {
+                std::string why;
+                for (const std::string& l : viz::analytic::gpu_model_reason(o.input.gpu.sms)) {
+                    if (!why.empty()) why.push_back(' ');
+                    why.append(l, l.find_first_not_of(' '));
+                }
+                return why;
+            }
             const CacheConfig& c = o.input.hierarchy.l1.enabled() ? o.input.hierarchy.l1 : o.input.hierarchy.l2;
             const auto a = viz::analytic::summarize(o.input.workload, c);
-            if (!a.fetch_bound) return std::string("(none for this schedule)");
+            if (!a.fetch_bound) return "none: " + a.no_bound_reason;
             const std::uint64_t lines = c.size_bytes / std::max<std::uint32_t>(c.line_bytes, 1);
             const bool sets = c.ways != 0 && c.ways < lines;  // the thesis assumes full associativity
             return std::string(a.fetch_is_estimate ? "~ " : "<= ") + viz::thousands(static_cast<std::uint64_t>(*a.fetch_bound)) +
-                   " (" + a.fetch_equation + (sets ? ", fully assoc." : "") + ")";
+                   " (" + a.fetch_equation + (sets ? ", fully assoc." : "") + ")" +
+                   (a.fetch_condition.empty() ? std::string() : "; " + a.fetch_condition);
         });
         row("recommended column width", [](const JobOutput& o) {
+            if (o.input.gpu_model) return std::string("- (thread model only)");
             const CacheConfig& c = o.input.hierarchy.l1.enabled() ? o.input.hierarchy.l1 : o.input.hierarchy.l2;
             const auto a = viz::analytic::summarize(o.input.workload, c);
-            return a.recommended_column ? std::to_string(*a.recommended_column) : std::string("-");
+            if (!a.recommended_column) return std::string("-");
+            if (*a.recommended_column >= o.input.workload.width)
+                return "none needed (" + viz::thousands(*a.recommended_column) + " >= the image width)";
+            return std::to_string(*a.recommended_column);
         });
         row("memory read (bytes)", [](const JobOutput& o) { return viz::thousands(o.result.memory_bytes_read); });
         row("simulation time", [](const JobOutput& o) {
@@ -116,16 +130,125 @@ void App::stats_panel(float, float) {
         });
         ImGui::EndTable();
     }
-    // The analytic items of the first pane.
+    // The analytic items of the first pane: for the thread model only (they model one cache
+    // serving work items in order), and the notes the PNG's legend prints for its run.
     if (panes_[0]->current) {
         const JobOutput& o = *panes_[0]->current;
         const CacheConfig& c = o.input.hierarchy.l1.enabled() ? o.input.hierarchy.l1 : o.input.hierarchy.l2;
         ImGui::PushTextWrapPos(std::max(ImGui::GetContentRegionAvail().x, 300.0f));
-        for (const auto& item : viz::analytic::summarize(o.input.workload, c).items)
-            ImGui::TextWrapped("A %s  %s: %.2f  %s", item.equation.c_str(), item.meaning.c_str(), item.value, item.comparison.c_str());
+        if (!o.input.gpu_model)
+            for (const auto& item : viz::analytic::summarize(o.input.workload, c).items)
+                ImGui::TextWrapped("A %s  %s: %.2f  %s", item.equation.c_str(), item.meaning.c_str(), item.value, item.comparison.c_str());
+        ImGui::Spacing();
+        ImGui::TextDisabled("%s: as in the PNG's legend", panes_[0]->name.c_str());
+        for (const std::string& line : run_notes(0)) ImGui::TextWrapped("%s", line.c_str());
         ImGui::PopTextWrapPos();
     }
     ImGui::EndChild();
+}
+
+std::vector<std::string> App::run_notes(int i) const {
+    const Pane& p = *panes_[i];
+    if (!p.current) return {};
+    const JobOutput& o = *p.current;
+    return viz::run_notes(o.input.workload, o.input.hierarchy, o.result, {o.input.gpu_model, o.input.gpu.sms});
+}
+
+void App::colour_legend() {
+    // The legend of what pane A's cells show now: the state colours, or (density, SM) the
+    // ramp or the SMs and the muted states, as the PNG's legend.
+    const viz::CellColouring& c = panes_[0]->texture.colouring();
+    const auto swatch = [](viz::Rgba colour, const std::string& label, bool same_line) {
+        ImGui::ColorButton(label.c_str(), ImGui::ColorConvertU32ToFloat4(to_imgui(colour)), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+        ImGui::SameLine();
+        ImGui::TextUnformatted(label.c_str());
+        if (same_line) ImGui::SameLine(0, 14);
+    };
+    if (!c.muted()) {
+        for (viz::CellState s : viz::kLegendOrder)
+            swatch(viz::cell_color(s), std::string(viz::cell_state_name(s)), s != viz::CellState::fetched_from_l2 && s != viz::CellState::not_cached);
+        if (panes_[0]->texture.aggregated() && c.rule == viz::AggregateRule::any_miss) ImGui::TextDisabled("a fetch wins a shared cell");
+        return;
+    }
+    if (c.density) {
+        ImGui::Text("L1 misses per (step x line), log scale: %.3g", c.density_min);
+        ImGui::SameLine();
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float bar_w = 160, bar_h = 12;
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        for (int k = 0; k < 32; ++k) {
+            const float x0 = at.x + bar_w * k / 32, x1 = at.x + bar_w * (k + 1) / 32;
+            dl->AddRectFilledMultiColor(ImVec2(x0, at.y + 2), ImVec2(x1, at.y + 2 + bar_h), to_imgui(viz::miss_density_color(k / 32.0)),
+                                        to_imgui(viz::miss_density_color((k + 1) / 32.0)), to_imgui(viz::miss_density_color((k + 1) / 32.0)),
+                                        to_imgui(viz::miss_density_color(k / 32.0)));
+        }
+        dl->AddRect(ImVec2(at.x, at.y + 2), ImVec2(at.x + bar_w, at.y + 2 + bar_h), IM_COL32(60, 60, 60, 255));
+        ImGui::Dummy(ImVec2(bar_w, bar_h + 2));
+        ImGui::SameLine();
+        ImGui::Text("%.3g", c.density_max);
+    } else {
+        const std::uint32_t sms = panes_[0]->current ? panes_[0]->current->input.gpu.sms : 0;
+        ImGui::TextUnformatted("SM that accessed the line:");
+        ImGui::SameLine();
+        for (std::uint32_t k = 0; k < std::min<std::uint32_t>(sms, 12); ++k)
+            swatch(viz::sm_color(k), "SM " + std::to_string(k) + (sms > 12 ? "+12n" : ""), true);
+        ImGui::NewLine();
+    }
+    for (viz::CellState s : {viz::CellState::accessed, viz::CellState::in_l1, viz::CellState::in_l2, viz::CellState::not_cached}) {
+        std::string label(viz::cell_state_name(s));
+        if (s == viz::CellState::accessed && !c.density) label = "accessed, SM unknown (stores)";
+        swatch(viz::muted_color(s), label, s != viz::CellState::not_cached);
+    }
+}
+
+void App::memory_chart_panel() {
+    // The GPU runs' memory charts (viz/memory_chart.hpp's boxes and arrows, unit coordinates)
+    // drawn with the draw list, side by side in compare mode.
+    std::vector<const Pane*> shown;
+    for (int i = 0; i < (compare_ ? 2 : 1); ++i)
+        if (panes_[i]->current && panes_[i]->current->memory_chart) shown.push_back(panes_[i].get());
+    if (shown.empty()) {
+        ImGui::TextWrapped("The memory chart belongs to GPU-model runs (model: gpu): requests and sectors from the kernel "
+                           "through L1 and L2 to DRAM, in the manner of Nsight Compute's memory workload chart.");
+        return;
+    }
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float each_w = (avail.x - 10 * (shown.size() - 1)) / static_cast<float>(shown.size());
+    const float font = ImGui::GetFontSize(), line = font * 1.25f;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+        const viz::MemoryChart& chart = *shown[k]->current->memory_chart;
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float x = at.x + k * (each_w + 10), top = at.y + line * 1.3f;
+        // Tall enough for each box's lines, at least what the panel offers.
+        std::size_t most = 0;
+        for (const viz::ChartBox& b : chart.boxes) most = std::max(most, b.lines.size() + 1);
+        const float h = std::max(avail.y - line * 1.5f, (most * line + 8) / 0.16f);
+        dl->AddText(ImVec2(x, at.y), IM_COL32(20, 20, 20, 255), (shown[k]->name + ": " + chart.title).c_str());
+        for (const viz::ChartBox& b : chart.boxes) {
+            const ImVec2 a(x + static_cast<float>(b.x) * each_w, top + static_cast<float>(b.y) * h);
+            const ImVec2 z(a.x + static_cast<float>(b.w) * each_w, a.y + static_cast<float>(b.h) * h);
+            dl->AddRectFilled(a, z, IM_COL32(240, 240, 240, 255));
+            dl->AddRect(a, z, IM_COL32(60, 60, 60, 255));
+            dl->PushClipRect(a, z, true);
+            float ty = a.y + 4;
+            dl->AddText(ImVec2(a.x + 6, ty), IM_COL32(20, 20, 20, 255), b.title.c_str());
+            for (const std::string& l : b.lines) dl->AddText(ImVec2(a.x + 6, ty += line), IM_COL32(60, 60, 60, 255), l.c_str());
+            dl->PopClipRect();
+        }
+        for (const viz::ChartArrow& arrow : chart.arrows) {
+            const ImVec2 a(x + static_cast<float>(arrow.x0) * each_w, top + static_cast<float>(arrow.y0) * h);
+            const ImVec2 z(x + static_cast<float>(arrow.x1) * each_w, top + static_cast<float>(arrow.y1) * h);
+            dl->AddLine(a, z, IM_COL32(60, 60, 60, 255), 2);
+            dl->AddTriangleFilled(ImVec2(z.x - 6, z.y - 8), ImVec2(z.x + 6, z.y - 8), z, IM_COL32(60, 60, 60, 255));  // points down
+            float ty = (a.y + z.y) / 2 - arrow.labels.size() * line / 2;
+            for (const std::string& l : arrow.labels) {
+                dl->AddText(ImVec2(a.x + 10, ty), IM_COL32(60, 60, 60, 255), l.c_str());
+                ty += line;
+            }
+        }
+        if (k + 1 == shown.size()) ImGui::Dummy(ImVec2(avail.x, h + line * 1.5f));
+    }
 }
 
 }  // namespace cachesim::gui

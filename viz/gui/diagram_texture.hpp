@@ -1,13 +1,17 @@
 #pragma once
 // A diagram on screen as one texture with one texel per visible cell bucket of the pyramid level
-// that matches the zoom. The texture is addressed modulo its size (a torus), so panning writes
-// only the newly exposed cells; a zoom that changes the level, a new diagram or a resize rewrites
-// the visible cells once. Drawn through ImGui as up to four textured quads.
+// that matches the zoom: the finest level whose cells are at least a pixel on screen, so that
+// every texel shows (none falls between two pixel centres) and a miss is visible at any zoom.
+// The texture is addressed modulo its size (a torus), so panning writes only the newly exposed
+// cells; a zoom that changes the level, a new diagram or a resize rewrites the visible cells once.
+// Drawn through ImGui as up to four textured quads. Texels are coloured as the PNG colours its
+// pixels (viz/cell_colouring.hpp): the aggregation rule, the miss-density ramp, colour by SM.
 #include <SFML/Graphics/Texture.hpp>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "viz/cell_colouring.hpp"
 #include "viz/diagram.hpp"
 
 struct ImDrawList;
@@ -33,6 +37,16 @@ public:
     static bool same_shape(const Diagram& a, const Diagram& b);
     const std::shared_ptr<const Diagram>& diagram() const { return diagram_; }
 
+    // How cells that share a texel are shown (the PNG's --aggregate) and whether accessed cells
+    // take their SM's colour (GPU runs recorded with SMs); a change recolours the view.
+    void set_colouring(AggregateRule rule, bool by_sm);
+    // The colouring in effect after the last update: the rule, whether the density ramp is on and
+    // its range. The range spans the visible texels' densities, widened to powers of two so that
+    // panning seldom changes it (a change recolours the visible texels).
+    const CellColouring& colouring() const { return colouring_; }
+    // The last update's texels stand for more than one recorded cell (the rule matters).
+    bool aggregated() const { return aggregated_; }
+
     // Brings the texture up to date for `view`; returns the number of texels written.
     std::size_t update(const Viewport& view);
     // Draws the view's cells with the top-left corner of the view at (x, y) in screen pixels.
@@ -50,7 +64,12 @@ private:
     };
     Range visible(const Viewport& view, int lt, int lr) const;
     void choose_levels(const Viewport& view, int& lt, int& lr) const;
-    std::size_t fill(std::uint64_t c0, std::uint64_t c1, std::uint64_t r0, std::uint64_t r1);
+    // Computes the texels' codes, densities and SMs into the CPU copy; upload() colours and sends them.
+    void compute(std::uint64_t c0, std::uint64_t c1, std::uint64_t r0, std::uint64_t r1);
+    std::size_t upload(std::uint64_t c0, std::uint64_t c1, std::uint64_t r0, std::uint64_t r1);
+    // L1 fetches in base-count blocks [c0, c1) x [b0, b1) from the summed-area table (built on first use).
+    std::uint64_t count_sum(std::uint64_t c0, std::uint64_t c1, std::uint64_t b0, std::uint64_t b1);
+    std::size_t at(std::uint64_t c, std::uint64_t r) const { return static_cast<std::size_t>((r % th_) * tw_ + c % tw_); }
 
     std::shared_ptr<const Diagram> diagram_, other_;
     sf::Texture texture_;
@@ -58,6 +77,18 @@ private:
     int lt_ = -1, lr_ = -1;
     Range valid_;
     std::vector<std::uint8_t> scratch_;
+    // Per texel of the torus: its code, density (misses per step x line) and SM code (in a
+    // difference view: 1 where the other diagram shows another state).
+    std::vector<std::uint8_t> codes_, sms_;
+    std::vector<float> densities_;
+    // Summed-area table of the diagram's miss counts, modulo 2^32 (exact for any block holding
+    // fewer than 2^32 misses): (columns + 1) x (buckets + 1), so a texel's count costs four reads.
+    std::vector<std::uint32_t> count_table_;
+    std::vector<std::uint32_t> votes_ = std::vector<std::uint32_t>(256, 0);
+    AggregateRule rule_ = AggregateRule::density;
+    bool by_sm_ = false;
+    CellColouring colouring_;
+    bool aggregated_ = false;
 };
 
 }  // namespace cachesim::viz::gui
