@@ -212,9 +212,10 @@ bool has_trace_magic(const std::string& path) {
 namespace cachesim {
 
 std::string resolve_trace_format(const std::string& requested, const std::string& path) {
+    if (requested == "auto" && path.ends_with(".traceg")) return "traceg";  // Accel-Sim's kernel traces
     if (requested == "auto") return cst::has_trace_magic(path) ? "cst" : "din";
-    if (requested == "cst" || requested == "din" || requested == "u64") return requested;
-    throw InputError("--trace-format: unknown trace format '" + requested + "' (expected auto, cst, din or u64)");
+    if (requested == "cst" || requested == "din" || requested == "u64" || requested == "traceg") return requested;
+    throw InputError("--trace-format: unknown trace format '" + requested + "' (expected auto, cst, din, u64 or traceg)");
 }
 
 }  // namespace cachesim

@@ -100,8 +100,9 @@ bool has_trace_magic(const std::string& path);
 
 namespace cachesim {
 
-// --trace-format: "auto" (cst when the file starts with the cst magic, else din), "cst", "din"
-// or "u64"; returns the concrete format name. Throws InputError for anything else.
+// --trace-format: "auto" (traceg for a name ending in .traceg, cst when the file starts with the
+// cst magic, else din), "cst", "din", "u64" or "traceg" (an Accel-Sim kernel trace); returns the
+// concrete format name. Throws InputError for anything else.
 std::string resolve_trace_format(const std::string& requested, const std::string& path);
 
 }  // namespace cachesim

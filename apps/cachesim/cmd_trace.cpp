@@ -5,6 +5,7 @@
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "apps/cachesim/sweep_progress.hpp"
+#include "traces/accelsim_reader.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_writer.hpp"
 #ifdef CACHESIM_HAVE_TRACEGEN
@@ -39,7 +40,8 @@ po::options_description trace_output_options() {
 
 constexpr const char* kUsage =
     "usage: cachesim trace --out FILE [workload options | --trace IN --trace-format F]\n\n"
-    "Writes the per-thread address trace of a workload and schedule (or converts a din/u64 trace)\n"
+    "Writes the per-thread address trace of a workload and schedule (or converts a din/u64 trace, or\n"
+    "an Accel-Sim kernel-N.traceg to a launch)\n"
     "to a cst trace file: versioned header, zstd-compressed checksummed blocks. Replay it with\n"
     "`cachesim simulate --trace FILE`; inspect it with `cachesim info FILE`.";
 
@@ -88,6 +90,17 @@ bool writes_to_stdout(const std::string& path) {
            out.st_ino == target.st_ino;
 }
 
+// An Accel-Sim kernel trace: its global accesses, thread by thread, as a cst launch.
+int convert_accelsim_trace(const std::string& in, const std::string& out, int level) {
+    const accelsim::TracegConversion c = accelsim::convert_traceg(in, out, level);
+    const cst::TraceHeader& h = c.header;
+    std::cout << "wrote " << out << ": " << h.steps << " threads, " << h.accesses << " accesses in " << h.blocks
+              << " blocks, " << h.launch->describe() << ", " << h.arrays.size() << " address regions; kernel '"
+              << c.kernel.name << "' (Accel-Sim tracer version " << c.kernel.tracer_version << ")\n  "
+              << accelsim::describe(c.counts) << "\n";
+    return 0;
+}
+
 }  // namespace
 
 int run_trace(int argc, char** argv) {
@@ -107,6 +120,9 @@ int run_trace(int argc, char** argv) {
     const std::string out = (*vm)["out"].as<std::string>();
     const int level = (*vm)["zstd-level"].as<int>();
     if (level < 1 || level > 19) throw InputError("--zstd-level must be between 1 and 19");
+    if (vm->count("trace") && resolve_trace_format((*vm)["trace-format"].as<std::string>(),
+                                                   (*vm)["trace"].as<std::string>()) == "traceg")
+        return convert_accelsim_trace((*vm)["trace"].as<std::string>(), out, level);
     const SimulationOptions sim = read_simulation_options(*vm);
 
     auto source = make_source(sim);

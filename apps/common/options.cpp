@@ -32,7 +32,8 @@ po::options_description workload_options() {
         ("trace", po::value<std::string>(), "replay this trace file instead of a workload")
         ("trace-format", po::value<std::string>()->default_value("auto"),
          "auto (cst if the file has its magic, else din) | cst (cachesim trace file) | din (Dinero IV "
-         "text) | u64 (little-endian 64-bit addresses, 8-byte loads)")
+         "text) | u64 (little-endian 64-bit addresses, 8-byte loads) | traceg (Accel-Sim kernel-N.traceg, "
+         "the default for that name)")
         ("model", po::value<std::string>()->default_value("thread"),
          choice_help(choice_texts<ModelKind>(kModelChoices)).c_str());
     return d;
@@ -321,7 +322,14 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     std::uint32_t trace_block = 0;
     if (vm.count("trace")) {
         o.trace_path = vm["trace"].as<std::string>();
-        o.trace_input = resolve_trace_input(vm["trace-format"].as<std::string>(), o.trace_path);
+        std::string requested = vm["trace-format"].as<std::string>();
+        if (requested == "traceg" || (requested == "auto" && o.trace_path.ends_with(".traceg"))) {
+            // an Accel-Sim kernel trace, replayed from its cst conversion
+            o.traceg = std::make_shared<const accelsim::ConvertedTrace>(o.trace_path);
+            o.trace_path = o.traceg->path();
+            requested = "cst";
+        }
+        o.trace_input = resolve_trace_input(requested, o.trace_path);
         const std::string& format = o.trace_input.format;
         o.trace_cst = format == "cst";
         if (!o.trace_cst) o.trace_format = parse_trace_format(format);

@@ -9,6 +9,7 @@
 #include "apps/common/model_kind.hpp"
 #include "sim/gpu/gpu_config.hpp"
 #include "sim/thread_model.hpp"
+#include "traces/accelsim_reader.hpp"
 #include "traces/access_source.hpp"
 #include "traces/trace_format.hpp"
 #include "traces/trace_input.hpp"
@@ -26,6 +27,7 @@ struct SimulationOptions {
     TraceFormat trace_format = TraceFormat::din;
     bool trace_cst = false;  // a cachesim trace file (traces/trace_format.hpp); trace_format unused
     TraceInput trace_input;  // the trace's resolved format and, for a pipe, its opened stream
+    std::shared_ptr<const accelsim::ConvertedTrace> traceg;  // --trace-format traceg: trace_path is its cst
     ModelKind model = ModelKind::thread;
     std::string preset;
     HierarchyConfig hierarchy;  // gpu: the L1 as simulated (carve-out resolved) and the whole L2
