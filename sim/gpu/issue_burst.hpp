@@ -12,6 +12,8 @@ namespace cachesim {
 // The requests a warp issues per turn of the round robin (GpuConfig::issue_burst, "auto" resolved
 // for the workload); 1 under gto, which issues greedily anyway.
 std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec& spec);
+// Cycle timing's burst (every scheduler): the requests a warp issues before it waits for their data.
+std::uint32_t cycle_issue_burst(const GpuConfig& config, const WorkloadSpec& spec);
 
 // Whether the warp that issued last keeps the turn: it is inside a group of `burst` requests.
 // Groups start at request 0 of a warp, so a new warp in the slot starts a group of its own.
