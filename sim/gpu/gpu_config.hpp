@@ -213,6 +213,7 @@ struct GpuConfig {
     std::uint32_t schedulers_per_sm = 4;
     std::uint32_t lat_l1_hit = 32;
     std::uint32_t lat_l1_miss = 291;
+    double l1_miss_bandwidth = 0;  // L1 miss sectors an SM sends the L2 per cycle; 0: no limit
     std::uint32_t l2_coalesce_hit_cycles = 100;
     std::uint32_t l2_coalesce_miss_cycles = 400;
     std::uint64_t seed = 1;

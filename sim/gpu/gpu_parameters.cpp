@@ -403,6 +403,20 @@ std::vector<GpuParameter> make_table() {
                                              "(tests/data/h200/l2probe.txt, l2probe_sm.csv; far hits take 420-500 and "
                                              "DRAM reads 520-850, median 691, which an SM running alone cannot tell "
                                              "apart)")}});
+    t.push_back({.option = "l1-miss-bandwidth", .report_key = "l1_miss_bandwidth", .field = "l1_miss_bandwidth",
+                 .group = kCycles, .type = P::real, .range = "0 or more", .min = 0, .max = 8,
+                 .help = "cycles: L1 miss sectors an SM sends the L2 per cycle, queued in order (its share of the "
+                         "L2's bandwidth); 0: no limit",
+                 .get = [](const GpuConfig& c) { return short_real(c.l1_miss_bandwidth); },
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     const std::string s(text);
+                     char* end = nullptr;
+                     const double v = std::strtod(s.c_str(), &end);
+                     if (s.empty() || end != s.c_str() + s.size() || !(v >= 0 && v <= 1024))
+                         bad_value(option, "a number from 0 to 1024", text);
+                     c.l1_miss_bandwidth = v;
+                 },
+                 .sources = {every(A, "0: no limit (not measured)")}});
     t.push_back({.option = "l2-coalesce-hit-cycles", .report_key = "l2_coalesce_hit_cycles",
                  .field = "l2_coalesce_hit_cycles", .group = kCycles, .type = P::count, .range = "0..1048576",
                  .min = 0, .max = 800,

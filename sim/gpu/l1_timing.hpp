@@ -18,6 +18,9 @@ public:
     L1Timing(const GpuConfig& config, std::uint64_t l1_lines, std::uint32_t sectors_per_line)
         : hit_(config.lat_l1_hit), miss_(config.lat_l1_miss), sectors_per_line_(sectors_per_line) {
         arrival_.assign(config.sms, std::vector<std::uint64_t>(l1_lines * sectors_per_line, 0));
+        if (config.l1_miss_bandwidth > 0)
+            miss_gap_ = static_cast<std::uint64_t>(static_cast<double>(kFixed) / config.l1_miss_bandwidth + 0.5);
+        port_free_.assign(config.sms, 0);
     }
 
     // The sectors `wanted` of the line in L1 slot `slot` of SM s, looked up at cycle `now`; `hit`:
@@ -31,19 +34,31 @@ public:
             if ((hit >> i) & 1u) {
                 ready = std::max(ready, std::max(now + hit_, arrival[i]));
             } else {
-                arrival[i] = now + miss_;
+                arrival[i] = sent(s, now) + miss_;
                 ready = std::max(ready, arrival[i]);
             }
         }
         return ready;
     }
     // A load with no L1: every sector comes from the L2.
-    std::uint64_t uncached(std::uint64_t now) const { return now + miss_; }
+    std::uint64_t uncached(std::uint32_t s, std::uint64_t now) { return sent(s, now) + miss_; }
 
 private:
+    static constexpr std::uint64_t kFixed = 1u << 16;  // port times in 1/65536 cycles
+    // The cycle an L1 miss sector leaves SM s for the L2: with a bandwidth limit, the SM's port
+    // to the L2 sends one sector every 1/bandwidth cycles, in the order the misses come.
+    std::uint64_t sent(std::uint32_t s, std::uint64_t now) {
+        if (miss_gap_ == 0) return now;
+        std::uint64_t& free = port_free_[s];
+        free = std::max(free, now * kFixed) + miss_gap_;
+        return (free - miss_gap_) / kFixed;
+    }
+
     std::uint64_t hit_, miss_;
     std::uint32_t sectors_per_line_;
     std::vector<std::vector<std::uint64_t>> arrival_;  // per SM: per L1 slot and sector
+    std::uint64_t miss_gap_ = 0;                      // fixed point cycles between miss sectors (0: no limit)
+    std::vector<std::uint64_t> port_free_;            // per SM, fixed point: when its port is free
 };
 
 }  // namespace cachesim

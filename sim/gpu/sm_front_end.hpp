@@ -95,7 +95,7 @@ private:
             if (timing_) [[unlikely]]
                 ready_ = std::max(ready_, timing_->serve(s, slot, wanted, hit, now_));
         } else if (timing_) [[unlikely]] {
-            ready_ = std::max(ready_, timing_->uncached(now_));
+            ready_ = std::max(ready_, timing_->uncached(s, now_));
         }
         const std::uint32_t hits = static_cast<std::uint32_t>(std::popcount(hit));
         LevelStats& stats = counters_.l1;
