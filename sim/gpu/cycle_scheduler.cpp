@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/gpu/issue_burst.hpp"
+#include "sim/gpu/load_gates.hpp"
 #include "sim/thread_model.hpp"
 
 namespace cachesim {
@@ -26,6 +27,8 @@ CycleScheduler::CycleScheduler(const WorkloadSpec& spec, const GpuConfig& config
         std::fill(std::begin(sm.last), std::end(sm.last), 63u);  // the first turn goes to bit 0
         sm.waiting.reserve(warps_per_sm_);
     }
+    gates_ = load_gates(config, spec, burst_);
+    if (!gates_.empty()) arrived_.assign(slots.size() * burst_, 0);
     burst_ready_.assign(slots.size(), 0);
     admitted_.assign(slots.size(), 0);
 }

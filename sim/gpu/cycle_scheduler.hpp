@@ -45,6 +45,7 @@ public:
     bool sm_busy(std::uint32_t s) const { return base_.sm_busy(s); }
     std::uint32_t warp_in_block(std::uint32_t s, std::size_t slot) const { return base_.warp_in_block(s, slot); }
     std::uint32_t burst() const { return burst_; }
+    const std::vector<std::uint32_t>& gates() const { return gates_; }
 
     // The cycle of a tick (the L2 coalescer's clock).
     std::uint64_t clock(std::uint64_t tick) const { return tick / q_; }
@@ -85,6 +86,7 @@ public:
         const std::uint32_t q = local % q_;
         const std::uint64_t bit = 1ull << (local / q_);
         burst_ready_[slot] = std::max(burst_ready_[slot], data_ready);
+        if (!gates_.empty()) arrived_[slot * burst_ + slots_[slot].k % burst_] = burst_ready_[slot];
         const bool freed = base_.retire(s, slot, missed);
         const WarpSlot& w = slots_[slot];
         if (!w.live()) {  // its last request: the slot is empty again
@@ -99,6 +101,14 @@ public:
             sm.current[q] = kNoWarp;
             push_waiting(sm, std::max(burst_ready_[slot], c + 1), local);
             burst_ready_[slot] = 0;
+        } else if (!gates_.empty()) {  // the next load waits for the loads an add before it consumes
+            const std::uint32_t gate = gates_[w.k % burst_];
+            const std::uint64_t needed = gate == 0 ? 0 : arrived_[slot * burst_ + gate - 1];
+            if (needed > c + 1) {
+                sm.ready[q] &= ~bit;
+                sm.current[q] = kNoWarp;
+                push_waiting(sm, needed, local);
+            }
         }
         return freed;
     }
@@ -167,6 +177,11 @@ private:
     std::vector<SmState> sms_;
     std::vector<std::uint64_t> burst_ready_;  // per warp slot: when the data of its burst so far is there
     std::vector<std::uint8_t> admitted_;      // per warp slot: its warp is known to the scheduler
+    // Load gates (load_gates.hpp; empty: none): per position in the burst, how many of the
+    // burst's first loads must be there before it issues; per warp slot and position, when the
+    // data of the burst's loads up to it is there (a running maximum).
+    std::vector<std::uint32_t> gates_;
+    std::vector<std::uint64_t> arrived_;
 };
 
 }  // namespace cachesim

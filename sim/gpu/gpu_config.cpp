@@ -190,7 +190,7 @@ void validate(const GpuConfig& c) {
     if (c.l2_coalesce_hit_rounds > kMaxWindow || c.l2_coalesce_miss_rounds > kMaxWindow)
         fail("--l2-coalesce-hit/--l2-coalesce-miss: at most " + std::to_string(kMaxWindow) + " rounds");
     if (c.l2_coalesce_hit_cycles > kMaxWindow || c.l2_coalesce_miss_cycles > kMaxWindow)
-        fail("--l2-coalesce-hit-cycles/--l2-coalesce-miss-cycles: at most " + std::to_string(kMaxWindow) + " cycles");
+        fail("--lrc-hit-cycles/--lrc-miss-cycles: at most " + std::to_string(kMaxWindow) + " cycles");
     if (c.timing == IssueTiming::cycles) {
         if (c.schedulers_per_sm < 1 || c.schedulers_per_sm > 16)
             fail("--schedulers-per-sm " + std::to_string(c.schedulers_per_sm) + " must be between 1 and 16");

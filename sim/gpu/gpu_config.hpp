@@ -52,6 +52,12 @@ enum class KernelCompilation : std::uint8_t {
     unroll1,  // '#pragma unroll 1' on every loop: one iteration's loads at a time
 };
 
+// Cycle timing: when a warp waits inside an iteration of its loop (load_gates.hpp).
+enum class LoadGates : std::uint8_t {
+    burst,  // only at the end of the burst, for all of its data
+    sass,   // also before a load that follows an add in the compiled loop, for the loads it consumes
+};
+
 // Which L2 partition an SM is attached to (two partitions).
 enum class PartitionMap : std::uint8_t {
     halves,      // SMs 0 .. N/2-1 to partition 0, the rest to partition 1 (GPCs split in two)
@@ -100,6 +106,10 @@ inline constexpr EnumChoice<KernelCompilation> kKernelCompilationChoices[] = {
     {KernelCompilation::index64, "index64", "64-bit indices, loops unrolled (stencil SWxSH loads, matmul 32)"},
     {KernelCompilation::index32, "index32", "32-bit indices, loops as index64"},
     {KernelCompilation::unroll1, "unroll1", "loops not unrolled (stencil 1 load, matmul 2)"},
+};
+inline constexpr EnumChoice<LoadGates> kLoadGatesChoices[] = {
+    {LoadGates::sass, "sass", "a load waits for the loads the adds before it in the compiled loop consume"},
+    {LoadGates::burst, "burst", "a warp waits only at the end of its burst"},
 };
 inline constexpr EnumAlias<WarpScheduler> kWarpSchedulerAliases[] = {{"round-robin", WarpScheduler::lrr}};
 inline constexpr EnumChoice<PartitionMap> kPartitionMapChoices[] = {
@@ -213,6 +223,7 @@ struct GpuConfig {
     std::uint32_t schedulers_per_sm = 4;
     std::uint32_t lat_l1_hit = 32;
     std::uint32_t lat_l1_miss = 291;
+    LoadGates load_gates = LoadGates::sass;
     double l1_miss_bandwidth = 0;  // L1 miss sectors an SM sends the L2 per cycle; 0: no limit
     std::uint32_t l2_coalesce_hit_cycles = 100;
     std::uint32_t l2_coalesce_miss_cycles = 400;

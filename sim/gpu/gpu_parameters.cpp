@@ -403,6 +403,14 @@ std::vector<GpuParameter> make_table() {
                                              "(tests/data/h200/l2probe.txt, l2probe_sm.csv; far hits take 420-500 and "
                                              "DRAM reads 520-850, median 691, which an SM running alone cannot tell "
                                              "apart)")}});
+    t.push_back({.option = "load-gates", .report_key = "load_gates", .field = "load_gates", .group = kCycles,
+                 .type = P::choice, .choices = texts(kLoadGatesChoices),
+                 .help = "cycles: where a warp waits inside an iteration of its loop",
+                 .get = get_choice<&GpuConfig::load_gates, kLoadGatesChoices>,
+                 .set = set_choice<&GpuConfig::load_gates, kLoadGatesChoices>,
+                 .sources = {every(M, "sass: cuobjdump -sass of gpubench's kernels (tests/data/h200/sass_loads.txt, "
+                                      "sass_loads_variants.txt); warps issue in order, so a load after an add waits "
+                                      "for the loads the add consumes")}});
     t.push_back({.option = "l1-miss-bandwidth", .report_key = "l1_miss_bandwidth", .field = "l1_miss_bandwidth",
                  .group = kCycles, .type = P::real, .range = "0 or more", .min = 0, .max = 8,
                  .help = "cycles: L1 miss sectors an SM sends the L2 per cycle, queued in order (its share of the "
@@ -417,7 +425,7 @@ std::vector<GpuParameter> make_table() {
                      c.l1_miss_bandwidth = v;
                  },
                  .sources = {every(A, "0: no limit (not measured)")}});
-    t.push_back({.option = "l2-coalesce-hit-cycles", .report_key = "l2_coalesce_hit_cycles",
+    t.push_back({.option = "lrc-hit-cycles", .report_key = "l2_coalesce_hit_cycles",
                  .field = "l2_coalesce_hit_cycles", .group = kCycles, .type = P::count, .range = "0..1048576",
                  .min = 0, .max = 800,
                  .help = "cycles: --l2-coalesce-hit's window in cycles (it replaces the rounds)",
@@ -429,7 +437,7 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, kCoalescingOff),
                              only("h200", M, "100 cycles after an L2 hit: l1probe (tests/data/h200/l1probe_warm.csv, "
                                              "l1probe_cases_warm.csv)")}});
-    t.push_back({.option = "l2-coalesce-miss-cycles", .report_key = "l2_coalesce_miss_cycles",
+    t.push_back({.option = "lrc-miss-cycles", .report_key = "l2_coalesce_miss_cycles",
                  .field = "l2_coalesce_miss_cycles", .group = kCycles, .type = P::count, .range = "0..1048576",
                  .min = 0, .max = 1600,
                  .help = "cycles: --l2-coalesce-miss's window in cycles (it replaces the rounds)",
