@@ -2,7 +2,7 @@
 // 1024 x 1024 x 1024 matmul. Prints warp requests and sector lookups per second of CPU time, the
 // wall time, and for several thread counts the wall-time speed-up over the first count (the
 // counters must not change with the count; the program exits 1 if they do).
-// Usage: bench_gpu_model [stencil|matmul|all] [block] [schedule] [threads,threads,...]
+// Usage: bench_gpu_model [stencil|matmul|all] [block] [schedule] [threads,threads,...] [rounds|cycles]
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -17,9 +17,12 @@ namespace {
 
 using namespace cachesim;
 
+IssueTiming timing = IssueTiming::rounds;  // the preset's unless the fifth argument names one
+
 bool run(const char* label, WorkloadSpec spec, std::uint32_t block, const std::vector<std::uint32_t>& thread_counts) {
     GpuConfig config = find_gpu_preset("h200")->config;
     config.block = block;
+    config.timing = timing;
     double first_wall = 0;
     std::vector<std::pair<std::string, double>> first_metrics;
     for (std::uint32_t threads : thread_counts) {
@@ -66,6 +69,8 @@ int main(int argc, char** argv) {
         threads.push_back(static_cast<std::uint32_t>(std::stoul(list.substr(0, comma))));
         list = comma == std::string::npos ? "" : list.substr(comma + 1);
     }
+    if (argc > 5) timing = std::string(argv[5]) == "cycles" ? IssueTiming::cycles : IssueTiming::rounds;
+    else timing = find_gpu_preset("h200")->config.timing;
     bool same = true;
     if (which == "stencil" || which == "all") {
         WorkloadSpec s;

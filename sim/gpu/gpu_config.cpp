@@ -189,6 +189,14 @@ void validate(const GpuConfig& c) {
     constexpr std::uint32_t kMaxWindow = 1u << 20;  // the coalescer's table grows with the window
     if (c.l2_coalesce_hit_rounds > kMaxWindow || c.l2_coalesce_miss_rounds > kMaxWindow)
         fail("--l2-coalesce-hit/--l2-coalesce-miss: at most " + std::to_string(kMaxWindow) + " rounds");
+    if (c.l2_coalesce_hit_cycles > kMaxWindow || c.l2_coalesce_miss_cycles > kMaxWindow)
+        fail("--lrc-hit-cycles/--lrc-miss-cycles: at most " + std::to_string(kMaxWindow) + " cycles");
+    if (c.timing == IssueTiming::cycles) {
+        if (c.schedulers_per_sm < 1 || c.schedulers_per_sm > 16)
+            fail("--schedulers-per-sm " + std::to_string(c.schedulers_per_sm) + " must be between 1 and 16");
+        if (c.lat_l1_hit < 1 || c.lat_l1_miss < 1 || c.lat_l1_hit > (1u << 20) || c.lat_l1_miss > (1u << 20))
+            fail("--lat-l1-hit/--lat-l1-miss: latencies must be between 1 and " + std::to_string(1u << 20) + " cycles");
+    }
     const GpuFloorplan& plan = c.floorplan;
     if (c.cta_order == CtaOrder::floorplan) {
         if (plan.dispatch_cycle.empty())

@@ -37,6 +37,27 @@ enum class WarpScheduler : std::uint8_t {
     gto,  // greedy then oldest: the same warp until a request misses in L1, then the oldest ready
 };
 
+// What the model's time is (docs/gpu-model.md, "Cycle timing").
+enum class IssueTiming : std::uint8_t {
+    rounds,  // lock step: each SM issues one request a round (warp rates, bursts, start skips)
+    cycles,  // warps wait for memory: a burst, then the data's latency; each scheduler of an SM
+             // issues at most one request a cycle
+};
+
+// How gpubench's kernels were compiled (its --variants): the same accesses, different loops, so a
+// different issue burst under --issue-burst auto (tests/data/h200/sass_loads_variants.txt).
+enum class KernelCompilation : std::uint8_t {
+    index64,  // 64-bit index arithmetic, loops unrolled as nvcc chooses (the training compilation)
+    index32,  // 32-bit index arithmetic, loops as index64
+    unroll1,  // '#pragma unroll 1' on every loop: one iteration's loads at a time
+};
+
+// Cycle timing: when a warp waits inside an iteration of its loop (load_gates.hpp).
+enum class LoadGates : std::uint8_t {
+    burst,  // only at the end of the burst, for all of its data
+    sass,   // also before a load that follows an add in the compiled loop, for the loads it consumes
+};
+
 // Which L2 partition an SM is attached to (two partitions).
 enum class PartitionMap : std::uint8_t {
     halves,      // SMs 0 .. N/2-1 to partition 0, the rest to partition 1 (GPCs split in two)
@@ -76,6 +97,19 @@ inline constexpr EnumChoice<CtaRefill> kCtaRefillChoices[] = {
 inline constexpr EnumChoice<WarpScheduler> kWarpSchedulerChoices[] = {
     {WarpScheduler::lrr, "lrr", "loose round robin"},
     {WarpScheduler::gto, "gto", "greedy then oldest: the same warp until an L1 miss"},
+};
+inline constexpr EnumChoice<IssueTiming> kIssueTimingChoices[] = {
+    {IssueTiming::rounds, "rounds", "lock step, one request per SM a round, warps at fitted rates"},
+    {IssueTiming::cycles, "cycles", "warps issue a burst, then wait for its data (latencies in cycles)"},
+};
+inline constexpr EnumChoice<KernelCompilation> kKernelCompilationChoices[] = {
+    {KernelCompilation::index64, "index64", "64-bit indices, loops unrolled (stencil SWxSH loads, matmul 32)"},
+    {KernelCompilation::index32, "index32", "32-bit indices, loops as index64"},
+    {KernelCompilation::unroll1, "unroll1", "loops not unrolled (stencil 1 load, matmul 2)"},
+};
+inline constexpr EnumChoice<LoadGates> kLoadGatesChoices[] = {
+    {LoadGates::sass, "sass", "a load waits for the loads the adds before it in the compiled loop consume"},
+    {LoadGates::burst, "burst", "a warp waits only at the end of its burst"},
 };
 inline constexpr EnumAlias<WarpScheduler> kWarpSchedulerAliases[] = {{"round-robin", WarpScheduler::lrr}};
 inline constexpr EnumChoice<PartitionMap> kPartitionMapChoices[] = {
@@ -174,10 +208,25 @@ struct GpuConfig {
     // group per turn, as a warp issues the loads of one iteration of its compiled loop before it
     // waits for them. kIssueBurstAuto: from the workload (issue_burst_for); 1: one request per turn.
     std::uint32_t issue_burst = 1;
+    KernelCompilation compilation = KernelCompilation::index64;  // what issue_burst's auto reads
     // A block's warps are passed over by the round robin on their first J turns, J drawn per block
     // from (seed, block), uniform in 0..block_start_skip: blocks dispatched together do not run
     // in exact step on different SMs. 0: every block starts at its first turn.
     std::uint32_t block_start_skip = 0;
+    // Cycle timing (timing == cycles; docs/gpu-model.md, "Cycle timing"): instead of rounds, a
+    // warp issues its burst (one request a cycle on its scheduler, warp slot mod
+    // schedulers_per_sm) and is ready again when the burst's data has returned: lat_l1_hit cycles
+    // for an L1 hit (or the sector's arrival, when it is still on its way), lat_l1_miss for an L1
+    // miss (SMs run alone, so one latency stands for wherever the L2 serves it). Warp rates and
+    // block start skips do not apply; the L2 coalescing windows are the *_cycles ones.
+    IssueTiming timing = IssueTiming::rounds;
+    std::uint32_t schedulers_per_sm = 4;
+    std::uint32_t lat_l1_hit = 32;
+    std::uint32_t lat_l1_miss = 291;
+    LoadGates load_gates = LoadGates::sass;
+    double l1_miss_bandwidth = 0;  // L1 miss sectors an SM sends the L2 per cycle; 0: no limit
+    std::uint32_t l2_coalesce_hit_cycles = 100;
+    std::uint32_t l2_coalesce_miss_cycles = 400;
     std::uint64_t seed = 1;
     // Testing aid: generate every lane's address through Workload::access (slower) instead of the
     // equivalent per-warp fast path.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <vector>
 
+#include "sim/gpu/cycle_scheduler.hpp"
 #include "sim/gpu/issue_scheduler.hpp"
 #include "sim/gpu/l2_system.hpp"
 #include "sim/gpu/list_policies.hpp"
@@ -78,6 +79,12 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
     if (config.timeline) {
         replay_timeline(config, slots, occupancy.warps_per_block, fronts[0], l2, control);
         out.rounds = 0;  // no rounds: the measured order
+    } else if (config.timing == IssueTiming::cycles) {  // rounds are cycles (docs/gpu-model.md)
+        L1Timing timing(config, l1_enabled ? l1s[0].geometry().lines : 0, config.l1.line_bytes / config.l1.sector_bytes);
+        for (SmFrontEnd<L1Policy>& front : fronts) front.set_timing(&timing);
+        CycleScheduler scheduler(launch.workload, config, occupancy, slots, launch.blocks);
+        LockstepRun<L1Policy, L2Policy, CycleScheduler> run(config, slots, scheduler, fronts, front_counters, l2, control);
+        out.rounds = run.run(launch.requests);
     } else {
         IssueScheduler scheduler(config, occupancy, slots, launch.blocks, issue_burst_for(config, launch.workload));
         LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);

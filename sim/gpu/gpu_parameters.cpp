@@ -314,7 +314,8 @@ std::vector<GpuParameter> make_table() {
                  .get = [](const GpuConfig& c) { return short_real(c.warp_rate_spread); },
                  .set = set_warp_rate_spread,
                  .applied = [](const GpuConfig& c, const WorkloadSpec*) {
-                     return c.scheduler == WarpScheduler::lrr ? short_real(c.warp_rate_spread) : std::string("0");
+                     return c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds
+                                ? short_real(c.warp_rate_spread) : std::string("0");
                  },
                  .sources = {every(A, "0: warps progress in step (no measurement on this chip to fit a spread to)"),
                              only("h200", F, "0.05, fitted to gpubench's naive matmul in the 81 H200 fidelity "
@@ -332,7 +333,9 @@ std::vector<GpuParameter> make_table() {
                  .set = set_issue_burst,
                  // the workload's value for "auto"; gto and a measured timeline use neither
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
-                     return std::to_string(c.timeline ? 1 : issue_burst_for(c, w));
+                     if (c.timeline) return std::string("1");
+                     return std::to_string(c.timing == IssueTiming::cycles ? cycle_issue_burst(c, w)
+                                                                           : issue_burst_for(c, w));
                  },
                  .sources = {every(A, "1: one request per turn"),
                              only("h200", M, "auto: a warp issues the loads of one iteration of its compiled loop in "
@@ -344,13 +347,108 @@ std::vector<GpuParameter> make_table() {
                          "so that blocks started together do not run in exact step",
                  .get = get_number<&GpuConfig::block_start_skip>, .set = set_count32<&GpuConfig::block_start_skip>,
                  .applied = [](const GpuConfig& c, const WorkloadSpec*) {
-                     return std::to_string(c.timeline || c.scheduler != WarpScheduler::lrr ? 0 : c.block_start_skip);
+                     return std::to_string(c.timeline || c.scheduler != WarpScheduler::lrr ||
+                                                   c.timing == IssueTiming::cycles
+                                               ? 0 : c.block_start_skip);
                  },
                  .sources = {every(A, "0: blocks start at their first turn"),
                              only("h200", F, "1, fitted on the same 81 H200 fidelity configurations as the spread: "
                                              "with issue bursts and the probe's no-hit-inside-a-request rule, 1, 2 "
                                              "and 4 all put the L2 rates of 81 of 81 within 5 points, 0 gives 68; 2 "
                                              "and 4 put the naive matmul's L1 more than 3 points low")}});
+    t.push_back({.option = "compilation", .report_key = "compilation", .field = "compilation", .group = "Scheduling",
+                 .type = P::choice, .choices = texts(kKernelCompilationChoices),
+                 .help = "how gpubench's kernel was compiled (its --variants), which --issue-burst auto reads",
+                 .get = get_choice<&GpuConfig::compilation, kKernelCompilationChoices>,
+                 .set = set_choice<&GpuConfig::compilation, kKernelCompilationChoices>,
+                 .sources = {every(M, "index64 unless given: the training compilation; the bursts of all three "
+                                      "from cuobjdump -sass of gpubench's kernels "
+                                      "(tests/data/h200/sass_loads_variants.txt)")}});
+    // ---- Cycle timing
+    constexpr std::string_view kCycles = "Cycle timing";
+    t.push_back({.option = "timing", .report_key = "timing", .field = "timing", .group = kCycles, .type = P::choice,
+                 .choices = texts(kIssueTimingChoices),
+                 .help = "what the model's time is; cycles replaces the warp rate spread and block start skip",
+                 .get = get_choice<&GpuConfig::timing, kIssueTimingChoices>,
+                 .set = set_choice<&GpuConfig::timing, kIssueTimingChoices>,
+                 .sources = {every(A, "rounds: the lock step, as before cycle timing existed; cycles is validated on "
+                                      "the H200 only (docs/fidelity.md, \"Cycle timing\")")}});
+    t.push_back({.option = "schedulers-per-sm", .report_key = "schedulers_per_sm", .field = "schedulers_per_sm",
+                 .group = kCycles, .type = P::count, .range = "1..16", .min = 1, .max = 16,
+                 .help = "cycles: warp schedulers per SM, each issuing at most one request a cycle (warp slot mod N)",
+                 .get = get_number<&GpuConfig::schedulers_per_sm>, .set = set_count32<&GpuConfig::schedulers_per_sm>,
+                 .sources = {every(D, "four warp schedulers (SM sub-partitions) per SM since Volta: NVIDIA V100, "
+                                      "Turing, A100 and H100 whitepapers")}});
+    t.push_back({.option = "lat-l1-hit", .report_key = "lat_l1_hit", .field = "lat_l1_hit", .group = kCycles,
+                 .type = P::count, .range = "1..1048576", .min = 1, .max = 200,
+                 .help = "cycles: cycles from a load's issue to its data when every sector hits in L1",
+                 .get = get_number<&GpuConfig::lat_l1_hit>, .set = set_count32<&GpuConfig::lat_l1_hit>,
+                 .sources = {every(A, "32 cycles: the L1 hit latency Jia et al. measured on Turing (Dissecting the "
+                                      "NVidia Turing T4 GPU via Microbenchmarking, 2019; Volta: 28, Jia et al. "
+                                      "2018); not measured on this chip"),
+                             only("t4", D, "32 cycles: Jia et al., Dissecting the NVidia Turing T4 GPU via "
+                                           "Microbenchmarking (2019)"),
+                             only("v100", D, "28 cycles: Jia et al., Dissecting the NVIDIA Volta GPU Architecture via "
+                                             "Microbenchmarking (2018)")}});
+    t.push_back({.option = "lat-l1-miss", .report_key = "lat_l1_miss", .field = "lat_l1_miss", .group = kCycles,
+                 .type = P::count, .range = "1..1048576", .min = 1, .max = 2000,
+                 .help = "cycles: cycles from a load's issue to its data when a sector misses in L1 (SMs run alone, "
+                         "so one latency stands for the near L2 half, the far half and DRAM)",
+                 .get = get_number<&GpuConfig::lat_l1_miss>, .set = set_count32<&GpuConfig::lat_l1_miss>,
+                 .sources = {every(A, "291 cycles, the H200's near L2 hit; not measured on this chip"),
+                             only("h100", M, "289 cycles, the median near L2 hit: l2probe on an H100 "
+                                             "(tests/data/h100/l2probe.txt; far hits and DRAM, 716, are not told apart "
+                                             "in an SM running alone)"),
+                             only("h200", M, "291 cycles, the median near L2 hit (p10 273, p90 311): l2probe "
+                                             "(tests/data/h200/l2probe.txt, l2probe_sm.csv; far hits take 420-500 and "
+                                             "DRAM reads 520-850, median 691, which an SM running alone cannot tell "
+                                             "apart)")}});
+    t.push_back({.option = "load-gates", .report_key = "load_gates", .field = "load_gates", .group = kCycles,
+                 .type = P::choice, .choices = texts(kLoadGatesChoices),
+                 .help = "cycles: where a warp waits inside an iteration of its loop",
+                 .get = get_choice<&GpuConfig::load_gates, kLoadGatesChoices>,
+                 .set = set_choice<&GpuConfig::load_gates, kLoadGatesChoices>,
+                 .sources = {every(M, "sass: cuobjdump -sass of gpubench's kernels (tests/data/h200/sass_loads.txt, "
+                                      "sass_loads_variants.txt); warps issue in order, so a load after an add waits "
+                                      "for the loads the add consumes")}});
+    t.push_back({.option = "l1-miss-bandwidth", .report_key = "l1_miss_bandwidth", .field = "l1_miss_bandwidth",
+                 .group = kCycles, .type = P::real, .range = "0 or more", .min = 0, .max = 8,
+                 .help = "cycles: L1 miss sectors an SM sends the L2 per cycle, queued in order (its share of the "
+                         "L2's bandwidth); 0: no limit",
+                 .get = [](const GpuConfig& c) { return short_real(c.l1_miss_bandwidth); },
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     const std::string s(text);
+                     char* end = nullptr;
+                     const double v = std::strtod(s.c_str(), &end);
+                     if (s.empty() || end != s.c_str() + s.size() || !(v >= 0 && v <= 1024))
+                         bad_value(option, "a number from 0 to 1024", text);
+                     c.l1_miss_bandwidth = v;
+                 },
+                 .sources = {every(A, "0: no limit (not measured)")}});
+    t.push_back({.option = "lrc-hit-cycles", .report_key = "l2_coalesce_hit_cycles",
+                 .field = "l2_coalesce_hit_cycles", .group = kCycles, .type = P::count, .range = "0..1048576",
+                 .min = 0, .max = 800,
+                 .help = "cycles: --l2-coalesce-hit's window in cycles (it replaces the rounds)",
+                 .get = get_number<&GpuConfig::l2_coalesce_hit_cycles>,
+                 .set = set_count32<&GpuConfig::l2_coalesce_hit_cycles>,
+                 .applied = [](const GpuConfig& c, const WorkloadSpec*) {
+                     return std::to_string(c.timing == IssueTiming::cycles ? c.l2_coalesce_hit_cycles : 0);
+                 },
+                 .sources = {every(A, kCoalescingOff),
+                             only("h200", M, "100 cycles after an L2 hit: l1probe (tests/data/h200/l1probe_warm.csv, "
+                                             "l1probe_cases_warm.csv)")}});
+    t.push_back({.option = "lrc-miss-cycles", .report_key = "l2_coalesce_miss_cycles",
+                 .field = "l2_coalesce_miss_cycles", .group = kCycles, .type = P::count, .range = "0..1048576",
+                 .min = 0, .max = 1600,
+                 .help = "cycles: --l2-coalesce-miss's window in cycles (it replaces the rounds)",
+                 .get = get_number<&GpuConfig::l2_coalesce_miss_cycles>,
+                 .set = set_count32<&GpuConfig::l2_coalesce_miss_cycles>,
+                 .applied = [](const GpuConfig& c, const WorkloadSpec*) {
+                     return std::to_string(c.timing == IssueTiming::cycles ? c.l2_coalesce_miss_cycles : 0);
+                 },
+                 .sources = {every(A, kCoalescingOff),
+                             only("h200", M, "400 cycles of a DRAM read: l1probe (tests/data/h200/l1probe_cold.csv, "
+                                             "l1probe_cases_cold.csv)")}});
     return t;
 }
 

@@ -24,6 +24,22 @@ GpuConfig base(std::string name, std::uint32_t sms, std::uint32_t threads, std::
     c.l2 = CacheConfig{"L2", l2_bytes, 128, 32, 16, PolicyKind::lru, WritePolicy::write_back_allocate};
     c.l2_partitions = partitions;
     c.dram_fetch_bytes = 32;
+    c.schedulers_per_sm = 4;
+    c.lat_l1_hit = 32;
+    c.lat_l1_miss = 291;
+    c.l2_coalesce_hit_cycles = 0;  // coalescing is off but on the H200
+    c.l2_coalesce_miss_cycles = 0;
+    return c;
+}
+
+// Cycle timing's latencies where a chip's differ from base()'s: Volta's L1 hit (Jia et al. 2018),
+// the H100's near L2 hit (l2probe, tests/data/h100/l2probe.txt).
+GpuConfig with_l1_hit(GpuConfig c, std::uint32_t cycles) {
+    c.lat_l1_hit = cycles;
+    return c;
+}
+GpuConfig with_l1_miss(GpuConfig c, std::uint32_t cycles) {
+    c.lat_l1_miss = cycles;
     return c;
 }
 
@@ -100,6 +116,11 @@ GpuConfig h200_config() {
     // L2, 0 gives 68; 2 and 4 put the naive matmul's L1 more than 3 points low).
     c.issue_burst = kIssueBurstAuto;
     c.block_start_skip = 1;
+    // Cycle timing (--timing cycles): an L1 miss waits the measured near L2 hit (l2probe), and the
+    // coalescing windows are the measured 100 / 400 cycles (l1probe).
+    c.lat_l1_miss = 291;
+    c.l2_coalesce_hit_cycles = 100;
+    c.l2_coalesce_miss_cycles = 400;
     return c;
 }
 
@@ -113,7 +134,7 @@ std::vector<GpuPresetSource> with_common(std::vector<GpuPresetSource> own) {
 const std::vector<GpuPreset>& gpu_presets() {
     static const std::vector<GpuPreset> table = {
         {"v100", "NVIDIA V100 (SXM2, GV100, cc 7.0): 80 SMs, 128 KiB L1/shared, 6 MiB L2",
-         base("v100", 80, 2048, 32, 128, {0, 8, 16, 32, 64, 96}, 0, PolicyKind::random4, 6ull << 20, 1),
+         with_l1_hit(base("v100", 80, 2048, 32, 128, {0, 8, 16, 32, 64, 96}, 0, PolicyKind::random4, 6ull << 20, 1), 28),
          with_common({{"80 SMs, 6 MiB L2 (6,291,456 B)", "NVIDIA Tesla V100 GPU Architecture whitepaper (2017)"},
                       {"L1 random4 (random aligned group of 4 lines evicted)",
                        "Jia et al. 2018 (Volta), reported in the thesis 2.1.2"}})},
@@ -130,8 +151,9 @@ const std::vector<GpuPreset>& gpu_presets() {
                        "(each SM attached to one 20 MB half; far hits copied to the near half)"},
                       {"L1 LRU", "assumption: no microbenchmark has shown non-LRU eviction on Ampere"}})},
         {"h100", "NVIDIA H100 (SXM5, GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 50 MiB L2",
-         base("h100", 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024, PolicyKind::lru,
-              50ull << 20, 1),
+         with_l1_miss(base("h100", 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024,
+                           PolicyKind::lru, 50ull << 20, 1),
+                      289),
          with_common({{"132 SMs, 50 MiB L2 (52,428,800 B), 256 KiB L1/shared per SM",
                        "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"},
                       {"L2 modeled as one cache: the H200's floorplan (two partitions) was measured on "

@@ -15,6 +15,9 @@ std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec& spec)
 // The same for a launch whose workload may be unknown (null: a recorded kernel, whose "auto" is 1:
 // how its loops were compiled is not in the trace).
 std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec* spec);
+// Cycle timing's burst (every scheduler): the requests a warp issues before it waits for their data.
+std::uint32_t cycle_issue_burst(const GpuConfig& config, const WorkloadSpec& spec);
+std::uint32_t cycle_issue_burst(const GpuConfig& config, const WorkloadSpec* spec);
 
 // Whether the warp that issued last keeps the turn: it is inside a group of `burst` requests.
 // Groups start at request 0 of a warp, so a new warp in the slot starts a group of its own.

@@ -48,6 +48,17 @@ public:
         return static_cast<std::size_t>(s) * warps_per_sm_ + local;
     }
 
+    // The lock-step run's interface, shared with cycle timing (cycle_scheduler.hpp): in rounds an
+    // SM with a live warp issues in every round, and a round is its own clock.
+    std::uint64_t next_issue(std::uint32_t s, std::uint64_t from, std::uint64_t, std::size_t& slot) {
+        slot = pick(s);
+        return from;
+    }
+    bool retire(std::uint32_t s, std::size_t slot, std::uint64_t, bool missed, std::uint64_t) {
+        return retire(s, slot, missed);
+    }
+    static std::uint64_t clock(std::uint64_t round) { return round; }
+
     // The warp's index within its block.
     std::uint32_t warp_in_block(std::uint32_t s, std::size_t slot) const {
         return static_cast<std::uint32_t>((slot - static_cast<std::size_t>(s) * warps_per_sm_) % warps_per_block_);

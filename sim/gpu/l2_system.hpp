@@ -46,7 +46,10 @@ public:
         sectors_per_line_shift_ = geometry_.line_shift - geometry_.sector_shift;
         const std::uint32_t granule = std::max(config.dram_fetch_bytes, geometry_.sector_bytes);
         granule_sectors_ = granule >> geometry_.sector_shift;
-        coalescer_.reset(config.l2_coalesce_hit_rounds, config.l2_coalesce_miss_rounds,
+        // Cycle timing's clock is the cycle: its windows are the ones measured in cycles.
+        const bool cycles = config.timing == IssueTiming::cycles && !config.timeline;
+        coalescer_.reset(cycles ? config.l2_coalesce_hit_cycles : config.l2_coalesce_hit_rounds,
+                         cycles ? config.l2_coalesce_miss_cycles : config.l2_coalesce_miss_rounds,
                          config.l2_coalesce_requesters, config.sms);
         coalescer_.set_neighbours(config.l2_coalesce_scope == CoalesceScope::neighbours);
     }

@@ -12,6 +12,10 @@
 // SMs, in order, up to the first round at which an SM of the batch could free a slot again (it
 // issues one request a round, so not before its emptiest block's remaining requests); those SMs
 // then run in parallel. Results are the same for any thread count.
+//
+// The scheduler decides when an SM issues: IssueScheduler in every round, CycleScheduler
+// (cycle timing) in the ticks at which one of its schedulers has a ready warp; its clock() turns
+// a round or tick into the L2 coalescer's time.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -26,11 +30,11 @@
 
 namespace cachesim {
 
-template <class L1Policy, class L2Policy>
+template <class L1Policy, class L2Policy, class Scheduler = IssueScheduler>
 class LockstepRun {
 public:
     // fronts: one front end per thread (fronts.size() threads); front_counters: what they fill.
-    LockstepRun(const GpuConfig& config, WarpSlots& slots, IssueScheduler& scheduler,
+    LockstepRun(const GpuConfig& config, WarpSlots& slots, Scheduler& scheduler,
                 std::vector<SmFrontEnd<L1Policy>>& fronts, const std::vector<GpuCounters>& front_counters,
                 L2System<L2Policy>& l2, const RunControl& control)
         : config_(config),
@@ -51,12 +55,13 @@ public:
         parked_.assign(config.sms, kNotParked);
     }
 
-    // Runs the launch; returns the rounds it took.
+    // Runs the launch; returns the rounds (or cycles) it took.
     std::uint64_t run(std::uint64_t total_requests) {
         scheduler_.first_wave();
         if (fronts_.size() > 1) run_parallel(total_requests);
         else run_serial(total_requests);
-        return *std::max_element(last_issue_.begin(), last_issue_.end());
+        const std::uint64_t last = *std::max_element(last_issue_.begin(), last_issue_.end());
+        return last == 0 ? 0 : scheduler_.clock(last - 1) + 1;
     }
 
 private:
@@ -168,16 +173,22 @@ private:
                 next = end;
                 return;
             }
-            const std::uint64_t round = next++;
+            std::size_t slot = 0;
+            const std::uint64_t round = scheduler_.next_issue(s, next, end, slot);
+            if (round >= end) {
+                next = end;
+                return;
+            }
+            next = round + 1;
             const std::uint32_t in_chunk = static_cast<std::uint32_t>(round - start);
-            const std::size_t slot = scheduler_.pick(s);
             if (!request_block.empty()) request_block[block_index(s, in_chunk)] = slots_[slot].block;
+            front.set_clock(scheduler_.clock(round));
             const bool missed = front.issue(s, slots_, slot, in_chunk, events);
             if (config_.issue_log) [[unlikely]]
                 config_.issue_log->push_back(
                     {round, s, slots_[slot].block, scheduler_.warp_in_block(s, slot), slots_[slot].k, missed});
             last_issue_[s] = round + 1;
-            if (scheduler_.retire(s, slot, missed) && scheduler_.blocks_waiting()) {
+            if (scheduler_.retire(s, slot, round, missed, front.data_ready()) && scheduler_.blocks_waiting()) {
                 parked_[s] = round;
                 if (fronts_.size() == 1) refills_.push(round, s);
                 return;
@@ -197,7 +208,7 @@ private:
         for (std::uint32_t r = 0; r < rounds; ++r) {
             for (std::uint32_t s = 0; s < config_.sms; ++s) {
                 const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
-                l2_.play(s, r, events[s], cursor_[s], start + r, block);
+                l2_.play(s, r, events[s], cursor_[s], scheduler_.clock(start + r), block);
             }
             if (control_.observer && start + r < last_round) [[unlikely]]
                 control_.observer->on_step_end(start + r);
@@ -211,7 +222,7 @@ private:
 
     const GpuConfig& config_;
     WarpSlots& slots_;
-    IssueScheduler& scheduler_;
+    Scheduler& scheduler_;
     std::vector<SmFrontEnd<L1Policy>>& fronts_;
     const std::vector<GpuCounters>& front_counters_;
     L2System<L2Policy>& l2_;

@@ -3,12 +3,14 @@
 // of lines, and loads look them up in the SM's L1. Sectors that must go further (L1 misses, and
 // stores, which write through) become L2 events; the front end says whether a load missed, which
 // is all the scheduler needs to know.
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <vector>
 
 #include "sim/gpu/coalescer.hpp"
 #include "sim/gpu/gpu_counters.hpp"
+#include "sim/gpu/l1_timing.hpp"
 #include "sim/gpu/l2_event.hpp"
 #include "sim/gpu/sector_cache.hpp"
 #include "sim/gpu/warp_slots.hpp"
@@ -41,11 +43,17 @@ public:
 
     std::uint32_t l1_line_shift() const { return line_shift_; }
     std::uint32_t l1_sector_shift() const { return sector_shift_; }
+    // Cycle timing (l1_timing.hpp): with it, issue() also works out when the request's data is
+    // there (data_ready()), the request being issued at set_clock()'s cycle.
+    void set_timing(L1Timing* timing) { timing_ = timing; }
+    void set_clock(std::uint64_t cycle) { now_ = cycle; }
+    std::uint64_t data_ready() const { return ready_; }
 
     // One request of the warp in `slot` on SM s, in round `round` of the chunk: its L2 traffic is
     // appended to `events`. Returns true when a load sector missed in L1.
     bool issue(std::uint32_t s, const WarpSlots& slots, std::size_t slot, std::uint32_t round,
                std::vector<L2Event>& events) {
+        ready_ = now_;
         const RequestShape shape = slots.generate(slot, addresses_.data());
         const std::uint32_t lanes = shape.lanes;
         coalescer_.coalesce(addresses_.data(), lanes, shape.size, request_);
@@ -75,15 +83,19 @@ private:
         SectorEviction evicted;
         if (l1s_) {
             L1& cache = l1s_[s];
-            const std::uint32_t slot = cache.find(cl.line);
+            std::uint32_t slot = cache.find(cl.line);
             if (slot != L1::kNone) {
                 hit = cache.valid(slot) & wanted;
                 cache.touch(slot);
                 if (hit != wanted) cache.add_sectors(slot, wanted & ~hit, 0);
             } else {
-                cache.insert(cl.line, wanted, 0, evicted);
+                slot = cache.insert(cl.line, wanted, 0, evicted);
                 filled = true;
             }
+            if (timing_) [[unlikely]]
+                ready_ = std::max(ready_, timing_->serve(s, slot, wanted, hit, now_));
+        } else if (timing_) [[unlikely]] {
+            ready_ = std::max(ready_, timing_->uncached(s, now_));
         }
         const std::uint32_t hits = static_cast<std::uint32_t>(std::popcount(hit));
         LevelStats& stats = counters_.l1;
@@ -140,6 +152,8 @@ private:
     bool l2_enabled_;
     std::uint32_t l2_sector_shift_;
     std::uint32_t line_shift_ = 7, sector_shift_ = 5, sector_bytes_ = 32;
+    L1Timing* timing_ = nullptr;               // cycle timing only
+    std::uint64_t now_ = 0, ready_ = 0;        // the request's cycle, and when its data is there
 };
 
 }  // namespace cachesim

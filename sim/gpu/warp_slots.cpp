@@ -12,8 +12,10 @@ WarpSlots::WarpSlots(const WorkloadSpec& spec, const GpuConfig& config, std::siz
     : spec_(spec), config_(config), lanes_(spec, config.reference_addresses) {
     items_ = spec.items();
     warp_size_ = config.warp_size;
-    rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
-    start_skip_ = config.scheduler != WarpScheduler::gto && config.block_start_skip > 0;
+    // Cycle timing replaces both: warps drift apart by waiting for memory.
+    const bool rounds = config.timing == IssueTiming::rounds;
+    rated_ = rounds && config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
+    start_skip_ = rounds && config.scheduler != WarpScheduler::gto && config.block_start_skip > 0;
     resize(count);
 }
 

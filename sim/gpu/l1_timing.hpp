@@ -1,0 +1,64 @@
+#pragma once
+// Cycle timing's view of an SM's L1 (GpuConfig::timing cycles): when each sector's data arrives.
+// A sector that hits is there after the hit latency, or when it arrives if it is still on its way
+// (the chip counts such a request a hit, and the warp waits for the data); a sector that misses
+// arrives after the L1-miss latency. Indexed by the L1's slot, so it follows the L1's lines.
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "sim/gpu/gpu_config.hpp"
+
+namespace cachesim {
+
+class L1Timing {
+public:
+    // l1_lines: lines of one SM's L1 (0: no L1, every load misses); sectors_per_line of the L1.
+    L1Timing(const GpuConfig& config, std::uint64_t l1_lines, std::uint32_t sectors_per_line)
+        : hit_(config.lat_l1_hit), miss_(config.lat_l1_miss), sectors_per_line_(sectors_per_line) {
+        arrival_.assign(config.sms, std::vector<std::uint64_t>(l1_lines * sectors_per_line, 0));
+        if (config.l1_miss_bandwidth > 0)
+            miss_gap_ = static_cast<std::uint64_t>(static_cast<double>(kFixed) / config.l1_miss_bandwidth + 0.5);
+        port_free_.assign(config.sms, 0);
+    }
+
+    // The sectors `wanted` of the line in L1 slot `slot` of SM s, looked up at cycle `now`; `hit`:
+    // those found valid (the others were just requested). Returns when all of them are there.
+    std::uint64_t serve(std::uint32_t s, std::uint32_t slot, std::uint64_t wanted, std::uint64_t hit,
+                        std::uint64_t now) {
+        std::uint64_t* arrival = &arrival_[s][static_cast<std::size_t>(slot) * sectors_per_line_];
+        std::uint64_t ready = now;
+        for (std::uint64_t m = wanted; m; m &= m - 1) {
+            const int i = std::countr_zero(m);
+            if ((hit >> i) & 1u) {
+                ready = std::max(ready, std::max(now + hit_, arrival[i]));
+            } else {
+                arrival[i] = sent(s, now) + miss_;
+                ready = std::max(ready, arrival[i]);
+            }
+        }
+        return ready;
+    }
+    // A load with no L1: every sector comes from the L2.
+    std::uint64_t uncached(std::uint32_t s, std::uint64_t now) { return sent(s, now) + miss_; }
+
+private:
+    static constexpr std::uint64_t kFixed = 1u << 16;  // port times in 1/65536 cycles
+    // The cycle an L1 miss sector leaves SM s for the L2: with a bandwidth limit, the SM's port
+    // to the L2 sends one sector every 1/bandwidth cycles, in the order the misses come.
+    std::uint64_t sent(std::uint32_t s, std::uint64_t now) {
+        if (miss_gap_ == 0) return now;
+        std::uint64_t& free = port_free_[s];
+        free = std::max(free, now * kFixed) + miss_gap_;
+        return (free - miss_gap_) / kFixed;
+    }
+
+    std::uint64_t hit_, miss_;
+    std::uint32_t sectors_per_line_;
+    std::vector<std::vector<std::uint64_t>> arrival_;  // per SM: per L1 slot and sector
+    std::uint64_t miss_gap_ = 0;                      // fixed point cycles between miss sectors (0: no limit)
+    std::vector<std::uint64_t> port_free_;            // per SM, fixed point: when its port is free
+};
+
+}  // namespace cachesim
