@@ -2,6 +2,8 @@
 // preset, the reduced-size sector identity, and invalid GPU options (exit code 2).
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/cli_util.hpp"
@@ -221,6 +223,9 @@ TEST(GpuCli, ThreadModelDefaultsUnchanged) {
 }
 
 TEST(GpuCli, InvalidGpuOptionsExitWith2) {
+    // A din trace that exists, so that the GPU model's refusal of its format is what is reported.
+    const std::string din = ::testing::TempDir() + "gpu_cli_invalid_options.din";
+    std::ofstream(din) << "0 10\n";
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"--model gpu --block 0", "--block must be positive"},
         {"--model gpu --block 2048", "at most 1024 threads per block"},
@@ -256,7 +261,7 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --regs-per-thread 300", "--regs-per-thread"},
         {"--model gpu --warp-size 0", "warp size"},
         {"--model gpu --l2-size 1000", "L2"},
-        {"--model gpu --trace /tmp/x.din", "replays cst traces of a launch (version 2), not din traces"},
+        {"--model gpu --trace " + din, "replays cst traces of a launch (version 2), not din traces"},
         {"--model gpu --block -5", ""},
         {"--l1-size auto", "needs --model gpu"},
         {"--model warp", "expected thread or gpu"},

@@ -123,7 +123,11 @@ int run_trace(int argc, char** argv) {
     if (vm->count("trace") && resolve_trace_format((*vm)["trace-format"].as<std::string>(),
                                                    (*vm)["trace"].as<std::string>()) == "traceg")
         return convert_accelsim_trace((*vm)["trace"].as<std::string>(), out, level);
-    const SimulationOptions sim = read_simulation_options(*vm);
+    // trace's --block is the recorded launch's, read below, not the GPU model's parameter of that
+    // name, which does not apply to the thread model that generates the accesses.
+    po::variables_map workload_vm = *vm;
+    workload_vm.erase("block");
+    const SimulationOptions sim = read_simulation_options(workload_vm);
 
     auto source = make_source(sim);
     cst::TraceHeader header;
