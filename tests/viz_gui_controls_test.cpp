@@ -125,6 +125,21 @@ TEST(VizGuiControls, NoDisplayIsAClearError) {
         << vt::read_file(log);
 }
 
+// A configuration whose diagram needs more than --max-memory is refused before any window opens:
+// 100000x100000 floats at 16 B lines are 2.5 * 10^9 rows per array, two arrays (cachesim diagram
+// refuses the same).
+TEST(VizGuiControls, HugeDiagramRefusedBeforeItRuns) {
+    if (cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built";
+    const fs::path log = test_dir("hugesize") / "log.txt";
+    const std::string cmd = "env -u DISPLAY '" + cacheviz_bin() + "' --size 100000x100000 --max-memory 1G >'" +
+                            log.string() + "' 2>&1";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2) << vt::read_file(log);
+    EXPECT_NE(vt::read_file(log).find("more than --max-memory"), std::string::npos) << vt::read_file(log);
+    EXPECT_NE(vt::read_file(log).find("diagram has 50000000"), std::string::npos) << vt::read_file(log);  // 5e9 rows and a few
+}
+
 // --max-seconds ends an interactive session (exit 0), and a screenshot that waits for a run too
 // long for it (exit 1, no picture).
 TEST(VizGuiControls, MaxSecondsExits) {

@@ -24,6 +24,7 @@
 #include "apps/cacheviz/input_script.hpp"
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/cli_errors.hpp"
+#include "apps/common/memory_estimate.hpp"
 #include "apps/common/options.hpp"
 #include "traces/input_error.hpp"
 #include "viz/canvas.hpp"
@@ -110,7 +111,8 @@ struct FrameStats {
 
 int run(int argc, char** argv) {
     po::options_description options;
-    options.add(cli::common_options()).add(cli::workload_options()).add(cli::cache_options()).add(gui_options());
+    options.add(cli::common_options()).add(cli::workload_options()).add(cli::cache_options()).add(gui_options())
+        .add(cli::memory_options());
     const auto vm = cli::parse_command_line(
         argc, argv, options,
         "usage: cacheviz [options]\n\n"
@@ -120,6 +122,8 @@ int run(int argc, char** argv) {
     const gui::PaneConfig first = [&] {
         const cli::SimulationOptions o = cli::read_simulation_options(*vm);
         if (!o.workload) throw InputError("cacheviz draws workloads; traces have no 2D array layout (use --workload)");
+        // Refused up front (exit 2) past --max-memory, as `cachesim diagram` does, before any window opens.
+        cli::estimate_memory(o, cli::max_memory_option(*vm), (*vm)["max-cells"].as<std::uint64_t>());
         gui::PaneConfig c;
         c.workload = *o.workload;
         c.hierarchy = o.hierarchy;
