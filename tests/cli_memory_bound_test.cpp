@@ -131,6 +131,19 @@ TEST(CliMemoryBound, HugeFullyAssociativeCacheIsRefusedBeforeAllocating) {
     EXPECT_LT(run.peak_bytes, 64 * kMiB);
 }
 
+// A sweep estimates every configuration before the first runs; configurations that run at once
+// share the limit (16 KiB of 16 B lines x 2 jobs fits in 1G; 16G of lines does not).
+TEST(CliMemoryBound, SweepRefusesAHugeConfigurationBeforeRunningAny) {
+    const std::string out = (temp_dir() / "sweep_huge.csv").string();
+    const MeasuredRun run = run_measured({"sweep", "--l1-size", "16K,16G", "--l1-ways", "full", "--jobs", "2",
+                                          "--max-memory", "1G", "-q", "-o", out});
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_NE(run.err.find("configuration 2 (--l1-size=16G"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("--jobs"), std::string::npos) << run.err;
+    EXPECT_LT(run.peak_bytes, 64 * kMiB);
+    EXPECT_FALSE(std::filesystem::exists(out));  // nothing ran, nothing written
+}
+
 TEST(CliMemoryBound, HugeDiagramIsRefusedBeforeAllocating) {
     const MeasuredRun run = run_measured({"diagram", "--size", "100000x100000", "--out",
                                   (temp_dir() / "huge.png").string(), "--max-memory", "4G"});

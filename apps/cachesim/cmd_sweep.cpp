@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "apps/common/atomic_file.hpp"
+#include "apps/common/memory_estimate.hpp"
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "apps/cachesim/sweep_expand.hpp"
@@ -36,6 +37,7 @@ po::options_description sweep_options() {
         ("jobs,j", po::value<unsigned>()->default_value(0), "worker threads per process; 0 = all cores")
         ("fresh", po::bool_switch(), "start over: ignore FILE's rows and the partial logs of earlier runs")
         ("quiet,q", po::bool_switch(), "no progress bar");
+    d.add(memory_options());
     return d;
 }
 
@@ -119,6 +121,20 @@ int run_sweep(int argc, char** argv) {
     const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);
     const std::vector<SweepConfiguration> configs = expand_configurations(axes);
     const std::vector<SimulationOptions> sims = prepare_configurations(configs, simulate);
+    // Each configuration's memory is estimated before any runs; --jobs of them run at once and
+    // share the limit.
+    const std::uint64_t max_memory = max_memory_option(vm);
+    const std::size_t at_once = std::max<std::size_t>(1, std::min<std::size_t>(s.jobs, sims.size()));
+    for (std::size_t i = 0; i < sims.size(); ++i) {
+        try {
+            estimate_memory(sims[i], max_memory / at_once);
+        } catch (const InputError& e) {
+            throw InputError("configuration " + std::to_string(i + 1) + " (" + configs[i].key + "): " + e.what() +
+                             (at_once > 1 ? " (the limit is shared by the " + std::to_string(at_once) +
+                                                " configurations that run at once: --jobs)"
+                                          : std::string()));
+        }
+    }
     std::unordered_map<std::string, std::size_t> index_of;
     for (std::size_t i = 0; i < configs.size(); ++i) index_of.emplace(configs[i].key, i);
 
