@@ -21,6 +21,21 @@ extern char** environ;
 
 namespace {
 
+// Peak resident memory is the program's own only without AddressSanitizer, whose shadow memory and
+// quarantine it counts too: under ASan (scripts/test_sanitizers.sh) the exit codes and messages are
+// still checked, the peaks are not.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kPeakIsTheProgramsOwn = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kPeakIsTheProgramsOwn = false;
+#else
+constexpr bool kPeakIsTheProgramsOwn = true;
+#endif
+#else
+constexpr bool kPeakIsTheProgramsOwn = true;
+#endif
+
 using cachesim::test::read_file;
 using cachesim::test::temp_dir;
 
@@ -96,8 +111,10 @@ std::string u64_trace(const std::string& name, std::uint64_t count, std::uint64_
 MeasuredRun expect_within_estimate(const std::vector<std::string>& args) {
     const std::uint64_t estimate = announced(args);
     const MeasuredRun run = run_measured(args);
-    EXPECT_LE(run.peak_bytes, 2 * estimate) << "peak " << run.peak_bytes << " B, estimate " << estimate << " B\n"
+    if (kPeakIsTheProgramsOwn) {
+        EXPECT_LE(run.peak_bytes, 2 * estimate) << "peak " << run.peak_bytes << " B, estimate " << estimate << " B\n"
                                             << run.err;
+    }
     return run;
 }
 
@@ -105,7 +122,7 @@ TEST(CliMemoryBound, ConfigFromDevZeroIsRefusedSmall) {
     const MeasuredRun run = run_measured({"simulate", "--config", "/dev/zero"});
     EXPECT_EQ(run.exit_code, 2);
     EXPECT_NE(run.err.find("larger than 1 MiB"), std::string::npos) << run.err;
-    EXPECT_LT(run.peak_bytes, 64 * kMiB);
+    if (kPeakIsTheProgramsOwn) { EXPECT_LT(run.peak_bytes, 64 * kMiB); }
 }
 
 TEST(CliMemoryBound, DinWithNoNewlineIsRefusedSmall) {
@@ -113,14 +130,14 @@ TEST(CliMemoryBound, DinWithNoNewlineIsRefusedSmall) {
     const MeasuredRun from_device = run_measured({"simulate", "--trace", "/dev/zero", "--trace-format", "din"});
     EXPECT_EQ(from_device.exit_code, 2);
     EXPECT_NE(from_device.err.find("line is longer than"), std::string::npos) << from_device.err;
-    EXPECT_LT(from_device.peak_bytes, 64 * kMiB);
+    if (kPeakIsTheProgramsOwn) { EXPECT_LT(from_device.peak_bytes, 64 * kMiB); }
     const std::string sparse = (temp_dir() / "sparse.din").string();
     { std::ofstream(sparse, std::ios::binary); }
     ASSERT_EQ(::truncate(sparse.c_str(), 1ll << 30), 0);
     const MeasuredRun from_file = run_measured({"simulate", "--trace", sparse});
     EXPECT_EQ(from_file.exit_code, 2);
     EXPECT_NE(from_file.err.find(sparse + ":1: line is longer than"), std::string::npos) << from_file.err;
-    EXPECT_LT(from_file.peak_bytes, 64 * kMiB);
+    if (kPeakIsTheProgramsOwn) { EXPECT_LT(from_file.peak_bytes, 64 * kMiB); }
 }
 
 TEST(CliMemoryBound, HugeFullyAssociativeCacheIsRefusedBeforeAllocating) {
@@ -128,7 +145,7 @@ TEST(CliMemoryBound, HugeFullyAssociativeCacheIsRefusedBeforeAllocating) {
     EXPECT_EQ(run.exit_code, 2);
     EXPECT_NE(run.err.find("--max-memory"), std::string::npos) << run.err;
     EXPECT_NE(run.err.find("--l1-size"), std::string::npos) << run.err;
-    EXPECT_LT(run.peak_bytes, 64 * kMiB);
+    if (kPeakIsTheProgramsOwn) { EXPECT_LT(run.peak_bytes, 64 * kMiB); }
 }
 
 // A sweep estimates every configuration before the first runs; configurations that run at once
@@ -140,7 +157,7 @@ TEST(CliMemoryBound, SweepRefusesAHugeConfigurationBeforeRunningAny) {
     EXPECT_EQ(run.exit_code, 2);
     EXPECT_NE(run.err.find("configuration 2 (--l1-size=16G"), std::string::npos) << run.err;
     EXPECT_NE(run.err.find("--jobs"), std::string::npos) << run.err;
-    EXPECT_LT(run.peak_bytes, 64 * kMiB);
+    if (kPeakIsTheProgramsOwn) { EXPECT_LT(run.peak_bytes, 64 * kMiB); }
     EXPECT_FALSE(std::filesystem::exists(out));  // nothing ran, nothing written
 }
 
@@ -149,7 +166,7 @@ TEST(CliMemoryBound, HugeDiagramIsRefusedBeforeAllocating) {
                                   (temp_dir() / "huge.png").string(), "--max-memory", "4G"});
     EXPECT_EQ(run.exit_code, 2);
     EXPECT_NE(run.err.find("--max-memory"), std::string::npos) << run.err;
-    EXPECT_LT(run.peak_bytes, 64 * kMiB);
+    if (kPeakIsTheProgramsOwn) { EXPECT_LT(run.peak_bytes, 64 * kMiB); }
 }
 
 TEST(CliMemoryBound, WorkloadRunsStayWithinTheirEstimate) {

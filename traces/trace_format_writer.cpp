@@ -30,12 +30,13 @@ TraceWriter::TraceWriter(std::string path, TraceHeader header, int zstd_level)
     }
     header_.steps = header_.accesses = header_.blocks = 0;
     output_ = std::make_unique<AtomicOutput>(path_, /*needs_seek=*/true);
-    cctx_ = ZSTD_createCCtx();
-    if (!cctx_) fail("cannot create a zstd compression context");
     deltas_.reserve(kBlockAccesses);
     previous_address_.assign(header_.arrays.size(), 0);
     metas_.reserve(kBlockAccesses);
     write_header(false);  // placeholder counts, rewritten by finish()
+    // Last: a constructor that throws runs no destructor, so nothing after this may throw.
+    cctx_ = ZSTD_createCCtx();
+    if (!cctx_) fail("cannot create a zstd compression context");
 }
 
 TraceWriter::~TraceWriter() {
