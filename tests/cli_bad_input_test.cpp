@@ -51,6 +51,24 @@ TEST(CliBadInput, ClearMessageAndExitCode2) {
     }
 }
 
+// Boost.Program_options builds its messages by replacing %tokens%: a name or value that contains a
+// token once made that replacement endless. Now the percent signs come back escaped, at once.
+TEST(CliBadInput, OptionTextContainingMessagePlaceholders) {
+    const auto dir = test::temp_dir();
+    std::ofstream(dir / "odd.cfg") << "workload = matmul\nsize option %canonical_option%= 64x64\n";
+    const std::vector<BadInput> cases = {
+        {"simulate --config '" + (dir / "odd.cfg").string() + "'",
+         "unrecognised option 'size option %25canonical_option%25'"},
+        {"simulate --threads %value%", "the argument ('%25value%25') for option '--threads' is invalid"},
+        {"simulate --%canonical_option%", "unrecognised option '--%25canonical_option%25'"},
+    };
+    for (const BadInput& c : cases) {
+        const auto r = test::run_cachesim(c.args);
+        EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << "\nstderr: " << r.err;
+    }
+}
+
 TEST(CliBadInput, FailedRunLeavesNoOutputFile) {
     const auto path = test::temp_dir() / "never.json";
     const auto r = test::run_cachesim("simulate --schedule column:0 -o '" + path.string() + "'");

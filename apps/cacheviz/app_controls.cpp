@@ -8,6 +8,7 @@
 #include "apps/cacheviz/edit_controls.hpp"
 #include "apps/cacheviz/gpu_parameter_controls.hpp"
 #include "apps/cacheviz/workload_controls.hpp"
+#include "apps/common/cli_errors.hpp"
 #include "apps/common/presets.hpp"
 #include "viz/notes.hpp"
 
@@ -24,7 +25,7 @@ void App::controls(Pane& pane) {
                     c = config_from_args({"--preset", name});
                     changed = true;
                 } catch (const std::exception& e) {
-                    pane.config_error = e.what();
+                    pane.config_error = cli::error_text(e);
                 }
             }
         ImGui::EndCombo();
@@ -53,7 +54,7 @@ void App::controls(Pane& pane) {
             try {
                 ImGui::TextDisabled("L1 per SM: %s B", viz::thousands(effective_l1(c.gpu).size_bytes).c_str());
             } catch (const std::exception& e) {
-                ImGui::TextDisabled("%s", e.what());
+                ImGui::TextDisabled("%s", cli::error_text(e).c_str());
             }
         }
         if (c.timeline) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "apps/common/cli_errors.hpp"
 #include "viz/render.hpp"
 
 namespace cachesim::gui {
@@ -15,7 +16,7 @@ void App::start_run(Pane& pane) {
         if (pane.config.model == cli::ModelKind::gpu) validate(pane.config.gpu);
         else validate(pane.config.hierarchy);
     } catch (const std::exception& e) {
-        pane.config_error = e.what();
+        pane.config_error = cli::error_text(e);
         return;
     }
     // A newer change cancels the older run; it finishes (promptly) in the background.

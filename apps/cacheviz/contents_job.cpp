@@ -1,5 +1,6 @@
 #include "apps/cacheviz/contents_job.hpp"
 
+#include "apps/common/cli_errors.hpp"
 #include "traces/workload_source.hpp"
 
 namespace cachesim::gui {
@@ -14,7 +15,7 @@ ContentsJob::ContentsJob(ContentsRequest request)
           } catch (const Cancelled&) {
               error_ = "cancelled";
           } catch (const std::exception& e) {
-              error_ = e.what();
+              error_ = cli::error_text(e);
           }
           done_.store(true);
       }) {}

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "apps/common/cli_errors.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 
@@ -91,7 +92,7 @@ bool gpu_parameter_controls(GpuConfig& gpu, std::string& error) {
             gpu = std::move(next);
             changed = true;
         } catch (const std::exception& e) {
-            error = e.what();
+            error = cli::error_text(e);
         }
     }
     return changed;

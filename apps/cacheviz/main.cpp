@@ -316,7 +316,7 @@ int run(int argc, char** argv) {
                     app.saved("saved the window to " + save);
                     std::cout << "saved " << save << "\n";
                 } catch (const std::exception& e) {
-                    app.saved(std::string("not saved: ") + e.what());
+                    app.saved(std::string("not saved: ") + cli::error_text(e));
                 }
             }
             for (const std::string& path : snapshots) {

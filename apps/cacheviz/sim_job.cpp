@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "apps/common/cli_errors.hpp"
 #include "traces/workload_source.hpp"
 
 namespace cachesim::gui {
@@ -47,7 +48,7 @@ void SimJob::run() {
     } catch (const Cancelled&) {
         out.reset();
     } catch (const std::exception& e) {
-        out->error = e.what();
+        out->error = cli::error_text(e);
     }
     if (out) out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     {

@@ -8,6 +8,28 @@
 #include "traces/input_error.hpp"
 
 namespace cachesim::cli {
+namespace {
+
+namespace po = boost::program_options;
+
+// A copy of an option error whose substituted names and values carry no '%' ("%25" instead).
+class EscapedOptionError : public po::error_with_option_name {
+public:
+    explicit EscapedOptionError(const po::error_with_option_name& original) : po::error_with_option_name(original) {
+        for (auto& [parameter, value] : m_substitutions) {
+            std::string escaped;
+            for (char c : value) escaped += c == '%' ? std::string("%25") : std::string(1, c);
+            value = escaped;
+        }
+    }
+};
+
+}  // namespace
+
+std::string error_text(const std::exception& e) {
+    if (const auto* named = dynamic_cast<const po::error_with_option_name*>(&e)) return EscapedOptionError(*named).what();
+    return e.what();
+}
 
 int guarded(std::string_view subcommand, const std::function<int()>& body) {
     // Appended piecewise: GCC 12 warns (-Wrestrict, falsely) on the chained operator+ form.
@@ -20,7 +42,7 @@ int guarded(std::string_view subcommand, const std::function<int()>& body) {
     } catch (const SimulationError& e) {
         std::cerr << who << e.what() << "\n";
     } catch (const boost::program_options::error& e) {
-        std::cerr << who << e.what() << " (see cachesim " << subcommand << " --help)\n";
+        std::cerr << who << error_text(e) << " (see cachesim " << subcommand << " --help)\n";
     } catch (const std::bad_alloc&) {
         std::cerr << who << "out of memory\n";
         return kExitInternal;

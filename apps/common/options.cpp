@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "apps/common/cli_errors.hpp"
 #include "apps/common/presets.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
@@ -217,7 +218,7 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
             check_parsed(from_file, where);
             po::store(from_file, vm);
         } catch (const po::error& e) {
-            throw InputError(where + e.what());
+            throw InputError(where + error_text(e));
         }
     }
     if (vm.count("preset")) {
@@ -379,9 +380,10 @@ SimulationOptions read_simulation_args(std::vector<std::string> args, const po::
     for (std::string& a : args) argv.push_back(a.data());
     try {
         const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), options, "");
+        if (!vm) throw InputError("--help does not apply here");  // parse_command_line printed the help
         return read_simulation_options(*vm);
     } catch (const po::error& e) {
-        throw InputError(context + e.what());
+        throw InputError(context + error_text(e));
     } catch (const InputError& e) {
         throw InputError(context + e.what());
     } catch (const SimulationError& e) {
