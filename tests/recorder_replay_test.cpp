@@ -137,11 +137,15 @@ TEST(RecorderReplay, HandWrittenStencilMatchesTheBuiltinWorkload) {
         GpuConfig c = h200(block);
         c.issue_burst = sw * sh;
         const GpuResult builtin = simulate_gpu_model(spec, c);
-        const GpuResult replay = simulate_gpu_trace(path, c);
-        EXPECT_EQ(builtin.ncu.metrics(), replay.ncu.metrics()) << block;
-        EXPECT_EQ(builtin.rounds, replay.rounds);
-        EXPECT_EQ(builtin.load_sectors, replay.load_sectors);
-        EXPECT_EQ(builtin.store_sectors, replay.store_sectors);
+        // (14 file blocks of 16K accesses, each launch block spread over two or three of them)
+        RunControl threads;
+        threads.threads = 3;  // the trace decoded beside the model, in a thread of its own
+        for (const GpuResult& replay : {simulate_gpu_trace(path, c), simulate_gpu_trace(path, c, threads)}) {
+            EXPECT_EQ(builtin.ncu.metrics(), replay.ncu.metrics()) << block;
+            EXPECT_EQ(builtin.rounds, replay.rounds);
+            EXPECT_EQ(builtin.load_sectors, replay.load_sectors);
+            EXPECT_EQ(builtin.store_sectors, replay.store_sectors);
+        }
     }
 }
 
@@ -234,6 +238,14 @@ TEST(RecorderReplay, ThreadsOutsideTheLaunchAreRejectedWithTheirOffset) {
                   std::string::npos) << what;
     }
     EXPECT_THROW(simulate_gpu_trace(path, h200(32)), InputError);
+    RunControl threads;
+    threads.threads = 2;  // the error comes from the reading thread, and reaches the caller the same
+    try {
+        simulate_gpu_trace(path, h200(32), threads);
+        ADD_FAILURE() << "accepted a thread outside the launch when read ahead";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("has index 127, outside the launch"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

@@ -220,15 +220,15 @@ void TraceFileSource::decode_step_table(std::uint64_t at, std::uint32_t steps, s
         const std::uint64_t delta = load_le<std::uint64_t>(deltas + i * 8ull);
         const std::uint32_t count = load_le<std::uint32_t>(counts + i * 4ull);
         thread = i == 0 ? delta : thread + delta;
-        const std::string where = "thread " + std::to_string(i) + " of the block";
+        const auto where = [&] { return "thread " + std::to_string(i) + " of the block"; };  // only on failure
         if ((i > 0 && delta == 0) || thread < next_thread_ || (i > 0 && thread < delta))
-            fail(at, where + " (index " + std::to_string(thread) + ") does not come after the previous thread " +
+            fail(at, where() + " (index " + std::to_string(thread) + ") does not come after the previous thread " +
                          "(threads must increase through the file)");
         if (thread >= threads)
-            fail(at, where + " has index " + std::to_string(thread) + ", outside the launch (" +
+            fail(at, where() + " has index " + std::to_string(thread) + ", outside the launch (" +
                          header_.launch->describe() + ": " + std::to_string(threads) + " threads)");
         if (count == 0 || count > header_.accesses_per_step)
-            fail(at, where + " makes " + std::to_string(count) + " accesses, outside 1.." +
+            fail(at, where() + " makes " + std::to_string(count) + " accesses, outside 1.." +
                          std::to_string(header_.accesses_per_step));
         total += count;
         step_threads_[i] = thread;
@@ -264,23 +264,35 @@ void TraceFileSource::decode(Access* out, std::size_t first, std::size_t count) 
     const char* deltas = raw_.data() + table_bytes_ + first * 8;
     const char* metas = raw_.data() + table_bytes_ + block_accesses_ * 8 + first * 4;
     const std::uint32_t arrays = static_cast<std::uint32_t>(previous_.size());
-    std::uint64_t* previous = previous_.data();
-    bool bad = false;
+    // The current array's last address is kept in a register while the records stay in one array
+    // (a thread's loads of one input come in runs), so that the chain from one record's address
+    // to the next is an add, not a store and a reload.
+    std::uint32_t current = 0;
+    std::uint64_t last = previous_.empty() ? 0 : previous_[0];
+    bool bad = arrays == 0 && count > 0;
     for (std::size_t i = 0; i < count; ++i) {
         const std::uint32_t meta = load_le<std::uint32_t>(metas + i * 4);
         const std::uint32_t size = meta & kMaxAccessSize;
         const std::uint32_t array = meta >> 16;
-        const bool known = array < arrays;
-        std::uint64_t& last = previous[known ? array : 0];  // never index past the table
+        if (array != current) [[unlikely]] {
+            if (array >= arrays) {  // report_bad_record names it; never index past the table
+                bad = true;
+                continue;
+            }
+            previous_[current] = last;
+            current = array;
+            last = previous_[array];
+        }
         const std::uint64_t address = last + load_le<std::uint64_t>(deltas + i * 8);
-        bad |= !known | (size == 0) | (address > ~0ull - (size - 1));  // the last byte is at most 2^64 - 1
-        last = known ? address : last;
+        bad |= (size == 0) | (address > ~0ull - (size - 1));  // the last byte is at most 2^64 - 1
+        last = address;
         Access& a = out[i];
         a.address = address;
         a.size = size;
         a.array = static_cast<std::uint16_t>(array);
         a.is_write = (meta >> 15) & 1u;
     }
+    if (arrays > 0) previous_[current] = last;
     if (bad) report_bad_record(first, count);
 }
 
@@ -319,11 +331,15 @@ bool TraceFileSource::next(AccessBatch& batch, std::size_t max_accesses) {
 }
 
 bool TraceFileSource::next_threads(ThreadBatch& batch) {
+    // (accesses is only resized below, never cleared: every record is overwritten by decode, so
+    // keeping the old ones spares zeroing millions of them per block)
     batch.threads.clear();
-    batch.accesses.clear();
     batch.first.assign(1, 0);
     if (!launch_) fail(8, "a version 1 trace has no threads (it holds no launch)");
-    if (block_position_ == block_accesses_ && !load_block()) return false;
+    if (block_position_ == block_accesses_ && !load_block()) {
+        batch.accesses.clear();
+        return false;
+    }
     const std::size_t count = block_accesses_ - block_position_;
     batch.threads.assign(step_threads_.begin() + static_cast<std::ptrdiff_t>(block_step_), step_threads_.end());
     batch.first.resize(batch.threads.size() + 1);

@@ -131,7 +131,7 @@ GpuResult simulate_gpu_trace(const std::string& path, const GpuConfig& config, c
     validate(config);
     if (config.timeline)
         throw SimulationError("--warp-times replays the launches of the built-in workloads, not a recorded trace");
-    RecordedWarps recorded(path);
+    RecordedWarps recorded(path, control.threads > 1);  // decoding beside the model when threads are given
     const cst::TraceHeader& h = recorded.header();
     if (recorded.threads_per_block() != config.block)
         throw SimulationError(path + ": the trace's launch has blocks of " + std::to_string(recorded.threads_per_block()) +

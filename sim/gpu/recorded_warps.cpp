@@ -6,53 +6,130 @@
 
 namespace cachesim {
 
-RecordedWarps::RecordedWarps(const std::string& path) : source_(path) {
+RecordedWarps::RecordedWarps(const std::string& path, bool read_ahead) : source_(path) {
     if (!source_.header().launch)
         throw InputError(path + ": a version " + std::to_string(source_.header().version) +
                          " trace holds no launch; the GPU model replays version 2 traces (cachesim trace "
                          "--trace-version 2, or a recorded kernel)");
     threads_per_block_ = launch().threads_per_block();
+    if (read_ahead) reader_ = std::thread([this] { read_ahead_loop(); });
+}
+
+RecordedWarps::~RecordedWarps() {
+    if (!reader_.joinable()) return;
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    changed_.notify_all();
+    reader_.join();
+}
+
+RecordedWarps::Chunk* RecordedWarps::free_chunk() {
+    if (free_chunks_.empty()) {
+        chunks_.push_back(std::make_unique<Chunk>());
+        free_chunks_.push_back(chunks_.back().get());
+    }
+    Chunk* chunk = free_chunks_.back();
+    free_chunks_.pop_back();
+    return chunk;
+}
+
+void RecordedWarps::read_ahead_loop() {
+    try {
+        for (;;) {
+            Chunk* chunk = nullptr;
+            {
+                std::unique_lock lock(mutex_);
+                changed_.wait(lock, [&] { return stopping_ || ready_.size() < kReadyAhead; });
+                if (stopping_) return;
+                chunk = free_chunk();
+            }
+            const bool more = source_.next_threads(chunk->batch);  // the work done beside the model
+            std::lock_guard lock(mutex_);
+            if (!more) {
+                free_chunks_.push_back(chunk);
+                reader_done_ = true;
+                changed_.notify_all();
+                return;
+            }
+            ready_.push_back(chunk);
+            changed_.notify_all();
+        }
+    } catch (...) {
+        std::lock_guard lock(mutex_);
+        reader_error_ = std::current_exception();
+        reader_done_ = true;
+        changed_.notify_all();
+    }
+}
+
+RecordedWarps::Chunk* RecordedWarps::next_chunk() {
+    if (!reader_.joinable()) {
+        Chunk* chunk = free_chunk();
+        if (source_.next_threads(chunk->batch)) return chunk;
+        free_chunks_.push_back(chunk);
+        return nullptr;
+    }
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return !ready_.empty() || reader_done_; });
+    if (!ready_.empty()) {
+        Chunk* chunk = ready_.front();
+        ready_.pop_front();
+        changed_.notify_all();
+        return chunk;
+    }
+    if (reader_error_) std::rethrow_exception(reader_error_);
+    return nullptr;
 }
 
 void RecordedWarps::read_through(std::uint64_t block) {
     while (!finished_ && next_block_ <= block) {
-        if (!source_.next_threads(batch_)) {
+        Chunk* chunk = next_chunk();
+        if (!chunk) {
             finished_ = true;
             break;
         }
-        PendingBlock* p_last = nullptr;
+        const cst::ThreadBatch& batch = chunk->batch;
+        PendingBlock* p = nullptr;
         std::uint64_t b_last = ~0ull;
-        for (std::size_t i = 0; i < batch_.threads.size(); ++i) {
-            const std::uint64_t thread = batch_.threads[i];
+        for (std::size_t i = 0; i < batch.threads.size(); ++i) {
+            const std::uint64_t thread = batch.threads[i];
             const std::uint64_t b = thread / threads_per_block_;
             const std::uint32_t t = static_cast<std::uint32_t>(thread % threads_per_block_);
             if (b != b_last) {  // threads come in order: one lookup per block
-                p_last = &pending_[b];
+                p = &pending_[b];
                 b_last = b;
-                if (p_last->begin.empty()) {
-                    p_last->begin.assign(threads_per_block_, 0);
-                    p_last->end.assign(threads_per_block_, 0);
-                    p_last->accesses.reserve(std::min<std::uint64_t>(
-                        static_cast<std::uint64_t>(threads_per_block_) * header().accesses_per_step, 1u << 20));
+                if (p->begin.empty()) {
+                    p->begin.assign(threads_per_block_, nullptr);
+                    p->count.assign(threads_per_block_, 0);
                 }
+                p->chunks.push_back(chunk);
+                ++chunk->blocks_open;
             }
-            PendingBlock& p = *p_last;
-            p.begin[t] = static_cast<std::uint32_t>(p.accesses.size());
-            p.accesses.insert(p.accesses.end(), batch_.accesses.begin() + batch_.first[i],
-                              batch_.accesses.begin() + batch_.first[i + 1]);
-            p.end[t] = static_cast<std::uint32_t>(p.accesses.size());
+            p->begin[t] = batch.accesses.data() + batch.first[i];
+            p->count[t] = batch.first[i + 1] - batch.first[i];
             next_block_ = b;  // threads increase: every block before this one is complete
         }
     }
 }
 
+void RecordedWarps::release(const PendingBlock& block) {
+    std::unique_lock lock(mutex_, std::defer_lock);  // (free_chunks_ is shared with the reader)
+    if (reader_.joinable()) lock.lock();
+    for (Chunk* chunk : block.chunks)
+        if (--chunk->blocks_open == 0) free_chunks_.push_back(chunk);
+}
+
 std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::uint32_t warp_size,
                                   WarpRequests& out) {
-    out.requests.clear();
-    out.addresses.clear();
+    out.requests.clear();  // (addresses is resized below: cleared, it would be zeroed again)
     read_through(block);
     const auto found = pending_.find(block);
-    if (found == pending_.end()) return 0;  // no thread of the block made an access
+    if (found == pending_.end()) {  // no thread of the block made an access
+        out.addresses.clear();
+        return 0;
+    }
     const PendingBlock& p = found->second;
     const std::uint32_t first = warp * warp_size;
     const std::uint32_t lanes = first >= threads_per_block_ ? 0 : std::min(warp_size, threads_per_block_ - first);
@@ -61,36 +138,39 @@ std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::
     std::uint32_t active = 0, most = 0;
     for (std::uint32_t l = 0; l < lanes; ++l) {
         const std::uint32_t t = first + l;
-        lane_count_[l] = p.end[t] - p.begin[t];
-        lane_accesses_[l] = p.accesses.data() + p.begin[t];
+        lane_count_[l] = p.count[t];
+        lane_accesses_[l] = p.begin[t];
         active += lane_count_[l] != 0;
         most = std::max(most, lane_count_[l]);
     }
     // Request k: the k-th access of every lane that has one, one request per (direction, size) in
     // the order the lanes first show it (one request in any kernel whose lanes run the same code).
+    // Every lane gives at most one address per k: room for lanes * most, trimmed at the end.
+    out.addresses.resize(static_cast<std::size_t>(lanes) * most);
+    std::uint64_t* addresses = out.addresses.data();
+    std::uint32_t used = 0;
+    const bool full = lanes > 0 && active == lanes &&
+                      std::all_of(lane_count_.begin(), lane_count_.end(), [&](std::uint32_t n) { return n == most; });
     struct Kind {
         bool is_write;
         std::uint32_t size;
     };
     Kind kinds[64];
     for (std::uint32_t k = 0; k < most; ++k) {
-        // The common case: every lane that has a k-th access makes one of the same kind.
-        const std::size_t mark = out.addresses.size();
-        RecordedRequest one{{}, static_cast<std::uint32_t>(mark)};
-        bool uniform = true;
-        for (std::uint32_t l = 0; l < lanes && uniform; ++l) {
-            if (lane_count_[l] <= k) continue;
-            const Access& a = lane_accesses_[l][k];
-            if (one.shape.lanes == 0) one.shape = {a.size, a.array, a.is_write, 0};
-            uniform = a.is_write == one.shape.is_write && a.size == one.shape.size;
-            out.addresses.push_back(a.address);
-            ++one.shape.lanes;
+        if (full) {  // the common case: every lane makes a k-th access, all of one kind
+            const Access& first_lane = lane_accesses_[0][k];
+            bool uniform = true;
+            for (std::uint32_t l = 0; l < lanes; ++l) {
+                const Access& a = lane_accesses_[l][k];
+                addresses[used + l] = a.address;
+                uniform &= (a.is_write == first_lane.is_write) & (a.size == first_lane.size);
+            }
+            if (uniform) {
+                out.requests.push_back({{first_lane.size, first_lane.array, first_lane.is_write, lanes}, used});
+                used += lanes;
+                continue;
+            }
         }
-        if (uniform) {
-            out.requests.push_back(one);
-            continue;
-        }
-        out.addresses.resize(mark);
         std::uint32_t count = 0;
         for (std::uint32_t l = 0; l < lanes; ++l) {
             if (lane_count_[l] <= k) continue;
@@ -100,19 +180,23 @@ std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::
             if (!seen) kinds[count++] = {a.is_write, a.size};
         }
         for (std::uint32_t g = 0; g < count; ++g) {
-            RecordedRequest r{{}, static_cast<std::uint32_t>(out.addresses.size())};
+            RecordedRequest r{{}, used};
             for (std::uint32_t l = 0; l < lanes; ++l) {
                 if (lane_count_[l] <= k) continue;
                 const Access& a = lane_accesses_[l][k];
                 if (a.is_write != kinds[g].is_write || a.size != kinds[g].size) continue;
                 if (r.shape.lanes == 0) r.shape = {a.size, a.array, a.is_write, 0};
-                out.addresses.push_back(a.address);
+                addresses[used++] = a.address;
                 ++r.shape.lanes;
             }
             out.requests.push_back(r);
         }
     }
-    if (warp + 1 == (threads_per_block_ + warp_size - 1) / warp_size) pending_.erase(found);
+    out.addresses.resize(used);
+    if (warp + 1 == (threads_per_block_ + warp_size - 1) / warp_size) {
+        release(p);
+        pending_.erase(found);
+    }
     return active;
 }
 

@@ -6,11 +6,19 @@
 // rest), split by direction and size where the lanes' k-th accesses differ. A warp's requests are
 // built once, when it is loaded into a slot; issuing one is a copy of its lanes' addresses.
 //
-// The trace is read forward as blocks are dispatched (in launch order); blocks read ahead of the
-// one asked for wait in memory until their warps are loaded, and a block's accesses are dropped
-// once its last warp is.
+// The trace is read forward as blocks are dispatched (in launch order), a file block of threads at
+// a time into a chunk that the launch blocks point into (no copy); a chunk is reused once every
+// launch block with threads in it has had its last warp loaded. With `read_ahead`, a thread of its
+// own decompresses and decodes the next chunks while the model runs (the order, and so every
+// result, is the same).
 #include <cstdint>
+#include <condition_variable>
+#include <deque>
+#include <exception>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -33,7 +41,10 @@ struct WarpRequests {
 class RecordedWarps {
 public:
     // Opens a cst trace of a launch; throws InputError for a bad file or a version 1 trace.
-    explicit RecordedWarps(const std::string& path);
+    explicit RecordedWarps(const std::string& path, bool read_ahead = false);
+    ~RecordedWarps();
+    RecordedWarps(const RecordedWarps&) = delete;
+    RecordedWarps& operator=(const RecordedWarps&) = delete;
 
     const cst::TraceHeader& header() const { return source_.header(); }
     const cst::LaunchGeometry& launch() const { return *source_.header().launch; }
@@ -46,19 +57,39 @@ public:
     std::uint32_t load(std::uint64_t block, std::uint32_t warp, std::uint32_t warp_size, WarpRequests& out);
 
 private:
-    // A block's threads read from the trace: thread i's accesses are accesses[begin[i] .. end[i]).
+    // Threads as read from the file, and how many launch blocks still point into them.
+    struct Chunk {
+        cst::ThreadBatch batch;
+        std::uint32_t blocks_open = 0;
+    };
+    // A launch block's threads: thread i's accesses are begin[i] .. begin[i] + count[i].
     struct PendingBlock {
-        std::vector<std::uint32_t> begin, end;
-        std::vector<Access> accesses;
+        std::vector<const Access*> begin;
+        std::vector<std::uint32_t> count;
+        std::vector<Chunk*> chunks;  // the chunks its threads lie in
     };
     void read_through(std::uint64_t block);
+    void release(const PendingBlock& block);
+    // The next chunk of threads from the file, or nullptr at its end (rethrows the reader's error).
+    Chunk* next_chunk();
+    Chunk* free_chunk();  // a chunk to read into (callers hold mutex_ where the reader runs)
+    void read_ahead_loop();
 
     cst::TraceFileSource source_;
     std::uint32_t threads_per_block_ = 1;
     std::map<std::uint64_t, PendingBlock> pending_;
     std::uint64_t next_block_ = 0;  // every block below it is complete in pending_ (or absent)
     bool finished_ = false;         // the whole trace has been read
-    cst::ThreadBatch batch_;
+    std::vector<std::unique_ptr<Chunk>> chunks_;  // every chunk, in use or free
+    std::vector<Chunk*> free_chunks_;
+    // Read ahead: the reader fills free chunks into ready_ (at most kReadyAhead waiting).
+    static constexpr std::size_t kReadyAhead = 16;  // file blocks of 16K accesses
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<Chunk*> ready_;
+    bool reader_done_ = false, stopping_ = false;
+    std::exception_ptr reader_error_;
+    std::thread reader_;
     std::vector<std::uint32_t> lane_count_;
     std::vector<const Access*> lane_accesses_;
 };
