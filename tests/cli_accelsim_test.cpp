@@ -71,6 +71,24 @@ TEST(CliAccelsim, ConvergedKernelGivesTheHandCountedRequestsAndSectors) {
     EXPECT_EQ(gpu_parameters("--trace '" + cst + "'"), p);
 }
 
+// Compressed traces (NVBit traces are usually kept compressed) read as they are: the same counters
+// as the plain file; from a pipe, which cannot be read twice, a clear error.
+TEST(CliAccelsim, GzipAndZstdTracesGiveThePlainCounters) {
+    const std::string traceg = write_temp("kernel-2.traceg", converged_kernel());
+    const nlohmann::json plain = gpu_parameters("--trace '" + traceg + "'");
+    for (const std::string tool : {"gzip", "zstd -q"}) {
+        const std::string packed = traceg + (tool == "gzip" ? ".gz" : ".zst");
+        ASSERT_EQ(std::system((tool + " -c '" + traceg + "' > '" + packed + "'").c_str()), 0) << tool;
+        const nlohmann::json p = gpu_parameters("--trace '" + packed + "' --trace-format traceg");
+        for (const char* key : {"load_requests", "store_requests", "load_sectors", "store_sectors", "warps"})
+            EXPECT_EQ(p.value(key, ""), plain.value(key, "")) << tool << " " << key;
+    }
+    const CommandResult piped =
+        run_shell("cat '" + traceg + "' | CACHESIM simulate --model gpu --trace - --trace-format traceg");
+    EXPECT_EQ(piped.exit_code, 2) << piped.err;
+    EXPECT_NE(piped.err.find("can be read only once"), std::string::npos) << piped.err;
+}
+
 // A small valid kernel; each case below breaks one line of it.
 const std::vector<std::string> kGood = {
     "-grid dim = (2,1,1)",                                   // 1

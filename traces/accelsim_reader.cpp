@@ -5,12 +5,14 @@
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <istream>
 #include <limits>
+#include <streambuf>
 #include <string_view>
 #include <unistd.h>
 
 #include "traces/input_error.hpp"
+#include "traces/input_stream.hpp"
 #include "traces/trace_format_writer.hpp"
 
 namespace cachesim::accelsim {
@@ -516,11 +518,29 @@ std::vector<ArrayInfo> regions_for_pages(const std::vector<std::uint64_t>& pages
 
 namespace {
 
-std::ifstream open_input(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open");
-    return in;
-}
+// A std::istream's view of an InputStream, so that the line reader takes plain, gzip- or
+// zstd-compressed files and pipes alike.
+class InputStreamBuffer : public std::streambuf {
+public:
+    explicit InputStreamBuffer(InputStream& input) : input_(input), block_(InputStream::kBlockBytes) {}
+    // Back to the first byte (InputError for a pipe, which can be read only once).
+    void rewind() {
+        input_.rewind();
+        setg(nullptr, nullptr, nullptr);
+    }
+
+protected:
+    int_type underflow() override {
+        const std::size_t got = input_.read(block_.data(), block_.size());
+        if (got == 0) return traits_type::eof();
+        setg(block_.data(), block_.data(), block_.data() + got);
+        return traits_type::to_int_type(block_[0]);
+    }
+
+private:
+    InputStream& input_;
+    std::vector<char> block_;
+};
 
 std::size_t region_of(const std::vector<ArrayInfo>& arrays, std::uint64_t address) {
     // The last region starting at or below the address (every access lies in one).
@@ -536,9 +556,11 @@ TracegConversion convert_traceg(const std::string& in_path, const std::string& o
     WarpAccesses warp;
     // Pass 1: check everything and collect the touched pages.
     std::vector<std::uint64_t> pages;
+    InputStream input(in_path);
+    InputStreamBuffer buffer(input);
     {
-        std::ifstream in = open_input(in_path);
-        TracegReader reader(in, in_path);
+        std::istream in(&buffer);
+        TracegReader reader(in, input.name());
         std::vector<std::uint64_t> recent;
         while (reader.next_warp(warp)) {
             for (const auto& lane : warp.lane)
@@ -560,13 +582,14 @@ TracegConversion convert_traceg(const std::string& in_path, const std::string& o
         result.counts = reader.counts();
     }
     // Pass 2: write every thread's accesses, each tagged with its region.
+    buffer.rewind();  // (before anything is written: a pipe cannot be read twice)
     cst::TraceHeader header;
     header.elem_bytes = 1;
     header.arrays = regions_for_pages(pages);
     header.launch = result.kernel.launch;
     cst::TraceWriter writer(out_path, header, zstd_level);
-    std::ifstream in = open_input(in_path);
-    TracegReader reader(in, in_path);
+    std::istream in(&buffer);
+    TracegReader reader(in, input.name());
     const std::uint64_t threads_per_block = result.kernel.launch.threads_per_block();
     while (reader.next_warp(warp)) {
         for (std::uint32_t l = 0; l < warp.lanes; ++l) {
