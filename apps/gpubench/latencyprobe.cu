@@ -1,0 +1,172 @@
+// latencyprobe: the load-to-use latency of one global load that hits in L1, hits in L2, or goes to
+// DRAM, by pointer chasing in a single thread (each load's address is the previous load's data,
+// so the loads cannot overlap).
+//
+// A region of `lines` 128 B lines holds a random cyclic chain (the first word of each line names
+// the next line), so that no stride prefetch helps. Two launches of one thread each chase the
+// region twice in a row (one launch: one SM, so the second pass finds what the first left in
+// that SM's L1):
+//   after a scrub (a 512 MiB write through L2 evicts the region), ld.global.cg (L2 only):
+//     dram: the first pass misses L2;   l2: the second pass hits it
+//   then ld.global.ca (L1 and L2):
+//     l1fill: the first pass misses L1 (hits L2) and fills it;   l1: the second hits L1
+// Every load is timed with clock64() around the load and a dependent shared-memory store (the
+// same method as l2probe, so the figures compare with its near and far L2 latencies); `clock`
+// times that store alone, the method's own cost, which the summary subtracts.
+//
+// Writes OUTDIR/latencyprobe.csv (one row per case and load: case, index, cycles) and a summary on
+// stdout (per case: median, 10th and 90th percentile, and the median less the method's cost).
+// Usage: latencyprobe OUTDIR [--lines N] [--device D]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "apps/gpubench/cuda_check.hpp"
+
+namespace {
+
+constexpr unsigned kLineBytes = 128;
+constexpr unsigned kWordsPerLine = kLineBytes / sizeof(unsigned);
+constexpr unsigned kPasses = 2;
+constexpr unsigned kMaxLines = 2048;  // per pass: the shared arrays hold kPasses times as many
+
+enum class Load { global_cg, global_ca, none };
+
+// One thread follows the chain around the region kPasses times, timing each load.
+template <Load kind>
+__global__ void chase(const unsigned* region, unsigned lines, unsigned* latency_out, unsigned* sink) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    __shared__ unsigned s_latency[kPasses * kMaxLines];
+    __shared__ unsigned s_next[kPasses * kMaxLines];
+    unsigned word = 0;
+    for (unsigned i = 0; i < kPasses * lines; ++i) {
+        const long long start = clock64();
+        if constexpr (kind == Load::global_cg) word = __ldcg(region + word);
+        else if constexpr (kind == Load::global_ca) word = __ldca(region + word);
+        else word = (word + kWordsPerLine) % (lines * kWordsPerLine);  // no load: the method's cost
+        s_next[i] = word;
+        const long long end = clock64();
+        s_latency[i] = static_cast<unsigned>(end - start);
+    }
+    for (unsigned i = 0; i < kPasses * lines; ++i) latency_out[i] = s_latency[i];
+    *sink = s_next[kPasses * lines - 1];
+}
+
+__global__ void scrub(unsigned* buffer, std::size_t words) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        buffer[i] = buffer[i] * 3u + 1u;
+}
+
+struct Options {
+    std::string out_dir;
+    unsigned lines = 64;
+    int device = 0;
+};
+
+Options parse(int argc, char** argv) {
+    if (argc < 2) throw std::invalid_argument("usage: latencyprobe OUTDIR [--lines N] [--device D]");
+    Options o;
+    o.out_dir = argv[1];
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (i + 1 >= argc) throw std::invalid_argument(a + ": needs a value");
+        const long v = std::strtol(argv[++i], nullptr, 10);
+        if (a == "--lines") {
+            if (v < 2 || v > long(kMaxLines)) throw std::invalid_argument("--lines: 2.." + std::to_string(kMaxLines));
+            o.lines = static_cast<unsigned>(v);
+        } else if (a == "--device") {
+            o.device = static_cast<int>(v);
+        } else {
+            throw std::invalid_argument("unknown option " + a);
+        }
+    }
+    return o;
+}
+
+unsigned quantile(std::vector<unsigned> v, double q) {
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(q * (v.size() - 1) + 0.5))];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+    const Options o = parse(argc, argv);
+    GPUBENCH_CUDA(cudaSetDevice(o.device));
+    cudaDeviceProp prop{};
+    GPUBENCH_CUDA(cudaGetDeviceProperties(&prop, o.device));
+    std::printf("latencyprobe on %s (%d SMs, L2 %d KiB), %u lines of %u B\n", prop.name,
+                prop.multiProcessorCount, prop.l2CacheSize / 1024, o.lines, kLineBytes);
+
+    const std::size_t words = std::size_t(o.lines) * kWordsPerLine;
+    std::vector<unsigned> host(words, 0), order(o.lines);
+    std::iota(order.begin(), order.end(), 0u);
+    std::mt19937 rng(12345);
+    std::shuffle(order.begin() + 1, order.end(), rng);  // the chase starts at line 0
+    for (unsigned i = 0; i < o.lines; ++i) host[std::size_t(order[i]) * kWordsPerLine] = order[(i + 1) % o.lines] * kWordsPerLine;
+    unsigned *region = nullptr, *latency = nullptr, *sink = nullptr, *scrub_buffer = nullptr;
+    const std::size_t scrub_words = (512u << 20) / sizeof(unsigned);
+    GPUBENCH_CUDA(cudaMalloc(&region, words * sizeof(unsigned)));
+    GPUBENCH_CUDA(cudaMalloc(&latency, kPasses * o.lines * sizeof(unsigned)));
+    GPUBENCH_CUDA(cudaMalloc(&sink, sizeof(unsigned)));
+    GPUBENCH_CUDA(cudaMalloc(&scrub_buffer, scrub_words * sizeof(unsigned)));
+    GPUBENCH_CUDA(cudaMemset(scrub_buffer, 0, scrub_words * sizeof(unsigned)));
+    GPUBENCH_CUDA(cudaMemcpy(region, host.data(), words * sizeof(unsigned), cudaMemcpyHostToDevice));
+
+    struct Case {
+        const char* name;
+        std::vector<unsigned> cycles;
+    };
+    std::vector<Case> cases;
+    // One launch, two passes: the cases named for the first and for the second pass.
+    auto run = [&](auto kernel, const char* first, const char* second) {
+        kernel<<<1, 32>>>(region, o.lines, latency, sink);
+        gpubench::cuda_check_launch("chase");
+        GPUBENCH_CUDA(cudaDeviceSynchronize());
+        std::vector<unsigned> out(kPasses * o.lines);
+        GPUBENCH_CUDA(cudaMemcpy(out.data(), latency, out.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+        cases.push_back({first, std::vector<unsigned>(out.begin(), out.begin() + o.lines)});
+        if (second) cases.push_back({second, std::vector<unsigned>(out.begin() + o.lines, out.end())});
+    };
+    run(chase<Load::none>, "clock", nullptr);
+    scrub<<<1024, 256>>>(scrub_buffer, scrub_words);
+    gpubench::cuda_check_launch("scrub");
+    GPUBENCH_CUDA(cudaDeviceSynchronize());
+    run(chase<Load::global_cg>, "dram", "l2");
+    run(chase<Load::global_ca>, "l1fill", "l1");
+
+    const std::string path = o.out_dir + "/latencyprobe.csv";
+    std::ofstream csv(path);
+    if (!csv) throw std::runtime_error("cannot write " + path);
+    csv << "case,index,cycles\n";
+    for (const Case& c : cases)
+        for (std::size_t i = 0; i < c.cycles.size(); ++i) csv << c.name << ',' << i << ',' << c.cycles[i] << '\n';
+    if (!csv.flush()) throw std::runtime_error("cannot write " + path);
+
+    // The first load of each chase also pays for the instruction cache and the TLB: left out.
+    const unsigned cost = quantile(std::vector<unsigned>(cases[0].cycles.begin() + 1, cases[0].cycles.end()), 0.5);
+    std::printf("%-7s %8s %8s %8s %14s\n", "case", "median", "p10", "p90", "median - clock");
+    for (const Case& c : cases) {
+        const std::vector<unsigned> v(c.cycles.begin() + 1, c.cycles.end());
+        const unsigned median = quantile(v, 0.5);
+        std::printf("%-7s %8u %8u %8u %14d\n", c.name, median, quantile(v, 0.1), quantile(v, 0.9),
+                    int(median) - int(cost));
+    }
+    cudaFree(region);
+    cudaFree(latency);
+    cudaFree(sink);
+    cudaFree(scrub_buffer);
+    return 0;
+} catch (const std::exception& e) {
+    std::fprintf(stderr, "latencyprobe: %s\n", e.what());
+    return 2;
+}
