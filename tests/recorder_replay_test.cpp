@@ -121,6 +121,34 @@ TEST(RecorderReplay, LanesOfBothDirectionsSplitIntoTwoRequests) {
     EXPECT_EQ(r.result.writes, 16u);
 }
 
+// Two warps of one block (one SM, one L1) over the 32 lines of `a` (32 floats each):
+//   request 0: warp 0 lane l reads line 31 - l (lanes stepping down), warp 1 reads line l (up);
+//   request 1: lane l reads word 1 of line 7l mod 32 (no even step);
+//   request 2: every lane reads a[5] (one address).
+// 32 + 32 + 1 sectors per warp, and only the first touch of each line's first sector misses: 32.
+// Lanes given the wrong addresses (a step taken the wrong way, a permutation lost) would miss more.
+struct SteppedAndScattered {
+    const float* a;
+    template <class Rec>
+    CACHESIM_HD void operator()(const ThreadIndex& t, Rec& rec) const {
+        const std::uint32_t warp = t.thread.x / 32, lane = t.thread.x % 32;
+        rec.load(&a[32 * (warp == 0 ? 31 - lane : lane)]);
+        rec.load(&a[32 * (lane * 7 % 32) + 1]);
+        rec.load(&a[5]);
+    }
+};
+
+TEST(RecorderReplay, LanesSteppingDownScatteredOrAllAtOneAddress) {
+    std::vector<float> a(32 * 32);
+    const std::string path = temp_path("stepped.cst");
+    RecordingWriter writer(path, {1, 1, 1}, {64, 1, 1}, {{"a", a.data(), 4, 32, 32}});
+    record_on_host(writer, SteppedAndScattered{a.data()});
+    const GpuResult r = simulate_gpu_trace(path, h200(64));
+    EXPECT_EQ(r.load_requests, 6u);
+    EXPECT_EQ(r.load_sectors, 2u * (32 + 32 + 1));
+    EXPECT_EQ(r.ncu.l1_sectors_ld_hit, 2u * (32 + 32 + 1) - 32);
+}
+
 // A box stencil written as a kernel body makes the built-in stencil's accesses (the arrays placed
 // as the built-in workload places them), so its recording replays to every counter of the
 // built-in run, with the built-in's issue burst given explicitly.

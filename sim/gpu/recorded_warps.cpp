@@ -5,6 +5,22 @@
 #include "traces/input_error.hpp"
 
 namespace cachesim {
+namespace {
+
+// The request of `shape.lanes` addresses at addresses[used ..]: even ones keep base and stride
+// and give their room back (used stays), others keep the addresses (used moves past them).
+RecordedRequest request(const RequestShape& shape, const std::uint64_t* addresses, std::uint32_t& used) {
+    const std::uint64_t* a = addresses + used;
+    const std::uint64_t stride = shape.lanes > 1 ? a[1] - a[0] : 0;  // (wraps for a falling one: still exact)
+    bool even = true;
+    for (std::uint32_t l = 2; l < shape.lanes; ++l) even &= a[l] - a[l - 1] == stride;
+    if (even) return {shape, RecordedRequest::kEven, a[0], static_cast<std::int64_t>(stride)};
+    RecordedRequest r{shape, used, 0, 0};
+    used += shape.lanes;
+    return r;
+}
+
+}  // namespace
 
 RecordedWarps::RecordedWarps(const std::string& path, bool read_ahead) : source_(path) {
     if (!source_.header().launch)
@@ -123,7 +139,7 @@ void RecordedWarps::release(const PendingBlock& block) {
 
 std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::uint32_t warp_size,
                                   WarpRequests& out) {
-    out.requests.clear();  // (addresses is resized below: cleared, it would be zeroed again)
+    out.requests.clear();
     read_through(block);
     const auto found = pending_.find(block);
     if (found == pending_.end()) {  // no thread of the block made an access
@@ -145,9 +161,9 @@ std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::
     }
     // Request k: the k-th access of every lane that has one, one request per (direction, size) in
     // the order the lanes first show it (one request in any kernel whose lanes run the same code).
-    // Every lane gives at most one address per k: room for lanes * most, trimmed at the end.
-    out.addresses.resize(static_cast<std::size_t>(lanes) * most);
-    std::uint64_t* addresses = out.addresses.data();
+    // Every lane gives at most one address per k: room for lanes * most in the scratch buffer.
+    if (scratch_.size() < static_cast<std::size_t>(lanes) * most) scratch_.resize(static_cast<std::size_t>(lanes) * most);
+    std::uint64_t* addresses = scratch_.data();
     std::uint32_t used = 0;
     const bool full = lanes > 0 && active == lanes &&
                       std::all_of(lane_count_.begin(), lane_count_.end(), [&](std::uint32_t n) { return n == most; });
@@ -166,8 +182,8 @@ std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::
                 uniform &= (a.is_write == first_lane.is_write) & (a.size == first_lane.size);
             }
             if (uniform) {
-                out.requests.push_back({{first_lane.size, first_lane.array, first_lane.is_write, lanes}, used});
-                used += lanes;
+                out.requests.push_back(request({first_lane.size, first_lane.array, first_lane.is_write, lanes},
+                                               addresses, used));
                 continue;
             }
         }
@@ -180,19 +196,19 @@ std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::
             if (!seen) kinds[count++] = {a.is_write, a.size};
         }
         for (std::uint32_t g = 0; g < count; ++g) {
-            RecordedRequest r{{}, used};
+            RequestShape shape;
+            shape.lanes = 0;
             for (std::uint32_t l = 0; l < lanes; ++l) {
                 if (lane_count_[l] <= k) continue;
                 const Access& a = lane_accesses_[l][k];
                 if (a.is_write != kinds[g].is_write || a.size != kinds[g].size) continue;
-                if (r.shape.lanes == 0) r.shape = {a.size, a.array, a.is_write, 0};
-                addresses[used++] = a.address;
-                ++r.shape.lanes;
+                if (shape.lanes == 0) shape = {a.size, a.array, a.is_write, 0};
+                addresses[used + shape.lanes++] = a.address;
             }
-            out.requests.push_back(r);
+            out.requests.push_back(request(shape, addresses, used));
         }
     }
-    out.addresses.resize(used);
+    out.addresses.assign(addresses, addresses + used);  // the uneven requests' lanes only
     if (warp + 1 == (threads_per_block_ + warp_size - 1) / warp_size) {
         release(p);
         pending_.erase(found);

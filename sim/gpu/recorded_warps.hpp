@@ -27,12 +27,19 @@
 
 namespace cachesim {
 
+// A request whose lanes' addresses step evenly (lane l at base + l x stride: a warp reading
+// consecutive elements, or all one address) keeps just base and stride; any other keeps its lanes'
+// addresses in WarpRequests::addresses from `first` on. Most requests of regular kernels are even,
+// so a resident warp costs a few bytes per request instead of 8 per lane.
 struct RecordedRequest {
+    static constexpr std::uint32_t kEven = ~0u;
     RequestShape shape;   // size, array (its first lane's), direction and active lanes
-    std::uint32_t first;  // its first lane's address in WarpRequests::addresses
+    std::uint32_t first;  // kEven, or its first lane's address in WarpRequests::addresses
+    std::uint64_t base;   // even: lane l's address is base + l * stride
+    std::int64_t stride;
 };
 
-// One warp's requests in issue order, with their lanes' addresses.
+// One warp's requests in issue order, with the lanes' addresses of its uneven ones.
 struct WarpRequests {
     std::vector<RecordedRequest> requests;
     std::vector<std::uint64_t> addresses;
@@ -92,6 +99,7 @@ private:
     std::thread reader_;
     std::vector<std::uint32_t> lane_count_;
     std::vector<const Access*> lane_accesses_;
+    std::vector<std::uint64_t> scratch_;  // a warp's lane addresses while its requests are built
 };
 
 }  // namespace cachesim

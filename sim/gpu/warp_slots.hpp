@@ -39,7 +39,12 @@ public:
         if (recorded_) [[unlikely]] {
             const WarpRequests& warp = requests_[slot];
             const RecordedRequest& r = warp.requests[w.k];
-            std::memcpy(out, warp.addresses.data() + r.first, sizeof(std::uint64_t) * r.shape.lanes);
+            if (r.first == RecordedRequest::kEven) {
+                const std::uint64_t stride = static_cast<std::uint64_t>(r.stride);
+                for (std::uint32_t l = 0; l < r.shape.lanes; ++l) out[l] = r.base + l * stride;
+            } else {
+                std::memcpy(out, warp.addresses.data() + r.first, sizeof(std::uint64_t) * r.shape.lanes);
+            }
             return r.shape;
         }
         const std::size_t lane0 = slot * warp_size_;
