@@ -16,6 +16,7 @@ struct HostBackend {
         std::memset(p, 0, bytes);
         return p;
     }
+    void upload(void* p, const void* data, std::size_t bytes) { std::memcpy(p, data, bytes); }
     void release(void* p) { std::free(p); }
     template <class Body>
     std::uint64_t record(cachesim::RecordingWriter& writer, const Body& body) {
