@@ -25,6 +25,18 @@ mkdir -p "$OUT/logs"
 SPECS=${1:-transpose:4096x4096,transpose_tiled:4096x4096,stencil3d:256x256x256,gemm:1024x1024x1024:rowmajor,gemm:1024x1024x1024:grouped:8,gemm:2048x2048x2048:rowmajor,gemm:2048x2048x2048:grouped:8,spmv:1048576}
 METRICS=l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sector_op_read_hit_rate.pct,dram__bytes_read.sum
 TXT=$OUT/examples.txt
+export PATH=$PATH:/usr/local/cuda/bin  # nvcc, cuobjdump
+
+# sass_memory_ops SASS: per example kernel (mangled name), its global loads and stores, shared
+# loads and stores and barriers in program order (LDG.E etc., predicates left out).
+sass_memory_ops() {
+  awk '/Function :/ { name = $3; next }
+       name ~ /example_kernel/ {
+         for (i = 1; i <= NF; ++i)
+           if ($i ~ /^(LDG|STG|LDS|STS|BAR)/) { ops[name] = ops[name] " " $i; break }
+       }
+       END { for (k in ops) print k ":" ops[k] }' "$1"
+}
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv
@@ -45,9 +57,8 @@ timeout 300 cmake --build build-device -j"$(nproc)" --target record_kernel_cuda 
 status=0
 
 echo "== SASS: global loads and stores of each example kernel" | tee -a "$TXT"
-cuobjdump -sass "$BIN" >"$OUT/logs/gpubench.sass" 2>&1
-awk '/Function :/ { name = $3 } name ~ /example_kernel/ && /LDG|STG|LDS|STS|BAR/ { n[name]++; op[name] = op[name] " " $2 }
-     END { for (k in n) print k ":" op[k] }' "$OUT/logs/gpubench.sass" | sed 's/ \/\*[0-9a-f]*\*\///g' | tee -a "$TXT"
+cuobjdump -sass "$BIN" >"$OUT/logs/gpubench.sass" 2>&1 || echo "cuobjdump failed: see logs/gpubench.sass" | tee -a "$TXT"
+sass_memory_ops "$OUT/logs/gpubench.sass" | tee -a "$TXT"
 
 echo "== gpubench --examples" | tee -a "$TXT"
 timeout 300 "$BIN" --examples "$SPECS" --metrics "$METRICS" --profile-reps 3 --out "$OUT/examples.csv" \
