@@ -15,6 +15,9 @@ struct CudaBackend {
         cachesim::recorder_check(cudaMemset(p, 0, bytes), "cudaMemset");
         return p;
     }
+    void upload(void* p, const void* data, std::size_t bytes) {
+        cachesim::recorder_check(cudaMemcpy(p, data, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    }
     void release(void* p) { cudaFree(p); }
     template <class Body>
     std::uint64_t record(cachesim::RecordingWriter& writer, const Body& body) {

@@ -2,14 +2,18 @@
 // The command line shared by record_kernel_host and record_kernel_cuda:
 //   record_kernel_* transpose WxH BXxBY OUT.cst   naive transpose of a W x H float matrix
 //   record_kernel_* stencil WxH SWxSH BLOCK OUT.cst   box stencil, 1D blocks of BLOCK threads
-// Backend supplies alloc(bytes), release(p) and record(writer, body). Exit 2 on bad input or a
-// failed recording, with one message.
+//   record_kernel_* example SPEC OUT.cst             an example launch (examples/example_spec.hpp)
+// Backend supplies alloc(bytes), upload(p, data, bytes), release(p) and record(writer, body). Exit
+// 2 on bad input or a failed recording, with one message.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <type_traits>
+#include <vector>
 
+#include "examples/example_spec.hpp"
 #include "examples/kernels.hpp"
 #include "traces/recorder_writer.hpp"
 
@@ -27,10 +31,41 @@ inline bool parse_pair(const char* text, std::uint32_t& a, std::uint32_t& b) {
     return true;
 }
 
+// Records the example launch `spec` into `out`; returns the accesses written. Throws.
+template <class Backend>
+std::uint64_t record_example(const ExampleSpec& spec, const std::string& out, Backend& backend) {
+    std::vector<ExampleArray> arrays = example_arrays(spec);
+    std::vector<void*> pointers;
+    struct Release {  // frees what was allocated, however the recording ends
+        Backend& backend;
+        std::vector<void*>& pointers;
+        ~Release() {
+            for (void* p : pointers) backend.release(p);
+        }
+    } release{backend, pointers};
+    std::vector<RecordingArray> registered;
+    for (ExampleArray& a : arrays) {
+        const std::uint64_t bytes = a.count() * a.elem_bytes;
+        pointers.push_back(backend.alloc(bytes));
+        if (!a.contents.empty()) backend.upload(pointers.back(), a.contents.data(), bytes);
+        a.contents = {};
+        registered.push_back({a.name, pointers.back(), a.elem_bytes, a.width, a.height});
+    }
+    RecordingWriter writer(out, example_grid(spec), example_block(spec), registered);
+    return with_example_body(spec, pointers, [&](const auto& body) -> std::uint64_t {
+        using Body = std::decay_t<decltype(body)>;
+        if constexpr (shared_tiles_of<Body>::value > 0)
+            return backend.record(writer, WithoutSharedMemory<Body>{body});
+        else
+            return backend.record(writer, body);
+    });
+}
+
 template <class Backend>
 int record_main(int argc, char** argv, Backend& backend) {
     const char* usage =
-        "usage: %s transpose WxH BXxBY OUT.cst | stencil WxH SWxSH BLOCK OUT.cst\n"
+        "usage: %s transpose WxH BXxBY OUT.cst | stencil WxH SWxSH BLOCK OUT.cst | example SPEC OUT.cst\n"
+        "SPEC: %s\n"
         "Records the example kernel's global accesses as a cst version 2 trace (cachesim info / simulate\n"
         "--model gpu --trace OUT.cst).\n";
     const std::string kernel = argc > 1 ? argv[1] : "";
@@ -38,11 +73,26 @@ int record_main(int argc, char** argv, Backend& backend) {
     const bool transpose = kernel == "transpose" && argc == 5 && parse_pair(argv[2], w, h) && parse_pair(argv[3], a, b);
     const bool stencil = kernel == "stencil" && argc == 6 && parse_pair(argv[2], w, h) && parse_pair(argv[3], a, b) &&
                          (block = static_cast<std::uint32_t>(std::strtoul(argv[4], nullptr, 10))) > 0;
-    if (!transpose && !stencil) {
-        std::fprintf(stderr, usage, argv[0]);
+    const bool example = kernel == "example" && argc == 4;
+    if (!transpose && !stencil && !example) {
+        std::fprintf(stderr, usage, argv[0], example_spec_usage());
         return 2;
     }
     const std::string out = argv[argc - 1];
+    if (example) {
+        try {
+            const ExampleSpec spec = parse_example_spec(argv[2]);
+            const auto t0 = std::chrono::steady_clock::now();
+            const std::uint64_t accesses = record_example(spec, out, backend);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::printf("wrote %s: %llu accesses in %.2f s (%s)\n", out.c_str(), static_cast<unsigned long long>(accesses),
+                        seconds, backend.name());
+            return 0;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "%s: error: %s\n", argv[0], e.what());
+            return 2;
+        }
+    }
     const std::uint64_t elems = static_cast<std::uint64_t>(w) * h;
     float* in = nullptr;
     float* result = nullptr;

@@ -322,6 +322,54 @@ def gen_parameters():
             + "\n```\n" + run(args).rstrip("\n") + "\n```\n")
 
 
+# --- the example kernels (gpubench --examples), from their committed compare output ------------
+
+EXAMPLES_CMD = ("scripts/make_docs.sh --examples: scripts/record_examples.sh tests/data/h200/examples.csv, then "
+                "cachesim compare --measured tests/data/h200/examples.csv --out tests/data/h200/examples_compare.csv")
+L1Q = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+DRAM = "dram__bytes_read.sum"
+
+
+def example_label(r):
+    k, w, h, d = r["kernel"], r["width"], r["height"], r["depth"]
+    if k == "gemm":
+        return "gemm {}x{}x{}".format(h, w, d)
+    if k == "stencil3d":
+        return "stencil3d {}x{}x{}".format(w, h, d)
+    if k == "spmv":
+        return "spmv {} rows, {} nonzeros".format(num(h), num(d))
+    return "{} {}x{}".format(k, w, h)
+
+
+def pair(measured, simulated):
+    """A count measured on the chip beside the model's: one number when they are equal."""
+    m, s = int(float(measured)), int(float(simulated))
+    return "{} (equal)".format(num(m)) if m == s else "{} / {}".format(num(m), num(s))
+
+
+def examples_table(path):
+    """The table of a compare output of example rows (path: the joined CSV)."""
+    out = ["| launch | block order | block | time ms | L1 requests H200 / sim | L1 sectors H200 / sim | L1 hit H200 | sim "
+           "| L2 hit H200 | sim | DRAM MB H200 | sim |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in read_csv(path):
+        f = lambda k: float(r[k])
+        out.append("| {} | {} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.1f} | {:.1f} |".format(
+            example_label(r), r["schedule"], r["block"], "{:.3f}".format(f("time_ms")) if r["time_ms"] else "",
+            pair(r[M + L1Q], r[S + L1Q]), pair(r[M + L1S], r[S + L1S]), f(M + L1R), f(S + L1R), f(M + L2R), f(S + L2R),
+            f(M + DRAM) / 1e6, f(S + DRAM) / 1e6))
+    return "\n".join(out) + "\n"
+
+
+def gen_examples_table():
+    path = H200 + "/examples_compare.csv"
+    if not os.path.exists(os.path.join(ROOT, path)):
+        return note("no H200 measurements of the example kernels are committed yet (`scripts/device_examples.sh` "
+                    "measures them; `scripts/make_docs.sh --examples` then compares them here)")
+    return (note("from `tests/data/h200/examples_compare.csv`, written by `{}`".format(EXAMPLES_CMD)) + "\n"
+            + examples_table(path))
+
+
 GENERATORS = {
     "parameters": gen_parameters,
     "simulate-default": gen_simulate_default,
@@ -334,6 +382,7 @@ GENERATORS = {
     "fidelity-ranking": gen_fidelity_ranking,
     "h200-medians": gen_h200_medians,
     "h200-spread": gen_h200_spread,
+    "examples-table": gen_examples_table,
 }
 
 
@@ -409,7 +458,12 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--no-figures", action="store_true")
+    ap.add_argument("--examples-table", metavar="JOINED_CSV",
+                    help="print the example kernels' table of this compare output and exit")
     a = ap.parse_args()
+    if a.examples_table:
+        sys.stdout.write(examples_table(os.path.abspath(a.examples_table)))
+        return 0
     BIN = os.path.abspath(a.bin)
     cache = {}
     failures = []

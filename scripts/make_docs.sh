@@ -9,6 +9,11 @@
 #   scripts/make_docs.sh --check   the same into memory and a temporary folder; fails, naming each
 #                                  block or figure, when the committed files differ (CTest:
 #                                  docs_tables_current)
+#   scripts/make_docs.sh --examples  first records the example kernels' traces on the host
+#                                  (scripts/record_examples.sh) and compares the H200's measurements
+#                                  of them, tests/data/h200/examples.csv, into examples_compare.{csv,txt}
+#                                  (a few CPU minutes; the traces, ~100 MB, stay untracked), then the
+#                                  cheap parts
 #   scripts/make_docs.sh --all     first the long runs (about 18 CPU minutes): re-simulates
 #                                  the 81 H200 fidelity configurations into tests/data/h200/compare.{txt,csv,png},
 #                                  the cacheviz screenshot viz/doc/cacheviz_compare.png (when cacheviz
@@ -43,6 +48,16 @@ case "$mode" in
       echo "make_docs: no cacheviz at $viz (or no xvfb-run): viz/doc/cacheviz_compare.png left as it is" >&2
     fi
     exec python3 scripts/make_docs.py --bin "$bin" ;;
-  -h|--help ) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  --examples )
+    d=tests/data/h200
+    [ -f "$d/examples.csv" ] || { echo "make_docs: no $d/examples.csv (scripts/device_examples.sh measures it)" >&2; exit 2; }
+    sums=""
+    [ -f "$d/examples_traces.sha256" ] && sums="$d/examples_traces.sha256"
+    scripts/record_examples.sh "$d/examples.csv" $sums
+    echo "make_docs: comparing the example kernels (cachesim compare)" >&2
+    "$bin" compare --measured "$d/examples.csv" --preset h200 --out "$d/examples_compare.csv" > "$d/examples_compare.txt.new"
+    mv "$d/examples_compare.txt.new" "$d/examples_compare.txt"
+    exec python3 scripts/make_docs.py --bin "$bin" ;;
+  -h|--help ) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   * ) echo "make_docs: unknown option $mode (see --help)" >&2; exit 2 ;;
 esac

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
@@ -119,13 +120,47 @@ bool looks_like_ncu_csv(std::string_view text) {
            text.find(",Kernel Name,") != std::string_view::npos;
 }
 
+std::string measured_kernel_name(const MeasuredRun& run) {
+    return run.recorded() ? run.kernel : std::string(workload_name(run.workload.kind));
+}
+
+std::string measured_schedule_name(const MeasuredRun& run) {
+    return run.recorded() ? run.order : schedule_name(run.workload.schedule);
+}
+
+namespace {
+
+// A recorded kernel's row: the configuration as written, the trace beside the CSV.
+void read_recorded_row(const CsvTable& t, std::size_t r, MeasuredRun& run, const std::string& trace) {
+    const Cell cell{t, r};
+    auto text = [&](std::string_view name) {
+        const int c = t.column(name);
+        return c < 0 ? std::string() : t.rows[r][static_cast<std::size_t>(c)];
+    };
+    run.kernel = text("kernel");
+    if (run.kernel.empty()) throw InputError(cell.where("kernel") + ": empty");
+    run.workload.width = to_whole(text("width"), cell.where("width"), true);
+    run.workload.height = to_whole(text("height"), cell.where("height"), true);
+    run.workload.depth = to_whole(text("depth"), cell.where("depth"), true);
+    run.order = text("schedule");
+    run.example = text("example");
+    const std::filesystem::path path(trace);
+    run.trace = path.is_absolute() ? trace : (std::filesystem::path(t.source).parent_path() / path).string();
+    for (auto [name, field] : {std::pair{"shared_bytes", &run.shared_bytes}, std::pair{"registers", &run.registers}}) {
+        const std::string value = text(name);
+        if (!value.empty()) *field = to_whole(value, cell.where(name), true);
+    }
+}
+
+}  // namespace
+
 std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source) {
     const CsvTable t = parse_csv(text, source, "kernel");
     const int kernel = require_column(t, "kernel"), width = require_column(t, "width"),
               height = require_column(t, "height"), stencil_w = require_column(t, "stencil_w"),
               stencil_h = require_column(t, "stencil_h"), depth = require_column(t, "depth"),
               schedule = require_column(t, "schedule"), block = require_column(t, "block");
-    const int elem = t.column("elem_bytes"), gpu = t.column("gpu"), time = t.column("time_ms");
+    const int elem = t.column("elem_bytes"), gpu = t.column("gpu"), time = t.column("time_ms"), trace = t.column("trace");
     const std::vector<int> metrics = metric_columns(t);
     std::vector<MeasuredRun> runs;
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
@@ -135,6 +170,16 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
         MeasuredRun run;
         run.line = t.lines[r];
         WorkloadSpec& w = run.workload;
+        if (trace >= 0 && !field(trace).empty()) {
+            read_recorded_row(t, r, run, field(trace));
+            if (elem >= 0) w.elem_bytes = to_whole(field(elem), cell.where("elem_bytes"), false);
+            run.block = to_whole(field(block), cell.where("block"), false);
+            if (gpu >= 0) run.gpu = field(gpu);
+            if (time >= 0 && !field(time).empty()) run.time_ms = to_number(field(time), cell.where("time_ms"));
+            read_metrics(t, r, metrics, run.metrics);
+            runs.push_back(std::move(run));
+            continue;
+        }
         w.kind = at(cell.where("kernel"), [&] { return parse_workload_kind(field(kernel)); });
         w.width = to_whole(field(width), cell.where("width"), false);
         w.height = to_whole(field(height), cell.where("height"), false);

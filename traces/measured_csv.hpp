@@ -49,15 +49,28 @@ const std::vector<std::string>& measured_metric_names();
 
 struct MeasuredRun {
     std::size_t line = 0;  // line in the source file, for messages
-    WorkloadSpec workload;
+    WorkloadSpec workload;  // a recorded kernel's row: only width, height and depth are its own
     std::uint32_t block = 0;
     std::string gpu;
     std::optional<double> time_ms;
     MeasuredMetrics metrics;
+    // A recorded kernel's row (a non-empty `trace` cell, as gpubench --examples writes): the cst
+    // trace of the same launch, its path resolved against the CSV's folder, which the GPU model
+    // replays instead of a built-in workload; the kernel, block order (`schedule`) and example
+    // spec as the row names them; the compiled kernel's shared memory per block and registers per
+    // thread when the row has them.
+    std::string trace, kernel, order, example;
+    std::optional<std::uint32_t> shared_bytes, registers;
+    bool recorded() const { return !trace.empty(); }
 };
 
+// The row's kernel and schedule (block order) names, for recorded and built-in rows alike.
+std::string measured_kernel_name(const MeasuredRun& run);
+std::string measured_schedule_name(const MeasuredRun& run);
+
 // gpubench's CSV. Required columns: kernel, width, height, stencil_w, stencil_h, depth, schedule,
-// block, and the seven metrics; optional: elem_bytes (4), gpu, time_ms. Throws InputError naming
+// block, and the seven metrics; optional: elem_bytes (4), gpu, time_ms, and for recorded kernels
+// trace, example, shared_bytes, registers (a row with a trace may name any kernel). Throws InputError naming
 // the line and column of anything missing, unknown or non-numeric.
 std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source);
 

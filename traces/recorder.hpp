@@ -140,10 +140,10 @@ private:
 };
 
 // A reference through traced<T>: reading it records a load, assigning records a store.
-template <class T>
+template <class T, class Rec = Recorder>
 class TracedRef {
 public:
-    CACHESIM_HD TracedRef(T* p, Recorder& rec) : p_(p), rec_(rec) {}
+    CACHESIM_HD TracedRef(T* p, Rec& rec) : p_(p), rec_(rec) {}
     CACHESIM_HD operator T() const { return rec_.load(p_); }
     template <class V>
     CACHESIM_HD TracedRef& operator=(const V& v) {
@@ -153,20 +153,34 @@ public:
 
 private:
     T* p_;
-    Recorder& rec_;
+    Rec& rec_;
 };
 
-// A pointer whose element accesses record: traced<const float> a(in, rec); float v = a[i];
-template <class T>
+// A pointer whose element accesses record: traced<const float> a(in, rec); float v = a[i]. A body
+// templated on its recorder names it: traced<const float, Rec> a(in, rec).
+template <class T, class Rec = Recorder>
 class traced {
 public:
-    CACHESIM_HD traced(T* p, Recorder& rec) : p_(p), rec_(rec) {}
-    CACHESIM_HD TracedRef<T> operator[](std::uint64_t i) const { return TracedRef<T>(p_ + i, rec_); }
+    CACHESIM_HD traced(T* p, Rec& rec) : p_(p), rec_(rec) {}
+    CACHESIM_HD TracedRef<T, Rec> operator[](std::uint64_t i) const { return TracedRef<T, Rec>(p_ + i, rec_); }
     CACHESIM_HD T* get() const { return p_; }
 
 private:
     T* p_;
-    Recorder& rec_;
+    Rec& rec_;
+};
+
+// The recorder's interface with nothing recorded: what a body runs with when it is the measured
+// kernel itself (gpubench), so the loads and stores are the kernel's own and nothing else.
+struct PlainAccess {
+    template <class T>
+    CACHESIM_HD T load(const T* p) const {
+        return *p;
+    }
+    template <class T, class V>
+    CACHESIM_HD void store(T* p, const V& v) const {
+        *p = v;
+    }
 };
 
 }  // namespace cachesim

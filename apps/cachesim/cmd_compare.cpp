@@ -44,8 +44,8 @@ bool matches(const MeasuredRun& run, const std::vector<std::string>& filters) {
         const std::string key = f.substr(0, eq), value = f.substr(eq + 1);
         const WorkloadSpec& w = run.workload;
         std::string actual;
-        if (key == "kernel") actual = std::string(workload_name(w.kind));
-        else if (key == "schedule") actual = schedule_name(w.schedule);
+        if (key == "kernel") actual = measured_kernel_name(run);
+        else if (key == "schedule") actual = measured_schedule_name(run);
         else if (key == "block") actual = std::to_string(run.block);
         else if (key == "width") actual = std::to_string(w.width);
         else if (key == "height") actual = std::to_string(w.height);
@@ -66,6 +66,10 @@ std::string format(double v, int decimals) {
 
 std::string describe(const MeasuredRun& r) {
     const WorkloadSpec& w = r.workload;
+    if (r.recorded()) {  // e.g. "gemm 2048x2048 d2048"
+        std::string s = r.kernel + " " + std::to_string(w.width) + "x" + std::to_string(w.height);
+        return w.depth ? s + " d" + std::to_string(w.depth) : s;
+    }
     std::string s = std::string(workload_name(w.kind)) + " " + std::to_string(w.width) + "x" + std::to_string(w.height);
     s += w.kind == WorkloadKind::stencil ? " " + std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h)
                                          : " d" + std::to_string(w.depth);
@@ -81,7 +85,7 @@ void print_table(std::ostream& out, const std::vector<ComparedRun>& runs) {
     for (const ComparedRun& r : runs) {
         const MeasuredMetrics& m = r.measured.metrics;
         out << std::left << std::setw(24) << describe(r.measured) << std::setw(13)
-            << schedule_name(r.measured.workload.schedule) << std::right << std::setw(6) << r.measured.block << " | "
+            << measured_schedule_name(r.measured) << std::right << std::setw(6) << r.measured.block << " | "
             << std::setw(8) << format(m.l1_hit_rate_pct, 2) << std::setw(8) << format(r.simulated.l1_hit_rate_pct(), 2)
             << std::setw(8) << format(r.l1_error_pp(), 2) << " | " << std::setw(8) << format(m.l2_hit_rate_pct(), 2)
             << std::setw(8) << format(r.simulated_l2_hit_rate_pct(), 2) << std::setw(8) << format(r.l2_error_pp(), 2)
@@ -128,10 +132,11 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
     for (const ComparedRun& r : runs) {
         const MeasuredRun& m = r.measured;
         const WorkloadSpec& w = m.workload;
-        out << m.line << "," << workload_name(w.kind) << "," << w.width << "," << w.height << ","
-            << (w.kind == WorkloadKind::stencil ? w.stencil_w : 0) << ","
-            << (w.kind == WorkloadKind::stencil ? w.stencil_h : 0) << ","
-            << (w.kind == WorkloadKind::matmul ? w.depth : 0) << "," << schedule_name(w.schedule) << "," << m.block
+        const bool stencil = !m.recorded() && w.kind == WorkloadKind::stencil;
+        out << m.line << "," << csv_field(measured_kernel_name(m)) << "," << w.width << "," << w.height << ","
+            << (stencil ? w.stencil_w : 0) << "," << (stencil ? w.stencil_h : 0) << ","
+            << (m.recorded() || w.kind == WorkloadKind::matmul ? w.depth : 0) << ","
+            << csv_field(measured_schedule_name(m)) << "," << m.block
             << "," << w.elem_bytes << "," << csv_field(m.gpu) << ","
             << (m.time_ms ? format(*m.time_ms, 6) : std::string()) << "," << preset;
         const MeasuredMetrics& mm = m.metrics;
@@ -169,7 +174,13 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                 GpuConfig config = base;
                 config.block = measured[i].block;
                 runs[i].measured = measured[i];
-                runs[i].simulated = simulate_gpu_model(measured[i].workload, config).ncu;
+                if (measured[i].recorded()) {  // the trace of the same launch, with the kernel's own footprint
+                    if (measured[i].shared_bytes) config.smem_per_block = *measured[i].shared_bytes;
+                    if (measured[i].registers) config.regs_per_thread = *measured[i].registers;
+                    runs[i].simulated = simulate_gpu_trace(measured[i].trace, config).ncu;
+                } else {
+                    runs[i].simulated = simulate_gpu_model(measured[i].workload, config).ncu;
+                }
             } catch (...) {
                 std::lock_guard lock(error_mutex);
                 if (!error) error = std::current_exception();

@@ -90,7 +90,7 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
     std::vector<std::string> order;
     std::map<std::string, std::array<double, 5>> sums;  // l1 meas, l1 sim, l2 meas, l2 sim, count
     for (const ComparedRun& r : runs) {
-        const std::string s = schedule_name(r.measured.workload.schedule);
+        const std::string s = measured_schedule_name(r.measured);
         if (!sums.count(s)) order.push_back(s);
         auto& a = sums[s];
         a[0] += r.measured.metrics.l1_hit_rate_pct;

@@ -28,6 +28,9 @@ std::optional<double> ComparedRun::l2_range_error_pp() const {
 
 std::string ComparedRun::group_key() const {
     const WorkloadSpec& w = measured.workload;
+    if (measured.recorded())
+        return measured.kernel + " " + std::to_string(w.width) + "x" + std::to_string(w.height) + " d" +
+               std::to_string(w.depth) + " block " + std::to_string(measured.block);
     return std::string(workload_name(w.kind)) + " " + std::to_string(w.width) + "x" + std::to_string(w.height) +
            (w.kind == WorkloadKind::stencil ? " " + std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h)
                                             : " d" + std::to_string(w.depth)) +

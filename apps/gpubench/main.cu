@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "apps/gpubench/bench_runner.hpp"
+#include "apps/gpubench/example_runner.hpp"
 #include "apps/gpubench/exit_codes.hpp"
 #include "apps/gpubench/ncu_merge.hpp"
 #include "apps/gpubench/options.hpp"
@@ -100,6 +101,7 @@ int main(int argc, char** argv) {
             merge_ncu_csv(options.merge_ncu_csv, options.merge_rows_csv, options.out_path);
             return kExitOk;
         }
+        if (!options.examples.empty()) return run_examples(options);
         return run_benchmarks(options);
     } catch (const cachesim::InputError& e) {
         std::fprintf(stderr, "gpubench: %s\n", e.what());

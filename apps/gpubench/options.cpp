@@ -125,6 +125,12 @@ Measurement:
                       (ns after a one-thread kernel just before the launch)
   --placement-reps N  launches recorded per configuration (default 1)
   --dry-run           print the configurations and exit
+Example kernels (instead of the sweep above; the measurement options apply, counters from CUPTI):
+  --examples LIST     example launches, comma separated: transpose:WxH, transpose_tiled:WxH,
+                      stencil3d:WxHxD, gemm:MxNxK:rowmajor, gemm:MxNxK:grouped:G, spmv:ROWS[:seed=S]
+                      (docs/gpubench.md, "Example kernels"); each row names its trace in a
+                      'trace' column
+  --trace-dir DIR     the traces' folder in that column, relative to the CSV (default examples)
 Merging an Nsight Compute run (no GPU needed):
   --merge-ncu NCU.csv --rows ROWS.csv --out FILE
                       fills the metric columns of ROWS.csv (written with --counters ncu) from
@@ -220,6 +226,14 @@ Options parse_options(int argc, char** argv) {
             o.placement_repetitions = static_cast<int>(parse_count(value(), "--placement-reps", 1, 100));
         } else if (arg == "--dry-run") {
             o.dry_run = true;
+        } else if (arg == "--examples") {
+            o.examples.clear();
+            for (std::string_view part : split(value(), ',')) {
+                if (part.empty()) throw InputError("--examples: empty example");
+                o.examples.emplace_back(part);
+            }
+        } else if (arg == "--trace-dir") {
+            o.trace_dir = file_name();
         } else if (arg == "--merge-ncu") {
             o.merge_ncu_csv = value();
         } else if (arg == "--rows") {

@@ -40,6 +40,10 @@ struct Options {
     std::string merge_ncu_csv;   // --merge-ncu: fill metric columns of --rows from ncu's CSV
     std::string merge_rows_csv;
     bool help = false;
+    // --examples: example launches (examples/example_spec.hpp) instead of the built-in sweep; their
+    // rows name the trace of each launch as TRACE_DIR/<name>.cst (relative to the CSV).
+    std::vector<std::string> examples;
+    std::string trace_dir = "examples";
 };
 
 // The widths of the thesis's tables (figure 5.1).
