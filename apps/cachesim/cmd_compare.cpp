@@ -67,12 +67,18 @@ std::string format(double v, int decimals) {
 std::string describe(const MeasuredRun& r) {
     const WorkloadSpec& w = r.workload;
     if (r.recorded()) {  // e.g. "gemm 2048x2048 d2048"
-        std::string s = r.kernel + " " + std::to_string(w.width) + "x" + std::to_string(w.height);
-        return w.depth ? s + " d" + std::to_string(w.depth) : s;
+        // Appended piecewise: GCC 12 warns (-Wrestrict, falsely) on the chained operator+ form.
+        std::string s = r.kernel;
+        s.append(" ").append(std::to_string(w.width)).append("x").append(std::to_string(w.height));
+        if (w.depth) s.append(" d").append(std::to_string(w.depth));
+        return s;
     }
-    std::string s = std::string(workload_name(w.kind)) + " " + std::to_string(w.width) + "x" + std::to_string(w.height);
-    s += w.kind == WorkloadKind::stencil ? " " + std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h)
-                                         : " d" + std::to_string(w.depth);
+    std::string s(workload_name(w.kind));
+    s.append(" ").append(std::to_string(w.width)).append("x").append(std::to_string(w.height));
+    if (w.kind == WorkloadKind::stencil)
+        s.append(" ").append(std::to_string(w.stencil_w)).append("x").append(std::to_string(w.stencil_h));
+    else
+        s.append(" d").append(std::to_string(w.depth));
     return s;
 }
 
