@@ -28,23 +28,13 @@
 
 using namespace cachesim::viz;
 namespace vt = cachesim::viz::testing;
+using vt::cacheviz_bin;
+using vt::read_placement;
+using vt::State;
+using vt::test_dir;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string cacheviz_bin() {
-#ifdef CACHEVIZ_BIN
-    return CACHEVIZ_BIN;
-#else
-    return "";
-#endif
-}
-
-fs::path test_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("cacheviz-" + name + "-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
 
 int gui(const std::string& args, const fs::path& log) { return vt::run_under_xvfb(cacheviz_bin(), args, log); }
 
@@ -54,45 +44,12 @@ fs::path write_script(const fs::path& dir, const std::string& text) {
     return p;
 }
 
-// --state's "key value" lines.
-struct State {
-    std::vector<std::string> lines;
-    explicit State(const std::string& text) {
-        std::istringstream in(text);
-        for (std::string l; std::getline(in, l);) lines.push_back(l);
-    }
-    // The rest of the first line that starts with `key` and a space.
-    std::string value(const std::string& key) const {
-        for (const std::string& l : lines)
-            if (l.rfind(key + " ", 0) == 0) return l.substr(key.size() + 1);
-        return "<missing " + key + ">";
-    }
-    std::vector<double> numbers(const std::string& key) const {
-        std::istringstream in(value(key));
-        std::vector<double> v;
-        for (double x; in >> x;) v.push_back(x);
-        return v;
-    }
-};
-
 // The centre of a named button (--state's "widget NAME x y w h").
 std::pair<int, int> widget_centre(const State& s, const std::string& name) {
     const std::vector<double> r = s.numbers("widget " + name);
     EXPECT_EQ(r.size(), 4u) << name;
     if (r.size() != 4) return {0, 0};
     return {static_cast<int>(r[0] + r[2] / 2), static_cast<int>(r[1] + r[3] / 2)};
-}
-
-vt::Placement read_placement(const fs::path& layout, const std::string& key = "diagram") {
-    std::istringstream in(vt::read_file(layout));
-    vt::Placement p{};
-    for (std::string line; std::getline(in, line);) {
-        std::istringstream words(line);
-        std::string tag;
-        words >> tag;
-        if (tag == key) words >> p.x >> p.y >> p.w >> p.h >> p.t0 >> p.t1 >> p.r0 >> p.r1;
-    }
-    return p;
 }
 
 int count_pixels(const Canvas& c, int x0, int y0, int x1, int y1, Rgba colour, int tolerance = 0) {
@@ -104,10 +61,6 @@ int count_pixels(const Canvas& c, int x0, int y0, int x1, int y1, Rgba colour, i
         }
     return n;
 }
-
-#define REQUIRE_GUI()                                                                                      \
-    if (cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built (SFML, ImGui or OpenGL missing)"; \
-    ASSERT_EQ(std::system("command -v xvfb-run >/dev/null"), 0) << "xvfb-run is missing (scripts/setup.sh installs xvfb)"
 
 const std::string kWindow = " --window 1280x800 ";
 
