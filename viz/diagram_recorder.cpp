@@ -5,22 +5,9 @@
 #include <utility>
 
 #include "traces/schedule.hpp"
+#include "viz/grid_shape.hpp"
 
 namespace cachesim::viz {
-
-namespace {
-
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
-
-// Smallest power of two p with ceil(n / p) <= limit.
-std::uint64_t power_of_two_bucket(std::uint64_t n, std::uint64_t limit) {
-    std::uint64_t p = 1;
-    limit = std::max<std::uint64_t>(limit, 1);
-    while (ceil_div(n, p) > limit) p *= 2;
-    return p;
-}
-
-}  // namespace
 
 DiagramRecorder::DiagramRecorder(const std::vector<ArrayInfo>& arrays, const HierarchyConfig& hierarchy,
                                  const RecorderOptions& options, std::optional<WorkloadSpec> workload)
@@ -38,13 +25,14 @@ DiagramRecorder::DiagramRecorder(const std::vector<ArrayInfo>& arrays, const Hie
     options_.first_row = std::min(options_.first_row, rows_.rows());
     window_rows_ = rows_.rows() - options_.first_row;
     if (options_.window_rows > 0) window_rows_ = std::min(window_rows_, options_.window_rows);
-    rows_per_bucket_ = power_of_two_bucket(window_rows_, options_.max_rows);
-    buckets_ = ceil_div(window_rows_, rows_per_bucket_);
-    max_columns_ = std::max<std::uint64_t>(1, options_.max_cells / std::max<std::uint64_t>(buckets_, 1));
     std::uint64_t window = options_.window_steps;
     if (window == 0 && options_.expected_steps > options_.first_step)
         window = options_.expected_steps - options_.first_step;
-    if (window > 0) steps_per_column_ = power_of_two_bucket(window, max_columns_);
+    const GridShape shape = grid_shape(window_rows_, 1, options_.max_rows, options_.max_cells, window);
+    rows_per_bucket_ = shape.rows_per_bucket;
+    buckets_ = shape.buckets;
+    max_columns_ = shape.max_columns;
+    steps_per_column_ = shape.steps_per_column;
 
     for (int i = 0; i < count; ++i) {
         LevelTrack t;
