@@ -4,6 +4,7 @@
 
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/memory_estimate.hpp"
+#include "apps/common/option_choice.hpp"
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "traces/atomic_output.hpp"
@@ -13,6 +14,7 @@
 #include "viz/notes.hpp"
 #include "viz/record.hpp"
 #include "viz/render.hpp"
+#include "viz/view_choices.hpp"
 
 namespace cachesim::cli {
 
@@ -33,14 +35,14 @@ po::options_description diagram_options() {
         ("max-cells", po::value<std::uint64_t>()->default_value(std::uint64_t{1} << 25),
          "memory cap: most recorded cells (4 bits each; the pyramid adds up to 3x)")
         ("aggregate", po::value<std::string>()->default_value("density"),
-         "time view, where a pixel shows several cells: density (pixels with misses coloured by misses per cell) | "
-         "any-miss (a fetch wins) | priority (a hit wins)")
+         ("time view, where a pixel shows several cells: " + option_choices_help<viz::AggregateRule>(viz::kAggregateChoices)).c_str())
         ("lines", po::value<std::string>(),
          "time view: only these lines, FROM:TO (rows FROM..TO-1) or by array element, e.g. in[1000]:in[5000] or B[0,8]:B[0,16]")
         ("colour-by,color-by", po::value<std::string>()->default_value("state"),
-         "time view: state | sm (GPU model: accessed cells in the colour of their SM)")
+         ("time view: " + option_choices_help<viz::TimeDiagramStyle::ColourBy>(viz::kColourByChoices)).c_str())
         ("miss-rate", po::value<std::string>()->default_value("auto"),
-         "time view: the miss-rate strip above the time axis: auto (when cells are aggregated) | on | off")
+         ("time view: the miss-rate strip above the time axis: " +
+          option_choices_help<viz::TimeDiagramStyle::Strip>(viz::kMissRateChoices)).c_str())
         ("memory-chart", po::value<std::string>()->default_value("auto"),
          "time view: the memory chart of a GPU run (requests and sectors L1 -> L2 -> DRAM): auto (GPU runs) | off");
     return d;
@@ -78,18 +80,13 @@ int run_diagram(int argc, char** argv) {
     const std::uint64_t max_cells = (*vm)["max-cells"].as<std::uint64_t>();
     if (max_cells < 1024) throw InputError("--max-cells: at least 1024");
 
-    const std::string aggregate = (*vm)["aggregate"].as<std::string>();
-    viz::AggregateRule rule = viz::AggregateRule::density;
-    if (aggregate == "any-miss") rule = viz::AggregateRule::any_miss;
-    else if (aggregate == "priority") rule = viz::AggregateRule::priority;
-    else if (aggregate != "density")
-        throw InputError("--aggregate: expected density, any-miss or priority, not '" + aggregate + "'");
-    const std::string colour_by = (*vm)["colour-by"].as<std::string>();
-    if (colour_by != "state" && colour_by != "sm")
-        throw InputError("--colour-by: expected state or sm, not '" + colour_by + "'");
-    const std::string miss_rate = (*vm)["miss-rate"].as<std::string>();
-    if (miss_rate != "auto" && miss_rate != "on" && miss_rate != "off")
-        throw InputError("--miss-rate: expected auto, on or off, not '" + miss_rate + "'");
+    const viz::AggregateRule rule =
+        option_choice<viz::AggregateRule>(viz::kAggregateChoices, "aggregate", (*vm)["aggregate"].as<std::string>());
+    const viz::TimeDiagramStyle::ColourBy colour_by = option_choice<viz::TimeDiagramStyle::ColourBy>(
+        viz::kColourByChoices, "colour-by", (*vm)["colour-by"].as<std::string>());
+    const bool by_sm = colour_by == viz::TimeDiagramStyle::ColourBy::sm;
+    const viz::TimeDiagramStyle::Strip miss_rate = option_choice<viz::TimeDiagramStyle::Strip>(
+        viz::kMissRateChoices, "miss-rate", (*vm)["miss-rate"].as<std::string>());
     const std::string chart = (*vm)["memory-chart"].as<std::string>();
     if (chart != "auto" && chart != "off") throw InputError("--memory-chart: expected auto or off, not '" + chart + "'");
 
@@ -102,7 +99,7 @@ int run_diagram(int argc, char** argv) {
     estimate_memory(sim, max_memory_option(*vm), max_cells);  // refuses a run past --max-memory
     const WorkloadSpec& w = *sim.workload;
     const bool gpu = sim.model == ModelKind::gpu;
-    if (colour_by == "sm" && !gpu) throw InputError("--colour-by sm: needs --model gpu (the thread model has no SMs)");
+    if (by_sm && !gpu) throw InputError("--colour-by sm: needs --model gpu (the thread model has no SMs)");
     // Thread model: a step is a work item, so the run's length is known up front. GPU model: a step
     // is a scheduling round, known only once the run is over.
     const std::optional<std::uint64_t> steps = gpu ? std::nullopt : std::optional<std::uint64_t>(w.items());
@@ -133,10 +130,8 @@ int run_diagram(int argc, char** argv) {
             throw InputError("--to: must be after --from" +
                              (steps ? " and at most " + std::to_string(*steps) : std::string()));
         style.aggregate = rule;
-        if (colour_by == "sm") style.colour_by = viz::TimeDiagramStyle::ColourBy::sm;
-        style.miss_rate_strip = miss_rate == "on"    ? viz::TimeDiagramStyle::Strip::on
-                                : miss_rate == "off" ? viz::TimeDiagramStyle::Strip::off
-                                                     : viz::TimeDiagramStyle::Strip::automatic;
+        style.colour_by = colour_by;
+        style.miss_rate_strip = miss_rate;
         if (vm->count("lines")) {
             // The recorder's rows: lines of the first enabled level.
             const HierarchyConfig h = gpu ? viz::gpu_hierarchy(sim.gpu) : sim.hierarchy;
@@ -149,7 +144,7 @@ int run_diagram(int argc, char** argv) {
             rec.first_row = style.rows->first;
             rec.window_rows = style.rows->rows();
         }
-        rec.record_sm = colour_by == "sm";
+        rec.record_sm = by_sm;
         // Record only the window, at the finest resolution the cap allows.
         rec.first_step = style.from.value_or(0);
         if (steps || style.to) rec.window_steps = style.to.value_or(steps.value_or(0)) - rec.first_step;
