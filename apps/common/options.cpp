@@ -322,14 +322,12 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     std::uint32_t trace_block = 0;
     if (vm.count("trace")) {
         o.trace_path = vm["trace"].as<std::string>();
-        std::string requested = vm["trace-format"].as<std::string>();
-        if (requested == "traceg" || (requested == "auto" && o.trace_path.ends_with(".traceg"))) {
-            // an Accel-Sim kernel trace, replayed from its cst conversion
+        o.trace_input = resolve_trace_input(vm["trace-format"].as<std::string>(), o.trace_path);
+        if (o.trace_input.format == "traceg") {  // an Accel-Sim kernel trace, replayed from its cst conversion
             o.traceg = std::make_shared<const accelsim::ConvertedTrace>(o.trace_path);
             o.trace_path = o.traceg->path();
-            requested = "cst";
+            o.trace_input = resolve_trace_input("cst", o.trace_path);
         }
-        o.trace_input = resolve_trace_input(requested, o.trace_path);
         const std::string& format = o.trace_input.format;
         o.trace_cst = format == "cst";
         if (!o.trace_cst) o.trace_format = parse_trace_format(format);
