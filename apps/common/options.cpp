@@ -238,6 +238,15 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
 
 namespace {
 
+// An option's value as text. The cache options the thread model reads as numbers (--l1-line,
+// --l1-sector, ...) are declared as numbers; the GPU model's table parses every value from text.
+std::string option_text(const po::variable_value& value) {
+    if (const auto* text = boost::any_cast<std::string>(&value.value())) return *text;
+    if (const auto* number = boost::any_cast<std::uint32_t>(&value.value())) return std::to_string(*number);
+    if (const auto* number = boost::any_cast<std::uint64_t>(&value.value())) return std::to_string(*number);
+    throw std::logic_error("option_text: an option type the GPU parameters do not read");
+}
+
 // The GPU configuration: the preset's, then every parameter given as an option (in the table's
 // order, so --sms comes before the floorplan choices that depend on it).
 // trace_block: the threads per block of the recorded launch being replayed (0: a workload).
@@ -249,7 +258,7 @@ GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint3
     for (const GpuParameter& p : gpu_parameters()) {
         const std::string key(p.option);
         if (!given(vm, key)) continue;
-        p.set(g, vm[key].as<std::string>(), p.option);
+        p.set(g, option_text(vm[key]), p.option);
         o.gpu_given.push_back(key);
     }
     for (const auto& [level, cache] : {std::pair{"l1", &g.l1}, std::pair{"l2", &g.l2}}) {
