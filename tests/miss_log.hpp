@@ -29,14 +29,22 @@ private:
     std::vector<std::uint64_t> pending_;
 };
 
-// The thread model's L1 misses of workload `w` under hierarchy `h`.
-inline MissLog log_thread_model_misses(const WorkloadSpec& w, const HierarchyConfig& h) {
+// The misses of `run(control)`, any simulation that takes a RunControl.
+template <class Run>
+MissLog log_misses(Run&& run) {
     MissLog log;
-    WorkloadSource source(w);
     RunControl control;
     control.observer = &log;
-    simulate_thread_model(source, h, control);
+    run(control);
     return log;
+}
+
+// The thread model's L1 misses of workload `w` under hierarchy `h`.
+inline MissLog log_thread_model_misses(const WorkloadSpec& w, const HierarchyConfig& h) {
+    return log_misses([&](const RunControl& control) {
+        WorkloadSource source(w);
+        simulate_thread_model(source, h, control);
+    });
 }
 
 }  // namespace cachesim::test

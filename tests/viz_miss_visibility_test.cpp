@@ -119,10 +119,8 @@ TEST(VizMissVisibility, GpuModel128) {
     w.stencil_w = w.stencil_h = 5;
     GpuConfig config = with_sms(find_gpu_preset("h200")->config, 4);
     config.block = 128;
-    test::MissLog log;
-    RunControl control;
-    control.observer = &log;
-    const GpuResult plain = simulate_gpu_model(w, config, control);
+    GpuResult plain;
+    const test::MissLog log = test::log_misses([&](const RunControl& c) { plain = simulate_gpu_model(w, config, c); });
     const RecordedRun run = record_gpu_model(w, config, {});
     expect_misses_shown(run.diagram, log.misses, plain.ncu.l1_sectors_ld - plain.ncu.l1_sectors_ld_hit);
 }

@@ -211,21 +211,38 @@ void DiagramRecorder::mark_workload_stores(std::uint64_t step) {
     const MatmulWorkload matmul = spec.matmul();
     for (std::uint32_t k = 0; k < n; ++k) {
         const Access a = spec.kind == WorkloadKind::stencil ? stencil.access(item, k) : matmul.access(item, k);
-        if (!a.is_write) continue;
-        const std::uint64_t rb = rows_.line_bytes();
-        for (std::uint64_t l = a.address / rb; l <= (a.address + std::max<std::uint32_t>(a.size, 1) - 1) / rb; ++l) {
-            const std::uint64_t row = rows_.row_of_line(l);
-            if (row == kNoRow) continue;
-            if (row_flags_[row] == 0) touched_rows_.push_back(row);
-            row_flags_[row] |= kAccessed;
-        }
+        if (a.is_write) mark_store(a.address, a.size);
     }
+}
+
+void DiagramRecorder::mark_listed_stores(std::uint64_t step) {
+    StepStores& s = *listed_stores_;
+    for (; s.next < s.stores.size() && s.stores[s.next].step <= step; ++s.next)
+        if (s.stores[s.next].step == step) mark_store(s.stores[s.next].address, s.stores[s.next].size);
+}
+
+void DiagramRecorder::mark_store(std::uint64_t address, std::uint32_t size) {
+    const std::uint64_t rb = rows_.line_bytes();
+    for (std::uint64_t l = address / rb; l <= (address + std::max<std::uint32_t>(size, 1) - 1) / rb; ++l) {
+        const std::uint64_t row = rows_.row_of_line(l);
+        if (row == kNoRow) continue;
+        if (row_flags_[row] == 0) touched_rows_.push_back(row);
+        row_flags_[row] |= kAccessed;
+    }
+}
+
+void DiagramRecorder::take_stores_from(StepStores* stores) {
+    listed_stores_ = stores;
+    enumerate_stores_ = stores && !workload_ && (levels_.empty() || !levels_[0].write_allocate);
 }
 
 void DiagramRecorder::on_step_end(std::uint64_t step) {
     pending_from_memory_ = false;
     if (in_window(step)) {
-        if (enumerate_stores_) mark_workload_stores(step);
+        if (enumerate_stores_) {
+            if (workload_) mark_workload_stores(step);
+            else mark_listed_stores(step);
+        }
         std::uint64_t col = (step - options_.first_step) / steps_per_column_;
         if (column_index_ && *column_index_ != col) {
             flush_column();  // may merge columns (steps_per_column_ grows): recompute

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "apps/common/atomic_file.hpp"
+#include "apps/common/drawable_trace.hpp"
 #include "apps/common/memory_estimate.hpp"
 #include "apps/common/option_choice.hpp"
 #include "apps/common/options.hpp"
@@ -69,6 +70,8 @@ int run_diagram(int argc, char** argv) {
         "arrays at step --time coloured by where each element's line lives (--view array).\n"
         "With --model gpu a step is one scheduling round of all SMs, and \"in L1\" means in any SM's L1;\n"
         "with --warp-times a step is one request, in the order the GPU ran them.\n"
+        "A recorded trace (--trace K.cst: cst version 2, of the kernel recorder or `cachesim trace`) is drawn\n"
+        "by the arrays its header holds; a thread-model step is then one thread, in launch order.\n"
         "Rendered in memory; no display needed.");
     if (!vm) return 0;
     if (!vm->count("out")) throw InputError("diagram: --out FILE.png is required");
@@ -90,31 +93,42 @@ int run_diagram(int argc, char** argv) {
     const std::string chart = (*vm)["memory-chart"].as<std::string>();
     if (chart != "auto" && chart != "off") throw InputError("--memory-chart: expected auto or off, not '" + chart + "'");
 
-    // Before the options are read: reading them opens the trace.
-    if (vm->count("trace"))
-        throw InputError("diagram: traces have no 2D array layout to draw; use --workload stencil|matmul");
     SimulationOptions sim = read_simulation_options(*vm);
+    // A recorded trace is drawn by the arrays its header holds (a cst version 2 trace).
+    const std::optional<cst::TraceHeader> trace =
+        sim.workload ? std::nullopt : std::optional(drawable_trace_header(sim, (*vm)["trace"].as<std::string>()));
     WarpTimeline timeline;
     read_timeline(*vm, sim, timeline);
     estimate_memory(sim, max_memory_option(*vm), max_cells);  // refuses a run past --max-memory
-    const WorkloadSpec& w = *sim.workload;
+    const std::optional<WorkloadSpec>& w = sim.workload;
+    const std::vector<ArrayInfo> arrays = w ? w->arrays() : trace->arrays;
     const bool gpu = sim.model == ModelKind::gpu;
     if (by_sm && !gpu) throw InputError("--colour-by sm: needs --model gpu (the thread model has no SMs)");
     // Thread model: a step is a work item, so the run's length is known up front. GPU model: a step
     // is a scheduling round, known only once the run is over.
-    const std::optional<std::uint64_t> steps = gpu ? std::nullopt : std::optional<std::uint64_t>(w.items());
+    // A trace's steps are its threads, in launch order.
+    const std::optional<std::uint64_t> steps = gpu ? std::nullopt : std::optional<std::uint64_t>(w ? w->items() : trace->steps);
     GpuResult gpu_run;  // the GPU model's own result: its steps are rounds (or measured requests)
     auto gpu_steps = [&] { return sim.gpu.timeline ? gpu_run.requests() : gpu_run.rounds; };
-    auto record = [&](const viz::RecorderOptions& rec) {
-        if (gpu) return viz::record_gpu_model(w, sim.gpu, rec, {}, &gpu_run);
+    auto record = [&](viz::RecorderOptions rec) {
+        if (gpu && w) return viz::record_gpu_model(*w, sim.gpu, rec, {}, &gpu_run);
+        if (gpu) return viz::record_gpu_trace(sim.trace_path, sim.gpu, rec, {}, &gpu_run);
+        if (steps) rec.expected_steps = *steps;
         auto source = make_source(sim);
         return viz::record_thread_model(*source, sim.hierarchy, rec, w);
     };
 
     viz::RecorderOptions rec;
     rec.max_cells = max_cells;
+    const std::string what = w ? w->describe() : describe_trace((*vm)["trace"].as<std::string>(), *trace);
     std::string title = (*vm).count("title") ? (*vm)["title"].as<std::string>()
-                                             : w.describe() + (gpu ? " (GPU model, block " + std::to_string(sim.gpu.block) + ")" : "");
+                                             : what + (gpu ? " (GPU model, block " + std::to_string(sim.gpu.block) + ")" : "");
+    // The notes name a trace (a workload names itself in run_notes).
+    auto notes = [&](const SimulationResult& result) {
+        std::vector<std::string> lines = viz::run_notes(w, sim.hierarchy, result, {gpu, sim.gpu.sms});
+        if (trace) lines.insert(lines.begin(), "trace " + what);
+        return lines;
+    };
     std::string encoded;
     if (view == "time") {
         viz::TimeDiagramStyle style;
@@ -138,7 +152,7 @@ int run_diagram(int argc, char** argv) {
             const std::uint32_t line = h.l1.enabled()   ? h.l1.line_bytes
                                        : h.l2.enabled() ? h.l2.line_bytes
                                                         : std::max<std::uint32_t>(h.l1.line_bytes, 1);
-            const viz::RowLayout rows(w.arrays(), line);
+            const viz::RowLayout rows(arrays, line);
             style.rows = viz::parse_row_range((*vm)["lines"].as<std::string>(), rows);
             // Record only those lines, at the finest resolution the cap allows.
             rec.first_row = style.rows->first;
@@ -153,11 +167,12 @@ int run_diagram(int argc, char** argv) {
             throw InputError("--from: step " + std::to_string(*style.from) + " is past the run's last step " +
                              std::to_string(gpu_steps() - 1));
         style.title = title;
+        if (trace && !gpu) style.time_label = "time step (the recorded threads in launch order)";
         if (gpu)
             style.time_label = sim.gpu.timeline
                                    ? "time step (requests, in the order the GPU ran them: --warp-times)"
                                    : "time step (scheduling rounds: every SM with work issues one request)";
-        style.notes = viz::run_notes(w, sim.hierarchy, run.result, {gpu, sim.gpu.sms});
+        style.notes = notes(run.result);
         if (gpu && chart == "auto") style.memory_chart = viz::gpu_memory_chart(gpu_run, sim.gpu);
         encoded = viz::encode_png(viz::render_time_diagram(run.diagram, style).image);
     } else {
@@ -176,7 +191,7 @@ int run_diagram(int argc, char** argv) {
         style.width = pixels(*vm, "width", 1200);
         style.height = pixels(*vm, "height", 700);
         style.title = title;
-        style.notes = viz::run_notes(w, sim.hierarchy, run.result, {gpu, sim.gpu.sms});
+        style.notes = notes(run.result);
         const viz::ArrayView av = viz::make_array_view(run.diagram.layout(), *run.snapshot, w);
         encoded = viz::encode_png(viz::render_array_view(av, style).image);
     }
