@@ -44,10 +44,10 @@ std::string App::state_text() const {
     for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
         const Pane& p = *panes_[i];
         const std::string k = p.name;
-        s << "pane " << k << " config " << p.config.workload.describe() << "\n";
+        s << "pane " << k << " config " << describe_subject(p.config.workload, p.config.trace.get()) << "\n";
         s << "pane " << k << " stale " << p.stale() << "\n";
         if (!p.current) continue;
-        s << "pane " << k << " shown " << p.current->input.workload.describe() << "\n";
+        s << "pane " << k << " shown " << describe_subject(p.current->input.workload, p.current->input.trace.get()) << "\n";
         s << "pane " << k << " steps " << (p.current->diagram ? p.current->diagram->steps() : 0) << "\n";
         for (const LevelStats& l : p.current->result.levels)
             s << "pane " << k << " misses " << l.name << " " << l.misses() << " read_misses " << l.read_misses << "\n";

@@ -37,12 +37,16 @@ std::string shell_quote(const std::string& word) {
 std::vector<std::string> simulation_args(const JobInput& in) {
     std::vector<std::string> args;
     const WorkloadSpec& w = in.workload;
-    add(args, "workload", std::string(workload_name(w.kind)));
-    add(args, "size", std::to_string(w.width) + "x" + std::to_string(w.height));
-    if (w.kind == WorkloadKind::stencil) add(args, "stencil", std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h));
-    else add(args, "depth", std::to_string(w.depth));
-    add(args, "elem-bytes", std::to_string(w.elem_bytes));
-    add(args, "schedule", schedule_name(w.schedule));
+    if (in.trace) {
+        add(args, "trace", in.trace->path);
+    } else {
+        add(args, "workload", std::string(workload_name(w.kind)));
+        add(args, "size", std::to_string(w.width) + "x" + std::to_string(w.height));
+        if (w.kind == WorkloadKind::stencil) add(args, "stencil", std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h));
+        else add(args, "depth", std::to_string(w.depth));
+        add(args, "elem-bytes", std::to_string(w.elem_bytes));
+        add(args, "schedule", schedule_name(w.schedule));
+    }
     if (in.gpu_model) {
         add(args, "model", "gpu");
         for (const GpuParameter& p : gpu_parameters()) add(args, std::string(p.option), p.get(in.gpu));

@@ -126,14 +126,9 @@ int run(int argc, char** argv) {
     if (!vm) return 0;
     const gui::PaneConfig first = [&] {
         const cli::SimulationOptions o = cli::read_simulation_options(*vm);
-        if (!o.workload) throw InputError("cacheviz draws workloads; traces have no 2D array layout (use --workload)");
+        gui::PaneConfig c = gui::pane_config(o, *vm);  // a trace without an array layout is refused here
         // Refused up front (exit 2) past --max-memory, as `cachesim diagram` does, before any window opens.
         cli::estimate_memory(o, cli::max_memory_option(*vm), (*vm)["max-cells"].as<std::uint64_t>());
-        gui::PaneConfig c;
-        c.workload = *o.workload;
-        c.hierarchy = o.hierarchy;
-        c.model = o.model;
-        if (o.model == cli::ModelKind::gpu) c.gpu = o.gpu;
         return c;
     }();
     auto apply_gpu = [&](gui::PaneConfig& c) {
@@ -151,6 +146,8 @@ int run(int argc, char** argv) {
     apply_gpu(first_pane);
     if (vm->count("start-warp-times") && first_pane.model != cli::ModelKind::gpu)
         throw InputError("--start-warp-times needs --start-gpu");
+    if (vm->count("start-warp-times") && first_pane.trace)
+        throw InputError("--start-warp-times replays the launches of the built-in workloads, not a recorded trace");
     if (auto timeline = cli::timeline_option(*vm, "start-warp-times", "start-warp-times-launch", first_pane.workload,
                                              first_pane.gpu.block)) {
         first_pane.timeline = std::make_shared<const WarpTimeline>(std::move(*timeline));
@@ -205,9 +202,10 @@ int run(int argc, char** argv) {
         cli::option_choice(viz::kMissRateOnOffChoices, "miss-rate", (*vm)["miss-rate"].as<std::string>());
 
     const std::uint64_t playhead = (*vm)["playhead"].as<std::uint64_t>();
-    if (first_pane.model == cli::ModelKind::thread && playhead >= first.workload.items())
+    const std::uint64_t thread_steps = gui::thread_model_steps(first.workload, first.trace.get());
+    if (first_pane.model == cli::ModelKind::thread && playhead >= thread_steps)
         throw InputError("--playhead: step " + std::to_string(playhead) + " is past the last step " +
-                         std::to_string(first.workload.items() - 1));
+                         std::to_string(thread_steps - 1));
 
     gui::AppOptions app_options;
     app_options.max_cells = (*vm)["max-cells"].as<std::uint64_t>();
@@ -215,9 +213,9 @@ int run(int argc, char** argv) {
     app_options.detail.max_cells = (*vm)["detail-cells"].as<std::uint64_t>();
     if (vm->count("zoom")) {
         app_options.zoom_steps = parse_range((*vm)["zoom"].as<std::string>(), "--zoom");
-        if (first_pane.model == cli::ModelKind::thread && app_options.zoom_steps->second > static_cast<double>(first.workload.items()))
-            throw InputError("--zoom: the run has " + std::to_string(first.workload.items()) + " steps (0:" +
-                             std::to_string(first.workload.items()) + ")");
+        if (first_pane.model == cli::ModelKind::thread && app_options.zoom_steps->second > static_cast<double>(thread_steps))
+            throw InputError("--zoom: the run has " + std::to_string(thread_steps) + " steps (0:" +
+                             std::to_string(thread_steps) + ")");
     }
     if (vm->count("zoom-lines")) app_options.zoom_lines = parse_range((*vm)["zoom-lines"].as<std::string>(), "--zoom-lines");
     app_options.bottom_tab = tab;
