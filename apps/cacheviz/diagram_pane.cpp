@@ -171,7 +171,8 @@ void App::diagram_pane(Pane& pane, float width, float height) {
             dl->AddText(ImVec2(x - 10, axis_y + 5), IM_COL32(60, 60, 60, 255), viz::thousands(t).c_str());
         }
         const JobOutput& o = *pane.current;
-        const char* title = !o.input.gpu_model ? "time step (work items in schedule order)"
+        const char* title = !o.input.gpu_model && o.input.trace ? "time step (the recorded threads in launch order)"
+                            : !o.input.gpu_model ? "time step (work items in schedule order)"
                             : o.input.gpu.timeline ? "time step (requests, in the measured order)"
                                                    : "time step (scheduling rounds: every SM with work issues one request)";
         const float tw = ImGui::CalcTextSize(title).x;
