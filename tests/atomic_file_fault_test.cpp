@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "apps/cachesim/sweep_results.hpp"
+#include "tests/scratch_dir.hpp"
 #include "tests/trace_format_test_util.hpp"
 #include "traces/atomic_output.hpp"
 #include "traces/input_error.hpp"
@@ -14,19 +15,6 @@ namespace cachesim {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = test::trace_temp_dir() / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
-
-std::size_t files_in(const fs::path& dir) {
-    std::size_t n = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
-    return n;
-}
 
 // How many output operations `write` makes when nothing fails.
 template <class Write>
@@ -37,7 +25,7 @@ std::uint64_t operations_of(Write write) {
 }
 
 TEST(AtomicFileFault, EveryFailedOperationLeavesTheOldFile) {
-    const fs::path dir = fresh_dir("fault-atomic");
+    const fs::path dir = test::fresh_dir(test::trace_temp_dir() / "fault-atomic");
     const fs::path target = dir / "out.txt";
     const std::string content(100000, 'x');
     const std::uint64_t operations = operations_of([&] { write_output_file(target.string(), content); });
@@ -53,14 +41,14 @@ TEST(AtomicFileFault, EveryFailedOperationLeavesTheOldFile) {
         }
         output_faults::fail_operation(0);
         EXPECT_EQ(test::slurp(target), "old") << "operation " << n;
-        EXPECT_EQ(files_in(dir), 1u) << "operation " << n << " left a temporary";
+        EXPECT_EQ(test::files_in(dir), 1u) << "operation " << n << " left a temporary";
     }
     write_output_file(target.string(), content);
     EXPECT_EQ(test::slurp(target), content);
 }
 
 TEST(AtomicFileFault, EveryFailedOperationOfATraceWriteLeavesTheOldFile) {
-    const fs::path dir = fresh_dir("fault-trace");
+    const fs::path dir = test::fresh_dir(test::trace_temp_dir() / "fault-trace");
     const fs::path target = dir / "out.cst";
     WorkloadSpec spec = test::small_stencil();
     spec.width = spec.height = 64;  // several blocks
@@ -77,21 +65,21 @@ TEST(AtomicFileFault, EveryFailedOperationOfATraceWriteLeavesTheOldFile) {
         EXPECT_THROW(write(), InputError) << "operation " << n;
         output_faults::fail_operation(0);
         EXPECT_EQ(test::slurp(target), "old") << "operation " << n;
-        EXPECT_EQ(files_in(dir), 1u) << "operation " << n << " left a temporary";
+        EXPECT_EQ(test::files_in(dir), 1u) << "operation " << n << " left a temporary";
     }
     fs::remove(target);
     for (std::uint64_t n = 1; n <= operations; ++n) {  // and where there was no file: none appears
         output_faults::fail_operation(n);
         EXPECT_THROW(write(), InputError);
         output_faults::fail_operation(0);
-        EXPECT_EQ(files_in(dir), 0u) << "operation " << n;
+        EXPECT_EQ(test::files_in(dir), 0u) << "operation " << n;
     }
     write();
     EXPECT_EQ(test::slurp(target), complete);
 }
 
 TEST(AtomicFileFault, AFailedLogAppendLosesNothingOnResume) {
-    const fs::path dir = fresh_dir("fault-log");
+    const fs::path dir = test::fresh_dir(test::trace_temp_dir() / "fault-log");
     std::vector<std::pair<std::string, cli::SweepColumns>> records;
     for (int i = 0; i < 6; ++i)
         records.push_back({"--l1-size=" + std::to_string(256 << i), {{"model", "thread"}, {"l1_hits", std::to_string(i)}}});
@@ -122,7 +110,7 @@ TEST(AtomicFileFault, AFailedLogAppendLosesNothingOnResume) {
 }
 
 TEST(AtomicFileFault, ATornLogTailIsCutOffBeforeTheNextAppend) {
-    const fs::path dir = fresh_dir("fault-torn");
+    const fs::path dir = test::fresh_dir(test::trace_temp_dir() / "fault-torn");
     const std::string log = (dir / "log").string();
     const std::string one = cli::encode_results({{"k1", {{"a", "1"}}}});
     test::spit(log, one + "{\"key\":\"k2\",\"col");  // what kill -9 in the middle of a write leaves

@@ -11,19 +11,13 @@
 #include <string>
 
 #include "tests/cli_util.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace cachesim {
 namespace {
 
 namespace fs = std::filesystem;
 using test::run_cachesim;
-
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = test::temp_dir() / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 // Every subcommand's output option, writing to `target` (a path, quoted here).
 std::vector<std::string> writers(const std::string& target) {
@@ -69,7 +63,7 @@ TEST(CliOutputSpecialFiles, DevStdoutReceivesTheOutput) {
 }
 
 TEST(CliOutputSpecialFiles, AFifoIsWrittenThroughToItsReader) {
-    const fs::path dir = fresh_dir("fifo");
+    const fs::path dir = test::fresh_dir(test::temp_dir() / "fifo");
     const fs::path fifo = dir / "pipe";
     for (const std::string& command : writers(fifo.string())) {
         fs::remove(fifo);
@@ -85,7 +79,7 @@ TEST(CliOutputSpecialFiles, AFifoIsWrittenThroughToItsReader) {
 }
 
 TEST(CliOutputSpecialFiles, ASymlinkKeepsPointingAtItsReplacedTarget) {
-    const fs::path dir = fresh_dir("symlink");
+    const fs::path dir = test::fresh_dir(test::temp_dir() / "symlink");
     fs::create_directories(dir / "real");
     for (const std::string& command : writers((dir / "link").string())) {
         fs::remove(dir / "link");
@@ -106,7 +100,7 @@ TEST(CliOutputSpecialFiles, ASymlinkKeepsPointingAtItsReplacedTarget) {
 }
 
 TEST(CliOutputSpecialFiles, AReplacedFileKeepsItsMode) {
-    const fs::path dir = fresh_dir("mode");
+    const fs::path dir = test::fresh_dir(test::temp_dir() / "mode");
     for (const std::string& command : writers((dir / "out").string())) {
         fs::remove(dir / "out");
         ASSERT_EQ(run_cachesim(command).exit_code, 0) << command;

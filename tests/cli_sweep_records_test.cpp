@@ -9,6 +9,7 @@
 #include "apps/cachesim/report.hpp"
 #include "apps/cachesim/sweep_results.hpp"
 #include "tests/cli_util.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace cachesim {
 namespace {
@@ -17,13 +18,6 @@ namespace fs = std::filesystem;
 using test::run_cachesim;
 
 const std::string kSweep = "sweep -q --size 40x24 --stencil 3x3 --l1-line 32 --l1-ways 2";
-
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = test::temp_dir() / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 std::string with_value(const std::string& key, const cli::SweepColumns& columns, const std::string& name,
                        const std::string& value) {
@@ -34,7 +28,7 @@ std::string with_value(const std::string& key, const cli::SweepColumns& columns,
 }
 
 TEST(CliSweepRecords, ImpossibleValuesInAPartialLogNameTheFileAndLine) {
-    const fs::path dir = fresh_dir("records");
+    const fs::path dir = test::fresh_dir(test::temp_dir() / "records");
     const fs::path csv = dir / "out.csv";
     ASSERT_EQ(run_cachesim(kSweep + " --l1-size 256,512 -o '" + csv.string() + "'").exit_code, 0);
     const auto rows = cli::parse_csv(test::read_file(csv));
@@ -70,7 +64,7 @@ TEST(CliSweepRecords, ImpossibleValuesInAPartialLogNameTheFileAndLine) {
 }
 
 TEST(CliSweepRecords, AnImpossibleValueInTheCsvNamesItsLine) {
-    const fs::path dir = fresh_dir("records-csv");
+    const fs::path dir = test::fresh_dir(test::temp_dir() / "records-csv");
     const fs::path csv = dir / "out.csv";
     ASSERT_EQ(run_cachesim(kSweep + " --l1-size 256,512 -o '" + csv.string() + "'").exit_code, 0);
     std::string text = test::read_file(csv);
@@ -91,7 +85,7 @@ TEST(CliSweepRecords, AnImpossibleValueInTheCsvNamesItsLine) {
 }
 
 TEST(CliSweepRecords, ANarrowerRerunKeepsTheEarlierRowsAndSaysSo) {
-    const fs::path dir = fresh_dir("narrower");
+    const fs::path dir = test::fresh_dir(test::temp_dir() / "narrower");
     const fs::path csv = dir / "out.csv";
     ASSERT_EQ(run_cachesim(kSweep + " --l1-size 256,512,1K -o '" + csv.string() + "'").exit_code, 0);
     const auto wide = cli::parse_csv(test::read_file(csv));
@@ -108,7 +102,7 @@ TEST(CliSweepRecords, ANarrowerRerunKeepsTheEarlierRowsAndSaysSo) {
 }
 
 TEST(CliSweepRecords, BadOutputOptionsFailBeforeTheFirstConfigurationRuns) {
-    const fs::path dir = fresh_dir("early");
+    const fs::path dir = test::fresh_dir(test::temp_dir() / "early");
     const fs::path csv = dir / "out.csv";
     // A sweep that would take long: a failure only after it ran would show as a partial log.
     const std::string slow = "sweep -q --size 160x160 --stencil 5x5 --l1-size 1K..128K*2 -o '" + csv.string() + "'";

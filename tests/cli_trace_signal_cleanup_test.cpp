@@ -10,6 +10,7 @@
 
 #include "tests/cli_process.hpp"
 #include "tests/cli_util.hpp"
+#include "tests/scratch_dir.hpp"
 
 namespace cachesim {
 namespace {
@@ -18,19 +19,6 @@ namespace fs = std::filesystem;
 
 // Seconds of work: plenty of time to interrupt it mid-write.
 const std::string kLongTrace = "trace -q --backend generator --size 2048x2048 --stencil 9x9 -o ";
-
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = test::temp_dir() / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
-
-std::size_t files_in(const fs::path& dir) {
-    std::size_t n = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
-    return n;
-}
 
 // Starts the long trace into dir/out.cst (holding "old") and waits until its temporary has data.
 std::unique_ptr<test::BackgroundRun> start_trace(const fs::path& dir, fs::path& temp) {
@@ -45,19 +33,19 @@ std::unique_ptr<test::BackgroundRun> start_trace(const fs::path& dir, fs::path& 
 
 TEST(CliTraceSignalCleanup, SigintAndSigtermRemoveTheTemporary) {
     for (int signal_number : {SIGINT, SIGTERM}) {
-        const fs::path dir = fresh_dir("signal" + std::to_string(signal_number));
+        const fs::path dir = test::fresh_dir(test::temp_dir() / ("signal" + std::to_string(signal_number)));
         fs::path temp;
         auto run = start_trace(dir, temp);
         run->signal(signal_number);
         EXPECT_EQ(run->wait(), 128 + signal_number);  // still ended by the signal
         EXPECT_FALSE(fs::exists(temp));
         EXPECT_EQ(test::read_file(dir / "out.cst"), "old");
-        EXPECT_EQ(files_in(dir), 1u);
+        EXPECT_EQ(test::files_in(dir), 1u);
     }
 }
 
 TEST(CliTraceSignalCleanup, TheNextWriteRemovesTemporariesOfDeadProcessesOnly) {
-    const fs::path dir = fresh_dir("kill9");
+    const fs::path dir = test::fresh_dir(test::temp_dir() / "kill9");
     fs::path temp;
     auto run = start_trace(dir, temp);
     run->signal(SIGKILL);

@@ -152,7 +152,7 @@ std::vector<Key> reference(const WorkloadSpec& spec, const GpuConfig& c,
         std::uint64_t rate = kWarpCreditOne, credit = kWarpCreditOne;  // rate spread (lrr)
         std::uint32_t skip = 0;  // block start skip (lrr): turns still to be passed over
     };
-    const std::uint32_t burst = issue_burst_for(c, spec);
+    const std::uint32_t burst = issue_burst_for(c, &spec);
     std::vector<std::vector<W>> sm(c.sms, std::vector<W>(static_cast<std::size_t>(bps) * wpb));
     std::vector<std::vector<std::uint32_t>> left(c.sms, std::vector<std::uint32_t>(bps, 0));
     std::vector<std::uint32_t> last(c.sms, bps * wpb - 1), current(c.sms, ~0u);

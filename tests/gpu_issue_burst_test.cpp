@@ -93,13 +93,15 @@ TEST(GpuIssueBurst, TheLastWarpKeepsTheTurnInsideAGroup) {
 TEST(GpuIssueBurst, AutoIsOneIterationOfTheCompiledLoop) {
     GpuConfig c = base();
     c.issue_burst = kIssueBurstAuto;
-    EXPECT_EQ(issue_burst_for(c, test::stencil(64, 64, 3)), 9u);
-    EXPECT_EQ(issue_burst_for(c, test::stencil(64, 64, 9)), 81u);
-    EXPECT_EQ(issue_burst_for(c, test::matmul(64, 64, 64)), 32u);  // k unrolled 16 times: A and B
+    const WorkloadSpec stencil3 = test::stencil(64, 64, 3), stencil9 = test::stencil(64, 64, 9);
+    const WorkloadSpec matmul = test::matmul(64, 64, 64);
+    EXPECT_EQ(issue_burst_for(c, &stencil3), 9u);
+    EXPECT_EQ(issue_burst_for(c, &stencil9), 81u);
+    EXPECT_EQ(issue_burst_for(c, &matmul), 32u);  // k unrolled 16 times: A and B
     c.issue_burst = 5;
-    EXPECT_EQ(issue_burst_for(c, test::matmul(64, 64, 64)), 5u);
+    EXPECT_EQ(issue_burst_for(c, &matmul), 5u);
     c.scheduler = WarpScheduler::gto;  // greedy anyway
-    EXPECT_EQ(issue_burst_for(c, test::matmul(64, 64, 64)), 1u);
+    EXPECT_EQ(issue_burst_for(c, &matmul), 1u);
     EXPECT_EQ(find_gpu_preset("h200")->config.issue_burst, kIssueBurstAuto);
     EXPECT_EQ(find_gpu_preset("v100")->config.issue_burst, 1u);  // not measured: one per turn
 }

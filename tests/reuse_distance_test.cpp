@@ -5,13 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <list>
 #include <unordered_map>
 
 #include "sim/observer.hpp"
 #include "sim/reuse_distance.hpp"
 #include "sim/rng.hpp"
 #include "sim/thread_model.hpp"
+#include "tests/lru_reference.hpp"
 #include "traces/workload_source.hpp"
 
 namespace cachesim {
@@ -102,15 +102,9 @@ std::vector<std::uint64_t> stream(int kind, std::size_t n, std::uint64_t seed) {
 TEST(ReuseDistance, MatchesBruteForceStack) {
     for (int kind = 0; kind < 6; ++kind) {
         ReuseDistanceTracker t(24);
-        std::list<std::uint64_t> stack;  // most recent first
+        test::LruList stack;
         for (const std::uint64_t line : stream(kind, 40000, 11 + kind)) {
-            auto it = std::find(stack.begin(), stack.end(), line);
-            std::uint64_t expected = kColdMiss;
-            if (it != stack.end()) {
-                expected = static_cast<std::uint64_t>(std::distance(stack.begin(), it));
-                stack.erase(it);
-            }
-            stack.push_front(line);
+            const std::uint64_t expected = stack.touch(line).distance.value_or(kColdMiss);
             const auto r = t.access(line);
             ASSERT_EQ(r.bucket, bucket_of(expected)) << "kind " << kind;
             ASSERT_EQ(r.beyond, expected != kColdMiss && expected >= 24) << "kind " << kind;

@@ -2,18 +2,13 @@
 // abandoned writer (an exception, an interrupted run) leaves neither the target nor a temp file.
 #include <gtest/gtest.h>
 
+#include "tests/scratch_dir.hpp"
 #include "tests/trace_format_test_util.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"
 
 namespace cachesim {
 namespace {
-
-std::size_t files_in(const std::filesystem::path& dir) {
-    std::size_t n = 0;
-    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
-    return n;
-}
 
 TEST(TraceFormatAtomicWrite, NothingAppearsUntilFinishAndAbandonedWritesVanish) {
     const auto dir = test::trace_temp_dir() / "atomic";
@@ -30,7 +25,7 @@ TEST(TraceFormatAtomicWrite, NothingAppearsUntilFinishAndAbandonedWritesVanish) 
         EXPECT_FALSE(std::filesystem::exists(target));
     }  // abandoned
     EXPECT_FALSE(std::filesystem::exists(target));
-    EXPECT_EQ(files_in(dir), 0u);
+    EXPECT_EQ(test::files_in(dir), 0u);
 
     {
         cst::TraceWriter writer(target.string(), header);
@@ -40,7 +35,7 @@ TEST(TraceFormatAtomicWrite, NothingAppearsUntilFinishAndAbandonedWritesVanish) 
         writer.finish();
     }
     EXPECT_TRUE(std::filesystem::exists(target));
-    EXPECT_EQ(files_in(dir), 1u);
+    EXPECT_EQ(test::files_in(dir), 1u);
     cst::TraceFileSource reader(target.string());
     EXPECT_EQ(reader.header().accesses, test::small_stencil().total_accesses());
 }

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <list>
 #include <vector>
 
+#include "tests/lru_reference.hpp"
 #include "traces/workload_source.hpp"
 #include "viz/cache_contents.hpp"
 
@@ -146,24 +146,14 @@ TEST(CacheContents, StepPastTheEndIsAnError) {
 }
 
 // Table 3.1: 7x7 stencil on 16x16 floats, linear order, 24 lines of 16 B, fully associative LRU,
-// write-through no-allocate (so only the loads of `in` reach it). The reference: item (x, y)
-// loads in[clamp(y + dy)][clamp(x + dx)] row by row; a recency list moves each loaded line to the
-// front and drops the back beyond 24 lines.
+// write-through no-allocate (so only the loads of `in` reach it). The reference: the stencil's
+// loads from its definition through a recency list of 24 lines (tests/lru_reference.hpp).
 TEST(CacheContents, ThesisStencilMatchesARecencyList) {
     for (std::uint64_t step : {0ull, 3ull, 40ull, 100ull, 255ull}) {
         SCOPED_TRACE("step " + std::to_string(step));
-        std::list<std::uint64_t> recency;
-        for (std::uint64_t item = 0; item <= step; ++item) {
-            const std::int64_t x = static_cast<std::int64_t>(item % 16), y = static_cast<std::int64_t>(item / 16);
-            for (std::int64_t dy = -3; dy <= 3; ++dy)
-                for (std::int64_t dx = -3; dx <= 3; ++dx) {
-                    const std::int64_t yy = std::clamp<std::int64_t>(y + dy, 0, 15), xx = std::clamp<std::int64_t>(x + dx, 0, 15);
-                    const std::uint64_t line = static_cast<std::uint64_t>(yy * 16 + xx) * 4 / 16;
-                    recency.remove(line);
-                    recency.push_front(line);
-                    if (recency.size() > 24) recency.pop_back();
-                }
-        }
+        test::LruList recency(24);
+        for (std::uint64_t item = 0; item <= step; ++item)
+            for (const std::uint64_t line : test::thesis_stencil_load_lines(item)) recency.touch(line);
         WorkloadSpec w;  // the defaults are the thesis stencil
         HierarchyConfig h;
         h.l1.size_bytes = 384;
@@ -181,9 +171,9 @@ TEST(CacheContents, ThesisStencilMatchesARecencyList) {
                 ASSERT_LT(way.age, by_age.size());
                 by_age[way.age] = way.line;
             }
-        EXPECT_EQ(by_age, std::vector<std::uint64_t>(recency.begin(), recency.end()));
+        EXPECT_EQ(by_age, recency.most_recent_first());
         if (recency.size() == 24) {
-            EXPECT_EQ(l1.set[0].ways[*l1.set[0].next_victim].line, recency.back());
+            EXPECT_EQ(l1.set[0].ways[*l1.set[0].next_victim].line, recency.least_recent());
         }
     }
 }

@@ -21,6 +21,7 @@
 
 #include "sim/thread_model.hpp"
 #include "tests/cli_util.hpp"
+#include "tests/miss_log.hpp"
 #include "tests/viz_gui_util.hpp"
 #include "traces/workload_source.hpp"
 #include "viz/canvas.hpp"
@@ -31,67 +32,20 @@
 using namespace cachesim;
 using namespace cachesim::viz;
 namespace vt = cachesim::viz::testing;
+using vt::cacheviz_bin;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string cacheviz_bin() {
-#ifdef CACHEVIZ_BIN
-    return CACHEVIZ_BIN;
-#else
-    return "";
-#endif
-}
-
-#define REQUIRE_GUI()                                                                                      \
-    if (cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built (SFML, ImGui or OpenGL missing)"; \
-    ASSERT_EQ(std::system("command -v xvfb-run >/dev/null"), 0) << "xvfb-run is missing (scripts/setup.sh installs xvfb)"
-
-fs::path test_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("cacheviz-agg-" + name + "-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
-
-// --state's lines.
-struct State {
-    std::vector<std::string> lines;
-    explicit State(const std::string& text) {
-        std::istringstream in(text);
-        for (std::string l; std::getline(in, l);) lines.push_back(l);
-    }
-    std::string value(const std::string& key) const {
-        for (const std::string& l : lines)
-            if (l.rfind(key + " ", 0) == 0) return l.substr(key.size() + 1);
-        return "<missing " + key + ">";
-    }
-    bool has(const std::string& line) const { return std::find(lines.begin(), lines.end(), line) != lines.end(); }
-    bool any_starting(const std::string& prefix) const {
-        return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });
-    }
-};
-
-vt::Placement read_placement(const fs::path& layout) {
-    std::istringstream in(vt::read_file(layout));
-    vt::Placement p{};
-    for (std::string line; std::getline(in, line);) {
-        std::istringstream words(line);
-        std::string tag;
-        words >> tag;
-        if (tag == "diagram") words >> p.x >> p.y >> p.w >> p.h >> p.t0 >> p.t1 >> p.r0 >> p.r1;
-    }
-    return p;
-}
-
 struct Shot {
     Canvas image;
     vt::Placement at;
-    State state{""};
+    vt::State state{""};
 };
 
 // Runs cacheviz to a screenshot with its layout and state.
 Shot shoot(const std::string& name, const std::string& args) {
-    const fs::path dir = test_dir(name);
+    const fs::path dir = vt::test_dir("agg-" + name);
     const std::string a = args + " --window 1280x800 --frames 5 --screenshot '" + (dir / "shot.png").string() + "' --layout '" +
                           (dir / "layout.txt").string() + "' --state '" + (dir / "state.txt").string() + "'";
     const int code = vt::run_under_xvfb(cacheviz_bin(), a, dir / "log.txt");
@@ -99,8 +53,8 @@ Shot shoot(const std::string& name, const std::string& args) {
     Shot s;
     if (code != 0) return s;
     s.image = decode_png(vt::read_file(dir / "shot.png"));
-    s.at = read_placement(dir / "layout.txt");
-    s.state = State(vt::read_file(dir / "state.txt"));
+    s.at = vt::read_placement(dir / "layout.txt");
+    s.state = vt::State(vt::read_file(dir / "state.txt"));
     return s;
 }
 
@@ -125,25 +79,6 @@ WorkloadSpec stencil256() {
     return w;
 }
 
-// Every L1 lookup of an unrecorded run: (step, line) of each miss, and the lookups.
-class MissLog final : public SimObserver {
-public:
-    void on_lookup(int level, std::uint64_t line, bool hit, bool, std::uint16_t) override {
-        if (level != 0) return;
-        ++lookups;
-        if (!hit) pending_.push_back(line);
-    }
-    void on_step_end(std::uint64_t step) override {
-        for (std::uint64_t line : pending_) misses.push_back({step, line});
-        pending_.clear();
-    }
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> misses;
-    std::uint64_t lookups = 0;
-
-private:
-    std::vector<std::uint64_t> pending_;
-};
-
 const std::string kStencil256 = "--preset thesis-stencil --size 256x256 --stencil 5x5";
 
 }  // namespace
@@ -154,13 +89,7 @@ TEST(VizGuiAggregation, ZoomedOutStencilShowsTheLoggedMissesAndPriorityHidesThem
     HierarchyConfig h;
     h.l1.size_bytes = 384;
     h.l1.line_bytes = 16;
-    MissLog log;
-    {
-        WorkloadSource source(w);
-        RunControl control;
-        control.observer = &log;
-        simulate_thread_model(source, h, control);
-    }
+    const test::MissLog log = test::log_thread_model_misses(w, h);
     ASSERT_EQ(log.misses.size(), 81536u);  // `cachesim simulate --preset thesis-stencil --size 256x256 --stencil 5x5`
     const RowLayout rows(w.arrays(), 16);
 
@@ -311,7 +240,7 @@ TEST(VizGuiAggregation, CopiedCommandCarriesTheViewOptions) {
     EXPECT_NE(command.find(" --aggregate any-miss "), std::string::npos) << command;
     const std::string prefix = "cachesim diagram ";
     ASSERT_EQ(command.rfind(prefix, 0), 0u);
-    const fs::path out = test_dir("lines") / "copied.png";
+    const fs::path out = vt::test_dir("agg-lines") / "copied.png";
     std::string args = command.substr(prefix.size());
     args = args.substr(0, args.rfind(" --out ")) + " --out '" + out.string() + "'";
     const auto r = cachesim::test::run_cachesim("diagram " + args);

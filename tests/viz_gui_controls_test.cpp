@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <list>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -22,29 +21,20 @@
 
 #include "tests/cli_util.hpp"
 #include "tests/csv_table.hpp"
+#include "tests/lru_reference.hpp"
 #include "tests/viz_gui_util.hpp"
 #include "viz/canvas.hpp"
 #include "viz/cell_state.hpp"
 
 using namespace cachesim::viz;
 namespace vt = cachesim::viz::testing;
+using vt::cacheviz_bin;
+using vt::read_placement;
+using vt::State;
+using vt::test_dir;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string cacheviz_bin() {
-#ifdef CACHEVIZ_BIN
-    return CACHEVIZ_BIN;
-#else
-    return "";
-#endif
-}
-
-fs::path test_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("cacheviz-" + name + "-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
 
 int gui(const std::string& args, const fs::path& log) { return vt::run_under_xvfb(cacheviz_bin(), args, log); }
 
@@ -54,45 +44,12 @@ fs::path write_script(const fs::path& dir, const std::string& text) {
     return p;
 }
 
-// --state's "key value" lines.
-struct State {
-    std::vector<std::string> lines;
-    explicit State(const std::string& text) {
-        std::istringstream in(text);
-        for (std::string l; std::getline(in, l);) lines.push_back(l);
-    }
-    // The rest of the first line that starts with `key` and a space.
-    std::string value(const std::string& key) const {
-        for (const std::string& l : lines)
-            if (l.rfind(key + " ", 0) == 0) return l.substr(key.size() + 1);
-        return "<missing " + key + ">";
-    }
-    std::vector<double> numbers(const std::string& key) const {
-        std::istringstream in(value(key));
-        std::vector<double> v;
-        for (double x; in >> x;) v.push_back(x);
-        return v;
-    }
-};
-
 // The centre of a named button (--state's "widget NAME x y w h").
 std::pair<int, int> widget_centre(const State& s, const std::string& name) {
     const std::vector<double> r = s.numbers("widget " + name);
     EXPECT_EQ(r.size(), 4u) << name;
     if (r.size() != 4) return {0, 0};
     return {static_cast<int>(r[0] + r[2] / 2), static_cast<int>(r[1] + r[3] / 2)};
-}
-
-vt::Placement read_placement(const fs::path& layout, const std::string& key = "diagram") {
-    std::istringstream in(vt::read_file(layout));
-    vt::Placement p{};
-    for (std::string line; std::getline(in, line);) {
-        std::istringstream words(line);
-        std::string tag;
-        words >> tag;
-        if (tag == key) words >> p.x >> p.y >> p.w >> p.h >> p.t0 >> p.t1 >> p.r0 >> p.r1;
-    }
-    return p;
 }
 
 int count_pixels(const Canvas& c, int x0, int y0, int x1, int y1, Rgba colour, int tolerance = 0) {
@@ -104,10 +61,6 @@ int count_pixels(const Canvas& c, int x0, int y0, int x1, int y1, Rgba colour, i
         }
     return n;
 }
-
-#define REQUIRE_GUI()                                                                                      \
-    if (cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built (SFML, ImGui or OpenGL missing)"; \
-    ASSERT_EQ(std::system("command -v xvfb-run >/dev/null"), 0) << "xvfb-run is missing (scripts/setup.sh installs xvfb)"
 
 const std::string kWindow = " --window 1280x800 ";
 
@@ -273,18 +226,9 @@ TEST(VizGuiControls, CacheContentsPanelMatchesARecencyList) {
                   dir / "log.txt"),
               0)
         << vt::read_file(dir / "log.txt");
-    std::list<std::uint64_t> recency;  // front: most recent
-    for (std::uint64_t item = 0; item <= step; ++item) {
-        const long x = static_cast<long>(item % 16), y = static_cast<long>(item / 16);
-        for (long dy = -3; dy <= 3; ++dy)
-            for (long dx = -3; dx <= 3; ++dx) {
-                const long yy = std::clamp(y + dy, 0L, 15L), xx = std::clamp(x + dx, 0L, 15L);
-                const std::uint64_t line = static_cast<std::uint64_t>(yy * 16 + xx) * 4 / 16;
-                recency.remove(line);
-                recency.push_front(line);
-                if (recency.size() > 24) recency.pop_back();
-            }
-    }
+    cachesim::test::LruList recency(24);
+    for (std::uint64_t item = 0; item <= step; ++item)
+        for (const std::uint64_t line : cachesim::test::thesis_stencil_load_lines(item)) recency.touch(line);
     const State s(vt::read_file(dir / "state.txt"));
     EXPECT_EQ(s.value("pane A contents_step"), std::to_string(step));
     std::map<std::uint64_t, std::uint64_t> line_by_age;
@@ -306,8 +250,8 @@ TEST(VizGuiControls, CacheContentsPanelMatchesARecencyList) {
     EXPECT_EQ(ways, 24);
     std::vector<std::uint64_t> by_age;
     for (const auto& [age, line] : line_by_age) by_age.push_back(line);
-    EXPECT_EQ(by_age, std::vector<std::uint64_t>(recency.begin(), recency.end()));
-    EXPECT_EQ(victim, recency.back());
+    EXPECT_EQ(by_age, recency.most_recent_first());
+    EXPECT_EQ(victim, recency.least_recent());
     // The panel is on screen: its next-victim cell is yellow (nothing else on screen is).
     const Canvas shot = decode_png(vt::read_file(dir / "shot.png"));
     int yellow = 0;
@@ -414,41 +358,27 @@ TEST(VizGuiControls, HoverGivesReuseDistanceAndEvictor) {
                   dir / "log.txt"),
               0)
         << vt::read_file(dir / "log.txt");
-    // The reference: 24 lines, LRU, the loads of items 0..step in order.
-    std::list<std::uint64_t> recency;
+    // The reference: 24 lines, LRU, the loads of items 0..step in order; the reuse distance from
+    // an unbounded recency list (the distinct lines used since the line's previous use).
+    cachesim::test::LruList cache(24), stack;
     std::optional<std::uint64_t> last_use, evicted, by;
-    std::vector<std::uint64_t> since;  // lines used since the line's latest use
     std::uint64_t reuse = 0;
     bool reused = false;
-    for (std::uint64_t item = 0; item <= step; ++item) {
-        const long x = static_cast<long>(item % 16), y = static_cast<long>(item / 16);
-        for (long dy = -3; dy <= 3; ++dy)
-            for (long dx = -3; dx <= 3; ++dx) {
-                const long yy = std::clamp(y + dy, 0L, 15L), xx = std::clamp(x + dx, 0L, 15L);
-                const std::uint64_t l = static_cast<std::uint64_t>(yy * 16 + xx) * 4 / 16;
-                if (l == line) {
-                    if (last_use) {
-                        std::sort(since.begin(), since.end());
-                        reuse = static_cast<std::uint64_t>(std::unique(since.begin(), since.end()) - since.begin());
-                        reused = true;
-                    }
-                    last_use = item;
-                    since.clear();
-                } else if (last_use) {
-                    since.push_back(l);
+    for (std::uint64_t item = 0; item <= step; ++item)
+        for (const std::uint64_t l : cachesim::test::thesis_stencil_load_lines(item)) {
+            const std::optional<std::uint64_t> distance = stack.touch(l).distance;
+            if (l == line) {
+                if (last_use) {
+                    reuse = *distance;
+                    reused = true;
                 }
-                const bool present = std::find(recency.begin(), recency.end(), l) != recency.end();
-                recency.remove(l);
-                recency.push_front(l);
-                if (!present && recency.size() > 24) {
-                    if (recency.back() == line) {
-                        evicted = item;
-                        by = l;
-                    }
-                    recency.pop_back();
-                }
+                last_use = item;
             }
-    }
+            if (cache.touch(l).evicted == line) {
+                evicted = item;
+                by = l;
+            }
+        }
     ASSERT_TRUE(last_use && evicted && reused);
     const std::string want = std::to_string(step) + " " + std::to_string(line) + " last_use " + std::to_string(*last_use) + " reuse " +
                              std::to_string(reuse) + " resident 0 evicted " + std::to_string(*evicted) + " by " + std::to_string(*by);

@@ -4,13 +4,37 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace cachesim::viz::testing {
+
+// The cacheviz binary the test target was built against (CACHEVIZ_BIN), or "" without cacheviz.
+inline std::string cacheviz_bin() {
+#ifdef CACHEVIZ_BIN
+    return CACHEVIZ_BIN;
+#else
+    return "";
+#endif
+}
+
+// Skips the test without cacheviz; fails it without xvfb-run.
+#define REQUIRE_GUI()                                                                                                   \
+    if (cachesim::viz::testing::cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built (SFML, ImGui or OpenGL missing)"; \
+    ASSERT_EQ(std::system("command -v xvfb-run >/dev/null"), 0) << "xvfb-run is missing (scripts/setup.sh installs xvfb)"
+
+// A directory of this test process's own for one run's files.
+inline std::filesystem::path test_dir(const std::string& name) {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("cacheviz-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return dir;
+}
 
 inline std::string read_file(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -26,6 +50,44 @@ struct Placement {
     int px(double step) const { return static_cast<int>(x + (step + 0.5 - t0) * w / (t1 - t0)); }
     int py(double row) const { return static_cast<int>(y + (row + 0.5 - r0) * h / (r1 - r0)); }
 };
+
+// What cacheviz --state wrote: "key value" lines.
+struct State {
+    std::vector<std::string> lines;
+    explicit State(const std::string& text) {
+        std::istringstream in(text);
+        for (std::string l; std::getline(in, l);) lines.push_back(l);
+    }
+    // The rest of the first line that starts with `key` and a space.
+    std::string value(const std::string& key) const {
+        for (const std::string& l : lines)
+            if (l.rfind(key + " ", 0) == 0) return l.substr(key.size() + 1);
+        return "<missing " + key + ">";
+    }
+    std::vector<double> numbers(const std::string& key) const {
+        std::istringstream in(value(key));
+        std::vector<double> v;
+        for (double x; in >> x;) v.push_back(x);
+        return v;
+    }
+    bool has(const std::string& line) const { return std::find(lines.begin(), lines.end(), line) != lines.end(); }
+    bool any_starting(const std::string& prefix) const {
+        return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });
+    }
+};
+
+// The placement of the diagram named `key` ("diagram", "diagram_b") in a --layout file.
+inline Placement read_placement(const std::filesystem::path& layout, const std::string& key = "diagram") {
+    std::istringstream in(read_file(layout));
+    Placement p{};
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::string tag;
+        words >> tag;
+        if (tag == key) words >> p.x >> p.y >> p.w >> p.h >> p.t0 >> p.t1 >> p.r0 >> p.r1;
+    }
+    return p;
+}
 
 // Runs `bin args` under xvfb-run with stdout and stderr to `log`; the exit code.
 inline int run_under_xvfb(const std::string& bin, const std::string& args, const std::filesystem::path& log) {

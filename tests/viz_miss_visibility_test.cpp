@@ -11,6 +11,7 @@
 
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "tests/miss_log.hpp"
 #include "traces/workload_source.hpp"
 #include "viz/record.hpp"
 #include "viz/render.hpp"
@@ -19,22 +20,6 @@ using namespace cachesim;
 using namespace cachesim::viz;
 
 namespace {
-
-// Notes every level-0 lookup that missed, with the step it belongs to.
-class MissLog final : public SimObserver {
-public:
-    void on_lookup(int level, std::uint64_t line, bool hit, bool, std::uint16_t) override {
-        if (level == 0 && !hit) pending_.push_back(line);
-    }
-    void on_step_end(std::uint64_t step) override {
-        for (std::uint64_t line : pending_) misses.push_back({step, line});
-        pending_.clear();
-    }
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> misses;  // (step, line)
-
-private:
-    std::vector<std::uint64_t> pending_;
-};
 
 bool is_miss_colour(Rgba c) {
     for (CellState s : {CellState::accessed, CellState::in_l1, CellState::in_l2, CellState::not_cached})
@@ -120,13 +105,7 @@ TEST(VizMissVisibility, Stencil256ThesisCache) {
     HierarchyConfig h;
     h.l1.size_bytes = 384;
     h.l1.line_bytes = 16;
-    MissLog log;
-    {
-        WorkloadSource source(w);
-        RunControl control;
-        control.observer = &log;
-        simulate_thread_model(source, h, control);
-    }
+    const test::MissLog log = test::log_thread_model_misses(w, h);
     WorkloadSource source(w);
     const RecordedRun run = record_thread_model(source, h, {}, w);
     // 81,536: the run's L1 misses (`cachesim simulate --size 256x256 --stencil 5x5 --preset thesis-stencil`),
@@ -140,10 +119,8 @@ TEST(VizMissVisibility, GpuModel128) {
     w.stencil_w = w.stencil_h = 5;
     GpuConfig config = with_sms(find_gpu_preset("h200")->config, 4);
     config.block = 128;
-    MissLog log;
-    RunControl control;
-    control.observer = &log;
-    const GpuResult plain = simulate_gpu_model(w, config, control);
+    GpuResult plain;
+    const test::MissLog log = test::log_misses([&](const RunControl& c) { plain = simulate_gpu_model(w, config, c); });
     const RecordedRun run = record_gpu_model(w, config, {});
     expect_misses_shown(run.diagram, log.misses, plain.ncu.l1_sectors_ld - plain.ncu.l1_sectors_ld_hit);
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "sim/gpu/gpu_presets.hpp"
 #include "tests/cli_util.hpp"
@@ -183,13 +184,15 @@ TEST(VizPng, CliGpuModelDiagramMatchesInProcessRendering) {
 TEST(VizPng, CliBadDiagramOptions) {
     const auto out = test::temp_dir() / "never.png";
     const std::string o = " --out '" + out.string() + "'";
+    const auto din = test::temp_dir() / "x.din";  // addresses only: no arrays to draw
+    std::ofstream(din) << "0 1000\n";
     const std::pair<std::string, std::string> cases[] = {
         {"diagram", "--out FILE.png is required"},
         {"diagram --view sideways" + o, "expected time or array"},
         {"diagram --view array --time 256" + o, "past the last step 255"},
         {"diagram --width 50" + o, "outside 200..16384"},
         {"diagram --from 10 --to 5" + o, "--to: must be after --from"},
-        {"diagram --trace /tmp/x.din" + o, "no 2D array layout"},
+        {"diagram --trace '" + din.string() + "'" + o, "x.din: a din trace: it has no array layout to draw"},
         {"diagram --max-cells 10" + o, "at least 1024"},
         {"diagram --out /nonexistent-dir/x.png", "cannot write"},
         {"diagram --model gpu --size 64x64 --view array --time 999999" + o, "past the run's last round"},

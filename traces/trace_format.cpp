@@ -200,22 +200,5 @@ TraceHeader decode_header_body(std::string_view body, std::uint32_t version) {
     return h;
 }
 
-bool has_trace_magic(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    char magic[sizeof kMagic] = {};
-    if (!in.read(magic, sizeof magic)) return false;
-    return std::string_view(magic, sizeof magic) == std::string_view(kMagic, sizeof kMagic);
-}
-
 }  // namespace cachesim::cst
 
-namespace cachesim {
-
-std::string resolve_trace_format(const std::string& requested, const std::string& path) {
-    if (requested == "auto" && path.ends_with(".traceg")) return "traceg";  // Accel-Sim's kernel traces
-    if (requested == "auto") return cst::has_trace_magic(path) ? "cst" : "din";
-    if (requested == "cst" || requested == "din" || requested == "u64" || requested == "traceg") return requested;
-    throw InputError("--trace-format: unknown trace format '" + requested + "' (expected auto, cst, din, u64 or traceg)");
-}
-
-}  // namespace cachesim

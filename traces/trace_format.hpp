@@ -93,16 +93,4 @@ TraceHeader decode_header_body(std::string_view body, std::uint32_t version);
 // Largest block payload the reader accepts for a given step size (hostile-file guard).
 std::uint64_t max_block_accesses(std::uint32_t accesses_per_step);
 
-// True when the file starts with the cst magic (used by --trace-format auto).
-bool has_trace_magic(const std::string& path);
-
 }  // namespace cachesim::cst
-
-namespace cachesim {
-
-// --trace-format: "auto" (traceg for a name ending in .traceg, cst when the file starts with the
-// cst magic, else din), "cst", "din", "u64" or "traceg" (an Accel-Sim kernel trace); returns the
-// concrete format name. Throws InputError for anything else.
-std::string resolve_trace_format(const std::string& requested, const std::string& path);
-
-}  // namespace cachesim

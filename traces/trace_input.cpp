@@ -22,11 +22,21 @@ private:
     std::unique_ptr<InputStream> stream_;
 };
 
-TraceInput resolve_trace_input(const std::string& requested, const std::string& path) {
-    if (requested != "auto" && requested != "cst" && requested != "din" && requested != "u64")
-        throw InputError("--trace-format: unknown trace format '" + requested + "' (expected auto, cst, din or u64)");
+std::string named_trace_format(const std::string& requested, const std::string& path) {
+    if (requested != "auto" && requested != "cst" && requested != "din" && requested != "u64" && requested != "traceg")
+        throw InputError("--trace-format: unknown trace format '" + requested + "' (expected auto, cst, din, u64 or traceg)");
+    if (requested == "auto" && path.ends_with(".traceg")) return "traceg";  // Accel-Sim's kernel traces
+    return requested;
+}
+
+TraceInput resolve_trace_input(const std::string& requested_format, const std::string& path) {
+    const std::string requested = named_trace_format(requested_format, path);
     TraceInput input;
     input.path = path;
+    if (requested == "traceg") {  // read by its converter (accelsim::ConvertedTrace), not here
+        input.format = requested;
+        return input;
+    }
     auto stream = std::make_unique<InputStream>(path);
     input.rewindable = stream->rewindable();
     const std::string_view magic(cst::kMagic, sizeof cst::kMagic);
@@ -53,6 +63,8 @@ TraceInput resolve_trace_input(const std::string& requested, const std::string& 
 }
 
 std::unique_ptr<AccessSource> open_trace_source(const TraceInput& input) {
+    if (input.format == "traceg")
+        throw InputError(input.path + ": an Accel-Sim trace is replayed from its cst conversion, not read directly");
     if (input.format == "cst") return std::make_unique<cst::TraceFileSource>(input.path);
     std::unique_ptr<InputStream> stream = input.pending ? input.pending->take() : nullptr;
     if (!stream) {

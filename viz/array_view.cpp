@@ -1,10 +1,19 @@
 #include "viz/array_view.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "traces/schedule.hpp"
 
 namespace cachesim::viz {
+
+std::uint32_t folded_row_width(std::uint64_t elements, std::uint32_t elements_per_line) {
+    std::uint64_t width = 1;
+    while (width * width < elements) width *= 2;
+    // Whole lines per row when a line holds a power of two of elements (the usual case).
+    if (std::has_single_bit(elements_per_line)) width = std::max<std::uint64_t>(width, elements_per_line);
+    return static_cast<std::uint32_t>(width);
+}
 
 ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
                           const std::optional<WorkloadSpec>& workload) {
@@ -34,11 +43,17 @@ ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
         grid.name = a.name;
         grid.width = a.width;
         grid.height = a.height;
+        grid.elements = static_cast<std::uint64_t>(a.width) * a.height;
         const std::uint32_t eb = std::max<std::uint32_t>(a.elem_bytes, 1);
         grid.elements_per_line = std::max<std::uint32_t>(1, rows.line_bytes() / eb);
         grid.first_element_offset = (a.base % rows.line_bytes()) / eb;
-        grid.cells.resize(static_cast<std::size_t>(a.width) * a.height, CellState::not_cached);
-        for (std::uint64_t e = 0; e < grid.cells.size(); ++e) {
+        if (a.height == 1 && a.width > kMaxFlatRow) {
+            grid.folded = true;
+            grid.width = folded_row_width(grid.elements, grid.elements_per_line);
+            grid.height = static_cast<std::uint32_t>((grid.elements + grid.width - 1) / grid.width);
+        }
+        grid.cells.resize(static_cast<std::size_t>(grid.width) * grid.height, CellState::not_cached);
+        for (std::uint64_t e = 0; e < grid.elements; ++e) {
             const std::uint64_t address = a.base + e * eb;
             const std::uint64_t row = rows.row_of_address(address);
             if (row == kNoRow || row >= snapshot.state.size()) continue;

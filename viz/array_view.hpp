@@ -13,11 +13,22 @@ namespace cachesim::viz {
 struct ArrayGrid {
     std::string name;
     std::uint32_t width = 0, height = 0;
+    // The array's elements. A 1D array (height 1) of more than kMaxFlatRow elements is drawn in
+    // rows of `width` (a power of two near the square root, whole lines where a line holds a
+    // power of two of elements); the cells past `elements` in its last row are padding.
+    std::uint64_t elements = 0;
+    bool folded = false;  // a 1D array drawn in rows
     std::uint32_t elements_per_line = 1;   // for drawing line boundaries
     std::uint64_t first_element_offset = 0;  // elements before the first line boundary (alignment)
     std::vector<CellState> cells;          // row-major, width x height
     CellState at(std::uint32_t x, std::uint32_t y) const { return cells[static_cast<std::size_t>(y) * width + x]; }
 };
+
+// The longest 1D array drawn as one row.
+inline constexpr std::uint32_t kMaxFlatRow = 64;
+
+// The row width of a folded 1D array of `elements` (see ArrayGrid::elements).
+std::uint32_t folded_row_width(std::uint64_t elements, std::uint32_t elements_per_line);
 
 struct ArrayView {
     std::uint64_t step = 0;
@@ -28,7 +39,8 @@ struct ArrayView {
 
 // Elements the step's work item touches show their line's state at this step (accessed, or
 // fetched from L2 / memory); every other element shows where its line lives after the step
-// (in L1, in L2, not cached). Without a workload, every element shows its line's cell state.
+// (in L1, in L2, not cached). Without a workload (a recorded trace), every element shows its
+// line's cell state: the lines the step accessed, and where the others live.
 ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
                           const std::optional<WorkloadSpec>& workload);
 

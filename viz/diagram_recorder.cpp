@@ -5,22 +5,9 @@
 #include <utility>
 
 #include "traces/schedule.hpp"
+#include "viz/grid_shape.hpp"
 
 namespace cachesim::viz {
-
-namespace {
-
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
-
-// Smallest power of two p with ceil(n / p) <= limit.
-std::uint64_t power_of_two_bucket(std::uint64_t n, std::uint64_t limit) {
-    std::uint64_t p = 1;
-    limit = std::max<std::uint64_t>(limit, 1);
-    while (ceil_div(n, p) > limit) p *= 2;
-    return p;
-}
-
-}  // namespace
 
 DiagramRecorder::DiagramRecorder(const std::vector<ArrayInfo>& arrays, const HierarchyConfig& hierarchy,
                                  const RecorderOptions& options, std::optional<WorkloadSpec> workload)
@@ -38,13 +25,14 @@ DiagramRecorder::DiagramRecorder(const std::vector<ArrayInfo>& arrays, const Hie
     options_.first_row = std::min(options_.first_row, rows_.rows());
     window_rows_ = rows_.rows() - options_.first_row;
     if (options_.window_rows > 0) window_rows_ = std::min(window_rows_, options_.window_rows);
-    rows_per_bucket_ = power_of_two_bucket(window_rows_, options_.max_rows);
-    buckets_ = ceil_div(window_rows_, rows_per_bucket_);
-    max_columns_ = std::max<std::uint64_t>(1, options_.max_cells / std::max<std::uint64_t>(buckets_, 1));
     std::uint64_t window = options_.window_steps;
     if (window == 0 && options_.expected_steps > options_.first_step)
         window = options_.expected_steps - options_.first_step;
-    if (window > 0) steps_per_column_ = power_of_two_bucket(window, max_columns_);
+    const GridShape shape = grid_shape(window_rows_, 1, options_.max_rows, options_.max_cells, window);
+    rows_per_bucket_ = shape.rows_per_bucket;
+    buckets_ = shape.buckets;
+    max_columns_ = shape.max_columns;
+    steps_per_column_ = shape.steps_per_column;
 
     for (int i = 0; i < count; ++i) {
         LevelTrack t;
@@ -223,21 +211,38 @@ void DiagramRecorder::mark_workload_stores(std::uint64_t step) {
     const MatmulWorkload matmul = spec.matmul();
     for (std::uint32_t k = 0; k < n; ++k) {
         const Access a = spec.kind == WorkloadKind::stencil ? stencil.access(item, k) : matmul.access(item, k);
-        if (!a.is_write) continue;
-        const std::uint64_t rb = rows_.line_bytes();
-        for (std::uint64_t l = a.address / rb; l <= (a.address + std::max<std::uint32_t>(a.size, 1) - 1) / rb; ++l) {
-            const std::uint64_t row = rows_.row_of_line(l);
-            if (row == kNoRow) continue;
-            if (row_flags_[row] == 0) touched_rows_.push_back(row);
-            row_flags_[row] |= kAccessed;
-        }
+        if (a.is_write) mark_store(a.address, a.size);
     }
+}
+
+void DiagramRecorder::mark_listed_stores(std::uint64_t step) {
+    StepStores& s = *listed_stores_;
+    for (; s.next < s.stores.size() && s.stores[s.next].step <= step; ++s.next)
+        if (s.stores[s.next].step == step) mark_store(s.stores[s.next].address, s.stores[s.next].size);
+}
+
+void DiagramRecorder::mark_store(std::uint64_t address, std::uint32_t size) {
+    const std::uint64_t rb = rows_.line_bytes();
+    for (std::uint64_t l = address / rb; l <= (address + std::max<std::uint32_t>(size, 1) - 1) / rb; ++l) {
+        const std::uint64_t row = rows_.row_of_line(l);
+        if (row == kNoRow) continue;
+        if (row_flags_[row] == 0) touched_rows_.push_back(row);
+        row_flags_[row] |= kAccessed;
+    }
+}
+
+void DiagramRecorder::take_stores_from(StepStores* stores) {
+    listed_stores_ = stores;
+    enumerate_stores_ = stores && !workload_ && (levels_.empty() || !levels_[0].write_allocate);
 }
 
 void DiagramRecorder::on_step_end(std::uint64_t step) {
     pending_from_memory_ = false;
     if (in_window(step)) {
-        if (enumerate_stores_) mark_workload_stores(step);
+        if (enumerate_stores_) {
+            if (workload_) mark_workload_stores(step);
+            else mark_listed_stores(step);
+        }
         std::uint64_t col = (step - options_.first_step) / steps_per_column_;
         if (column_index_ && *column_index_ != col) {
             flush_column();  // may merge columns (steps_per_column_ grows): recompute

@@ -7,9 +7,9 @@
 // Level indices in callbacks are positions among the enabled levels. A fill into L1 came from L2
 // when the L2 lookups that the L1 miss caused (they arrive between the L1 lookup and the L1 fill)
 // all hit, from memory otherwise; with no L2 it came from memory.
-// Stores at a write-through, no-write-allocate L1 cause no L1 lookup; when the workload is known
-// the recorder marks the stored line as accessed at its step, otherwise the L2 lookup of the
-// forwarded store marks it.
+// Stores at a write-through, no-write-allocate L1 cause no L1 lookup; when the workload is known,
+// or a trace's stores are handed over as it is read (StepStores), the recorder marks the stored
+// line as accessed at its step, otherwise the L2 lookup of the forwarded store marks it.
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -68,6 +68,17 @@ struct LineSnapshot {
     std::vector<CellState> residency;  // per row: in_l1, in_l2 or not_cached after the step
 };
 
+// A trace's stores of the steps being replayed, in step order; whoever reads the trace fills
+// `stores` (and rewinds `next`) with each batch it reads, before the batch's steps run.
+struct StepStores {
+    struct Store {
+        std::uint64_t step, address;
+        std::uint32_t size;
+    };
+    std::vector<Store> stores;
+    std::size_t next = 0;  // the first store whose step has not ended
+};
+
 class DiagramRecorder final : public SimObserver {
 public:
     // `workload` (optional) lets stores at a write-through L1 show as accesses.
@@ -79,6 +90,10 @@ public:
     void on_fill(int level, std::uint64_t line) override;
     void on_evict(int level, std::uint64_t line) override;
     void on_step_end(std::uint64_t step) override;
+
+    // Without a workload: the stores to mark at a write-through L1 (the recorder reads them at
+    // each step's end; they must outlive the run).
+    void take_stores_from(StepStores* stores);
 
     // Ends the recording and builds the pyramid. Call once, after the run.
     Diagram finish();
@@ -110,6 +125,8 @@ private:
     void flush_column();
     void store_column(std::uint64_t column, const std::vector<std::uint8_t>& states);
     void mark_workload_stores(std::uint64_t step);
+    void mark_listed_stores(std::uint64_t step);
+    void mark_store(std::uint64_t address, std::uint32_t size);
     bool in_window(std::uint64_t step) const;
     // Base row bucket of a row, kNoRow outside the window of lines.
     std::uint64_t bucket_of(std::uint64_t row) const {
@@ -123,6 +140,7 @@ private:
     bool has_l2_below_top_ = false;
     std::optional<WorkloadSpec> workload_;
     bool enumerate_stores_ = false;
+    StepStores* listed_stores_ = nullptr;
     RecorderOptions options_;
 
     std::uint64_t steps_per_column_ = 1, rows_per_bucket_ = 1;

@@ -3,28 +3,18 @@
 #include <algorithm>
 #include <limits>
 
+#include "viz/grid_shape.hpp"
+
 namespace cachesim::viz {
-
-namespace {
-
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
-
-std::uint64_t power_of_two_at_least(std::uint64_t n, std::uint64_t limit) {
-    std::uint64_t p = 1;
-    limit = std::max<std::uint64_t>(limit, 1);
-    while (ceil_div(n, p) > limit) p *= 2;
-    return p;
-}
-
-}  // namespace
 
 MissCounts::MissCounts(std::uint64_t rows, std::uint64_t min_rows_per_bucket, std::uint64_t max_rows,
                        std::uint64_t max_cells, std::uint64_t expected_steps)
     : rows_(rows) {
-    rows_per_bucket_ = std::max<std::uint64_t>(min_rows_per_bucket, power_of_two_at_least(rows, max_rows));
-    buckets_ = std::max<std::uint64_t>(1, ceil_div(rows, rows_per_bucket_));
-    max_columns_ = std::max<std::uint64_t>(1, max_cells / buckets_);
-    if (expected_steps > 0) steps_per_column_ = power_of_two_at_least(expected_steps, max_columns_);
+    const GridShape shape = grid_shape(rows, min_rows_per_bucket, max_rows, max_cells, expected_steps);
+    rows_per_bucket_ = shape.rows_per_bucket;
+    buckets_ = std::max<std::uint64_t>(1, shape.buckets);  // one (empty) bucket even without rows
+    max_columns_ = shape.max_columns;
+    steps_per_column_ = shape.steps_per_column;
 }
 
 void MissCounts::halve_columns() {
@@ -80,7 +70,7 @@ MissCounts::Sum MissCounts::sum(std::uint64_t t0, std::uint64_t t1, std::uint64_
 
 MissRateSeries::MissRateSeries(std::string name, std::uint64_t max_buckets, std::uint64_t expected_steps)
     : name_(std::move(name)), max_buckets_(std::max<std::uint64_t>(1, max_buckets)) {
-    if (expected_steps > 0) steps_per_bucket_ = power_of_two_at_least(expected_steps, max_buckets_);
+    if (expected_steps > 0) steps_per_bucket_ = power_of_two_bucket(expected_steps, max_buckets_);
 }
 
 void MissRateSeries::add(std::uint64_t step, std::uint64_t lookups, std::uint64_t misses) {

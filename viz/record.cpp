@@ -1,5 +1,7 @@
 #include "viz/record.hpp"
 
+#include "traces/trace_format_reader.hpp"
+
 namespace cachesim::viz {
 
 namespace {
@@ -24,6 +26,31 @@ RecordedRun run_recorded(DiagramRecorder& recorder, const RecorderOptions& optio
     return run;
 }
 
+// Hands the recorder each batch's stores as the simulator reads it (a trace's stores, which a
+// write-through L1 never looks up). The simulator replays a batch's steps before it reads the next.
+class StoreNotingSource final : public AccessSource {
+public:
+    StoreNotingSource(AccessSource& source, StepStores& stores) : source_(source), stores_(stores) {}
+    std::vector<ArrayInfo> arrays() const override { return source_.arrays(); }
+    bool next(AccessBatch& batch, std::size_t max_accesses) override {
+        const bool more = source_.next(batch, max_accesses);
+        stores_.stores.clear();
+        stores_.next = 0;
+        const std::uint32_t per_step = batch.accesses_per_step ? batch.accesses_per_step : 1;
+        for (std::size_t i = 0; i < batch.accesses.size(); ++i)
+            if (const Access& a = batch.accesses[i]; a.is_write)
+                stores_.stores.push_back({batch.first_step + i / per_step, a.address, a.size});
+        return more;
+    }
+    void rewind() override { source_.rewind(); }
+    bool rewindable() const override { return source_.rewindable(); }
+    std::uint64_t size_hint() const override { return source_.size_hint(); }
+
+private:
+    AccessSource& source_;
+    StepStores& stores_;
+};
+
 }  // namespace
 
 RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hierarchy,
@@ -31,8 +58,16 @@ RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hie
                                 const RunControl& control) {
     if (options.expected_steps == 0 && workload) options.expected_steps = workload->items();
     DiagramRecorder recorder(source.arrays(), hierarchy, options, workload);
+    if (workload) {
+        return run_recorded(recorder, options, control, [&](const RunControl& c, SimulationResult& result) {
+            result = simulate_thread_model(source, hierarchy, c);
+        });
+    }
+    StepStores stores;  // a trace: its stores come from the accesses themselves
+    StoreNotingSource noting(source, stores);
+    recorder.take_stores_from(&stores);
     return run_recorded(recorder, options, control, [&](const RunControl& c, SimulationResult& result) {
-        result = simulate_thread_model(source, hierarchy, c);
+        result = simulate_thread_model(noting, hierarchy, c);
     });
 }
 
@@ -44,8 +79,12 @@ HierarchyConfig gpu_hierarchy(const GpuConfig& config) {
     return h;
 }
 
-RecordedRun record_gpu_model(const WorkloadSpec& workload, const GpuConfig& config, RecorderOptions options,
-                             const RunControl& control, GpuResult* gpu) {
+namespace {
+
+// The GPU model's recording, whichever launch `simulate(config, control)` runs.
+template <class Simulate>
+RecordedRun record_gpu_launch(const std::vector<ArrayInfo>& arrays, const GpuConfig& config, RecorderOptions options,
+                              const RunControl& control, GpuResult* gpu, Simulate&& simulate) {
     options.gpu_events = true;
     // The SM of each request: the model's issue log, emptied by the recorder at every step.
     std::vector<GpuIssue> issues;
@@ -55,14 +94,29 @@ RecordedRun record_gpu_model(const WorkloadSpec& workload, const GpuConfig& conf
         run_config.issue_log = &issues;
     }
     // Rounds are unknown up front; the recorder merges columns as the run grows.
-    DiagramRecorder recorder(workload.arrays(), gpu_hierarchy(config), options);
+    DiagramRecorder recorder(arrays, gpu_hierarchy(config), options);
     GpuResult r;
     RecordedRun run = run_recorded(recorder, options, control, [&](const RunControl& c, SimulationResult& result) {
-        r = simulate_gpu_model(workload, run_config, c);
+        r = simulate(run_config, c);
         result = r.result;
     });
     if (gpu) *gpu = std::move(r);
     return run;
+}
+
+}  // namespace
+
+RecordedRun record_gpu_model(const WorkloadSpec& workload, const GpuConfig& config, RecorderOptions options,
+                             const RunControl& control, GpuResult* gpu) {
+    return record_gpu_launch(workload.arrays(), config, options, control, gpu,
+                             [&](const GpuConfig& c, const RunControl& rc) { return simulate_gpu_model(workload, c, rc); });
+}
+
+RecordedRun record_gpu_trace(const std::string& path, const GpuConfig& config, RecorderOptions options,
+                             const RunControl& control, GpuResult* gpu) {
+    const cst::TraceFileSource trace(path);
+    return record_gpu_launch(trace.header().arrays, config, options, control, gpu,
+                             [&](const GpuConfig& c, const RunControl& rc) { return simulate_gpu_trace(path, c, rc); });
 }
 
 }  // namespace cachesim::viz

@@ -1,6 +1,7 @@
 #pragma once
 // One simulation with a diagram recorder attached: the counters and the diagram together.
 #include <optional>
+#include <string>
 
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/thread_model.hpp"
@@ -33,6 +34,10 @@ HierarchyConfig gpu_hierarchy(const GpuConfig& config);
 // L1 reports as level 0. `gpu` receives the model's full result when given. With
 // options.record_sm the diagram also holds the SM of each cell (the run keeps an issue log).
 RecordedRun record_gpu_model(const WorkloadSpec& workload, const GpuConfig& config, RecorderOptions options,
+                             const RunControl& control = {}, GpuResult* gpu = nullptr);
+// The same for the launch recorded in the cst version 2 trace at `path` (simulate_gpu_trace): the
+// rows are the lines of the trace's arrays.
+RecordedRun record_gpu_trace(const std::string& path, const GpuConfig& config, RecorderOptions options,
                              const RunControl& control = {}, GpuResult* gpu = nullptr);
 
 }  // namespace cachesim::viz

@@ -526,11 +526,13 @@ RenderedArrayView render_array_view(const ArrayView& view, const ArrayViewStyle&
         PixelRect r{x, top, static_cast<int>(g.width) * s, static_cast<int>(g.height) * s};
         lay.arrays.push_back(r);
         lay.cell_size.push_back(s);
-        c.draw_text(r.x, r.y - font * 0.5, g.name + "  (" + std::to_string(g.width) + " x " + std::to_string(g.height) + ")",
-                    {.size_px = font * 1.1, .valign = VAlign::bottom});
+        const std::string shape = g.folded ? with_thousands(g.elements) + " elements, rows of " + std::to_string(g.width)
+                                           : std::to_string(g.width) + " x " + std::to_string(g.height);
+        c.draw_text(r.x, r.y - font * 0.5, g.name + "  (" + shape + ")", {.size_px = font * 1.1, .valign = VAlign::bottom});
         for (std::uint32_t yy = 0; yy < g.height; ++yy)
             for (std::uint32_t xx = 0; xx < g.width; ++xx)
-                c.fill_rect(r.x + static_cast<int>(xx) * s, r.y + static_cast<int>(yy) * s, s, s, cell_color(g.at(xx, yy)));
+                if (static_cast<std::uint64_t>(yy) * g.width + xx < g.elements)  // past them: a folded row's padding
+                    c.fill_rect(r.x + static_cast<int>(xx) * s, r.y + static_cast<int>(yy) * s, s, s, cell_color(g.at(xx, yy)));
         if (s >= 4) {
             // Thin element borders, darker line boundaries.
             for (std::uint32_t xx = 1; xx < g.width; ++xx) {

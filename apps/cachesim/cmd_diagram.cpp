@@ -3,7 +3,9 @@
 #include <iostream>
 
 #include "apps/common/atomic_file.hpp"
+#include "apps/common/drawable_trace.hpp"
 #include "apps/common/memory_estimate.hpp"
+#include "apps/common/option_choice.hpp"
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "traces/atomic_output.hpp"
@@ -13,6 +15,7 @@
 #include "viz/notes.hpp"
 #include "viz/record.hpp"
 #include "viz/render.hpp"
+#include "viz/view_choices.hpp"
 
 namespace cachesim::cli {
 
@@ -33,14 +36,14 @@ po::options_description diagram_options() {
         ("max-cells", po::value<std::uint64_t>()->default_value(std::uint64_t{1} << 25),
          "memory cap: most recorded cells (4 bits each; the pyramid adds up to 3x)")
         ("aggregate", po::value<std::string>()->default_value("density"),
-         "time view, where a pixel shows several cells: density (pixels with misses coloured by misses per cell) | "
-         "any-miss (a fetch wins) | priority (a hit wins)")
+         ("time view, where a pixel shows several cells: " + option_choices_help<viz::AggregateRule>(viz::kAggregateChoices)).c_str())
         ("lines", po::value<std::string>(),
          "time view: only these lines, FROM:TO (rows FROM..TO-1) or by array element, e.g. in[1000]:in[5000] or B[0,8]:B[0,16]")
         ("colour-by,color-by", po::value<std::string>()->default_value("state"),
-         "time view: state | sm (GPU model: accessed cells in the colour of their SM)")
+         ("time view: " + option_choices_help<viz::TimeDiagramStyle::ColourBy>(viz::kColourByChoices)).c_str())
         ("miss-rate", po::value<std::string>()->default_value("auto"),
-         "time view: the miss-rate strip above the time axis: auto (when cells are aggregated) | on | off")
+         ("time view: the miss-rate strip above the time axis: " +
+          option_choices_help<viz::TimeDiagramStyle::Strip>(viz::kMissRateChoices)).c_str())
         ("memory-chart", po::value<std::string>()->default_value("auto"),
          "time view: the memory chart of a GPU run (requests and sectors L1 -> L2 -> DRAM): auto (GPU runs) | off");
     return d;
@@ -67,6 +70,8 @@ int run_diagram(int argc, char** argv) {
         "arrays at step --time coloured by where each element's line lives (--view array).\n"
         "With --model gpu a step is one scheduling round of all SMs, and \"in L1\" means in any SM's L1;\n"
         "with --warp-times a step is one request, in the order the GPU ran them.\n"
+        "A recorded trace (--trace K.cst: cst version 2, of the kernel recorder or `cachesim trace`) is drawn\n"
+        "by the arrays its header holds; a thread-model step is then one thread, in launch order.\n"
         "Rendered in memory; no display needed.");
     if (!vm) return 0;
     if (!vm->count("out")) throw InputError("diagram: --out FILE.png is required");
@@ -78,46 +83,52 @@ int run_diagram(int argc, char** argv) {
     const std::uint64_t max_cells = (*vm)["max-cells"].as<std::uint64_t>();
     if (max_cells < 1024) throw InputError("--max-cells: at least 1024");
 
-    const std::string aggregate = (*vm)["aggregate"].as<std::string>();
-    viz::AggregateRule rule = viz::AggregateRule::density;
-    if (aggregate == "any-miss") rule = viz::AggregateRule::any_miss;
-    else if (aggregate == "priority") rule = viz::AggregateRule::priority;
-    else if (aggregate != "density")
-        throw InputError("--aggregate: expected density, any-miss or priority, not '" + aggregate + "'");
-    const std::string colour_by = (*vm)["colour-by"].as<std::string>();
-    if (colour_by != "state" && colour_by != "sm")
-        throw InputError("--colour-by: expected state or sm, not '" + colour_by + "'");
-    const std::string miss_rate = (*vm)["miss-rate"].as<std::string>();
-    if (miss_rate != "auto" && miss_rate != "on" && miss_rate != "off")
-        throw InputError("--miss-rate: expected auto, on or off, not '" + miss_rate + "'");
+    const viz::AggregateRule rule =
+        option_choice<viz::AggregateRule>(viz::kAggregateChoices, "aggregate", (*vm)["aggregate"].as<std::string>());
+    const viz::TimeDiagramStyle::ColourBy colour_by = option_choice<viz::TimeDiagramStyle::ColourBy>(
+        viz::kColourByChoices, "colour-by", (*vm)["colour-by"].as<std::string>());
+    const bool by_sm = colour_by == viz::TimeDiagramStyle::ColourBy::sm;
+    const viz::TimeDiagramStyle::Strip miss_rate = option_choice<viz::TimeDiagramStyle::Strip>(
+        viz::kMissRateChoices, "miss-rate", (*vm)["miss-rate"].as<std::string>());
     const std::string chart = (*vm)["memory-chart"].as<std::string>();
     if (chart != "auto" && chart != "off") throw InputError("--memory-chart: expected auto or off, not '" + chart + "'");
 
-    // Before the options are read: reading them opens the trace.
-    if (vm->count("trace"))
-        throw InputError("diagram: traces have no 2D array layout to draw; use --workload stencil|matmul");
     SimulationOptions sim = read_simulation_options(*vm);
+    // A recorded trace is drawn by the arrays its header holds (a cst version 2 trace).
+    const std::optional<cst::TraceHeader> trace =
+        sim.workload ? std::nullopt : std::optional(drawable_trace_header(sim, (*vm)["trace"].as<std::string>()));
     WarpTimeline timeline;
     read_timeline(*vm, sim, timeline);
     estimate_memory(sim, max_memory_option(*vm), max_cells);  // refuses a run past --max-memory
-    const WorkloadSpec& w = *sim.workload;
+    const std::optional<WorkloadSpec>& w = sim.workload;
+    const std::vector<ArrayInfo> arrays = w ? w->arrays() : trace->arrays;
     const bool gpu = sim.model == ModelKind::gpu;
-    if (colour_by == "sm" && !gpu) throw InputError("--colour-by sm: needs --model gpu (the thread model has no SMs)");
+    if (by_sm && !gpu) throw InputError("--colour-by sm: needs --model gpu (the thread model has no SMs)");
     // Thread model: a step is a work item, so the run's length is known up front. GPU model: a step
     // is a scheduling round, known only once the run is over.
-    const std::optional<std::uint64_t> steps = gpu ? std::nullopt : std::optional<std::uint64_t>(w.items());
+    // A trace's steps are its threads, in launch order.
+    const std::optional<std::uint64_t> steps = gpu ? std::nullopt : std::optional<std::uint64_t>(w ? w->items() : trace->steps);
     GpuResult gpu_run;  // the GPU model's own result: its steps are rounds (or measured requests)
     auto gpu_steps = [&] { return sim.gpu.timeline ? gpu_run.requests() : gpu_run.rounds; };
-    auto record = [&](const viz::RecorderOptions& rec) {
-        if (gpu) return viz::record_gpu_model(w, sim.gpu, rec, {}, &gpu_run);
+    auto record = [&](viz::RecorderOptions rec) {
+        if (gpu && w) return viz::record_gpu_model(*w, sim.gpu, rec, {}, &gpu_run);
+        if (gpu) return viz::record_gpu_trace(sim.trace_path, sim.gpu, rec, {}, &gpu_run);
+        if (steps) rec.expected_steps = *steps;
         auto source = make_source(sim);
         return viz::record_thread_model(*source, sim.hierarchy, rec, w);
     };
 
     viz::RecorderOptions rec;
     rec.max_cells = max_cells;
+    const std::string what = w ? w->describe() : describe_trace((*vm)["trace"].as<std::string>(), *trace);
     std::string title = (*vm).count("title") ? (*vm)["title"].as<std::string>()
-                                             : w.describe() + (gpu ? " (GPU model, block " + std::to_string(sim.gpu.block) + ")" : "");
+                                             : what + (gpu ? " (GPU model, block " + std::to_string(sim.gpu.block) + ")" : "");
+    // The notes name a trace (a workload names itself in run_notes).
+    auto notes = [&](const SimulationResult& result) {
+        std::vector<std::string> lines = viz::run_notes(w, sim.hierarchy, result, {gpu, sim.gpu.sms});
+        if (trace) lines.insert(lines.begin(), "trace " + what);
+        return lines;
+    };
     std::string encoded;
     if (view == "time") {
         viz::TimeDiagramStyle style;
@@ -133,23 +144,21 @@ int run_diagram(int argc, char** argv) {
             throw InputError("--to: must be after --from" +
                              (steps ? " and at most " + std::to_string(*steps) : std::string()));
         style.aggregate = rule;
-        if (colour_by == "sm") style.colour_by = viz::TimeDiagramStyle::ColourBy::sm;
-        style.miss_rate_strip = miss_rate == "on"    ? viz::TimeDiagramStyle::Strip::on
-                                : miss_rate == "off" ? viz::TimeDiagramStyle::Strip::off
-                                                     : viz::TimeDiagramStyle::Strip::automatic;
+        style.colour_by = colour_by;
+        style.miss_rate_strip = miss_rate;
         if (vm->count("lines")) {
             // The recorder's rows: lines of the first enabled level.
             const HierarchyConfig h = gpu ? viz::gpu_hierarchy(sim.gpu) : sim.hierarchy;
             const std::uint32_t line = h.l1.enabled()   ? h.l1.line_bytes
                                        : h.l2.enabled() ? h.l2.line_bytes
                                                         : std::max<std::uint32_t>(h.l1.line_bytes, 1);
-            const viz::RowLayout rows(w.arrays(), line);
+            const viz::RowLayout rows(arrays, line);
             style.rows = viz::parse_row_range((*vm)["lines"].as<std::string>(), rows);
             // Record only those lines, at the finest resolution the cap allows.
             rec.first_row = style.rows->first;
             rec.window_rows = style.rows->rows();
         }
-        rec.record_sm = colour_by == "sm";
+        rec.record_sm = by_sm;
         // Record only the window, at the finest resolution the cap allows.
         rec.first_step = style.from.value_or(0);
         if (steps || style.to) rec.window_steps = style.to.value_or(steps.value_or(0)) - rec.first_step;
@@ -158,11 +167,12 @@ int run_diagram(int argc, char** argv) {
             throw InputError("--from: step " + std::to_string(*style.from) + " is past the run's last step " +
                              std::to_string(gpu_steps() - 1));
         style.title = title;
+        if (trace && !gpu) style.time_label = "time step (the recorded threads in launch order)";
         if (gpu)
             style.time_label = sim.gpu.timeline
                                    ? "time step (requests, in the order the GPU ran them: --warp-times)"
                                    : "time step (scheduling rounds: every SM with work issues one request)";
-        style.notes = viz::run_notes(w, sim.hierarchy, run.result, {gpu, sim.gpu.sms});
+        style.notes = notes(run.result);
         if (gpu && chart == "auto") style.memory_chart = viz::gpu_memory_chart(gpu_run, sim.gpu);
         encoded = viz::encode_png(viz::render_time_diagram(run.diagram, style).image);
     } else {
@@ -181,7 +191,7 @@ int run_diagram(int argc, char** argv) {
         style.width = pixels(*vm, "width", 1200);
         style.height = pixels(*vm, "height", 700);
         style.title = title;
-        style.notes = viz::run_notes(w, sim.hierarchy, run.result, {gpu, sim.gpu.sms});
+        style.notes = notes(run.result);
         const viz::ArrayView av = viz::make_array_view(run.diagram.layout(), *run.snapshot, w);
         encoded = viz::encode_png(viz::render_array_view(av, style).image);
     }

@@ -120,8 +120,8 @@ int run_trace(int argc, char** argv) {
     const std::string out = (*vm)["out"].as<std::string>();
     const int level = (*vm)["zstd-level"].as<int>();
     if (level < 1 || level > 19) throw InputError("--zstd-level must be between 1 and 19");
-    if (vm->count("trace") && resolve_trace_format((*vm)["trace-format"].as<std::string>(),
-                                                   (*vm)["trace"].as<std::string>()) == "traceg")
+    if (vm->count("trace") && named_trace_format((*vm)["trace-format"].as<std::string>(),
+                                                 (*vm)["trace"].as<std::string>()) == "traceg")
         return convert_accelsim_trace((*vm)["trace"].as<std::string>(), out, level);
     // trace's --block is the recorded launch's, read below, not the GPU model's parameter of that
     // name, which does not apply to the thread model that generates the accesses.

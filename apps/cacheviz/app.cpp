@@ -3,7 +3,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+
+#include "viz/view_choices.hpp"
 
 namespace cachesim::gui {
 
@@ -159,11 +162,17 @@ void App::frame(float dt) {
 
 void App::view_options() {
     // As `cachesim diagram --aggregate / --colour-by / --miss-rate`.
-    static const char* const kRules[] = {"density", "any-miss", "priority"};
-    int rule = options_.aggregate == viz::AggregateRule::density ? 0 : options_.aggregate == viz::AggregateRule::any_miss ? 1 : 2;
+    // The table's names are string literals, so their data() is NUL-terminated.
+    constexpr int kRules = static_cast<int>(std::size(viz::kAggregateChoices));
+    static const std::array<const char*, kRules> rule_names = [] {
+        std::array<const char*, kRules> names{};
+        for (int i = 0; i < kRules; ++i) names[i] = viz::kAggregateChoices[i].name.data();
+        return names;
+    }();
+    int rule = 0;
+    while (rule + 1 < kRules && viz::kAggregateChoices[rule].value != options_.aggregate) ++rule;
     ImGui::SetNextItemWidth(110);
-    if (ImGui::Combo("aggregate", &rule, kRules, 3))
-        options_.aggregate = rule == 0 ? viz::AggregateRule::density : rule == 1 ? viz::AggregateRule::any_miss : viz::AggregateRule::priority;
+    if (ImGui::Combo("aggregate", &rule, rule_names.data(), kRules)) options_.aggregate = viz::kAggregateChoices[rule].value;
     note_widget("aggregate");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("what a texel standing for several cells shows (zoomed out):\n"

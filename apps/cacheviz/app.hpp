@@ -20,7 +20,8 @@
 namespace cachesim::gui {
 
 struct PaneConfig {
-    WorkloadSpec workload;
+    WorkloadSpec workload;  // unused with a trace
+    std::shared_ptr<const RecordedTrace> trace;  // cacheviz --trace: replayed instead of the workload
     HierarchyConfig hierarchy;
     cli::ModelKind model = cli::ModelKind::thread;
     GpuConfig gpu = default_gpu();   // used by the GPU model

@@ -32,7 +32,8 @@ void App::controls(Pane& pane) {
     }
     ImGui::Separator();
     ImGui::TextDisabled("Workload");
-    changed |= workload_controls(c.workload);
+    if (c.trace) ImGui::TextWrapped("%s", describe_subject(c.workload, c.trace.get()).c_str());  // a recorded kernel: nothing to edit
+    else changed |= workload_controls(c.workload);
     ImGui::Separator();
     ImGui::TextDisabled("Model");
     if (ImGui::BeginCombo("model", std::string(cli::model_name(c.model)).c_str())) {

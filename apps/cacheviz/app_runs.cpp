@@ -12,7 +12,7 @@ namespace cachesim::gui {
 void App::start_run(Pane& pane) {
     pane.config_error.clear();
     try {
-        validate(pane.config.workload);
+        if (!pane.config.trace) validate(pane.config.workload);
         if (pane.config.model == cli::ModelKind::gpu) validate(pane.config.gpu);
         else validate(pane.config.hierarchy);
     } catch (const std::exception& e) {
@@ -27,6 +27,8 @@ void App::start_run(Pane& pane) {
     in.gpu_model = pane.config.model == cli::ModelKind::gpu;
     in.gpu = pane.config.gpu;
     in.gpu.timeline = nullptr;
+    in.trace = pane.config.trace;
+    if (in.trace) in.gpu.block = in.trace->threads_per_block();  // the GPU model replays the recorded blocks
     if (in.gpu_model && pane.config.use_timeline && pane.config.timeline) {
         in.timeline = pane.config.timeline;
         in.gpu.timeline = in.timeline.get();
@@ -116,14 +118,14 @@ void App::poll(Pane& pane) {
         pane.snapshot_job.reset();
         if (out && out->error.empty() && out->snapshot && out->diagram) {
             std::optional<WorkloadSpec> items;  // steps are work items only in the thread model
-            if (!out->input.gpu_model) items = out->input.workload;
+            if (!out->input.gpu_model && !out->input.trace) items = out->input.workload;
             pane.array_view = viz::make_array_view(out->diagram->layout(), *out->snapshot, items);
             pane.array_textures.clear();
             for (const viz::ArrayGrid& g : pane.array_view->arrays) {
                 sf::Texture t;
                 t.create(g.width, g.height);
                 std::vector<std::uint8_t> px(static_cast<std::size_t>(g.width) * g.height * 4);
-                for (std::size_t i = 0; i < g.cells.size(); ++i) {
+                for (std::size_t i = 0; i < g.elements; ++i) {  // a folded 1D array's padding stays transparent
                     const viz::Rgba c = viz::cell_color(g.cells[i]);
                     px[i * 4] = c.r; px[i * 4 + 1] = c.g; px[i * 4 + 2] = c.b; px[i * 4 + 3] = 255;
                 }
@@ -141,11 +143,14 @@ void App::request_array_view(Pane& pane) {
         if (pane.snapshot_job->input().recorder.first_step == view_.playhead) return;
         pane.retire(pane.snapshot_job);
     }
-    const WorkloadSpec& w = pane.current->input.workload;
+    const JobInput& run = pane.current->input;
     if (view_.playhead >= pane.current->diagram->steps()) return;
-    // Arrays up to 2048 x 2048 elements get one texel each; larger ones are not drawn.
-    for (const ArrayInfo& a : w.arrays())
-        if (a.width > 2048 || a.height > 2048) return;
+    // Arrays up to 2048 x 2048 elements get one texel each (a folded 1D array as many); larger
+    // ones are not drawn.
+    for (const ArrayInfo& a : run.trace ? run.trace->header.arrays : run.workload.arrays()) {
+        const bool folded = a.height == 1 && a.width > viz::kMaxFlatRow;
+        if (folded ? a.width > 2048u * 2048u : a.width > 2048 || a.height > 2048) return;
+    }
     JobInput in = pane.current->input;
     in.recorder = {};
     in.recorder.first_step = view_.playhead;
@@ -166,6 +171,7 @@ namespace {
 ContentsRequest contents_request(const JobOutput& run, std::uint64_t step, std::optional<std::uint64_t> focus) {
     ContentsRequest r;
     r.workload = run.input.workload;
+    r.trace = run.input.trace;
     r.hierarchy = run.input.hierarchy;
     r.step = step;
     r.focus_line = focus;

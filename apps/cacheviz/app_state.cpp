@@ -6,6 +6,7 @@
 
 #include "apps/cacheviz/app.hpp"
 #include "apps/cacheviz/diagram_command.hpp"
+#include "viz/view_choices.hpp"
 
 namespace cachesim::gui {
 
@@ -37,23 +38,23 @@ std::string App::state_text() const {
     s << "difference " << show_difference_ << "\n";
     s << "layout " << controls_w_ << " " << bottom_h_ << " " << arrays_w_ << "\n";
     s << "status " << status_ << "\n";
-    s << "aggregate " << aggregate_name(options_.aggregate) << "\n";
+    s << "aggregate " << viz::aggregate_name(options_.aggregate) << "\n";
     s << "colour_by " << (options_.colour_by_sm ? "sm" : "state") << "\n";
     for (const auto& [name, r] : widgets_) s << "widget " << name << " " << r[0] << " " << r[1] << " " << r[2] << " " << r[3] << "\n";
     for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
         const Pane& p = *panes_[i];
         const std::string k = p.name;
-        s << "pane " << k << " config " << p.config.workload.describe() << "\n";
+        s << "pane " << k << " config " << describe_subject(p.config.workload, p.config.trace.get()) << "\n";
         s << "pane " << k << " stale " << p.stale() << "\n";
         if (!p.current) continue;
-        s << "pane " << k << " shown " << p.current->input.workload.describe() << "\n";
+        s << "pane " << k << " shown " << describe_subject(p.current->input.workload, p.current->input.trace.get()) << "\n";
         s << "pane " << k << " steps " << (p.current->diagram ? p.current->diagram->steps() : 0) << "\n";
         for (const LevelStats& l : p.current->result.levels)
             s << "pane " << k << " misses " << l.name << " " << l.misses() << " read_misses " << l.read_misses << "\n";
         s << "pane " << k << " command " << diagram_command(i) << "\n";
         {
             const viz::CellColouring& c = p.texture.colouring();
-            s << "pane " << k << " colouring rule " << aggregate_name(c.rule) << " density " << c.density << " by_sm " << c.by_sm
+            s << "pane " << k << " colouring rule " << viz::aggregate_name(c.rule) << " density " << c.density << " by_sm " << c.by_sm
               << " aggregated " << p.texture.aggregated() << " range " << c.density_min << " " << c.density_max << "\n";
         }
         const StripShown& st = strips_[i];

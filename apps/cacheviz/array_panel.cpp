@@ -46,6 +46,9 @@ void App::array_panel(float width, float height) {
             const viz::ArrayView& av = *pane.array_view;
             if (av.work_item)
                 ImGui::Text("%s: step %s, work item (%u, %u)", pane.name.c_str(), viz::thousands(av.step).c_str(), av.item_x, av.item_y);
+            else if (pane.current && pane.current->input.trace && !pane.current->input.gpu_model)
+                ImGui::Text("%s: step %s of the recorded threads, in launch order (where each line is after it)",
+                            pane.name.c_str(), viz::thousands(av.step).c_str());
             else if (pane.current && pane.current->input.gpu.timeline)
                 ImGui::Text("%s: request %s of the measured order (where each line is after it)", pane.name.c_str(),
                             viz::thousands(av.step).c_str());

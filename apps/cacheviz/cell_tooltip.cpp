@@ -23,6 +23,8 @@ void cell_tooltip(const JobOutput& out, const viz::Diagram& diagram, const viz::
     } else if (out.input.gpu_model) {
         ImGui::Text("round %s of %s (every SM with work issues one request)", viz::thousands(step).c_str(),
                     viz::thousands(out.rounds).c_str());
+    } else if (out.input.trace) {
+        ImGui::Text("step %s of the recorded threads, in launch order", viz::thousands(step).c_str());
     } else {
         const std::uint64_t item = schedule_map(wl.schedule, step, wl.width, wl.height);
         ImGui::Text("step %s: work item %s at (%llu, %llu)", viz::thousands(step).c_str(), viz::thousands(item).c_str(),

@@ -3,6 +3,7 @@
 #include <map>
 #include <sstream>
 
+#include "apps/common/drawable_trace.hpp"
 #include "apps/common/options.hpp"
 #include "traces/input_error.hpp"
 
@@ -33,10 +34,17 @@ PaneConfig config_from_args(const std::vector<std::string>& args) {
     for (std::string& s : storage) argv.push_back(s.data());
     const auto vm = cli::parse_command_line(static_cast<int>(argv.size()), argv.data(), desc, "");
     if (!vm) throw InputError("--help is not a configuration");
-    const cli::SimulationOptions o = cli::read_simulation_options(*vm);
-    if (!o.workload) throw InputError("cacheviz draws workloads; traces have no 2D array layout (use --workload)");
+    return pane_config(cli::read_simulation_options(*vm), *vm);
+}
+
+PaneConfig pane_config(const cli::SimulationOptions& o, const cli::po::variables_map& vm) {
     PaneConfig c;
-    c.workload = *o.workload;
+    if (o.workload) {
+        c.workload = *o.workload;
+    } else {
+        const std::string given = vm["trace"].as<std::string>();
+        c.trace = std::make_shared<const RecordedTrace>(RecordedTrace{given, cli::drawable_trace_header(o, given)});
+    }
     c.hierarchy = o.hierarchy;
     c.model = o.model;
     if (o.model == cli::ModelKind::gpu) c.gpu = o.gpu;

@@ -4,12 +4,16 @@
 #include <vector>
 
 #include "apps/cacheviz/app.hpp"
+#include "apps/common/options.hpp"
 
 namespace cachesim::gui {
 
 // Parses simulation options ("--schedule", "column:4", "--preset=thesis-matmul", ...) into a
 // pane configuration. Throws InputError / SimulationError with a clear message.
 PaneConfig config_from_args(const std::vector<std::string>& args);
+// The pane configuration of read simulation options; `vm` gives --trace as the user wrote it. A
+// trace must have an array layout to draw (apps/common/drawable_trace.hpp).
+PaneConfig pane_config(const cli::SimulationOptions& options, const cli::po::variables_map& vm);
 // `base` with every option that `overrides` names replaced by the override's value.
 std::vector<std::string> merge_args(const std::vector<std::string>& base, const std::vector<std::string>& overrides);
 // Splits a string into shell-like words (spaces separate; no quoting).

@@ -1,6 +1,7 @@
 #include "apps/cacheviz/contents_job.hpp"
 
 #include "apps/common/cli_errors.hpp"
+#include "traces/trace_format_reader.hpp"
 #include "traces/workload_source.hpp"
 
 namespace cachesim::gui {
@@ -8,10 +9,15 @@ namespace cachesim::gui {
 ContentsJob::ContentsJob(ContentsRequest request)
     : request_(std::move(request)), thread_([this] {
           try {
-              WorkloadSource source(request_.workload);
               RunControl control;
               control.cancel = &cancel_;
-              contents_ = viz::cache_contents_at(source, request_.hierarchy, request_.step, request_.focus_line, control);
+              if (request_.trace) {
+                  cst::TraceFileSource source(request_.trace->path);
+                  contents_ = viz::cache_contents_at(source, request_.hierarchy, request_.step, request_.focus_line, control);
+              } else {
+                  WorkloadSource source(request_.workload);
+                  contents_ = viz::cache_contents_at(source, request_.hierarchy, request_.step, request_.focus_line, control);
+              }
           } catch (const Cancelled&) {
               error_ = "cancelled";
           } catch (const std::exception& e) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "apps/cacheviz/recorded_trace.hpp"
 #include "traces/workload_spec.hpp"
 #include "viz/cache_contents.hpp"
 
@@ -16,6 +17,7 @@ namespace cachesim::gui {
 
 struct ContentsRequest {
     WorkloadSpec workload;
+    std::shared_ptr<const RecordedTrace> trace;  // replayed instead of the workload when set
     HierarchyConfig hierarchy;
     std::uint64_t step = 0;
     std::optional<std::uint64_t> focus_line;

@@ -2,6 +2,7 @@
 
 #include "sim/gpu/gpu_parameters.hpp"
 #include "traces/schedule.hpp"
+#include "viz/view_choices.hpp"
 
 namespace cachesim::gui {
 
@@ -36,12 +37,16 @@ std::string shell_quote(const std::string& word) {
 std::vector<std::string> simulation_args(const JobInput& in) {
     std::vector<std::string> args;
     const WorkloadSpec& w = in.workload;
-    add(args, "workload", std::string(workload_name(w.kind)));
-    add(args, "size", std::to_string(w.width) + "x" + std::to_string(w.height));
-    if (w.kind == WorkloadKind::stencil) add(args, "stencil", std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h));
-    else add(args, "depth", std::to_string(w.depth));
-    add(args, "elem-bytes", std::to_string(w.elem_bytes));
-    add(args, "schedule", schedule_name(w.schedule));
+    if (in.trace) {
+        add(args, "trace", in.trace->path);
+    } else {
+        add(args, "workload", std::string(workload_name(w.kind)));
+        add(args, "size", std::to_string(w.width) + "x" + std::to_string(w.height));
+        if (w.kind == WorkloadKind::stencil) add(args, "stencil", std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h));
+        else add(args, "depth", std::to_string(w.depth));
+        add(args, "elem-bytes", std::to_string(w.elem_bytes));
+        add(args, "schedule", schedule_name(w.schedule));
+    }
     if (in.gpu_model) {
         add(args, "model", "gpu");
         for (const GpuParameter& p : gpu_parameters()) add(args, std::string(p.option), p.get(in.gpu));
@@ -58,20 +63,6 @@ std::vector<std::string> simulation_args(const JobInput& in) {
     return args;
 }
 
-std::string aggregate_name(viz::AggregateRule rule) {
-    switch (rule) {
-        case viz::AggregateRule::any_miss: return "any-miss";
-        case viz::AggregateRule::priority: return "priority";
-        case viz::AggregateRule::density: default: return "density";
-    }
-}
-
-std::optional<viz::AggregateRule> aggregate_rule(const std::string& name) {
-    for (viz::AggregateRule r : {viz::AggregateRule::density, viz::AggregateRule::any_miss, viz::AggregateRule::priority})
-        if (aggregate_name(r) == name) return r;
-    return std::nullopt;
-}
-
 std::string diagram_command(const JobInput& input, std::uint64_t from, std::uint64_t to, const std::string& out,
                             const DiagramViewOptions& view) {
     std::string text = "cachesim diagram";
@@ -80,7 +71,7 @@ std::string diagram_command(const JobInput& input, std::uint64_t from, std::uint
     text.append(" --from ").append(std::to_string(from)).append(" --to ").append(std::to_string(to));
     if (view.lines)
         text.append(" --lines ").append(std::to_string(view.lines->first)).append(":").append(std::to_string(view.lines->second));
-    if (view.aggregate != viz::AggregateRule::density) text.append(" --aggregate ").append(aggregate_name(view.aggregate));
+    if (view.aggregate != viz::AggregateRule::density) text.append(" --aggregate ").append(viz::aggregate_name(view.aggregate));
     if (view.colour_by_sm && input.gpu_model) text.append(" --colour-by sm");
     text.append(" --out ").append(shell_quote(out));
     return text;

@@ -21,9 +21,6 @@ struct DiagramViewOptions {
     bool colour_by_sm = false;
     std::optional<std::pair<std::uint64_t, std::uint64_t>> lines;
 };
-// The --aggregate name of a rule (density, any-miss, priority), and back (nullopt: unknown).
-std::string aggregate_name(viz::AggregateRule rule);
-std::optional<viz::AggregateRule> aggregate_rule(const std::string& name);
 // `cachesim diagram OPTIONS --from FROM --to TO [view options] --out OUT`, quoted for a POSIX shell.
 std::string diagram_command(const JobInput& input, std::uint64_t from, std::uint64_t to, const std::string& out,
                             const DiagramViewOptions& view = {});

@@ -55,15 +55,18 @@ void App::diagram_pane(Pane& pane, float width, float height) {
     // Header: the configuration shown, hit rates, progress. While a new configuration
     // re-simulates, the diagram and counters shown are the previous run's: say so.
     const bool stale = pane.stale();
-    const auto describe = [](const WorkloadSpec& w, bool gpu, const GpuConfig& g) {
-        return w.describe() + (gpu ? ", GPU " + g.name + ", block " + std::to_string(g.block) : std::string());
+    const auto describe = [](const WorkloadSpec& w, const RecordedTrace* trace, bool gpu, const GpuConfig& g) {
+        const std::uint32_t block = trace ? trace->threads_per_block() : g.block;  // a trace replays its own blocks
+        return describe_subject(w, trace) + (gpu ? ", GPU " + g.name + ", block " + std::to_string(block) : std::string());
     };
     if (stale) {
         ImGui::TextColored(ImVec4(0.75f, 0.35f, 0.0f, 1), "%s: PREVIOUS RUN shown (%s)", pane.name.c_str(),
                            pane.job ? "simulating the new configuration" : "the new configuration failed");
-        ImGui::TextDisabled("was: %s", describe(pane.current->input.workload, pane.current->input.gpu_model, pane.current->input.gpu).c_str());
+        ImGui::TextDisabled("was: %s", describe(pane.current->input.workload, pane.current->input.trace.get(), pane.current->input.gpu_model,
+                                                 pane.current->input.gpu).c_str());
     } else {
-        ImGui::Text("%s: %s", pane.name.c_str(), describe(pane.config.workload, pane.config.model == cli::ModelKind::gpu, pane.config.gpu).c_str());
+        ImGui::Text("%s: %s", pane.name.c_str(), describe(pane.config.workload, pane.config.trace.get(),
+                                                          pane.config.model == cli::ModelKind::gpu, pane.config.gpu).c_str());
     }
     if (pane.current && !pane.current->result.levels.empty()) {
         std::string rates;
@@ -168,7 +171,8 @@ void App::diagram_pane(Pane& pane, float width, float height) {
             dl->AddText(ImVec2(x - 10, axis_y + 5), IM_COL32(60, 60, 60, 255), viz::thousands(t).c_str());
         }
         const JobOutput& o = *pane.current;
-        const char* title = !o.input.gpu_model ? "time step (work items in schedule order)"
+        const char* title = !o.input.gpu_model && o.input.trace ? "time step (the recorded threads in launch order)"
+                            : !o.input.gpu_model ? "time step (work items in schedule order)"
                             : o.input.gpu.timeline ? "time step (requests, in the measured order)"
                                                    : "time step (scheduling rounds: every SM with work issues one request)";
         const float tw = ImGui::CalcTextSize(title).x;

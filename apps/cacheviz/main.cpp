@@ -25,10 +25,12 @@
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/cli_errors.hpp"
 #include "apps/common/memory_estimate.hpp"
+#include "apps/common/option_choice.hpp"
 #include "apps/common/options.hpp"
 #include "traces/input_error.hpp"
 #include "viz/canvas.hpp"
 #include "viz/gui/imgui_sfml.hpp"
+#include "viz/view_choices.hpp"
 
 namespace po = boost::program_options;
 using namespace cachesim;
@@ -67,9 +69,12 @@ po::options_description gui_options() {
         ("save-png", po::value<std::string>()->default_value("cacheviz-view.png"), "where Ctrl+S and 'save PNG' save the window")
         ("tab", po::value<std::string>()->default_value("stats"), "the bottom right panel's first tab: stats | contents | chart")
         ("aggregate", po::value<std::string>()->default_value("density"),
-         "what a cell standing for several shows when zoomed out: density (misses per cell) | any-miss | priority (a hit wins)")
-        ("colour-by,color-by", po::value<std::string>()->default_value("state"), "state | sm (GPU model: the SM that accessed the line)")
-        ("miss-rate", po::value<std::string>()->default_value("on"), "the miss-rate strip under the cells: on | off");
+         ("what a cell standing for several shows when zoomed out: " +
+          cli::option_choices_help<viz::AggregateRule>(viz::kAggregateChoices)).c_str())
+        ("colour-by,color-by", po::value<std::string>()->default_value("state"),
+         cli::option_choices_help<viz::TimeDiagramStyle::ColourBy>(viz::kColourByChoices).c_str())
+        ("miss-rate", po::value<std::string>()->default_value("on"),
+         ("the miss-rate strip under the cells: " + cli::option_choices_help(viz::kMissRateOnOffChoices)).c_str());
     return d;
 }
 
@@ -121,14 +126,9 @@ int run(int argc, char** argv) {
     if (!vm) return 0;
     const gui::PaneConfig first = [&] {
         const cli::SimulationOptions o = cli::read_simulation_options(*vm);
-        if (!o.workload) throw InputError("cacheviz draws workloads; traces have no 2D array layout (use --workload)");
+        gui::PaneConfig c = gui::pane_config(o, *vm);  // a trace without an array layout is refused here
         // Refused up front (exit 2) past --max-memory, as `cachesim diagram` does, before any window opens.
         cli::estimate_memory(o, cli::max_memory_option(*vm), (*vm)["max-cells"].as<std::uint64_t>());
-        gui::PaneConfig c;
-        c.workload = *o.workload;
-        c.hierarchy = o.hierarchy;
-        c.model = o.model;
-        if (o.model == cli::ModelKind::gpu) c.gpu = o.gpu;
         return c;
     }();
     auto apply_gpu = [&](gui::PaneConfig& c) {
@@ -146,6 +146,8 @@ int run(int argc, char** argv) {
     apply_gpu(first_pane);
     if (vm->count("start-warp-times") && first_pane.model != cli::ModelKind::gpu)
         throw InputError("--start-warp-times needs --start-gpu");
+    if (vm->count("start-warp-times") && first_pane.trace)
+        throw InputError("--start-warp-times replays the launches of the built-in workloads, not a recorded trace");
     if (auto timeline = cli::timeline_option(*vm, "start-warp-times", "start-warp-times-launch", first_pane.workload,
                                              first_pane.gpu.block)) {
         first_pane.timeline = std::make_shared<const WarpTimeline>(std::move(*timeline));
@@ -192,18 +194,18 @@ int run(int argc, char** argv) {
     const std::string tab = (*vm)["tab"].as<std::string>();
     if (tab != "stats" && tab != "contents" && tab != "chart")
         throw InputError("--tab: expected stats, contents or chart, not '" + tab + "'");
-    const std::string aggregate = (*vm)["aggregate"].as<std::string>();
-    const std::optional<viz::AggregateRule> rule = gui::aggregate_rule(aggregate);
-    if (!rule) throw InputError("--aggregate: expected density, any-miss or priority, not '" + aggregate + "'");
-    const std::string colour_by = (*vm)["colour-by"].as<std::string>();
-    if (colour_by != "state" && colour_by != "sm") throw InputError("--colour-by: expected state or sm, not '" + colour_by + "'");
-    const std::string miss_rate = (*vm)["miss-rate"].as<std::string>();
-    if (miss_rate != "on" && miss_rate != "off") throw InputError("--miss-rate: expected on or off, not '" + miss_rate + "'");
+    const viz::AggregateRule rule =
+        cli::option_choice<viz::AggregateRule>(viz::kAggregateChoices, "aggregate", (*vm)["aggregate"].as<std::string>());
+    const viz::TimeDiagramStyle::ColourBy colour_by = cli::option_choice<viz::TimeDiagramStyle::ColourBy>(
+        viz::kColourByChoices, "colour-by", (*vm)["colour-by"].as<std::string>());
+    const viz::TimeDiagramStyle::Strip miss_rate =
+        cli::option_choice(viz::kMissRateOnOffChoices, "miss-rate", (*vm)["miss-rate"].as<std::string>());
 
     const std::uint64_t playhead = (*vm)["playhead"].as<std::uint64_t>();
-    if (first_pane.model == cli::ModelKind::thread && playhead >= first.workload.items())
+    const std::uint64_t thread_steps = gui::thread_model_steps(first.workload, first.trace.get());
+    if (first_pane.model == cli::ModelKind::thread && playhead >= thread_steps)
         throw InputError("--playhead: step " + std::to_string(playhead) + " is past the last step " +
-                         std::to_string(first.workload.items() - 1));
+                         std::to_string(thread_steps - 1));
 
     gui::AppOptions app_options;
     app_options.max_cells = (*vm)["max-cells"].as<std::uint64_t>();
@@ -211,15 +213,15 @@ int run(int argc, char** argv) {
     app_options.detail.max_cells = (*vm)["detail-cells"].as<std::uint64_t>();
     if (vm->count("zoom")) {
         app_options.zoom_steps = parse_range((*vm)["zoom"].as<std::string>(), "--zoom");
-        if (first_pane.model == cli::ModelKind::thread && app_options.zoom_steps->second > static_cast<double>(first.workload.items()))
-            throw InputError("--zoom: the run has " + std::to_string(first.workload.items()) + " steps (0:" +
-                             std::to_string(first.workload.items()) + ")");
+        if (first_pane.model == cli::ModelKind::thread && app_options.zoom_steps->second > static_cast<double>(thread_steps))
+            throw InputError("--zoom: the run has " + std::to_string(thread_steps) + " steps (0:" +
+                             std::to_string(thread_steps) + ")");
     }
     if (vm->count("zoom-lines")) app_options.zoom_lines = parse_range((*vm)["zoom-lines"].as<std::string>(), "--zoom-lines");
     app_options.bottom_tab = tab;
-    app_options.aggregate = *rule;
-    app_options.colour_by_sm = colour_by == "sm";
-    app_options.miss_rate_strip = miss_rate == "on";
+    app_options.aggregate = rule;
+    app_options.colour_by_sm = colour_by == viz::TimeDiagramStyle::ColourBy::sm;
+    app_options.miss_rate_strip = miss_rate == viz::TimeDiagramStyle::Strip::on;
     app_options.save_path = (*vm)["save-png"].as<std::string>();
 
     // Without a display SFML would abort: say what is missing instead. The connection stays open

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "apps/common/cli_errors.hpp"
+#include "traces/trace_format_reader.hpp"
 #include "traces/workload_source.hpp"
 
 namespace cachesim::gui {
@@ -34,10 +35,15 @@ void SimJob::run() {
         viz::RecordedRun run;
         if (input_.gpu_model) {
             GpuResult gpu;
-            run = viz::record_gpu_model(input_.workload, input_.gpu, recorder, control, &gpu);
+            run = input_.trace ? viz::record_gpu_trace(input_.trace->path, input_.gpu, recorder, control, &gpu)
+                               : viz::record_gpu_model(input_.workload, input_.gpu, recorder, control, &gpu);
             out->rounds = input_.gpu.timeline ? gpu.requests() : gpu.rounds;
             out->input.hierarchy = viz::gpu_hierarchy(input_.gpu);
             if (!run.stopped_after_window) out->memory_chart = viz::gpu_memory_chart(gpu, input_.gpu);
+        } else if (input_.trace) {
+            cst::TraceFileSource source(input_.trace->path);
+            if (recorder.expected_steps == 0) recorder.expected_steps = input_.trace->header.steps;
+            run = viz::record_thread_model(source, input_.hierarchy, recorder, std::nullopt, control);
         } else {
             WorkloadSource source(input_.workload);
             run = viz::record_thread_model(source, input_.hierarchy, recorder, input_.workload, control);

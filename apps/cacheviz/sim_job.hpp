@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "apps/cacheviz/recorded_trace.hpp"
 #include "traces/warp_times.hpp"
 #include "viz/memory_chart.hpp"
 #include "viz/record.hpp"
@@ -15,7 +16,8 @@
 namespace cachesim::gui {
 
 struct JobInput {
-    WorkloadSpec workload;
+    WorkloadSpec workload;  // unused with a trace
+    std::shared_ptr<const RecordedTrace> trace;
     HierarchyConfig hierarchy;  // thread model; for the GPU model, the levels it simulates
     bool gpu_model = false;
     GpuConfig gpu;

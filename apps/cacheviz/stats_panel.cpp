@@ -61,7 +61,9 @@ void App::stats_panel(float, float) {
                 if (cur) ImGui::TextWrapped("%s", value_of(*cur).c_str());
             }
         };
-        row("schedule", [](const JobOutput& o) { return schedule_name(o.input.workload.schedule); });
+        row("schedule", [](const JobOutput& o) {
+            return o.input.trace ? std::string("the trace's launch order") : schedule_name(o.input.workload.schedule);
+        });
         row("model", [](const JobOutput& o) {
             if (!o.input.gpu_model) return std::string("thread");
             return "GPU " + o.input.gpu.name + " (" + viz::thousands(o.rounds) +
@@ -96,6 +98,7 @@ void App::stats_panel(float, float) {
         // The thesis's figures only where they apply (the thread model, a schedule with a figure,
         // its condition met); otherwise why not, as in the PNG's legend.
         row("thesis fetch figure", [](const JobOutput& o) {
+            if (o.input.trace) return std::string("none: the thesis's figures are for its stencil and matmul");
             if (o.input.gpu_model) {
                 std::string why;
                 for (const std::string& l : viz::analytic::gpu_model_reason(o.input.gpu.sms)) {
@@ -115,6 +118,7 @@ void App::stats_panel(float, float) {
         });
         row("recommended column width", [](const JobOutput& o) {
             if (o.input.gpu_model) return std::string("- (thread model only)");
+            if (o.input.trace) return std::string("- (workloads only)");
             const CacheConfig& c = o.input.hierarchy.l1.enabled() ? o.input.hierarchy.l1 : o.input.hierarchy.l2;
             const auto a = viz::analytic::summarize(o.input.workload, c);
             if (!a.recommended_column) return std::string("-");
@@ -136,7 +140,7 @@ void App::stats_panel(float, float) {
         const JobOutput& o = *panes_[0]->current;
         const CacheConfig& c = o.input.hierarchy.l1.enabled() ? o.input.hierarchy.l1 : o.input.hierarchy.l2;
         ImGui::PushTextWrapPos(std::max(ImGui::GetContentRegionAvail().x, 300.0f));
-        if (!o.input.gpu_model)
+        if (!o.input.gpu_model && !o.input.trace)
             for (const auto& item : viz::analytic::summarize(o.input.workload, c).items)
                 ImGui::TextWrapped("A %s  %s: %.2f  %s", item.equation.c_str(), item.meaning.c_str(), item.value, item.comparison.c_str());
         ImGui::Spacing();
@@ -151,7 +155,10 @@ std::vector<std::string> App::run_notes(int i) const {
     const Pane& p = *panes_[i];
     if (!p.current) return {};
     const JobOutput& o = *p.current;
-    return viz::run_notes(o.input.workload, o.input.hierarchy, o.result, {o.input.gpu_model, o.input.gpu.sms});
+    if (!o.input.trace) return viz::run_notes(o.input.workload, o.input.hierarchy, o.result, {o.input.gpu_model, o.input.gpu.sms});
+    std::vector<std::string> notes = viz::run_notes(std::nullopt, o.input.hierarchy, o.result, {o.input.gpu_model, o.input.gpu.sms});
+    notes.insert(notes.begin(), describe_subject(o.input.workload, o.input.trace.get()));
+    return notes;
 }
 
 void App::colour_legend() {

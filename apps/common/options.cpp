@@ -239,6 +239,15 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
 
 namespace {
 
+// An option's value as text. The cache options the thread model reads as numbers (--l1-line,
+// --l1-sector, ...) are declared as numbers; the GPU model's table parses every value from text.
+std::string option_text(const po::variable_value& value) {
+    if (const auto* text = boost::any_cast<std::string>(&value.value())) return *text;
+    if (const auto* number = boost::any_cast<std::uint32_t>(&value.value())) return std::to_string(*number);
+    if (const auto* number = boost::any_cast<std::uint64_t>(&value.value())) return std::to_string(*number);
+    throw std::logic_error("option_text: an option type the GPU parameters do not read");
+}
+
 // The GPU configuration: the preset's, then every parameter given as an option (in the table's
 // order, so --sms comes before the floorplan choices that depend on it).
 // trace_block: the threads per block of the recorded launch being replayed (0: a workload).
@@ -250,7 +259,7 @@ GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint3
     for (const GpuParameter& p : gpu_parameters()) {
         const std::string key(p.option);
         if (!given(vm, key)) continue;
-        p.set(g, vm[key].as<std::string>(), p.option);
+        p.set(g, option_text(vm[key]), p.option);
         o.gpu_given.push_back(key);
     }
     for (const auto& [level, cache] : {std::pair{"l1", &g.l1}, std::pair{"l2", &g.l2}}) {
@@ -323,14 +332,12 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     std::uint32_t trace_block = 0;
     if (vm.count("trace")) {
         o.trace_path = vm["trace"].as<std::string>();
-        std::string requested = vm["trace-format"].as<std::string>();
-        if (requested == "traceg" || (requested == "auto" && o.trace_path.ends_with(".traceg"))) {
-            // an Accel-Sim kernel trace, replayed from its cst conversion
+        o.trace_input = resolve_trace_input(vm["trace-format"].as<std::string>(), o.trace_path);
+        if (o.trace_input.format == "traceg") {  // an Accel-Sim kernel trace, replayed from its cst conversion
             o.traceg = std::make_shared<const accelsim::ConvertedTrace>(o.trace_path);
             o.trace_path = o.traceg->path();
-            requested = "cst";
+            o.trace_input = resolve_trace_input("cst", o.trace_path);
         }
-        o.trace_input = resolve_trace_input(requested, o.trace_path);
         const std::string& format = o.trace_input.format;
         o.trace_cst = format == "cst";
         if (!o.trace_cst) o.trace_format = parse_trace_format(format);

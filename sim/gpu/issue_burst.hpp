@@ -10,13 +10,11 @@
 namespace cachesim {
 
 // The requests a warp issues per turn of the round robin (GpuConfig::issue_burst, "auto" resolved
-// for the workload); 1 under gto, which issues greedily anyway.
-std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec& spec);
-// The same for a launch whose workload may be unknown (null: a recorded kernel, whose "auto" is 1:
-// how its loops were compiled is not in the trace).
+// for the workload); 1 under gto, which issues greedily anyway. `spec` is null for a launch whose
+// workload is unknown (a recorded kernel), whose "auto" is 1: how its loops were compiled is not in
+// the trace.
 std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec* spec);
 // Cycle timing's burst (every scheduler): the requests a warp issues before it waits for their data.
-std::uint32_t cycle_issue_burst(const GpuConfig& config, const WorkloadSpec& spec);
 std::uint32_t cycle_issue_burst(const GpuConfig& config, const WorkloadSpec* spec);
 
 // Whether the warp that issued last keeps the turn: it is inside a group of `burst` requests.

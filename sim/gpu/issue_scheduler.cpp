@@ -9,7 +9,7 @@ namespace cachesim {
 IssueScheduler::IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                                WarpSlots& slots)
     : IssueScheduler(config, occupancy, slots, (spec.items() + config.block - 1) / config.block,
-                     issue_burst_for(config, spec)) {}
+                     issue_burst_for(config, &spec)) {}
 
 IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots,
                                std::uint64_t blocks, std::uint32_t burst)
