@@ -79,9 +79,13 @@ TEST(CliAccelsim, GzipAndZstdTracesGiveThePlainCounters) {
     for (const std::string tool : {"gzip", "zstd -q"}) {
         const std::string packed = traceg + (tool == "gzip" ? ".gz" : ".zst");
         ASSERT_EQ(std::system((tool + " -c '" + traceg + "' > '" + packed + "'").c_str()), 0) << tool;
-        const nlohmann::json p = gpu_parameters("--trace '" + packed + "' --trace-format traceg");
+        const nlohmann::json p = gpu_parameters("--trace '" + packed + "'");  // auto: .traceg.gz / .zst
         for (const char* key : {"load_requests", "store_requests", "load_sectors", "store_sectors", "warps"})
             EXPECT_EQ(p.value(key, ""), plain.value(key, "")) << tool << " " << key;
+        // The report names the file given, not its temporary conversion.
+        const CommandResult r = run_cachesim("simulate --model gpu --trace '" + packed + "' --format json");
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        EXPECT_EQ(nlohmann::json::parse(r.out).value("trace", ""), packed);
     }
     const CommandResult piped =
         run_shell("cat '" + traceg + "' | CACHESIM simulate --model gpu --trace - --trace-format traceg");

@@ -604,7 +604,7 @@ TracegConversion convert_traceg(const std::string& in_path, const std::string& o
     return result;
 }
 
-ConvertedTrace::ConvertedTrace(const std::string& traceg_path) {
+ConvertedTrace::ConvertedTrace(const std::string& traceg_path) : source_path_(traceg_path) {
     std::string pattern = (std::filesystem::temp_directory_path() / "cachesim-traceg-XXXXXX").string();
     if (!::mkdtemp(pattern.data())) throw InputError(traceg_path + ": cannot create a temporary directory to convert it");
     dir_ = pattern;

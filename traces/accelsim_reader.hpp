@@ -126,10 +126,11 @@ public:
     ConvertedTrace(const ConvertedTrace&) = delete;
     ConvertedTrace& operator=(const ConvertedTrace&) = delete;
     const std::string& path() const { return path_; }
+    const std::string& source_path() const { return source_path_; }  // the traceg it was converted from
     const TracegConversion& conversion() const { return conversion_; }
 
 private:
-    std::string dir_, path_;
+    std::string source_path_, dir_, path_;
     TracegConversion conversion_;
 };
 

@@ -25,7 +25,9 @@ private:
 std::string named_trace_format(const std::string& requested, const std::string& path) {
     if (requested != "auto" && requested != "cst" && requested != "din" && requested != "u64" && requested != "traceg")
         throw InputError("--trace-format: unknown trace format '" + requested + "' (expected auto, cst, din, u64 or traceg)");
-    if (requested == "auto" && path.ends_with(".traceg")) return "traceg";  // Accel-Sim's kernel traces
+    // Accel-Sim's kernel traces, plain or compressed (the input stream reads gzip and zstd)
+    if (requested == "auto" && (path.ends_with(".traceg") || path.ends_with(".traceg.gz") || path.ends_with(".traceg.zst")))
+        return "traceg";
     return requested;
 }
 

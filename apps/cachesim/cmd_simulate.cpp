@@ -84,7 +84,7 @@ int run_simulate(int argc, char** argv) {
     }
     report.model = std::string(model_name(sim.model));
     report.workload = sim.workload;
-    report.trace_path = sim.trace_path;
+    report.trace_path = sim.trace_shown();
     report.hierarchy = sim.hierarchy;
     if (sim.model == ModelKind::gpu) {
         RunControl control;

@@ -10,7 +10,7 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
     const GpuConfig& c = sim.gpu;
     report.model = "gpu";
     report.workload = sim.workload;
-    report.trace_path = sim.workload ? std::string() : sim.trace_path;
+    report.trace_path = sim.workload ? std::string() : sim.trace_shown();
     report.hierarchy = sim.hierarchy;
     report.hierarchy.l1 = g.l1;
     report.result = g.result;

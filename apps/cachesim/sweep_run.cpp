@@ -30,7 +30,7 @@ RunReport report_skeleton(const SimulationOptions& sim) {
     RunReport report;
     report.model = std::string(model_name(sim.model));
     report.workload = sim.workload;
-    report.trace_path = sim.trace_path;
+    report.trace_path = sim.trace_shown();
     report.hierarchy = sim.hierarchy;
     return report;
 }

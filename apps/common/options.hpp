@@ -28,6 +28,8 @@ struct SimulationOptions {
     bool trace_cst = false;  // a cachesim trace file (traces/trace_format.hpp); trace_format unused
     TraceInput trace_input;  // the trace's resolved format and, for a pipe, its opened stream
     std::shared_ptr<const accelsim::ConvertedTrace> traceg;  // --trace-format traceg: trace_path is its cst
+    // The trace as the user named it, for reports (a traceg's temporary conversion is not).
+    const std::string& trace_shown() const { return traceg ? traceg->source_path() : trace_path; }
     ModelKind model = ModelKind::thread;
     std::string preset;
     HierarchyConfig hierarchy;  // gpu: the L1 as simulated (carve-out resolved) and the whole L2
