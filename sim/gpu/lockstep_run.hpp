@@ -8,7 +8,9 @@
 // one round, so events arrive round by round.
 //
 // With more than one thread the SMs of a chunk run in parallel, and the L2 replays a chunk while
-// the SMs run the next one. Refills are handed out in the same order: a batch takes the waiting
+// the SMs run the next one, its slices (L2System::split: groups of sets, independent of each
+// other) in parallel too: each SM records its events per slice, and each slice replays its own in
+// (round, SM) order. Refills are handed out in the same order: a batch takes the waiting
 // SMs, in order, up to the first round at which an SM of the batch could free a slot again (it
 // issues one request a round, so not before its emptiest block's remaining requests); those SMs
 // then run in parallel. Results are the same for any thread count.
@@ -46,8 +48,11 @@ public:
           control_(control),
           refills_(config) {
         const std::size_t buffers = fronts.size() > 1 ? 2 : 1;  // the L2 replays one while the SMs fill the other
+        slices_ = l2.slices();
+        cursors_.assign(slices_, {});
+        for (SmFrontEnd<L1Policy>& front : fronts) front.set_slicing(l2.slicing());
         for (std::size_t b = 0; b < buffers; ++b) {
-            events_[b].assign(config.sms, {});
+            events_[b].assign(static_cast<std::size_t>(config.sms) * slices_, {});
             if (l2.groups_by_block()) request_block_[b].assign(static_cast<std::size_t>(config.sms) * kChunkRounds, 0);
         }
         next_round_.assign(config.sms, 0);
@@ -100,7 +105,9 @@ private:
         WorkerPool::Job sms_job, replay_job;
         std::uint64_t replay_start = 0;
         std::size_t replay_buffer = 0;
-        auto replay = [&](std::size_t, unsigned) { replay_l2(replay_start, replay_start + kChunkRounds, replay_buffer); };
+        auto replay = [&](std::size_t slice, unsigned) {
+            replay_l2(replay_start, replay_start + kChunkRounds, replay_buffer, static_cast<std::uint32_t>(slice));
+        };
         bool replaying = false;
         // The pool must not outlive a throw while the L2 replays: wait for it first.
         struct Finish {
@@ -123,10 +130,10 @@ private:
                 if (refills_.empty()) break;
                 next_batch(batch);
             }
-            if (replaying) pool.wait(replay_job, false);
+            if (replaying) pool.wait(replay_job);
             replay_start = start;
             replay_buffer = buffer;
-            replay_job.set(1, replay);
+            replay_job.set(slices_, replay);
             pool.post(replay_job);
             replaying = true;
             buffer ^= 1;
@@ -166,7 +173,7 @@ private:
                 std::size_t buffer) {
         std::uint64_t& next = next_round_[s];
         parked_[s] = kNotParked;
-        std::vector<L2Event>& events = events_[buffer][s];
+        std::vector<L2Event>* events = &events_[buffer][static_cast<std::size_t>(s) * slices_];
         std::vector<std::uint64_t>& request_block = request_block_[buffer];
         while (next < end) {
             if (!scheduler_.sm_busy(s)) {
@@ -196,11 +203,12 @@ private:
         }
     }
 
-    // Plays the chunk's L2 traffic in (round, SM) order.
-    void replay_l2(std::uint64_t start, std::uint64_t end, std::size_t buffer) {
+    // Plays the chunk's L2 traffic of one slice in (round, SM) order.
+    void replay_l2(std::uint64_t start, std::uint64_t end, std::size_t buffer, std::uint32_t slice = 0) {
         std::vector<std::vector<L2Event>>& events = events_[buffer];
         const std::vector<std::uint64_t>& request_block = request_block_[buffer];
-        cursor_.assign(config_.sms, 0);
+        std::vector<std::size_t>& cursor = cursors_[slice];
+        cursor.assign(config_.sms, 0);
         const std::uint32_t rounds = static_cast<std::uint32_t>(end - start);
         std::uint64_t last_round = 0;  // rounds of the launch: 1 + the last in which a request issued
         if (control_.observer) [[unlikely]]
@@ -208,12 +216,12 @@ private:
         for (std::uint32_t r = 0; r < rounds; ++r) {
             for (std::uint32_t s = 0; s < config_.sms; ++s) {
                 const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
-                l2_.play(s, r, events[s], cursor_[s], scheduler_.clock(start + r), block);
+                l2_.play(s, r, events[s * slices_ + slice], cursor[s], scheduler_.clock(start + r), block, slice);
             }
             if (control_.observer && start + r < last_round) [[unlikely]]
                 control_.observer->on_step_end(start + r);
         }
-        for (std::vector<L2Event>& e : events) e.clear();
+        for (std::uint32_t s = 0; s < config_.sms; ++s) events[s * slices_ + slice].clear();
     }
 
     static std::size_t block_index(std::uint32_t s, std::uint32_t round_in_chunk) {
@@ -235,7 +243,8 @@ private:
     std::vector<std::uint64_t> next_round_;  // per SM, the next round not yet simulated
     std::vector<std::uint64_t> last_issue_;  // per SM, 1 + the round of its last request (0: none)
     std::vector<std::uint64_t> parked_;      // per SM, the round it parked in this batch, or kNotParked
-    std::vector<std::size_t> cursor_;        // per SM, its next event to replay
+    std::uint32_t slices_ = 1;               // of the L2
+    std::vector<std::vector<std::size_t>> cursors_;  // per slice and SM, its next event to replay
 };
 
 }  // namespace cachesim
