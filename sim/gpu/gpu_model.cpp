@@ -123,6 +123,10 @@ GpuResult run_with_policies(const Launch& launch, const GpuConfig& config, const
 
 }  // namespace
 
+std::uint64_t gpu_warp_requests(const WorkloadSpec& spec, const GpuConfig& config) {
+    return builtin_launch(spec, config).requests;
+}
+
 GpuResult simulate_gpu_model(const WorkloadSpec& spec, const GpuConfig& config, const RunControl& control) {
     validate(spec);
     validate(config);

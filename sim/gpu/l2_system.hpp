@@ -7,7 +7,7 @@
 //
 // Slices: an L2 set's state (its ways in every partition, and the coalescer's entries for its
 // lines, which the coalescer keys by L2 set) depends only on the requests to lines of that set,
-// in their order. split() divides the sets into slices (set mod slices); each slice's events,
+// in their order. split() divides the sets into slices (runs of sets, l2_slicing.hpp); each slice's events,
 // played in order by their own thread with counters of their own, give exactly what one thread
 // playing every event would. Not for a random policy (one generator for all sets), a line index
 // spanning the sets (more than 32 ways), or L1 lines larger than the L2's (a request would span
@@ -77,7 +77,7 @@ public:
         extra_counters_.assign(slices - 1, *slices_[0].counters);
         slices_.resize(1);
         for (GpuCounters& c : extra_counters_) slices_.push_back(Slice{&c, {}});
-        slicing_ = L2Slicing(slices, parts_[0].set_mapping(), geometry_.line_shift, geometry_.sector_shift);
+        slicing_ = L2Slicing(slices, geometry_.sets, parts_[0].set_mapping(), geometry_.line_shift, geometry_.sector_shift);
         return slices;
     }
     std::uint32_t slices() const { return static_cast<std::uint32_t>(slices_.size()); }

@@ -171,20 +171,22 @@ private:
     // blocks wait: the SM is then parked (parked_[s], and queued for the next block when serial).
     void run_sm(std::uint32_t s, std::uint64_t start, std::uint64_t end, SmFrontEnd<L1Policy>& front,
                 std::size_t buffer) {
-        std::uint64_t& next = next_round_[s];
-        parked_[s] = kNotParked;
-        std::vector<L2Event>* events = &events_[buffer][static_cast<std::size_t>(s) * slices_];
+        // The SM's next round and last issue are kept here and stored once at the end: their
+        // neighbours in next_round_ and last_issue_ belong to SMs that other threads run.
+        std::uint64_t next = next_round_[s], last_issue = last_issue_[s];
+        std::uint64_t parked = kNotParked;
+        L2EventList* events = &events_[buffer][static_cast<std::size_t>(s) * slices_];
         std::vector<std::uint64_t>& request_block = request_block_[buffer];
         while (next < end) {
             if (!scheduler_.sm_busy(s)) {
                 next = end;
-                return;
+                break;
             }
             std::size_t slot = 0;
             const std::uint64_t round = scheduler_.next_issue(s, next, end, slot);
             if (round >= end) {
                 next = end;
-                return;
+                break;
             }
             next = round + 1;
             const std::uint32_t in_chunk = static_cast<std::uint32_t>(round - start);
@@ -194,18 +196,21 @@ private:
             if (config_.issue_log) [[unlikely]]
                 config_.issue_log->push_back(
                     {round, s, slots_[slot].block, scheduler_.warp_in_block(s, slot), slots_[slot].k, missed});
-            last_issue_[s] = round + 1;
+            last_issue = round + 1;
             if (scheduler_.retire(s, slot, round, missed, front.data_ready()) && scheduler_.blocks_waiting()) {
-                parked_[s] = round;
+                parked = round;
                 if (fronts_.size() == 1) refills_.push(round, s);
-                return;
+                break;
             }
         }
+        next_round_[s] = next;
+        last_issue_[s] = last_issue;
+        parked_[s] = parked;
     }
 
     // Plays the chunk's L2 traffic of one slice in (round, SM) order.
     void replay_l2(std::uint64_t start, std::uint64_t end, std::size_t buffer, std::uint32_t slice = 0) {
-        std::vector<std::vector<L2Event>>& events = events_[buffer];
+        std::vector<L2EventList>& events = events_[buffer];
         const std::vector<std::uint64_t>& request_block = request_block_[buffer];
         std::vector<std::size_t>& cursor = cursors_[slice];
         cursor.assign(config_.sms, 0);
@@ -216,12 +221,12 @@ private:
         for (std::uint32_t r = 0; r < rounds; ++r) {
             for (std::uint32_t s = 0; s < config_.sms; ++s) {
                 const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
-                l2_.play(s, r, events[s * slices_ + slice], cursor[s], scheduler_.clock(start + r), block, slice);
+                l2_.play(s, r, events[s * slices_ + slice].events, cursor[s], scheduler_.clock(start + r), block, slice);
             }
             if (control_.observer && start + r < last_round) [[unlikely]]
                 control_.observer->on_step_end(start + r);
         }
-        for (std::uint32_t s = 0; s < config_.sms; ++s) events[s * slices_ + slice].clear();
+        for (std::uint32_t s = 0; s < config_.sms; ++s) events[s * slices_ + slice].events.clear();
     }
 
     static std::size_t block_index(std::uint32_t s, std::uint32_t round_in_chunk) {
@@ -236,7 +241,7 @@ private:
     L2System<L2Policy>& l2_;
     const RunControl& control_;
     RefillQueue refills_;                          // SMs whose block finished, awaiting a successor
-    std::vector<std::vector<L2Event>> events_[2];  // per buffer and SM, the chunk's L2 traffic in order
+    std::vector<L2EventList> events_[2];  // per buffer, SM and slice, the chunk's L2 traffic in order
     // With the coalescer grouping by block (neighbours, pairs), per buffer, SM and round of the
     // chunk: the launch block of the request issued; empty otherwise.
     std::vector<std::uint64_t> request_block_[2];

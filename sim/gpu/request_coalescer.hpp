@@ -35,9 +35,9 @@ public:
         if (!enabled_) return;
         const std::uint64_t live = static_cast<std::uint64_t>(sms) * std::max(hit_window, miss_window);
         const std::uint64_t wanted = std::max<std::uint64_t>(1024, live);
-        keys_ = std::max<std::uint32_t>(1, keys);
-        const std::uint64_t per_key = std::bit_ceil((wanted + keys_ - 1) / keys_);
-        sets_.assign(per_key * keys_, Set{});
+        keys = std::max<std::uint32_t>(1, keys);
+        const std::uint64_t per_key = std::bit_ceil((wanted + keys - 1) / keys);
+        sets_.assign(per_key * keys, Set{});
         mask_ = per_key - 1;
     }
 
@@ -93,15 +93,15 @@ private:
     struct Set {
         std::array<Entry, 4> ways{};
     };
-    // The key's own sets: key + keys * (hash of the line within them).
+    // The key's own sets (consecutive, so that threads with different keys write apart), and a
+    // hash of the line among them.
     std::size_t index(std::uint64_t line, std::uint32_t key) const {
         const std::size_t within = static_cast<std::size_t>((line * 0x9e3779b97f4a7c15ull) >> 40) & mask_;
-        return within * keys_ + key;
+        return static_cast<std::size_t>(key) * (mask_ + 1) + within;
     }
 
     std::vector<Set> sets_;
     std::uint64_t mask_ = 0;  // sets per key - 1
-    std::uint32_t keys_ = 1;
     std::uint32_t hit_window_ = 0, miss_window_ = 0, max_requesters_ = 4;
     bool enabled_ = false;
     bool neighbours_ = false;
