@@ -85,9 +85,11 @@ TEST(Parallelism, BothGivenAreObeyedWithAWarningWhenOversubscribed) {
     EXPECT_EQ(fits.jobs, 2u);
     EXPECT_EQ(fits.threads, 8u);
     EXPECT_TRUE(fits.note.empty()) << fits.note;
+    EXPECT_FALSE(fits.warning);
     const Parallelism over = choose_parallelism("sweep", 4, 8, 16, 57, true);
     EXPECT_EQ(over.jobs, 4u);
     EXPECT_EQ(over.threads, 8u);
+    EXPECT_TRUE(over.warning);
     EXPECT_NE(over.note.find("warning"), std::string::npos) << over.note;
     EXPECT_NE(over.note.find("32 threads on 16 cores"), std::string::npos) << over.note;
 }

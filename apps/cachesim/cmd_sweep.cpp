@@ -132,7 +132,7 @@ int run_sweep(int argc, char** argv) {
         choose_parallelism("sweep", jobs_given, threads_given, workers_or_all_cores(0), sims.size(), any_gpu);
     s.jobs = parallel.jobs;
     s.threads = parallel.threads;
-    if (!parallel.note.empty() && !s.quiet) std::cerr << parallel.note << "\n";
+    if (!parallel.note.empty() && (!s.quiet || parallel.warning)) std::cerr << parallel.note << "\n";
     // Each configuration's memory is estimated before any runs; --jobs of them run at once and
     // share the limit.
     const std::uint64_t max_memory = max_memory_option(vm);

@@ -115,7 +115,8 @@ Parallelism choose_parallelism(const std::string& command, unsigned jobs, unsign
     if (jobs && threads) {
         p.jobs = jobs;
         p.threads = threads;
-        if (static_cast<std::uint64_t>(jobs) * threads > cores)
+        p.warning = static_cast<std::uint64_t>(jobs) * threads > cores;
+        if (p.warning)
             p.note = command + ": warning: --jobs " + std::to_string(jobs) + " x --threads " + std::to_string(threads) +
                      " = " + std::to_string(static_cast<std::uint64_t>(jobs) * threads) + " threads on " +
                      std::to_string(cores) + " cores: they share the cores and each run is slower";

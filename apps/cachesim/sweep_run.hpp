@@ -37,6 +37,7 @@ double configuration_work(const SimulationOptions& sim);
 struct Parallelism {
     unsigned jobs = 1, threads = 1;
     std::string note;
+    bool warning = false;  // the note warns of oversubscribed cores
 };
 Parallelism choose_parallelism(const std::string& command, unsigned jobs, unsigned threads, unsigned cores,
                                std::size_t configurations, bool gpu);
