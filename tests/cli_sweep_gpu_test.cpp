@@ -30,5 +30,23 @@ TEST(CliSweepGpu, BlockSizesAndSchedulesCrossProduct) {
     EXPECT_EQ(bad.exit_code, 2) << bad.err;
 }
 
+// --jobs and --threads both given are obeyed, with a warning (even under -q) when they ask for more
+// threads than cores; the CSV is that of one job on one thread. (The default split of the cores is
+// tested in sweep_work_progress_test.cpp.)
+TEST(CliSweepGpu, JobsTimesThreadsOverTheCoresIsAWarning) {
+    const std::string sweep = "sweep -q --model gpu --sms 4 --size 256x128 --stencil 3x3 --block 64,128";
+    const auto one = test::run_cachesim(sweep + " --jobs 1 --threads 1");
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    EXPECT_EQ(one.err.find("warning"), std::string::npos) << one.err;
+    const auto many = test::run_cachesim(sweep + " --jobs 2 --threads 512");
+    ASSERT_EQ(many.exit_code, 0) << many.err;
+    EXPECT_NE(many.err.find("sweep: warning: --jobs 2 x --threads 512 = 1024 threads on"), std::string::npos)
+        << many.err;
+    EXPECT_EQ(many.out, one.out);
+    const auto refused = test::run_cachesim(sweep + " --threads 1025");
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    EXPECT_NE(refused.err.find("--threads 1025"), std::string::npos) << refused.err;
+}
+
 }  // namespace
 }  // namespace cachesim

@@ -7,6 +7,8 @@
 #include "sim/gpu/gpu_presets.hpp"
 #include "sim/gpu/l2_system.hpp"
 #include "sim/gpu/list_policies.hpp"
+#include "sim/policies/random.hpp"
+#include "sim/rng.hpp"
 
 namespace cachesim {
 namespace {
@@ -124,6 +126,97 @@ TEST(GpuL2System, OnlyPartialStoreMissesReadDram) {
     EXPECT_EQ(rig.counters.ncu.dram_bytes_read, 32u);
     EXPECT_EQ(rig.counters.l2.writes, 3u);
     EXPECT_EQ(rig.counters.l2.write_hits, 1u);
+}
+
+// Slices (L2System::split): sets with a replacement policy of their own split; random replacement
+// (one generator for all sets) and L1 lines spanning several L2 lines do not.
+TEST(GpuL2System, SplitsOnlyWhenSetsAreIndependent) {
+    GpuCounters counters;
+    const GpuConfig c = gpu();
+    L2System<ListLruPolicy> lru(c, 7, 5, counters, nullptr);
+    EXPECT_EQ(lru.split(3), 3u);
+    EXPECT_EQ(lru.slices(), 3u);
+    L2System<RandomPolicy> random(c, 7, 5, counters, nullptr);
+    EXPECT_EQ(random.split(3), 1u);
+    L2System<ListLruPolicy> wide_l1(c, 8, 5, counters, nullptr);  // 256 B L1 lines, 128 B L2 lines
+    EXPECT_EQ(wide_l1.split(3), 1u);
+}
+
+// Each slice's events played on their own, slice after slice, give the counters of every event
+// played in order: a small L2 in two partitions that evicts, home fill, the coalescer on, loads
+// and stores from 4 SMs to lines drawn at random.
+TEST(GpuL2System, SlicesPlayedApartGiveWhatTheWholeGives) {
+    GpuConfig c = gpu();
+    c.sms = 4;
+    c.l2_partitions = 2;
+    c.partition_map = PartitionMap::interleaved;
+    c.partition_fill = PartitionFill::home;
+    c.l2.size_bytes = 64 * 1024;  // 16 sets of 16 ways per partition
+    c.dram_fetch_bytes = 64;
+    c.l2_coalesce_hit_rounds = 3;
+    c.l2_coalesce_miss_rounds = 6;
+    c.l2_coalesce_scope = CoalesceScope::all;
+    const std::uint32_t rounds = 3000, slices = 3;
+    // Per SM, its requests: in each round one or all sectors of one line, loads or a store.
+    std::vector<std::vector<L2Event>> events(c.sms);
+    Rng rng(7);
+    for (std::uint32_t r = 0; r < rounds; ++r)
+        for (std::uint32_t s = 0; s < c.sms; ++s) {
+            if (rng.below(4) == 0) continue;  // no L2 traffic this round
+            const std::uint64_t line = rng.below(2) ? rng.below(32) : rng.below(2048);  // half to a few hot lines
+            const bool store = rng.below(5) == 0, whole_line = rng.below(2);
+            for (std::uint64_t sector = 0; sector < 4; ++sector)
+                if (whole_line || sector == 3)
+                    events[s].push_back(store ? L2Event{line * 4 + sector, r, 0, L2EventKind::store_partial}
+                                              : L2Event{line * 128 + sector * 32, r, 0, L2EventKind::load});
+        }
+
+    GpuCounters whole_counters;
+    whole_counters.l2.per_array.assign(1, ArrayCounters{});
+    L2System<ListLruPolicy> whole(c, 7, 5, whole_counters, nullptr);
+    std::vector<std::size_t> cursor(c.sms, 0);
+    for (std::uint32_t r = 0; r < rounds; ++r)
+        for (std::uint32_t s = 0; s < c.sms; ++s) whole.play(s, r, events[s], cursor[s], r, 0);
+
+    GpuCounters sliced_counters;
+    sliced_counters.l2.per_array.assign(1, ArrayCounters{});
+    L2System<ListLruPolicy> sliced(c, 7, 5, sliced_counters, nullptr);
+    ASSERT_EQ(sliced.split(slices), slices);
+    // SM, slice -> its events, in order.
+    std::vector<std::vector<L2Event>> by_slice(c.sms * slices);
+    std::vector<std::uint32_t> used(slices, 0);
+    for (std::uint32_t s = 0; s < c.sms; ++s)
+        for (const L2Event& e : events[s]) {
+            const std::uint32_t slice = e.kind == L2EventKind::load ? sliced.slicing().of_load(e.address)
+                                                                    : sliced.slicing().of_store(e.address);
+            by_slice[s * slices + slice].push_back(e);
+            ++used[slice];
+        }
+    for (std::uint32_t slice = 0; slice < slices; ++slice) {
+        EXPECT_GT(used[slice], 1000u) << "every slice should see traffic";
+        std::vector<std::size_t> at(c.sms, 0);
+        for (std::uint32_t r = 0; r < rounds; ++r)
+            for (std::uint32_t s = 0; s < c.sms; ++s) sliced.play(s, r, by_slice[s * slices + slice], at[s], r, 0, slice);
+    }
+    sliced.add_slice_counters(sliced_counters);
+
+    const GpuCounters& a = whole_counters;
+    const GpuCounters& b = sliced_counters;
+    EXPECT_GT(a.l2.evictions, 1000u) << "the L2 should evict";
+    EXPECT_GT(a.ncu.l2_sectors_coalesced, 100u) << "requests should coalesce";
+    EXPECT_EQ(a.ncu.metrics(), b.ncu.metrics());
+    EXPECT_EQ(a.ncu.l2_sectors_coalesced, b.ncu.l2_sectors_coalesced);
+    EXPECT_EQ(a.ncu.l2_sectors_fabric_read_hit, b.ncu.l2_sectors_fabric_read_hit);
+    EXPECT_EQ(a.l2.reads, b.l2.reads);
+    EXPECT_EQ(a.l2.read_hits, b.l2.read_hits);
+    EXPECT_EQ(a.l2.writes, b.l2.writes);
+    EXPECT_EQ(a.l2.write_hits, b.l2.write_hits);
+    EXPECT_EQ(a.l2.evictions, b.l2.evictions);
+    EXPECT_EQ(a.l2.writebacks, b.l2.writebacks);
+    EXPECT_EQ(a.l2.bytes_from_below, b.l2.bytes_from_below);
+    EXPECT_EQ(a.memory_bytes_read, b.memory_bytes_read);
+    EXPECT_EQ(a.memory_bytes_written, b.memory_bytes_written);
+    EXPECT_EQ(a.l2.per_array[0].read_misses, b.l2.per_array[0].read_misses);
 }
 
 }  // namespace

@@ -1,68 +1,24 @@
 // The lock step on several threads (RunControl::threads): the SMs of a chunk run in parallel and
 // the L2 replays a chunk while they run the next, yet every counter is the same as on one thread,
 // for launches that span several chunks, refill blocks all along and exercise each scheduler.
+// (gpu_sliced_l2_test.cpp: the L2's slices on 1, 2, 3 and 8 threads.)
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "tests/gpu_same_result.hpp"
 #include "tests/gpu_test_util.hpp"
 
 namespace cachesim {
 namespace {
 
-void expect_same_levels(const LevelStats& a, const LevelStats& b) {
-    EXPECT_EQ(a.name, b.name);
-    EXPECT_EQ(a.reads, b.reads);
-    EXPECT_EQ(a.read_hits, b.read_hits);
-    EXPECT_EQ(a.read_misses, b.read_misses);
-    EXPECT_EQ(a.writes, b.writes);
-    EXPECT_EQ(a.write_hits, b.write_hits);
-    EXPECT_EQ(a.write_misses, b.write_misses);
-    EXPECT_EQ(a.writes_forwarded, b.writes_forwarded);
-    EXPECT_EQ(a.evictions, b.evictions);
-    EXPECT_EQ(a.writebacks, b.writebacks);
-    EXPECT_EQ(a.bytes_from_below, b.bytes_from_below);
-    EXPECT_EQ(a.bytes_to_below, b.bytes_to_below);
-    ASSERT_EQ(a.per_array.size(), b.per_array.size());
-    for (std::size_t i = 0; i < a.per_array.size(); ++i) {
-        EXPECT_EQ(a.per_array[i].reads, b.per_array[i].reads);
-        EXPECT_EQ(a.per_array[i].read_misses, b.per_array[i].read_misses);
-        EXPECT_EQ(a.per_array[i].writes, b.per_array[i].writes);
-        EXPECT_EQ(a.per_array[i].write_misses, b.per_array[i].write_misses);
-    }
-}
-
-void expect_same(const GpuResult& a, const GpuResult& b) {
-    EXPECT_EQ(a.rounds, b.rounds);
-    EXPECT_EQ(a.blocks, b.blocks);
-    EXPECT_EQ(a.warps, b.warps);
-    EXPECT_EQ(a.load_requests, b.load_requests);
-    EXPECT_EQ(a.store_requests, b.store_requests);
-    EXPECT_EQ(a.load_sectors, b.load_sectors);
-    EXPECT_EQ(a.store_sectors, b.store_sectors);
-    EXPECT_EQ(a.ncu.metrics(), b.ncu.metrics());
-    EXPECT_EQ(a.result.reads, b.result.reads);
-    EXPECT_EQ(a.result.writes, b.result.writes);
-    EXPECT_EQ(a.result.accesses, b.result.accesses);
-    EXPECT_EQ(a.result.steps, b.result.steps);
-    EXPECT_EQ(a.result.memory_bytes_read, b.result.memory_bytes_read);
-    EXPECT_EQ(a.result.memory_bytes_written, b.result.memory_bytes_written);
-    ASSERT_EQ(a.result.levels.size(), b.result.levels.size());
-    for (std::size_t i = 0; i < a.result.levels.size(); ++i) expect_same_levels(a.result.levels[i], b.result.levels[i]);
-}
+using test::expect_same;
+using test::expect_same_on_threads;
 
 void expect_same_on_1_2_3_threads(const WorkloadSpec& spec, const GpuConfig& config) {
-    RunControl control;
-    const GpuResult one = simulate_gpu_model(spec, config, control);
-    ASSERT_GT(one.rounds, 3u * 16384) << "should span several chunks";
-    ASSERT_GT(one.blocks, 4u * config.sms) << "should refill blocks";
-    for (std::uint32_t threads : {2u, 3u}) {
-        SCOPED_TRACE(threads);
-        control.threads = threads;
-        expect_same(one, simulate_gpu_model(spec, config, control));
-    }
+    expect_same_on_threads(spec, config, {2u, 3u});
 }
 
 GpuConfig h200(std::uint32_t sms) { return with_sms(find_gpu_preset("h200")->config, sms); }

@@ -15,13 +15,17 @@
 #include "traces/atomic_output.hpp"
 #include "apps/cachesim/compare_plot.hpp"
 #include "apps/cachesim/compare_stats.hpp"
+#include "apps/cachesim/sweep_progress.hpp"
+#include "apps/cachesim/sweep_run.hpp"
 #include "apps/common/options.hpp"
 #include "apps/cachesim/report.hpp"
 #include "apps/cachesim/subcommands.hpp"
+#include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
+#include "traces/trace_format_reader.hpp"
 
 namespace cachesim::cli {
 
@@ -166,45 +170,70 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
     return out.str();
 }
 
-// Simulates every run on `threads` workers; results keep the input order, whatever the timing.
+// Simulates every run, `jobs` at once, each on `threads` threads of the GPU model; results keep
+// the input order, whatever the timing. Progress weighs each run by its warp requests.
 std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, const GpuConfig& base,
-                                      unsigned threads, bool progress) {
+                                      unsigned jobs, unsigned threads, bool progress) {
     std::vector<ComparedRun> runs(measured.size());
-    std::atomic<std::size_t> next{0}, done{0};
+    std::atomic<std::size_t> next{0};
     std::mutex error_mutex, print_mutex;
     std::exception_ptr error;
+    std::vector<double> work;
+    for (const MeasuredRun& m : measured) {
+        GpuConfig config = base;
+        config.block = m.block;
+        // (a recorded launch: its accesses over the warp width, from the trace's header)
+        work.push_back(m.recorded() ? static_cast<double>(cst::TraceFileSource(m.trace).header().accesses) / config.warp_size
+                                    : static_cast<double>(gpu_warp_requests(m.workload, config)));
+    }
+    WorkProgress done(std::move(work));
     const auto start = std::chrono::steady_clock::now();
+    auto last_print = start - std::chrono::seconds(1);
+    auto print = [&](bool always) {
+        if (!progress) return;
+        std::lock_guard lock(print_mutex);
+        const auto now = std::chrono::steady_clock::now();
+        if (!always && now - last_print < std::chrono::seconds(1)) return;
+        last_print = now;
+        const double elapsed = std::chrono::duration<double>(now - start).count();
+        const double fraction = done.fraction();
+        const std::size_t finished = done.finished();
+        const double eta = eta_seconds(elapsed, fraction);
+        std::fprintf(stderr, "\rcompare: %zu/%zu configurations simulated (%.0f%% of the work), %.0f s elapsed, %s   ",
+                     finished, measured.size(), 100 * fraction, elapsed,
+                     eta < 0 ? "ETA unknown" : ("ETA " + std::to_string(static_cast<long long>(eta + 0.5)) + " s").c_str());
+        if (finished == measured.size()) std::fputc('\n', stderr);
+    };
     auto worker = [&] {
         for (std::size_t i; (i = next++) < measured.size();) {
             try {
                 GpuConfig config = base;
                 config.block = measured[i].block;
                 runs[i].measured = measured[i];
+                RunControl control;
+                control.threads = threads;
+                control.progress = [&, i](double fraction) {
+                    done.report(i, fraction);
+                    print(false);
+                };
                 if (measured[i].recorded()) {  // the trace of the same launch, with the kernel's own footprint
                     if (measured[i].shared_bytes) config.smem_per_block = *measured[i].shared_bytes;
                     if (measured[i].registers) config.regs_per_thread = *measured[i].registers;
-                    runs[i].simulated = simulate_gpu_trace(measured[i].trace, config).ncu;
+                    runs[i].simulated = simulate_gpu_trace(measured[i].trace, config, control).ncu;
                 } else {
-                    runs[i].simulated = simulate_gpu_model(measured[i].workload, config).ncu;
+                    runs[i].simulated = simulate_gpu_model(measured[i].workload, config, control).ncu;
                 }
             } catch (...) {
                 std::lock_guard lock(error_mutex);
                 if (!error) error = std::current_exception();
                 next = measured.size();
             }
-            const std::size_t finished = ++done;
-            if (progress) {
-                std::lock_guard lock(print_mutex);
-                const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                const double eta = elapsed / static_cast<double>(finished) * static_cast<double>(measured.size() - finished);
-                std::fprintf(stderr, "\rcompare: %zu/%zu configurations simulated, %.0f s elapsed, ETA %.0f s   ",
-                             finished, measured.size(), elapsed, eta);
-                if (finished == measured.size()) std::fputc('\n', stderr);
-            }
+            done.finish(i);
+            print(true);
         }
     };
     std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (unsigned t = 0; t < jobs; ++t) pool.emplace_back(worker);
     for (std::thread& t : pool) t.join();
     if (error) {
         try {
@@ -267,7 +296,11 @@ int run_compare(int argc, char** argv) {
         ("plot", po::value<std::string>(), "write a PNG plot to FILE: scatter with identity line and per-schedule bars")
         ("rows", po::value<std::string>(), "only data rows A-B (1-based) of the measured file")
         ("where", po::value<std::vector<std::string>>()->composing(), "only rows with field=value (kernel, schedule, block, width, height, stencil, depth); repeatable")
-        ("threads", po::value<unsigned>()->default_value(0), "worker threads (0: all cores)")
+        ("jobs,j", po::value<unsigned>()->default_value(0),
+         "configurations simulated at once (0: all cores, or cores / --threads)")
+        ("threads", po::value<unsigned>()->default_value(0),
+         "threads of each configuration's GPU-model run (0: the cores --jobs leaves; by default jobs x threads "
+         "<= cores); results do not depend on it")
         ("no-progress", po::bool_switch(), "no progress line on stderr")
         ("workload", po::value<std::string>()->default_value("stencil"), "ncu input: the workload that was run")
         ("size", po::value<std::string>()->default_value("4096x4096"), "ncu input: IwxIh")
@@ -346,10 +379,14 @@ int run_compare(int argc, char** argv) {
     }
     if (measured.empty()) throw InputError("no measured rows left after --rows/--where");
 
-    unsigned threads = workers_or_all_cores(vm["threads"].as<unsigned>());
-    threads = std::min<unsigned>(threads, static_cast<unsigned>(measured.size()));
+    const unsigned threads_given = vm["threads"].as<unsigned>();
+    if (threads_given > 1024) throw InputError("--threads " + std::to_string(threads_given) + " must be between 0 and 1024");
+    const Parallelism parallel = choose_parallelism("compare", vm["jobs"].as<unsigned>(), threads_given,
+                                                    workers_or_all_cores(0), measured.size(), true);
+    if (!parallel.note.empty()) std::cerr << parallel.note << "\n";
+    const unsigned jobs = std::min<unsigned>(parallel.jobs, static_cast<unsigned>(measured.size()));
     const std::vector<ComparedRun> runs =
-        simulate_all(measured, base, threads, !vm["no-progress"].as<bool>());
+        simulate_all(measured, base, jobs, parallel.threads, !vm["no-progress"].as<bool>());
     const CompareSummary summary = summarize(runs);
 
     std::ostringstream report;

@@ -1,5 +1,6 @@
 // cachesim sweep: the cross product of simulate options given as lists or ranges, run in
 // parallel on all cores (and over MPI ranks), written as CSV (+ a heat map); resumable.
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <set>
@@ -34,7 +35,11 @@ po::options_description sweep_options() {
         ("plot-x", po::value<std::string>(), "heat map columns: this option's values (default: the last varied option)")
         ("plot-y", po::value<std::string>(), "heat map rows (default: the varied option before it)")
         ("plot-value", po::value<std::string>()->default_value("l1_hit_rate"), "heat map colour: a CSV column")
-        ("jobs,j", po::value<unsigned>()->default_value(0), "worker threads per process; 0 = all cores")
+        ("jobs,j", po::value<unsigned>()->default_value(0),
+         "configurations run at once per process; 0 = all cores (GPU model: cores / --threads)")
+        ("threads", po::value<unsigned>()->default_value(0),
+         "GPU model: threads of each configuration's run (0: the cores --jobs leaves; by default jobs x threads "
+         "<= cores); results do not depend on it")
         ("fresh", po::bool_switch(), "start over: ignore FILE's rows and the partial logs of earlier runs")
         ("quiet,q", po::bool_switch(), "no progress bar");
     d.add(memory_options());
@@ -77,7 +82,7 @@ void split_arguments(int argc, char** argv, const po::options_description& own, 
 
 struct SweepSettings {
     std::string output, plot, plot_x, plot_y, plot_value;
-    unsigned jobs = 0;
+    unsigned jobs = 0, threads = 1;
     bool quiet = false, fresh = false;
 };
 
@@ -112,7 +117,8 @@ int run_sweep(int argc, char** argv) {
     if (vm.count("plot-x")) s.plot_x = vm["plot-x"].as<std::string>();
     if (vm.count("plot-y")) s.plot_y = vm["plot-y"].as<std::string>();
     s.plot_value = vm["plot-value"].as<std::string>();
-    s.jobs = workers_or_all_cores(vm["jobs"].as<unsigned>());
+    const unsigned jobs_given = vm["jobs"].as<unsigned>(), threads_given = vm["threads"].as<unsigned>();
+    if (threads_given > 1024) throw InputError("--threads " + std::to_string(threads_given) + " must be between 0 and 1024");
     s.quiet = vm["quiet"].as<bool>();
     s.fresh = vm["fresh"].as<bool>();
     if (vm.count("output") && s.output.empty()) throw InputError("--output: empty file name");
@@ -121,6 +127,12 @@ int run_sweep(int argc, char** argv) {
     const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);
     const std::vector<SweepConfiguration> configs = expand_configurations(axes);
     const std::vector<SimulationOptions> sims = prepare_configurations(configs, simulate);
+    const bool any_gpu = std::any_of(sims.begin(), sims.end(), [](const SimulationOptions& sim) { return sim.model == ModelKind::gpu; });
+    const Parallelism parallel =
+        choose_parallelism("sweep", jobs_given, threads_given, workers_or_all_cores(0), sims.size(), any_gpu);
+    s.jobs = parallel.jobs;
+    s.threads = parallel.threads;
+    if (!parallel.note.empty() && (!s.quiet || parallel.warning)) std::cerr << parallel.note << "\n";
     // Each configuration's memory is estimated before any runs; --jobs of them run at once and
     // share the limit.
     const std::uint64_t max_memory = max_memory_option(vm);
@@ -196,11 +208,27 @@ int run_sweep(int argc, char** argv) {
         std::string label = "sweep";
         if (mpi.active()) label += " rank " + std::to_string(mpi.rank()) + "/" + std::to_string(mpi.size());
         ProgressBar progress(label, todo.size(), !s.quiet && mpi.rank() == 0);
-        run_in_parallel(sims, todo, s.jobs, [&](std::size_t index, SweepColumns columns) {
-            if (log) log->append(configs[index].key, columns);
-            mine.emplace_back(configs[index].key, std::move(columns));
-            progress.update(mine.size());
-        });
+        // Progress by work: todo[k]'s share is its accesses or warp requests.
+        std::vector<double> work;
+        std::unordered_map<std::size_t, std::size_t> position;  // configuration -> its place in todo
+        for (std::size_t k = 0; k < todo.size(); ++k) {
+            work.push_back(configuration_work(sims[todo[k]]));
+            position.emplace(todo[k], k);
+        }
+        WorkProgress done(std::move(work));
+        run_in_parallel(
+            sims, todo, s.jobs,
+            [&](std::size_t index, SweepColumns columns) {
+                if (log) log->append(configs[index].key, columns);
+                mine.emplace_back(configs[index].key, std::move(columns));
+                done.finish(position.at(index));
+                progress.update(mine.size(), done.fraction());
+            },
+            s.threads,
+            [&](std::size_t index, double fraction) {
+                done.report(position.at(index), fraction);
+                progress.update(done.finished(), done.fraction());
+            });
         progress.finish();
     } catch (const InputError& e) {
         error = e.what();
@@ -256,6 +284,7 @@ int run_sweep(int argc, char** argv) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::cerr << "sweep: " << configs.size() << " configurations (" << resumed << " already done) in "
                   << format_duration(seconds) << " (" << seconds << " s) on " << s.jobs << " threads"
+                  << (any_gpu && s.threads > 1 ? " x " + std::to_string(s.threads) + " GPU-model threads each" : std::string())
                   << (mpi.active() ? " x " + std::to_string(mpi.size()) + " ranks" : std::string()) << "\n";
     }
     return 0;

@@ -1,5 +1,6 @@
 #include "apps/cachesim/sweep_progress.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <unistd.h>
 
@@ -24,6 +25,10 @@ ProgressBar::~ProgressBar() {
 }
 
 void ProgressBar::update(std::uint64_t done) {
+    update(done, total_ ? static_cast<double>(done) / static_cast<double>(total_) : 1.0);
+}
+
+void ProgressBar::update(std::uint64_t done, double fraction) {
     if (!enabled_) return;
     std::lock_guard lock(mutex_);
     const auto now = std::chrono::steady_clock::now();
@@ -31,12 +36,12 @@ void ProgressBar::update(std::uint64_t done) {
         if (now - last_draw_ < std::chrono::milliseconds(100) && done < total_) return;
     } else {
         if (done >= total_) return;  // finish() prints the last line
-        const int decile = static_cast<int>(10 * done / total_);
+        const int decile = static_cast<int>(10 * fraction);
         if (decile == last_decile_) return;
         last_decile_ = decile;
     }
     last_draw_ = now;
-    draw(done, false);
+    draw(done, fraction, false);
 }
 
 void ProgressBar::finish() {
@@ -44,22 +49,53 @@ void ProgressBar::finish() {
     std::lock_guard lock(mutex_);
     if (finished_) return;
     finished_ = true;
-    draw(total_, true);
+    draw(total_, 1.0, true);
 }
 
-void ProgressBar::draw(std::uint64_t done, bool final) {
+void ProgressBar::draw(std::uint64_t done, double fraction, bool final) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double fraction = total_ ? static_cast<double>(done) / total_ : 1.0;
+    fraction = std::clamp(fraction, 0.0, 1.0);
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(fraction * kWidth);
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(kWidth, '.');
     std::string tail = final || fraction <= 0 ? "elapsed " + format_duration(elapsed)
-                                              : "ETA " + format_duration(elapsed / fraction - elapsed);
+                                              : "ETA " + format_duration(eta_seconds(elapsed, fraction));
     std::fprintf(stderr, "%s%s [%s] %llu/%llu %3.0f%% %s%s", tty_ ? "\r" : "", label_.c_str(), bar.c_str(),
                  static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), 100 * fraction,
                  tail.c_str(), tty_ && !final ? "   " : "\n");
     std::fflush(stderr);
+}
+
+double eta_seconds(double elapsed, double fraction) {
+    if (fraction <= 0) return -1;
+    return elapsed * (1 - std::min(fraction, 1.0)) / fraction;
+}
+
+WorkProgress::WorkProgress(std::vector<double> work) : work_(std::move(work)), fraction_(work_.size(), 0.0) {
+    for (double& w : work_) {
+        w = std::max(w, 1.0);  // a configuration of no known work still counts
+        total_ += w;
+    }
+}
+
+void WorkProgress::report(std::size_t i, double fraction) {
+    std::lock_guard lock(mutex_);
+    fraction = std::clamp(fraction, 0.0, 1.0);
+    if (i >= fraction_.size() || fraction <= fraction_[i]) return;
+    done_ += (fraction - fraction_[i]) * work_[i];
+    if (fraction == 1.0) ++finished_;
+    fraction_[i] = fraction;
+}
+
+double WorkProgress::fraction() const {
+    std::lock_guard lock(mutex_);
+    return total_ > 0 ? std::min(1.0, done_ / total_) : 1.0;
+}
+
+std::size_t WorkProgress::finished() const {
+    std::lock_guard lock(mutex_);
+    return finished_;
 }
 
 }  // namespace cachesim::cli

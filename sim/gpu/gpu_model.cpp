@@ -69,6 +69,8 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
     // The L2 first: the front ends split stores into its sectors.
     const Coalescer l1_shape(config.l1.line_bytes, config.l1.sector_bytes);
     L2System<L2Policy> l2(config, l1_shape.line_shift(), l1_shape.sector_shift(), l2_counters, control.observer);
+    // The L2's slices replay in parallel (lockstep_run.hpp); the measured timeline plays in order.
+    if (!config.timeline) l2.split(threads);
     std::vector<SmFrontEnd<L1Policy>> fronts;
     fronts.reserve(threads);
     for (GpuCounters& counters : front_counters)
@@ -94,6 +96,7 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
     GpuCounters counters = zero;
     for (const GpuCounters& c : front_counters) counters += c;
     counters += l2_counters;
+    l2.add_slice_counters(counters);
     if (control.progress) control.progress(1.0);
     counters.report(out, l1_enabled, l2_enabled);
     SimulationResult& r = out.result;
@@ -119,6 +122,10 @@ GpuResult run_with_policies(const Launch& launch, const GpuConfig& config, const
 }
 
 }  // namespace
+
+std::uint64_t gpu_warp_requests(const WorkloadSpec& spec, const GpuConfig& config) {
+    return builtin_launch(spec, config).requests;
+}
 
 GpuResult simulate_gpu_model(const WorkloadSpec& spec, const GpuConfig& config, const RunControl& control) {
     validate(spec);

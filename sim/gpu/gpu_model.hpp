@@ -27,6 +27,9 @@ namespace cachesim {
 GpuResult simulate_gpu_model(const WorkloadSpec& spec, const GpuConfig& config,
                              const RunControl& control = {});
 
+// The warp requests a launch of `spec` issues (the work of a run, for progress estimates).
+std::uint64_t gpu_warp_requests(const WorkloadSpec& spec, const GpuConfig& config);
+
 // Replays the launch recorded in the cst version 2 trace at `path` (threads with their block and
 // thread index, e.g. `cachesim trace` of a workload or traces/recorder.hpp of a kernel): blocks
 // and warps from its geometry, whose threads per block must be config.block. Throws InputError

@@ -2,6 +2,7 @@
 // The port between an SM front end and the L2 system: what an SM sends to the L2, recorded in
 // order while the SM runs on its own and replayed by the L2 afterwards.
 #include <cstdint>
+#include <vector>
 
 namespace cachesim {
 
@@ -14,5 +15,11 @@ struct L2Event {
     L2EventKind kind;
 };
 static_assert(sizeof(L2Event) == 16, "events are buffered by the million: keep them small");
+
+// A list of events that one thread appends to while others append to their own: a host cache line
+// of its own, so that the appends do not contend.
+struct alignas(64) L2EventList {
+    std::vector<L2Event> events;
+};
 
 }  // namespace cachesim

@@ -4,6 +4,14 @@
 // The L2 request coalescer (request_coalescer.hpp) can answer a request with another SM's
 // identical one still on its way. It takes the SMs' traffic as L2 events (l2_event.hpp), one SM's
 // events of one round at a time, in the order the lock step (or the measured timeline) gives.
+//
+// Slices: an L2 set's state (its ways in every partition, and the coalescer's entries for its
+// lines, which the coalescer keys by L2 set) depends only on the requests to lines of that set,
+// in their order. split() divides the sets into slices (runs of sets, l2_slicing.hpp); each slice's events,
+// played in order by their own thread with counters of their own, give exactly what one thread
+// playing every event would. Not for a random policy (one generator for all sets), a line index
+// spanning the sets (more than 32 ways), or L1 lines larger than the L2's (a request would span
+// sets): those play as one slice.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -12,6 +20,7 @@
 #include "sim/gpu/gpu_config.hpp"
 #include "sim/gpu/gpu_counters.hpp"
 #include "sim/gpu/l2_event.hpp"
+#include "sim/gpu/l2_slicing.hpp"
 #include "sim/gpu/partition_routing.hpp"
 #include "sim/gpu/request_coalescer.hpp"
 #include "sim/gpu/sector_cache.hpp"
@@ -28,11 +37,11 @@ public:
     L2System(const GpuConfig& config, std::uint32_t l1_line_shift, std::uint32_t l1_sector_shift,
              GpuCounters& counters, SimObserver* observer)
         : config_(config),
-          counters_(counters),
           observer_(observer),
           l1_line_shift_(l1_line_shift),
           l1_sector_shift_(l1_sector_shift),
           l1_sector_bytes_(1u << l1_sector_shift) {
+        slices_.push_back(Slice{&counters, {}});
         enabled_ = config.l2.enabled();
         partitions_ = enabled_ ? config.l2_partitions : 1;
         home_fill_ = config.partition_fill == PartitionFill::home;
@@ -48,13 +57,35 @@ public:
         granule_sectors_ = granule >> geometry_.sector_shift;
         // Cycle timing's clock is the cycle: its windows are the ones measured in cycles.
         const bool cycles = config.timing == IssueTiming::cycles && !config.timeline;
+        keyed_ = parts_[0].sets_independent() && l1_line_shift <= geometry_.line_shift;
+        l1_to_l2_line_shift_ = keyed_ ? geometry_.line_shift - l1_line_shift : 0;
         coalescer_.reset(cycles ? config.l2_coalesce_hit_cycles : config.l2_coalesce_hit_rounds,
                          cycles ? config.l2_coalesce_miss_cycles : config.l2_coalesce_miss_rounds,
-                         config.l2_coalesce_requesters, config.sms);
+                         config.l2_coalesce_requesters, config.sms, keyed_ ? geometry_.sets : 1);
         coalescer_.set_neighbours(config.l2_coalesce_scope == CoalesceScope::neighbours);
     }
 
     bool enabled() const { return enabled_; }
+
+    // Divides the sets into up to `slices` slices (see the top of the file); returns how many
+    // (1 when the configuration cannot be sliced, or an observer must see every event in order).
+    // Call before the first play(). Each slice past the first fills a copy of the (zero) counters
+    // given to the constructor; add_slice_counters() sums them.
+    std::uint32_t split(std::uint32_t slices) {
+        if (!keyed_ || observer_ || slices <= 1) return 1;
+        slices = std::min(slices, geometry_.sets);
+        extra_counters_.assign(slices - 1, *slices_[0].counters);
+        slices_.resize(1);
+        for (GpuCounters& c : extra_counters_) slices_.push_back(Slice{&c, {}});
+        slicing_ = L2Slicing(slices, geometry_.sets, parts_[0].set_mapping(), geometry_.line_shift, geometry_.sector_shift);
+        return slices;
+    }
+    std::uint32_t slices() const { return static_cast<std::uint32_t>(slices_.size()); }
+    const L2Slicing& slicing() const { return slicing_; }
+    void add_slice_counters(GpuCounters& total) const {
+        for (const GpuCounters& c : extra_counters_) total += c;
+    }
+
     std::uint32_t sector_shift() const { return geometry_.sector_shift; }
     // Whether play() needs the launch block of each request (the coalescer groups by block).
     bool groups_by_block() const {
@@ -64,22 +95,41 @@ public:
 
     // SM s's traffic of round r from events[i] on (i is left past it). `now`: the coalescer's
     // clock (the lock-step round, or nanoseconds); `block`: the launch block of the request.
+    // With slices: `events` are slice `slice`'s, which one thread at a time plays.
     void play(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events, std::size_t& i,
-              std::uint64_t now, std::uint64_t block) {
-        if (coalescer_.enabled()) play_coalescing(s, r, events, i, now, coalesce_group(s, block));
-        else play_plain(s, r, events, i);
-        brought_.sectors = 0;
+              std::uint64_t now, std::uint64_t block, std::uint32_t slice = 0) {
+        Slice& sl = slices_[slice];
+        if (coalescer_.enabled()) play_coalescing(sl, s, r, events, i, now, coalesce_group(s, block));
+        else play_plain(sl, s, r, events, i);
+        sl.brought.sectors = 0;
     }
 
 private:
-    void play_plain(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events, std::size_t& i) {
+    // What each slice keeps of its own: its counters, and the request being played.
+    struct Slice {
+        GpuCounters* counters;
+        // Sectors the request being played has already brought into the near half with a miss
+        // of an earlier sector (the rest of a DRAM granule or of a transfer over the link): its
+        // later sectors there are part of the same fetch.
+        struct {
+            std::uint64_t line = ~0ull;
+            std::uint64_t sectors = 0;
+        } brought;
+    };
+
+    // The coalescer's key of an L1 line: its L2 set (see the top of the file), or 0.
+    std::uint32_t coalesce_key(std::uint64_t l1_line) const {
+        return keyed_ ? parts_[0].set_of(l1_line >> l1_to_l2_line_shift_) : 0;
+    }
+
+    void play_plain(Slice& sl, std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events, std::size_t& i) {
         for (; i < events.size() && events[i].round == r; ++i) {
             const L2Event& e = events[i];
             const bool load = e.kind == L2EventKind::load;
-            // A request's misses to one line reach the L2 together (see brought_).
-            if (!load || (e.address >> geometry_.line_shift) != brought_.line) brought_.sectors = 0;
-            if (load) read_below_l1(s, e.address, e.array);
-            else write(s, e.address, e.kind == L2EventKind::store_full, e.array);
+            // A request's misses to one line reach the L2 together (see Slice::brought).
+            if (!load || (e.address >> geometry_.line_shift) != sl.brought.line) sl.brought.sectors = 0;
+            if (load) read_below_l1(sl, s, e.address, e.array);
+            else write(sl, s, e.address, e.kind == L2EventKind::store_full, e.array);
         }
     }
 
@@ -97,16 +147,16 @@ private:
 
     // play_plain with the request coalescer: a request's misses to one L1 line at a time. A
     // request identical to one of another SM still on its way is answered with that one: no
-    // lookup. Otherwise its sectors are looked up together (see brought_) and it opens a window
+    // lookup. Otherwise its sectors are looked up together (see Slice::brought) and it opens a window
     // for others. Out of line: inlined, it cost the default (coalescer off) replay about 5%.
-    [[gnu::noinline]] void play_coalescing(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events,
+    [[gnu::noinline]] void play_coalescing(Slice& sl, std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events,
                                            std::size_t& i, std::uint64_t now, std::uint64_t group) {
         const std::uint64_t in_line = (1ull << (l1_line_shift_ - l1_sector_shift_)) - 1;
         while (i < events.size() && events[i].round == r) {
             const L2Event& e = events[i];
-            brought_.sectors = 0;
+            sl.brought.sectors = 0;
             if (e.kind != L2EventKind::load) {
-                write(s, e.address, e.kind == L2EventKind::store_full, e.array);
+                write(sl, s, e.address, e.kind == L2EventKind::store_full, e.array);
                 ++i;
                 continue;
             }
@@ -117,43 +167,44 @@ private:
                    (events[last].address >> l1_line_shift_) == line;
                  ++last)
                 sectors |= 1ull << ((events[last].address >> l1_sector_shift_) & in_line);
-            if (coalescer_.merge(line, sectors, now, group)) {
-                counters_.ncu.l2_sectors_coalesced += last - i;
+            const std::uint32_t key = coalesce_key(line);
+            if (coalescer_.merge(line, sectors, now, group, key)) {
+                sl.counters->ncu.l2_sectors_coalesced += last - i;
             } else {
                 bool hit = true;
-                for (std::size_t k = i; k < last; ++k) hit &= read_below_l1(s, events[k].address, events[k].array);
-                coalescer_.open(line, sectors, now, hit, group);
+                for (std::size_t k = i; k < last; ++k) hit &= read_below_l1(sl, s, events[k].address, events[k].array);
+                coalescer_.open(line, sectors, now, hit, group, key);
             }
             i = last;
         }
     }
 
     // An L1 sector miss. Returns true when every L2 sector of it hit in the near partition.
-    bool read_below_l1(std::uint32_t s, std::uint64_t address, std::uint16_t array) {
+    bool read_below_l1(Slice& sl, std::uint32_t s, std::uint64_t address, std::uint16_t array) {
         if (!enabled_) {
-            counters_.ncu.dram_bytes_read += l1_sector_bytes_;
-            counters_.memory_bytes_read += l1_sector_bytes_;
+            sl.counters->ncu.dram_bytes_read += l1_sector_bytes_;
+            sl.counters->memory_bytes_read += l1_sector_bytes_;
             return false;
         }
         const std::uint64_t first = address >> geometry_.sector_shift;
         const std::uint64_t last = (address + l1_sector_bytes_ - 1) >> geometry_.sector_shift;
         bool hit = true;
-        for (std::uint64_t sector = first; sector <= last; ++sector) hit &= read(s, sector, array);
+        for (std::uint64_t sector = first; sector <= last; ++sector) hit &= read(sl, s, sector, array);
         return hit;
     }
 
     // An L1 sector miss reaching the L2 (lts__t_sectors_srcunit_tex_op_read). Returns true when
     // the near partition had it.
-    bool read(std::uint32_t s, std::uint64_t sector_id, std::uint16_t array) {
+    bool read(Slice& sl, std::uint32_t s, std::uint64_t sector_id, std::uint16_t array) {
         const std::uint64_t line = sector_id >> sectors_per_line_shift_;
         const std::uint32_t sector = static_cast<std::uint32_t>(sector_id & ((1ull << sectors_per_line_shift_) - 1));
         const std::uint64_t bit = 1ull << sector;
-        LevelStats& stats = counters_.l2;
-        ++counters_.ncu.l2_sectors_tex_read;
+        LevelStats& stats = sl.counters->l2;
+        ++sl.counters->ncu.l2_sectors_tex_read;
         ++stats.reads;
         ArrayCounters& a = array_counters(stats, array);
         ++a.reads;
-        if ((brought_.sectors & bit) && brought_.line == line) {
+        if ((sl.brought.sectors & bit) && sl.brought.line == line) {
             // Brought by an earlier sector's miss of this request (from DRAM or over the link):
             // part of that fetch, so no lookup of its own and no hit. The H200 counts no hit
             // inside one request to a cold line, at the line's home or away (l1probe --pending).
@@ -167,16 +218,16 @@ private:
         const std::uint32_t slot = near.find(line);
         if (slot != Partition::kNone && (near.valid(slot) & bit)) {
             near.touch(slot);
-            ++counters_.ncu.l2_sectors_tex_read_hit;
+            ++sl.counters->ncu.l2_sectors_tex_read_hit;
             ++stats.read_hits;
             if (observer_) [[unlikely]] observer_->on_lookup(1, line, true, false, array);
             return true;
         }
-        return read_near_miss(p, slot, line, sector, array);
+        return read_near_miss(sl, p, slot, line, sector, array);
     }
 
     // A near miss. The near half wants the aligned --dram-fetch granule (less what it holds).
-    bool read_near_miss(std::uint32_t p, std::uint32_t slot, std::uint64_t line, std::uint32_t sector,
+    bool read_near_miss(Slice& sl, std::uint32_t p, std::uint32_t slot, std::uint64_t line, std::uint32_t sector,
                         std::uint16_t array) {
         Partition& near = parts_[p];
         const std::uint64_t bit = 1ull << sector;
@@ -198,10 +249,10 @@ private:
             far_slot = far.find(line);
             if (far_slot != Partition::kNone) at_far = far.valid(far_slot) & asked;
             if (at_far) far.touch(far_slot);
-            counters_.ncu.l2_sectors_fabric_read += static_cast<std::uint64_t>(std::popcount(asked));
-            counters_.ncu.l2_sectors_fabric_read_hit += static_cast<std::uint64_t>(std::popcount(at_far));
+            sl.counters->ncu.l2_sectors_fabric_read += static_cast<std::uint64_t>(std::popcount(asked));
+            sl.counters->ncu.l2_sectors_fabric_read_hit += static_cast<std::uint64_t>(std::popcount(at_far));
         }
-        LevelStats& stats = counters_.l2;
+        LevelStats& stats = sl.counters->l2;
         const bool far_hit = (at_far & bit) != 0;
         const std::uint64_t fetch = crossing || !far_hit ? granule : bit;  // what the near half receives
         if (far_hit) {
@@ -213,21 +264,21 @@ private:
         const std::uint64_t from_dram = crossing ? granule & ~at_far : far_hit ? 0 : granule;
         if (from_dram) {
             const std::uint64_t bytes = static_cast<std::uint64_t>(std::popcount(from_dram)) * geometry_.sector_bytes;
-            counters_.ncu.dram_bytes_read += bytes;
-            counters_.memory_bytes_read += bytes;
+            sl.counters->ncu.dram_bytes_read += bytes;
+            sl.counters->memory_bytes_read += bytes;
             stats.bytes_from_below += bytes;
-            if (crossing) fill(parts_[home], far_slot, line, from_dram, 0);
+            if (crossing) fill(sl, parts_[home], far_slot, line, from_dram, 0);
         }
-        brought_.line = line;
-        brought_.sectors |= fetch & ~bit;
+        sl.brought.line = line;
+        sl.brought.sectors |= fetch & ~bit;
         if (observer_) [[unlikely]] observer_->on_lookup(1, line, far_hit, false, array);
-        counters_.ncu.l2_sectors_tex_read_miss += static_cast<std::uint64_t>(std::popcount(fetch));
-        fill(near, slot, line, fetch, 0);
+        sl.counters->ncu.l2_sectors_tex_read_miss += static_cast<std::uint64_t>(std::popcount(fetch));
+        fill(sl, near, slot, line, fetch, 0);
         return false;
     }
 
     // Brings sectors into a partition (a new line when slot is kNone); write-backs of victims.
-    void fill(Partition& cache, std::uint32_t slot, std::uint64_t line, std::uint64_t sectors, std::uint64_t dirty) {
+    void fill(Slice& sl, Partition& cache, std::uint32_t slot, std::uint64_t line, std::uint64_t sectors, std::uint64_t dirty) {
         if (slot != Partition::kNone) {
             cache.touch(slot);
             cache.add_sectors(slot, sectors, dirty);
@@ -235,23 +286,23 @@ private:
         }
         SectorEviction evicted;
         cache.insert(line, sectors, dirty, evicted);
-        LevelStats& stats = counters_.l2;
+        LevelStats& stats = sl.counters->l2;
         for (std::uint32_t i = 0; i < evicted.count; ++i) {
             ++stats.evictions;
             const std::uint64_t written = static_cast<std::uint64_t>(std::popcount(evicted.dirty[i]));
             stats.writebacks += written;
             stats.bytes_to_below += written * geometry_.sector_bytes;
-            counters_.memory_bytes_written += written * geometry_.sector_bytes;
+            sl.counters->memory_bytes_written += written * geometry_.sector_bytes;
             if (observer_) [[unlikely]] observer_->on_evict(1, evicted.lines[i]);
         }
         if (observer_) [[unlikely]] observer_->on_fill(1, line);
     }
 
     // A store's L2 sector (write-back, write-allocate), looked up in the near partition only.
-    void write(std::uint32_t s, std::uint64_t sector_id, bool full, std::uint16_t array) {
+    void write(Slice& sl, std::uint32_t s, std::uint64_t sector_id, bool full, std::uint16_t array) {
         const std::uint64_t line = sector_id >> sectors_per_line_shift_;
         const std::uint64_t bit = 1ull << (sector_id & ((1ull << sectors_per_line_shift_) - 1));
-        LevelStats& stats = counters_.l2;
+        LevelStats& stats = sl.counters->l2;
         ++stats.writes;
         ArrayCounters& a = array_counters(stats, array);
         ++a.writes;
@@ -264,18 +315,22 @@ private:
             ++stats.write_misses;
             ++a.write_misses;
             if (!full) {  // a partial sector is merged with its data from DRAM
-                counters_.ncu.dram_bytes_read += geometry_.sector_bytes;
-                counters_.memory_bytes_read += geometry_.sector_bytes;
+                sl.counters->ncu.dram_bytes_read += geometry_.sector_bytes;
+                sl.counters->memory_bytes_read += geometry_.sector_bytes;
                 stats.bytes_from_below += geometry_.sector_bytes;
             }
         }
         if (observer_) [[unlikely]] observer_->on_lookup(1, line, hit, true, array);
-        fill(near, slot, line, bit, bit);
+        fill(sl, near, slot, line, bit, bit);
     }
 
     const GpuConfig& config_;
-    GpuCounters& counters_;
     SimObserver* observer_;
+    std::vector<Slice> slices_;                // the first fills the constructor's counters
+    std::vector<GpuCounters> extra_counters_;  // those of the slices past the first
+    L2Slicing slicing_;
+    bool keyed_ = false;  // the coalescer keys lines by L2 set (sets can be sliced)
+    std::uint32_t l1_to_l2_line_shift_ = 0;
     bool enabled_ = false, home_fill_ = false;
     std::uint32_t partitions_ = 1;
     std::vector<Partition> parts_;
@@ -284,13 +339,6 @@ private:
     std::uint32_t sectors_per_line_shift_ = 2, granule_sectors_ = 1;
     std::uint32_t l1_line_shift_, l1_sector_shift_, l1_sector_bytes_;
     RequestCoalescer coalescer_;
-    // Sectors the request being played has already brought into the near half with a miss of an
-    // earlier sector (the rest of a DRAM granule or of a transfer over the link): its later
-    // sectors there are part of the same fetch.
-    struct {
-        std::uint64_t line = ~0ull;
-        std::uint64_t sectors = 0;
-    } brought_;
 };
 
 }  // namespace cachesim

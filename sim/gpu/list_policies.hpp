@@ -60,6 +60,7 @@ private:
 class ListLruPolicy {
 public:
     static constexpr bool kHitIsIdempotent = true;
+    static constexpr bool kSetLocal = true;  // see SectorCache::sets_independent()
     void reset(const PolicyContext& c) { list_.reset(c); }
     void on_hit(std::uint32_t set, std::uint32_t way, std::uint64_t) { list_.move_to_front(set, way); }
     void on_fill(std::uint32_t set, std::uint32_t way, std::uint64_t) { list_.push_front(set, way); }
@@ -74,6 +75,7 @@ private:
 class ListFifoPolicy {
 public:
     static constexpr bool kHitIsIdempotent = true;
+    static constexpr bool kSetLocal = true;  // see SectorCache::sets_independent()
     void reset(const PolicyContext& c) { list_.reset(c); }
     void on_hit(std::uint32_t, std::uint32_t, std::uint64_t) {}
     void on_fill(std::uint32_t set, std::uint32_t way, std::uint64_t) { list_.push_front(set, way); }

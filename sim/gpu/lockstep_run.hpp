@@ -8,7 +8,9 @@
 // one round, so events arrive round by round.
 //
 // With more than one thread the SMs of a chunk run in parallel, and the L2 replays a chunk while
-// the SMs run the next one. Refills are handed out in the same order: a batch takes the waiting
+// the SMs run the next one, its slices (L2System::split: groups of sets, independent of each
+// other) in parallel too: each SM records its events per slice, and each slice replays its own in
+// (round, SM) order. Refills are handed out in the same order: a batch takes the waiting
 // SMs, in order, up to the first round at which an SM of the batch could free a slot again (it
 // issues one request a round, so not before its emptiest block's remaining requests); those SMs
 // then run in parallel. Results are the same for any thread count.
@@ -46,8 +48,11 @@ public:
           control_(control),
           refills_(config) {
         const std::size_t buffers = fronts.size() > 1 ? 2 : 1;  // the L2 replays one while the SMs fill the other
+        slices_ = l2.slices();
+        cursors_.assign(slices_, {});
+        for (SmFrontEnd<L1Policy>& front : fronts) front.set_slicing(l2.slicing());
         for (std::size_t b = 0; b < buffers; ++b) {
-            events_[b].assign(config.sms, {});
+            events_[b].assign(static_cast<std::size_t>(config.sms) * slices_, {});
             if (l2.groups_by_block()) request_block_[b].assign(static_cast<std::size_t>(config.sms) * kChunkRounds, 0);
         }
         next_round_.assign(config.sms, 0);
@@ -100,7 +105,9 @@ private:
         WorkerPool::Job sms_job, replay_job;
         std::uint64_t replay_start = 0;
         std::size_t replay_buffer = 0;
-        auto replay = [&](std::size_t, unsigned) { replay_l2(replay_start, replay_start + kChunkRounds, replay_buffer); };
+        auto replay = [&](std::size_t slice, unsigned) {
+            replay_l2(replay_start, replay_start + kChunkRounds, replay_buffer, static_cast<std::uint32_t>(slice));
+        };
         bool replaying = false;
         // The pool must not outlive a throw while the L2 replays: wait for it first.
         struct Finish {
@@ -123,10 +130,10 @@ private:
                 if (refills_.empty()) break;
                 next_batch(batch);
             }
-            if (replaying) pool.wait(replay_job, false);
+            if (replaying) pool.wait(replay_job);
             replay_start = start;
             replay_buffer = buffer;
-            replay_job.set(1, replay);
+            replay_job.set(slices_, replay);
             pool.post(replay_job);
             replaying = true;
             buffer ^= 1;
@@ -164,20 +171,22 @@ private:
     // blocks wait: the SM is then parked (parked_[s], and queued for the next block when serial).
     void run_sm(std::uint32_t s, std::uint64_t start, std::uint64_t end, SmFrontEnd<L1Policy>& front,
                 std::size_t buffer) {
-        std::uint64_t& next = next_round_[s];
-        parked_[s] = kNotParked;
-        std::vector<L2Event>& events = events_[buffer][s];
+        // The SM's next round and last issue are kept here and stored once at the end: their
+        // neighbours in next_round_ and last_issue_ belong to SMs that other threads run.
+        std::uint64_t next = next_round_[s], last_issue = last_issue_[s];
+        std::uint64_t parked = kNotParked;
+        L2EventList* events = &events_[buffer][static_cast<std::size_t>(s) * slices_];
         std::vector<std::uint64_t>& request_block = request_block_[buffer];
         while (next < end) {
             if (!scheduler_.sm_busy(s)) {
                 next = end;
-                return;
+                break;
             }
             std::size_t slot = 0;
             const std::uint64_t round = scheduler_.next_issue(s, next, end, slot);
             if (round >= end) {
                 next = end;
-                return;
+                break;
             }
             next = round + 1;
             const std::uint32_t in_chunk = static_cast<std::uint32_t>(round - start);
@@ -187,20 +196,24 @@ private:
             if (config_.issue_log) [[unlikely]]
                 config_.issue_log->push_back(
                     {round, s, slots_[slot].block, scheduler_.warp_in_block(s, slot), slots_[slot].k, missed});
-            last_issue_[s] = round + 1;
+            last_issue = round + 1;
             if (scheduler_.retire(s, slot, round, missed, front.data_ready()) && scheduler_.blocks_waiting()) {
-                parked_[s] = round;
+                parked = round;
                 if (fronts_.size() == 1) refills_.push(round, s);
-                return;
+                break;
             }
         }
+        next_round_[s] = next;
+        last_issue_[s] = last_issue;
+        parked_[s] = parked;
     }
 
-    // Plays the chunk's L2 traffic in (round, SM) order.
-    void replay_l2(std::uint64_t start, std::uint64_t end, std::size_t buffer) {
-        std::vector<std::vector<L2Event>>& events = events_[buffer];
+    // Plays the chunk's L2 traffic of one slice in (round, SM) order.
+    void replay_l2(std::uint64_t start, std::uint64_t end, std::size_t buffer, std::uint32_t slice = 0) {
+        std::vector<L2EventList>& events = events_[buffer];
         const std::vector<std::uint64_t>& request_block = request_block_[buffer];
-        cursor_.assign(config_.sms, 0);
+        std::vector<std::size_t>& cursor = cursors_[slice];
+        cursor.assign(config_.sms, 0);
         const std::uint32_t rounds = static_cast<std::uint32_t>(end - start);
         std::uint64_t last_round = 0;  // rounds of the launch: 1 + the last in which a request issued
         if (control_.observer) [[unlikely]]
@@ -208,12 +221,12 @@ private:
         for (std::uint32_t r = 0; r < rounds; ++r) {
             for (std::uint32_t s = 0; s < config_.sms; ++s) {
                 const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
-                l2_.play(s, r, events[s], cursor_[s], scheduler_.clock(start + r), block);
+                l2_.play(s, r, events[s * slices_ + slice].events, cursor[s], scheduler_.clock(start + r), block, slice);
             }
             if (control_.observer && start + r < last_round) [[unlikely]]
                 control_.observer->on_step_end(start + r);
         }
-        for (std::vector<L2Event>& e : events) e.clear();
+        for (std::uint32_t s = 0; s < config_.sms; ++s) events[s * slices_ + slice].events.clear();
     }
 
     static std::size_t block_index(std::uint32_t s, std::uint32_t round_in_chunk) {
@@ -228,14 +241,15 @@ private:
     L2System<L2Policy>& l2_;
     const RunControl& control_;
     RefillQueue refills_;                          // SMs whose block finished, awaiting a successor
-    std::vector<std::vector<L2Event>> events_[2];  // per buffer and SM, the chunk's L2 traffic in order
+    std::vector<L2EventList> events_[2];  // per buffer, SM and slice, the chunk's L2 traffic in order
     // With the coalescer grouping by block (neighbours, pairs), per buffer, SM and round of the
     // chunk: the launch block of the request issued; empty otherwise.
     std::vector<std::uint64_t> request_block_[2];
     std::vector<std::uint64_t> next_round_;  // per SM, the next round not yet simulated
     std::vector<std::uint64_t> last_issue_;  // per SM, 1 + the round of its last request (0: none)
     std::vector<std::uint64_t> parked_;      // per SM, the round it parked in this batch, or kNotParked
-    std::vector<std::size_t> cursor_;        // per SM, its next event to replay
+    std::uint32_t slices_ = 1;               // of the L2
+    std::vector<std::vector<std::size_t>> cursors_;  // per slice and SM, its next event to replay
 };
 
 }  // namespace cachesim

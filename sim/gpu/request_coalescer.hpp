@@ -23,9 +23,10 @@ namespace cachesim {
 class RequestCoalescer {
 public:
     // Disabled when both windows are 0 or a lookup serves one SM only. Sized for `sms` SMs each
-    // opening about one entry a round.
+    // opening about one entry a round. keys: how many keys merge() and open() are given (see
+    // there); 1 when every request passes key 0.
     void reset(std::uint32_t hit_window, std::uint32_t miss_window, std::uint32_t max_requesters,
-               std::uint32_t sms) {
+               std::uint32_t sms, std::uint32_t keys = 1) {
         hit_window_ = hit_window;
         miss_window_ = miss_window;
         max_requesters_ = max_requesters;
@@ -33,9 +34,11 @@ public:
         sets_.clear();
         if (!enabled_) return;
         const std::uint64_t live = static_cast<std::uint64_t>(sms) * std::max(hit_window, miss_window);
-        const std::uint64_t sets = std::bit_ceil(std::max<std::uint64_t>(1024, live));
-        sets_.assign(sets, Set{});
-        mask_ = sets - 1;
+        const std::uint64_t wanted = std::max<std::uint64_t>(1024, live);
+        keys = std::max<std::uint32_t>(1, keys);
+        const std::uint64_t per_key = std::bit_ceil((wanted + keys - 1) / keys);
+        sets_.assign(per_key * keys, Set{});
+        mask_ = per_key - 1;
     }
 
     bool enabled() const { return enabled_; }
@@ -44,8 +47,12 @@ public:
 
     // A request for `sectors` of `line` from SMs of coalescing group `group` reaching the L2 in
     // `round`: true when it joins an open entry of the group for the same line and sectors.
-    bool merge(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, std::uint64_t group = 0) {
-        Set& set = sets_[index(line)];
+    // key (below reset's keys): a function of the line that picks the table's sets: lines of
+    // different keys never share a set, so requests of disjoint keys may be played from
+    // different threads (the L2 passes the line's L2 set).
+    bool merge(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, std::uint64_t group = 0,
+               std::uint32_t key = 0) {
+        Set& set = sets_[index(line, key)];
         for (Entry& e : set.ways)
             if (e.line == line && e.sectors == sectors && round < e.closes &&
                 (neighbours_ ? (e.group == group || e.group + 1 == group || group + 1 == e.group) : e.group == group)) {
@@ -58,10 +65,11 @@ public:
 
     // An unmerged request was looked up in `round`; l2_hit: all its sectors hit. Identical
     // requests within the window of that outcome join it.
-    void open(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, bool l2_hit, std::uint64_t group = 0) {
+    void open(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, bool l2_hit, std::uint64_t group = 0,
+              std::uint32_t key = 0) {
         const std::uint64_t window = l2_hit ? hit_window_ : miss_window_;
         if (window == 0) return;
-        Set& set = sets_[index(line)];
+        Set& set = sets_[index(line, key)];
         Entry* slot = &set.ways[0];
         for (Entry& e : set.ways) {
             // Its own entry, or a dead (or empty) one.
@@ -85,12 +93,15 @@ private:
     struct Set {
         std::array<Entry, 4> ways{};
     };
-    std::size_t index(std::uint64_t line) const {
-        return static_cast<std::size_t>((line * 0x9e3779b97f4a7c15ull) >> 40) & mask_;
+    // The key's own sets (consecutive, so that threads with different keys write apart), and a
+    // hash of the line among them.
+    std::size_t index(std::uint64_t line, std::uint32_t key) const {
+        const std::size_t within = static_cast<std::size_t>((line * 0x9e3779b97f4a7c15ull) >> 40) & mask_;
+        return static_cast<std::size_t>(key) * (mask_ + 1) + within;
     }
 
     std::vector<Set> sets_;
-    std::uint64_t mask_ = 0;
+    std::uint64_t mask_ = 0;  // sets per key - 1
     std::uint32_t hit_window_ = 0, miss_window_ = 0, max_requesters_ = 4;
     bool enabled_ = false;
     bool neighbours_ = false;

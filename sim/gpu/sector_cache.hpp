@@ -73,6 +73,24 @@ private:
     unsigned shift_ = 60;
 };
 
+// Line -> set: line mod sets, or (hashed) a hash of the line mod sets, as GPU L2s spread
+// addresses over slices and sets so that power-of-two strides do not crowd a few sets.
+class SetMapping {
+public:
+    SetMapping() = default;
+    SetMapping(std::uint32_t sets, bool hashed) : indexer_(sets), hashed_(hashed && sets > 1) {}
+    std::uint32_t operator()(std::uint64_t line) const {
+        if (!hashed_) return indexer_(line);
+        std::uint64_t h = line * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+        return indexer_(h);
+    }
+
+private:
+    SetIndexer indexer_{1};
+    bool hashed_ = false;
+};
+
 struct SectorEviction {
     std::uint32_t count = 0;
     std::array<std::uint64_t, 4> lines{};  // random4 empties up to 4 ways at once
@@ -95,8 +113,7 @@ public:
     // few sets.
     void reset(const CacheGeometry& g, std::uint64_t seed, bool hashed_sets = false) {
         g_ = g;
-        hashed_ = hashed_sets && g.sets > 1;
-        indexer_ = SetIndexer(g.sets);
+        set_of_ = SetMapping(g.sets, hashed_sets);
         tags_.assign(g.lines, kEmptyTag);
         valid_.assign(g.lines, 0);
         dirty_.assign(g.lines, 0);
@@ -111,6 +128,12 @@ public:
     }
 
     const CacheGeometry& geometry() const { return g_; }
+
+    // Whether lookups in disjoint sets touch disjoint state, so that threads may each own a group
+    // of sets: the policy keeps its state per set and ignores `now` (Policy::kSetLocal; random
+    // policies share one generator), and no line index spans the sets.
+    static constexpr bool kPolicySetLocal = requires { requires Policy::kSetLocal; };
+    bool sets_independent() const { return kPolicySetLocal && !indexed_; }
 
     // The slot holding `line`, or kNone. No state changes.
     std::uint32_t find(std::uint64_t line) const {
@@ -127,7 +150,7 @@ public:
     // A lookup found the line (the policy sees a hit on the line).
     void touch(std::uint32_t slot) {
         const std::uint32_t set = g_.sets == 1 ? 0 : slot / g_.ways;
-        policy_.on_hit(set, slot - set * g_.ways, now_++);
+        policy_.on_hit(set, slot - set * g_.ways, tick());
     }
     // Makes sectors valid (and some dirty) in a resident line.
     void add_sectors(std::uint32_t slot, std::uint64_t sectors, std::uint64_t dirty_sectors) {
@@ -152,7 +175,7 @@ public:
         dirty_[slot] = dirty_sectors;
         mark_empty(set, way, false);
         if (indexed_) index_.insert(line, slot);
-        policy_.on_fill(set, way, now_++);
+        policy_.on_fill(set, way, tick());
         return slot;
     }
 
@@ -163,14 +186,16 @@ public:
             if (tags_[i] != kEmptyTag) f(tags_[i], valid_[i]);
     }
 
-    std::uint32_t set_of(std::uint64_t line) const {
-        if (!hashed_) return indexer_(line);
-        std::uint64_t h = line * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-        return indexer_(h);
-    }
+    std::uint32_t set_of(std::uint64_t line) const { return set_of_(line); }
+    const SetMapping& set_mapping() const { return set_of_; }
 
 private:
+    // The policy's clock; not kept for set-local policies, which ignore it (and whose sets may be
+    // used from several threads).
+    std::uint64_t tick() {
+        if constexpr (kPolicySetLocal) return 0;
+        else return now_++;
+    }
     void mark_empty(std::uint32_t set, std::uint32_t way, bool empty) {
         std::uint64_t& word = empty_[static_cast<std::size_t>(set) * words_per_set_ + way / 64];
         const std::uint64_t bit = 1ull << (way % 64);
@@ -196,14 +221,13 @@ private:
     }
 
     CacheGeometry g_{};
-    SetIndexer indexer_{1};
+    SetMapping set_of_;
     Policy policy_{};
     std::uint64_t now_ = 0;
     std::vector<std::uint64_t> tags_, valid_, dirty_;
     std::vector<std::uint64_t> empty_;
     std::uint32_t words_per_set_ = 1;
     bool indexed_ = false;
-    bool hashed_ = false;
     SlotIndex index_;
 };
 

@@ -12,6 +12,7 @@
 #include "sim/gpu/gpu_counters.hpp"
 #include "sim/gpu/l1_timing.hpp"
 #include "sim/gpu/l2_event.hpp"
+#include "sim/gpu/l2_slicing.hpp"
 #include "sim/gpu/sector_cache.hpp"
 #include "sim/gpu/warp_slots.hpp"
 #include "sim/observer.hpp"
@@ -49,10 +50,25 @@ public:
     void set_clock(std::uint64_t cycle) { now_ = cycle; }
     std::uint64_t data_ready() const { return ready_; }
 
+    // The L2's slices (L2System::split): each L2 event goes to its slice's list.
+    void set_slicing(const L2Slicing& slicing) { slicing_ = slicing; }
+
     // One request of the warp in `slot` on SM s, in round `round` of the chunk: its L2 traffic is
-    // appended to `events`. Returns true when a load sector missed in L1.
+    // appended to `events` (one slice). Returns true when a load sector missed in L1.
     bool issue(std::uint32_t s, const WarpSlots& slots, std::size_t slot, std::uint32_t round,
                std::vector<L2Event>& events) {
+        return issue_to(s, slots, slot, round, [&](std::uint32_t) -> std::vector<L2Event>& { return events; });
+    }
+    // The same, each event appended to lists[its slice].
+    bool issue(std::uint32_t s, const WarpSlots& slots, std::size_t slot, std::uint32_t round, L2EventList* lists) {
+        return issue_to(s, slots, slot, round,
+                        [lists](std::uint32_t slice) -> std::vector<L2Event>& { return lists[slice].events; });
+    }
+
+private:
+    // list(slice): the events' list of a slice.
+    template <class Lists>
+    bool issue_to(std::uint32_t s, const WarpSlots& slots, std::size_t slot, std::uint32_t round, const Lists& list) {
         ready_ = now_;
         const RequestShape shape = slots.generate(slot, addresses_.data());
         const std::uint32_t lanes = shape.lanes;
@@ -61,7 +77,7 @@ public:
             ++counters_.store_requests;
             counters_.thread_writes += lanes;
             counters_.store_sectors += request_.sector_count;
-            store(lanes, shape, round, events);
+            store(lanes, shape, round, list);
             return false;
         }
         ++counters_.load_requests;
@@ -69,13 +85,13 @@ public:
         counters_.thread_reads += lanes;
         counters_.load_sectors += request_.sector_count;
         bool missed = false;
-        for (const CoalescedLine& line : request_.lines) missed |= load_line(s, line, shape.array, round, events);
+        for (const CoalescedLine& line : request_.lines) missed |= load_line(s, line, shape.array, round, list);
         return missed;
     }
 
-private:
+    template <class Lists>
     bool load_line(std::uint32_t s, const CoalescedLine& cl, std::uint16_t array, std::uint32_t round,
-                   std::vector<L2Event>& events) {
+                   const Lists& list) {
         const std::uint64_t wanted = cl.sectors;
         const std::uint32_t n = static_cast<std::uint32_t>(std::popcount(wanted));
         std::uint64_t hit = 0;
@@ -111,11 +127,15 @@ private:
             for (std::uint64_t m = wanted; m; m &= m - 1)
                 observer_->on_lookup(0, cl.line, (hit >> std::countr_zero(m)) & 1u, false, array);
         const std::uint64_t missing = wanted & ~hit;
-        for (std::uint64_t m = missing; m; m &= m - 1) {
-            const std::uint64_t address =
-                (cl.line << line_shift_) + (static_cast<std::uint64_t>(std::countr_zero(m)) << sector_shift_);
-            stats.bytes_from_below += sector_bytes_;
-            events.push_back({address, round, array, L2EventKind::load});
+        if (missing) {
+            // One L1 line lies in one L2 line (or slicing is off): one slice for all its sectors.
+            std::vector<L2Event>& out = list(slicing_.sliced() ? slicing_.of_load(cl.line << line_shift_) : 0);
+            for (std::uint64_t m = missing; m; m &= m - 1) {
+                const std::uint64_t address =
+                    (cl.line << line_shift_) + (static_cast<std::uint64_t>(std::countr_zero(m)) << sector_shift_);
+                stats.bytes_from_below += sector_bytes_;
+                out.push_back({address, round, array, L2EventKind::load});
+            }
         }
         stats.evictions += evicted.count;
         if (observer_) [[unlikely]] {
@@ -126,7 +146,8 @@ private:
     }
 
     // A store request: write-through the L1 (no lookup, no allocation); the L2 sectors it writes.
-    void store(std::uint32_t lanes, const RequestShape& shape, std::uint32_t round, std::vector<L2Event>& events) {
+    template <class Lists>
+    void store(std::uint32_t lanes, const RequestShape& shape, std::uint32_t round, const Lists& list) {
         for (const CoalescedLine& cl : request_.lines) {
             const std::uint64_t n = static_cast<std::uint64_t>(std::popcount(cl.sectors));
             counters_.l1.writes_forwarded += n;
@@ -138,7 +159,7 @@ private:
         }
         coalescer_.written_sectors(addresses_.data(), lanes, shape.size, l2_sector_shift_, written_);
         for (const WrittenSector& w : written_)
-            events.push_back(
+            list(slicing_.sliced() ? slicing_.of_store(w.sector) : 0).push_back(
                 {w.sector, round, shape.array, w.full ? L2EventKind::store_full : L2EventKind::store_partial});
     }
 
@@ -152,6 +173,7 @@ private:
     bool l2_enabled_;
     std::uint32_t l2_sector_shift_;
     std::uint32_t line_shift_ = 7, sector_shift_ = 5, sector_bytes_ = 32;
+    L2Slicing slicing_;
     L1Timing* timing_ = nullptr;               // cycle timing only
     std::uint64_t now_ = 0, ready_ = 0;        // the request's cycle, and when its data is there
 };

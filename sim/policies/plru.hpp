@@ -10,6 +10,9 @@ namespace cachesim {
 class PlruPolicy {
 public:
     static constexpr bool kHitIsIdempotent = true;
+    // State per set only (a byte per node), `now` unused: disjoint sets may be used from
+    // different threads (the GPU model's sliced L2).
+    static constexpr bool kSetLocal = true;
     void reset(const PolicyContext& c) {
         ways_ = c.ways;
         bits_.assign(static_cast<std::size_t>(c.sets) * c.ways, 0);
