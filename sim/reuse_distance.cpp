@@ -60,7 +60,7 @@ std::size_t ReuseDistanceTracker::memory_bytes() const {
            word_rank_.capacity() * 4 + times_.memory_bytes();
 }
 
-ReuseDistanceTracker::Result ReuseDistanceTracker::access_new(std::uint64_t line) {
+void ReuseDistanceTracker::access_new(std::uint64_t line, Result& r) {
     last_line_ = line;
     if (now_ == capacity_) compact();
     std::uint32_t& slot = times_.at(line);
@@ -68,7 +68,10 @@ ReuseDistanceTracker::Result ReuseDistanceTracker::access_new(std::uint64_t line
         slot = now_ + 1;
         set_mark(now_++);
         ++live_;
-        return {kColdBucket, false, 0};
+        r.bucket = kColdBucket;
+        r.beyond = false;
+        r.distance = 0;
+        return;
     }
     const std::uint32_t last = slot - 1;
     const std::uint32_t distance = marks_after(last);
@@ -76,7 +79,9 @@ ReuseDistanceTracker::Result ReuseDistanceTracker::access_new(std::uint64_t line
     slot = now_ + 1;
     set_mark(now_++);
     const std::uint32_t bucket = distance == 0 ? 0 : 32 - static_cast<std::uint32_t>(std::countl_zero(distance));
-    return {bucket, distance >= threshold_, distance};
+    r.bucket = bucket;
+    r.beyond = distance >= threshold_;
+    r.distance = distance;
 }
 
 std::uint32_t ReuseDistanceTracker::marks_after(std::uint32_t t) const {

@@ -99,8 +99,20 @@ public:
     // want_beyond is kept for callers that ask only on misses: the comparison costs nothing now.
     Result access(std::uint64_t line, bool want_beyond = true) {
         (void)want_beyond;
-        if (line == last_line_) return {0, threshold_ == 0, 0};
-        return access_new(line);
+        Result r;
+        access_into(line, r);
+        return r;
+    }
+    // The same, written field by field (a 12-byte result returned in registers is assembled
+    // through the stack, and reading it back stalls on store forwarding).
+    void access_into(std::uint64_t line, Result& r) {
+        if (line == last_line_) {
+            r.bucket = 0;
+            r.beyond = threshold_ == 0;
+            r.distance = 0;
+            return;
+        }
+        access_new(line, r);
     }
     // The same for lines[0..n) in order, prefetching ahead (for streams that miss the host caches).
     void access_batch(const std::uint64_t* lines, const bool* want_beyond, Result* out, std::size_t n) {
@@ -110,7 +122,8 @@ public:
             // (a chunk holds 16 lines: the next line's chunk is usually the one just used)
             if (i + kAhead < n && (lines[i + kAhead] ^ lines[i + kAhead - 1]) >> 4)
                 times_.prefetch(lines[i + kAhead]);
-            out[i] = access(lines[i], want_beyond[i]);
+            (void)want_beyond;
+            access_into(lines[i], out[i]);
         }
     }
     std::size_t distinct_lines() const { return static_cast<std::size_t>(live_); }
@@ -121,7 +134,7 @@ private:
     // per supergroup of 16 groups (2^19 times).
     static constexpr unsigned kBlockShift = 9, kGroupShift = 15, kSuperShift = 19;
 
-    Result access_new(std::uint64_t line);
+    void access_new(std::uint64_t line, Result& r);
     // Marks at times after t (t < now_), without a branch on the data below the group level.
     std::uint32_t marks_after(std::uint32_t t) const;
     void set_mark(std::uint32_t t) {

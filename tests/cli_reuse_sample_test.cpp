@@ -57,6 +57,9 @@ TEST(CliReuseSample, BadRatesAreRefused) {
     const auto off = run_cachesim("simulate --no-analysis --reuse-sample 0.1");
     EXPECT_EQ(off.exit_code, 2);
     EXPECT_NE(off.err.find("--no-analysis"), std::string::npos) << off.err;
+    const auto gpu = run_cachesim("simulate --model gpu --reuse-sample 0.1");
+    EXPECT_EQ(gpu.exit_code, 2);
+    EXPECT_NE(gpu.err.find("--reuse-sample"), std::string::npos) << gpu.err;
 }
 
 }  // namespace

@@ -317,6 +317,8 @@ void reject_options_that_do_not_apply(const po::variables_map& vm, const Simulat
             if (!p.cache_option && from_user(std::string(p.option)))
                 throw InputError("--" + std::string(p.option) +
                                  " is a GPU model parameter; it does not apply to the thread model (add --model gpu)");
+    if (o.model == ModelKind::gpu && from_user("reuse-sample"))
+        throw InputError("--reuse-sample samples the thread model's analysis; it does not apply to the GPU model");
 }
 
 }  // namespace
