@@ -4,6 +4,7 @@
 // and the level below so the whole access path inlines: no virtual call per access.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -53,6 +54,10 @@ struct LevelSetup {
     const std::vector<std::uint64_t>* next_use = nullptr;  // OPT
     std::vector<std::uint64_t>* record_lookups = nullptr;  // OPT pre-pass
     bool analysis = true;
+    // SHARDS spatial sampling of the analysis, rate in (0, 1]: only the lines whose hash falls
+    // below the rate are tracked; their distances and counts are scaled by 1 / rate. 0: every
+    // line, exact.
+    double reuse_sample = 0;
     int index = 0;
     SimObserver* observer = nullptr;
     std::vector<ArrayInfo> arrays;  // to attribute write-backs to their array
@@ -74,10 +79,14 @@ public:
           analysis_(s.analysis),
           instrumented_(s.analysis || s.observer || s.record_lookups),
           write_allocate_(s.write_policy == WritePolicy::write_back_allocate),
-          reuse_(s.geometry.lines * s.geometry.sectors_per_line) {
+          sample_below_(sample_bound(s.reuse_sample)),
+          // the rate the hash's bound gives exactly (the requested one rounded up to 2^-24)
+          sample_rate_(double(sample_below_) / double(1ull << kSampleBits)),
+          reuse_(tracker_threshold(s)) {
         stats_.per_array.assign(std::max<std::size_t>(1, s.arrays.size()), ArrayCounters{});
         for (const ArrayInfo& a : s.arrays) array_ranges_.push_back({a.base, a.base + a.bytes()});
         stats_.classified = analysis_;
+        stats_.reuse_sample = analysis_ ? s.reuse_sample : 0;
     }
 
     // Replays accesses in order and returns how many were writes (for runs with no observer or
@@ -146,11 +155,32 @@ public:
     // Completes the counters (the analysis's queued lookups), here and below.
     void finish() {
         if (pending_) classify_pending();
+        if (sample_rate_ > 0) add_sampled();
         if constexpr (!Below::kIsMemory) below_.finish();
     }
 
 private:
     static constexpr bool kRepeatShortcut = repeat_hit_is_idempotent<Policy>();
+    static constexpr unsigned kSampleBits = 24;  // the hash's top bits that select the sampled lines
+
+    static std::uint64_t sample_bound(double rate) {
+        return rate > 0 ? static_cast<std::uint64_t>(std::ceil(rate * double(1ull << kSampleBits))) : 0;
+    }
+    // A fully associative LRU cache of the level's size misses at distances >= its sectors; in a
+    // sample at rate R, distances shrink by R (SHARDS), so the sample's threshold is R times it.
+    static std::uint64_t tracker_threshold(const LevelSetup& s) {
+        const std::uint64_t sectors = s.geometry.lines * s.geometry.sectors_per_line;
+        if (s.reuse_sample <= 0) return sectors;
+        return static_cast<std::uint64_t>(std::ceil(double(sectors) * s.reuse_sample));
+    }
+    // Whether the analysis tracks this sector (a mixed hash, so strided lines sample evenly).
+    bool sampled(std::uint64_t sector_id) const {
+        std::uint64_t h = sector_id + 0x9e3779b97f4a7c15ull;
+        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+        h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+        h ^= h >> 31;
+        return (h >> (64 - kSampleBits)) < sample_below_;
+    }
 
     // The end of the run of reads, from i, that lie within `sector` of `array` (a tight loop of
     // its own, so that its few values stay in registers).
@@ -226,6 +256,7 @@ private:
     // Lookups wait in a short queue for the reuse tracker, which takes them in order a queue at a
     // time, prefetching its table ahead (finish() takes the rest).
     void classify(std::uint64_t sector_id, bool hit) {
+        if (sample_rate_ > 0 && !sampled(sector_id)) return;
         pending_lines_[pending_] = sector_id;
         pending_miss_[pending_] = !hit;
         if (++pending_ == kPending) classify_pending();
@@ -236,6 +267,10 @@ private:
     [[gnu::noinline]] void classify_pending() {
         ReuseDistanceTracker::Result r[kPending];
         reuse_.access_batch(pending_lines_, pending_miss_, r, pending_);
+        if (sample_rate_ > 0) {
+            classify_sampled(r);
+            return;
+        }
         for (std::size_t i = 0; i < pending_; ++i) {
             const bool miss = pending_miss_[i];
             if (r[i].bucket == ReuseDistanceTracker::kColdBucket) {
@@ -249,6 +284,36 @@ private:
             else ++stats_.conflict;
         }
         pending_ = 0;
+    }
+
+    // The sample's lookups, counted apart until finish() scales them.
+    void classify_sampled(const ReuseDistanceTracker::Result* r) {
+        for (std::size_t i = 0; i < pending_; ++i) {
+            const bool miss = pending_miss_[i];
+            if (r[i].bucket == ReuseDistanceTracker::kColdBucket) {
+                ++sampled_.reuse.cold;
+                sampled_.compulsory += miss;
+                continue;
+            }
+            const auto distance = static_cast<std::uint64_t>(double(r[i].distance) / sample_rate_);
+            sampled_.reuse.add_bucket(ReuseHistogram::bucket_of(distance));
+            if (!miss) continue;
+            if (r[i].beyond) ++sampled_.capacity;
+            else ++sampled_.conflict;
+        }
+        pending_ = 0;
+    }
+
+    // Adds the sample's counts, scaled by 1 / rate, to the level's (once: they are cleared).
+    void add_sampled() {
+        const auto scaled = [&](std::uint64_t n) { return static_cast<std::uint64_t>(std::llround(double(n) / sample_rate_)); };
+        for (std::size_t b = 0; b < sampled_.reuse.buckets.size(); ++b)
+            if (sampled_.reuse.buckets[b]) stats_.reuse.add_bucket(b, scaled(sampled_.reuse.buckets[b]));
+        stats_.reuse.cold += scaled(sampled_.reuse.cold);
+        stats_.compulsory += scaled(sampled_.compulsory);
+        stats_.capacity += scaled(sampled_.capacity);
+        stats_.conflict += scaled(sampled_.conflict);
+        sampled_ = {};
     }
 
     void write_back(std::uint64_t line, std::uint32_t dirty_mask) {
@@ -280,6 +345,12 @@ private:
     bool analysis_;
     bool instrumented_;
     bool write_allocate_;
+    std::uint64_t sample_below_;
+    double sample_rate_;
+    struct {
+        ReuseHistogram reuse;
+        std::uint64_t compulsory = 0, capacity = 0, conflict = 0;
+    } sampled_;
     ReuseDistanceTracker reuse_;
     static constexpr std::size_t kPending = 64;
     std::size_t pending_ = 0;

@@ -28,6 +28,9 @@ struct LevelStats {
     // cache of the same size would miss too; conflict = the rest.
     std::uint64_t compulsory = 0, capacity = 0, conflict = 0;
     bool classified = false;
+    // The SHARDS rate the analysis sampled lines at (0: every line). When sampled, the reuse
+    // histogram and the miss classes are estimates (sample counts scaled by 1 / rate).
+    double reuse_sample = 0;
     std::vector<ArrayCounters> per_array;
     ReuseHistogram reuse;
 

@@ -5,6 +5,10 @@
 #include <limits>
 #include <stdexcept>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace cachesim {
 
 LineTimes::LineTimes() { rehash(64); }
@@ -39,97 +43,92 @@ void LineTimes::rehash(std::size_t capacity) {
 
 namespace {
 
-constexpr std::int32_t kMinCapacity = 4096;  // times; a multiple of 64
-
-// Position of the k-th (0-based) set bit of x, which has more than k set bits.
-unsigned select_bit(std::uint64_t x, unsigned k) {
-    unsigned pos = 0;
-    unsigned c = static_cast<unsigned>(std::popcount(static_cast<std::uint32_t>(x)));
-    if (k >= c) { k -= c; x >>= 32; pos += 32; }
-    c = static_cast<unsigned>(std::popcount(x & 0xffff));
-    if (k >= c) { k -= c; x >>= 16; pos += 16; }
-    c = static_cast<unsigned>(std::popcount(x & 0xff));
-    if (k >= c) { k -= c; x >>= 8; pos += 8; }
-    for (; k; --k) x &= x - 1;
-    return pos + static_cast<unsigned>(std::countr_zero(x));
-}
+constexpr std::uint32_t kMinCapacity = 1u << 15;  // times; whole groups, so the counts' loops need no bound
 
 }  // namespace
 
 ReuseDistanceTracker::ReuseDistanceTracker(std::uint64_t threshold)
-    : threshold_(threshold), capacity_(kMinCapacity), marks_(kMinCapacity / 64, 0) {
-    if (threshold != 0 && std::has_single_bit(threshold))
-        threshold_power_ = std::countr_zero(threshold);
-}
+    : threshold_(threshold),
+      capacity_(kMinCapacity),
+      marks_(kMinCapacity / 64, 0),
+      block_count_(kMinCapacity >> kBlockShift, 0),
+      group_count_(std::size_t{1} << (kSuperShift - kGroupShift), 0),
+      super_count_(1, 0) {}
 
 std::size_t ReuseDistanceTracker::memory_bytes() const {
-    return marks_.capacity() * 8 + word_rank_.capacity() * 4 + times_.memory_bytes();
+    return marks_.capacity() * 8 + block_count_.capacity() * 2 + (group_count_.capacity() + super_count_.capacity()) * 4 +
+           word_rank_.capacity() * 4 + times_.memory_bytes();
 }
 
-ReuseDistanceTracker::Result ReuseDistanceTracker::access_new(std::uint64_t line, bool want_beyond) {
+void ReuseDistanceTracker::access_new(std::uint64_t line, Result& r) {
     last_line_ = line;
     if (now_ == capacity_) compact();
     std::uint32_t& slot = times_.at(line);
     if (slot == 0) {
-        slot = static_cast<std::uint32_t>(now_) + 1;
-        marks_[static_cast<std::size_t>(now_) >> 6] |= 1ull << (now_ & 63);
-        ++now_;
+        slot = now_ + 1;
+        set_mark(now_++);
         ++live_;
-        while (active_ < kMaxPowers && (std::int32_t{1} << active_) <= live_ - 1) ++active_;
-        return {kColdBucket, false};
+        r.bucket = kColdBucket;
+        r.beyond = false;
+        r.distance = 0;
+        return;
     }
-    const std::int32_t last = static_cast<std::int32_t>(slot - 1);
-    // distance >= 2^b  <=>  the previous access is at or before cursor b's true position. The
-    // cursors' true positions fall with b, so the satisfied ones are a prefix.
-    // A known position is never after the true one: the cursors at or after `last` are
-    // satisfied as they stand; the first one before it is brought up to date, and so on.
-    const std::uint32_t active_mask = (std::uint32_t{1} << active_) - 1;  // active_ <= 31
-    std::uint32_t known = at_or_after(last) & active_mask;
-    int b = std::countr_one(known);
-    while (b < active_ && last <= resolve(b, live_ - 1 - (std::int32_t{1} << b)))
-        b = std::countr_one(known | ((std::uint32_t{2} << b) - 1));
-    bool beyond = false;
-    if (want_beyond) {
-        if (threshold_power_ >= 0) {
-            beyond = b > threshold_power_;
-        } else if (threshold_ == 0) {
-            beyond = true;
-        } else if (threshold_ <= static_cast<std::uint64_t>(live_ - 1)) {
-            const std::int32_t rank = live_ - 1 - static_cast<std::int32_t>(threshold_);
-            beyond = last <= pos_[kThresholdCursor] || last <= resolve(kThresholdCursor, rank);
-        }
-    }
-    // The mark moves from `last` to now: every cursor after `last` has one mark fewer before it.
-    marks_[static_cast<std::size_t>(last) >> 6] &= ~(1ull << (last & 63));
-    for (int j = 0; j < kCursors; ++j) before_[j] -= last < pos_[j] ? 1 : 0;
-    slot = static_cast<std::uint32_t>(now_) + 1;
-    marks_[static_cast<std::size_t>(now_) >> 6] |= 1ull << (now_ & 63);
-    ++now_;
-    return {static_cast<std::uint32_t>(b), beyond};
+    const std::uint32_t last = slot - 1;
+    const std::uint32_t distance = marks_after(last);
+    clear_mark(last);
+    slot = now_ + 1;
+    set_mark(now_++);
+    const std::uint32_t bucket = distance == 0 ? 0 : 32 - static_cast<std::uint32_t>(std::countl_zero(distance));
+    r.bucket = bucket;
+    r.beyond = distance >= threshold_;
+    r.distance = distance;
 }
 
-// Moves cursor j forward to the mark of the given rank (0 = oldest) and returns its position.
-std::int32_t ReuseDistanceTracker::resolve(int j, std::int32_t rank) {
-    const std::int32_t p = pos_[j];
-    std::uint32_t need = static_cast<std::uint32_t>(rank - before_[j]);  // marks to pass at >= p
-    std::size_t w = static_cast<std::size_t>(p) >> 6;
-    std::uint64_t bits = marks_[w] & (~0ull << (p & 63));
-    for (;;) {
-        const auto n = static_cast<std::uint32_t>(std::popcount(bits));
-        if (n > need) break;
-        need -= n;
-        bits = marks_[++w];
+std::uint32_t ReuseDistanceTracker::marks_after(std::uint32_t t) const {
+    const std::uint32_t w = t >> 6;
+    // Within t's word, then the later words of its block.
+    std::uint32_t n = static_cast<std::uint32_t>(std::popcount(marks_[w] & (~1ull << (t & 63))));
+    const std::uint64_t* block = &marks_[w & ~7u];
+    const std::uint32_t in_block = w & 7;
+    for (std::uint32_t j = 0; j < 8; ++j)  // a mask, not a branch: in_block is random
+        n += static_cast<std::uint32_t>(std::popcount(block[j] & (0 - static_cast<std::uint64_t>(j > in_block))));
+    // The later blocks of its group.
+    const std::uint32_t b = t >> kBlockShift;
+    const std::uint16_t* group = &block_count_[b & ~63u];
+    const std::uint32_t in_group = b & 63;
+#if defined(__SSE2__)
+    const __m128i limit = _mm_set1_epi16(static_cast<short>(in_group));
+    const __m128i step = _mm_set1_epi16(8);
+    __m128i index = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
+    __m128i sum = _mm_setzero_si128();  // per lane at most 8 blocks of 512 marks
+    for (int j = 0; j < 64; j += 8) {
+        const __m128i counts = _mm_loadu_si128(reinterpret_cast<const __m128i*>(group + j));
+        sum = _mm_add_epi16(sum, _mm_and_si128(counts, _mm_cmpgt_epi16(index, limit)));
+        index = _mm_add_epi16(index, step);
     }
-    const std::int32_t found = static_cast<std::int32_t>(w * 64 + select_bit(bits, need));
-    pos_[j] = found;
-    before_[j] = rank;
-    return found;
+    __m128i wide = _mm_madd_epi16(sum, _mm_set1_epi16(1));
+    wide = _mm_add_epi32(wide, _mm_shuffle_epi32(wide, _MM_SHUFFLE(1, 0, 3, 2)));
+    wide = _mm_add_epi32(wide, _mm_shuffle_epi32(wide, _MM_SHUFFLE(2, 3, 0, 1)));
+    n += static_cast<std::uint32_t>(_mm_cvtsi128_si32(wide));
+#else
+    for (std::uint32_t j = 0; j < 64; ++j) n += j > in_group ? group[j] : 0;
+#endif
+    // The later groups of its supergroup, then the later supergroups: all of them, masked (the
+    // loop's length changes only with the capacity).
+    const std::uint32_t g = t >> kGroupShift;
+    const std::uint32_t* super = &group_count_[g & ~15u];
+    const std::uint32_t in_super = g & 15;
+    for (std::uint32_t j = 0; j < 16; ++j) n += super[j] & (0 - static_cast<std::uint32_t>(j > in_super));
+    const std::uint32_t in_all = t >> kSuperShift;
+    const auto supers = static_cast<std::uint32_t>(super_count_.size());
+    for (std::uint32_t k = 0; k < supers; ++k) n += super_count_[k] & (0 - static_cast<std::uint32_t>(k > in_all));
+    return n;
 }
 
 // Renumbers the marks 0..live-1 in time order: each one's new time is its rank, counted from the
 // bitset (per-word ranks plus a popcount), no sort. The bitset is sized to twice the live marks.
 void ReuseDistanceTracker::compact() {
-    const std::size_t words = static_cast<std::size_t>(capacity_) / 64;
+    const std::size_t words = capacity_ / 64;
     word_rank_.resize(words);
     std::uint32_t rank = 0;
     for (std::size_t w = 0; w < words; ++w) {
@@ -142,16 +141,24 @@ void ReuseDistanceTracker::compact() {
         const std::uint64_t below = marks_[t >> 6] & ((1ull << (t & 63)) - 1);
         v = word_rank_[t >> 6] + static_cast<std::uint32_t>(std::popcount(below)) + 1;
     });
-    // A cursor's new position is the rank of the first mark at or after it: its count before.
-    for (int j = 0; j < kCursors; ++j) pos_[j] = before_[j];
-    const std::int64_t wanted = std::max<std::int64_t>(kMinCapacity, 2 * std::int64_t{live_} + kMinCapacity);
-    if (wanted > std::numeric_limits<std::int32_t>::max() - 64)
+    const std::uint64_t wanted = 2 * std::uint64_t{live_} + kMinCapacity;
+    if (wanted > std::uint64_t{std::numeric_limits<std::int32_t>::max()})
         throw std::length_error("reuse distance: more than 2^30 distinct lines");
-    capacity_ = static_cast<std::int32_t>((wanted + 63) / 64 * 64);
-    marks_.assign(static_cast<std::size_t>(capacity_) / 64, 0);
-    const std::size_t full = static_cast<std::size_t>(live_) / 64;
+    capacity_ = static_cast<std::uint32_t>((wanted + kMinCapacity - 1) / kMinCapacity * kMinCapacity);
+    marks_.assign(capacity_ / 64, 0);
+    const std::size_t full = live_ / 64;
     std::fill(marks_.begin(), marks_.begin() + static_cast<std::ptrdiff_t>(full), ~0ull);
     if (live_ % 64) marks_[full] = (1ull << (live_ % 64)) - 1;
+    block_count_.assign(capacity_ >> kBlockShift, 0);
+    const std::size_t supers = (capacity_ + (1u << kSuperShift) - 1) >> kSuperShift;
+    group_count_.assign(supers << (kSuperShift - kGroupShift), 0);
+    super_count_.assign(supers, 0);
+    for (std::size_t w = 0; w <= full && w < marks_.size(); ++w) {
+        const auto c = static_cast<std::uint32_t>(std::popcount(marks_[w]));
+        block_count_[w >> (kBlockShift - 6)] = static_cast<std::uint16_t>(block_count_[w >> (kBlockShift - 6)] + c);
+        group_count_[w >> (kGroupShift - 6)] += c;
+        super_count_[w >> (kSuperShift - 6)] += c;
+    }
     now_ = live_;
 }
 

@@ -4,14 +4,12 @@
 // associative LRU cache of that many lines would miss).
 //
 // Time marks: every line's latest access sets one bit in a bitset over time; the distance of an
-// access is the number of marks after its line's previous one. Instead of counting those marks
-// (a Fenwick tree, O(log n) per access), the tracker keeps one cursor per boundary depth D
-// (1, 2, 4, ... and the threshold): the time of the mark that exactly D marks follow. Then
-// "distance >= D" is "previous access at or before the cursor". The true position of a cursor
-// only ever moves forward, so cursors are brought up to date lazily, only when an access falls
-// between a cursor's last known position and its true one, by skipping marks a word (64 marks)
-// at a time; each cursor crosses the bitset at most once between renumberings. Per access: one
-// map lookup, a few compares, one vectorised update of the cursors' mark counts.
+// access is the number of marks after its line's previous one. The marks are counted per block of
+// 512 times, per group of 64 blocks and per supergroup of 16 groups, so a count is a few
+// popcounts within the word's block and masked sums over the later blocks of its group, the later
+// groups of its supergroup and the later supergroups: fixed-length loops, no branch on the
+// distance (a search for the distance's bucket mispredicts on random streams). Per access: one
+// map lookup, that count, and the moved mark's four counters.
 //
 // Time is renumbered (a counting placement by rank, no sort) when the bitset fills, so memory
 // follows the number of distinct lines, not the length of the run. An access to the line
@@ -19,9 +17,6 @@
 #include <cstdint>
 #include <vector>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace cachesim {
 
@@ -92,69 +87,81 @@ public:
     struct Result {
         // 0: distance 0; b >= 1: distance in [2^(b-1), 2^b); kColdBucket: first access.
         std::uint32_t bucket;
-        // distance >= threshold (only computed when asked for; false for a first access).
+        // distance >= threshold (false for a first access).
         bool beyond;
+        // The distance itself (0 for a first access).
+        std::uint32_t distance;
     };
 
     // threshold: the distance that `beyond` compares against (e.g. a level's line count).
     explicit ReuseDistanceTracker(std::uint64_t threshold = 1);
 
-    // want_beyond: compute `beyond` (costs a little more when the threshold is not a power of 2).
+    // want_beyond is kept for callers that ask only on misses: the comparison costs nothing now.
     Result access(std::uint64_t line, bool want_beyond = true) {
-        if (line == last_line_) return {0, threshold_ == 0};
-        return access_new(line, want_beyond);
+        (void)want_beyond;
+        Result r;
+        access_into(line, r);
+        return r;
+    }
+    // The same, written field by field (a 12-byte result returned in registers is assembled
+    // through the stack, and reading it back stalls on store forwarding).
+    void access_into(std::uint64_t line, Result& r) {
+        if (line == last_line_) {
+            r.bucket = 0;
+            r.beyond = threshold_ == 0;
+            r.distance = 0;
+            return;
+        }
+        access_new(line, r);
     }
     // The same for lines[0..n) in order, prefetching ahead (for streams that miss the host caches).
     void access_batch(const std::uint64_t* lines, const bool* want_beyond, Result* out, std::size_t n) {
-        constexpr std::size_t kAhead = 8;
+        constexpr std::size_t kAhead = 16;
         for (std::size_t i = 0; i < n && i < kAhead; ++i) times_.prefetch(lines[i]);
         for (std::size_t i = 0; i < n; ++i) {
             // (a chunk holds 16 lines: the next line's chunk is usually the one just used)
             if (i + kAhead < n && (lines[i + kAhead] ^ lines[i + kAhead - 1]) >> 4)
                 times_.prefetch(lines[i + kAhead]);
-            out[i] = access(lines[i], want_beyond[i]);
+            (void)want_beyond;
+            access_into(lines[i], out[i]);
         }
     }
     std::size_t distinct_lines() const { return static_cast<std::size_t>(live_); }
     std::size_t memory_bytes() const;
 
 private:
-    static constexpr int kCursors = 32;        // boundaries 2^0 .. 2^30, and the threshold
-    static constexpr int kThresholdCursor = 31;
-    static constexpr int kMaxPowers = 31;
+    // Counts of marks per block of 8 words (512 times), per group of 64 blocks (32768 times) and
+    // per supergroup of 16 groups (2^19 times).
+    static constexpr unsigned kBlockShift = 9, kGroupShift = 15, kSuperShift = 19;
 
-    Result access_new(std::uint64_t line, bool want_beyond);
-    // Bit j: pos_[j] >= t.
-    std::uint32_t at_or_after(std::int32_t t) const {
-        std::uint32_t mask = 0;
-#if defined(__SSE2__)
-        const __m128i below = _mm_set1_epi32(t - 1);
-        for (int j = 0; j < kCursors; j += 4) {
-            const __m128i p = _mm_load_si128(reinterpret_cast<const __m128i*>(pos_ + j));
-            mask |= static_cast<std::uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(p, below)))) << j;
-        }
-#else
-        for (int j = 0; j < kCursors; ++j) mask |= static_cast<std::uint32_t>(pos_[j] >= t) << j;
-#endif
-        return mask;
+    void access_new(std::uint64_t line, Result& r);
+    // Marks at times after t (t < now_), without a branch on the data below the group level.
+    std::uint32_t marks_after(std::uint32_t t) const;
+    void set_mark(std::uint32_t t) {
+        marks_[t >> 6] |= 1ull << (t & 63);
+        ++block_count_[t >> kBlockShift];
+        ++group_count_[t >> kGroupShift];
+        ++super_count_[t >> kSuperShift];
     }
-    std::int32_t resolve(int cursor, std::int32_t rank);
+    void clear_mark(std::uint32_t t) {
+        marks_[t >> 6] &= ~(1ull << (t & 63));
+        --block_count_[t >> kBlockShift];
+        --group_count_[t >> kGroupShift];
+        --super_count_[t >> kSuperShift];
+    }
     void compact();
 
     std::uint64_t threshold_;
-    int threshold_power_ = -1;  // log2(threshold) when it is a power of two
     std::uint64_t last_line_ = kColdMiss;
-    std::int32_t now_ = 0;       // next time
-    std::int32_t capacity_ = 0;  // times [0, capacity_) fit in the bitset
-    std::int32_t live_ = 0;      // marks = distinct lines
-    int active_ = 0;             // power cursors in use: 2^j <= live_ - 1
+    std::uint32_t now_ = 0;       // next time
+    std::uint32_t capacity_ = 0;  // times [0, capacity_) fit in the bitset
+    std::uint32_t live_ = 0;      // marks = distinct lines
     std::vector<std::uint64_t> marks_;
+    std::vector<std::uint16_t> block_count_;
+    std::vector<std::uint32_t> group_count_;  // a whole number of supergroups (zeros past the bitset)
+    std::vector<std::uint32_t> super_count_;
     std::vector<std::uint32_t> word_rank_;  // compaction scratch
     LineTimes times_;
-    // Cursor j: a position at or before the mark that exactly depth(j) marks follow, and the
-    // number of marks before that position.
-    alignas(64) std::int32_t pos_[kCursors] = {};
-    alignas(64) std::int32_t before_[kCursors] = {};
 };
 
 // Histogram of reuse distances in power-of-two buckets: bucket 0 holds distance 0, bucket b

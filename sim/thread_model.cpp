@@ -90,6 +90,7 @@ LevelSetup make_setup(const HierarchyConfig& config, const PassPlan& plan, int l
     s.next_use = plan.next_use[level];
     s.record_lookups = plan.record[level];
     s.analysis = plan.analysis;
+    s.reuse_sample = config.reuse_sample;
     s.index = index;
     s.observer = plan.observer;
     s.arrays = arrays;

@@ -19,6 +19,7 @@ struct HierarchyConfig {
     CacheConfig l2{"L2", 0, 64, 0, 0, PolicyKind::lru, WritePolicy::write_back_allocate};
     std::uint64_t seed = 1;
     bool analysis = true;  // miss classes and reuse-distance histograms (sim/reuse_distance.hpp)
+    double reuse_sample = 0;  // the analysis's SHARDS sampling rate, (0, 1]; 0: exact (sim/level_sim.hpp)
     std::uint64_t opt_max_lookups = 1ull << 28;  // OPT's pre-pass keeps 8 bytes per lookup
 };
 

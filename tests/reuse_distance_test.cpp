@@ -125,12 +125,29 @@ TEST(ReuseDistance, MatchesFenwickTrackerOnLongStreams) {
                 const bool ask = (i++ % 3) != 0;  // `beyond` is asked for on misses only
                 const auto r = t.access(line, ask);
                 ASSERT_EQ(r.bucket, bucket_of(expected)) << "kind " << kind << " access " << i;
+                ASSERT_EQ(r.distance, expected == kColdMiss ? 0 : expected) << "kind " << kind << " access " << i;
                 if (ask) {
                     ASSERT_EQ(r.beyond, expected != kColdMiss && expected >= threshold)
                         << "kind " << kind << " threshold " << threshold << " access " << i;
                 }
             }
         }
+    }
+}
+
+// Hundreds of thousands of distinct lines: the time span crosses many blocks, groups and
+// supergroups of the mark counts, and distances reach 2^18.
+TEST(ReuseDistance, MatchesFenwickTrackerAcrossSupergroups) {
+    ReuseDistanceTracker t(300000);
+    FenwickReference reference;
+    Rng rng(99);
+    for (std::size_t i = 0; i < 1500000; ++i) {
+        const std::uint64_t line = rng.below(4) ? rng.below(400000) : rng.below(64);
+        const std::uint64_t expected = reference.access(line);
+        const auto r = t.access(line);
+        ASSERT_EQ(r.bucket, bucket_of(expected)) << "access " << i;
+        ASSERT_EQ(r.distance, expected == kColdMiss ? 0 : expected) << "access " << i;
+        ASSERT_EQ(r.beyond, expected != kColdMiss && expected >= 300000) << "access " << i;
     }
 }
 

@@ -83,7 +83,8 @@ Json level_json(const RunReport& r, const LevelStats& s) {
     j["bytes_from_below"] = s.bytes_from_below;
     j["bytes_to_below"] = s.bytes_to_below;
     if (s.classified)
-        j["miss_classes"] = {{"compulsory", s.compulsory}, {"capacity", s.capacity}, {"conflict", s.conflict}};
+        j["miss_classes"] = {{"compulsory", s.compulsory}, {"capacity", s.capacity}, {"conflict", s.conflict},
+                             {"estimated", s.reuse_sample > 0}};
     Json arrays = Json::array();
     for (std::size_t i = 0; i < s.per_array.size(); ++i) {
         const ArrayCounters& a = s.per_array[i];
@@ -98,7 +99,8 @@ Json level_json(const RunReport& r, const LevelStats& s) {
             buckets.push_back({{"min", ReuseHistogram::bucket_low(b)},
                                {"max", ReuseHistogram::bucket_high(b)},
                                {"count", s.reuse.buckets[b]}});
-        j["reuse_distance"] = {{"cold", s.reuse.cold}, {"buckets", buckets}};
+        // sample_rate: the SHARDS rate of an estimated histogram; 0: exact.
+        j["reuse_distance"] = {{"cold", s.reuse.cold}, {"buckets", buckets}, {"sample_rate", s.reuse_sample}};
     }
     return j;
 }
@@ -159,6 +161,18 @@ Json to_json(const RunReport& r) {
     return j;
 }
 
+namespace {
+
+// Says that a level's analysis is an estimate from sampled lines, and at what rate.
+std::string sample_note(const LevelStats& s) {
+    if (s.reuse_sample <= 0) return "";
+    std::ostringstream note;
+    note << " (estimated: lines sampled at rate " << s.reuse_sample << ")";
+    return note.str();
+}
+
+}  // namespace
+
 void print_table(std::ostream& out, const RunReport& r, bool show_reuse) {
     const SimulationResult& res = r.result;
     out << "cachesim: " << subject(r) << "  (" << r.model << " model)\n";
@@ -181,7 +195,7 @@ void print_table(std::ostream& out, const RunReport& r, bool show_reuse) {
             << with_commas(s.hits()) << "   misses " << std::setw(15) << with_commas(s.misses())
             << "   hit rate " << percent(s.hit_rate()) << "\n";
         if (s.classified)
-            out << "  miss classes: compulsory " << with_commas(s.compulsory) << ", capacity "
+            out << "  miss classes" << sample_note(s) << ": compulsory " << with_commas(s.compulsory) << ", capacity "
                 << with_commas(s.capacity) << ", conflict " << with_commas(s.conflict) << "\n";
         out << "  evictions " << with_commas(s.evictions) << ", write-backs " << with_commas(s.writebacks)
             << ", bytes from below " << with_commas(s.bytes_from_below) << ", to below "
@@ -198,7 +212,7 @@ void print_table(std::ostream& out, const RunReport& r, bool show_reuse) {
             out << "\n";
         }
         if (show_reuse && s.classified) {
-            out << "  reuse distance (distinct lines between uses): cold " << with_commas(s.reuse.cold) << "\n";
+            out << "  reuse distance (distinct lines between uses)" << sample_note(s) << ": cold " << with_commas(s.reuse.cold) << "\n";
             for (std::size_t b = 0; b < s.reuse.buckets.size(); ++b)
                 if (s.reuse.buckets[b])
                     out << "    " << std::setw(10) << ReuseHistogram::bucket_low(b) << " .. " << std::setw(10)
@@ -266,6 +280,8 @@ std::vector<std::pair<std::string, std::string>> to_columns(const RunReport& r) 
     }
     add("memory_bytes_read", r.result.memory_bytes_read);
     add("memory_bytes_written", r.result.memory_bytes_written);
+    // The analysis's sampling rate (0: exact): the miss classes above are estimates when it is set.
+    add("reuse_sample", r.result.levels.empty() ? 0.0 : r.result.levels.front().reuse_sample);
     for (const auto& [name, value] : r.ncu) c.emplace_back(name, metric_text(name, value));
     return c;
 }

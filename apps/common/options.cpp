@@ -109,12 +109,28 @@ std::uint32_t parse_ways(const std::string& text, const std::string& what) {
     return static_cast<std::uint32_t>(ways);
 }
 
+double parse_sample_rate(const std::string& text) {
+    std::size_t used = 0;
+    double rate = 0;
+    try {
+        rate = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || !(rate > 0 && rate <= 1))
+        throw InputError("--reuse-sample: expected a rate in (0, 1], such as 0.01, not '" + text + "'");
+    return rate;
+}
+
 po::options_description cache_options() {
     po::options_description d("Caches (L1 -> L2 -> memory)");
     add_level_options(d, "l1", "384", "16", "lru", "through");
     add_level_options(d, "l2", "0", "64", "lru", "back");
     d.add_options()
         ("no-analysis", po::bool_switch(), "skip miss classification and reuse histograms (faster)")
+        ("reuse-sample", po::value<std::string>(),
+         "analysis on a sample of lines (SHARDS) at this rate in (0, 1], e.g. 0.01: estimated reuse "
+         "histograms and miss classes (default: every line, exact)")
         ("seed", po::value<std::uint64_t>()->default_value(1), "seed for random policies");
     return d;
 }
@@ -311,6 +327,8 @@ void reject_options_that_do_not_apply(const po::variables_map& vm, const Simulat
             if (!p.cache_option && from_user(std::string(p.option)))
                 throw InputError("--" + std::string(p.option) +
                                  " is a GPU model parameter; it does not apply to the thread model (add --model gpu)");
+    if (o.model == ModelKind::gpu && from_user("reuse-sample"))
+        throw InputError("--reuse-sample samples the thread model's analysis; it does not apply to the GPU model");
 }
 
 }  // namespace
@@ -363,6 +381,10 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     }
     o.hierarchy.seed = vm["seed"].as<std::uint64_t>();
     o.hierarchy.analysis = !vm["no-analysis"].as<bool>();
+    if (vm.count("reuse-sample")) {
+        if (!o.hierarchy.analysis) throw InputError("--reuse-sample samples the analysis, which --no-analysis turns off");
+        o.hierarchy.reuse_sample = parse_sample_rate(vm["reuse-sample"].as<std::string>());
+    }
     if (o.model == ModelKind::gpu) {
         o.gpu = read_gpu(vm, o, trace_block);
         o.hierarchy.l1 = effective_l1(o.gpu);

@@ -81,5 +81,7 @@ unsigned workers_or_all_cores(unsigned given);
 
 // "--l1-ways full|N" parsing, shared with sweeps.
 std::uint32_t parse_ways(const std::string& text, const std::string& what);
+// --reuse-sample's rate, in (0, 1].
+double parse_sample_rate(const std::string& text);
 
 }  // namespace cachesim::cli
