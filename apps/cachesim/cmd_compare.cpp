@@ -171,7 +171,8 @@ std::optional<KernelCompilation> compilation_of(const MeasuredRun& run) {
     const auto c = parse_choice<KernelCompilation>(kKernelCompilationChoices, run.variant);
     if (!c)
         throw InputError(run.source + ":" + std::to_string(run.line) + ", column 'variant': unknown compilation '" +
-                         run.variant + "' (" + choice_list(choice_texts<KernelCompilation>(kKernelCompilationChoices)) + ")");
+                         run.variant + "' (" +
+                         choice_list(choice_texts<KernelCompilation>(kKernelCompilationChoices)) + ")");
     return c;
 }
 

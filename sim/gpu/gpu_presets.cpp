@@ -52,9 +52,10 @@ const std::vector<GpuPresetSource> kCommonSources = {
                              "associative L1 follows the carve-out without a way count"},
 };
 
-// The H200's layout as measured (the H100's l2probe finds the same partition of every SM id) (docs/h200-data.md, "L2 partitions"). Each GPC is a wheel
-// of eight TPC slots (two SMs each); the CTA scheduler's first wave visits slot 0 of every GPC,
-// then slot 1 of every GPC, and so on, and a TPC's L2 partition is decided by its slot:
+// The H200's layout as measured (docs/h200-data.md, "L2 partitions"; the H100's l2probe finds the
+// same partition for every SM id). Each GPC is a wheel of eight TPC slots (two SMs each); the
+// CTA scheduler's first wave visits slot 0 of every GPC, then slot 1 of every GPC, and so on, and
+// a TPC's L2 partition is decided by its slot:
 // slots 0 and 4-6 on partition 0, slots 1-3 and 7 on partition 1. GPCs 0-3 hold SMs 0-63 in
 // slots 0-7, GPCs 4-7 hold SMs 64-119 in slots 1-7, and SMs 120-131 form a ninth group (TPCs
 // at 124-131 in slot 0, 120 in slot 6, 122 in slot 7). l2probe found exactly this split (66 SMs
