@@ -368,6 +368,136 @@ def gen_examples_table():
                     "measures them; `scripts/make_docs.sh --examples` then compares them here)")
     return (note("from `tests/data/h200/examples_compare.csv`, written by `{}`".format(EXAMPLES_CMD)) + "\n"
             + examples_table(path))
+# --- per set: training and held-out, H200 and H100 (scripts/fidelity_report.sh) ----------------
+
+REPORT_GPUS = ["h200", "h100"]
+REPORT_SETS = ["training", "heldout"]
+REPORT_KERNELS = ["stencil", "matmul"]
+REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
+
+
+def report_path(gpu, set_name, kernel):
+    return "tests/data/{}/fidelity_report_{}_{}.csv".format(gpu, set_name, kernel)
+
+
+def target_counts(rows):
+    """The fidelity targets over rows of compare's joined CSV, as cachesim compare counts them."""
+    f = lambda r, k: float(r[k])
+    l1_err = [abs(f(r, S + L1R) - f(r, M + L1R)) for r in rows]
+    stencil = [r for r in rows if r["kernel"] == "stencil"]
+    groups = {}
+    for r in rows:
+        key = tuple(r[k] for k in ("kernel", "width", "height", "stencil_w", "stencil_h", "depth", "block", "variant"))
+        groups.setdefault(key, []).append(r)
+    best = [0, 0, 0]  # groups of >= 3 schedules, L1 pick within 1 point, L2 pick within 1 point
+    for members in groups.values():
+        if len(members) < 3:
+            continue
+        best[0] += 1
+        for i, rate in ((1, L1R), (2, L2R)):
+            sim = [f(r, S + rate) for r in members]
+            meas = [f(r, M + rate) for r in members]
+            pick = sim.index(max(sim))
+            best[i] += max(meas) - meas[pick] <= 1.0
+    return {
+        "runs": len(rows),
+        "l1_3": sum(e <= 3 for e in l1_err),
+        "l1_6": sum(e > 6 for e in l1_err),
+        "l2_5_stencil": sum(abs(f(r, S + L2R) - f(r, M + L2R)) <= 5 for r in stencil),
+        "stencil": len(stencil),
+        "l2_5": sum(abs(f(r, S + L2R) - f(r, M + L2R)) <= 5 for r in rows),
+        "best": best,
+        "requests": sum(f(r, S + L1Q) == f(r, M + L1Q) for r in rows),
+        "sectors": sum(f(r, S + L1S) == f(r, M + L1S) for r in rows),
+    }
+
+
+def report_label(set_name, variant):
+    return set_name + ("" if variant in ("", "index64") else ", " + variant)
+
+
+def gen_fidelity_sets():
+    out = ["| GPU | set | runs | L1 within 3 | L1 beyond 6 | L2 within 5, stencil | L2 within 5, matmul "
+           "| best schedule within 1 (L1 / L2) | requests exact | sectors exact |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    used, missing = [], []
+    for gpu in REPORT_GPUS:
+        by_label = {}
+        for set_name in REPORT_SETS:
+            for kernel in REPORT_KERNELS:
+                path = report_path(gpu, set_name, kernel)
+                if not os.path.exists(os.path.join(ROOT, path)):
+                    missing.append(path)
+                    continue
+                used.append(path)
+                for r in read_csv(path):
+                    by_label.setdefault(report_label(r["set"], r["variant"]), []).append(r)
+        for label, rows in by_label.items():
+            c = target_counts(rows)
+            matmul = c["runs"] - c["stencil"]
+            out.append("| {} | {} | {} | {}/{} | {} | {}/{} | {}/{} | {}/{} / {}/{} | {}/{} | {}/{} |".format(
+                gpu, label, c["runs"], c["l1_3"], c["runs"], c["l1_6"], c["l2_5_stencil"], c["stencil"],
+                c["l2_5"] - c["l2_5_stencil"], matmul, c["best"][1], c["best"][0], c["best"][2], c["best"][0],
+                c["requests"], c["runs"], c["sectors"], c["runs"]))
+    text = note("from `cachesim compare`'s joined CSVs {}, written by `{}` (the targets: L1 within 3 points and "
+                "none beyond 6; L2 within 5 on stencil launches; the best schedule of each group of 3 or more "
+                "schedules the chip's best or within 1 point; request and sector counts exact)".format(
+                    ", ".join("`{}`".format(p) for p in used) or "(none yet)", REPORT_CMD))
+    left_out = []
+    for path in used:
+        with open(os.path.join(ROOT, path[:-len(".csv")] + ".txt")) as f:
+            left_out += [l.strip() for l in f if re.match(r"^  \S+:\d+: ", l)]
+    if left_out:
+        text += note("rows left out, their counters contradicting each other: " + "; ".join(
+            "`{}`".format(l) for l in left_out))
+    if missing:
+        text += note("not yet in the repository, so not in the table: {}".format(
+            ", ".join("`{}`".format(p) for p in missing)))
+    return text + "\n" + "\n".join(out) + "\n"
+
+
+# --- the rtx2080s preset against the thesis's RTX 2080 Super -----------------------------------
+
+THESIS_QUOTES = "tests/data/rtx2080s/thesis_quotes.csv"
+THESIS_SWEEP = "tests/data/rtx2080s/thesis_sweep.csv"
+
+
+def gen_rtx2080s_thesis():
+    quotes = {r["schedule"]: r for r in read_csv(THESIS_QUOTES)}
+    schedules = list(quotes)
+    out = ["| source | block | " + " | ".join("L1 hit % {}".format(s) for s in schedules) + " | "
+           + " | ".join("L2 hit % {}".format(s) for s in schedules) + " | "
+           + " | ".join("L2→L1 GB {}".format(s) for s in schedules) + " |",
+           "|---|---:|" + "---:|" * (3 * len(schedules))]
+    out.append("| thesis (RTX 2080 Super) | | " + " | ".join(quotes[s]["l1_hit_rate_pct"] for s in schedules) + " | "
+               + " | ".join(quotes[s]["l2_hit_rate_pct"] for s in schedules) + " | "
+               + " | ".join(quotes[s]["l2_to_l1_gb"] for s in schedules) + " |")
+    if not os.path.exists(os.path.join(ROOT, THESIS_SWEEP)):
+        return (note("`{}` is not yet in the repository: run `scripts/fidelity_report.sh rtx2080s`".format(THESIS_SWEEP))
+                + "\n" + "\n".join(out) + "\n")
+    sim = {}
+    for r in read_csv(THESIS_SWEEP):
+        sim.setdefault(int(r["block"]), {})[r["schedule"]] = r
+    within = []
+    for block in sorted(sim):
+        by = sim[block]
+        if not all(s in by for s in schedules):
+            continue
+        l1 = [float(by[s][L1R]) for s in schedules]
+        l2 = [100.0 * float(by[s][L2TH]) / float(by[s][L2T]) for s in schedules]
+        gb = [32.0 * float(by[s][L2T]) / 1e9 for s in schedules]
+        out.append("| rtx2080s preset | {} | ".format(block) + " | ".join("{:.2f}".format(v) for v in l1) + " | "
+                   + " | ".join("{:.2f}".format(v) for v in l2) + " | " + " | ".join("{:.2f}".format(v) for v in gb) + " |")
+        ok = all(abs(v - float(quotes[s]["l1_hit_rate_pct"])) <= 3 for v, s in zip(l1, schedules)) and \
+            all(abs(v - float(quotes[s]["l2_hit_rate_pct"])) <= 5 for v, s in zip(l2, schedules))
+        if ok:
+            within.append(str(block))
+    return (note("the thesis's numbers from `{}`, the preset's from `{}`, written by `scripts/fidelity_report.sh "
+                 "rtx2080s` (`cachesim sweep --model gpu --preset rtx2080s --workload matmul --size 1024x1024 "
+                 "--depth 1024 --schedule linear,column:32 --block 32,64,128,256,512,1024`); L2 is the rate of the "
+                 "L1s' lookups, L2→L1 their sectors x 32 B. Block sizes at which both schedules are within the "
+                 "targets (L1 3 points, L2 5): {}".format(THESIS_QUOTES, THESIS_SWEEP, ", ".join(within) or "none"))
+            + "\n" + "\n".join(out) + "\n")
 
 
 GENERATORS = {
@@ -383,6 +513,8 @@ GENERATORS = {
     "h200-medians": gen_h200_medians,
     "h200-spread": gen_h200_spread,
     "examples-table": gen_examples_table,
+    "fidelity-sets": gen_fidelity_sets,
+    "rtx2080s-thesis": gen_rtx2080s_thesis,
 }
 
 

@@ -33,7 +33,7 @@ std::string line_of(const std::string& text, const std::string& option) {
 }
 
 TEST(CliExplain, ListsEveryParameterWithValueAndProvenanceForEveryPreset) {
-    for (const std::string preset : {"v100", "t4", "a100", "h100", "h200"}) {
+    for (const std::string preset : {"v100", "t4", "rtx2080s", "a100", "h100", "h200"}) {
         const auto r = run_cachesim("simulate --preset " + preset + " --explain");
         ASSERT_EQ(r.exit_code, 0) << preset << "\n" << r.err;
         EXPECT_NE(r.out.find("preset " + preset), std::string::npos) << r.out;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <cstdio>
 
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
@@ -92,10 +93,39 @@ void read_metrics(const CsvTable& t, std::size_t r, const std::vector<int>& colu
             m.l2_hit_rate_range->max = std::min(100.0, m.l2_hit_rate_range->max);
         }
     }
-    // Metric groups may come from separate launches (a single profiling pass cannot collect them
-    // all), so hits can exceed sectors by run-to-run variation; far more means a broken row.
-    if (m.l1_sector_hits > 1.1 * m.l1_sectors || m.l2_sector_hits > 1.1 * m.l2_sectors)
-        throw InputError(t.source + ":" + std::to_string(t.lines[r]) + ": more than 110% sector hits than sectors");
+}
+
+std::string count_text(double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.0f", v);
+    return b;
+}
+
+// Metric groups may come from separate launches (a single profiling pass cannot collect them all),
+// so hits can exceed lookups by run-to-run variation; far more means a broken row. Empty: consistent.
+std::string inconsistent_counters(const MeasuredMetrics& m) {
+    const auto& names = measured_metric_names();
+    std::string reason;
+    auto check = [&](double hits, double lookups, const std::string& hit_name, const std::string& lookup_name) {
+        if (hits <= 1.1 * lookups) return;
+        reason += (reason.empty() ? "" : "; ") + hit_name + " " + count_text(hits) + " is more than 110% of " +
+                  lookup_name + " " + count_text(lookups) + " (hits > lookups)";
+    };
+    check(m.l1_sector_hits, m.l1_sectors, names[2], names[1]);
+    check(m.l2_sector_hits, m.l2_sectors, names[5], names[4]);
+    return reason;
+}
+
+// Keeps `run`, or, when its counters contradict each other, lists it in `invalid` or throws.
+void keep_or_list(MeasuredRun&& run, std::vector<MeasuredRun>& runs, std::vector<InvalidMeasuredRow>* invalid) {
+    const std::string reason = inconsistent_counters(run.metrics);
+    if (reason.empty()) {
+        runs.push_back(std::move(run));
+        return;
+    }
+    if (!invalid)
+        throw InconsistentCountersError(run.source + ":" + std::to_string(run.line) + ": inconsistent counters: " + reason);
+    invalid->push_back({run.source, run.line, reason});
 }
 
 std::vector<int> metric_columns(const CsvTable& t) {
@@ -154,13 +184,15 @@ void read_recorded_row(const CsvTable& t, std::size_t r, MeasuredRun& run, const
 
 }  // namespace
 
-std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source) {
+std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source,
+                                            std::vector<InvalidMeasuredRow>* invalid) {
     const CsvTable t = parse_csv(text, source, "kernel");
     const int kernel = require_column(t, "kernel"), width = require_column(t, "width"),
               height = require_column(t, "height"), stencil_w = require_column(t, "stencil_w"),
               stencil_h = require_column(t, "stencil_h"), depth = require_column(t, "depth"),
               schedule = require_column(t, "schedule"), block = require_column(t, "block");
     const int elem = t.column("elem_bytes"), gpu = t.column("gpu"), time = t.column("time_ms"), trace = t.column("trace");
+    const int set = t.column("set"), variant = t.column("variant");
     const std::vector<int> metrics = metric_columns(t);
     std::vector<MeasuredRun> runs;
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
@@ -169,6 +201,9 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
         auto field = [&](int c) { return row[static_cast<std::size_t>(c)]; };
         MeasuredRun run;
         run.line = t.lines[r];
+        run.source = source;
+        if (set >= 0) run.set = field(set);
+        if (variant >= 0) run.variant = field(variant);
         WorkloadSpec& w = run.workload;
         if (trace >= 0 && !field(trace).empty()) {
             read_recorded_row(t, r, run, field(trace));
@@ -177,7 +212,7 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
             if (gpu >= 0) run.gpu = field(gpu);
             if (time >= 0 && !field(time).empty()) run.time_ms = to_number(field(time), cell.where("time_ms"));
             read_metrics(t, r, metrics, run.metrics);
-            runs.push_back(std::move(run));
+            keep_or_list(std::move(run), runs, invalid);
             continue;
         }
         w.kind = at(cell.where("kernel"), [&] { return parse_workload_kind(field(kernel)); });
@@ -196,20 +231,22 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
         if (gpu >= 0) run.gpu = field(gpu);
         if (time >= 0 && !field(time).empty()) run.time_ms = to_number(field(time), cell.where("time_ms"));
         read_metrics(t, r, metrics, run.metrics);
-        runs.push_back(std::move(run));
+        keep_or_list(std::move(run), runs, invalid);
     }
-    if (runs.empty()) throw InputError(source + ": no measured rows");
+    if (runs.empty()) throw InputError(source + ": no measured rows" + (invalid && !invalid->empty() ? " left" : ""));
     return runs;
 }
 
 std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::string& source,
-                                           const WorkloadSpec& base, const std::vector<Schedule>& schedules) {
+                                           const WorkloadSpec& base, const std::vector<Schedule>& schedules,
+                                           std::vector<InvalidMeasuredRow>* invalid) {
     const CsvTable t = parse_csv(text, source, "Kernel Name");
     const int id = require_column(t, "ID");
     const int block = require_column(t, "Block Size");
     const int device = t.column("Device Name");
     const std::vector<int> metrics = metric_columns(t);
     std::vector<MeasuredRun> runs;
+    std::size_t launches = 0;
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
         const auto& row = t.rows[r];
         if (row[static_cast<std::size_t>(id)].empty()) {  // the units row
@@ -223,9 +260,10 @@ std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::str
         }
         MeasuredRun run;
         run.line = t.lines[r];
+        run.source = source;
         run.workload = base;
         if (schedules.empty()) throw InputError(source + ": no schedule given for the launches");
-        const std::size_t index = runs.size();
+        const std::size_t index = launches++;  // launches left out still take their schedule
         if (schedules.size() > 1 && index >= schedules.size())
             throw InputError(source + ": more launches than the " + std::to_string(schedules.size()) + " schedules given");
         run.workload.schedule = schedules.size() == 1 ? schedules[0] : schedules[index];
@@ -245,11 +283,11 @@ std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::str
         run.block = static_cast<std::uint32_t>(threads);
         if (device >= 0) run.gpu = row[static_cast<std::size_t>(device)];
         read_metrics(t, r, metrics, run.metrics);
-        runs.push_back(std::move(run));
+        keep_or_list(std::move(run), runs, invalid);
     }
-    if (runs.empty()) throw InputError(source + ": no profiled launches");
-    if (schedules.size() > 1 && runs.size() != schedules.size())
-        throw InputError(source + ": " + std::to_string(runs.size()) + " launches but " +
+    if (runs.empty()) throw InputError(source + ": no profiled launches" + (launches ? " left" : ""));
+    if (schedules.size() > 1 && launches != schedules.size())
+        throw InputError(source + ": " + std::to_string(launches) + " launches but " +
                          std::to_string(schedules.size()) + " schedules given");
     return runs;
 }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "traces/input_error.hpp"
 #include "traces/workload_spec.hpp"
 
 namespace cachesim {
@@ -49,6 +50,13 @@ const std::vector<std::string>& measured_metric_names();
 
 struct MeasuredRun {
     std::size_t line = 0;  // line in the source file, for messages
+    std::string source;    // the file, for messages and reports
+    // The measurement set the row belongs to (e.g. training, heldout): the file's `set` column when
+    // it has one, else empty (the caller names it, e.g. from the file name).
+    std::string set;
+    // How the kernel was compiled, gpubench's `variant` column (index64, index32, unroll1); empty
+    // when the file has no such column.
+    std::string variant;
     WorkloadSpec workload;  // a recorded kernel's row: only width, height and depth are its own
     std::uint32_t block = 0;
     std::string gpu;
@@ -68,11 +76,27 @@ struct MeasuredRun {
 std::string measured_kernel_name(const MeasuredRun& run);
 std::string measured_schedule_name(const MeasuredRun& run);
 
+// A row whose counters contradict each other: more hits than lookups beyond what separate
+// profiling passes explain (110%). `reason` names the counters and their values.
+class InconsistentCountersError : public InputError {
+public:
+    using InputError::InputError;
+};
+
+// A row left out instead of refusing the file (see parse_measured_csv's `invalid`).
+struct InvalidMeasuredRow {
+    std::string source;
+    std::size_t line = 0;
+    std::string reason;
+};
+
 // gpubench's CSV. Required columns: kernel, width, height, stencil_w, stencil_h, depth, schedule,
-// block, and the seven metrics; optional: elem_bytes (4), gpu, time_ms, and for recorded kernels
-// trace, example, shared_bytes, registers (a row with a trace may name any kernel). Throws InputError naming
-// the line and column of anything missing, unknown or non-numeric.
-std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source);
+// block, and the seven metrics; optional: elem_bytes (4), gpu, time_ms, set, variant, and for
+// recorded kernels trace, example, shared_bytes, registers (a row with a trace may name any kernel).
+// Throws InputError naming the line and column of anything missing, unknown or non-numeric. A row with inconsistent counters
+// throws InconsistentCountersError, or, when `invalid` is given, is left out and listed there.
+std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source,
+                                            std::vector<InvalidMeasuredRow>* invalid = nullptr);
 
 // ncu's raw page. Each launch row (rows with an ID) takes the workload `base` with the next of
 // `schedules` (one per launch, or one for all); the block size comes from ncu's "Block Size"
@@ -80,7 +104,8 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
 // `--print-units base`.
 std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::string& source,
                                            const WorkloadSpec& base,
-                                           const std::vector<Schedule>& schedules);
+                                           const std::vector<Schedule>& schedules,
+                                           std::vector<InvalidMeasuredRow>* invalid = nullptr);
 
 // True when the text looks like ncu's raw CSV rather than gpubench's.
 bool looks_like_ncu_csv(std::string_view text);

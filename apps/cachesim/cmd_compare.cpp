@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <mutex>
@@ -124,6 +125,12 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
             << s.best_groups << ", L2 " << s.l2_best_same << "/" << s.best_groups
             << "; the hardware loses at most " << format(s.l1_best_worst_loss_pp, 2) << " pp (L1), "
             << format(s.l2_best_worst_loss_pp, 2) << " pp (L2) running the simulated best instead\n";
+    // The fidelity targets (docs/fidelity.md), counted.
+    out << "        targets: L1 within 3 pp " << s.l1_within_3pp << "/" << s.runs << ", beyond 6 pp " << s.l1_beyond_6pp
+        << "; L2 within 5 pp on stencil launches " << s.stencil_l2_within_5pp << "/" << s.stencil_runs
+        << "; best schedule the hardware's best or within 1 pp: L1 " << s.l1_best_within_1pp << "/" << s.best_groups
+        << ", L2 " << s.l2_best_within_1pp << "/" << s.best_groups << "; requests exact " << s.request_count_exact
+        << "/" << s.runs << ", sectors exact " << s.sector_count_exact << "/" << s.runs << "\n";
     if (s.l1_repeatable_pairs + s.l2_repeatable_pairs > 0)
         out << "        schedule pairs the hardware orders repeatably (run-to-run ranges apart), simulated in the "
                "same order: L1 "
@@ -138,7 +145,7 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
     for (const std::string& n : names) out << ",measured:" << n << ",simulated:" << n;
     out << ",measured:l2_hit_rate.pct,simulated:l2_hit_rate.pct,l1_hit_rate_error_pp,l2_hit_rate_error_pp"
         << ",measured:l1_hit_rate.pct:min,measured:l1_hit_rate.pct:max,measured:l2_hit_rate.pct:min"
-        << ",measured:l2_hit_rate.pct:max\n";
+        << ",measured:l2_hit_rate.pct:max,set,variant\n";
     for (const ComparedRun& r : runs) {
         const MeasuredRun& m = r.measured;
         const WorkloadSpec& w = m.workload;
@@ -165,9 +172,36 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
         for (const std::optional<MeasuredRange>& range : {mm.l1_hit_rate_range, mm.l2_hit_rate_range})
             out << "," << (range ? format(range->min, 4) : std::string()) << ","
                 << (range ? format(range->max, 4) : std::string());
-        out << "\n";
+        out << "," << csv_field(m.set) << "," << csv_field(m.variant) << "\n";
     }
     return out.str();
+}
+
+// The compilation a row was measured with (its `variant` column), which --issue-burst auto reads;
+// nullopt when the file does not say.
+std::optional<KernelCompilation> compilation_of(const MeasuredRun& run) {
+    if (run.variant.empty()) return std::nullopt;
+    const auto c = parse_choice<KernelCompilation>(kKernelCompilationChoices, run.variant);
+    if (!c)
+        throw InputError(run.source + ":" + std::to_string(run.line) + ", column 'variant': unknown compilation '" +
+                         run.variant + "' (" +
+                         choice_list(choice_texts<KernelCompilation>(kKernelCompilationChoices)) + ")");
+    return c;
+}
+
+// "--measured SET=FILE" names the file's set; a plain FILE's set is its name up to the first '_'
+// (training_stencil.csv: training), so the files say which set they hold.
+std::pair<std::string, std::string> set_and_path(const std::string& arg) {
+    const std::size_t eq = arg.find('=');
+    if (eq != std::string::npos && eq > 0 && arg.find('/') > eq && !std::filesystem::exists(arg))
+        return {arg.substr(0, eq), arg.substr(eq + 1)};
+    std::string stem = std::filesystem::path(arg).stem().string();
+    return {stem.substr(0, stem.find('_')), arg};
+}
+
+// What the report groups rows by: the set, and the compilation where it is not the training one.
+std::string report_group(const MeasuredRun& run) {
+    return run.variant.empty() || run.variant == "index64" ? run.set : run.set + " " + run.variant;
 }
 
 // Simulates every run, `jobs` at once, each on `threads` threads of the GPU model; results keep
@@ -209,6 +243,7 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
             try {
                 GpuConfig config = base;
                 config.block = measured[i].block;
+                if (const auto compilation = compilation_of(measured[i])) config.compilation = *compilation;
                 runs[i].measured = measured[i];
                 RunControl control;
                 control.threads = threads;
@@ -286,7 +321,12 @@ int run_compare(int argc, char** argv) {
     options.add_options()
         ("help,h", "show this help")
         ("measured", po::value<std::vector<std::string>>()->composing(),
-         "measured CSV: gpubench's output, or ncu --csv --page raw --print-units base; repeatable")
+         "[SET=]FILE: measured CSV, gpubench's output or ncu --csv --page raw --print-units base; repeatable. "
+         "Its rows' set (training, heldout, ...) is the file's set column, else SET, else the file name up "
+         "to its first '_'; with more than one set the report gives each its own table and summary")
+        ("skip-invalid-rows", po::bool_switch(),
+         "leave out rows whose counters contradict each other (hits more than 110% of lookups) and list "
+         "them, instead of refusing the file")
         ("preset", po::value<std::string>()->default_value(std::string(kDefaultGpuPreset)), "GPU preset to simulate with")
         ("gpu", po::value<std::vector<std::string>>()->composing(),
          ("KEY=VALUE: override one of the preset's GPU model parameters, as cachesim simulate's --KEY=VALUE "
@@ -336,8 +376,11 @@ int run_compare(int argc, char** argv) {
     const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides);
     const std::string model = model_name(preset_name, overrides);
 
+    const bool skip_invalid = vm["skip-invalid-rows"].as<bool>();
+    std::vector<InvalidMeasuredRow> invalid;
     std::vector<MeasuredRun> measured;
-    for (const std::string& path : paths) {
+    for (const std::string& arg : paths) {
+        const auto [set, path] = set_and_path(arg);
         std::string text;
         try {
             text = read_text_file(path);
@@ -345,20 +388,29 @@ int run_compare(int argc, char** argv) {
             throw InputError(std::string("--measured: ") + e.what());
         }
         std::vector<MeasuredRun> runs;
-        if (looks_like_ncu_csv(text)) {
-            WorkloadSpec base;
-            base.kind = parse_workload_kind(vm["workload"].as<std::string>());
-            parse_dimensions(vm["size"].as<std::string>(), "--size", base.width, base.height);
-            parse_dimensions(vm["stencil"].as<std::string>(), "--stencil", base.stencil_w, base.stencil_h);
-            base.depth = vm["depth"].as<std::uint32_t>();
-            base.elem_bytes = vm["elem-bytes"].as<std::uint32_t>();
-            std::vector<Schedule> schedules;
-            std::stringstream list(vm["schedule"].as<std::string>());
-            for (std::string item; std::getline(list, item, ',');) schedules.push_back(parse_schedule(item));
-            validate(base);
-            runs = parse_ncu_raw_csv(text, path, base, schedules);
-        } else {
-            runs = parse_measured_csv(text, path);
+        try {
+            if (looks_like_ncu_csv(text)) {
+                WorkloadSpec base;
+                base.kind = parse_workload_kind(vm["workload"].as<std::string>());
+                parse_dimensions(vm["size"].as<std::string>(), "--size", base.width, base.height);
+                parse_dimensions(vm["stencil"].as<std::string>(), "--stencil", base.stencil_w, base.stencil_h);
+                base.depth = vm["depth"].as<std::uint32_t>();
+                base.elem_bytes = vm["elem-bytes"].as<std::uint32_t>();
+                std::vector<Schedule> schedules;
+                std::stringstream list(vm["schedule"].as<std::string>());
+                for (std::string item; std::getline(list, item, ',');) schedules.push_back(parse_schedule(item));
+                validate(base);
+                runs = parse_ncu_raw_csv(text, path, base, schedules, skip_invalid ? &invalid : nullptr);
+            } else {
+                runs = parse_measured_csv(text, path, skip_invalid ? &invalid : nullptr);
+            }
+        } catch (const InconsistentCountersError& e) {
+            throw InputError(std::string(e.what()) + "; the file is refused (--skip-invalid-rows leaves such rows out "
+                             "and lists them)");
+        }
+        for (MeasuredRun& r : runs) {
+            if (r.set.empty()) r.set = set;
+            compilation_of(r);  // an unknown variant is refused before minutes of simulation
         }
         measured.insert(measured.end(), runs.begin(), runs.end());
     }
@@ -390,8 +442,31 @@ int run_compare(int argc, char** argv) {
     const CompareSummary summary = summarize(runs);
 
     std::ostringstream report;
-    print_table(report, runs);
-    print_summary(report, summary);
+    std::vector<std::string> groups;  // in the order the rows come
+    for (const ComparedRun& r : runs)
+        if (std::find(groups.begin(), groups.end(), report_group(r.measured)) == groups.end())
+            groups.push_back(report_group(r.measured));
+    if (groups.size() == 1) {
+        print_table(report, runs);
+        print_summary(report, summary);
+    } else {
+        for (const std::string& g : groups) {
+            std::vector<ComparedRun> members;
+            for (const ComparedRun& r : runs)
+                if (report_group(r.measured) == g) members.push_back(r);
+            report << "== " << g << " ==\n";
+            print_table(report, members);
+            print_summary(report, summarize(members));
+            report << "\n";
+        }
+        report << "== all sets ==";
+        print_summary(report, summary);
+    }
+    if (!invalid.empty()) {
+        report << "\nleft out (--skip-invalid-rows), " << invalid.size() << " rows with inconsistent counters:\n";
+        for (const InvalidMeasuredRow& row : invalid)
+            report << "  " << row.source << ":" << row.line << ": " << row.reason << "\n";
+    }
     // Only the files asked for ('none', the old spelling of "skip", is still accepted).
     const std::string out = vm.count("out") ? vm["out"].as<std::string>() : "none";
     const std::string plot = vm.count("plot") ? vm["plot"].as<std::string>() : "none";

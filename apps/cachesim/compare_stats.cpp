@@ -34,7 +34,8 @@ std::string ComparedRun::group_key() const {
     return std::string(workload_name(w.kind)) + " " + std::to_string(w.width) + "x" + std::to_string(w.height) +
            (w.kind == WorkloadKind::stencil ? " " + std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h)
                                             : " d" + std::to_string(w.depth)) +
-           " block " + std::to_string(measured.block);
+           " block " + std::to_string(measured.block) +
+           (measured.variant.empty() || measured.variant == "index64" ? "" : " " + measured.variant);
 }
 
 namespace {
@@ -106,6 +107,12 @@ CompareSummary summarize(const std::vector<ComparedRun>& runs) {
         s.l1_within_3pp += e1 <= 3.0;
         s.l2_within_5pp += e2 <= 5.0;
         s.sector_count_exact += static_cast<double>(r.simulated.l1_sectors_ld) == r.measured.metrics.l1_sectors;
+        s.request_count_exact += static_cast<double>(r.simulated.l1_requests_ld) == r.measured.metrics.l1_requests;
+        s.l1_beyond_6pp += e1 > 6.0;
+        if (r.measured.workload.kind == WorkloadKind::stencil) {
+            ++s.stencil_runs;
+            s.stencil_l2_within_5pp += e2 <= 5.0;
+        }
         const std::optional<double> d1 = r.l1_range_error_pp(), d2 = r.l2_range_error_pp();
         if (d1 && d2) {
             ++s.ranged_runs;
@@ -143,16 +150,17 @@ CompareSummary summarize(const std::vector<ComparedRun>& runs) {
         // The simulation's pick: its highest rate (the first of equals); what that costs on the
         // hardware against the hardware's highest.
         auto best = [&](const std::vector<double>& measured, const std::vector<double>& simulated,
-                        std::size_t& same, double& worst_loss) {
+                        std::size_t& same, std::size_t& within_1pp, double& worst_loss) {
             const std::size_t pick = static_cast<std::size_t>(
                 std::max_element(simulated.begin(), simulated.end()) - simulated.begin());
             const double loss = *std::max_element(measured.begin(), measured.end()) - measured[pick];
             same += loss == 0;
+            within_1pp += loss <= 1.0;
             worst_loss = std::max(worst_loss, loss);
         };
         ++s.best_groups;
-        best(m1, s1, s.l1_best_same, s.l1_best_worst_loss_pp);
-        best(m2, s2, s.l2_best_same, s.l2_best_worst_loss_pp);
+        best(m1, s1, s.l1_best_same, s.l1_best_within_1pp, s.l1_best_worst_loss_pp);
+        best(m2, s2, s.l2_best_same, s.l2_best_within_1pp, s.l2_best_worst_loss_pp);
         const double rho1 = spearman(m1, s1), rho2 = spearman(m2, s2);
         if (std::isnan(rho1) || std::isnan(rho2)) continue;
         sum1 += rho1;

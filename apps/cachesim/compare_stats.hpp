@@ -22,7 +22,7 @@ struct ComparedRun {
     // the measurement has the range.
     std::optional<double> l1_range_error_pp() const;
     std::optional<double> l2_range_error_pp() const;
-    std::string group_key() const;  // everything but the schedule
+    std::string group_key() const;  // everything but the schedule (the compilation included)
 };
 
 struct CompareSummary {
@@ -31,6 +31,10 @@ struct CompareSummary {
     double l2_mean_abs_pp = 0, l2_worst_abs_pp = 0;
     std::size_t l1_within_3pp = 0, l2_within_5pp = 0;
     std::size_t sector_count_exact = 0;  // L1 global-load sectors equal to the hardware's
+    std::size_t request_count_exact = 0;  // L1 global-load requests equal to the hardware's
+    std::size_t l1_beyond_6pp = 0;        // runs whose L1 error exceeds 6 points
+    // The stencil launches, and of those the ones whose L2 rate is within 5 points.
+    std::size_t stencil_runs = 0, stencil_l2_within_5pp = 0;
     // Spearman rank correlation of schedules (by L1 / L2 hit rate) within each group of runs that
     // differ only in schedule, averaged over groups with at least 3 schedules; NaN if none.
     double l1_rank_correlation = 0, l2_rank_correlation = 0;
@@ -48,6 +52,8 @@ struct CompareSummary {
     // measured rate), and the most the hardware loses, by its own measurement, when it runs the
     // simulation's pick instead of its best (percentage points; 0 when every pick is right).
     std::size_t best_groups = 0, l1_best_same = 0, l2_best_same = 0;
+    // Groups where the simulation's pick costs the hardware at most 1 point (its best included).
+    std::size_t l1_best_within_1pp = 0, l2_best_within_1pp = 0;
     double l1_best_worst_loss_pp = 0, l2_best_worst_loss_pp = 0;
 };
 

@@ -20,6 +20,9 @@ constexpr std::string_view kSectoredLines =
     "Microbenchmarking (2018); thesis 2.1.2";
 constexpr std::string_view kNotWithOnePartition = "does not apply: one L2 partition";
 constexpr std::string_view kCoalescingOff = "does not apply: L2 request coalescing is off (measured on the H200 only)";
+constexpr std::string_view kTuring =
+    "NVIDIA Turing GPU Architecture whitepaper (2018): the full TU104 of the RTX 2080 Super; Jia et al., Dissecting "
+    "the NVidia Turing T4 GPU via Microbenchmarking (2019), a TU104 too";
 constexpr std::string_view kH200Fidelity =
     "gpubench's 81 H200 fidelity configurations (tests/data/h200/fidelity_*.csv; docs/fidelity.md \"Fidelity against the "
     "H200\")";
@@ -52,7 +55,9 @@ std::vector<GpuParameter> make_table() {
                              only("t4", D, "NVIDIA Turing GPU Architecture whitepaper (2018); Jia et al., Dissecting "
                                            "the NVidia Turing T4 GPU via Microbenchmarking (2019), thesis table 2.1"),
                              only("a100", D, "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)"),
-                             only("h100", D, "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"),
+                             only("h100", M, "132: NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022); "
+                                             "cudaGetDeviceProperties on an H100 (tests/data/h100/l2probe.txt)"),
+                             only("rtx2080s", D, kTuring),
                              only("h200", M, "cudaGetDeviceProperties on an H200; "
                                              "NVIDIA H200 product brief")}});
     t.push_back({.option = "warp-size", .report_key = "warp_size", .field = "warp_size", .group = "Launch and SMs",
@@ -101,7 +106,10 @@ std::vector<GpuParameter> make_table() {
                      c.unified_l1_bytes = byte_size(text, option);
                  },
                  .sources = {every(D, kCudaGuide),
-                             only("h200", D, "256 KiB: the same GH100 chip as the H100 (H100 whitepaper)")}});
+                             only("h200", D, "256 KiB: the same GH100 chip as the H100 (H100 whitepaper)"),
+                             only("h100", D, "256 KiB: NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"),
+                             only("rtx2080s", D, "96 KiB: NVIDIA Turing GPU Architecture whitepaper (2018); CUDA C++ "
+                                                 "Programming Guide, cc 7.5")}});
     t.push_back({.option = "carveouts", .report_key = "carveouts_kib", .field = "carveouts_kib",
                  .group = "L1 and shared memory", .type = P::text, .range = "KiB, comma separated",
                  .help = "shared-memory carve-outs the driver chooses from; it takes the smallest that holds the "
@@ -109,7 +117,10 @@ std::vector<GpuParameter> make_table() {
                  .get = carveouts_text, .set = set_carveouts,
                  .sources = {every(D, kCudaGuide),
                              only("t4", D, "L1 32 or 64 KiB: NVIDIA Turing GPU Architecture whitepaper (2018); Jia "
-                                           "et al. 2019, thesis table 2.1")}});
+                                           "et al. 2019, thesis table 2.1"),
+                             only("rtx2080s", D, "32 or 64 KiB of shared memory, the rest L1 (64 KiB for kernels with "
+                                                 "at most 32 KiB of shared memory, as typical CUDA code): CUDA C++ "
+                                                 "Programming Guide, cc 7.5; Jia et al. 2019")}});
     t.push_back({.option = "l1-size", .field = "l1.size_bytes, l1_auto", .group = "L1 and shared memory",
                  .type = P::text, .range = "auto or bytes (K/M/G); 0 disables the L1",
                  .help = "L1 size per SM; auto: the unified L1/shared memory less the carve-out",
@@ -145,6 +156,7 @@ std::vector<GpuParameter> make_table() {
                  .sources = {only("v100", D, "random4 (random aligned group of 4 lines evicted): Jia et al. 2018 "
                                              "(Volta), reported in the thesis 2.1.2"),
                              only("t4", D, "random4: Jia et al. 2019 (Turing), thesis 2.1.2"),
+                             only("rtx2080s", D, "random4: Jia et al. 2019 (Turing, TU104), thesis 2.1.2"),
                              only("a100", A, "LRU: no microbenchmark has shown non-LRU eviction on Ampere"),
                              every(A, "LRU, as for the A100")},
                  .cache_option = true});
@@ -160,8 +172,11 @@ std::vector<GpuParameter> make_table() {
                              only("t4", D, "4 MiB (4,194,304 B): NVIDIA Turing GPU Architecture whitepaper (2018)"),
                              only("a100", D, "40 MiB (41,943,040 B): NVIDIA A100 Tensor Core GPU Architecture "
                                              "whitepaper (2020)"),
-                             only("h100", D, "50 MiB (52,428,800 B): NVIDIA H100 Tensor Core GPU Architecture "
+                             only("h100", M, "50 MiB (52,428,800 B): cudaGetDeviceProperties on an H100 "
+                                             "(tests/data/h100/l2probe.txt); NVIDIA H100 Tensor Core GPU Architecture "
                                              "whitepaper (2022)"),
+                             only("rtx2080s", D, "4 MiB (4,194,304 B): NVIDIA Turing GPU Architecture whitepaper "
+                                                 "(2018, TU104); Jia et al. 2019 measure 4 MiB on the T4's TU104"),
                              only("h200", M, "60 MiB (62,914,560 B) as cudaGetDeviceProperties reports on an H200; "
                                              "NVIDIA H200 product brief")},
                  .cache_option = true});
@@ -203,7 +218,9 @@ std::vector<GpuParameter> make_table() {
                  .get = get_number<&GpuConfig::dram_fetch_bytes>, .set = set_count32<&GpuConfig::dram_fetch_bytes>,
                  .sources = {every(A, "one 32 B sector"),
                              only("h200", M, "64 B fill granules, crossing the link as one transfer: l2probe "
-                                             "(tests/data/h200/l2probe_granule.csv)")}});
+                                             "(tests/data/h200/l2probe_granule.csv)"),
+                             only("h100", M, "64 B fill granules: l2probe on an H100 finds sectors 1 and 3 arriving "
+                                             "with 0 and 2 (tests/data/h100/l2probe_granule.csv, l2probe.txt)")}});
     // ---- L2 partitions
     t.push_back({.option = "l2-partitions", .report_key = "l2_partitions", .field = "l2_partitions",
                  .group = "L2 partitions", .type = P::count, .range = "1 or 2", .min = 1, .max = 2,
@@ -214,9 +231,8 @@ std::vector<GpuParameter> make_table() {
                              only("a100", D, "two partitions of 20 MB: NVIDIA A100 whitepaper (2020); Ernst et al. "
                                              "section 3 (each SM attached to one half; far hits copied to the near "
                                              "half)"),
-                             only("h100", A, "modeled as one cache: the H200's floorplan (two partitions) was measured "
-                                             "on that chip only, and floorsweeping differs between chips (docs/gpu-model.md, "
-                                             "GPU model)"),
+                             only("h100", M, "two partitions of 25 MiB: l2probe's load latencies per SM on an H100 "
+                                             "(tests/data/h100/l2probe_sm.csv)"),
                              only("h200", M, "two partitions of 30 MiB: l2probe's load latencies per SM "
                                              "(tests/data/h200/l2probe_sm.csv)")}});
     t.push_back({.option = "l2-partition-map", .report_key = "l2_partition_map", .field = "partition_map",
@@ -227,7 +243,9 @@ std::vector<GpuParameter> make_table() {
                              only("a100", A, "halves: GPCs split in two (no SM -> partition table was measured on "
                                              "the A100)"),
                              only("h200", M, "the measured SM -> partition table, 66 SMs per partition, decided by "
-                                             "the TPC's slot in its GPC: l2probe (tests/data/h200/l2probe_sm.csv)")}});
+                                             "the TPC's slot in its GPC: l2probe (tests/data/h200/l2probe_sm.csv)"),
+                             only("h100", M, "the H200's SM -> partition table: l2probe on an H100 finds the same 66 "
+                                             "SM ids in each partition (tests/data/h100/l2probe_sm.csv, l2probe.txt)")}});
     t.push_back({.option = "l2-fill", .report_key = "l2_fill", .field = "partition_fill", .group = "L2 partitions",
                  .type = P::choice, .choices = texts(kPartitionFillChoices),
                  .help = "two partitions, where DRAM reads land",
@@ -237,7 +255,10 @@ std::vector<GpuParameter> make_table() {
                              only("a100", A, "home fill, as measured on the H200 (Ernst et al. section 3 describes "
                                              "far hits copied to the near half)"),
                              only("h200", M, "home fill: gpubench's L2 fabric counters "
-                                             "(tests/data/h200/partition_stencil.csv, partition_matmul.csv)")}});
+                                             "(tests/data/h200/partition_stencil.csv, partition_matmul.csv)"),
+                             only("h100", A, "home fill: the H200's, measured there by gpubench's L2 fabric counters "
+                                             "(the same GH100 chip; the H100's l2probe fill reads agree: "
+                                             "tests/data/h100/l2probe.txt)")}});
     // ---- L2 request coalescing
     constexpr std::string_view kCoalesce = "L2 request coalescing";
     t.push_back({.option = "l2-coalesce-hit", .report_key = "l2_coalesce_hit_rounds",
@@ -250,7 +271,9 @@ std::vector<GpuParameter> make_table() {
                  .set = set_count32<&GpuConfig::l2_coalesce_hit_rounds>,
                  .sources = {every(A, kCoalescingOff),
                              only("h200", M, "50 rounds for about 100 cycles after an L2 hit: l1probe "
-                                             "(tests/data/h200/l1probe_warm.csv, l1probe_cases_warm.csv)")}});
+                                             "(tests/data/h200/l1probe_warm.csv, l1probe_cases_warm.csv)"),
+                             only("h100", A, "50 rounds: the H200's, measured there by l1probe (the same GH100 chip; "
+                                             "l1probe was not run on the H100)")}});
     t.push_back({.option = "l2-coalesce-miss", .report_key = "l2_coalesce_miss_rounds",
                  .field = "l2_coalesce_miss_rounds", .group = kCoalesce, .type = P::count, .range = "0..1048576",
                  .min = 0, .max = 800,
@@ -259,7 +282,9 @@ std::vector<GpuParameter> make_table() {
                  .set = set_count32<&GpuConfig::l2_coalesce_miss_rounds>,
                  .sources = {every(A, kCoalescingOff),
                              only("h200", M, "200 rounds for about 400 cycles of a DRAM read: l1probe "
-                                             "(tests/data/h200/l1probe_cold.csv, l1probe_cases_cold.csv)")}});
+                                             "(tests/data/h200/l1probe_cold.csv, l1probe_cases_cold.csv)"),
+                             only("h100", A, "200 rounds: the H200's, measured there by l1probe (the same GH100 chip; "
+                                             "l1probe was not run on the H100)")}});
     t.push_back({.option = "l2-coalesce-max", .report_key = "l2_coalesce_max", .field = "l2_coalesce_requesters",
                  .group = kCoalesce, .type = P::count, .range = "2..255", .min = 2, .max = 255,
                  .help = "SMs one coalesced L2 lookup serves at most",
@@ -267,7 +292,8 @@ std::vector<GpuParameter> make_table() {
                  .set = set_count32<&GpuConfig::l2_coalesce_requesters>,
                  .sources = {every(A, kCoalescingOff),
                              only("h200", M, "132 SMs reading one line at once make 34-35 lookups, about four SMs "
-                                             "per lookup: l1probe (tests/data/h200/l1probe_cold.csv)")}});
+                                             "per lookup: l1probe (tests/data/h200/l1probe_cold.csv)"),
+                             only("h100", A, "the H200's, measured there by l1probe (the same GH100 chip)")}});
     t.push_back({.option = "l2-coalesce-among", .report_key = "l2_coalesce_among", .field = "l2_coalesce_scope",
                  .group = kCoalesce, .type = P::choice, .choices = texts(kCoalesceScopeChoices),
                  .help = "which SMs' requests can be coalesced",
@@ -278,7 +304,9 @@ std::vector<GpuParameter> make_table() {
                                              "(78 of 81) and ranks the schedules as well as no coalescing wherever the "
                                              "H200 ranks them repeatably; fitted on "
                                                  "gpubench's 81 H200 fidelity configurations "
-                                             "(tests/data/h200/fidelity_matmul_spread21.csv)")}});
+                                             "(tests/data/h200/fidelity_matmul_spread21.csv)"),
+                             only("h100", F, "pairs: fitted on the H200's training set (see the h200 preset), "
+                                             "not re-fitted on the H100")}});
     // ---- Scheduling
     t.push_back({.option = "cta-order", .report_key = "cta_order", .field = "cta_order", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kCtaOrderChoices), .help = "first wave of blocks",
@@ -291,7 +319,10 @@ std::vector<GpuParameter> make_table() {
                              only("h200", M, "the measured dispatch cycle (each GPC a wheel of eight TPC slots, "
                                              "visited slot by slot); it reproduces 75-100% of the measured first-wave "
                                              "placements: gpubench's block placement "
-                                             "(tests/data/h200/placement_matmul.csv)")}});
+                                             "(tests/data/h200/placement_matmul.csv)"),
+                             only("h100", A, "the H200's measured dispatch cycle (tests/data/h200/placement_matmul.csv): "
+                                             "the H100's l2probe finds the same SM -> partition split, so the same "
+                                             "floorplan; block placement was not measured on the H100")}});
     t.push_back({.option = "cta-refill", .report_key = "cta_refill", .field = "cta_refill", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kCtaRefillChoices),
                  .help = "later waves, SMs freeing a block slot in the same round get the next blocks in",
@@ -322,7 +353,9 @@ std::vector<GpuParameter> make_table() {
                                              "configurations (one value for blocks 128, 256 and 1024; the other 78 "
                                              "configurations stay within 3 points at L1); how much warps drift depends "
                                              "on the compiled loop (the same loads compiled two other ways need 0.01 "
-                                             "and 0.3: docs/fidelity.md)")}});
+                                             "and 0.3: docs/fidelity.md)"),
+                             only("h100", F, "0.05: fitted on the H200's training set (see the h200 preset), not "
+                                             "re-fitted on the H100")}});
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
                  .type = P::text, .range = "auto or 1..65536",
                  .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "
@@ -340,7 +373,9 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "1: one request per turn"),
                              only("h200", M, "auto: a warp issues the loads of one iteration of its compiled loop in "
                                              "a row, as nvcc -arch=sm_90 compiles gpubench's kernels (cuobjdump -sass: "
-                                             "tests/data/h200/sass_loads.txt; docs/h200-data.md)")}});
+                                             "tests/data/h200/sass_loads.txt; docs/h200-data.md)"),
+                             only("h100", M, "auto: the same compiled loops (cuobjdump -sass of the binary profiled "
+                                             "on the H100: tests/data/h100/sass_loads_variants.txt)")}});
     t.push_back({.option = "block-start-skip", .report_key = "block_start_skip", .field = "block_start_skip",
                  .group = "Scheduling", .type = P::count, .range = "0..1024", .min = 0, .max = 8,
                  .help = "lrr: a block's warps are passed over on their first 0..N turns (drawn per block, seeded), "
@@ -355,7 +390,9 @@ std::vector<GpuParameter> make_table() {
                              only("h200", F, "1, fitted on the same 81 H200 fidelity configurations as the spread: "
                                              "with issue bursts and the probe's no-hit-inside-a-request rule, 1, 2 "
                                              "and 4 all put the L2 rates of 81 of 81 within 5 points, 0 gives 68; 2 "
-                                             "and 4 put the naive matmul's L1 more than 3 points low")}});
+                                             "and 4 put the naive matmul's L1 more than 3 points low"),
+                             only("h100", F, "1: fitted on the H200's training set (see the h200 preset), not "
+                                             "re-fitted on the H100")}});
     t.push_back({.option = "compilation", .report_key = "compilation", .field = "compilation", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kKernelCompilationChoices),
                  .help = "how gpubench's kernel was compiled (its --variants), which --issue-burst auto reads",
@@ -388,6 +425,8 @@ std::vector<GpuParameter> make_table() {
                                       "2018); not measured on this chip"),
                              only("t4", D, "32 cycles: Jia et al., Dissecting the NVidia Turing T4 GPU via "
                                            "Microbenchmarking (2019)"),
+                             only("rtx2080s", D, "32 cycles: Jia et al., Dissecting the NVidia Turing T4 GPU via "
+                                                 "Microbenchmarking (2019), the same TU104 chip"),
                              only("v100", D, "28 cycles: Jia et al., Dissecting the NVIDIA Volta GPU Architecture via "
                                              "Microbenchmarking (2018)")}});
     t.push_back({.option = "lat-l1-miss", .report_key = "lat_l1_miss", .field = "lat_l1_miss", .group = kCycles,
@@ -436,7 +475,8 @@ std::vector<GpuParameter> make_table() {
                  },
                  .sources = {every(A, kCoalescingOff),
                              only("h200", M, "100 cycles after an L2 hit: l1probe (tests/data/h200/l1probe_warm.csv, "
-                                             "l1probe_cases_warm.csv)")}});
+                                             "l1probe_cases_warm.csv)"),
+                             only("h100", A, "100 cycles: the H200's, measured there by l1probe (the same GH100 chip)")}});
     t.push_back({.option = "lrc-miss-cycles", .report_key = "l2_coalesce_miss_cycles",
                  .field = "l2_coalesce_miss_cycles", .group = kCycles, .type = P::count, .range = "0..1048576",
                  .min = 0, .max = 1600,
@@ -448,7 +488,8 @@ std::vector<GpuParameter> make_table() {
                  },
                  .sources = {every(A, kCoalescingOff),
                              only("h200", M, "400 cycles of a DRAM read: l1probe (tests/data/h200/l1probe_cold.csv, "
-                                             "l1probe_cases_cold.csv)")}});
+                                             "l1probe_cases_cold.csv)"),
+                             only("h100", A, "400 cycles: the H200's, measured there by l1probe (the same GH100 chip)")}});
     return t;
 }
 

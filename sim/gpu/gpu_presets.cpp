@@ -32,14 +32,9 @@ GpuConfig base(std::string name, std::uint32_t sms, std::uint32_t threads, std::
     return c;
 }
 
-// Cycle timing's latencies where a chip's differ from base()'s: Volta's L1 hit (Jia et al. 2018),
-// the H100's near L2 hit (l2probe, tests/data/h100/l2probe.txt).
+// Cycle timing's L1 hit where a chip's differs from base()'s: Volta's (Jia et al. 2018).
 GpuConfig with_l1_hit(GpuConfig c, std::uint32_t cycles) {
     c.lat_l1_hit = cycles;
-    return c;
-}
-GpuConfig with_l1_miss(GpuConfig c, std::uint32_t cycles) {
-    c.lat_l1_miss = cycles;
     return c;
 }
 
@@ -57,9 +52,10 @@ const std::vector<GpuPresetSource> kCommonSources = {
                              "associative L1 follows the carve-out without a way count"},
 };
 
-// The H200's layout as measured (docs/h200-data.md, "L2 partitions"). Each GPC is a wheel
-// of eight TPC slots (two SMs each); the CTA scheduler's first wave visits slot 0 of every GPC,
-// then slot 1 of every GPC, and so on, and a TPC's L2 partition is decided by its slot:
+// The H200's layout as measured (docs/h200-data.md, "L2 partitions"; the H100's l2probe finds the
+// same partition for every SM id). Each GPC is a wheel of eight TPC slots (two SMs each); the
+// CTA scheduler's first wave visits slot 0 of every GPC, then slot 1 of every GPC, and so on, and
+// a TPC's L2 partition is decided by its slot:
 // slots 0 and 4-6 on partition 0, slots 1-3 and 7 on partition 1. GPCs 0-3 hold SMs 0-63 in
 // slots 0-7, GPCs 4-7 hold SMs 64-119 in slots 1-7, and SMs 120-131 form a ninth group (TPCs
 // at 124-131 in slot 0, 120 in slot 6, 122 in slot 7). l2probe found exactly this split (66 SMs
@@ -84,11 +80,13 @@ GpuFloorplan h200_floorplan() {
     return plan;
 }
 
-// The H200's L2 as measured: two partitions on the measured floorplan, home fill, 64 B fill
-// granules (docs/fidelity.md, "L2 partitions on the H200").
-GpuConfig h200_config() {
-    GpuConfig c = base("h200", 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024,
-                       PolicyKind::lru, 60ull << 20, 2);
+// A Hopper (GH100) chip: the mechanisms measured and fitted on the H200 (docs/fidelity.md), which
+// the H100 and the H200 share. They differ only in what is measured or documented per chip: the
+// L2's size and the near L2 hit latency. l2probe finds the same two partitions, the same SM ->
+// partition split and the same 64 B fill granule on both (tests/data/h{100,200}/l2probe*).
+GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t near_l2_hit_cycles) {
+    GpuConfig c = base(std::move(name), 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024,
+                       PolicyKind::lru, l2_bytes, 2);
     c.floorplan = h200_floorplan();
     c.cta_order = CtaOrder::floorplan;
     c.partition_map = PartitionMap::floorplan;
@@ -118,7 +116,7 @@ GpuConfig h200_config() {
     c.block_start_skip = 1;
     // Cycle timing (--timing cycles): an L1 miss waits the measured near L2 hit (l2probe), and the
     // coalescing windows are the measured 100 / 400 cycles (l1probe).
-    c.lat_l1_miss = 291;
+    c.lat_l1_miss = near_l2_hit_cycles;
     c.l2_coalesce_hit_cycles = 100;
     c.l2_coalesce_miss_cycles = 400;
     return c;
@@ -144,24 +142,37 @@ const std::vector<GpuPreset>& gpu_presets() {
                        "NVIDIA Turing GPU Architecture whitepaper (2018); Jia et al., Dissecting the "
                        "NVidia Turing T4 GPU via Microbenchmarking (2019), thesis table 2.1"},
                       {"L1 random4", "Jia et al. 2019 (Turing), thesis 2.1.2"}})},
+        {"rtx2080s", "NVIDIA GeForce RTX 2080 Super (TU104, cc 7.5): 48 SMs, 96 KiB L1/shared, 4 MiB L2",
+         base("rtx2080s", 48, 1024, 16, 96, {32, 64}, 0, PolicyKind::random4, 4ull << 20, 1),
+         with_common({{"48 SMs (the full TU104), 4 MiB L2 (4,194,304 B); 96 KiB L1/shared per SM, 32 or 64 KiB "
+                       "of it L1 (64 KiB when a kernel uses at most 32 KiB of shared memory)",
+                       "NVIDIA Turing GPU Architecture whitepaper (2018, TU104); CUDA C++ Programming Guide "
+                       "(cc 7.5); Jia et al., Dissecting the NVidia Turing T4 GPU via Microbenchmarking (2019), "
+                       "the same TU104 chip"},
+                      {"L1 random4; L1 hit 32 cycles",
+                       "Jia et al. 2019 (Turing), thesis 2.1.2"}})},
         {"a100", "NVIDIA A100 (SXM4 40 GB, GA100, cc 8.0): 108 SMs, 192 KiB L1/shared, 40 MiB L2 in two partitions",
          base("a100", 108, 2048, 32, 192, {0, 8, 16, 32, 64, 100, 132, 164}, 1024, PolicyKind::lru, 40ull << 20, 2),
          with_common({{"108 SMs, 40 MiB L2 (41,943,040 B) split into two partitions",
                        "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020); Ernst et al. section 3 "
                        "(each SM attached to one 20 MB half; far hits copied to the near half)"},
                       {"L1 LRU", "assumption: no microbenchmark has shown non-LRU eviction on Ampere"}})},
-        {"h100", "NVIDIA H100 (SXM5, GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 50 MiB L2",
-         with_l1_miss(base("h100", 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024,
-                           PolicyKind::lru, 50ull << 20, 1),
-                      289),
+        {"h100", "NVIDIA H100 (SXM5, GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 50 MiB L2 in two partitions",
+         hopper_config("h100", 50ull << 20, 289),
          with_common({{"132 SMs, 50 MiB L2 (52,428,800 B), 256 KiB L1/shared per SM",
-                       "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"},
-                      {"L2 modeled as one cache: the H200's floorplan (two partitions) was measured on "
-                       "that chip only, and floorsweeping differs between chips",
-                       "docs/gpu-model.md, Presets"},
+                       "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022); cudaGetDeviceProperties "
+                       "on an H100 (tests/data/h100/l2probe.txt)"},
+                      {"L2 in two partitions, the H200's SM -> partition split, 64 B fill granules; near L2 hit "
+                       "289 cycles",
+                       "measured on an H100: l2probe (tests/data/h100/l2probe.txt, l2probe_sm.csv, "
+                       "l2probe_granule.csv)"},
+                      {"first-wave block order, L2 request coalescing, issue bursts, warp rate spread, block "
+                       "start skip",
+                       "the H200's (same GH100 chip): measured or fitted on the H200's training set only, "
+                       "never on H100 hit rates (docs/fidelity.md)"},
                       {"L1 LRU", "assumption, as for the A100"}})},
         {"h200", "NVIDIA H200 (GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 60 MiB L2 in two partitions",
-         h200_config(),
+         hopper_config("h200", 60ull << 20, 291),
          with_common({{"132 SMs, 60 MiB L2 (62,914,560 B as cudaGetDeviceProperties reports)",
                        "cudaGetDeviceProperties on an H200; NVIDIA H200 product brief"},
                       {"256 KiB L1/shared per SM", "same GH100 chip as the H100 (H100 whitepaper)"},
