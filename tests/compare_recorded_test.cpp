@@ -85,9 +85,10 @@ TEST(CompareRecorded, BuiltinRowsAreSimulatedAsWithoutRecordedOnes) {
     write(dir / "builtin.csv", kFixed + "," + kMetrics + "\n" +
                                    "stencil,256,256,3,3,0,linear,256,4,fake,0.01,8192,32768,20000,61.0,12000,4000,33.3,262144\n");
     write(dir / "mixed.csv", kExampleHeader + kStencilRow + kTransposeRow);
-    const auto alone = test::run_cachesim("compare --no-progress --measured '" + (dir / "builtin.csv").string() +
+    // (one set name for both files: a file's set is otherwise its name's first word)
+    const auto alone = test::run_cachesim("compare --no-progress --measured 'fake=" + (dir / "builtin.csv").string() +
                                           "' --out '" + (dir / "a.csv").string() + "'");
-    const auto mixed = test::run_cachesim("compare --no-progress --measured '" + (dir / "mixed.csv").string() +
+    const auto mixed = test::run_cachesim("compare --no-progress --measured 'fake=" + (dir / "mixed.csv").string() +
                                           "' --out '" + (dir / "b.csv").string() + "'");
     ASSERT_EQ(alone.exit_code, 0) << alone.err;
     ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
