@@ -10,7 +10,7 @@
 #   scripts/fidelity_report.sh [--jobs N] [--head N] [--out DIR] [PART ...]
 #
 # PART: h200, h100, rtx2080s, or GPU:SET:KERNEL for one file (e.g. h100:heldout:matmul); all by
-# default. --jobs: simulation threads (default: all cores). --head N: only the first N rows of each
+# default. --jobs: rows simulated at once, one thread each (default: all cores). --head N: only the first N rows of each
 # file, written under --out (default tests/data; give another folder with --head, so that partial
 # results do not replace committed ones). Which file is which set is the file's name (training_*,
 # heldout_*), or SET= for the H200's training files, whose names predate the sets. Rows whose
@@ -61,8 +61,11 @@ compare_one() {
   local rows=()
   [ -z "$head" ] || rows=(--rows "1-$head")
   echo "fidelity_report: $gpu $set $kernel" >&2
+  # rows at once, one thread each (compare's default splits the cores the same way)
+  local parallel=()
+  [ "$jobs" = 0 ] || parallel=(--jobs "$jobs" --threads 1)
   "$bin" compare --preset "$gpu" --measured "$(measured "$gpu" "$set" "$kernel")" --skip-invalid-rows \
-    --threads "$jobs" --no-progress "${rows[@]}" --out "$dir/$name.csv" > "$dir/$name.txt.new"
+    "${parallel[@]}" --no-progress "${rows[@]}" --out "$dir/$name.csv" > "$dir/$name.txt.new"
   mv "$dir/$name.txt.new" "$dir/$name.txt"
 }
 

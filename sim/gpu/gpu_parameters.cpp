@@ -428,7 +428,12 @@ std::vector<GpuParameter> make_table() {
                              only("rtx2080s", D, "32 cycles: Jia et al., Dissecting the NVidia Turing T4 GPU via "
                                                  "Microbenchmarking (2019), the same TU104 chip"),
                              only("v100", D, "28 cycles: Jia et al., Dissecting the NVIDIA Volta GPU Architecture via "
-                                             "Microbenchmarking (2018)")}});
+                                             "Microbenchmarking (2018)"),
+                             only("h200", M, "42 cycles, the median L1 hit of one thread chasing 64 lines it has just "
+                                             "read (p10 and p90 42): latencyprobe (tests/data/h200/latencyprobe.txt; "
+                                             "the same method as l2probe, whose L2 hits it measures at 277)"),
+                             only("h100", A, "42 cycles, the H200's L1 hit (latencyprobe); not measured on the "
+                                             "H100")}});
     t.push_back({.option = "lat-l1-miss", .report_key = "lat_l1_miss", .field = "lat_l1_miss", .group = kCycles,
                  .type = P::count, .range = "1..1048576", .min = 1, .max = 2000,
                  .help = "cycles: cycles from a load's issue to its data when a sector misses in L1 (SMs run alone, "

@@ -114,9 +114,11 @@ GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t 
     // L2, 0 gives 68; 2 and 4 put the naive matmul's L1 more than 3 points low).
     c.issue_burst = kIssueBurstAuto;
     c.block_start_skip = 1;
-    // Cycle timing (--timing cycles): an L1 miss waits the measured near L2 hit (l2probe), and the
-    // coalescing windows are the measured 100 / 400 cycles (l1probe).
+    // Cycle timing (--timing cycles): an L1 miss waits the measured near L2 hit (l2probe), a hit
+    // the measured L1 hit (latencyprobe), and the coalescing windows are the measured 100 / 400
+    // cycles (l1probe).
     c.lat_l1_miss = near_l2_hit_cycles;
+    c.lat_l1_hit = 42;  // the H200's, by the same method (latencyprobe)
     c.l2_coalesce_hit_cycles = 100;
     c.l2_coalesce_miss_cycles = 400;
     return c;
