@@ -12,6 +12,7 @@
 #include "sim/rng.hpp"
 #include "sim/thread_model.hpp"
 #include "tests/lru_reference.hpp"
+#include "tests/vector_source.hpp"
 #include "traces/workload_source.hpp"
 
 namespace cachesim {
@@ -207,26 +208,6 @@ void expect_same_analysis(AccessSource& source, HierarchyConfig h, const std::st
     }
 }
 
-class VectorSource final : public AccessSource {
-public:
-    explicit VectorSource(std::vector<Access> a) : accesses_(std::move(a)) {}
-    std::vector<ArrayInfo> arrays() const override { return {{"trace", 0, 1, 0, 1}}; }
-    bool next(AccessBatch& batch, std::size_t max) override {
-        const std::size_t n = std::min(max, accesses_.size() - position_);
-        batch.accesses.assign(accesses_.begin() + static_cast<std::ptrdiff_t>(position_),
-                              accesses_.begin() + static_cast<std::ptrdiff_t>(position_ + n));
-        batch.first_step = position_;
-        batch.accesses_per_step = 1;
-        position_ += n;
-        return n > 0;
-    }
-    void rewind() override { position_ = 0; }
-
-private:
-    std::vector<Access> accesses_;
-    std::size_t position_ = 0;
-};
-
 TEST(ReuseAnalysis, ThreadModelMatchesReferenceOnTraces) {
     for (int kind = 0; kind < 3; ++kind) {  // sequential, random, mix (the benchmark traces' shapes)
         Rng rng(2024 + kind);
@@ -237,7 +218,7 @@ TEST(ReuseAnalysis, ThreadModelMatchesReferenceOnTraces) {
             a[i].size = 8;
             a[i].is_write = rng.below(5) == 0;
         }
-        VectorSource source(a);
+        test::VectorSource source(a);
         for (const PolicyKind policy : {PolicyKind::lru, PolicyKind::random}) {
             HierarchyConfig h;
             h.l1 = {"L1", 8 * 1024, 64, 0, 4, policy, WritePolicy::write_back_allocate};

@@ -9,29 +9,10 @@
 
 #include "sim/rng.hpp"
 #include "sim/thread_model.hpp"
+#include "tests/vector_source.hpp"
 
 namespace cachesim {
 namespace {
-
-class VectorSource final : public AccessSource {
-public:
-    explicit VectorSource(std::vector<Access> a) : accesses_(std::move(a)) {}
-    std::vector<ArrayInfo> arrays() const override { return {{"trace", 0, 1, 0, 1}}; }
-    bool next(AccessBatch& batch, std::size_t max) override {
-        const std::size_t n = std::min(max, accesses_.size() - position_);
-        batch.accesses.assign(accesses_.begin() + static_cast<std::ptrdiff_t>(position_),
-                              accesses_.begin() + static_cast<std::ptrdiff_t>(position_ + n));
-        batch.first_step = position_;
-        batch.accesses_per_step = 1;
-        position_ += n;
-        return n > 0;
-    }
-    void rewind() override { position_ = 0; }
-
-private:
-    std::vector<Access> accesses_;
-    std::size_t position_ = 0;
-};
 
 // Reuse at many scales: a hot set, a warm set, a wide random range and a sequential sweep.
 std::vector<Access> mixed_trace(std::size_t n, std::uint64_t seed) {
@@ -77,7 +58,7 @@ double share_of(const ReuseHistogram& h, std::size_t b) {
 }
 
 TEST(ReuseSample, RateOneIsTheExactAnalysis) {
-    VectorSource source(mixed_trace(300000, 7));
+    test::VectorSource source(mixed_trace(300000, 7));
     const SimulationResult exact = simulate_thread_model(source, two_levels(0));
     source.rewind();
     const SimulationResult sampled = simulate_thread_model(source, two_levels(1));
@@ -99,7 +80,7 @@ TEST(ReuseSample, RateOneIsTheExactAnalysis) {
 // share and each miss class within 0.02 (of the lookups, of the misses).
 TEST(ReuseSample, SharesWithinTheDocumentedBound) {
     constexpr double kRate = 0.1, kBound = 0.02;
-    VectorSource source(mixed_trace(1000000, 3));
+    test::VectorSource source(mixed_trace(1000000, 3));
     const SimulationResult exact = simulate_thread_model(source, two_levels(0));
     source.rewind();
     const SimulationResult sampled = simulate_thread_model(source, two_levels(kRate));

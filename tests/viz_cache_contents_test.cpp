@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tests/lru_reference.hpp"
+#include "tests/vector_source.hpp"
 #include "traces/workload_source.hpp"
 #include "viz/cache_contents.hpp"
 
@@ -15,27 +16,10 @@ using namespace cachesim::viz;
 
 namespace {
 
+// The array the hand stream reads: 64 floats.
+const ArrayInfo kArray{"a", 0, 4, 64, 1};
+
 // One access per step.
-class StepSource final : public AccessSource {
-public:
-    explicit StepSource(std::vector<Access> a) : accesses_(std::move(a)) {}
-    std::vector<ArrayInfo> arrays() const override { return {{"a", 0, 4, 64, 1}}; }
-    bool next(AccessBatch& batch, std::size_t max) override {
-        const std::size_t n = std::min(max, accesses_.size() - position_);
-        batch.accesses.assign(accesses_.begin() + static_cast<std::ptrdiff_t>(position_),
-                              accesses_.begin() + static_cast<std::ptrdiff_t>(position_ + n));
-        batch.first_step = position_;
-        batch.accesses_per_step = 1;
-        position_ += n;
-        return n > 0;
-    }
-    void rewind() override { position_ = 0; }
-
-private:
-    std::vector<Access> accesses_;
-    std::size_t position_ = 0;
-};
-
 Access read(std::uint64_t a) { return {a, 4, 0, false}; }
 Access write(std::uint64_t a) { return {a, 4, 0, true}; }
 
@@ -53,7 +37,7 @@ std::vector<Access> hand_stream() { return {read(0), read(32), write(0), read(16
 }  // namespace
 
 TEST(CacheContents, LruByHand) {
-    StepSource src(hand_stream());
+    test::VectorSource src(hand_stream(), kArray);
     // After step 2: set 0 holds line 0 (way 0, written, most recent) and line 2 (way 1, least
     // recent: the next victim); set 1 is empty and would fill way 0.
     CacheContents c = cache_contents_at(src, two_by_two(PolicyKind::lru), 2);
@@ -81,7 +65,7 @@ TEST(CacheContents, LruByHand) {
 
     // After step 4: line 4 missed in the full set 0 and replaced the least recent line 2 in way 1;
     // line 0 is now the least recent (next victim). Line 1 sits in way 0 of set 1.
-    StepSource src4(hand_stream());
+    test::VectorSource src4(hand_stream(), kArray);
     c = cache_contents_at(src4, two_by_two(PolicyKind::lru), 4, /*focus_line=*/0);
     const LevelContents& a = c.levels[0];
     EXPECT_EQ(a.set[0].ways[0].line, 0u);
@@ -107,7 +91,7 @@ TEST(CacheContents, LruByHand) {
     EXPECT_FALSE(c.focus->evicted_step);
 
     // Line 2: used once (no reuse distance), evicted at step 4 by line 4's fill.
-    StepSource src2(hand_stream());
+    test::VectorSource src2(hand_stream(), kArray);
     c = cache_contents_at(src2, two_by_two(PolicyKind::lru), 4, /*focus_line=*/2);
     EXPECT_EQ(c.focus->last_access_step, 1u);
     EXPECT_FALSE(c.focus->reuse_distance);
@@ -118,7 +102,7 @@ TEST(CacheContents, LruByHand) {
 
 TEST(CacheContents, FifoByHand) {
     // FIFO ignores the hit at step 2: at step 4 the oldest fill, line 0 (way 0), is the victim.
-    StepSource src(hand_stream());
+    test::VectorSource src(hand_stream(), kArray);
     const CacheContents c = cache_contents_at(src, two_by_two(PolicyKind::fifo), 4);
     const SetContents& s0 = c.levels[0].set[0];
     EXPECT_EQ(s0.ways[0].line, 4u);
@@ -130,7 +114,7 @@ TEST(CacheContents, FifoByHand) {
 }
 
 TEST(CacheContents, RandomPolicyLeavesAgesUnknown) {
-    StepSource src(hand_stream());
+    test::VectorSource src(hand_stream(), kArray);
     HierarchyConfig h = two_by_two(PolicyKind::random);
     const CacheContents c = cache_contents_at(src, h, 4);
     EXPECT_FALSE(c.levels[0].ages_known);
@@ -141,7 +125,7 @@ TEST(CacheContents, RandomPolicyLeavesAgesUnknown) {
 }
 
 TEST(CacheContents, StepPastTheEndIsAnError) {
-    StepSource src(hand_stream());
+    test::VectorSource src(hand_stream(), kArray);
     EXPECT_THROW(cache_contents_at(src, two_by_two(PolicyKind::lru), 5), SimulationError);
 }
 
