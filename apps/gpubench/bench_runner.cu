@@ -25,6 +25,33 @@ T* device_alloc(std::size_t count, const char* what) {
 
 }  // namespace
 
+std::vector<float> sorted_launch_times(const std::function<void()>& flush, const std::function<void()>& launch,
+                                       int warmup, int repetitions, cudaStream_t stream, cudaEvent_t start,
+                                       cudaEvent_t stop, const char* what) {
+    for (int i = 0; i < warmup; ++i) {
+        flush();
+        launch();
+    }
+    std::vector<float> times;
+    for (int i = 0; i < repetitions; ++i) {
+        flush();
+        cuda_check(cudaEventRecord(start, stream), "cudaEventRecord");
+        launch();
+        cuda_check(cudaEventRecord(stop, stream), "cudaEventRecord");
+        cuda_check(cudaEventSynchronize(stop), what);
+        float ms = 0;
+        cuda_check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+        times.push_back(ms);
+    }
+    std::sort(times.begin(), times.end());
+    return times;
+}
+
+double median_ms(const std::vector<float>& sorted) {
+    const std::size_t n = sorted.size();
+    return n % 2 ? sorted[n / 2] : 0.5 * (static_cast<double>(sorted[n / 2 - 1]) + sorted[n / 2]);
+}
+
 DeviceInfo open_device(int device) {
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
@@ -252,24 +279,10 @@ double BenchRunner::check(const BenchConfig& config) {
 
 void BenchRunner::time(const BenchConfig& config, ResultRow& row) {
     const std::function<void()> launch = launcher(config, Instantiation::timed);
-    for (int i = 0; i < options_.warmup; ++i) {
-        flush_l2(flush_buffer_, flush_bytes_, stream_);
-        launch();
-    }
-    std::vector<float> times;
-    for (int i = 0; i < options_.repetitions; ++i) {
-        flush_l2(flush_buffer_, flush_bytes_, stream_);
-        cuda_check(cudaEventRecord(start_, stream_), "cudaEventRecord");
-        launch();
-        cuda_check(cudaEventRecord(stop_, stream_), "cudaEventRecord");
-        cuda_check(cudaEventSynchronize(stop_), "timed launch");
-        float ms = 0;
-        cuda_check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-        times.push_back(ms);
-    }
-    std::sort(times.begin(), times.end());
-    const std::size_t n = times.size();
-    row.time_ms = n % 2 ? times[n / 2] : 0.5 * (static_cast<double>(times[n / 2 - 1]) + times[n / 2]);
+    const std::vector<float> times = sorted_launch_times([&] { flush_l2(flush_buffer_, flush_bytes_, stream_); },
+                                                         launch, options_.warmup, options_.repetitions, stream_,
+                                                         start_, stop_, "timed launch");
+    row.time_ms = median_ms(times);
     row.time_ms_min = times.front();
     row.repetitions = options_.repetitions;
 }

@@ -32,6 +32,14 @@ void write_placement_header(std::ostream& out);
 void write_warp_times_header(std::ostream& out);
 void write_warp_ends_header(std::ostream& out);
 
+// Times a kernel launch: `warmup` untimed launches, then `repetitions` timed ones (CUDA events on
+// `stream`), each after `flush`. Returns the times in ms, sorted; `what` names a failed launch.
+std::vector<float> sorted_launch_times(const std::function<void()>& flush, const std::function<void()>& launch,
+                                       int warmup, int repetitions, cudaStream_t stream, cudaEvent_t start,
+                                       cudaEvent_t stop, const char* what);
+// The median of sorted times (the mean of the middle two for an even count).
+double median_ms(const std::vector<float>& sorted);
+
 // Selects the device; throws NoGpuError when there is none (or no driver).
 DeviceInfo open_device(int device);
 

@@ -237,24 +237,9 @@ int run_examples(const Options& options) {
             std::fprintf(stderr, "[%zu/%zu] CHECK FAILED %s\n", c + 1, specs.size(), e.what());
             continue;
         }
-        std::vector<float> times;
-        for (int i = 0; i < options.warmup; ++i) {
-            flush();
-            launch();
-        }
-        for (int i = 0; i < options.repetitions; ++i) {
-            flush();
-            cuda_check(cudaEventRecord(start, stream), "cudaEventRecord");
-            launch();
-            cuda_check(cudaEventRecord(stop, stream), "cudaEventRecord");
-            cuda_check(cudaEventSynchronize(stop), "timed example launch");
-            float ms = 0;
-            cuda_check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-            times.push_back(ms);
-        }
-        std::sort(times.begin(), times.end());
-        const std::size_t n = times.size();
-        const double median = n % 2 ? times[n / 2] : 0.5 * (static_cast<double>(times[n / 2 - 1]) + times[n / 2]);
+        const std::vector<float> times = sorted_launch_times(flush, launch, options.warmup, options.repetitions,
+                                                             stream, start, stop, "timed example launch");
+        const double median = median_ms(times);
         std::vector<std::optional<double>> metrics;
         std::vector<ResultRow::Spread> spread;
         if (counters) {
