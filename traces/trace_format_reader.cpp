@@ -130,6 +130,7 @@ void TraceFileSource::rewind() {
     step_threads_.clear();
     step_first_.assign(1, 0);
     next_thread_ = 0;
+    previous_thread_.valid = false;
 }
 
 bool TraceFileSource::load_block() {
@@ -350,6 +351,139 @@ bool TraceFileSource::next_threads(ThreadBatch& batch) {
     block_position_ = block_accesses_;
     block_step_ = step_threads_.size();
     return true;
+}
+
+bool TraceFileSource::next_thread_records(ThreadRecords& records) {
+    records.threads.clear();
+    records.first.assign(1, 0);
+    records.repeats.clear();
+    records.starts_at.assign(1, 0);
+    records.starts.clear();
+    if (!launch_) fail(8, "a version 1 trace has no threads (it holds no launch)");
+    if (block_position_ == block_accesses_ && !load_block()) return false;
+    records.threads.assign(step_threads_.begin() + static_cast<std::ptrdiff_t>(block_step_), step_threads_.end());
+    records.first.resize(records.threads.size() + 1);
+    for (std::size_t i = 0; i <= records.threads.size(); ++i)
+        records.first[i] = step_first_[block_step_ + i] - step_first_[block_step_];
+    records.arrays = static_cast<std::uint32_t>(header_.arrays.size());
+    scan_threads(records);
+    // The block's bytes go to the caller as they are; its old buffer takes the next block.
+    const std::size_t skipped = step_first_[block_step_];  // (0 unless next() read part of it)
+    records.deltas_at = table_bytes_ + skipped * 8;
+    records.metas_at = table_bytes_ + block_accesses_ * 8 + skipped * 4;
+    // The thread the next block's first thread is compared with keeps its records in copies.
+    PreviousThread& p = previous_thread_;
+    if (p.valid) {
+        p.meta_copy.assign(p.metas, p.metas + p.count * 4ull);
+        p.delta_copy.assign(p.deltas, p.deltas + p.count * 8ull);
+        p.metas = p.meta_copy.data();
+        p.deltas = p.delta_copy.data();
+    }
+    records.raw.swap(raw_);
+    block_position_ = block_accesses_;
+    block_step_ = step_threads_.size();
+    return true;
+}
+
+// Each thread is compared with the one before it: equal meta words and equal deltas but at each
+// array's first use make the same accesses shifted by one amount per array, found from the starts
+// alone; its addresses are then the previous thread's shifted, so its bytes stay inside the address
+// space when the previous thread's lowest and highest bytes, shifted, do. Any other thread is
+// walked record by record, checking each (report_bad_record names the first bad one).
+void TraceFileSource::scan_threads(ThreadRecords& out) {
+    const char* deltas = raw_.data() + table_bytes_;
+    const char* metas = raw_.data() + table_bytes_ + block_accesses_ * 8;
+    PreviousThread& p = previous_thread_;
+    out.repeats.resize(out.threads.size());
+    out.starts_at.resize(out.threads.size() + 1);
+    for (std::size_t i = 0; i < out.threads.size(); ++i) {
+        const std::size_t first = step_first_[block_step_ + i];
+        const std::uint32_t count = step_first_[block_step_ + i + 1] - static_cast<std::uint32_t>(first);
+        const char* m = metas + first * 4;
+        const char* d = deltas + first * 8;
+        bool same = p.valid && count == p.count && std::memcmp(m, p.metas, count * 4ull) == 0;
+        for (std::size_t j = 0; same && j < p.first_use.size(); ++j) {  // the deltas between first uses
+            const std::size_t from = p.first_use[j] + 1;
+            const std::size_t to = j + 1 < p.first_use.size() ? p.first_use[j + 1] : count;
+            same = std::memcmp(d + from * 8, p.deltas + from * 8, (to - from) * 8) == 0;
+        }
+        bool shifted = same;
+        if (same) {
+            shifted_starts_.resize(p.first_use.size());
+            for (std::size_t j = 0; shifted && j < p.first_use.size(); ++j) {
+                const std::uint64_t start = previous_[p.array[j]] + load_le<std::uint64_t>(d + p.first_use[j] * 8ull);
+                const std::uint64_t by = start - p.start[j];
+                shifted = static_cast<std::int64_t>(by) >= 0 ? p.high[j] <= ~0ull - by : p.low[j] >= 0ull - by;
+                shifted_starts_[j] = start;
+            }
+        }
+        if (shifted) {
+            for (std::size_t j = 0; j < p.first_use.size(); ++j) {
+                const std::uint64_t by = shifted_starts_[j] - p.start[j];
+                p.start[j] = shifted_starts_[j];
+                p.end[j] += by;
+                p.low[j] += by;
+                p.high[j] += by;
+                previous_[p.array[j]] = p.end[j];
+            }
+            out.starts.insert(out.starts.end(), p.start.begin(), p.start.end());
+        } else {
+            walk_thread(first, count, out);
+        }
+        out.repeats[i] = same;
+        out.starts_at[i + 1] = static_cast<std::uint32_t>(out.starts.size());
+        p.valid = true;
+        p.count = count;
+        p.metas = m;
+        p.deltas = d;
+    }
+}
+
+void TraceFileSource::walk_thread(std::size_t first, std::size_t count, ThreadRecords& out) {
+    const char* deltas = raw_.data() + table_bytes_;
+    const char* metas = raw_.data() + table_bytes_ + block_accesses_ * 8;
+    const std::uint32_t arrays = static_cast<std::uint32_t>(previous_.size());
+    PreviousThread& p = previous_thread_;
+    p.first_use.clear();
+    p.array.clear();
+    p.start.clear();
+    p.end.clear();
+    p.low.clear();
+    p.high.clear();
+    if (use_stamp_.size() < arrays) {
+        use_stamp_.resize(arrays, 0);
+        use_of_array_.resize(arrays);
+    }
+    if (++walk_ == 0) {
+        std::fill(use_stamp_.begin(), use_stamp_.end(), 0);
+        walk_ = 1;
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::uint32_t meta = load_le<std::uint32_t>(metas + (first + k) * 4);
+        const std::uint32_t size = meta_size(meta);
+        const std::uint32_t array = meta_array(meta);
+        if (array >= arrays || size == 0) report_bad_record(first, count);
+        const std::uint64_t address = previous_[array] + load_le<std::uint64_t>(deltas + (first + k) * 8);
+        if (address > ~0ull - (size - 1)) report_bad_record(first, count);
+        previous_[array] = address;
+        const std::uint64_t last_byte = address + (size - 1);
+        if (use_stamp_[array] != walk_) {
+            use_stamp_[array] = walk_;
+            use_of_array_[array] = static_cast<std::uint32_t>(p.first_use.size());
+            p.first_use.push_back(static_cast<std::uint32_t>(k));
+            p.array.push_back(array);
+            p.start.push_back(address);
+            p.end.push_back(address);
+            p.low.push_back(address);
+            p.high.push_back(last_byte);
+            out.starts.push_back(address);
+        } else {
+            const std::uint32_t j = use_of_array_[array];
+            p.end[j] = address;
+            p.low[j] = std::min(p.low[j], address);
+            p.high[j] = std::max(p.high[j], last_byte);
+        }
+    }
 }
 
 }  // namespace cachesim::cst

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "traces/access_source.hpp"
+#include "traces/thread_records.hpp"
 #include "traces/trace_format.hpp"
 
 namespace cachesim::cst {
@@ -32,6 +33,9 @@ public:
     // Version 2: the threads left in the current block, or the next block's; false at the end.
     // Not to be mixed with next() between rewinds.
     bool next_threads(ThreadBatch& batch);
+    // Version 2: the next block's threads undecoded (thread_records.hpp), every record checked;
+    // false at the end. Not to be mixed with next() or next_threads() between rewinds.
+    bool next_thread_records(ThreadRecords& records);
     void rewind() override;
     std::uint64_t size_hint() const override { return header_.accesses; }
 
@@ -47,6 +51,8 @@ private:
     void decode_step_table(std::uint64_t at, std::uint32_t steps, std::uint32_t accesses);
     void decode(Access* out, std::size_t first, std::size_t count);
     [[noreturn]] void report_bad_record(std::size_t first, std::size_t count);
+    void scan_threads(ThreadRecords& out);
+    void walk_thread(std::size_t first, std::size_t count, ThreadRecords& out);
 
     std::string path_;
     int fd_ = -1;
@@ -73,6 +79,23 @@ private:
     std::vector<std::uint32_t> step_first_;
     std::size_t block_step_ = 0, table_bytes_ = 0;
     std::uint64_t next_thread_ = 0;
+    // next_thread_records: the thread read last, which the next one is compared with. Per array it
+    // uses (in the order of first use): the record of that first use, the array, its first and
+    // last address and the lowest and highest byte it touched (exact: every record was checked).
+    struct PreviousThread {
+        bool valid = false;
+        std::uint32_t count = 0;
+        const char* metas = nullptr;  // its records: in raw_, or in the copies below after its block
+        const char* deltas = nullptr;
+        std::vector<char> meta_copy, delta_copy;
+        std::vector<std::uint32_t> first_use, array;
+        std::vector<std::uint64_t> start, end, low, high;
+    };
+    PreviousThread previous_thread_;
+    std::vector<std::uint32_t> use_of_array_;  // walk_thread: per array, its index in previous_thread_
+    std::vector<std::uint32_t> use_stamp_;     // walk_thread: per array, the walk that last used it
+    std::uint32_t walk_ = 0;
+    std::vector<std::uint64_t> shifted_starts_;
 };
 
 }  // namespace cachesim::cst

@@ -61,7 +61,7 @@ void RecordedWarps::read_ahead_loop() {
                 if (stopping_) return;
                 chunk = free_chunk();
             }
-            const bool more = source_.next_threads(chunk->batch);  // the work done beside the model
+            const bool more = source_.next_thread_records(chunk->records);  // the work done beside the model
             std::lock_guard lock(mutex_);
             if (!more) {
                 free_chunks_.push_back(chunk);
@@ -83,7 +83,7 @@ void RecordedWarps::read_ahead_loop() {
 RecordedWarps::Chunk* RecordedWarps::next_chunk() {
     if (!reader_.joinable()) {
         Chunk* chunk = free_chunk();
-        if (source_.next_threads(chunk->batch)) return chunk;
+        if (source_.next_thread_records(chunk->records)) return chunk;
         free_chunks_.push_back(chunk);
         return nullptr;
     }
@@ -106,25 +106,25 @@ void RecordedWarps::read_through(std::uint64_t block) {
             finished_ = true;
             break;
         }
-        const cst::ThreadBatch& batch = chunk->batch;
+        const cst::ThreadRecords& records = chunk->records;
         PendingBlock* p = nullptr;
         std::uint64_t b_last = ~0ull;
-        for (std::size_t i = 0; i < batch.threads.size(); ++i) {
-            const std::uint64_t thread = batch.threads[i];
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            const std::uint64_t thread = records.threads[i];
             const std::uint64_t b = thread / threads_per_block_;
             const std::uint32_t t = static_cast<std::uint32_t>(thread % threads_per_block_);
             if (b != b_last) {  // threads come in order: one lookup per block
                 p = &pending_[b];
                 b_last = b;
-                if (p->begin.empty()) {
-                    p->begin.assign(threads_per_block_, nullptr);
-                    p->count.assign(threads_per_block_, 0);
+                if (p->records.empty()) {
+                    p->records.assign(threads_per_block_, nullptr);
+                    p->index.assign(threads_per_block_, 0);
                 }
                 p->chunks.push_back(chunk);
                 ++chunk->blocks_open;
             }
-            p->begin[t] = batch.accesses.data() + batch.first[i];
-            p->count[t] = batch.first[i + 1] - batch.first[i];
+            p->records[t] = &records;
+            p->index[t] = static_cast<std::uint32_t>(i);
             next_block_ = b;  // threads increase: every block before this one is complete
         }
     }
@@ -140,29 +140,87 @@ void RecordedWarps::release(const PendingBlock& block) {
 std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::uint32_t warp_size,
                                   WarpRequests& out) {
     out.requests.clear();
+    out.addresses.clear();
     read_through(block);
     const auto found = pending_.find(block);
-    if (found == pending_.end()) {  // no thread of the block made an access
-        out.addresses.clear();
-        return 0;
-    }
+    if (found == pending_.end()) return 0;  // no thread of the block made an access
     const PendingBlock& p = found->second;
     const std::uint32_t first = warp * warp_size;
     const std::uint32_t lanes = first >= threads_per_block_ ? 0 : std::min(warp_size, threads_per_block_ - first);
+    const std::uint32_t active = load_repeating(p, first, lanes, out) ? lanes : load_gathered(p, first, lanes, out);
+    if (warp + 1 == (threads_per_block_ + warp_size - 1) / warp_size) {
+        release(p);
+        pending_.erase(found);
+    }
+    return active;
+}
+
+bool RecordedWarps::load_repeating(const PendingBlock& p, std::uint32_t first, std::uint32_t lanes, WarpRequests& out) {
+    if (lanes == 0 || !p.records[first]) return false;
+    for (std::uint32_t l = 1; l < lanes; ++l) {
+        const cst::ThreadRecords* r = p.records[first + l];
+        if (!r || !r->repeats[p.index[first + l]]) return false;  // (lane l - 1 is the thread before it)
+    }
+    const cst::ThreadRecords& lane0 = *p.records[first];
+    const std::uint32_t count = lane0.count(p.index[first]);
+    if (decoded_.size() < count) decoded_.resize(count);
+    decoder_.decode(lane0, p.index[first], decoded_.data(), &used_);
+    // Lane l's k-th access is lane 0's shifted by the distance between the two lanes' starts of
+    // its array; a request is even where those distances step evenly across the lanes.
+    const std::size_t uses = used_.size();
+    lane_offsets_.resize(uses * lanes);
+    const std::uint64_t* starts0 = lane0.starts_of(p.index[first]);
+    for (std::uint32_t l = 0; l < lanes; ++l) {
+        const std::uint64_t* starts = p.records[first + l]->starts_of(p.index[first + l]);
+        for (std::size_t j = 0; j < uses; ++j) lane_offsets_[l * uses + j] = starts[j] - starts0[j];
+    }
+    if (use_of_array_.size() < lane0.arrays) use_of_array_.resize(lane0.arrays);
+    array_uses_.resize(uses);
+    ArrayUse* uses_of = array_uses_.data();
+    for (std::size_t j = 0; j < uses; ++j) {
+        use_of_array_[used_[j]] = static_cast<std::uint32_t>(j);
+        const std::uint64_t stride = lanes > 1 ? lane_offsets_[uses + j] : 0;
+        bool even = true;
+        for (std::uint32_t l = 2; l < lanes; ++l) even &= lane_offsets_[l * uses + j] == l * stride;
+        uses_of[j] = {even, stride};
+    }
+    out.requests.reserve(count);
+    for (std::uint32_t k = 0; k < count; ++k) {
+        const Access& a = decoded_[k];
+        const std::uint32_t j = use_of_array_[a.array];
+        const RequestShape shape{a.size, a.array, a.is_write, lanes};
+        if (uses_of[j].even) {
+            out.requests.push_back({shape, RecordedRequest::kEven, a.address, static_cast<std::int64_t>(uses_of[j].stride)});
+            continue;
+        }
+        out.requests.push_back({shape, static_cast<std::uint32_t>(out.addresses.size()), 0, 0});
+        for (std::uint32_t l = 0; l < lanes; ++l) out.addresses.push_back(a.address + lane_offsets_[l * uses + j]);
+    }
+    return true;
+}
+
+std::uint32_t RecordedWarps::load_gathered(const PendingBlock& p, std::uint32_t first, std::uint32_t lanes,
+                                           WarpRequests& out) {
     lane_count_.assign(lanes, 0);
     lane_accesses_.assign(lanes, nullptr);
     std::uint32_t active = 0, most = 0;
     for (std::uint32_t l = 0; l < lanes; ++l) {
-        const std::uint32_t t = first + l;
-        lane_count_[l] = p.count[t];
-        lane_accesses_[l] = p.begin[t];
+        const cst::ThreadRecords* r = p.records[first + l];
+        lane_count_[l] = r ? r->count(p.index[first + l]) : 0;
         active += lane_count_[l] != 0;
         most = std::max(most, lane_count_[l]);
+    }
+    const std::size_t room = static_cast<std::size_t>(lanes) * most;
+    if (decoded_.size() < room) decoded_.resize(room);
+    for (std::uint32_t l = 0; l < lanes; ++l) {
+        if (lane_count_[l] == 0) continue;
+        lane_accesses_[l] = decoded_.data() + static_cast<std::size_t>(l) * most;
+        decoder_.decode(*p.records[first + l], p.index[first + l], decoded_.data() + static_cast<std::size_t>(l) * most);
     }
     // Request k: the k-th access of every lane that has one, one request per (direction, size) in
     // the order the lanes first show it (one request in any kernel whose lanes run the same code).
     // Every lane gives at most one address per k: room for lanes * most in the scratch buffer.
-    if (scratch_.size() < static_cast<std::size_t>(lanes) * most) scratch_.resize(static_cast<std::size_t>(lanes) * most);
+    if (scratch_.size() < room) scratch_.resize(room);
     std::uint64_t* addresses = scratch_.data();
     std::uint32_t used = 0;
     const bool full = lanes > 0 && active == lanes &&
@@ -173,7 +231,7 @@ std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::
     };
     Kind kinds[64];
     for (std::uint32_t k = 0; k < most; ++k) {
-        if (full) {  // the common case: every lane makes a k-th access, all of one kind
+        if (full) {  // every lane makes a k-th access: one request when they are all of one kind
             const Access& first_lane = lane_accesses_[0][k];
             bool uniform = true;
             for (std::uint32_t l = 0; l < lanes; ++l) {
@@ -209,10 +267,6 @@ std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::
         }
     }
     out.addresses.assign(addresses, addresses + used);  // the uneven requests' lanes only
-    if (warp + 1 == (threads_per_block_ + warp_size - 1) / warp_size) {
-        release(p);
-        pending_.erase(found);
-    }
     return active;
 }
 

@@ -7,8 +7,11 @@
 // built once, when it is loaded into a slot; issuing one is a copy of its lanes' addresses.
 //
 // The trace is read forward as blocks are dispatched (in launch order), a file block of threads at
-// a time into a chunk that the launch blocks point into (no copy); a chunk is reused once every
-// launch block with threads in it has had its last warp loaded. With `read_ahead`, a thread of its
+// a time into a chunk that the launch blocks point into, left undecoded (cst::ThreadRecords); a
+// chunk is reused once every launch block with threads in it has had its last warp loaded. A warp
+// whose lanes repeat lane 0's records (the common case: neighbouring threads, neighbouring
+// elements) is built from lane 0's decoded accesses and each lane's array starts; any other has
+// each lane decoded and gathered. With `read_ahead`, a thread of its
 // own decompresses and decodes the next chunks while the model runs (the order, and so every
 // result, is the same).
 #include <cstdint>
@@ -66,15 +69,20 @@ public:
 private:
     // Threads as read from the file, and how many launch blocks still point into them.
     struct Chunk {
-        cst::ThreadBatch batch;
+        cst::ThreadRecords records;
         std::uint32_t blocks_open = 0;
     };
-    // A launch block's threads: thread i's accesses are begin[i] .. begin[i] + count[i].
+    // A launch block's threads: thread t is records[t]'s thread index[t] (records[t] null: no access).
     struct PendingBlock {
-        std::vector<const Access*> begin;
-        std::vector<std::uint32_t> count;
+        std::vector<const cst::ThreadRecords*> records;
+        std::vector<std::uint32_t> index;
         std::vector<Chunk*> chunks;  // the chunks its threads lie in
     };
+    // Builds the requests of a warp whose lanes repeat lane 0's records (ThreadRecords::repeats)
+    // from lane 0's accesses and the lanes' array starts; returns false for any other warp.
+    bool load_repeating(const PendingBlock& p, std::uint32_t first, std::uint32_t lanes, WarpRequests& out);
+    // Any warp: every lane decoded, request k gathered from the lanes' k-th accesses.
+    std::uint32_t load_gathered(const PendingBlock& p, std::uint32_t first, std::uint32_t lanes, WarpRequests& out);
     void read_through(std::uint64_t block);
     void release(const PendingBlock& block);
     // The next chunk of threads from the file, or nullptr at its end (rethrows the reader's error).
@@ -97,8 +105,18 @@ private:
     bool reader_done_ = false, stopping_ = false;
     std::exception_ptr reader_error_;
     std::thread reader_;
+    cst::ThreadDecoder decoder_;
     std::vector<std::uint32_t> lane_count_;
     std::vector<const Access*> lane_accesses_;
+    std::vector<Access> decoded_;         // the lanes' accesses, decoded for the warp being built
+    std::vector<std::uint32_t> used_;     // lane 0's arrays in the order of first use
+    std::vector<std::uint32_t> use_of_array_;
+    std::vector<std::uint64_t> lane_offsets_;  // per lane and used array: its start less lane 0's
+    struct ArrayUse {
+        bool even;             // the lanes' offsets step evenly: lane l at l x stride
+        std::uint64_t stride;
+    };
+    std::vector<ArrayUse> array_uses_;  // per array lane 0 uses, in the order of first use
     std::vector<std::uint64_t> scratch_;  // a warp's lane addresses while its requests are built
 };
 

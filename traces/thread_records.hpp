@@ -1,0 +1,62 @@
+#pragma once
+// A cst version 2 block's threads left as stored (a delta and a meta word per access), with what
+// it takes to decode any one thread alone, and which threads repeat their predecessor.
+//
+// Why: a consumer that builds warps (the GPU model's replay) needs thread i's k-th access beside
+// thread i+1's. Decoding every record into an Access first writes 16 bytes per access that are read
+// once, a transposition later. In a regular kernel a thread's records equal its predecessor's but
+// for where each array starts (neighbouring threads read neighbouring elements), so one decoded
+// thread and each thread's array starts give the others by an add.
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "traces/access.hpp"
+#include "traces/trace_format.hpp"
+#include "traces/trace_format_bytes.hpp"
+
+namespace cachesim::cst {
+
+struct ThreadRecords {
+    std::vector<std::uint64_t> threads;  // global linear thread indices, increasing
+    std::vector<std::uint32_t> first;    // threads.size() + 1 offsets into the block's records
+    // repeats[i]: thread i's meta words and deltas equal those of the thread before it in the file
+    // (across blocks too), except the delta of each array's first use, so the two threads make the
+    // same accesses (direction, size, array, order) at addresses that differ by one amount per array.
+    std::vector<std::uint8_t> repeats;
+    // starts[starts_at[i] ..]: thread i's address of its first access to each array it uses, in the
+    // order of first use; starts_at has threads.size() + 1 entries.
+    std::vector<std::uint32_t> starts_at;
+    std::vector<std::uint64_t> starts;
+    std::vector<char> raw;  // the decompressed block: step table, deltas (8 bytes), metas (4 bytes)
+    std::size_t deltas_at = 0, metas_at = 0;
+    std::uint32_t arrays = 0;  // the header's array count: every meta names one below it
+
+    std::size_t size() const { return threads.size(); }
+    std::uint32_t count(std::size_t i) const { return first[i + 1] - first[i]; }
+    std::uint32_t meta(std::size_t record) const { return load_le<std::uint32_t>(raw.data() + metas_at + record * 4); }
+    std::uint64_t delta(std::size_t record) const { return load_le<std::uint64_t>(raw.data() + deltas_at + record * 8); }
+    const std::uint64_t* starts_of(std::size_t i) const { return starts.data() + starts_at[i]; }
+};
+
+// A meta word's fields (trace-format.md: size in bits 0-14, write in bit 15, array above).
+inline std::uint32_t meta_size(std::uint32_t meta) { return meta & kMaxAccessSize; }
+inline bool meta_is_write(std::uint32_t meta) { return (meta >> 15) & 1u; }
+inline std::uint32_t meta_array(std::uint32_t meta) { return meta >> 16; }
+
+// Decodes the records of one thread of a block. The scratch (one entry per array) is reused
+// across calls so that decoding a thread allocates nothing; the records were validated when the
+// block was read (TraceFileSource::next_thread_records), so decoding cannot fail.
+class ThreadDecoder {
+public:
+    // Thread i's accesses into out[0 .. records.count(i)); the arrays it uses, in the order of
+    // first use, into `used` (cleared first) when given.
+    void decode(const ThreadRecords& records, std::size_t i, Access* out, std::vector<std::uint32_t>* used = nullptr);
+
+private:
+    std::vector<std::uint64_t> last_;    // per array: the thread's last address so far
+    std::vector<std::uint32_t> stamp_;   // per array: the decode that last used it
+    std::uint32_t current_ = 0;
+};
+
+}  // namespace cachesim::cst
