@@ -216,7 +216,9 @@ TEST(AccelsimReader, MergesTheClosestRegionsBeyondTheLimit) {
     EXPECT_EQ(arrays.front().base, 0u);
     std::uint64_t covered = 0;
     for (std::size_t i = 0; i < arrays.size(); ++i) {
-        if (i) EXPECT_GT(arrays[i].base, arrays[i - 1].base + arrays[i - 1].bytes() - 1);
+        if (i) {
+            EXPECT_GT(arrays[i].base, arrays[i - 1].base + arrays[i - 1].bytes() - 1);
+        }
         covered += arrays[i].bytes() >> kPageShift;
     }
     // Every page lies in a region; inside regions remain 5 ten-page gaps and the 9-page one.

@@ -15,9 +15,11 @@ void ThreadDecoder::decode(const ThreadRecords& records, std::size_t i, Access* 
     }
     if (used) used->clear();
     const std::uint64_t* starts = records.starts_of(i);
-    const std::size_t begin = records.first[i], count = records.count(i);
+    const std::uint32_t* metas = records.metas.data() + records.at[i];
+    const std::uint64_t* deltas = records.deltas.data() + records.at[i];
+    const std::size_t count = records.count(i);
     for (std::size_t k = 0; k < count; ++k) {
-        const std::uint32_t meta = records.meta(begin + k);
+        const std::uint32_t meta = metas[k];
         const std::uint32_t array = meta_array(meta);
         std::uint64_t address;
         if (stamp_[array] != current_) {  // the array's first use in the thread: its start
@@ -25,7 +27,7 @@ void ThreadDecoder::decode(const ThreadRecords& records, std::size_t i, Access* 
             address = *starts++;
             if (used) used->push_back(array);
         } else {
-            address = last_[array] + records.delta(begin + k);
+            address = last_[array] + deltas[k];
         }
         last_[array] = address;
         Access& a = out[k];

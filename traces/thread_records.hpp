@@ -1,6 +1,6 @@
 #pragma once
-// A cst version 2 block's threads left as stored (a delta and a meta word per access), with what
-// it takes to decode any one thread alone, and which threads repeat their predecessor.
+// A cst version 2 block's threads left undecoded (a delta and a meta word per access, as stored),
+// with what it takes to decode any one thread alone, and which threads repeat their predecessor.
 //
 // Why: a consumer that builds warps (the GPU model's replay) needs thread i's k-th access beside
 // thread i+1's. Decoding every record into an Access first writes 16 bytes per access that are read
@@ -13,13 +13,12 @@
 
 #include "traces/access.hpp"
 #include "traces/trace_format.hpp"
-#include "traces/trace_format_bytes.hpp"
 
 namespace cachesim::cst {
 
 struct ThreadRecords {
     std::vector<std::uint64_t> threads;  // global linear thread indices, increasing
-    std::vector<std::uint32_t> first;    // threads.size() + 1 offsets into the block's records
+    std::vector<std::uint32_t> first;    // threads.size() + 1: thread i makes first[i + 1] - first[i] accesses
     // repeats[i]: thread i's meta words and deltas equal those of the thread before it in the file
     // (across blocks too), except the delta of each array's first use, so the two threads make the
     // same accesses (direction, size, array, order) at addresses that differ by one amount per array.
@@ -28,14 +27,16 @@ struct ThreadRecords {
     // order of first use; starts_at has threads.size() + 1 entries.
     std::vector<std::uint32_t> starts_at;
     std::vector<std::uint64_t> starts;
-    std::vector<char> raw;  // the decompressed block: step table, deltas (8 bytes), metas (4 bytes)
-    std::size_t deltas_at = 0, metas_at = 0;
+    // The records of the threads that do not repeat the one before them, each thread's from at[i]:
+    // a run of repeating threads shares its first thread's (only the starts differ), so a block of
+    // a regular kernel keeps a few threads' records instead of all of them.
+    std::vector<std::uint32_t> at;
+    std::vector<std::uint64_t> deltas;
+    std::vector<std::uint32_t> metas;
     std::uint32_t arrays = 0;  // the header's array count: every meta names one below it
 
     std::size_t size() const { return threads.size(); }
     std::uint32_t count(std::size_t i) const { return first[i + 1] - first[i]; }
-    std::uint32_t meta(std::size_t record) const { return load_le<std::uint32_t>(raw.data() + metas_at + record * 4); }
-    std::uint64_t delta(std::size_t record) const { return load_le<std::uint64_t>(raw.data() + deltas_at + record * 8); }
     const std::uint64_t* starts_of(std::size_t i) const { return starts.data() + starts_at[i]; }
 };
 

@@ -359,6 +359,9 @@ bool TraceFileSource::next_thread_records(ThreadRecords& records) {
     records.repeats.clear();
     records.starts_at.assign(1, 0);
     records.starts.clear();
+    records.at.clear();
+    records.deltas.clear();
+    records.metas.clear();
     if (!launch_) fail(8, "a version 1 trace has no threads (it holds no launch)");
     if (block_position_ == block_accesses_ && !load_block()) return false;
     records.threads.assign(step_threads_.begin() + static_cast<std::ptrdiff_t>(block_step_), step_threads_.end());
@@ -367,10 +370,6 @@ bool TraceFileSource::next_thread_records(ThreadRecords& records) {
         records.first[i] = step_first_[block_step_ + i] - step_first_[block_step_];
     records.arrays = static_cast<std::uint32_t>(header_.arrays.size());
     scan_threads(records);
-    // The block's bytes go to the caller as they are; its old buffer takes the next block.
-    const std::size_t skipped = step_first_[block_step_];  // (0 unless next() read part of it)
-    records.deltas_at = table_bytes_ + skipped * 8;
-    records.metas_at = table_bytes_ + block_accesses_ * 8 + skipped * 4;
     // The thread the next block's first thread is compared with keeps its records in copies.
     PreviousThread& p = previous_thread_;
     if (p.valid) {
@@ -379,7 +378,6 @@ bool TraceFileSource::next_thread_records(ThreadRecords& records) {
         p.metas = p.meta_copy.data();
         p.deltas = p.delta_copy.data();
     }
-    records.raw.swap(raw_);
     block_position_ = block_accesses_;
     block_step_ = step_threads_.size();
     return true;
@@ -396,6 +394,7 @@ void TraceFileSource::scan_threads(ThreadRecords& out) {
     PreviousThread& p = previous_thread_;
     out.repeats.resize(out.threads.size());
     out.starts_at.resize(out.threads.size() + 1);
+    out.at.resize(out.threads.size());
     for (std::size_t i = 0; i < out.threads.size(); ++i) {
         const std::size_t first = step_first_[block_step_ + i];
         const std::uint32_t count = step_first_[block_step_ + i + 1] - static_cast<std::uint32_t>(first);
@@ -430,6 +429,14 @@ void TraceFileSource::scan_threads(ThreadRecords& out) {
         } else {
             walk_thread(first, count, out);
         }
+        if (!same || i == 0) {  // a run's first thread in the block: its records are kept
+            const std::size_t kept = out.metas.size();
+            out.metas.resize(kept + count);
+            out.deltas.resize(kept + count);
+            std::memcpy(out.metas.data() + kept, m, count * 4ull);   // (little-endian, as the file)
+            std::memcpy(out.deltas.data() + kept, d, count * 8ull);
+        }
+        out.at[i] = static_cast<std::uint32_t>(out.metas.size() - count);
         out.repeats[i] = same;
         out.starts_at[i + 1] = static_cast<std::uint32_t>(out.starts.size());
         p.valid = true;
