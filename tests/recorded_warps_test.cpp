@@ -1,7 +1,8 @@
 // The requests of a recorded launch's warps (sim/gpu/recorded_warps.hpp), expanded lane by lane,
-// are the lanes' k-th accesses in lane order: for warps whose lanes repeat lane 0 with an even
-// step, with uneven steps per array, with one lane breaking the pattern, with a lane missing and
-// with lanes of different lengths, and for warps lying across the file's blocks.
+// are the lanes' k-th accesses in lane order, asked for in order and out of it: for warps whose
+// lanes repeat lane 0 with an even step, with uneven steps per array, with one lane breaking the
+// pattern, with a lane missing and with lanes of different lengths, and for warps lying across the
+// file's blocks.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -81,30 +82,39 @@ TEST(RecordedWarps, RequestsExpandToTheLanesAccesses) {
                 most = std::max(most, lanes.back().size());
             }
             ASSERT_EQ(recorded.load(block, w, kWarp, warp), active) << "block " << block << " warp " << w;
-            ASSERT_EQ(warp.requests.size(), most) << "block " << block << " warp " << w;
-            for (std::size_t k = 0; k < most; ++k) {
-                const RecordedRequest& r = warp.requests[k];
+            ASSERT_EQ(warp.count(), most) << "block " << block << " warp " << w;
+            // Every request in issue order, then a few again out of order (decoded from the start).
+            std::vector<std::uint32_t> order(most);
+            for (std::uint32_t k = 0; k < most; ++k) order[k] = k;
+            order.insert(order.end(), {0u, static_cast<std::uint32_t>(most - 1), static_cast<std::uint32_t>(most / 2)});
+            for (const std::uint32_t k : order) {
+                std::uint64_t addresses[kWarp];
+                RequestShape shape;
+                if (warp.repeating) {
+                    shape = warp.generate_repeating(k, addresses);
+                } else {
+                    const RecordedRequest& r = warp.requests[k];
+                    shape = r.shape;
+                    for (std::uint32_t l = 0; l < shape.lanes; ++l)
+                        addresses[l] = r.first == RecordedRequest::kEven ? r.base + l * static_cast<std::uint64_t>(r.stride)
+                                                                          : warp.addresses[r.first + l];
+                }
                 std::vector<std::uint64_t> expected;
                 for (const std::vector<Access>& lane : lanes)
                     if (lane.size() > k) expected.push_back(lane[k].address);
                 std::size_t lead_lane = 0;  // the request is its first active lane's array, size and direction
                 while (lanes[lead_lane].size() <= k) ++lead_lane;
                 const Access& lead = lanes[lead_lane][k];
-                ASSERT_EQ(r.shape.lanes, expected.size()) << "block " << block << " warp " << w << " request " << k;
-                EXPECT_EQ(r.shape.size, lead.size);
-                EXPECT_EQ(r.shape.is_write, lead.is_write);
-                EXPECT_EQ(r.shape.array, lead.array);
-                for (std::uint32_t l = 0; l < r.shape.lanes; ++l) {
-                    const std::uint64_t address = r.first == RecordedRequest::kEven
-                                                      ? r.base + l * static_cast<std::uint64_t>(r.stride)
-                                                      : warp.addresses[r.first + l];
-                    ASSERT_EQ(address, expected[l]) << "block " << block << " warp " << w << " request " << k << " lane " << l;
-                }
-                const std::uint64_t kind = first / kWarp % 6;
-                if (kind == 0 || kind == 5) {
-                    EXPECT_EQ(r.first, RecordedRequest::kEven) << "an even request kept lane by lane";
-                }
+                ASSERT_EQ(shape.lanes, expected.size()) << "block " << block << " warp " << w << " request " << k;
+                EXPECT_EQ(shape.size, lead.size);
+                EXPECT_EQ(shape.is_write, lead.is_write);
+                EXPECT_EQ(shape.array, lead.array);
+                for (std::uint32_t l = 0; l < shape.lanes; ++l)
+                    ASSERT_EQ(addresses[l], expected[l]) << "block " << block << " warp " << w << " request " << k << " lane " << l;
             }
+            // The warps whose lanes repeat lane 0 are kept as lane 0's records.
+            const std::uint64_t kind = first / kWarp % 6;
+            EXPECT_EQ(warp.repeating, kind == 0 || kind == 1 || kind == 5) << "block " << block << " warp " << w;
         }
     std::filesystem::remove_all(dir);
 }

@@ -141,6 +141,7 @@ std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::
                                   WarpRequests& out) {
     out.requests.clear();
     out.addresses.clear();
+    out.repeating = false;
     read_through(block);
     const auto found = pending_.find(block);
     if (found == pending_.end()) return 0;  // no thread of the block made an access
@@ -162,40 +163,47 @@ bool RecordedWarps::load_repeating(const PendingBlock& p, std::uint32_t first, s
         if (!r || !r->repeats[p.index[first + l]]) return false;  // (lane l - 1 is the thread before it)
     }
     const cst::ThreadRecords& lane0 = *p.records[first];
-    const std::uint32_t count = lane0.count(p.index[first]);
-    if (decoded_.size() < count) decoded_.resize(count);
-    decoder_.decode(lane0, p.index[first], decoded_.data(), &used_);
+    const std::uint32_t i0 = p.index[first];
+    const std::uint32_t count = lane0.count(i0);
+    const std::uint32_t* metas = lane0.metas.data() + lane0.at[i0];
+    const std::uint64_t* deltas = lane0.deltas.data() + lane0.at[i0];
+    // The arrays lane 0 uses, in the order of first use (at most 64: the decoder's mask).
+    if (use_stamp_.size() < lane0.arrays) use_stamp_.resize(lane0.arrays, 0);
+    if (++loads_ == 0) {
+        std::fill(use_stamp_.begin(), use_stamp_.end(), 0);
+        loads_ = 1;
+    }
+    out.uses.clear();
+    for (std::uint32_t k = 0; k < count; ++k) {
+        const std::uint32_t array = cst::meta_array(metas[k]);
+        if (use_stamp_[array] == loads_) continue;
+        if (out.uses.size() == 64) return false;
+        use_stamp_[array] = loads_;
+        out.uses.push_back({array, true, 0, 0});
+    }
     // Lane l's k-th access is lane 0's shifted by the distance between the two lanes' starts of
     // its array; a request is even where those distances step evenly across the lanes.
-    const std::size_t uses = used_.size();
-    lane_offsets_.resize(uses * lanes);
-    const std::uint64_t* starts0 = lane0.starts_of(p.index[first]);
+    const std::size_t uses = out.uses.size();
+    out.offsets.resize(uses * lanes);
+    const std::uint64_t* starts0 = lane0.starts_of(i0);
     for (std::uint32_t l = 0; l < lanes; ++l) {
         const std::uint64_t* starts = p.records[first + l]->starts_of(p.index[first + l]);
-        for (std::size_t j = 0; j < uses; ++j) lane_offsets_[l * uses + j] = starts[j] - starts0[j];
+        for (std::size_t j = 0; j < uses; ++j) out.offsets[l * uses + j] = starts[j] - starts0[j];
     }
-    if (use_of_array_.size() < lane0.arrays) use_of_array_.resize(lane0.arrays);
-    array_uses_.resize(uses);
-    ArrayUse* uses_of = array_uses_.data();
     for (std::size_t j = 0; j < uses; ++j) {
-        use_of_array_[used_[j]] = static_cast<std::uint32_t>(j);
-        const std::uint64_t stride = lanes > 1 ? lane_offsets_[uses + j] : 0;
-        bool even = true;
-        for (std::uint32_t l = 2; l < lanes; ++l) even &= lane_offsets_[l * uses + j] == l * stride;
-        uses_of[j] = {even, stride};
+        WarpRequests::ArrayUse& use = out.uses[j];
+        use.start = starts0[j];
+        use.stride = lanes > 1 ? out.offsets[uses + j] : 0;
+        for (std::uint32_t l = 2; l < lanes; ++l) use.even &= out.offsets[l * uses + j] == l * use.stride;
     }
-    out.requests.reserve(count);
-    for (std::uint32_t k = 0; k < count; ++k) {
-        const Access& a = decoded_[k];
-        const std::uint32_t j = use_of_array_[a.array];
-        const RequestShape shape{a.size, a.array, a.is_write, lanes};
-        if (uses_of[j].even) {
-            out.requests.push_back({shape, RecordedRequest::kEven, a.address, static_cast<std::int64_t>(uses_of[j].stride)});
-            continue;
-        }
-        out.requests.push_back({shape, static_cast<std::uint32_t>(out.addresses.size()), 0, 0});
-        for (std::uint32_t l = 0; l < lanes; ++l) out.addresses.push_back(a.address + lane_offsets_[l * uses + j]);
-    }
+    out.metas.assign(metas, metas + count);
+    out.deltas.assign(deltas, deltas + count);
+    out.repeating = true;
+    out.lanes = lanes;
+    out.decoded_ = 0;
+    out.seen_ = 0;
+    out.use_ = 0;
+    out.last_.resize(uses);
     return true;
 }
 

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "sim/gpu/warp_lanes.hpp"
+#include "traces/thread_records.hpp"
 #include "traces/trace_format_reader.hpp"
 
 namespace cachesim {
@@ -42,11 +43,84 @@ struct RecordedRequest {
     std::int64_t stride;
 };
 
-// One warp's requests in issue order, with the lanes' addresses of its uneven ones.
+// out[l] = base + l x stride for the lanes: two lanes a step, adds only (no 64-bit multiply).
+inline void fill_even(std::uint64_t* out, std::uint32_t lanes, std::uint64_t base, std::uint64_t stride) {
+    std::uint64_t even = base, odd = base + stride;
+    const std::uint64_t step = 2 * stride;
+    std::uint32_t l = 0;
+    for (; l + 1 < lanes; l += 2, even += step, odd += step) {
+        out[l] = even;
+        out[l + 1] = odd;
+    }
+    if (l < lanes) out[l] = even;
+}
+
+// One warp's requests in issue order. Either built when the warp is loaded (`requests`, with the
+// lanes' addresses of its uneven ones), or, for a warp whose lanes repeat lane 0 (`repeating`),
+// lane 0's records, decoded one request at a time as the warp issues them (on the thread that
+// runs its SM), each lane's address then being lane 0's plus the lane's offset for that array.
 struct WarpRequests {
     std::vector<RecordedRequest> requests;
     std::vector<std::uint64_t> addresses;
+
+    // A repeating warp: per used array (in the order of first use), lane 0's start and how the
+    // lanes' starts step.
+    struct ArrayUse {
+        std::uint32_t array = 0;
+        bool even = true;            // lane l's start is lane 0's plus l x stride
+        std::uint64_t start = 0;     // lane 0's first address in the array
+        std::uint64_t stride = 0;
+    };
+    bool repeating = false;
+    std::uint32_t lanes = 0;
+    std::vector<std::uint32_t> metas;    // lane 0's records (cst meta words and deltas)
+    std::vector<std::uint64_t> deltas;
+    std::vector<ArrayUse> uses;
+    std::vector<std::uint64_t> offsets;  // lanes x uses: lane l's start less lane 0's (uneven arrays)
+
+    std::uint32_t count() const {
+        return static_cast<std::uint32_t>(repeating ? metas.size() : requests.size());
+    }
+    // Request k of a repeating warp: the lanes' addresses into `out`. Requests are asked for in
+    // order; an earlier one is decoded again from the start.
+    RequestShape generate_repeating(std::uint32_t k, std::uint64_t* out) const;
+
+private:
+    // Decoding state: records decoded so far, lane 0's last address per use, uses seen, the
+    // last record's use.
+    mutable std::uint32_t decoded_ = 0;
+    mutable std::vector<std::uint64_t> last_;
+    mutable std::uint64_t seen_ = 0;
+    mutable std::uint32_t use_ = 0;
+    friend class RecordedWarps;
 };
+
+inline RequestShape WarpRequests::generate_repeating(std::uint32_t k, std::uint64_t* out) const {
+    if (k + 1 < decoded_) decoded_ = 0, seen_ = 0;  // an earlier request: decode from the start
+    while (decoded_ <= k) {
+        const std::uint32_t array = cst::meta_array(metas[decoded_]);
+        std::uint32_t j = use_;
+        if (uses[j].array != array) {
+            j = 0;
+            while (uses[j].array != array) ++j;
+        }
+        const std::uint64_t bit = 1ull << j;
+        last_[j] = seen_ & bit ? last_[j] + deltas[decoded_] : uses[j].start;
+        seen_ |= bit;
+        use_ = j;
+        ++decoded_;
+    }
+    const std::uint32_t meta = metas[k];
+    const ArrayUse& use = uses[use_];
+    const std::uint64_t address = last_[use_];
+    if (use.even) {
+        fill_even(out, lanes, address, use.stride);
+    } else {
+        const std::size_t n = uses.size();
+        for (std::uint32_t l = 0; l < lanes; ++l) out[l] = address + offsets[l * n + use_];
+    }
+    return {cst::meta_size(meta), static_cast<std::uint16_t>(cst::meta_array(meta)), cst::meta_is_write(meta), lanes};
+}
 
 class RecordedWarps {
 public:
@@ -78,8 +152,8 @@ private:
         std::vector<std::uint32_t> index;
         std::vector<Chunk*> chunks;  // the chunks its threads lie in
     };
-    // Builds the requests of a warp whose lanes repeat lane 0's records (ThreadRecords::repeats)
-    // from lane 0's accesses and the lanes' array starts; returns false for any other warp.
+    // A warp whose lanes repeat lane 0's records (ThreadRecords::repeats) keeps lane 0's records
+    // and the lanes' array starts (WarpRequests::repeating); returns false for any other warp.
     bool load_repeating(const PendingBlock& p, std::uint32_t first, std::uint32_t lanes, WarpRequests& out);
     // Any warp: every lane decoded, request k gathered from the lanes' k-th accesses.
     std::uint32_t load_gathered(const PendingBlock& p, std::uint32_t first, std::uint32_t lanes, WarpRequests& out);
@@ -109,14 +183,8 @@ private:
     std::vector<std::uint32_t> lane_count_;
     std::vector<const Access*> lane_accesses_;
     std::vector<Access> decoded_;         // the lanes' accesses, decoded for the warp being built
-    std::vector<std::uint32_t> used_;     // lane 0's arrays in the order of first use
-    std::vector<std::uint32_t> use_of_array_;
-    std::vector<std::uint64_t> lane_offsets_;  // per lane and used array: its start less lane 0's
-    struct ArrayUse {
-        bool even;             // the lanes' offsets step evenly: lane l at l x stride
-        std::uint64_t stride;
-    };
-    std::vector<ArrayUse> array_uses_;  // per array lane 0 uses, in the order of first use
+    std::vector<std::uint32_t> use_stamp_;  // per array: the load that last saw it used
+    std::uint32_t loads_ = 0;
     std::vector<std::uint64_t> scratch_;  // a warp's lane addresses while its requests are built
 };
 

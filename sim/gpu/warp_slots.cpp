@@ -42,7 +42,7 @@ bool WarpSlots::load(std::size_t slot, std::uint64_t block, std::uint32_t w, std
         const std::uint32_t lanes = recorded_->load(block, w, warp_size_, requests_[slot]);
         if (lanes == 0) return false;  // none of its threads made an access: it issues nothing
         warps_[slot] = WarpSlot{next_age_++, block, 0, lanes, block_slot, false};
-        warps_[slot].requests = static_cast<std::uint32_t>(requests_[slot].requests.size());
+        warps_[slot].requests = requests_[slot].count();
         if (rated_) warps_[slot].rate = warp_issue_credit(config_, block, w);
         if (start_skip_) warps_[slot].skip = block_start_skip_turns(config_, block);
         return true;

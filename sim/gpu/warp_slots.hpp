@@ -2,7 +2,8 @@
 // The warp slots of all SMs with their lanes. Where requests come from is chosen once per run:
 // a built-in workload (each lane's work item and the base addresses its requests start from,
 // WarpLanes::prepare, so that a request's addresses cost a few adds, WarpLanes::generate) or a
-// recorded launch (RecordedWarps builds a warp's requests when it is loaded; a request is a copy).
+// recorded launch (RecordedWarps: a warp's requests built when it is loaded, or lane 0's records
+// decoded as it issues them).
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -38,10 +39,10 @@ public:
         const WarpSlot& w = warps_[slot];
         if (recorded_) [[unlikely]] {
             const WarpRequests& warp = requests_[slot];
+            if (warp.repeating) return warp.generate_repeating(w.k, out);
             const RecordedRequest& r = warp.requests[w.k];
             if (r.first == RecordedRequest::kEven) {
-                const std::uint64_t stride = static_cast<std::uint64_t>(r.stride);
-                for (std::uint32_t l = 0; l < r.shape.lanes; ++l) out[l] = r.base + l * stride;
+                fill_even(out, r.shape.lanes, r.base, static_cast<std::uint64_t>(r.stride));
             } else {
                 std::memcpy(out, warp.addresses.data() + r.first, sizeof(std::uint64_t) * r.shape.lanes);
             }
