@@ -7,12 +7,14 @@
 #   tests/data/h100/fidelity_report_{training,heldout}_{stencil,matmul}.{csv,txt}   (--preset h100)
 #   tests/data/rtx2080s/thesis_sweep.csv                                            (--preset rtx2080s)
 #
-#   scripts/fidelity_report.sh [--jobs N] [--head N] [--out DIR] [PART ...]
+#   scripts/fidelity_report.sh [--jobs N] [--head N] [--gpu KEY=VALUE ...] [--out DIR] [PART ...]
 #
 # PART: h200, h100, rtx2080s, or GPU:SET:KERNEL for one file (e.g. h100:heldout:matmul); all by
 # default. --jobs: rows simulated at once, one thread each (default: all cores). --head N: only the first N rows of each
 # file, written under --out (default tests/data; give another folder with --head, so that partial
-# results do not replace committed ones). Which file is which set is the file's name (training_*,
+# results do not replace committed ones). --gpu KEY=VALUE: override a preset parameter in every run
+# (compare's --gpu, e.g. --gpu timing=cycles), to see another model on the same rows; it needs
+# --out DIR too. Which file is which set is the file's name (training_*,
 # heldout_*), or SET= for the H200's training files, whose names predate the sets. Rows whose
 # counters contradict each other are left out and listed in the .txt (--skip-invalid-rows).
 # Long: about 3 CPU hours in all (the matmul files dominate); the cachesim binary is $CACHESIM_BIN,
@@ -20,13 +22,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
-jobs=0 head="" out=tests/data parts=()
+jobs=0 head="" out=tests/data parts=() gpu_options=() sweep_options=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs="$2"; shift 2 ;;
     --head) head="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --gpu) gpu_options+=(--gpu "$2"); sweep_options+=("--$2"); shift 2 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fidelity_report: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) parts+=("$1"); shift ;;
   esac
@@ -38,6 +41,10 @@ if [ ! -x "$bin" ]; then
 fi
 if [ -n "$head" ] && [ "$out" = tests/data ]; then
   echo "fidelity_report: --head writes partial results; give --out DIR so that they do not replace tests/data's" >&2
+  exit 2
+fi
+if [ ${#gpu_options[@]} -gt 0 ] && [ "$out" = tests/data ]; then
+  echo "fidelity_report: --gpu changes the presets; give --out DIR so that the results do not replace tests/data's" >&2
   exit 2
 fi
 
@@ -65,7 +72,7 @@ compare_one() {
   local parallel=()
   [ "$jobs" = 0 ] || parallel=(--jobs "$jobs" --threads 1)
   "$bin" compare --preset "$gpu" --measured "$(measured "$gpu" "$set" "$kernel")" --skip-invalid-rows \
-    "${parallel[@]}" --no-progress "${rows[@]}" --out "$dir/$name.csv" > "$dir/$name.txt.new"
+    "${gpu_options[@]}" "${parallel[@]}" --no-progress "${rows[@]}" --out "$dir/$name.csv" > "$dir/$name.txt.new"
   mv "$dir/$name.txt.new" "$dir/$name.txt"
 }
 
@@ -76,7 +83,7 @@ thesis_sweep() {
   [ -z "$head" ] || blocks=256
   echo "fidelity_report: rtx2080s thesis matmul" >&2
   "$bin" sweep --model gpu --preset rtx2080s --workload matmul --size 1024x1024 --depth 1024 \
-    --schedule linear,column:32 --block "$blocks" --jobs "$jobs" --quiet -o "$out/rtx2080s/thesis_sweep.csv"
+    --schedule linear,column:32 --block "$blocks" "${sweep_options[@]}" --jobs "$jobs" --quiet -o "$out/rtx2080s/thesis_sweep.csv"
 }
 
 for part in "${parts[@]}"; do
