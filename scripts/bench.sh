@@ -17,8 +17,9 @@
 #                         [--accesses N] [--build DIR]
 # Environment:
 #   CACHESIM_PEER_CMD   a peer's command line, {trace} replaced by the u64 trace's path (for
-#                       example a pycachesim script with the same two levels); its row is
-#                       'peer' or CACHESIM_PEER_NAME.
+#                       example tests/bench/pycachesim_runner.py, see docs/speed.md); its row is
+#                       'peer' or CACHESIM_PEER_NAME. When it prints "L1 misses N L2 misses N",
+#                       as the C loop does, those must equal cachesim's.
 #   CACHESIM_BASELINE   another cachesim binary (say, a build of an older commit): two more rows,
 #                       so that before and after are measured in the same run.
 set -euo pipefail
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
     --no-stencil) do_stencil=0; shift ;;
     --accesses) accesses="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -62,7 +63,7 @@ export BENCH_CACHESIM="$cachesim" BENCH_LRU_LOOP="$lru_loop" BENCH_WORK="$work" 
   BENCH_STENCIL_RUNS="$stencil_runs" BENCH_STENCIL="$stencil_size" BENCH_DO_STENCIL="$do_stencil" \
   BENCH_ACCESSES="$accesses"
 exec python3 - <<'PY'
-import os, shlex, statistics, subprocess, sys, time
+import os, re, shlex, statistics, subprocess, sys, time
 
 env = os.environ
 cachesim = env["BENCH_CACHESIM"]
@@ -125,6 +126,14 @@ def check_misses(trace):
     theirs = [int(c[4]), int(c[7])]
     if ours != theirs:
         sys.exit(f"bench.sh: {trace}: cachesim misses {ours} but the C loop {theirs}")
+    if peer_cmd:  # a peer that prints the C loop's "L1 misses N L2 misses N" is checked too
+        out = subprocess.run(["sh", "-c", peer_cmd.replace("{trace}", shlex.quote(trace))],
+                             capture_output=True, text=True, check=True).stdout
+        found = re.search(r"L1 misses (\d+) L2 misses (\d+)", out)
+        if not found:
+            print(f"# {peer_name}: miss counts not checked (its output has no 'L1 misses N L2 misses N')")
+        elif [int(found[1]), int(found[2])] != ours:
+            sys.exit(f"bench.sh: {trace}: cachesim misses {ours} but {peer_name} {[int(found[1]), int(found[2])]}")
 
 machine("start")
 print(f"# {runs} runs per program, alternated; medians; M accesses per CPU second (user + system)")
