@@ -4,7 +4,7 @@
 #     tests/bench/bench_core.cpp) through L1 32 KiB 8-way 64 B + L2 1 MiB 16-way 64 B, LRU,
 #     write-back: cachesim default (analysis on), cachesim --no-analysis, the minimal C loop
 #     (tests/bench/lru_loop.cpp: reads the whole file, then a plain two-level LRU; the
-#     speed-of-light reference), and a peer when one is given;
+#     speed-of-light reference), and up to two peers when given;
 #   - the thread-model 4096 x 4096 9x9 stencil (1.38 G accesses; L1 128 KiB 4-way 128 B
 #     write-through, L2 4 MiB 16-way 128 B write-back, linear), default and --no-analysis;
 #   - the GPU model (h200 preset) on that stencil and the naive 1024^3 matmul on 1, 2 and all
@@ -17,8 +17,10 @@
 #                         [--accesses N] [--build DIR]
 # Environment:
 #   CACHESIM_PEER_CMD   a peer's command line, {trace} replaced by the u64 trace's path (for
-#                       example a pycachesim script with the same two levels); its row is
-#                       'peer' or CACHESIM_PEER_NAME.
+#                       example tests/bench/pycachesim_runner.py, see docs/speed.md); its row is
+#                       'peer' or CACHESIM_PEER_NAME. When it prints "L1 misses N L2 misses N",
+#                       as the C loop does, those must equal cachesim's.
+#   CACHESIM_PEER2_CMD  a second peer, named by CACHESIM_PEER2_NAME ('peer 2'), likewise.
 #   CACHESIM_BASELINE   another cachesim binary (say, a build of an older commit): two more rows,
 #                       so that before and after are measured in the same run.
 set -euo pipefail
@@ -38,7 +40,7 @@ while [ $# -gt 0 ]; do
     --no-stencil) do_stencil=0; shift ;;
     --accesses) accesses="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -62,15 +64,18 @@ export BENCH_CACHESIM="$cachesim" BENCH_LRU_LOOP="$lru_loop" BENCH_WORK="$work" 
   BENCH_STENCIL_RUNS="$stencil_runs" BENCH_STENCIL="$stencil_size" BENCH_DO_STENCIL="$do_stencil" \
   BENCH_ACCESSES="$accesses"
 exec python3 - <<'PY'
-import os, shlex, statistics, subprocess, sys, time
+import os, re, shlex, statistics, subprocess, sys, time
 
 env = os.environ
 cachesim = env["BENCH_CACHESIM"]
 work = env["BENCH_WORK"]
 runs = int(env["BENCH_RUNS"])
 accesses = int(env["BENCH_ACCESSES"])
-peer_cmd = env.get("CACHESIM_PEER_CMD", "")
-peer_name = env.get("CACHESIM_PEER_NAME", "peer")
+peers = [(env.get(f"CACHESIM_{key}_NAME", default), env[f"CACHESIM_{key}_CMD"])
+         for key, default in (("PEER", "peer"), ("PEER2", "peer 2")) if env.get(f"CACHESIM_{key}_CMD")]
+
+def peer_argv(cmd, trace):
+    return ["sh", "-c", cmd.replace("{trace}", shlex.quote(trace))]
 baseline = env.get("CACHESIM_BASELINE", "")
 
 def machine(when):
@@ -97,8 +102,7 @@ def trace_rows(trace):
     rows = [("cachesim default (analysis)", [cachesim, "simulate", "--trace", trace] + trace_levels),
             ("cachesim --no-analysis", [cachesim, "simulate", "--trace", trace, "--no-analysis"] + trace_levels),
             ("minimal C loop (whole file, then LRU)", [env["BENCH_LRU_LOOP"], trace])]
-    if peer_cmd:
-        rows.append((peer_name, ["sh", "-c", peer_cmd.replace("{trace}", shlex.quote(trace))]))
+    rows += [(name, peer_argv(cmd, trace)) for name, cmd in peers]
     if baseline:
         rows.append(("baseline default", [baseline, "simulate", "--trace", trace] + trace_levels))
         rows.append(("baseline --no-analysis", [baseline, "simulate", "--trace", trace, "--no-analysis"] + trace_levels))
@@ -125,6 +129,13 @@ def check_misses(trace):
     theirs = [int(c[4]), int(c[7])]
     if ours != theirs:
         sys.exit(f"bench.sh: {trace}: cachesim misses {ours} but the C loop {theirs}")
+    for peer_name, cmd in peers:  # a peer that prints the C loop's "L1 misses N L2 misses N" is checked too
+        out = subprocess.run(peer_argv(cmd, trace), capture_output=True, text=True, check=True).stdout
+        found = re.search(r"L1 misses (\d+) L2 misses (\d+)", out)
+        if not found:
+            print(f"# {peer_name}: miss counts not checked (its output has no 'L1 misses N L2 misses N')")
+        elif [int(found[1]), int(found[2])] != ours:
+            sys.exit(f"bench.sh: {trace}: cachesim misses {ours} but {peer_name} {[int(found[1]), int(found[2])]}")
 
 machine("start")
 print(f"# {runs} runs per program, alternated; medians; M accesses per CPU second (user + system)")
@@ -145,8 +156,8 @@ def ratio(label, a, b):
     print(f"{label:<40}" + "".join(f"{results[k][a][0] / results[k][b][0]:>9.2f}x" for k in kinds))
 ratio("default / --no-analysis", names[0], names[1])
 ratio("--no-analysis / C loop", names[1], names[2])
-if peer_cmd:
-    ratio(f"--no-analysis / {peer_name}", names[1], names[3])
+for peer_name, _ in peers:
+    ratio(f"--no-analysis / {peer_name}", names[1], peer_name)
 if baseline:
     ratio("default / baseline default", names[0], "baseline default")
     ratio("--no-analysis / baseline --no-analysis", names[1], "baseline --no-analysis")

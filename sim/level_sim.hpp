@@ -234,7 +234,8 @@ private:
         for (std::uint32_t i = 0; i < out.evicted_count; ++i) {
             ++stats_.evictions;
             if (kInstrumented && observer_) observer_->on_evict(index_, cache_.evicted_line(i));
-            write_back(cache_.evicted_line(i), cache_.evicted_dirty(i));
+            // A clean victim (every victim of a load-only stream) costs no call.
+            if (const std::uint32_t dirty = cache_.evicted_dirty(i)) write_back(cache_.evicted_line(i), dirty);
         }
         // A fill is a line allocation: a sector added to a present line is not a new resident line.
         if (kInstrumented && observer_ && !out.line_present) observer_->on_fill(index_, line);
