@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 #include <vector>
 
 #include "sim/gpu/cycle_scheduler.hpp"
@@ -138,7 +139,11 @@ GpuResult simulate_gpu_trace(const std::string& path, const GpuConfig& config, c
     validate(config);
     if (config.timeline)
         throw SimulationError("--warp-times replays the launches of the built-in workloads, not a recorded trace");
-    RecordedWarps recorded(path, control.threads > 1);  // decoding beside the model when threads are given
+    // Decoding runs on a thread of its own beside the model's when several are asked for and a
+    // core is left for it: on a machine without a spare core it takes turns with the SMs' threads,
+    // which costs more than it saves.
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    RecordedWarps recorded(path, control.threads > 1 && control.threads < cores);
     const cst::TraceHeader& h = recorded.header();
     if (recorded.threads_per_block() != config.block)
         throw SimulationError(path + ": the trace's launch has blocks of " + std::to_string(recorded.threads_per_block()) +

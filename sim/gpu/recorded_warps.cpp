@@ -167,7 +167,8 @@ bool RecordedWarps::load_repeating(const PendingBlock& p, std::uint32_t first, s
     const std::uint32_t count = lane0.count(i0);
     const std::uint32_t* metas = lane0.metas.data() + lane0.at[i0];
     const std::uint64_t* deltas = lane0.deltas.data() + lane0.at[i0];
-    // The arrays lane 0 uses, in the order of first use (at most 64: the decoder's mask).
+    // The arrays lane 0 uses, in the order of first use (at most WarpRequests::kMaxUses; a warp
+    // using more is gathered instead).
     if (use_stamp_.size() < lane0.arrays) use_stamp_.resize(lane0.arrays, 0);
     if (++loads_ == 0) {
         std::fill(use_stamp_.begin(), use_stamp_.end(), 0);
@@ -177,7 +178,7 @@ bool RecordedWarps::load_repeating(const PendingBlock& p, std::uint32_t first, s
     for (std::uint32_t k = 0; k < count; ++k) {
         const std::uint32_t array = cst::meta_array(metas[k]);
         if (use_stamp_[array] == loads_) continue;
-        if (out.uses.size() == 64) return false;
+        if (out.uses.size() == WarpRequests::kMaxUses) return false;
         use_stamp_[array] = loads_;
         out.uses.push_back({array, true, 0, 0});
     }
@@ -203,7 +204,6 @@ bool RecordedWarps::load_repeating(const PendingBlock& p, std::uint32_t first, s
     out.decoded_ = 0;
     out.seen_ = 0;
     out.use_ = 0;
-    out.last_.resize(uses);
     return true;
 }
 

@@ -59,7 +59,9 @@ inline void fill_even(std::uint64_t* out, std::uint32_t lanes, std::uint64_t bas
 // lanes' addresses of its uneven ones), or, for a warp whose lanes repeat lane 0 (`repeating`),
 // lane 0's records, decoded one request at a time as the warp issues them (on the thread that
 // runs its SM), each lane's address then being lane 0's plus the lane's offset for that array.
-struct WarpRequests {
+// (Aligned to a cache line: a repeating warp's decoding state is written as it issues, by the
+// thread running its SM, and the slots of different SMs lie side by side.)
+struct alignas(64) WarpRequests {
     std::vector<RecordedRequest> requests;
     std::vector<std::uint64_t> addresses;
 
@@ -88,9 +90,12 @@ struct WarpRequests {
 private:
     // Decoding state: records decoded so far, lane 0's last address per use, uses seen, the
     // last record's use.
+    // (Held in the object, not on the heap, where the small buffers of neighbouring slots would
+    // share cache lines between the threads running their SMs.)
+    static constexpr std::size_t kMaxUses = 16;
     mutable std::uint32_t decoded_ = 0;
-    mutable std::vector<std::uint64_t> last_;
-    mutable std::uint64_t seen_ = 0;
+    mutable std::uint64_t last_[kMaxUses] = {};
+    mutable std::uint32_t seen_ = 0;
     mutable std::uint32_t use_ = 0;
     friend class RecordedWarps;
 };
@@ -104,7 +109,7 @@ inline RequestShape WarpRequests::generate_repeating(std::uint32_t k, std::uint6
             j = 0;
             while (uses[j].array != array) ++j;
         }
-        const std::uint64_t bit = 1ull << j;
+        const std::uint32_t bit = 1u << j;
         last_[j] = seen_ & bit ? last_[j] + deltas[decoded_] : uses[j].start;
         seen_ |= bit;
         use_ = j;
