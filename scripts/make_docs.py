@@ -376,8 +376,13 @@ REPORT_KERNELS = ["stencil", "matmul"]
 REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
 
 
-def report_path(gpu, set_name, kernel):
-    return "tests/data/{}/fidelity_report_{}_{}.csv".format(gpu, set_name, kernel)
+CYCLES_DIR = "tests/data/cycles_gto"
+CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu timing=cycles --gpu warp-scheduler=gto "
+              "--gpu load-gates=burst --out tests/data/cycles_gto h200 h100 rtx2080s")
+
+
+def report_path(gpu, set_name, kernel, base="tests/data"):
+    return "{}/{}/fidelity_report_{}_{}.csv".format(base, gpu, set_name, kernel)
 
 
 def target_counts(rows):
@@ -416,7 +421,7 @@ def report_label(set_name, variant):
     return set_name + ("" if variant in ("", "index64") else ", " + variant)
 
 
-def gen_fidelity_sets():
+def gen_fidelity_sets(base="tests/data", command=REPORT_CMD):
     out = ["| GPU | set | runs | L1 within 3 | L1 beyond 6 | L2 within 5, stencil | L2 within 5, matmul "
            "| best schedule within 1 (L1 / L2) | requests exact | sectors exact |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -425,7 +430,7 @@ def gen_fidelity_sets():
         by_label = {}
         for set_name in REPORT_SETS:
             for kernel in REPORT_KERNELS:
-                path = report_path(gpu, set_name, kernel)
+                path = report_path(gpu, set_name, kernel, base)
                 if not os.path.exists(os.path.join(ROOT, path)):
                     missing.append(path)
                     continue
@@ -442,7 +447,7 @@ def gen_fidelity_sets():
     text = note("from `cachesim compare`'s joined CSVs {}, written by `{}` (the targets: L1 within 3 points and "
                 "none beyond 6; L2 within 5 on stencil launches; the best schedule of each group of 3 or more "
                 "schedules the chip's best or within 1 point; request and sector counts exact)".format(
-                    ", ".join("`{}`".format(p) for p in used) or "(none yet)", REPORT_CMD))
+                    ", ".join("`{}`".format(p) for p in used) or "(none yet)", command))
     left_out = []
     for path in used:
         with open(os.path.join(ROOT, path[:-len(".csv")] + ".txt")) as f:
@@ -514,6 +519,7 @@ GENERATORS = {
     "h200-spread": gen_h200_spread,
     "examples-table": gen_examples_table,
     "fidelity-sets": gen_fidelity_sets,
+    "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "rtx2080s-thesis": gen_rtx2080s_thesis,
 }
 
