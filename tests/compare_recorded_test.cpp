@@ -60,6 +60,10 @@ TEST(CompareRecorded, RecordedRowMatchesItsHandDerivedCounters) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("transpose_tiled 64x64"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("L1 global-load sectors equal to the hardware's: 1/1"), std::string::npos) << r.out;
+    // The table's columns line up: the header's and the row's first separator at one column.
+    const std::size_t header_end = r.out.find('\n');
+    ASSERT_NE(header_end, std::string::npos);
+    EXPECT_EQ(r.out.find(" | "), r.out.find(" | ", header_end) - header_end - 1) << r.out;
     const test::CsvTable j(test::read_file(dir / "j.csv"));
     ASSERT_EQ(j.rows(), 1u);
     EXPECT_EQ(j.at(0, "kernel"), "transpose_tiled");

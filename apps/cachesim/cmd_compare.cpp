@@ -88,14 +88,20 @@ std::string describe(const MeasuredRun& r) {
 }
 
 void print_table(std::ostream& out, const std::vector<ComparedRun>& runs) {
-    out << std::left << std::setw(24) << "workload" << std::setw(13) << "schedule" << std::right << std::setw(6)
+    // The name columns are as wide as their longest entry (recorded kernels have long names).
+    int workload_width = 24, schedule_width = 13;
+    for (const ComparedRun& r : runs) {
+        workload_width = std::max(workload_width, static_cast<int>(describe(r.measured).size()) + 1);
+        schedule_width = std::max(schedule_width, static_cast<int>(measured_schedule_name(r.measured).size()) + 1);
+    }
+    out << std::left << std::setw(workload_width) << "workload" << std::setw(schedule_width) << "schedule" << std::right << std::setw(6)
         << "block" << " | " << std::setw(8) << "L1 meas" << std::setw(8) << "L1 sim" << std::setw(8) << "error"
         << " | " << std::setw(8) << "L2 meas" << std::setw(8) << "L2 sim" << std::setw(8) << "error" << " | "
         << std::setw(13) << "L1 sectors" << std::setw(8) << "sim/hw" << " | " << std::setw(10) << "DRAM MB"
         << std::setw(8) << "sim/hw" << "\n";
     for (const ComparedRun& r : runs) {
         const MeasuredMetrics& m = r.measured.metrics;
-        out << std::left << std::setw(24) << describe(r.measured) << std::setw(13)
+        out << std::left << std::setw(workload_width) << describe(r.measured) << std::setw(schedule_width)
             << measured_schedule_name(r.measured) << std::right << std::setw(6) << r.measured.block << " | "
             << std::setw(8) << format(m.l1_hit_rate_pct, 2) << std::setw(8) << format(r.simulated.l1_hit_rate_pct(), 2)
             << std::setw(8) << format(r.l1_error_pp(), 2) << " | " << std::setw(8) << format(m.l2_hit_rate_pct(), 2)
