@@ -139,11 +139,11 @@ GpuResult simulate_gpu_trace(const std::string& path, const GpuConfig& config, c
     validate(config);
     if (config.timeline)
         throw SimulationError("--warp-times replays the launches of the built-in workloads, not a recorded trace");
-    // Decoding runs on a thread of its own beside the model's when several are asked for and a
-    // core is left for it: on a machine without a spare core it takes turns with the SMs' threads,
-    // which costs more than it saves.
+    // Decoding runs on a thread of its own beside the model's when several are asked for, except
+    // on a machine of one or two cores, where it would take turns with the SMs' threads: measured
+    // slower there, faster on the 16-core GPU host (docs/speed.md, "In the GPU model").
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    RecordedWarps recorded(path, control.threads > 1 && control.threads < cores);
+    RecordedWarps recorded(path, control.threads > 1 && cores > 2);
     const cst::TraceHeader& h = recorded.header();
     if (recorded.threads_per_block() != config.block)
         throw SimulationError(path + ": the trace's launch has blocks of " + std::to_string(recorded.threads_per_block()) +
