@@ -3,17 +3,16 @@
 // thread index and their own accesses), the GPU model's second source of requests beside the
 // built-in workloads (warp_lanes.hpp). A warp is 32 consecutive linear thread indices of a block;
 // request k is the k-th access of each lane that has one (lanes with fewer accesses sit out the
-// rest), split by direction and size where the lanes' k-th accesses differ. A warp's requests are
-// built once, when it is loaded into a slot; issuing one is a copy of its lanes' addresses.
+// rest), split by direction and size where the lanes' k-th accesses differ.
 //
 // The trace is read forward as blocks are dispatched (in launch order), a file block of threads at
 // a time into a chunk that the launch blocks point into, left undecoded (cst::ThreadRecords); a
 // chunk is reused once every launch block with threads in it has had its last warp loaded. A warp
 // whose lanes repeat lane 0's records (the common case: neighbouring threads, neighbouring
-// elements) is built from lane 0's decoded accesses and each lane's array starts; any other has
-// each lane decoded and gathered. With `read_ahead`, a thread of its
-// own decompresses and decodes the next chunks while the model runs (the order, and so every
-// result, is the same).
+// elements) keeps lane 0's records and each lane's array starts, and is decoded a request at a
+// time as it issues; any other has each lane decoded and its requests built when it is loaded.
+// With `read_ahead`, a thread of its own decompresses and compares the next chunks while the model
+// runs (the order, and so every result, is the same).
 #include <cstdint>
 #include <condition_variable>
 #include <deque>
