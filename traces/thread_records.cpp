@@ -4,7 +4,7 @@
 
 namespace cachesim::cst {
 
-void ThreadDecoder::decode(const ThreadRecords& records, std::size_t i, Access* out, std::vector<std::uint32_t>* used) {
+void ThreadDecoder::decode(const ThreadRecords& records, std::size_t i, Access* out) {
     if (last_.size() < records.arrays) {
         last_.resize(records.arrays);
         stamp_.resize(records.arrays, 0);
@@ -13,7 +13,6 @@ void ThreadDecoder::decode(const ThreadRecords& records, std::size_t i, Access* 
         std::fill(stamp_.begin(), stamp_.end(), 0);
         current_ = 1;
     }
-    if (used) used->clear();
     const std::uint64_t* starts = records.starts_of(i);
     const std::uint32_t* metas = records.metas.data() + records.at[i];
     const std::uint64_t* deltas = records.deltas.data() + records.at[i];
@@ -25,7 +24,6 @@ void ThreadDecoder::decode(const ThreadRecords& records, std::size_t i, Access* 
         if (stamp_[array] != current_) {  // the array's first use in the thread: its start
             stamp_[array] = current_;
             address = *starts++;
-            if (used) used->push_back(array);
         } else {
             address = last_[array] + deltas[k];
         }

@@ -24,9 +24,11 @@ struct ThreadRecords {
     // same accesses (direction, size, array, order) at addresses that differ by one amount per array.
     std::vector<std::uint8_t> repeats;
     // starts[starts_at[i] ..]: thread i's address of its first access to each array it uses, in the
-    // order of first use; starts_at has threads.size() + 1 entries.
+    // order of first use, and start_arrays[starts_at[i] ..] those arrays; starts_at has
+    // threads.size() + 1 entries.
     std::vector<std::uint32_t> starts_at;
     std::vector<std::uint64_t> starts;
+    std::vector<std::uint32_t> start_arrays;
     // The records of the threads that do not repeat the one before them, each thread's from at[i]:
     // a run of repeating threads shares its first thread's (only the starts differ), so a block of
     // a regular kernel keeps a few threads' records instead of all of them.
@@ -38,6 +40,8 @@ struct ThreadRecords {
     std::size_t size() const { return threads.size(); }
     std::uint32_t count(std::size_t i) const { return first[i + 1] - first[i]; }
     const std::uint64_t* starts_of(std::size_t i) const { return starts.data() + starts_at[i]; }
+    const std::uint32_t* start_arrays_of(std::size_t i) const { return start_arrays.data() + starts_at[i]; }
+    std::uint32_t uses(std::size_t i) const { return starts_at[i + 1] - starts_at[i]; }
 };
 
 // A meta word's fields (trace-format.md: size in bits 0-14, write in bit 15, array above).
@@ -50,9 +54,8 @@ inline std::uint32_t meta_array(std::uint32_t meta) { return meta >> 16; }
 // block was read (TraceFileSource::next_thread_records), so decoding cannot fail.
 class ThreadDecoder {
 public:
-    // Thread i's accesses into out[0 .. records.count(i)); the arrays it uses, in the order of
-    // first use, into `used` (cleared first) when given.
-    void decode(const ThreadRecords& records, std::size_t i, Access* out, std::vector<std::uint32_t>* used = nullptr);
+    // Thread i's accesses into out[0 .. records.count(i)).
+    void decode(const ThreadRecords& records, std::size_t i, Access* out);
 
 private:
     std::vector<std::uint64_t> last_;    // per array: the thread's last address so far

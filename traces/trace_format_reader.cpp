@@ -342,15 +342,18 @@ bool TraceFileSource::next_threads(ThreadBatch& batch) {
         return false;
     }
     const std::size_t count = block_accesses_ - block_position_;
-    batch.threads.assign(step_threads_.begin() + static_cast<std::ptrdiff_t>(block_step_), step_threads_.end());
-    batch.first.resize(batch.threads.size() + 1);
-    for (std::size_t i = 0; i <= batch.threads.size(); ++i)
-        batch.first[i] = step_first_[block_step_ + i] - step_first_[block_step_];
+    copy_thread_table(batch.threads, batch.first);
     batch.accesses.resize(count);
     decode(batch.accesses.data(), block_position_, count);
     block_position_ = block_accesses_;
     block_step_ = step_threads_.size();
     return true;
+}
+
+void TraceFileSource::copy_thread_table(std::vector<std::uint64_t>& threads, std::vector<std::uint32_t>& first) const {
+    threads.assign(step_threads_.begin() + static_cast<std::ptrdiff_t>(block_step_), step_threads_.end());
+    first.resize(threads.size() + 1);
+    for (std::size_t i = 0; i <= threads.size(); ++i) first[i] = step_first_[block_step_ + i] - step_first_[block_step_];
 }
 
 bool TraceFileSource::next_thread_records(ThreadRecords& records) {
@@ -359,15 +362,13 @@ bool TraceFileSource::next_thread_records(ThreadRecords& records) {
     records.repeats.clear();
     records.starts_at.assign(1, 0);
     records.starts.clear();
+    records.start_arrays.clear();
     records.at.clear();
     records.deltas.clear();
     records.metas.clear();
     if (!launch_) fail(8, "a version 1 trace has no threads (it holds no launch)");
     if (block_position_ == block_accesses_ && !load_block()) return false;
-    records.threads.assign(step_threads_.begin() + static_cast<std::ptrdiff_t>(block_step_), step_threads_.end());
-    records.first.resize(records.threads.size() + 1);
-    for (std::size_t i = 0; i <= records.threads.size(); ++i)
-        records.first[i] = step_first_[block_step_ + i] - step_first_[block_step_];
+    copy_thread_table(records.threads, records.first);
     records.arrays = static_cast<std::uint32_t>(header_.arrays.size());
     scan_threads(records);
     // The thread the next block's first thread is compared with keeps its records in copies.
@@ -426,6 +427,7 @@ void TraceFileSource::scan_threads(ThreadRecords& out) {
                 previous_[p.array[j]] = p.end[j];
             }
             out.starts.insert(out.starts.end(), p.start.begin(), p.start.end());
+            out.start_arrays.insert(out.start_arrays.end(), p.array.begin(), p.array.end());
         } else {
             walk_thread(first, count, out);
         }
@@ -484,6 +486,7 @@ void TraceFileSource::walk_thread(std::size_t first, std::size_t count, ThreadRe
             p.low.push_back(address);
             p.high.push_back(last_byte);
             out.starts.push_back(address);
+            out.start_arrays.push_back(array);
         } else {
             const std::uint32_t j = use_of_array_[array];
             p.end[j] = address;

@@ -51,6 +51,8 @@ private:
     void decode_step_table(std::uint64_t at, std::uint32_t steps, std::uint32_t accesses);
     void decode(Access* out, std::size_t first, std::size_t count);
     [[noreturn]] void report_bad_record(std::size_t first, std::size_t count);
+    // The current block's threads from block_step_ on, and their first accesses counted from it.
+    void copy_thread_table(std::vector<std::uint64_t>& threads, std::vector<std::uint32_t>& first) const;
     void scan_threads(ThreadRecords& out);
     void walk_thread(std::size_t first, std::size_t count, ThreadRecords& out);
 

@@ -169,22 +169,13 @@ bool RecordedWarps::load_repeating(const PendingBlock& p, std::uint32_t first, s
     const std::uint64_t* deltas = lane0.deltas.data() + lane0.at[i0];
     // The arrays lane 0 uses, in the order of first use (at most WarpRequests::kMaxUses; a warp
     // using more is gathered instead).
-    if (use_stamp_.size() < lane0.arrays) use_stamp_.resize(lane0.arrays, 0);
-    if (++loads_ == 0) {
-        std::fill(use_stamp_.begin(), use_stamp_.end(), 0);
-        loads_ = 1;
-    }
+    const std::uint32_t uses = lane0.uses(i0);
+    if (uses > WarpRequests::kMaxUses) return false;
+    const std::uint32_t* arrays = lane0.start_arrays_of(i0);
     out.uses.clear();
-    for (std::uint32_t k = 0; k < count; ++k) {
-        const std::uint32_t array = cst::meta_array(metas[k]);
-        if (use_stamp_[array] == loads_) continue;
-        if (out.uses.size() == WarpRequests::kMaxUses) return false;
-        use_stamp_[array] = loads_;
-        out.uses.push_back({array, true, 0, 0});
-    }
+    for (std::uint32_t j = 0; j < uses; ++j) out.uses.push_back({arrays[j], true, 0, 0});
     // Lane l's k-th access is lane 0's shifted by the distance between the two lanes' starts of
     // its array; a request is even where those distances step evenly across the lanes.
-    const std::size_t uses = out.uses.size();
     out.offsets.resize(uses * lanes);
     const std::uint64_t* starts0 = lane0.starts_of(i0);
     for (std::uint32_t l = 0; l < lanes; ++l) {

@@ -187,8 +187,6 @@ private:
     std::vector<std::uint32_t> lane_count_;
     std::vector<const Access*> lane_accesses_;
     std::vector<Access> decoded_;         // the lanes' accesses, decoded for the warp being built
-    std::vector<std::uint32_t> use_stamp_;  // per array: the load that last saw it used
-    std::uint32_t loads_ = 0;
     std::vector<std::uint64_t> scratch_;  // a warp's lane addresses while its requests are built
 };
 
