@@ -23,7 +23,8 @@ std::size_t column(const std::vector<std::string>& header, const std::string& na
 TEST(CliSweepResume, FinishedRowsAreKeptAndOnlyNewOnesRun) {
     const std::string csv = (test::temp_dir() / "resume.csv").string();
     std::filesystem::remove(csv);
-    ASSERT_EQ(run_cachesim(kBase + " --l1-size 256,512 -o " + csv).exit_code, 0);
+    const auto first = run_cachesim(kBase + " --l1-size 256,512 -o " + csv);
+    ASSERT_EQ(first.exit_code, 0) << first.err;
     // Mark a finished row: if it were recomputed the mark would disappear. The mark is a valid
     // value (a resumed sweep checks what it reads back), in a column the LRU cache ignores.
     auto rows = cli::parse_csv(test::read_file(csv));
@@ -48,7 +49,8 @@ TEST(CliSweepResume, FinishedRowsAreKeptAndOnlyNewOnesRun) {
 TEST(CliSweepResume, PartialLogOfAnInterruptedRunIsUsedThenRemoved) {
     const std::string csv = (test::temp_dir() / "interrupted.csv").string();
     const std::string args = kBase + " --l1-size 256,512 -o " + csv;
-    ASSERT_EQ(run_cachesim(args).exit_code, 0);
+    const auto first = run_cachesim(args);
+    ASSERT_EQ(first.exit_code, 0) << first.err;
     const auto complete = cli::parse_csv(test::read_file(csv));
     std::filesystem::remove(csv);
     // What an interrupted run leaves: two finished configurations and a torn third line.

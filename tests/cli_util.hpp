@@ -23,10 +23,13 @@ inline std::string read_file(const std::filesystem::path& p) {
     return s.str();
 }
 
+// This process's own directory, emptied when first used: a process id is reused, and what an
+// earlier test process left under the same id must not leak into this one's files.
 inline std::filesystem::path temp_dir() {
     static const std::filesystem::path dir = [] {
         auto d = std::filesystem::temp_directory_path() /
                  ("cachesim-test-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(d);
         std::filesystem::create_directories(d);
         return d;
     }();

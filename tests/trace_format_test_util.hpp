@@ -18,7 +18,9 @@ namespace cachesim::test {
 
 inline std::filesystem::path trace_temp_dir() {
     static const std::filesystem::path dir = [] {
+        // Emptied first: an earlier process with the same id may have left files here.
         auto d = std::filesystem::temp_directory_path() / ("cachesim-cst-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(d);
         std::filesystem::create_directories(d);
         return d;
     }();
