@@ -70,6 +70,7 @@ TEST(RecordedWarps, RequestsExpandToTheLanesAccesses) {
     }
     RecordedWarps recorded(path);
     WarpRequests warp;
+    std::shared_ptr<const RunRecords> previous_run;  // the last repeating warp's records
     for (std::uint64_t block = 0; block < blocks; ++block)
         for (std::uint32_t w = 0; w < threads_per_block / kWarp; ++w) {
             const std::uint64_t first = block * threads_per_block + w * kWarp;
@@ -115,6 +116,14 @@ TEST(RecordedWarps, RequestsExpandToTheLanesAccesses) {
             // The warps whose lanes repeat lane 0 are kept as lane 0's records.
             const std::uint64_t kind = first / kWarp % 6;
             EXPECT_EQ(warp.repeating, kind == 0 || kind == 1 || kind == 5) << "block " << block << " warp " << w;
+            // A kind-1 warp follows a kind-0 one (the two blocks' warps 0 and 1, or 6 and 7 ...)
+            // whose last lane its lane 0 repeats (the same records, other starts): they share one
+            // copy. Kind 0 follows kind 5 (other records) and kind 5 follows gathered warps: a copy
+            // of their own.
+            if (warp.repeating) {
+                EXPECT_EQ(warp.run == previous_run, kind == 1) << "block " << block << " warp " << w;
+                previous_run = warp.run;
+            }
         }
     std::filesystem::remove_all(dir);
 }

@@ -142,6 +142,7 @@ std::uint32_t RecordedWarps::load(std::uint64_t block, std::uint32_t warp, std::
     out.requests.clear();
     out.addresses.clear();
     out.repeating = false;
+    out.run.reset();
     read_through(block);
     const auto found = pending_.find(block);
     if (found == pending_.end()) return 0;  // no thread of the block made an access
@@ -188,8 +189,15 @@ bool RecordedWarps::load_repeating(const PendingBlock& p, std::uint32_t first, s
         use.stride = lanes > 1 ? out.offsets[uses + j] : 0;
         for (std::uint32_t l = 2; l < lanes; ++l) use.even &= out.offsets[l * uses + j] == l * use.stride;
     }
-    out.metas.assign(metas, metas + count);
-    out.deltas.assign(deltas, deltas + count);
+    const std::uint64_t thread0 = lane0.threads[i0];
+    if (!(last_run_ && lane0.repeats[i0] && thread0 == last_run_thread_ + 1)) {
+        auto run = std::make_shared<RunRecords>();
+        run->metas.assign(metas, metas + count);
+        run->deltas.assign(deltas, deltas + count);
+        last_run_ = std::move(run);
+    }
+    last_run_thread_ = thread0 + lanes - 1;  // the lanes are consecutive threads of one block
+    out.run = last_run_;
     out.repeating = true;
     out.lanes = lanes;
     out.decoded_ = 0;

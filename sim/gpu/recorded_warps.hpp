@@ -54,6 +54,15 @@ inline void fill_even(std::uint64_t* out, std::uint32_t lanes, std::uint64_t bas
     if (l < lanes) out[l] = even;
 }
 
+// Lane 0's records of a repeating warp (cst meta words and deltas). Consecutive warps whose
+// threads all repeat one another (a regular kernel: every warp of the launch) share one copy, so
+// resident warps cost their decoding state, not a copy of the records each, and the SMs' threads
+// read the same records from their caches.
+struct RunRecords {
+    std::vector<std::uint32_t> metas;
+    std::vector<std::uint64_t> deltas;
+};
+
 // One warp's requests in issue order. Either built when the warp is loaded (`requests`, with the
 // lanes' addresses of its uneven ones), or, for a warp whose lanes repeat lane 0 (`repeating`),
 // lane 0's records, decoded one request at a time as the warp issues them (on the thread that
@@ -74,13 +83,12 @@ struct alignas(64) WarpRequests {
     };
     bool repeating = false;
     std::uint32_t lanes = 0;
-    std::vector<std::uint32_t> metas;    // lane 0's records (cst meta words and deltas)
-    std::vector<std::uint64_t> deltas;
+    std::shared_ptr<const RunRecords> run;  // lane 0's records, shared with the warps of its run
     std::vector<ArrayUse> uses;
     std::vector<std::uint64_t> offsets;  // lanes x uses: lane l's start less lane 0's (uneven arrays)
 
     std::uint32_t count() const {
-        return static_cast<std::uint32_t>(repeating ? metas.size() : requests.size());
+        return static_cast<std::uint32_t>(repeating ? run->metas.size() : requests.size());
     }
     // Request k of a repeating warp: the lanes' addresses into `out`. Requests are asked for in
     // order; an earlier one is decoded again from the start.
@@ -101,6 +109,8 @@ private:
 
 inline RequestShape WarpRequests::generate_repeating(std::uint32_t k, std::uint64_t* out) const {
     if (k + 1 < decoded_) decoded_ = 0, seen_ = 0;  // an earlier request: decode from the start
+    const std::uint32_t* metas = run->metas.data();
+    const std::uint64_t* deltas = run->deltas.data();
     while (decoded_ <= k) {
         const std::uint32_t array = cst::meta_array(metas[decoded_]);
         std::uint32_t j = use_;
@@ -188,6 +198,11 @@ private:
     std::vector<const Access*> lane_accesses_;
     std::vector<Access> decoded_;         // the lanes' accesses, decoded for the warp being built
     std::vector<std::uint64_t> scratch_;  // a warp's lane addresses while its requests are built
+    // The records of the last repeating warp loaded, and its last lane's thread: a warp whose lane
+    // 0 is the next thread and repeats it (so, by the chain of repeats, every lane before it back
+    // to that run's first) shares them.
+    std::shared_ptr<const RunRecords> last_run_;
+    std::uint64_t last_run_thread_ = ~0ull;
 };
 
 }  // namespace cachesim
