@@ -68,63 +68,68 @@ TEST(RecordedWarps, RequestsExpandToTheLanesAccesses) {
         }
         writer.finish();
     }
-    RecordedWarps recorded(path);
-    WarpRequests warp;
-    std::shared_ptr<const RunRecords> previous_run;  // the last repeating warp's records
-    for (std::uint64_t block = 0; block < blocks; ++block)
-        for (std::uint32_t w = 0; w < threads_per_block / kWarp; ++w) {
-            const std::uint64_t first = block * threads_per_block + w * kWarp;
-            std::vector<std::vector<Access>> lanes;
-            std::uint32_t active = 0;
-            std::size_t most = 0;
-            for (std::uint32_t l = 0; l < kWarp; ++l) {
-                lanes.push_back(accesses_of(first + l));
-                active += !lanes.back().empty();
-                most = std::max(most, lanes.back().size());
-            }
-            ASSERT_EQ(recorded.load(block, w, kWarp, warp), active) << "block " << block << " warp " << w;
-            ASSERT_EQ(warp.count(), most) << "block " << block << " warp " << w;
-            // Every request in issue order, then a few again out of order (decoded from the start).
-            std::vector<std::uint32_t> order(most);
-            for (std::uint32_t k = 0; k < most; ++k) order[k] = k;
-            order.insert(order.end(), {0u, static_cast<std::uint32_t>(most - 1), static_cast<std::uint32_t>(most / 2)});
-            for (const std::uint32_t k : order) {
-                std::uint64_t addresses[kWarp];
-                RequestShape shape;
-                if (warp.repeating) {
-                    shape = warp.generate_repeating(k, addresses);
-                } else {
-                    const RecordedRequest& r = warp.requests[k];
-                    shape = r.shape;
-                    for (std::uint32_t l = 0; l < shape.lanes; ++l)
-                        addresses[l] = r.first == RecordedRequest::kEven ? r.base + l * static_cast<std::uint64_t>(r.stride)
-                                                                          : warp.addresses[r.first + l];
+    // Decoded by the model's thread, by one reader beside it, and by three sharing the blocks.
+    for (const unsigned readers : {0u, 1u, 3u}) {
+        SCOPED_TRACE("readers " + std::to_string(readers));
+        RecordedWarps recorded(path, readers);
+        WarpRequests warp;
+        std::shared_ptr<const RunRecords> previous_run;  // the last repeating warp's records
+        for (std::uint64_t block = 0; block < blocks; ++block)
+            for (std::uint32_t w = 0; w < threads_per_block / kWarp; ++w) {
+                const std::uint64_t first = block * threads_per_block + w * kWarp;
+                std::vector<std::vector<Access>> lanes;
+                std::uint32_t active = 0;
+                std::size_t most = 0;
+                for (std::uint32_t l = 0; l < kWarp; ++l) {
+                    lanes.push_back(accesses_of(first + l));
+                    active += !lanes.back().empty();
+                    most = std::max(most, lanes.back().size());
                 }
-                std::vector<std::uint64_t> expected;
-                for (const std::vector<Access>& lane : lanes)
-                    if (lane.size() > k) expected.push_back(lane[k].address);
-                std::size_t lead_lane = 0;  // the request is its first active lane's array, size and direction
-                while (lanes[lead_lane].size() <= k) ++lead_lane;
-                const Access& lead = lanes[lead_lane][k];
-                ASSERT_EQ(shape.lanes, expected.size()) << "block " << block << " warp " << w << " request " << k;
-                EXPECT_EQ(shape.size, lead.size);
-                EXPECT_EQ(shape.is_write, lead.is_write);
-                EXPECT_EQ(shape.array, lead.array);
-                for (std::uint32_t l = 0; l < shape.lanes; ++l)
-                    ASSERT_EQ(addresses[l], expected[l]) << "block " << block << " warp " << w << " request " << k << " lane " << l;
+                ASSERT_EQ(recorded.load(block, w, kWarp, warp), active) << "block " << block << " warp " << w;
+                ASSERT_EQ(warp.count(), most) << "block " << block << " warp " << w;
+                // Every request in issue order, then a few again out of order (decoded from the start).
+                std::vector<std::uint32_t> order(most);
+                for (std::uint32_t k = 0; k < most; ++k) order[k] = k;
+                order.insert(order.end(), {0u, static_cast<std::uint32_t>(most - 1), static_cast<std::uint32_t>(most / 2)});
+                for (const std::uint32_t k : order) {
+                    std::uint64_t addresses[kWarp];
+                    RequestShape shape;
+                    if (warp.repeating) {
+                        shape = warp.generate_repeating(k, addresses);
+                        if (shape.even)  // lane 0's address alone: lane l's is l steps on
+                            for (std::uint32_t l = 1; l < shape.lanes; ++l) addresses[l] = addresses[0] + l * shape.stride;
+                    } else {
+                        const RecordedRequest& r = warp.requests[k];
+                        shape = r.shape;
+                        for (std::uint32_t l = 0; l < shape.lanes; ++l)
+                            addresses[l] = shape.even ? r.base + l * shape.stride : warp.addresses[r.first + l];
+                    }
+                    std::vector<std::uint64_t> expected;
+                    for (const std::vector<Access>& lane : lanes)
+                        if (lane.size() > k) expected.push_back(lane[k].address);
+                    std::size_t lead_lane = 0;  // the request is its first active lane's array, size and direction
+                    while (lanes[lead_lane].size() <= k) ++lead_lane;
+                    const Access& lead = lanes[lead_lane][k];
+                    ASSERT_EQ(shape.lanes, expected.size()) << "block " << block << " warp " << w << " request " << k;
+                    EXPECT_EQ(shape.size, lead.size);
+                    EXPECT_EQ(shape.is_write, lead.is_write);
+                    EXPECT_EQ(shape.array, lead.array);
+                    for (std::uint32_t l = 0; l < shape.lanes; ++l)
+                        ASSERT_EQ(addresses[l], expected[l]) << "block " << block << " warp " << w << " request " << k << " lane " << l;
+                }
+                // The warps whose lanes repeat lane 0 are kept as lane 0's records.
+                const std::uint64_t kind = first / kWarp % 6;
+                EXPECT_EQ(warp.repeating, kind == 0 || kind == 1 || kind == 5) << "block " << block << " warp " << w;
+                // A kind-1 warp follows a kind-0 one (the two blocks' warps 0 and 1, or 6 and 7 ...)
+                // whose last lane its lane 0 repeats (the same records, other starts): they share one
+                // copy. Kind 0 follows kind 5 (other records) and kind 5 follows gathered warps: a copy
+                // of their own.
+                if (warp.repeating) {
+                    EXPECT_EQ(warp.run == previous_run, kind == 1) << "block " << block << " warp " << w;
+                    previous_run = warp.run;
+                }
             }
-            // The warps whose lanes repeat lane 0 are kept as lane 0's records.
-            const std::uint64_t kind = first / kWarp % 6;
-            EXPECT_EQ(warp.repeating, kind == 0 || kind == 1 || kind == 5) << "block " << block << " warp " << w;
-            // A kind-1 warp follows a kind-0 one (the two blocks' warps 0 and 1, or 6 and 7 ...)
-            // whose last lane its lane 0 repeats (the same records, other starts): they share one
-            // copy. Kind 0 follows kind 5 (other records) and kind 5 follows gathered warps: a copy
-            // of their own.
-            if (warp.repeating) {
-                EXPECT_EQ(warp.run == previous_run, kind == 1) << "block " << block << " warp " << w;
-                previous_run = warp.run;
-            }
-        }
+    }
     std::filesystem::remove_all(dir);
 }
 

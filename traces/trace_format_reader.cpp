@@ -178,6 +178,17 @@ bool TraceFileSource::load_block() {
         payload > end_record_offset_ - at - kBlockHeaderBytes)
         fail(at + 4, "block payload length " + std::to_string(payload) +
                          " is impossible (truncated or damaged file)");
+    if (blocks_read_ % share_count_ != share_index_) {  // another reader's block (share_blocks)
+        next_step_ += steps;
+        ++blocks_read_;
+        next_block_offset_ = at + kBlockHeaderBytes + payload;
+        if (blocks_read_ == header_.blocks && next_step_ != header_.steps)
+            fail(at, "the blocks hold " + std::to_string(next_step_) + " steps, the header says " +
+                         std::to_string(header_.steps));
+        next_thread_ = 0;  // unknown: the blocks' order is checked where they are put together
+        previous_thread_.valid = false;
+        return load_block();
+    }
     compressed_.resize(payload);
     read_exact(at + kBlockHeaderBytes, compressed_.data(), payload, "a block payload");
     std::uint64_t sum = checksum_update(kChecksumSeed, head, 24);

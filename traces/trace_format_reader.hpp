@@ -36,6 +36,15 @@ public:
     // Version 2: the next block's threads undecoded (thread_records.hpp), every record checked;
     // false at the end. Not to be mixed with next() or next_threads() between rewinds.
     bool next_thread_records(ThreadRecords& records);
+    // Version 2, next_thread_records only: of the blocks b with b % count == index, decode only
+    // those; the others are skipped once their header is checked (so that `count` readers can
+    // decode one file side by side). The first thread of each block then is not compared with the
+    // thread before it (its `repeats` is false) nor checked to come after it: the caller that puts
+    // the blocks back in order does that (RecordedWarps).
+    void share_blocks(std::uint32_t index, std::uint32_t count) {
+        share_index_ = index;
+        share_count_ = count;
+    }
     void rewind() override;
     std::uint64_t size_hint() const override { return header_.accesses; }
 
@@ -98,6 +107,7 @@ private:
     std::vector<std::uint32_t> use_stamp_;     // walk_thread: per array, the walk that last used it
     std::uint32_t walk_ = 0;
     std::vector<std::uint64_t> shifted_starts_;
+    std::uint32_t share_index_ = 0, share_count_ = 1;  // share_blocks
 };
 
 }  // namespace cachesim::cst

@@ -33,6 +33,34 @@ public:
     void coalesce(const std::uint64_t* addresses, std::uint32_t lanes, std::uint32_t size,
                   CoalescedRequest& out);
 
+    // An even request (lane l at base + l x stride, mod 2^64) worked out from base and stride
+    // alone where its lanes' sectors form one run: each access aligned to its power-of-two size
+    // (at most a sector) and the step no more than a sector. Returns false, `out` unspecified,
+    // otherwise (the caller then expands the lanes for coalesce()). The same result as coalesce().
+    bool coalesce_even(std::uint64_t base, std::uint64_t stride, std::uint32_t lanes, std::uint32_t size,
+                       CoalescedRequest& out) {
+        const std::uint64_t sector_bytes = 1ull << sector_shift_;
+        if (lanes == 0 || size == 0 || (size & (size - 1)) != 0 || size > sector_bytes || stride > sector_bytes ||
+            ((base | stride) & (size - 1)) != 0)
+            return false;
+        const std::uint64_t last = base + (lanes - 1) * stride;
+        if (last < base) return false;  // wraps past the top of the address space
+        const std::uint64_t first_sector = base >> sector_shift_, last_sector = last >> sector_shift_;
+        const std::uint32_t per_line_shift = line_shift_ - sector_shift_;
+        const std::uint64_t per_line_mask = (1ull << per_line_shift) - 1;
+        const std::uint64_t all = per_line_mask == 63 ? ~0ull : (1ull << (per_line_mask + 1)) - 1;
+        const std::uint64_t first_line = first_sector >> per_line_shift, last_line = last_sector >> per_line_shift;
+        out.lines.clear();
+        for (std::uint64_t line = first_line; line <= last_line; ++line) {
+            std::uint64_t sectors = all;
+            if (line == first_line) sectors &= all << (first_sector & per_line_mask);
+            if (line == last_line) sectors &= all >> (per_line_mask - (last_sector & per_line_mask));
+            out.lines.push_back({line, sectors});
+        }
+        out.sector_count = static_cast<std::uint32_t>(last_sector - first_sector + 1);
+        return true;
+    }
+
     // Stores: the distinct sectors of 2^sector_shift bytes the lanes write, ascending, each marked
     // full when the lanes' byte ranges cover it (the L2 then need not fetch it before merging).
     void written_sectors(const std::uint64_t* addresses, std::uint32_t lanes, std::uint32_t size,

@@ -139,11 +139,15 @@ GpuResult simulate_gpu_trace(const std::string& path, const GpuConfig& config, c
     validate(config);
     if (config.timeline)
         throw SimulationError("--warp-times replays the launches of the built-in workloads, not a recorded trace");
-    // Decoding runs on a thread of its own beside the model's when several are asked for, except
-    // on a machine of one or two cores, where it would take turns with the SMs' threads: measured
-    // slower there, faster on the 16-core GPU host (docs/speed.md, "In the GPU model").
+    // Decoding runs on threads of its own beside the model's where cores are left for it: on a
+    // machine of more than two cores whatever the model's threads (faster on the 16-core GPU host
+    // even at all of them: the SMs' threads wait at each chunk's end), a reader per four cores up
+    // to four (a launch's first blocks fill every SM before the first request issues, so their
+    // decoding is waited for); on two cores one, beside a model on one thread only (with two it
+    // takes turns with the SMs' threads: measured slower); see docs/speed.md, "In the GPU model".
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    RecordedWarps recorded(path, control.threads > 1 && cores > 2);
+    const unsigned readers = cores > 2 ? std::clamp(cores / 4, 1u, 4u) : (cores == 2 && control.threads == 1 ? 1u : 0u);
+    RecordedWarps recorded(path, readers);
     const cst::TraceHeader& h = recorded.header();
     if (recorded.threads_per_block() != config.block)
         throw SimulationError(path + ": the trace's launch has blocks of " + std::to_string(recorded.threads_per_block()) +

@@ -14,31 +14,48 @@ RecordedRequest request(const RequestShape& shape, const std::uint64_t* addresse
     const std::uint64_t stride = shape.lanes > 1 ? a[1] - a[0] : 0;  // (wraps for a falling one: still exact)
     bool even = true;
     for (std::uint32_t l = 2; l < shape.lanes; ++l) even &= a[l] - a[l - 1] == stride;
-    if (even) return {shape, RecordedRequest::kEven, a[0], static_cast<std::int64_t>(stride)};
-    RecordedRequest r{shape, used, 0, 0};
+    if (even) {
+        RequestShape even_shape = shape;
+        even_shape.even = true;
+        even_shape.stride = stride;
+        return {even_shape, 0, a[0]};
+    }
+    RecordedRequest r{shape, used, 0};
     used += shape.lanes;
     return r;
 }
 
 }  // namespace
 
-RecordedWarps::RecordedWarps(const std::string& path, bool read_ahead) : source_(path) {
+RecordedWarps::RecordedWarps(const std::string& path, unsigned readers) : path_(path), source_(path) {
     if (!source_.header().launch)
         throw InputError(path + ": a version " + std::to_string(source_.header().version) +
                          " trace holds no launch; the GPU model replays version 2 traces (cachesim trace "
                          "--trace-version 2, or a recorded kernel)");
     threads_per_block_ = launch().threads_per_block();
-    if (read_ahead) reader_ = std::thread([this] { read_ahead_loop(); });
+    array_stamp_.assign(source_.header().arrays.size(), 0);
+    for (unsigned r = 0; r < readers; ++r) {
+        auto reader = std::make_unique<Reader>();
+        if (readers > 1) {
+            reader->source = std::make_unique<cst::TraceFileSource>(path);
+            reader->source->share_blocks(r, readers);
+        }
+        readers_.push_back(std::move(reader));
+    }
+    for (auto& reader : readers_) {
+        Reader& r = *reader;
+        r.thread = std::thread([this, &r] { read_ahead_loop(r, r.source ? *r.source : source_); });
+    }
 }
 
 RecordedWarps::~RecordedWarps() {
-    if (!reader_.joinable()) return;
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
     }
     changed_.notify_all();
-    reader_.join();
+    for (auto& reader : readers_)
+        if (reader->thread.joinable()) reader->thread.join();
 }
 
 RecordedWarps::Chunk* RecordedWarps::free_chunk() {
@@ -51,52 +68,114 @@ RecordedWarps::Chunk* RecordedWarps::free_chunk() {
     return chunk;
 }
 
-void RecordedWarps::read_ahead_loop() {
+void RecordedWarps::read_ahead_loop(Reader& reader, cst::TraceFileSource& source) {
     try {
         for (;;) {
             Chunk* chunk = nullptr;
             {
                 std::unique_lock lock(mutex_);
-                changed_.wait(lock, [&] { return stopping_ || ready_.size() < kReadyAhead; });
+                if (reader.ready.size() >= kReadyAhead) {  // full: sleep until half of it is taken
+                    reader.waiting = true;
+                    changed_.wait(lock, [&] { return stopping_ || reader.ready.size() <= kReadyAhead / 2; });
+                    reader.waiting = false;
+                }
                 if (stopping_) return;
                 chunk = free_chunk();
             }
-            const bool more = source_.next_thread_records(chunk->records);  // the work done beside the model
+            const bool more = source.next_thread_records(chunk->records);  // the work done beside the model
             std::lock_guard lock(mutex_);
             if (!more) {
                 free_chunks_.push_back(chunk);
-                reader_done_ = true;
+                reader.done = true;
                 changed_.notify_all();
                 return;
             }
-            ready_.push_back(chunk);
-            changed_.notify_all();
+            reader.ready.push_back(chunk);
+            if (model_waiting_) changed_.notify_all();
         }
     } catch (...) {
         std::lock_guard lock(mutex_);
-        reader_error_ = std::current_exception();
-        reader_done_ = true;
+        reader.error = std::current_exception();
+        reader.done = true;
         changed_.notify_all();
     }
 }
 
 RecordedWarps::Chunk* RecordedWarps::next_chunk() {
-    if (!reader_.joinable()) {
+    if (readers_.empty()) {
         Chunk* chunk = free_chunk();
         if (source_.next_thread_records(chunk->records)) return chunk;
         free_chunks_.push_back(chunk);
         return nullptr;
     }
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return !ready_.empty() || reader_done_; });
-    if (!ready_.empty()) {
-        Chunk* chunk = ready_.front();
-        ready_.pop_front();
-        changed_.notify_all();
+    Reader& reader = *readers_[turn_];
+    if (reader.ready.empty() && !reader.done) {
+        model_waiting_ = true;
+        changed_.wait(lock, [&] { return !reader.ready.empty() || reader.done; });
+        model_waiting_ = false;
+    }
+    if (!reader.ready.empty()) {
+        Chunk* chunk = reader.ready.front();
+        reader.ready.pop_front();
+        if (reader.waiting && reader.ready.size() <= kReadyAhead / 2) changed_.notify_all();
+        turn_ = (turn_ + 1) % readers_.size();
+        if (readers_.size() > 1) {
+            lock.unlock();
+            join_in_order(chunk->records);
+        }
         return chunk;
     }
-    if (reader_error_) std::rethrow_exception(reader_error_);
+    if (reader.error) {
+        if (readers_.size() > 1) {
+            const std::exception_ptr error = reader.error;
+            lock.unlock();
+            fail_in_file_order(error);
+        }
+        std::rethrow_exception(reader.error);
+    }
     return nullptr;
+}
+
+void RecordedWarps::join_in_order(cst::ThreadRecords& records) {
+    if (has_last_ && records.threads[0] <= last_thread_) fail_in_file_order(nullptr);
+    const std::uint32_t* metas = records.metas.data() + records.at[0];
+    const std::uint64_t* deltas = records.deltas.data() + records.at[0];
+    const std::uint32_t count = records.count(0);
+    if (has_last_ && count == last_metas_.size() &&
+        std::equal(metas, metas + count, last_metas_.begin())) {
+        // Equal meta words: equal deltas too, but at each array's first use (the thread's start).
+        if (++stamp_ == 0) {
+            std::fill(array_stamp_.begin(), array_stamp_.end(), 0);
+            stamp_ = 1;
+        }
+        bool same = true;
+        for (std::uint32_t k = 0; k < count && same; ++k) {
+            std::uint32_t& seen = array_stamp_[cst::meta_array(metas[k])];
+            if (seen != stamp_) {
+                seen = stamp_;
+                continue;
+            }
+            same = deltas[k] == last_deltas_[k];
+        }
+        records.repeats[0] = same;
+    }
+    // The block's last thread: its run's first thread's records (equal but at first uses).
+    const std::size_t last = records.size() - 1;
+    last_thread_ = records.threads[last];
+    last_metas_.assign(records.metas.data() + records.at[last], records.metas.data() + records.at[last] + records.count(last));
+    last_deltas_.assign(records.deltas.data() + records.at[last],
+                        records.deltas.data() + records.at[last] + records.count(last));
+    has_last_ = true;
+}
+
+void RecordedWarps::fail_in_file_order(std::exception_ptr error) {
+    cst::TraceFileSource again(path_);
+    cst::ThreadRecords records;
+    while (again.next_thread_records(records)) {
+    }
+    if (error) std::rethrow_exception(error);
+    throw InputError(path_ + ": the file's blocks decoded side by side disagree with one reader");
 }
 
 void RecordedWarps::read_through(std::uint64_t block) {
@@ -131,8 +210,8 @@ void RecordedWarps::read_through(std::uint64_t block) {
 }
 
 void RecordedWarps::release(const PendingBlock& block) {
-    std::unique_lock lock(mutex_, std::defer_lock);  // (free_chunks_ is shared with the reader)
-    if (reader_.joinable()) lock.lock();
+    std::unique_lock lock(mutex_, std::defer_lock);  // (free_chunks_ is shared with the readers)
+    if (!readers_.empty()) lock.lock();
     for (Chunk* chunk : block.chunks)
         if (--chunk->blocks_open == 0) free_chunks_.push_back(chunk);
 }

@@ -30,29 +30,15 @@
 
 namespace cachesim {
 
-// A request whose lanes' addresses step evenly (lane l at base + l x stride: a warp reading
-// consecutive elements, or all one address) keeps just base and stride; any other keeps its lanes'
+// A request whose lanes' addresses step evenly (shape.even: a warp reading consecutive elements,
+// or all one address) keeps just lane 0's address and the step; any other keeps its lanes'
 // addresses in WarpRequests::addresses from `first` on. Most requests of regular kernels are even,
 // so a resident warp costs a few bytes per request instead of 8 per lane.
 struct RecordedRequest {
-    static constexpr std::uint32_t kEven = ~0u;
-    RequestShape shape;   // size, array (its first lane's), direction and active lanes
-    std::uint32_t first;  // kEven, or its first lane's address in WarpRequests::addresses
-    std::uint64_t base;   // even: lane l's address is base + l * stride
-    std::int64_t stride;
+    RequestShape shape;   // size, array (its first lane's), direction, active lanes, even and step
+    std::uint32_t first;  // uneven: its first lane's address in WarpRequests::addresses
+    std::uint64_t base;   // even: lane 0's address
 };
-
-// out[l] = base + l x stride for the lanes: two lanes a step, adds only (no 64-bit multiply).
-inline void fill_even(std::uint64_t* out, std::uint32_t lanes, std::uint64_t base, std::uint64_t stride) {
-    std::uint64_t even = base, odd = base + stride;
-    const std::uint64_t step = 2 * stride;
-    std::uint32_t l = 0;
-    for (; l + 1 < lanes; l += 2, even += step, odd += step) {
-        out[l] = even;
-        out[l + 1] = odd;
-    }
-    if (l < lanes) out[l] = even;
-}
 
 // Lane 0's records of a repeating warp (cst meta words and deltas). Consecutive warps whose
 // threads all repeat one another (a regular kernel: every warp of the launch) share one copy, so
@@ -90,7 +76,8 @@ struct alignas(64) WarpRequests {
     std::uint32_t count() const {
         return static_cast<std::uint32_t>(repeating ? run->metas.size() : requests.size());
     }
-    // Request k of a repeating warp: the lanes' addresses into `out`. Requests are asked for in
+    // Request k of a repeating warp: the lanes' addresses into `out` (lane 0's alone for an even
+    // request, RequestShape::even). Requests are asked for in
     // order; an earlier one is decoded again from the start.
     RequestShape generate_repeating(std::uint32_t k, std::uint64_t* out) const;
 
@@ -127,19 +114,25 @@ inline RequestShape WarpRequests::generate_repeating(std::uint32_t k, std::uint6
     const std::uint32_t meta = metas[k];
     const ArrayUse& use = uses[use_];
     const std::uint64_t address = last_[use_];
+    RequestShape shape{cst::meta_size(meta), static_cast<std::uint16_t>(cst::meta_array(meta)), cst::meta_is_write(meta), lanes};
     if (use.even) {
-        fill_even(out, lanes, address, use.stride);
+        out[0] = address;
+        shape.even = true;
+        shape.stride = use.stride;
     } else {
         const std::size_t n = uses.size();
         for (std::uint32_t l = 0; l < lanes; ++l) out[l] = address + offsets[l * n + use_];
     }
-    return {cst::meta_size(meta), static_cast<std::uint16_t>(cst::meta_array(meta)), cst::meta_is_write(meta), lanes};
+    return shape;
 }
 
 class RecordedWarps {
 public:
     // Opens a cst trace of a launch; throws InputError for a bad file or a version 1 trace.
-    explicit RecordedWarps(const std::string& path, bool read_ahead = false);
+    // `readers` threads decode the file beside the model (0: the model's thread decodes as it
+    // goes); with several, reader r decodes the file blocks b with b % readers == r, and the blocks
+    // are put back in file order, every result and every error the same as with one.
+    explicit RecordedWarps(const std::string& path, unsigned readers = 0);
     ~RecordedWarps();
     RecordedWarps(const RecordedWarps&) = delete;
     RecordedWarps& operator=(const RecordedWarps&) = delete;
@@ -173,11 +166,26 @@ private:
     std::uint32_t load_gathered(const PendingBlock& p, std::uint32_t first, std::uint32_t lanes, WarpRequests& out);
     void read_through(std::uint64_t block);
     void release(const PendingBlock& block);
+    // A thread decoding file blocks into its queue of chunks (at most kReadyAhead waiting).
+    struct Reader {
+        std::unique_ptr<cst::TraceFileSource> source;  // its own, where readers share the blocks
+        std::deque<Chunk*> ready;
+        bool done = false, waiting = false;
+        std::exception_ptr error;
+        std::thread thread;
+    };
     // The next chunk of threads from the file, or nullptr at its end (rethrows the reader's error).
     Chunk* next_chunk();
-    Chunk* free_chunk();  // a chunk to read into (callers hold mutex_ where the reader runs)
-    void read_ahead_loop();
+    Chunk* free_chunk();  // a chunk to read into (callers hold mutex_ where readers run)
+    void read_ahead_loop(Reader& reader, cst::TraceFileSource& source);
+    // Several readers: a block's first thread is compared with the block before's last, as one
+    // reader compares them (its `repeats`, and that threads increase through the file).
+    void join_in_order(cst::ThreadRecords& records);
+    // A reader failed, or the blocks are out of order: one reader reads the file again from its
+    // start, so that the error is the one it reports (the first in file order).
+    [[noreturn]] void fail_in_file_order(std::exception_ptr error);
 
+    std::string path_;
     cst::TraceFileSource source_;
     std::uint32_t threads_per_block_ = 1;
     std::map<std::uint64_t, PendingBlock> pending_;
@@ -185,14 +193,23 @@ private:
     bool finished_ = false;         // the whole trace has been read
     std::vector<std::unique_ptr<Chunk>> chunks_;  // every chunk, in use or free
     std::vector<Chunk*> free_chunks_;
-    // Read ahead: the reader fills free chunks into ready_ (at most kReadyAhead waiting).
+    // Read ahead: each reader fills free chunks into its queue.
     static constexpr std::size_t kReadyAhead = 16;  // file blocks of 16K accesses
     std::mutex mutex_;
     std::condition_variable changed_;
-    std::deque<Chunk*> ready_;
-    bool reader_done_ = false, stopping_ = false;
-    std::exception_ptr reader_error_;
-    std::thread reader_;
+    std::vector<std::unique_ptr<Reader>> readers_;
+    std::size_t turn_ = 0;  // the reader of the next file block
+    bool stopping_ = false;
+    // Who sleeps on changed_: each side wakes the other only then (a wake-up per chunk of 16K
+    // accesses cost more than the chunk's decoding saves), a reader once half its queue is free.
+    bool model_waiting_ = false;
+    // join_in_order: the last thread of the block before (its index and records).
+    bool has_last_ = false;
+    std::uint64_t last_thread_ = 0;
+    std::vector<std::uint32_t> last_metas_;
+    std::vector<std::uint64_t> last_deltas_;
+    std::vector<std::uint32_t> array_stamp_;
+    std::uint32_t stamp_ = 0;
     cst::ThreadDecoder decoder_;
     std::vector<std::uint32_t> lane_count_;
     std::vector<const Access*> lane_accesses_;

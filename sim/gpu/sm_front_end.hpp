@@ -1,8 +1,8 @@
 #pragma once
-// The SM front end: a warp's request becomes lane addresses, the coalescer turns them into sectors
-// of lines, and loads look them up in the SM's L1. Sectors that must go further (L1 misses, and
-// stores, which write through) become L2 events; the front end says whether a load missed, which
-// is all the scheduler needs to know.
+// The SM front end: a warp's request becomes lane addresses (or, for an even one, lane 0's address
+// and a step), the coalescer turns them into sectors of lines, and loads look them up in the SM's
+// L1. Sectors that must go further (L1 misses, and stores, which write through) become L2 events;
+// the front end says whether a load missed, which is all the scheduler needs to know.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -72,7 +72,15 @@ private:
         ready_ = now_;
         const RequestShape shape = slots.generate(slot, addresses_.data());
         const std::uint32_t lanes = shape.lanes;
-        coalescer_.coalesce(addresses_.data(), lanes, shape.size, request_);
+        // An even load's sectors follow from lane 0's address and the step; stores (whose written
+        // bytes are worked out lane by lane) and other cases expand the lanes first.
+        bool coalesced = false;
+        if (shape.even) {
+            if (!shape.is_write)
+                coalesced = coalescer_.coalesce_even(addresses_[0], shape.stride, lanes, shape.size, request_);
+            if (!coalesced) fill_even(addresses_.data(), lanes, addresses_[0], shape.stride);
+        }
+        if (!coalesced) coalescer_.coalesce(addresses_.data(), lanes, shape.size, request_);
         if (shape.is_write) {
             ++counters_.store_requests;
             counters_.thread_writes += lanes;

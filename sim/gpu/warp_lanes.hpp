@@ -12,12 +12,40 @@
 
 namespace cachesim {
 
+// A request's shape. An even request (lane l at lane 0's address plus l x stride: consecutive
+// elements, or all one address) has only lane 0's address written out, so that the coalescer can
+// work out its sectors without the lanes (Coalescer::coalesce_even); fill_even expands it.
 struct RequestShape {
     std::uint32_t size = 4;  // bytes per lane
     std::uint16_t array = 0;
     bool is_write = false;
     std::uint32_t lanes = 0;  // active lanes (WarpSlots::generate fills it in)
+    bool even = false;
+    std::uint64_t stride = 0;  // even: lane l's address less lane 0's, over l (mod 2^64)
 };
+
+// out[l] = base + l x stride for the lanes: two lanes a step, adds only (no 64-bit multiply).
+inline void fill_even(std::uint64_t* out, std::uint32_t lanes, std::uint64_t base, std::uint64_t stride) {
+    std::uint64_t even = base, odd = base + stride;
+    const std::uint64_t step = 2 * stride;
+    std::uint32_t l = 0;
+    for (; l + 1 < lanes; l += 2, even += step, odd += step) {
+        out[l] = even;
+        out[l + 1] = odd;
+    }
+    if (l < lanes) out[l] = even;
+}
+
+// The step between a warp's lanes' bases when they step evenly (kUneven otherwise).
+inline constexpr std::uint64_t kUneven = ~0ull;
+inline std::uint64_t even_stride(const std::uint64_t* bases, std::uint32_t lanes) {
+    if (lanes < 2) return 0;
+    const std::uint64_t stride = bases[1] - bases[0];
+    if (stride == kUneven) return kUneven;
+    for (std::uint32_t l = 2; l < lanes; ++l)
+        if (bases[l] - bases[l - 1] != stride) return kUneven;
+    return stride;
+}
 
 class WarpLanes {
 public:
@@ -56,40 +84,47 @@ public:
         return true;
     }
 
-    // Request k of `lanes` lanes whose items are (x[i], y[i]) with the bases from prepare():
-    // addresses into `out`.
+    // Request k of `lanes` lanes whose items are (x[i], y[i]) with the bases from prepare() and
+    // their steps (even_stride of a and of b): addresses into `out`, or only lane 0's for an even
+    // request. The reference path never says even, so that comparing with it checks both.
     RequestShape generate(const std::uint32_t* x, const std::uint32_t* y, const std::uint64_t* a,
-                          const std::uint64_t* b, bool interior, std::uint32_t lanes, std::uint32_t k,
-                          std::uint64_t* out) const {
+                          const std::uint64_t* b, std::uint64_t stride_a, std::uint64_t stride_b, bool interior,
+                          std::uint32_t lanes, std::uint32_t k, std::uint64_t* out) const {
         if (reference_) [[unlikely]] return generate_reference(x, y, lanes, k, out);
         if (kind_ == WorkloadKind::stencil) {
             const StencilWorkload& w = stencil_;
-            if (k == w.sw * w.sh) {  // the store: out[y][x], the same offset from in[y][x]
-                const std::uint64_t delta = w.out_base() - w.in_base();
-                for (std::uint32_t i = 0; i < lanes; ++i) out[i] = a[i] + delta;
-                return {w.elem_bytes, StencilWorkload::kOut, true};
-            }
+            if (k == w.sw * w.sh)  // the store: out[y][x], the same offset from in[y][x]
+                return offset_of(a, stride_a, w.out_base() - w.in_base(), lanes, out,
+                                 {w.elem_bytes, StencilWorkload::kOut, true});
             if (!interior) return stencil(x, y, lanes, k, out);
             const std::int64_t dy = static_cast<std::int64_t>(k / w.sw) - static_cast<std::int64_t>(w.sh / 2);
             const std::int64_t dx = static_cast<std::int64_t>(k % w.sw) - static_cast<std::int64_t>(w.sw / 2);
             const std::uint64_t offset = static_cast<std::uint64_t>((dy * w.iw + dx) * static_cast<std::int64_t>(w.elem_bytes));
-            for (std::uint32_t i = 0; i < lanes; ++i) out[i] = a[i] + offset;
-            return {w.elem_bytes, StencilWorkload::kIn, false};
+            return offset_of(a, stride_a, offset, lanes, out, {w.elem_bytes, StencilWorkload::kIn, false});
         }
         const MatmulWorkload& w = matmul_;
         if (k == 2 * w.depth) return matmul(x, y, lanes, k, out);
         const std::uint64_t step = k / 2;
-        if ((k & 1u) == 0) {
-            const std::uint64_t offset = step * w.elem_bytes;
-            for (std::uint32_t i = 0; i < lanes; ++i) out[i] = a[i] + offset;
-            return {w.elem_bytes, MatmulWorkload::kA, false};
-        }
-        const std::uint64_t offset = step * w.iw * w.elem_bytes;
-        for (std::uint32_t i = 0; i < lanes; ++i) out[i] = b[i] + offset;
-        return {w.elem_bytes, MatmulWorkload::kB, false};
+        if ((k & 1u) == 0)
+            return offset_of(a, stride_a, step * w.elem_bytes, lanes, out, {w.elem_bytes, MatmulWorkload::kA, false});
+        return offset_of(b, stride_b, step * w.iw * w.elem_bytes, lanes, out,
+                         {w.elem_bytes, MatmulWorkload::kB, false});
     }
 
 private:
+    // Every lane at its base plus `offset`: lane 0's address alone when the bases step evenly.
+    static RequestShape offset_of(const std::uint64_t* bases, std::uint64_t stride, std::uint64_t offset,
+                                  std::uint32_t lanes, std::uint64_t* out, RequestShape shape) {
+        if (stride != kUneven) {
+            out[0] = bases[0] + offset;
+            shape.even = true;
+            shape.stride = stride;
+            return shape;
+        }
+        for (std::uint32_t i = 0; i < lanes; ++i) out[i] = bases[i] + offset;
+        return shape;
+    }
+
     RequestShape stencil(const std::uint32_t* x, const std::uint32_t* y, std::uint32_t lanes,
                          std::uint32_t k, std::uint64_t* out) const {
         const StencilWorkload& w = stencil_;

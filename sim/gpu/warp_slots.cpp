@@ -34,6 +34,8 @@ void WarpSlots::resize(std::size_t count) {
     base_a_.resize(count * warp_size_, 0);
     base_b_.resize(count * warp_size_, 0);
     interior_.resize(count, 0);
+    stride_a_.resize(count, kUneven);
+    stride_b_.resize(count, kUneven);
     if (recorded_) requests_.resize(count);
 }
 
@@ -65,6 +67,8 @@ bool WarpSlots::load(std::size_t slot, std::uint64_t block, std::uint32_t w, std
     }
     interior_[slot] = lanes_.prepare(xs, ys, static_cast<std::uint32_t>(lanes), &base_a_[slot * warp_size_],
                                      &base_b_[slot * warp_size_]);
+    stride_a_[slot] = even_stride(&base_a_[slot * warp_size_], static_cast<std::uint32_t>(lanes));
+    stride_b_[slot] = even_stride(&base_b_[slot * warp_size_], static_cast<std::uint32_t>(lanes));
     return true;
 }
 

@@ -34,15 +34,16 @@ public:
     bool load(std::size_t slot, std::uint64_t block, std::uint32_t w, std::uint32_t block_slot);
     std::uint64_t warps_loaded() const { return next_age_; }
 
-    // The addresses of the slot's next request (k) into `out`, one per active lane.
+    // The addresses of the slot's next request (k) into `out`, one per active lane (lane 0's
+    // alone for an even request: RequestShape::even).
     RequestShape generate(std::size_t slot, std::uint64_t* out) const {
         const WarpSlot& w = warps_[slot];
         if (recorded_) [[unlikely]] {
             const WarpRequests& warp = requests_[slot];
             if (warp.repeating) return warp.generate_repeating(w.k, out);
             const RecordedRequest& r = warp.requests[w.k];
-            if (r.first == RecordedRequest::kEven) {
-                fill_even(out, r.shape.lanes, r.base, static_cast<std::uint64_t>(r.stride));
+            if (r.shape.even) {
+                out[0] = r.base;
             } else {
                 std::memcpy(out, warp.addresses.data() + r.first, sizeof(std::uint64_t) * r.shape.lanes);
             }
@@ -50,7 +51,8 @@ public:
         }
         const std::size_t lane0 = slot * warp_size_;
         RequestShape shape = lanes_.generate(&xs_[lane0], &ys_[lane0], &base_a_[lane0], &base_b_[lane0],
-                                             interior_[slot] != 0, w.lanes, w.k, out);
+                                             stride_a_[slot], stride_b_[slot], interior_[slot] != 0, w.lanes,
+                                             w.k, out);
         shape.lanes = w.lanes;
         return shape;
     }
@@ -68,6 +70,7 @@ private:
     std::vector<std::uint32_t> xs_, ys_;          // per lane: its work item (x, y)
     std::vector<std::uint64_t> base_a_, base_b_;  // per lane: WarpLanes::prepare's base addresses
     std::vector<std::uint8_t> interior_;          // per warp: no clamped access
+    std::vector<std::uint64_t> stride_a_, stride_b_;  // per warp: even_stride of its lanes' bases
     RecordedWarps* recorded_ = nullptr;           // a recorded launch: its warps' requests per slot
     std::vector<WarpRequests> requests_;
 };
