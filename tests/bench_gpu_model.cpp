@@ -49,6 +49,9 @@ bool run(const char* label, WorkloadSpec spec, std::uint32_t block, const std::v
                     static_cast<unsigned long long>(r.l2_far_hits()));
         for (const auto& [name, value] : r.ncu.metrics()) std::printf(" %.6g", value);
         std::printf("\n");
+        if (r.sm_batches != 0)  // the parallelism the refill order leaves
+            std::printf("    %llu batches of SMs side by side, %.1f SMs each on average\n",
+                        static_cast<unsigned long long>(r.sm_batches), double(r.sm_batch_runs) / double(r.sm_batches));
         if (r.ncu.metrics() != first_metrics) {
             std::printf("    counters differ from the first thread count's\n");
             return false;

@@ -72,5 +72,27 @@ TEST(GpuThreads, MoreThreadsThanSms) {
     expect_same(one, simulate_gpu_model(spec, c, control));
 }
 
+// The batches of SMs run side by side: none on one thread; on two, a launch whose blocks are all
+// resident from the start and that ends within one chunk is one batch of every SM (no refill).
+TEST(GpuThreads, BatchesCountTheSmsRunSideBySide) {
+    GpuConfig c = h200(8);
+    c.block = 256;
+    const WorkloadSpec one_block_each = test::stencil(64, 32, 3);  // 2,048 threads: 8 blocks of 256, one per SM
+    RunControl two;
+    two.threads = 2;
+    const GpuResult parallel = simulate_gpu_model(one_block_each, c, two);
+    EXPECT_EQ(parallel.blocks, 8u);
+    EXPECT_EQ(parallel.sm_batches, 1u);
+    EXPECT_EQ(parallel.sm_batch_runs, 8u);
+    const GpuResult serial = simulate_gpu_model(one_block_each, c);
+    EXPECT_EQ(serial.sm_batches, 0u);
+    EXPECT_EQ(serial.sm_batch_runs, 0u);
+    // Refills: more blocks than SMs, so later batches hold the SMs whose block finished.
+    const GpuResult refilled = simulate_gpu_model(test::stencil(256, 128, 3), c, two);
+    EXPECT_GT(refilled.sm_batches, 1u);
+    EXPECT_GE(refilled.sm_batch_runs, refilled.sm_batches);
+    EXPECT_LE(refilled.sm_batch_runs, refilled.sm_batches * 8);
+}
+
 }  // namespace
 }  // namespace cachesim

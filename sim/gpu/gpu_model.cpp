@@ -88,10 +88,14 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
         CycleScheduler scheduler(launch.workload, config, occupancy, slots, launch.blocks);
         LockstepRun<L1Policy, L2Policy, CycleScheduler> run(config, slots, scheduler, fronts, front_counters, l2, control);
         out.rounds = run.run(launch.requests);
+        out.sm_batches = run.batches();
+        out.sm_batch_runs = run.batch_runs();
     } else {
         IssueScheduler scheduler(config, occupancy, slots, launch.blocks, issue_burst_for(config, launch.workload));
         LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);
         out.rounds = lockstep.run(launch.requests);
+        out.sm_batches = lockstep.batches();
+        out.sm_batch_runs = lockstep.batch_runs();
     }
 
     GpuCounters counters = zero;

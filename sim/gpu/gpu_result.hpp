@@ -19,6 +19,10 @@ struct GpuResult {
     CacheConfig l1;  // the L1 as simulated (size resolved from the carve-out)
     std::uint64_t blocks = 0, warps = 0;
     std::uint64_t rounds = 0;  // scheduling rounds: every SM with work issues one request
+    // On several threads: the batches of SMs run side by side between two dispatches, and the SM
+    // runs they held. Their ratio is the parallelism that dispatching blocks in refill order
+    // leaves (lockstep_run.hpp); not a result of the model (0 on one thread).
+    std::uint64_t sm_batches = 0, sm_batch_runs = 0;
     std::uint64_t load_requests = 0, store_requests = 0;
     std::uint64_t load_sectors = 0, store_sectors = 0;
     // A recorded launch: the workload the trace was written from, if it names one.

@@ -60,6 +60,10 @@ public:
         parked_.assign(config.sms, kNotParked);
     }
 
+    // On several threads: the batches of SMs run side by side, and the SM runs in them.
+    std::uint64_t batches() const { return batches_; }
+    std::uint64_t batch_runs() const { return batch_runs_; }
+
     // Runs the launch; returns the rounds (or cycles) it took.
     std::uint64_t run(std::uint64_t total_requests) {
         scheduler_.first_wave();
@@ -124,6 +128,8 @@ private:
             for (std::uint32_t s = 0; s < config_.sms; ++s) batch.push_back(s);
             for (;;) {
                 sms_job.set(batch.size(), run_batch);
+                ++batches_;
+                batch_runs_ += batch.size();
                 pool.run(sms_job);
                 for (std::uint32_t s : batch)
                     if (parked_[s] != kNotParked) refills_.push(parked_[s], s);
@@ -240,6 +246,7 @@ private:
     const std::vector<GpuCounters>& front_counters_;
     L2System<L2Policy>& l2_;
     const RunControl& control_;
+    std::uint64_t batches_ = 0, batch_runs_ = 0;
     RefillQueue refills_;                          // SMs whose block finished, awaiting a successor
     std::vector<L2EventList> events_[2];  // per buffer, SM and slice, the chunk's L2 traffic in order
     // With the coalescer grouping by block (neighbours, pairs), per buffer, SM and round of the
