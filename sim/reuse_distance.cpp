@@ -43,21 +43,66 @@ void LineTimes::rehash(std::size_t capacity) {
 
 namespace {
 
-constexpr std::uint32_t kMinCapacity = 1u << 15;  // times; whole groups, so the counts' loops need no bound
+constexpr std::uint32_t kMinCapacity = 1u << 15;  // times
+
+// n rounded up to whole parents.
+std::size_t whole(std::size_t n, std::size_t parent) {
+    return (n + parent - 1) / parent * parent;
+}
+
+// p[j] -= 1 for the lanes j in (pos, 8) of 8 16-bit prefixes.
+inline void decrement_after_u16x8(std::uint16_t* p, std::uint32_t pos) {
+#if defined(__SSE2__)
+    const __m128i later = _mm_cmpgt_epi16(_mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7), _mm_set1_epi16(static_cast<short>(pos)));
+    auto* v = reinterpret_cast<__m128i*>(p);
+    _mm_storeu_si128(v, _mm_add_epi16(_mm_loadu_si128(v), later));  // `later` is -1 in the later lanes
+#else
+    for (std::uint32_t j = pos + 1; j < 8; ++j) --p[j];
+#endif
+}
+
+// The same for 16 lanes.
+inline void decrement_after_u16x16(std::uint16_t* p, std::uint32_t pos) {
+#if defined(__SSE2__)
+    const __m128i at = _mm_set1_epi16(static_cast<short>(pos));
+    auto* v = reinterpret_cast<__m128i*>(p);
+    _mm_storeu_si128(v, _mm_add_epi16(_mm_loadu_si128(v), _mm_cmpgt_epi16(_mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7), at)));
+    _mm_storeu_si128(v + 1, _mm_add_epi16(_mm_loadu_si128(v + 1),
+                                          _mm_cmpgt_epi16(_mm_setr_epi16(8, 9, 10, 11, 12, 13, 14, 15), at)));
+#else
+    for (std::uint32_t j = pos + 1; j < 16; ++j) --p[j];
+#endif
+}
+
+// The same for 8 32-bit lanes.
+inline void decrement_after_u32x8(std::uint32_t* p, std::uint32_t pos) {
+#if defined(__SSE2__)
+    const __m128i at = _mm_set1_epi32(static_cast<int>(pos));
+    auto* v = reinterpret_cast<__m128i*>(p);
+    _mm_storeu_si128(v, _mm_add_epi32(_mm_loadu_si128(v), _mm_cmpgt_epi32(_mm_setr_epi32(0, 1, 2, 3), at)));
+    _mm_storeu_si128(v + 1, _mm_add_epi32(_mm_loadu_si128(v + 1), _mm_cmpgt_epi32(_mm_setr_epi32(4, 5, 6, 7), at)));
+#else
+    for (std::uint32_t j = pos + 1; j < 8; ++j) --p[j];
+#endif
+}
 
 }  // namespace
 
-ReuseDistanceTracker::ReuseDistanceTracker(std::uint64_t threshold)
-    : threshold_(threshold),
-      capacity_(kMinCapacity),
-      marks_(kMinCapacity / 64, 0),
-      block_count_(kMinCapacity >> kBlockShift, 0),
-      group_count_(std::size_t{1} << (kSuperShift - kGroupShift), 0),
-      super_count_(1, 0) {}
+ReuseDistanceTracker::ReuseDistanceTracker(std::uint64_t threshold) : threshold_(threshold) { resize(kMinCapacity); }
+
+void ReuseDistanceTracker::resize(std::uint32_t capacity) {
+    capacity_ = capacity;
+    marks_.assign(capacity / 64, 0);
+    word_before_.assign(capacity / 64, 0);
+    block_before_.assign(whole(capacity >> kBlockShift, 16), 0);
+    group_before_.assign(whole((capacity + (1u << kGroupShift) - 1) >> kGroupShift, 8), 0);
+    super_before_.assign(whole((capacity + (1u << kSuperShift) - 1) >> kSuperShift, 8), 0);
+    hyper_count_.assign((capacity + (1u << kHyperShift) - 1) >> kHyperShift, 0);
+}
 
 std::size_t ReuseDistanceTracker::memory_bytes() const {
-    return marks_.capacity() * 8 + block_count_.capacity() * 2 + (group_count_.capacity() + super_count_.capacity()) * 4 +
-           word_rank_.capacity() * 4 + times_.memory_bytes();
+    return marks_.capacity() * 8 + (word_before_.capacity() + block_before_.capacity() + group_before_.capacity()) * 2 +
+           (super_before_.capacity() + hyper_count_.capacity() + word_rank_.capacity()) * 4 + times_.memory_bytes();
 }
 
 void ReuseDistanceTracker::access_new(std::uint64_t line, Result& r) {
@@ -74,7 +119,7 @@ void ReuseDistanceTracker::access_new(std::uint64_t line, Result& r) {
         return;
     }
     const std::uint32_t last = slot - 1;
-    const std::uint32_t distance = marks_after(last);
+    const std::uint32_t distance = live_ - marks_up_to(last);
     clear_mark(last);
     slot = now_ + 1;
     set_mark(now_++);
@@ -84,45 +129,60 @@ void ReuseDistanceTracker::access_new(std::uint64_t line, Result& r) {
     r.distance = distance;
 }
 
-std::uint32_t ReuseDistanceTracker::marks_after(std::uint32_t t) const {
+std::uint32_t ReuseDistanceTracker::marks_up_to(std::uint32_t t) const {
     const std::uint32_t w = t >> 6;
-    // Within t's word, then the later words of its block.
-    std::uint32_t n = static_cast<std::uint32_t>(std::popcount(marks_[w] & (~1ull << (t & 63))));
-    const std::uint64_t* block = &marks_[w & ~7u];
-    const std::uint32_t in_block = w & 7;
-    for (std::uint32_t j = 0; j < 8; ++j)  // a mask, not a branch: in_block is random
-        n += static_cast<std::uint32_t>(std::popcount(block[j] & (0 - static_cast<std::uint64_t>(j > in_block))));
-    // The later blocks of its group.
-    const std::uint32_t b = t >> kBlockShift;
-    const std::uint16_t* group = &block_count_[b & ~63u];
-    const std::uint32_t in_group = b & 63;
-#if defined(__SSE2__)
-    const __m128i limit = _mm_set1_epi16(static_cast<short>(in_group));
-    const __m128i step = _mm_set1_epi16(8);
-    __m128i index = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
-    __m128i sum = _mm_setzero_si128();  // per lane at most 8 blocks of 512 marks
-    for (int j = 0; j < 64; j += 8) {
-        const __m128i counts = _mm_loadu_si128(reinterpret_cast<const __m128i*>(group + j));
-        sum = _mm_add_epi16(sum, _mm_and_si128(counts, _mm_cmpgt_epi16(index, limit)));
-        index = _mm_add_epi16(index, step);
-    }
-    __m128i wide = _mm_madd_epi16(sum, _mm_set1_epi16(1));
-    wide = _mm_add_epi32(wide, _mm_shuffle_epi32(wide, _MM_SHUFFLE(1, 0, 3, 2)));
-    wide = _mm_add_epi32(wide, _mm_shuffle_epi32(wide, _MM_SHUFFLE(2, 3, 0, 1)));
-    n += static_cast<std::uint32_t>(_mm_cvtsi128_si32(wide));
-#else
-    for (std::uint32_t j = 0; j < 64; ++j) n += j > in_group ? group[j] : 0;
-#endif
-    // The later groups of its supergroup, then the later supergroups: all of them, masked (the
-    // loop's length changes only with the capacity).
-    const std::uint32_t g = t >> kGroupShift;
-    const std::uint32_t* super = &group_count_[g & ~15u];
-    const std::uint32_t in_super = g & 15;
-    for (std::uint32_t j = 0; j < 16; ++j) n += super[j] & (0 - static_cast<std::uint32_t>(j > in_super));
-    const std::uint32_t in_all = t >> kSuperShift;
-    const auto supers = static_cast<std::uint32_t>(super_count_.size());
-    for (std::uint32_t k = 0; k < supers; ++k) n += super_count_[k] & (0 - static_cast<std::uint32_t>(k > in_all));
+    std::uint32_t n = static_cast<std::uint32_t>(std::popcount(marks_[w] & (~0ull >> (63 - (t & 63)))));
+    n += word_before_[w];
+    n += block_before_[t >> kBlockShift];
+    n += group_before_[t >> kGroupShift];
+    n += super_before_[t >> kSuperShift];
+    // The earlier hypergroups: all of them, masked (the loop's length changes only with the capacity).
+    const std::uint32_t h = t >> kHyperShift;
+    const auto hypers = static_cast<std::uint32_t>(hyper_count_.size());
+    for (std::uint32_t k = 0; k < hypers; ++k) n += hyper_count_[k] & (0 - static_cast<std::uint32_t>(k < h));
     return n;
+}
+
+void ReuseDistanceTracker::clear_mark(std::uint32_t t) {
+    const std::uint32_t w = t >> 6;
+    marks_[w] &= ~(1ull << (t & 63));
+    decrement_after_u16x8(&word_before_[w & ~7u], w & 7);
+    const std::uint32_t b = t >> kBlockShift;
+    decrement_after_u16x16(&block_before_[b & ~15u], b & 15);
+    const std::uint32_t g = t >> kGroupShift;
+    decrement_after_u16x8(&group_before_[g & ~7u], g & 7);
+    const std::uint32_t s = t >> kSuperShift;
+    decrement_after_u32x8(&super_before_[s & ~7u], s & 7);
+    --hyper_count_[t >> kHyperShift];
+}
+
+void ReuseDistanceTracker::start_word(std::uint32_t w) {
+    if (w == 0) return;  // every prefix of time 0 is 0 (the arrays start zeroed)
+    // The previous word's, block's, group's and supergroup's marks, each the one before plus
+    // its predecessors' prefix.
+    std::uint32_t previous = word_before_[w - 1] + static_cast<std::uint32_t>(std::popcount(marks_[w - 1]));
+    if (w & 7) {
+        word_before_[w] = static_cast<std::uint16_t>(previous);
+        return;
+    }
+    word_before_[w] = 0;
+    const std::uint32_t b = w >> (kBlockShift - 6);
+    previous += block_before_[b - 1];
+    if (b & 15) {
+        block_before_[b] = static_cast<std::uint16_t>(previous);
+        return;
+    }
+    block_before_[b] = 0;
+    const std::uint32_t g = b >> (kGroupShift - kBlockShift);
+    previous += group_before_[g - 1];
+    if (g & 7) {
+        group_before_[g] = static_cast<std::uint16_t>(previous);
+        return;
+    }
+    group_before_[g] = 0;
+    const std::uint32_t s = g >> (kSuperShift - kGroupShift);
+    previous += super_before_[s - 1];
+    super_before_[s] = (s & 7) ? previous : 0;
 }
 
 // Renumbers the marks 0..live-1 in time order: each one's new time is its rank, counted from the
@@ -144,22 +204,17 @@ void ReuseDistanceTracker::compact() {
     const std::uint64_t wanted = 2 * std::uint64_t{live_} + kMinCapacity;
     if (wanted > std::uint64_t{std::numeric_limits<std::int32_t>::max()})
         throw std::length_error("reuse distance: more than 2^30 distinct lines");
-    capacity_ = static_cast<std::uint32_t>((wanted + kMinCapacity - 1) / kMinCapacity * kMinCapacity);
-    marks_.assign(capacity_ / 64, 0);
+    resize(static_cast<std::uint32_t>((wanted + kMinCapacity - 1) / kMinCapacity * kMinCapacity));
     const std::size_t full = live_ / 64;
     std::fill(marks_.begin(), marks_.begin() + static_cast<std::ptrdiff_t>(full), ~0ull);
     if (live_ % 64) marks_[full] = (1ull << (live_ % 64)) - 1;
-    block_count_.assign(capacity_ >> kBlockShift, 0);
-    const std::size_t supers = (capacity_ + (1u << kSuperShift) - 1) >> kSuperShift;
-    group_count_.assign(supers << (kSuperShift - kGroupShift), 0);
-    super_count_.assign(supers, 0);
-    for (std::size_t w = 0; w <= full && w < marks_.size(); ++w) {
-        const auto c = static_cast<std::uint32_t>(std::popcount(marks_[w]));
-        block_count_[w >> (kBlockShift - 6)] = static_cast<std::uint16_t>(block_count_[w >> (kBlockShift - 6)] + c);
-        group_count_[w >> (kGroupShift - 6)] += c;
-        super_count_[w >> (kSuperShift - 6)] += c;
-    }
     now_ = live_;
+    // The prefixes of every word up to now's (now's own too, should it start mid-word).
+    for (std::uint32_t w = 1; w <= (now_ >> 6); ++w) start_word(w);
+    for (std::size_t h = 0; h < hyper_count_.size(); ++h) {
+        const std::uint64_t lo = std::uint64_t{h} << kHyperShift, hi = lo + (1u << kHyperShift);
+        hyper_count_[h] = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(live_, lo, hi) - lo);
+    }
 }
 
 }  // namespace cachesim

@@ -37,6 +37,16 @@ public:
         }
         return last_chunk_->t[line & 15];
     }
+    // The line's time, 0 if none yet, without inserting it.
+    std::uint32_t peek(std::uint64_t line) const {
+        const std::uint64_t key = line >> 4;
+        std::size_t i = home(key);
+        while (keys_[i] != key) {
+            if (keys_[i] == kNoKey) return 0;
+            i = (i + 1) & mask_;
+        }
+        return chunks_[i].t[line & 15];
+    }
     void prefetch(std::uint64_t line) const {
         const std::size_t i = home(line >> 4);
         __builtin_prefetch(&keys_[i]);
@@ -116,12 +126,15 @@ public:
     }
     // The same for lines[0..n) in order, prefetching ahead (for streams that miss the host caches).
     void access_batch(const std::uint64_t* lines, const bool* want_beyond, Result* out, std::size_t n) {
-        constexpr std::size_t kAhead = 16;
+        constexpr std::size_t kAhead = 16, kMarkAhead = 6;
         for (std::size_t i = 0; i < n && i < kAhead; ++i) times_.prefetch(lines[i]);
         for (std::size_t i = 0; i < n; ++i) {
             // (a chunk holds 16 lines: the next line's chunk is usually the one just used)
             if (i + kAhead < n && (lines[i + kAhead] ^ lines[i + kAhead - 1]) >> 4)
                 times_.prefetch(lines[i + kAhead]);
+            // Nearer, the time is in the host's cache: its mark's word and prefixes are asked for
+            // (a time that changes before its turn costs only a useless prefetch).
+            if (i + kMarkAhead < n) prefetch_mark(times_.peek(lines[i + kMarkAhead]));
             (void)want_beyond;
             access_into(lines[i], out[i]);
         }
@@ -130,26 +143,38 @@ public:
     std::size_t memory_bytes() const;
 
 private:
-    // Counts of marks per block of 8 words (512 times), per group of 64 blocks (32768 times) and
-    // per supergroup of 16 groups (2^19 times).
-    static constexpr unsigned kBlockShift = 9, kGroupShift = 15, kSuperShift = 19;
+    // Times are grouped in words of 64, blocks of 8 words (512 times), groups of 16 blocks (8192),
+    // supergroups of 8 groups (65536) and hypergroups of 8 supergroups (2^19). Each word, block,
+    // group and supergroup keeps the marks in the earlier members of its parent (a prefix within
+    // the parent), so the marks at or before a time are a popcount and four loads; clearing a mark
+    // subtracts one from the later members of its four parents (a vector each), and setting the
+    // newest mark changes no prefix (later members start, when time reaches them, from their
+    // predecessor). The hypergroups keep plain counts, summed masked (their number changes only
+    // with the capacity).
+    static constexpr unsigned kBlockShift = 9, kGroupShift = 13, kSuperShift = 16, kHyperShift = 19;
 
     void access_new(std::uint64_t line, Result& r);
-    // Marks at times after t (t < now_), without a branch on the data below the group level.
-    std::uint32_t marks_after(std::uint32_t t) const;
+    void prefetch_mark(std::uint32_t time_plus_one) const {
+        const std::uint32_t t = time_plus_one - 1;
+        if (time_plus_one == 0 || t >= capacity_) return;
+        __builtin_prefetch(&marks_[t >> 6]);
+        __builtin_prefetch(&word_before_[t >> 6]);
+        __builtin_prefetch(&block_before_[t >> kBlockShift]);
+    }
+    // Marks at times <= t (t < now_).
+    std::uint32_t marks_up_to(std::uint32_t t) const;
     void set_mark(std::uint32_t t) {
+        if ((t & 63) == 0) start_word(t >> 6);
         marks_[t >> 6] |= 1ull << (t & 63);
-        ++block_count_[t >> kBlockShift];
-        ++group_count_[t >> kGroupShift];
-        ++super_count_[t >> kSuperShift];
+        ++hyper_count_[t >> kHyperShift];
     }
-    void clear_mark(std::uint32_t t) {
-        marks_[t >> 6] &= ~(1ull << (t & 63));
-        --block_count_[t >> kBlockShift];
-        --group_count_[t >> kGroupShift];
-        --super_count_[t >> kSuperShift];
-    }
+    void clear_mark(std::uint32_t t);
+    // Sets the prefixes of word w (and of the block, group and supergroup it starts) from their
+    // predecessors, when time first reaches it.
+    void start_word(std::uint32_t w);
     void compact();
+    // Sizes the bitset and the prefixes, zeroed, for times [0, capacity).
+    void resize(std::uint32_t capacity);
 
     std::uint64_t threshold_;
     std::uint64_t last_line_ = kColdMiss;
@@ -157,9 +182,12 @@ private:
     std::uint32_t capacity_ = 0;  // times [0, capacity_) fit in the bitset
     std::uint32_t live_ = 0;      // marks = distinct lines
     std::vector<std::uint64_t> marks_;
-    std::vector<std::uint16_t> block_count_;
-    std::vector<std::uint32_t> group_count_;  // a whole number of supergroups (zeros past the bitset)
-    std::vector<std::uint32_t> super_count_;
+    // Marks in the earlier members of the parent; whole parents (the vector updates need no bound).
+    std::vector<std::uint16_t> word_before_;   // 8 per block: at most 448
+    std::vector<std::uint16_t> block_before_;  // 16 per group: at most 7680
+    std::vector<std::uint16_t> group_before_;  // 8 per supergroup: at most 57344
+    std::vector<std::uint32_t> super_before_;  // 8 per hypergroup
+    std::vector<std::uint32_t> hyper_count_;
     std::vector<std::uint32_t> word_rank_;  // compaction scratch
     LineTimes times_;
 };
