@@ -58,6 +58,10 @@ struct LevelSetup {
     // below the rate are tracked; their distances and counts are scaled by 1 / rate. 0: every
     // line, exact.
     double reuse_sample = 0;
+    // One table of line times for both levels' analyses (see LineTimes), this level's at
+    // times_level; null: the level's own.
+    LineTimes* shared_times = nullptr;
+    unsigned times_level = 0;
     int index = 0;
     SimObserver* observer = nullptr;
     std::vector<ArrayInfo> arrays;  // to attribute write-backs to their array
@@ -77,12 +81,14 @@ public:
           observer_(s.observer),
           index_(s.index),
           analysis_(s.analysis),
-          instrumented_(s.analysis || s.observer || s.record_lookups),
+          instrumented_(s.observer || s.record_lookups),
+          inline_analysis_(s.analysis && !instrumented_),
           write_allocate_(s.write_policy == WritePolicy::write_back_allocate),
           sample_below_(sample_bound(s.reuse_sample)),
           // the rate the hash's bound gives exactly (the requested one rounded up to 2^-24)
           sample_rate_(double(sample_below_) / double(1ull << kSampleBits)),
-          reuse_(tracker_threshold(s)) {
+          reuse_(tracker_threshold(s), s.shared_times, s.times_level),
+          flush_below_(s.shared_times != nullptr && s.times_level == 0) {
         stats_.per_array.assign(std::max<std::size_t>(1, s.arrays.size()), ArrayCounters{});
         for (const ArrayInfo& a : s.arrays) array_ranges_.push_back({a.base, a.base + a.bytes()});
         stats_.classified = analysis_;
@@ -152,9 +158,15 @@ public:
         return bytes;
     }
 
+    // Takes the analysis's queued lookups now.
+    void classify_queued() {
+        if (pending_) classify_pending();
+    }
+
     // Completes the counters (the analysis's queued lookups), here and below.
     void finish() {
         if (pending_) classify_pending();
+        add_tally();
         if (sample_rate_ > 0) add_sampled();
         if constexpr (!Below::kIsMemory) below_.finish();
     }
@@ -209,8 +221,8 @@ private:
         lookup<true>(sector_id, is_write, array, fetch_on_miss);
     }
 
-    // kInstrumented: an observer, the OPT pre-pass recorder or the analysis is attached. The plain
-    // instantiation carries none of their checks.
+    // kInstrumented: an observer or the OPT pre-pass recorder is attached. The plain instantiation
+    // carries none of their checks; the analysis alone only queues the lookup there.
     template <bool kInstrumented>
     [[gnu::always_inline]] void lookup(std::uint64_t sector_id, bool is_write, std::uint16_t array,
                                        bool fetch_on_miss) {
@@ -223,7 +235,7 @@ private:
         repeat_array_ = array;
         count(out.hit, is_write, array);
         if (kInstrumented && observer_) observer_->on_lookup(index_, line, out.hit, is_write, array);
-        if (kInstrumented && analysis_) classify(sector_id, out.hit);
+        if (kInstrumented ? analysis_ : inline_analysis_) classify(sector_id, out.hit);
         if (out.hit) return;
         // The fetch goes below before the victim's write-back, as in pycachesim and in hardware
         // (the demand miss is on the critical path; the write-back waits in a buffer).
@@ -255,36 +267,43 @@ private:
     }
 
     // Lookups wait in a short queue for the reuse tracker, which takes them in order a queue at a
-    // time, prefetching its table ahead (finish() takes the rest).
+    // time, its table's lookups overlapped (finish() takes the rest).
     void classify(std::uint64_t sector_id, bool hit) {
         if (sample_rate_ > 0 && !sampled(sector_id)) return;
         pending_lines_[pending_] = sector_id;
         pending_miss_[pending_] = !hit;
-        if (++pending_ == kPending) classify_pending();
+        if (++pending_ == kPending) {
+            classify_pending();
+            // The level below's lookups since are mostly this queue's misses: taken now, their
+            // lines' times are still in the host's cache.
+            if constexpr (!Below::kIsMemory)
+                if (flush_below_) below_.classify_queued();
+        }
     }
 
     // Capacity miss: a fully associative LRU cache of the level's size (in sectors) would miss
-    // too, i.e. the reuse distance reaches that size.
+    // too, i.e. the reuse distance reaches that size. The tracker counts them (tally_) until
+    // finish() adds them to the level's.
     [[gnu::noinline]] void classify_pending() {
-        ReuseDistanceTracker::Result r[kPending];
-        reuse_.access_batch(pending_lines_, pending_miss_, r, pending_);
         if (sample_rate_ > 0) {
+            ReuseDistanceTracker::Result r[kPending];
+            reuse_.access_batch(pending_lines_, pending_miss_, r, pending_);
             classify_sampled(r);
             return;
         }
-        for (std::size_t i = 0; i < pending_; ++i) {
-            const bool miss = pending_miss_[i];
-            if (r[i].bucket == ReuseDistanceTracker::kColdBucket) {
-                ++stats_.reuse.cold;
-                stats_.compulsory += miss;
-                continue;
-            }
-            stats_.reuse.add_bucket(r[i].bucket);
-            if (!miss) continue;
-            if (r[i].beyond) ++stats_.capacity;
-            else ++stats_.conflict;
-        }
+        reuse_.count_batch(pending_lines_, pending_miss_, pending_, tally_);
         pending_ = 0;
+    }
+
+    // Adds the tracker's counts to the level's (once: they are cleared).
+    void add_tally() {
+        for (std::size_t b = 0; b < ReuseDistanceTracker::kColdIndex; ++b)
+            if (tally_.bucket[b]) stats_.reuse.add_bucket(b, tally_.bucket[b]);
+        stats_.reuse.cold += tally_.bucket[ReuseDistanceTracker::kColdIndex];
+        stats_.compulsory += tally_.compulsory;
+        stats_.capacity += tally_.capacity;
+        stats_.conflict += tally_.conflict;
+        tally_ = {};
     }
 
     // The sample's lookups, counted apart until finish() scales them.
@@ -344,7 +363,8 @@ private:
     SimObserver* observer_;
     int index_;
     bool analysis_;
-    bool instrumented_;
+    bool instrumented_;      // an observer or the OPT recorder: lookups out of line
+    bool inline_analysis_;   // the analysis alone: it queues its lookups on the inlined path
     bool write_allocate_;
     std::uint64_t sample_below_;
     double sample_rate_;
@@ -353,7 +373,10 @@ private:
         std::uint64_t compulsory = 0, capacity = 0, conflict = 0;
     } sampled_;
     ReuseDistanceTracker reuse_;
+    ReuseDistanceTracker::Tally tally_;
+    bool flush_below_;
     static constexpr std::size_t kPending = 64;
+    static_assert(kPending <= ReuseDistanceTracker::kMaxBatch);
     std::size_t pending_ = 0;
     std::uint64_t pending_lines_[kPending];
     bool pending_miss_[kPending];

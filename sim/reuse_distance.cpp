@@ -11,13 +11,20 @@
 
 namespace cachesim {
 
-LineTimes::LineTimes() { rehash(64); }
+LineTimes::LineTimes(unsigned levels)
+    : level_shift_(levels == 2 ? 1 : 0), line_shift_(4 - level_shift_), line_mask_((1u << line_shift_) - 1) {
+    rehash(64);
+}
+
+void LineTimes::grow(std::size_t chunks) {
+    std::size_t capacity = keys_.size();
+    while (chunks * 2 > capacity) capacity *= 2;
+    rehash(capacity);
+    last_key_[0] = last_key_[1] = kNoKey;
+}
 
 std::size_t LineTimes::insert(std::uint64_t key) {
-    if ((size_ + 1) * 2 > keys_.size()) {
-        rehash(keys_.size() * 2);
-        last_key_ = kNoKey;
-    }
+    reserve(1);
     std::size_t i = home(key);
     while (keys_[i] != kNoKey) i = (i + 1) & mask_;
     keys_[i] = key;
@@ -50,45 +57,45 @@ std::size_t whole(std::size_t n, std::size_t parent) {
     return (n + parent - 1) / parent * parent;
 }
 
-// p[j] -= 1 for the lanes j in (pos, 8) of 8 16-bit prefixes.
-inline void decrement_after_u16x8(std::uint16_t* p, std::uint32_t pos) {
-#if defined(__SSE2__)
-    const __m128i later = _mm_cmpgt_epi16(_mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7), _mm_set1_epi16(static_cast<short>(pos)));
-    auto* v = reinterpret_cast<__m128i*>(p);
-    _mm_storeu_si128(v, _mm_add_epi16(_mm_loadu_si128(v), later));  // `later` is -1 in the later lanes
-#else
-    for (std::uint32_t j = pos + 1; j < 8; ++j) --p[j];
-#endif
-}
+// -1 in the lanes after each position: adding a row subtracts one from the later prefixes.
+template <class Lane, std::size_t kLanes>
+struct LaterMasks {
+    alignas(16) Lane row[kLanes][kLanes];
+    constexpr LaterMasks() : row{} {
+        for (std::size_t pos = 0; pos < kLanes; ++pos)
+            for (std::size_t j = 0; j < kLanes; ++j) row[pos][j] = j > pos ? Lane(-1) : Lane(0);
+    }
+};
+constexpr LaterMasks<std::uint16_t, 8> kLater16x8;
+constexpr LaterMasks<std::uint16_t, 16> kLater16x16;
+constexpr LaterMasks<std::uint32_t, 8> kLater32x8;
 
-// The same for 16 lanes.
-inline void decrement_after_u16x16(std::uint16_t* p, std::uint32_t pos) {
+// p[j] -= 1 for the lanes j in (pos, lanes) of one parent's prefixes (p: 16 or 32 bytes).
+template <class Lane, std::size_t kLanes>
+[[gnu::always_inline]] inline void decrement_after(Lane* p, std::uint32_t pos, const LaterMasks<Lane, kLanes>& masks) {
 #if defined(__SSE2__)
-    const __m128i at = _mm_set1_epi16(static_cast<short>(pos));
+    static_assert(sizeof(Lane) * kLanes % 16 == 0);
     auto* v = reinterpret_cast<__m128i*>(p);
-    _mm_storeu_si128(v, _mm_add_epi16(_mm_loadu_si128(v), _mm_cmpgt_epi16(_mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7), at)));
-    _mm_storeu_si128(v + 1, _mm_add_epi16(_mm_loadu_si128(v + 1),
-                                          _mm_cmpgt_epi16(_mm_setr_epi16(8, 9, 10, 11, 12, 13, 14, 15), at)));
+    const auto* m = reinterpret_cast<const __m128i*>(masks.row[pos]);
+    for (std::size_t k = 0; k < sizeof(Lane) * kLanes / 16; ++k) {
+        const __m128i sum = sizeof(Lane) == 2 ? _mm_add_epi16(_mm_loadu_si128(v + k), _mm_load_si128(m + k))
+                                              : _mm_add_epi32(_mm_loadu_si128(v + k), _mm_load_si128(m + k));
+        _mm_storeu_si128(v + k, sum);
+    }
 #else
-    for (std::uint32_t j = pos + 1; j < 16; ++j) --p[j];
-#endif
-}
-
-// The same for 8 32-bit lanes.
-inline void decrement_after_u32x8(std::uint32_t* p, std::uint32_t pos) {
-#if defined(__SSE2__)
-    const __m128i at = _mm_set1_epi32(static_cast<int>(pos));
-    auto* v = reinterpret_cast<__m128i*>(p);
-    _mm_storeu_si128(v, _mm_add_epi32(_mm_loadu_si128(v), _mm_cmpgt_epi32(_mm_setr_epi32(0, 1, 2, 3), at)));
-    _mm_storeu_si128(v + 1, _mm_add_epi32(_mm_loadu_si128(v + 1), _mm_cmpgt_epi32(_mm_setr_epi32(4, 5, 6, 7), at)));
-#else
-    for (std::uint32_t j = pos + 1; j < 8; ++j) --p[j];
+    for (std::size_t j = pos + 1; j < kLanes; ++j) p[j] = static_cast<Lane>(p[j] + masks.row[pos][j]);
 #endif
 }
 
 }  // namespace
 
-ReuseDistanceTracker::ReuseDistanceTracker(std::uint64_t threshold) : threshold_(threshold) { resize(kMinCapacity); }
+ReuseDistanceTracker::ReuseDistanceTracker(std::uint64_t threshold, LineTimes* shared_times, unsigned level)
+    : threshold_(threshold),
+      own_times_(shared_times ? std::nullopt : std::optional<LineTimes>(std::in_place)),
+      times_(shared_times ? *shared_times : *own_times_),
+      level_(shared_times ? level : 0) {
+    resize(kMinCapacity);
+}
 
 void ReuseDistanceTracker::resize(std::uint32_t capacity) {
     capacity_ = capacity;
@@ -102,34 +109,25 @@ void ReuseDistanceTracker::resize(std::uint32_t capacity) {
 
 std::size_t ReuseDistanceTracker::memory_bytes() const {
     return marks_.capacity() * 8 + (word_before_.capacity() + block_before_.capacity() + group_before_.capacity()) * 2 +
-           (super_before_.capacity() + hyper_count_.capacity() + word_rank_.capacity()) * 4 + times_.memory_bytes();
+           (super_before_.capacity() + hyper_count_.capacity() + word_rank_.capacity()) * 4 +
+           (level_ == 0 ? times_.memory_bytes() : 0);  // a shared table is counted by level 0
 }
 
-void ReuseDistanceTracker::access_new(std::uint64_t line, Result& r) {
-    last_line_ = line;
-    if (now_ == capacity_) compact();
-    std::uint32_t& slot = times_.at(line);
-    if (slot == 0) {
-        slot = now_ + 1;
-        set_mark(now_++);
-        ++live_;
-        r.bucket = kColdBucket;
-        r.beyond = false;
-        r.distance = 0;
-        return;
+void ReuseDistanceTracker::start_batch(const std::uint64_t* lines, std::uint32_t** slots, std::size_t n) {
+    if (n == 0) return;
+    times_.reserve(n);
+    std::uint64_t previous = last_line_;
+    for (std::size_t i = 0; i < n; ++i) {
+        slots[i] = lines[i] == previous ? nullptr : times_.slot(lines[i], level_);
+        previous = lines[i];
+        __builtin_prefetch(slots[i]);
     }
-    const std::uint32_t last = slot - 1;
-    const std::uint32_t distance = live_ - marks_up_to(last);
-    clear_mark(last);
-    slot = now_ + 1;
-    set_mark(now_++);
-    const std::uint32_t bucket = distance == 0 ? 0 : 32 - static_cast<std::uint32_t>(std::countl_zero(distance));
-    r.bucket = bucket;
-    r.beyond = distance >= threshold_;
-    r.distance = distance;
+    last_line_ = previous;
+    for (std::size_t i = 0; i < n; ++i)
+        if (slots[i]) prefetch_mark(*slots[i]);
 }
 
-std::uint32_t ReuseDistanceTracker::marks_up_to(std::uint32_t t) const {
+[[gnu::always_inline]] inline std::uint32_t ReuseDistanceTracker::marks_up_to(std::uint32_t t) const {
     const std::uint32_t w = t >> 6;
     std::uint32_t n = static_cast<std::uint32_t>(std::popcount(marks_[w] & (~0ull >> (63 - (t & 63)))));
     n += word_before_[w];
@@ -143,17 +141,32 @@ std::uint32_t ReuseDistanceTracker::marks_up_to(std::uint32_t t) const {
     return n;
 }
 
-void ReuseDistanceTracker::clear_mark(std::uint32_t t) {
+[[gnu::always_inline]] inline void ReuseDistanceTracker::clear_mark(std::uint32_t t) {
     const std::uint32_t w = t >> 6;
     marks_[w] &= ~(1ull << (t & 63));
-    decrement_after_u16x8(&word_before_[w & ~7u], w & 7);
+    decrement_after(&word_before_[w & ~7u], w & 7, kLater16x8);
     const std::uint32_t b = t >> kBlockShift;
-    decrement_after_u16x16(&block_before_[b & ~15u], b & 15);
+    decrement_after(&block_before_[b & ~15u], b & 15, kLater16x16);
     const std::uint32_t g = t >> kGroupShift;
-    decrement_after_u16x8(&group_before_[g & ~7u], g & 7);
+    decrement_after(&group_before_[g & ~7u], g & 7, kLater16x8);
     const std::uint32_t s = t >> kSuperShift;
-    decrement_after_u32x8(&super_before_[s & ~7u], s & 7);
+    decrement_after(&super_before_[s & ~7u], s & 7, kLater32x8);
     --hyper_count_[t >> kHyperShift];
+}
+
+std::uint32_t ReuseDistanceTracker::step(std::uint32_t& slot) {
+    if (slot == 0) {
+        slot = now_ + 1;
+        set_mark(now_++);
+        ++live_;
+        return kCold;
+    }
+    const std::uint32_t last = slot - 1;
+    const std::uint32_t distance = live_ - marks_up_to(last);
+    clear_mark(last);
+    slot = now_ + 1;
+    set_mark(now_++);
+    return distance;
 }
 
 void ReuseDistanceTracker::start_word(std::uint32_t w) {
@@ -195,13 +208,13 @@ void ReuseDistanceTracker::compact() {
         word_rank_[w] = rank;
         rank += static_cast<std::uint32_t>(std::popcount(marks_[w]));
     }
-    times_.for_each([&](std::uint32_t& v) {
+    times_.for_each(level_, [&](std::uint32_t& v) {
         if (v == 0) return;
         const std::uint32_t t = v - 1;
         const std::uint64_t below = marks_[t >> 6] & ((1ull << (t & 63)) - 1);
         v = word_rank_[t >> 6] + static_cast<std::uint32_t>(std::popcount(below)) + 1;
     });
-    const std::uint64_t wanted = 2 * std::uint64_t{live_} + kMinCapacity;
+    const std::uint64_t wanted = 4 * std::uint64_t{live_} + kMinCapacity;
     if (wanted > std::uint64_t{std::numeric_limits<std::int32_t>::max()})
         throw std::length_error("reuse distance: more than 2^30 distinct lines");
     resize(static_cast<std::uint32_t>((wanted + kMinCapacity - 1) / kMinCapacity * kMinCapacity));
