@@ -100,42 +100,28 @@ public:
     // nothing but counters, at its reuse distance 0: such runs (sequential streams, a stencil's
     // row within one line) are only counted, without a lookup.
     std::uint64_t access_batch(const Access* a, std::size_t n) {
-        std::uint64_t writes = 0;
-        std::size_t i = 0;
-        while (i < n) {
-            if constexpr (kRepeatShortcut) {
-                const std::size_t end = skip_repeats(a, i, n, repeat_sector_, repeat_array_, g_.sector_shift);
-                if (end != i) {
-                    count_repeats(end - i);
-                    i = end;
-                    if (i == n) break;
-                }
-            }
-            const Access& x = a[i++];
-            if (x.is_write) {
-                ++writes;
-                write(x.address, x.size, x.array);
-            } else {
-                read(x.address, x.size, x.array);
-            }
-        }
-        return writes;
+        return inline_analysis_ ? replay_batch<true>(a, n) : replay_batch<false>(a, n);
     }
 
+    // kAnalysis: the analysis alone is on (here and below, as in every run without an observer or
+    // recorder); the lookup queues itself for it. A separate instantiation, so that runs without
+    // the analysis carry none of it.
+    template <bool kAnalysis = false>
     [[gnu::always_inline]] void read(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
         const std::uint64_t first = address >> g_.sector_shift;
         const std::uint64_t last = (address + (size ? size - 1 : 0)) >> g_.sector_shift;
         for (std::uint64_t sector_id = first; sector_id <= last; ++sector_id) {
             if (instrumented_) [[unlikely]] lookup_instrumented(sector_id, false, array, true);
-            else lookup<false>(sector_id, false, array, true);
+            else lookup<false, kAnalysis>(sector_id, false, array, true);
         }
     }
 
+    template <bool kAnalysis = false>
     [[gnu::always_inline]] void write(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
         if (!write_allocate_) {
             ++stats_.writes_forwarded;
             stats_.bytes_to_below += size;
-            below_.write(address, size, array);
+            write_below<kAnalysis>(address, size, array);
             return;
         }
         const std::uint64_t last_byte = address + (size ? size - 1 : 0);  // no wrap for an access ending at 2^64
@@ -145,9 +131,12 @@ public:
             const std::uint64_t lo = sector_id << g_.sector_shift;
             const bool whole_sector = address <= lo && last_byte >= lo + (g_.sector_bytes - 1);
             if (instrumented_) [[unlikely]] lookup_instrumented(sector_id, true, array, !whole_sector);
-            else lookup<false>(sector_id, true, array, !whole_sector);
+            else lookup<false, kAnalysis>(sector_id, true, array, !whole_sector);
         }
     }
+
+    // Whether the analysis alone is on here (see read's kAnalysis).
+    bool inline_analysis() const { return inline_analysis_; }
 
     const Cache<Policy>& cache() const { return cache_; }
 
@@ -194,6 +183,43 @@ private:
         return (h >> (64 - kSampleBits)) < sample_below_;
     }
 
+    template <bool kAnalysis>
+    std::uint64_t replay_batch(const Access* a, std::size_t n) {
+        std::uint64_t writes = 0;
+        std::size_t i = 0;
+        while (i < n) {
+            if constexpr (kRepeatShortcut) {
+                const std::size_t end = skip_repeats(a, i, n, repeat_sector_, repeat_array_, g_.sector_shift);
+                if (end != i) {
+                    count_repeats(end - i);
+                    i = end;
+                    if (i == n) break;
+                }
+            }
+            const Access& x = a[i++];
+            if (x.is_write) {
+                ++writes;
+                write<kAnalysis>(x.address, x.size, x.array);
+            } else {
+                read<kAnalysis>(x.address, x.size, x.array);
+            }
+        }
+        return writes;
+    }
+
+    // The level below's read and write in the same mode (out of the instrumented path, in the
+    // mode the level below runs in).
+    template <bool kAnalysis>
+    void read_below(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
+        if constexpr (Below::kIsMemory) below_.read(address, size, array);
+        else below_.template read<kAnalysis>(address, size, array);
+    }
+    template <bool kAnalysis>
+    void write_below(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
+        if constexpr (Below::kIsMemory) below_.write(address, size, array);
+        else below_.template write<kAnalysis>(address, size, array);
+    }
+
     // The end of the run of reads, from i, that lie within `sector` of `array` (a tight loop of
     // its own, so that its few values stay in registers).
     static std::size_t skip_repeats(const Access* a, std::size_t i, std::size_t n, std::uint64_t sector,
@@ -223,7 +249,7 @@ private:
 
     // kInstrumented: an observer or the OPT pre-pass recorder is attached. The plain instantiation
     // carries none of their checks; the analysis alone only queues the lookup there.
-    template <bool kInstrumented>
+    template <bool kInstrumented, bool kAnalysis = false>
     [[gnu::always_inline]] void lookup(std::uint64_t sector_id, bool is_write, std::uint16_t array,
                                        bool fetch_on_miss) {
         const std::uint32_t shift = g_.line_shift - g_.sector_shift;
@@ -235,19 +261,23 @@ private:
         repeat_array_ = array;
         count(out.hit, is_write, array);
         if (kInstrumented && observer_) observer_->on_lookup(index_, line, out.hit, is_write, array);
-        if (kInstrumented ? analysis_ : inline_analysis_) classify(sector_id, out.hit);
+        if (kInstrumented ? analysis_ : kAnalysis) classify(sector_id, out.hit);
         if (out.hit) return;
         // The fetch goes below before the victim's write-back, as in pycachesim and in hardware
         // (the demand miss is on the critical path; the write-back waits in a buffer).
         if (fetch_on_miss) {
             stats_.bytes_from_below += g_.sector_bytes;
-            below_.read(sector_id << g_.sector_shift, g_.sector_bytes, array);
+            if (kInstrumented && below_inline_analysis()) read_below<true>(sector_id << g_.sector_shift, g_.sector_bytes, array);
+            else read_below<kAnalysis>(sector_id << g_.sector_shift, g_.sector_bytes, array);
         }
         for (std::uint32_t i = 0; i < out.evicted_count; ++i) {
             ++stats_.evictions;
             if (kInstrumented && observer_) observer_->on_evict(index_, cache_.evicted_line(i));
             // A clean victim (every victim of a load-only stream) costs no call.
-            if (const std::uint32_t dirty = cache_.evicted_dirty(i)) write_back(cache_.evicted_line(i), dirty);
+            if (const std::uint32_t dirty = cache_.evicted_dirty(i)) {
+                if (kInstrumented && below_inline_analysis()) write_back<true>(cache_.evicted_line(i), dirty);
+                else write_back<kAnalysis>(cache_.evicted_line(i), dirty);
+            }
         }
         // A fill is a line allocation: a sector added to a present line is not a new resident line.
         if (kInstrumented && observer_ && !out.line_present) observer_->on_fill(index_, line);
@@ -336,6 +366,12 @@ private:
         sampled_ = {};
     }
 
+    bool below_inline_analysis() const {
+        if constexpr (Below::kIsMemory) return false;
+        else return below_.inline_analysis();
+    }
+
+    template <bool kAnalysis>
     void write_back(std::uint64_t line, std::uint32_t dirty_mask) {
         while (dirty_mask) {
             const std::uint32_t sector = static_cast<std::uint32_t>(std::countr_zero(dirty_mask));
@@ -343,7 +379,7 @@ private:
             ++stats_.writebacks;
             stats_.bytes_to_below += g_.sector_bytes;
             const std::uint64_t address = (line << g_.line_shift) + (static_cast<std::uint64_t>(sector) << g_.sector_shift);
-            below_.write(address, g_.sector_bytes, array_of(address));
+            write_below<kAnalysis>(address, g_.sector_bytes, array_of(address));
         }
     }
 
