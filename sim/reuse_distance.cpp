@@ -18,7 +18,7 @@ LineTimes::LineTimes(unsigned levels)
 
 void LineTimes::grow(std::size_t chunks) {
     std::size_t capacity = keys_.size();
-    while (chunks * 2 > capacity) capacity *= 2;
+    while (chunks * 4 > capacity * 3) capacity *= 2;
     rehash(capacity);
     last_key_[0] = last_key_[1] = kNoKey;
 }

@@ -45,9 +45,10 @@ public:
         }
         return last_chunk_[level]->t[index(line, level)];
     }
-    // Makes room for `more` new chunks without a rehash, so that slot()'s pointers stay valid.
+    // Makes room for `more` new chunks without a rehash, so that slot()'s pointers stay valid
+    // (the table is kept at most 3/4 full: linear probes stay short, and the table small).
     void reserve(std::size_t more) {
-        if ((size_ + more) * 2 > keys_.size()) grow(size_ + more);
+        if ((size_ + more) * 4 > keys_.size() * 3) grow(size_ + more);
     }
     // The line's time slot (inserted if new), after reserve().
     std::uint32_t* slot(std::uint64_t line, unsigned level) {
