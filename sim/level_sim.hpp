@@ -210,12 +210,12 @@ private:
     // The level below's read and write in the same mode (out of the instrumented path, in the
     // mode the level below runs in).
     template <bool kAnalysis>
-    void read_below(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
+    [[gnu::always_inline]] void read_below(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
         if constexpr (Below::kIsMemory) below_.read(address, size, array);
         else below_.template read<kAnalysis>(address, size, array);
     }
     template <bool kAnalysis>
-    void write_below(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
+    [[gnu::always_inline]] void write_below(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
         if constexpr (Below::kIsMemory) below_.write(address, size, array);
         else below_.template write<kAnalysis>(address, size, array);
     }
