@@ -58,6 +58,10 @@ struct LevelSetup {
     // below the rate are tracked; their distances and counts are scaled by 1 / rate. 0: every
     // line, exact.
     double reuse_sample = 0;
+    // One table of line times for both levels' analyses (see LineTimes), this level's at
+    // times_level; null: the level's own.
+    LineTimes* shared_times = nullptr;
+    unsigned times_level = 0;
     int index = 0;
     SimObserver* observer = nullptr;
     std::vector<ArrayInfo> arrays;  // to attribute write-backs to their array
@@ -77,12 +81,14 @@ public:
           observer_(s.observer),
           index_(s.index),
           analysis_(s.analysis),
-          instrumented_(s.analysis || s.observer || s.record_lookups),
+          instrumented_(s.observer || s.record_lookups),
+          inline_analysis_(s.analysis && !instrumented_),
           write_allocate_(s.write_policy == WritePolicy::write_back_allocate),
           sample_below_(sample_bound(s.reuse_sample)),
           // the rate the hash's bound gives exactly (the requested one rounded up to 2^-24)
           sample_rate_(double(sample_below_) / double(1ull << kSampleBits)),
-          reuse_(tracker_threshold(s)) {
+          reuse_(tracker_threshold(s), s.shared_times, s.times_level),
+          flush_below_(s.shared_times != nullptr && s.times_level == 0) {
         stats_.per_array.assign(std::max<std::size_t>(1, s.arrays.size()), ArrayCounters{});
         for (const ArrayInfo& a : s.arrays) array_ranges_.push_back({a.base, a.base + a.bytes()});
         stats_.classified = analysis_;
@@ -94,42 +100,28 @@ public:
     // nothing but counters, at its reuse distance 0: such runs (sequential streams, a stencil's
     // row within one line) are only counted, without a lookup.
     std::uint64_t access_batch(const Access* a, std::size_t n) {
-        std::uint64_t writes = 0;
-        std::size_t i = 0;
-        while (i < n) {
-            if constexpr (kRepeatShortcut) {
-                const std::size_t end = skip_repeats(a, i, n, repeat_sector_, repeat_array_, g_.sector_shift);
-                if (end != i) {
-                    count_repeats(end - i);
-                    i = end;
-                    if (i == n) break;
-                }
-            }
-            const Access& x = a[i++];
-            if (x.is_write) {
-                ++writes;
-                write(x.address, x.size, x.array);
-            } else {
-                read(x.address, x.size, x.array);
-            }
-        }
-        return writes;
+        return inline_analysis_ ? replay_batch<true>(a, n) : replay_batch<false>(a, n);
     }
 
+    // kAnalysis: the analysis alone is on (here and below, as in every run without an observer or
+    // recorder); the lookup queues itself for it. A separate instantiation, so that runs without
+    // the analysis carry none of it.
+    template <bool kAnalysis = false>
     [[gnu::always_inline]] void read(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
         const std::uint64_t first = address >> g_.sector_shift;
         const std::uint64_t last = (address + (size ? size - 1 : 0)) >> g_.sector_shift;
         for (std::uint64_t sector_id = first; sector_id <= last; ++sector_id) {
             if (instrumented_) [[unlikely]] lookup_instrumented(sector_id, false, array, true);
-            else lookup<false>(sector_id, false, array, true);
+            else lookup<false, kAnalysis>(sector_id, false, array, true);
         }
     }
 
+    template <bool kAnalysis = false>
     [[gnu::always_inline]] void write(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
         if (!write_allocate_) {
             ++stats_.writes_forwarded;
             stats_.bytes_to_below += size;
-            below_.write(address, size, array);
+            write_below<kAnalysis>(address, size, array);
             return;
         }
         const std::uint64_t last_byte = address + (size ? size - 1 : 0);  // no wrap for an access ending at 2^64
@@ -139,9 +131,12 @@ public:
             const std::uint64_t lo = sector_id << g_.sector_shift;
             const bool whole_sector = address <= lo && last_byte >= lo + (g_.sector_bytes - 1);
             if (instrumented_) [[unlikely]] lookup_instrumented(sector_id, true, array, !whole_sector);
-            else lookup<false>(sector_id, true, array, !whole_sector);
+            else lookup<false, kAnalysis>(sector_id, true, array, !whole_sector);
         }
     }
+
+    // Whether the analysis alone is on here (see read's kAnalysis).
+    bool inline_analysis() const { return inline_analysis_; }
 
     const Cache<Policy>& cache() const { return cache_; }
 
@@ -152,9 +147,15 @@ public:
         return bytes;
     }
 
+    // Takes the analysis's queued lookups now.
+    void classify_queued() {
+        if (pending_) classify_pending();
+    }
+
     // Completes the counters (the analysis's queued lookups), here and below.
     void finish() {
         if (pending_) classify_pending();
+        add_tally();
         if (sample_rate_ > 0) add_sampled();
         if constexpr (!Below::kIsMemory) below_.finish();
     }
@@ -180,6 +181,43 @@ private:
         h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
         h ^= h >> 31;
         return (h >> (64 - kSampleBits)) < sample_below_;
+    }
+
+    template <bool kAnalysis>
+    std::uint64_t replay_batch(const Access* a, std::size_t n) {
+        std::uint64_t writes = 0;
+        std::size_t i = 0;
+        while (i < n) {
+            if constexpr (kRepeatShortcut) {
+                const std::size_t end = skip_repeats(a, i, n, repeat_sector_, repeat_array_, g_.sector_shift);
+                if (end != i) {
+                    count_repeats(end - i);
+                    i = end;
+                    if (i == n) break;
+                }
+            }
+            const Access& x = a[i++];
+            if (x.is_write) {
+                ++writes;
+                write<kAnalysis>(x.address, x.size, x.array);
+            } else {
+                read<kAnalysis>(x.address, x.size, x.array);
+            }
+        }
+        return writes;
+    }
+
+    // The level below's read and write in the same mode (out of the instrumented path, in the
+    // mode the level below runs in).
+    template <bool kAnalysis>
+    [[gnu::always_inline]] void read_below(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
+        if constexpr (Below::kIsMemory) below_.read(address, size, array);
+        else below_.template read<kAnalysis>(address, size, array);
+    }
+    template <bool kAnalysis>
+    [[gnu::always_inline]] void write_below(std::uint64_t address, std::uint32_t size, std::uint16_t array) {
+        if constexpr (Below::kIsMemory) below_.write(address, size, array);
+        else below_.template write<kAnalysis>(address, size, array);
     }
 
     // The end of the run of reads, from i, that lie within `sector` of `array` (a tight loop of
@@ -209,9 +247,9 @@ private:
         lookup<true>(sector_id, is_write, array, fetch_on_miss);
     }
 
-    // kInstrumented: an observer, the OPT pre-pass recorder or the analysis is attached. The plain
-    // instantiation carries none of their checks.
-    template <bool kInstrumented>
+    // kInstrumented: an observer or the OPT pre-pass recorder is attached. The plain instantiation
+    // carries none of their checks; the analysis alone only queues the lookup there.
+    template <bool kInstrumented, bool kAnalysis = false>
     [[gnu::always_inline]] void lookup(std::uint64_t sector_id, bool is_write, std::uint16_t array,
                                        bool fetch_on_miss) {
         const std::uint32_t shift = g_.line_shift - g_.sector_shift;
@@ -223,19 +261,23 @@ private:
         repeat_array_ = array;
         count(out.hit, is_write, array);
         if (kInstrumented && observer_) observer_->on_lookup(index_, line, out.hit, is_write, array);
-        if (kInstrumented && analysis_) classify(sector_id, out.hit);
+        if (kInstrumented ? analysis_ : kAnalysis) classify(sector_id, out.hit);
         if (out.hit) return;
         // The fetch goes below before the victim's write-back, as in pycachesim and in hardware
         // (the demand miss is on the critical path; the write-back waits in a buffer).
         if (fetch_on_miss) {
             stats_.bytes_from_below += g_.sector_bytes;
-            below_.read(sector_id << g_.sector_shift, g_.sector_bytes, array);
+            if (kInstrumented && below_inline_analysis()) read_below<true>(sector_id << g_.sector_shift, g_.sector_bytes, array);
+            else read_below<kAnalysis>(sector_id << g_.sector_shift, g_.sector_bytes, array);
         }
         for (std::uint32_t i = 0; i < out.evicted_count; ++i) {
             ++stats_.evictions;
             if (kInstrumented && observer_) observer_->on_evict(index_, cache_.evicted_line(i));
             // A clean victim (every victim of a load-only stream) costs no call.
-            if (const std::uint32_t dirty = cache_.evicted_dirty(i)) write_back(cache_.evicted_line(i), dirty);
+            if (const std::uint32_t dirty = cache_.evicted_dirty(i)) {
+                if (kInstrumented && below_inline_analysis()) write_back<true>(cache_.evicted_line(i), dirty);
+                else write_back<kAnalysis>(cache_.evicted_line(i), dirty);
+            }
         }
         // A fill is a line allocation: a sector added to a present line is not a new resident line.
         if (kInstrumented && observer_ && !out.line_present) observer_->on_fill(index_, line);
@@ -255,36 +297,43 @@ private:
     }
 
     // Lookups wait in a short queue for the reuse tracker, which takes them in order a queue at a
-    // time, prefetching its table ahead (finish() takes the rest).
+    // time, its table's lookups overlapped (finish() takes the rest).
     void classify(std::uint64_t sector_id, bool hit) {
         if (sample_rate_ > 0 && !sampled(sector_id)) return;
         pending_lines_[pending_] = sector_id;
         pending_miss_[pending_] = !hit;
-        if (++pending_ == kPending) classify_pending();
+        if (++pending_ == kPending) {
+            classify_pending();
+            // The level below's lookups since are mostly this queue's misses: taken now, their
+            // lines' times are still in the host's cache.
+            if constexpr (!Below::kIsMemory)
+                if (flush_below_) below_.classify_queued();
+        }
     }
 
     // Capacity miss: a fully associative LRU cache of the level's size (in sectors) would miss
-    // too, i.e. the reuse distance reaches that size.
+    // too, i.e. the reuse distance reaches that size. The tracker counts them (tally_) until
+    // finish() adds them to the level's.
     [[gnu::noinline]] void classify_pending() {
-        ReuseDistanceTracker::Result r[kPending];
-        reuse_.access_batch(pending_lines_, pending_miss_, r, pending_);
         if (sample_rate_ > 0) {
+            ReuseDistanceTracker::Result r[kPending];
+            reuse_.access_batch(pending_lines_, pending_miss_, r, pending_);
             classify_sampled(r);
             return;
         }
-        for (std::size_t i = 0; i < pending_; ++i) {
-            const bool miss = pending_miss_[i];
-            if (r[i].bucket == ReuseDistanceTracker::kColdBucket) {
-                ++stats_.reuse.cold;
-                stats_.compulsory += miss;
-                continue;
-            }
-            stats_.reuse.add_bucket(r[i].bucket);
-            if (!miss) continue;
-            if (r[i].beyond) ++stats_.capacity;
-            else ++stats_.conflict;
-        }
+        reuse_.count_batch(pending_lines_, pending_miss_, pending_, tally_);
         pending_ = 0;
+    }
+
+    // Adds the tracker's counts to the level's (once: they are cleared).
+    void add_tally() {
+        for (std::size_t b = 0; b < ReuseDistanceTracker::kColdIndex; ++b)
+            if (tally_.bucket[b]) stats_.reuse.add_bucket(b, tally_.bucket[b]);
+        stats_.reuse.cold += tally_.bucket[ReuseDistanceTracker::kColdIndex];
+        stats_.compulsory += tally_.compulsory;
+        stats_.capacity += tally_.capacity;
+        stats_.conflict += tally_.conflict;
+        tally_ = {};
     }
 
     // The sample's lookups, counted apart until finish() scales them.
@@ -317,6 +366,12 @@ private:
         sampled_ = {};
     }
 
+    bool below_inline_analysis() const {
+        if constexpr (Below::kIsMemory) return false;
+        else return below_.inline_analysis();
+    }
+
+    template <bool kAnalysis>
     void write_back(std::uint64_t line, std::uint32_t dirty_mask) {
         while (dirty_mask) {
             const std::uint32_t sector = static_cast<std::uint32_t>(std::countr_zero(dirty_mask));
@@ -324,7 +379,7 @@ private:
             ++stats_.writebacks;
             stats_.bytes_to_below += g_.sector_bytes;
             const std::uint64_t address = (line << g_.line_shift) + (static_cast<std::uint64_t>(sector) << g_.sector_shift);
-            below_.write(address, g_.sector_bytes, array_of(address));
+            write_below<kAnalysis>(address, g_.sector_bytes, array_of(address));
         }
     }
 
@@ -344,7 +399,8 @@ private:
     SimObserver* observer_;
     int index_;
     bool analysis_;
-    bool instrumented_;
+    bool instrumented_;      // an observer or the OPT recorder: lookups out of line
+    bool inline_analysis_;   // the analysis alone: it queues its lookups on the inlined path
     bool write_allocate_;
     std::uint64_t sample_below_;
     double sample_rate_;
@@ -353,7 +409,10 @@ private:
         std::uint64_t compulsory = 0, capacity = 0, conflict = 0;
     } sampled_;
     ReuseDistanceTracker reuse_;
+    ReuseDistanceTracker::Tally tally_;
+    bool flush_below_;
     static constexpr std::size_t kPending = 64;
+    static_assert(kPending <= ReuseDistanceTracker::kMaxBatch);
     std::size_t pending_ = 0;
     std::uint64_t pending_lines_[kPending];
     bool pending_miss_[kPending];

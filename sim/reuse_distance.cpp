@@ -11,13 +11,20 @@
 
 namespace cachesim {
 
-LineTimes::LineTimes() { rehash(64); }
+LineTimes::LineTimes(unsigned levels)
+    : level_shift_(levels == 2 ? 1 : 0), line_shift_(4 - level_shift_), line_mask_((1u << line_shift_) - 1) {
+    rehash(64);
+}
+
+void LineTimes::grow(std::size_t chunks) {
+    std::size_t capacity = keys_.size();
+    while (chunks * 4 > capacity * 3) capacity *= 2;
+    rehash(capacity);
+    last_key_[0] = last_key_[1] = kNoKey;
+}
 
 std::size_t LineTimes::insert(std::uint64_t key) {
-    if ((size_ + 1) * 2 > keys_.size()) {
-        rehash(keys_.size() * 2);
-        last_key_ = kNoKey;
-    }
+    reserve(1);
     std::size_t i = home(key);
     while (keys_[i] != kNoKey) i = (i + 1) & mask_;
     keys_[i] = key;
@@ -43,86 +50,152 @@ void LineTimes::rehash(std::size_t capacity) {
 
 namespace {
 
-constexpr std::uint32_t kMinCapacity = 1u << 15;  // times; whole groups, so the counts' loops need no bound
+constexpr std::uint32_t kMinCapacity = 1u << 15;  // times
+
+// n rounded up to whole parents.
+std::size_t whole(std::size_t n, std::size_t parent) {
+    return (n + parent - 1) / parent * parent;
+}
+
+// -1 in the lanes after each position: adding a row subtracts one from the later prefixes.
+template <class Lane, std::size_t kLanes>
+struct LaterMasks {
+    alignas(16) Lane row[kLanes][kLanes];
+    constexpr LaterMasks() : row{} {
+        for (std::size_t pos = 0; pos < kLanes; ++pos)
+            for (std::size_t j = 0; j < kLanes; ++j) row[pos][j] = j > pos ? Lane(-1) : Lane(0);
+    }
+};
+constexpr LaterMasks<std::uint16_t, 8> kLater16x8;
+constexpr LaterMasks<std::uint16_t, 16> kLater16x16;
+constexpr LaterMasks<std::uint32_t, 8> kLater32x8;
+
+// p[j] -= 1 for the lanes j in (pos, lanes) of one parent's prefixes (p: 16 or 32 bytes).
+template <class Lane, std::size_t kLanes>
+[[gnu::always_inline]] inline void decrement_after(Lane* p, std::uint32_t pos, const LaterMasks<Lane, kLanes>& masks) {
+#if defined(__SSE2__)
+    static_assert(sizeof(Lane) * kLanes % 16 == 0);
+    auto* v = reinterpret_cast<__m128i*>(p);
+    const auto* m = reinterpret_cast<const __m128i*>(masks.row[pos]);
+    for (std::size_t k = 0; k < sizeof(Lane) * kLanes / 16; ++k) {
+        const __m128i sum = sizeof(Lane) == 2 ? _mm_add_epi16(_mm_loadu_si128(v + k), _mm_load_si128(m + k))
+                                              : _mm_add_epi32(_mm_loadu_si128(v + k), _mm_load_si128(m + k));
+        _mm_storeu_si128(v + k, sum);
+    }
+#else
+    for (std::size_t j = pos + 1; j < kLanes; ++j) p[j] = static_cast<Lane>(p[j] + masks.row[pos][j]);
+#endif
+}
 
 }  // namespace
 
-ReuseDistanceTracker::ReuseDistanceTracker(std::uint64_t threshold)
+ReuseDistanceTracker::ReuseDistanceTracker(std::uint64_t threshold, LineTimes* shared_times, unsigned level)
     : threshold_(threshold),
-      capacity_(kMinCapacity),
-      marks_(kMinCapacity / 64, 0),
-      block_count_(kMinCapacity >> kBlockShift, 0),
-      group_count_(std::size_t{1} << (kSuperShift - kGroupShift), 0),
-      super_count_(1, 0) {}
-
-std::size_t ReuseDistanceTracker::memory_bytes() const {
-    return marks_.capacity() * 8 + block_count_.capacity() * 2 + (group_count_.capacity() + super_count_.capacity()) * 4 +
-           word_rank_.capacity() * 4 + times_.memory_bytes();
+      own_times_(shared_times ? std::nullopt : std::optional<LineTimes>(std::in_place)),
+      times_(shared_times ? *shared_times : *own_times_),
+      level_(shared_times ? level : 0) {
+    resize(kMinCapacity);
 }
 
-void ReuseDistanceTracker::access_new(std::uint64_t line, Result& r) {
-    last_line_ = line;
-    if (now_ == capacity_) compact();
-    std::uint32_t& slot = times_.at(line);
+void ReuseDistanceTracker::resize(std::uint32_t capacity) {
+    capacity_ = capacity;
+    marks_.assign(capacity / 64, 0);
+    word_before_.assign(capacity / 64, 0);
+    block_before_.assign(whole(capacity >> kBlockShift, 16), 0);
+    group_before_.assign(whole((capacity + (1u << kGroupShift) - 1) >> kGroupShift, 8), 0);
+    super_before_.assign(whole((capacity + (1u << kSuperShift) - 1) >> kSuperShift, 8), 0);
+    hyper_count_.assign((capacity + (1u << kHyperShift) - 1) >> kHyperShift, 0);
+}
+
+std::size_t ReuseDistanceTracker::memory_bytes() const {
+    return marks_.capacity() * 8 + (word_before_.capacity() + block_before_.capacity() + group_before_.capacity()) * 2 +
+           (super_before_.capacity() + hyper_count_.capacity() + word_rank_.capacity()) * 4 +
+           (level_ == 0 ? times_.memory_bytes() : 0);  // a shared table is counted by level 0
+}
+
+void ReuseDistanceTracker::start_batch(const std::uint64_t* lines, std::uint32_t** slots, std::size_t n) {
+    if (n == 0) return;
+    times_.reserve(n);
+    std::uint64_t previous = last_line_;
+    for (std::size_t i = 0; i < n; ++i) {
+        slots[i] = lines[i] == previous ? nullptr : times_.slot(lines[i], level_);
+        previous = lines[i];
+        __builtin_prefetch(slots[i]);
+    }
+    last_line_ = previous;
+    for (std::size_t i = 0; i < n; ++i)
+        if (slots[i]) prefetch_mark(*slots[i]);
+}
+
+[[gnu::always_inline]] inline std::uint32_t ReuseDistanceTracker::marks_up_to(std::uint32_t t) const {
+    const std::uint32_t w = t >> 6;
+    std::uint32_t n = static_cast<std::uint32_t>(std::popcount(marks_[w] & (~0ull >> (63 - (t & 63)))));
+    n += word_before_[w];
+    n += block_before_[t >> kBlockShift];
+    n += group_before_[t >> kGroupShift];
+    n += super_before_[t >> kSuperShift];
+    // The earlier hypergroups: all of them, masked (the loop's length changes only with the capacity).
+    const std::uint32_t h = t >> kHyperShift;
+    const auto hypers = static_cast<std::uint32_t>(hyper_count_.size());
+    for (std::uint32_t k = 0; k < hypers; ++k) n += hyper_count_[k] & (0 - static_cast<std::uint32_t>(k < h));
+    return n;
+}
+
+[[gnu::always_inline]] inline void ReuseDistanceTracker::clear_mark(std::uint32_t t) {
+    const std::uint32_t w = t >> 6;
+    marks_[w] &= ~(1ull << (t & 63));
+    decrement_after(&word_before_[w & ~7u], w & 7, kLater16x8);
+    const std::uint32_t b = t >> kBlockShift;
+    decrement_after(&block_before_[b & ~15u], b & 15, kLater16x16);
+    const std::uint32_t g = t >> kGroupShift;
+    decrement_after(&group_before_[g & ~7u], g & 7, kLater16x8);
+    const std::uint32_t s = t >> kSuperShift;
+    decrement_after(&super_before_[s & ~7u], s & 7, kLater32x8);
+    --hyper_count_[t >> kHyperShift];
+}
+
+std::uint32_t ReuseDistanceTracker::step(std::uint32_t& slot) {
     if (slot == 0) {
         slot = now_ + 1;
         set_mark(now_++);
         ++live_;
-        r.bucket = kColdBucket;
-        r.beyond = false;
-        r.distance = 0;
-        return;
+        return kCold;
     }
     const std::uint32_t last = slot - 1;
-    const std::uint32_t distance = marks_after(last);
+    const std::uint32_t distance = live_ - marks_up_to(last);
     clear_mark(last);
     slot = now_ + 1;
     set_mark(now_++);
-    const std::uint32_t bucket = distance == 0 ? 0 : 32 - static_cast<std::uint32_t>(std::countl_zero(distance));
-    r.bucket = bucket;
-    r.beyond = distance >= threshold_;
-    r.distance = distance;
+    return distance;
 }
 
-std::uint32_t ReuseDistanceTracker::marks_after(std::uint32_t t) const {
-    const std::uint32_t w = t >> 6;
-    // Within t's word, then the later words of its block.
-    std::uint32_t n = static_cast<std::uint32_t>(std::popcount(marks_[w] & (~1ull << (t & 63))));
-    const std::uint64_t* block = &marks_[w & ~7u];
-    const std::uint32_t in_block = w & 7;
-    for (std::uint32_t j = 0; j < 8; ++j)  // a mask, not a branch: in_block is random
-        n += static_cast<std::uint32_t>(std::popcount(block[j] & (0 - static_cast<std::uint64_t>(j > in_block))));
-    // The later blocks of its group.
-    const std::uint32_t b = t >> kBlockShift;
-    const std::uint16_t* group = &block_count_[b & ~63u];
-    const std::uint32_t in_group = b & 63;
-#if defined(__SSE2__)
-    const __m128i limit = _mm_set1_epi16(static_cast<short>(in_group));
-    const __m128i step = _mm_set1_epi16(8);
-    __m128i index = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
-    __m128i sum = _mm_setzero_si128();  // per lane at most 8 blocks of 512 marks
-    for (int j = 0; j < 64; j += 8) {
-        const __m128i counts = _mm_loadu_si128(reinterpret_cast<const __m128i*>(group + j));
-        sum = _mm_add_epi16(sum, _mm_and_si128(counts, _mm_cmpgt_epi16(index, limit)));
-        index = _mm_add_epi16(index, step);
+void ReuseDistanceTracker::start_word(std::uint32_t w) {
+    if (w == 0) return;  // every prefix of time 0 is 0 (the arrays start zeroed)
+    // The previous word's, block's, group's and supergroup's marks, each the one before plus
+    // its predecessors' prefix.
+    std::uint32_t previous = word_before_[w - 1] + static_cast<std::uint32_t>(std::popcount(marks_[w - 1]));
+    if (w & 7) {
+        word_before_[w] = static_cast<std::uint16_t>(previous);
+        return;
     }
-    __m128i wide = _mm_madd_epi16(sum, _mm_set1_epi16(1));
-    wide = _mm_add_epi32(wide, _mm_shuffle_epi32(wide, _MM_SHUFFLE(1, 0, 3, 2)));
-    wide = _mm_add_epi32(wide, _mm_shuffle_epi32(wide, _MM_SHUFFLE(2, 3, 0, 1)));
-    n += static_cast<std::uint32_t>(_mm_cvtsi128_si32(wide));
-#else
-    for (std::uint32_t j = 0; j < 64; ++j) n += j > in_group ? group[j] : 0;
-#endif
-    // The later groups of its supergroup, then the later supergroups: all of them, masked (the
-    // loop's length changes only with the capacity).
-    const std::uint32_t g = t >> kGroupShift;
-    const std::uint32_t* super = &group_count_[g & ~15u];
-    const std::uint32_t in_super = g & 15;
-    for (std::uint32_t j = 0; j < 16; ++j) n += super[j] & (0 - static_cast<std::uint32_t>(j > in_super));
-    const std::uint32_t in_all = t >> kSuperShift;
-    const auto supers = static_cast<std::uint32_t>(super_count_.size());
-    for (std::uint32_t k = 0; k < supers; ++k) n += super_count_[k] & (0 - static_cast<std::uint32_t>(k > in_all));
-    return n;
+    word_before_[w] = 0;
+    const std::uint32_t b = w >> (kBlockShift - 6);
+    previous += block_before_[b - 1];
+    if (b & 15) {
+        block_before_[b] = static_cast<std::uint16_t>(previous);
+        return;
+    }
+    block_before_[b] = 0;
+    const std::uint32_t g = b >> (kGroupShift - kBlockShift);
+    previous += group_before_[g - 1];
+    if (g & 7) {
+        group_before_[g] = static_cast<std::uint16_t>(previous);
+        return;
+    }
+    group_before_[g] = 0;
+    const std::uint32_t s = g >> (kSuperShift - kGroupShift);
+    previous += super_before_[s - 1];
+    super_before_[s] = (s & 7) ? previous : 0;
 }
 
 // Renumbers the marks 0..live-1 in time order: each one's new time is its rank, counted from the
@@ -135,31 +208,26 @@ void ReuseDistanceTracker::compact() {
         word_rank_[w] = rank;
         rank += static_cast<std::uint32_t>(std::popcount(marks_[w]));
     }
-    times_.for_each([&](std::uint32_t& v) {
+    times_.for_each(level_, [&](std::uint32_t& v) {
         if (v == 0) return;
         const std::uint32_t t = v - 1;
         const std::uint64_t below = marks_[t >> 6] & ((1ull << (t & 63)) - 1);
         v = word_rank_[t >> 6] + static_cast<std::uint32_t>(std::popcount(below)) + 1;
     });
-    const std::uint64_t wanted = 2 * std::uint64_t{live_} + kMinCapacity;
+    const std::uint64_t wanted = 4 * std::uint64_t{live_} + kMinCapacity;
     if (wanted > std::uint64_t{std::numeric_limits<std::int32_t>::max()})
         throw std::length_error("reuse distance: more than 2^30 distinct lines");
-    capacity_ = static_cast<std::uint32_t>((wanted + kMinCapacity - 1) / kMinCapacity * kMinCapacity);
-    marks_.assign(capacity_ / 64, 0);
+    resize(static_cast<std::uint32_t>((wanted + kMinCapacity - 1) / kMinCapacity * kMinCapacity));
     const std::size_t full = live_ / 64;
     std::fill(marks_.begin(), marks_.begin() + static_cast<std::ptrdiff_t>(full), ~0ull);
     if (live_ % 64) marks_[full] = (1ull << (live_ % 64)) - 1;
-    block_count_.assign(capacity_ >> kBlockShift, 0);
-    const std::size_t supers = (capacity_ + (1u << kSuperShift) - 1) >> kSuperShift;
-    group_count_.assign(supers << (kSuperShift - kGroupShift), 0);
-    super_count_.assign(supers, 0);
-    for (std::size_t w = 0; w <= full && w < marks_.size(); ++w) {
-        const auto c = static_cast<std::uint32_t>(std::popcount(marks_[w]));
-        block_count_[w >> (kBlockShift - 6)] = static_cast<std::uint16_t>(block_count_[w >> (kBlockShift - 6)] + c);
-        group_count_[w >> (kGroupShift - 6)] += c;
-        super_count_[w >> (kSuperShift - 6)] += c;
-    }
     now_ = live_;
+    // The prefixes of every word up to now's (now's own too, should it start mid-word).
+    for (std::uint32_t w = 1; w <= (now_ >> 6); ++w) start_word(w);
+    for (std::size_t h = 0; h < hyper_count_.size(); ++h) {
+        const std::uint64_t lo = std::uint64_t{h} << kHyperShift, hi = lo + (1u << kHyperShift);
+        hyper_count_[h] = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(live_, lo, hi) - lo);
+    }
 }
 
 }  // namespace cachesim

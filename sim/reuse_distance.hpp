@@ -4,17 +4,22 @@
 // associative LRU cache of that many lines would miss).
 //
 // Time marks: every line's latest access sets one bit in a bitset over time; the distance of an
-// access is the number of marks after its line's previous one. The marks are counted per block of
-// 512 times, per group of 64 blocks and per supergroup of 16 groups, so a count is a few
-// popcounts within the word's block and masked sums over the later blocks of its group, the later
-// groups of its supergroup and the later supergroups: fixed-length loops, no branch on the
-// distance (a search for the distance's bucket mispredicts on random streams). Per access: one
-// map lookup, that count, and the moved mark's four counters.
+// access is the number of marks after its line's previous one. Each word of the bitset, and each
+// block, group and supergroup of words, keeps the count of marks in the earlier members of its
+// parent, so the marks up to a time are a popcount and four loads, and moving a mark is a vector
+// decrement per level (see the private part): a fixed amount of work, no branch on the distance
+// (a search for the distance's bucket mispredicts on random streams).
+//
+// Accesses come in batches (a level's queue of lookups): first every line's slot in the table
+// of times, independent lookups that the host overlaps, then the distances in order. A batch can
+// be counted straight into a level's histogram and miss classes (count_batch), with no result
+// per access.
 //
 // Time is renumbered (a counting placement by rank, no sort) when the bitset fills, so memory
 // follows the number of distinct lines, not the length of the run. An access to the line
 // accessed just before is distance 0 at once, with no state change.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 
@@ -22,31 +27,50 @@ namespace cachesim {
 
 inline constexpr std::uint64_t kColdMiss = ~0ull;
 
-// Latest-access time (plus one; 0 = never) of each line, in chunks of 16 consecutive lines (one
-// 64-byte host cache line), open addressing over the chunks themselves: the key's slot and its
-// chunk are at the same index, so both loads go out at once, and prefetch() can ask for them
-// ahead. Sequential and clustered streams touch few chunks.
+// Latest-access time (plus one; 0 = never) of each line, for one tracker or for the two levels'
+// trackers together, in chunks of 16 times (one 64-byte host cache line): 16 consecutive lines,
+// or 8 lines with both levels' times side by side, so that the second level's lookup of a line
+// the first has just looked up finds its chunk in the host's cache. Open addressing over the
+// chunks themselves: the key's slot and its chunk are at the same index, so both loads go out at
+// once. Sequential and clustered streams touch few chunks.
 class LineTimes {
 public:
-    LineTimes();
-    std::uint32_t& at(std::uint64_t line) {
-        const std::uint64_t key = line >> 4;
-        if (key != last_key_) {
-            last_chunk_ = &chunks_[find_or_insert(key)];
-            last_key_ = key;
+    // levels: 1 or 2 trackers.
+    explicit LineTimes(unsigned levels = 1);
+    std::uint32_t& at(std::uint64_t line, unsigned level = 0) {
+        const std::uint64_t key = line >> line_shift_;
+        if (key != last_key_[level]) {
+            last_chunk_[level] = &chunks_[find_or_insert(key)];
+            last_key_[level] = key;
         }
-        return last_chunk_->t[line & 15];
+        return last_chunk_[level]->t[index(line, level)];
     }
-    void prefetch(std::uint64_t line) const {
-        const std::size_t i = home(line >> 4);
-        __builtin_prefetch(&keys_[i]);
-        __builtin_prefetch(&chunks_[i]);
+    // Makes room for `more` new chunks without a rehash, so that slot()'s pointers stay valid
+    // (the table is kept at most 3/4 full: linear probes stay short, and the table small).
+    void reserve(std::size_t more) {
+        if ((size_ + more) * 4 > keys_.size() * 3) grow(size_ + more);
     }
+    // The line's time slot (inserted if new), after reserve().
+    std::uint32_t* slot(std::uint64_t line, unsigned level) {
+        const std::uint64_t key = line >> line_shift_;
+        std::size_t i = home(key);
+        while (keys_[i] != key) {
+            if (keys_[i] == kNoKey) {
+                keys_[i] = key;
+                ++size_;
+                break;
+            }
+            i = (i + 1) & mask_;
+        }
+        return &chunks_[i].t[index(line, level)];
+    }
+    // f(time) for every time slot of the level.
     template <class F>
-    void for_each(F&& f) {
+    void for_each(unsigned level, F&& f) {
+        const unsigned step = 1u << level_shift_;
         for (std::size_t i = 0; i < keys_.size(); ++i)
             if (keys_[i] != kNoKey)
-                for (std::uint32_t& t : chunks_[i].t) f(t);
+                for (unsigned j = level; j < 16; j += step) f(chunks_[i].t[j]);
     }
     std::size_t memory_bytes() const {
         return keys_.capacity() * sizeof(std::uint64_t) + chunks_.capacity() * sizeof(Chunk);
@@ -57,6 +81,9 @@ private:
         std::uint32_t t[16] = {};
     };
     static constexpr std::uint64_t kNoKey = ~0ull;
+    unsigned index(std::uint64_t line, unsigned level) const {
+        return ((static_cast<unsigned>(line) & line_mask_) << level_shift_) | level;
+    }
     std::size_t home(std::uint64_t key) const {
         return static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ull) >> shift_);
     }
@@ -69,14 +96,18 @@ private:
         return i;
     }
     std::size_t insert(std::uint64_t key);
+    void grow(std::size_t chunks);
     void rehash(std::size_t capacity);
 
+    unsigned level_shift_;  // 0: one level; 1: two
+    unsigned line_shift_;   // lines per chunk: 1 << line_shift_
+    unsigned line_mask_;
     std::vector<std::uint64_t> keys_;
     std::vector<Chunk> chunks_;
     std::size_t size_ = 0, mask_ = 0;
     unsigned shift_ = 60;
-    std::uint64_t last_key_ = kNoKey;
-    Chunk* last_chunk_ = nullptr;
+    std::uint64_t last_key_[2] = {kNoKey, kNoKey};  // each level's latest chunk
+    Chunk* last_chunk_[2] = {nullptr, nullptr};
 };
 
 class ReuseDistanceTracker {
@@ -94,7 +125,11 @@ public:
     };
 
     // threshold: the distance that `beyond` compares against (e.g. a level's line count).
-    explicit ReuseDistanceTracker(std::uint64_t threshold = 1);
+    // shared_times: a table of line times shared with another level's tracker, this one's times
+    // at `level` (0 or 1) in it; null: a table of its own.
+    explicit ReuseDistanceTracker(std::uint64_t threshold = 1, LineTimes* shared_times = nullptr, unsigned level = 0);
+    ReuseDistanceTracker(const ReuseDistanceTracker&) = delete;
+    ReuseDistanceTracker& operator=(const ReuseDistanceTracker&) = delete;
 
     // want_beyond is kept for callers that ask only on misses: the comparison costs nothing now.
     Result access(std::uint64_t line, bool want_beyond = true) {
@@ -107,49 +142,101 @@ public:
     // through the stack, and reading it back stalls on store forwarding).
     void access_into(std::uint64_t line, Result& r) {
         if (line == last_line_) {
-            r.bucket = 0;
-            r.beyond = threshold_ == 0;
-            r.distance = 0;
+            result(0, r);
             return;
         }
-        access_new(line, r);
+        last_line_ = line;
+        if (now_ == capacity_) compact();
+        result(step(times_.at(line, level_)), r);
     }
-    // The same for lines[0..n) in order, prefetching ahead (for streams that miss the host caches).
+    // The same for lines[0..n) in order, n <= kMaxBatch (see start_batch).
+    static constexpr std::size_t kMaxBatch = 64;
     void access_batch(const std::uint64_t* lines, const bool* want_beyond, Result* out, std::size_t n) {
-        constexpr std::size_t kAhead = 16;
-        for (std::size_t i = 0; i < n && i < kAhead; ++i) times_.prefetch(lines[i]);
+        (void)want_beyond;
+        std::uint32_t* slots[kMaxBatch];
+        start_batch(lines, slots, n);
+        for (std::size_t i = 0; i < n; ++i) result(next_in_batch(slots[i]), out[i]);
+    }
+
+    // Counts of a level's accesses, added up without a result per access: bucket[b] as in
+    // Result::bucket, bucket[kColdIndex] the first accesses; misses by class (a miss at a
+    // distance below the threshold is a conflict miss).
+    static constexpr std::size_t kColdIndex = 33, kBuckets = 34;
+    struct Tally {
+        std::uint64_t bucket[kBuckets] = {};
+        std::uint64_t compulsory = 0, capacity = 0, conflict = 0;
+    };
+    // access_batch's accesses counted into `tally`; miss[i]: whether lines[i]'s lookup missed.
+    void count_batch(const std::uint64_t* lines, const bool* miss, std::size_t n, Tally& tally) {
+        std::uint32_t* slots[kMaxBatch];
+        start_batch(lines, slots, n);
         for (std::size_t i = 0; i < n; ++i) {
-            // (a chunk holds 16 lines: the next line's chunk is usually the one just used)
-            if (i + kAhead < n && (lines[i + kAhead] ^ lines[i + kAhead - 1]) >> 4)
-                times_.prefetch(lines[i + kAhead]);
-            (void)want_beyond;
-            access_into(lines[i], out[i]);
+            const std::uint32_t distance = next_in_batch(slots[i]);
+            const bool cold = distance == kCold, beyond = distance >= threshold_;
+            ++tally.bucket[cold ? kColdIndex : bucket_of(distance)];
+            const unsigned m = miss[i];
+            tally.compulsory += m & cold;
+            tally.capacity += m & !cold & beyond;
+            tally.conflict += m & !cold & !beyond;
         }
     }
     std::size_t distinct_lines() const { return static_cast<std::size_t>(live_); }
     std::size_t memory_bytes() const;
 
 private:
-    // Counts of marks per block of 8 words (512 times), per group of 64 blocks (32768 times) and
-    // per supergroup of 16 groups (2^19 times).
-    static constexpr unsigned kBlockShift = 9, kGroupShift = 15, kSuperShift = 19;
+    // Times are grouped in words of 64, blocks of 8 words (512 times), groups of 16 blocks (8192),
+    // supergroups of 8 groups (65536) and hypergroups of 8 supergroups (2^19). Each word, block,
+    // group and supergroup keeps the marks in the earlier members of its parent (a prefix within
+    // the parent), so the marks at or before a time are a popcount and four loads; clearing a mark
+    // subtracts one from the later members of its four parents (a vector each), and setting the
+    // newest mark changes no prefix (later members start, when time reaches them, from their
+    // predecessor). The hypergroups keep plain counts, summed masked (their number changes only
+    // with the capacity).
+    static constexpr unsigned kBlockShift = 9, kGroupShift = 13, kSuperShift = 16, kHyperShift = 19;
 
-    void access_new(std::uint64_t line, Result& r);
-    // Marks at times after t (t < now_), without a branch on the data below the group level.
-    std::uint32_t marks_after(std::uint32_t t) const;
+    static constexpr std::uint32_t kCold = ~0u;  // the "distance" of a first access
+    static std::uint32_t bucket_of(std::uint32_t distance) {
+        return distance == 0 ? 0 : 32 - static_cast<std::uint32_t>(__builtin_clz(distance));
+    }
+    void result(std::uint32_t distance, Result& r) const {
+        const bool cold = distance == kCold;
+        r.bucket = cold ? kColdBucket : bucket_of(distance);
+        r.beyond = !cold && distance >= threshold_;
+        r.distance = cold ? 0 : distance;
+    }
+    // A batch in three passes: every line's slot in the table (independent lookups, which the
+    // host overlaps; null for a repeat of the line before, distance 0), then each time's mark
+    // word and prefixes asked for ahead; next_in_batch() then takes the accesses in order.
+    void start_batch(const std::uint64_t* lines, std::uint32_t** slots, std::size_t n);
+    std::uint32_t next_in_batch(std::uint32_t* slot) {
+        if (!slot) return 0;
+        if (now_ == capacity_) compact();
+        return step(*slot);
+    }
+    // An access whose line's slot in the table is `slot` (now_ < capacity_): its distance, or
+    // kCold.
+    std::uint32_t step(std::uint32_t& slot);
+    void prefetch_mark(std::uint32_t time_plus_one) const {
+        const std::uint32_t t = time_plus_one - 1;
+        if (time_plus_one == 0 || t >= capacity_) return;
+        __builtin_prefetch(&marks_[t >> 6]);
+        __builtin_prefetch(&word_before_[t >> 6]);
+        __builtin_prefetch(&block_before_[t >> kBlockShift]);
+    }
+    // Marks at times <= t (t < now_).
+    std::uint32_t marks_up_to(std::uint32_t t) const;
     void set_mark(std::uint32_t t) {
+        if ((t & 63) == 0) start_word(t >> 6);
         marks_[t >> 6] |= 1ull << (t & 63);
-        ++block_count_[t >> kBlockShift];
-        ++group_count_[t >> kGroupShift];
-        ++super_count_[t >> kSuperShift];
+        ++hyper_count_[t >> kHyperShift];
     }
-    void clear_mark(std::uint32_t t) {
-        marks_[t >> 6] &= ~(1ull << (t & 63));
-        --block_count_[t >> kBlockShift];
-        --group_count_[t >> kGroupShift];
-        --super_count_[t >> kSuperShift];
-    }
+    void clear_mark(std::uint32_t t);
+    // Sets the prefixes of word w (and of the block, group and supergroup it starts) from their
+    // predecessors, when time first reaches it.
+    void start_word(std::uint32_t w);
     void compact();
+    // Sizes the bitset and the prefixes, zeroed, for times [0, capacity).
+    void resize(std::uint32_t capacity);
 
     std::uint64_t threshold_;
     std::uint64_t last_line_ = kColdMiss;
@@ -157,11 +244,16 @@ private:
     std::uint32_t capacity_ = 0;  // times [0, capacity_) fit in the bitset
     std::uint32_t live_ = 0;      // marks = distinct lines
     std::vector<std::uint64_t> marks_;
-    std::vector<std::uint16_t> block_count_;
-    std::vector<std::uint32_t> group_count_;  // a whole number of supergroups (zeros past the bitset)
-    std::vector<std::uint32_t> super_count_;
+    // Marks in the earlier members of the parent; whole parents (the vector updates need no bound).
+    std::vector<std::uint16_t> word_before_;   // 8 per block: at most 448
+    std::vector<std::uint16_t> block_before_;  // 16 per group: at most 7680
+    std::vector<std::uint16_t> group_before_;  // 8 per supergroup: at most 57344
+    std::vector<std::uint32_t> super_before_;  // 8 per hypergroup
+    std::vector<std::uint32_t> hyper_count_;
     std::vector<std::uint32_t> word_rank_;  // compaction scratch
-    LineTimes times_;
+    std::optional<LineTimes> own_times_;  // when not shared
+    LineTimes& times_;
+    unsigned level_;
 };
 
 // Histogram of reuse distances in power-of-two buckets: bucket 0 holds distance 0, bucket b

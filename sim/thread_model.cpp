@@ -1,6 +1,7 @@
 #include "sim/thread_model.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include "sim/level_sim.hpp"
 #include "sim/opt_oracle.hpp"
@@ -109,9 +110,21 @@ SimulationResult run_pass(AccessSource& source, const HierarchyConfig& config, c
     if (plan.enabled[0] && plan.enabled[1]) {
         with_policy(plan.policy[1], [&]<class P2>() {
             using L2 = LevelSim<P2, MemorySink>;
-            L2 l2(make_setup(config, plan, 1, 1, result.arrays), memory, stats[1]);
+            LevelSetup setup[2] = {make_setup(config, plan, 0, 0, result.arrays),
+                                   make_setup(config, plan, 1, 1, result.arrays)};
+            // The L2 looks up the L1's misses: with sectors of one size, one table of line times
+            // serves both analyses, and the L2's lookup of a line finds it in the host's cache.
+            std::optional<LineTimes> shared_times;
+            if (plan.analysis && setup[0].geometry.sector_bytes == setup[1].geometry.sector_bytes) {
+                shared_times.emplace(2);
+                for (unsigned level = 0; level < 2; ++level) {
+                    setup[level].shared_times = &*shared_times;
+                    setup[level].times_level = level;
+                }
+            }
+            L2 l2(setup[1], memory, stats[1]);
             with_policy(plan.policy[0], [&]<class P1>() {
-                LevelSim<P1, L2> l1(make_setup(config, plan, 0, 0, result.arrays), l2, stats[0]);
+                LevelSim<P1, L2> l1(setup[0], l2, stats[0]);
                 replay(source, l1, plan, control, result);
             });
         });

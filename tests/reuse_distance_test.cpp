@@ -1,16 +1,16 @@
 // LRU stack distances: hand-worked values; agreement, access for access, with two independent
-// references (a brute-force list stack and the previous Fenwick-tree tracker, kept here) on
+// references (a brute-force list stack and a Fenwick-tree tracker, tests/fenwick_reference.hpp) on
 // random and structured streams across many renumberings; and whole runs of the thread model,
 // whose miss classes and histograms must equal those recomputed from its lookups.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "sim/observer.hpp"
 #include "sim/reuse_distance.hpp"
 #include "sim/rng.hpp"
 #include "sim/thread_model.hpp"
+#include "tests/fenwick_reference.hpp"
 #include "tests/lru_reference.hpp"
 #include "tests/vector_source.hpp"
 #include "traces/workload_source.hpp"
@@ -18,47 +18,7 @@
 namespace cachesim {
 namespace {
 
-// The previous tracker: a Fenwick tree over time marks, renumbered by a sort when it fills.
-class FenwickReference {
-public:
-    std::uint64_t access(std::uint64_t line) {
-        if (time_ + 1 >= tree_.size()) compact();
-        auto [it, inserted] = last_.try_emplace(line, time_);
-        std::uint64_t distance = kColdMiss;
-        if (!inserted) {
-            distance = live_ - prefix(it->second);
-            add(it->second, -1);
-        } else {
-            ++live_;
-        }
-        it->second = time_;
-        add(time_, +1);
-        ++time_;
-        return distance;
-    }
-
-private:
-    void add(std::uint64_t pos, int delta) {
-        for (std::size_t i = pos + 1; i < tree_.size(); i += i & (~i + 1)) tree_[i] += delta;
-    }
-    std::uint64_t prefix(std::uint64_t pos) const {
-        std::int64_t sum = 0;
-        for (std::size_t i = pos + 1; i > 0; i -= i & (~i + 1)) sum += tree_[i];
-        return static_cast<std::uint64_t>(sum);
-    }
-    void compact() {
-        std::vector<std::pair<std::uint64_t, std::uint64_t*>> order;
-        for (auto& [line, t] : last_) order.emplace_back(t, &t);
-        std::sort(order.begin(), order.end());
-        for (std::size_t i = 0; i < order.size(); ++i) *order[i].second = i;
-        tree_.assign(std::max<std::size_t>(64, 2 * order.size() + 2) + 1, 0);
-        for (std::size_t i = 0; i < order.size(); ++i) add(i, +1);
-        time_ = order.size();
-    }
-    std::vector<std::int32_t> tree_ = std::vector<std::int32_t>(65, 0);
-    std::unordered_map<std::uint64_t, std::uint64_t> last_;
-    std::uint64_t time_ = 0, live_ = 0;
-};
+using test::FenwickReference;
 
 std::uint32_t bucket_of(std::uint64_t distance) {
     return distance == kColdMiss ? ReuseDistanceTracker::kColdBucket
@@ -136,9 +96,9 @@ TEST(ReuseDistance, MatchesFenwickTrackerOnLongStreams) {
     }
 }
 
-// Hundreds of thousands of distinct lines: the time span crosses many blocks, groups and
-// supergroups of the mark counts, and distances reach 2^18.
-TEST(ReuseDistance, MatchesFenwickTrackerAcrossSupergroups) {
+// Hundreds of thousands of distinct lines: the time span crosses many blocks, groups,
+// supergroups and hypergroups of the mark counts, and distances reach 2^18.
+TEST(ReuseDistance, MatchesFenwickTrackerAcrossHypergroups) {
     ReuseDistanceTracker t(300000);
     FenwickReference reference;
     Rng rng(99);
