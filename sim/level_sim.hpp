@@ -317,7 +317,7 @@ private:
     [[gnu::noinline]] void classify_pending() {
         if (sample_rate_ > 0) {
             ReuseDistanceTracker::Result r[kPending];
-            reuse_.access_batch(pending_lines_, pending_miss_, r, pending_);
+            reuse_.access_batch(pending_lines_, r, pending_);
             classify_sampled(r);
             return;
         }

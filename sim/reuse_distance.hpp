@@ -151,8 +151,7 @@ public:
     }
     // The same for lines[0..n) in order, n <= kMaxBatch (see start_batch).
     static constexpr std::size_t kMaxBatch = 64;
-    void access_batch(const std::uint64_t* lines, const bool* want_beyond, Result* out, std::size_t n) {
-        (void)want_beyond;
+    void access_batch(const std::uint64_t* lines, Result* out, std::size_t n) {
         std::uint32_t* slots[kMaxBatch];
         start_batch(lines, slots, n);
         for (std::size_t i = 0; i < n; ++i) result(next_in_batch(slots[i]), out[i]);

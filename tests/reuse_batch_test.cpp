@@ -97,7 +97,7 @@ TEST(ReuseBatch, SharedTableMatchesReferencePerLevel) {
     std::size_t checked = 0;
     feed(s, [&](int level, const std::uint64_t* lines, const bool* miss, std::size_t n) {
         ReuseDistanceTracker::Result r[kMax];
-        tracker[level]->access_batch(lines, miss, r, n);
+        tracker[level]->access_batch(lines, r, n);
         for (std::size_t k = 0; k < n; ++k, ++checked) {
             const std::uint64_t d = reference[level].access(lines[k], miss[k]);
             const bool cold = d == kColdMiss;

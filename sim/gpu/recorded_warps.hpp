@@ -11,8 +11,8 @@
 // whose lanes repeat lane 0's records (the common case: neighbouring threads, neighbouring
 // elements) keeps lane 0's records and each lane's array starts, and is decoded a request at a
 // time as it issues; any other has each lane decoded and its requests built when it is loaded.
-// With `read_ahead`, a thread of its own decompresses and compares the next chunks while the model
-// runs (the order, and so every result, is the same).
+// With `readers`, threads of their own decompress and compare the next chunks while the model runs
+// (the order, and so every result, is the same).
 #include <cstdint>
 #include <condition_variable>
 #include <deque>
@@ -77,8 +77,8 @@ struct alignas(64) WarpRequests {
         return static_cast<std::uint32_t>(repeating ? run->metas.size() : requests.size());
     }
     // Request k of a repeating warp: the lanes' addresses into `out` (lane 0's alone for an even
-    // request, RequestShape::even). Requests are asked for in
-    // order; an earlier one is decoded again from the start.
+    // request, RequestShape::even). Requests are asked for in order; an earlier one is decoded
+    // again from the start.
     RequestShape generate_repeating(std::uint32_t k, std::uint64_t* out) const;
 
 private:
