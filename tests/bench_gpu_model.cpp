@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/gpu/dispatch_plan.hpp"
 #include "sim/gpu/gpu_model.hpp"
+#include "sim/gpu/issue_burst.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 
 namespace {
@@ -25,6 +27,14 @@ bool run(const char* label, WorkloadSpec spec, std::uint32_t block, const std::v
     config.timing = timing;
     double first_wall = 0;
     std::vector<std::pair<std::string, double>> first_metrics;
+    if (dispatch_plannable(config)) {  // what the runs on several threads spend first, on one of them
+        const auto wall0 = std::chrono::steady_clock::now();
+        const DispatchPlan plan = plan_dispatch(spec, config, gpu_occupancy(config), (spec.items() + block - 1) / block,
+                                                issue_burst_for(config, &spec));
+        std::printf("%-36s block %4u: dispatch plan %.2f s wall (%llu warps)\n", label, block,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count(),
+                    static_cast<unsigned long long>(plan.warps));
+    }
     for (std::uint32_t threads : thread_counts) {
         RunControl control;
         control.threads = threads;

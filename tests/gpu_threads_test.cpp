@@ -74,6 +74,8 @@ TEST(GpuThreads, MoreThreadsThanSms) {
 
 // The batches of SMs run side by side: none on one thread; on two, a launch whose blocks are all
 // resident from the start and that ends within one chunk is one batch of every SM (no refill).
+// With refills planned ahead (the preset's timing) a chunk is one batch whatever the refills;
+// where they cannot be (greedy then oldest), an SM whose block finished waits for the others.
 TEST(GpuThreads, BatchesCountTheSmsRunSideBySide) {
     GpuConfig c = h200(8);
     c.block = 256;
@@ -87,8 +89,16 @@ TEST(GpuThreads, BatchesCountTheSmsRunSideBySide) {
     const GpuResult serial = simulate_gpu_model(one_block_each, c);
     EXPECT_EQ(serial.sm_batches, 0u);
     EXPECT_EQ(serial.sm_batch_runs, 0u);
-    // Refills: more blocks than SMs, so later batches hold the SMs whose block finished.
-    const GpuResult refilled = simulate_gpu_model(test::stencil(256, 128, 3), c, two);
+    // Refills: more blocks than SMs (128 of 256 threads), within one chunk.
+    const WorkloadSpec refilling = test::stencil(256, 128, 3);
+    const GpuResult planned = simulate_gpu_model(refilling, c, two);
+    ASSERT_GT(planned.blocks, 8u * gpu_occupancy(c).blocks_per_sm);
+    ASSERT_LT(planned.rounds, 16384u);
+    EXPECT_EQ(planned.sm_batches, 1u);
+    EXPECT_EQ(planned.sm_batch_runs, 8u);
+    // Unplanned: later batches hold the SMs whose block finished.
+    c.scheduler = WarpScheduler::gto;
+    const GpuResult refilled = simulate_gpu_model(refilling, c, two);
     EXPECT_GT(refilled.sm_batches, 1u);
     EXPECT_GE(refilled.sm_batch_runs, refilled.sm_batches);
     EXPECT_LE(refilled.sm_batch_runs, refilled.sm_batches * 8);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/gpu/cycle_scheduler.hpp"
+#include "sim/gpu/dispatch_plan.hpp"
 #include "sim/gpu/issue_scheduler.hpp"
 #include "sim/gpu/l2_system.hpp"
 #include "sim/gpu/list_policies.hpp"
@@ -79,6 +80,7 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
                             control.observer);
 
     const auto t0 = std::chrono::steady_clock::now();
+    std::uint64_t warps_loaded = 0;  // a planned run's (its SMs load on their own: WarpSlots::load_planned)
     if (config.timeline) {
         replay_timeline(config, slots, occupancy.warps_per_block, fronts[0], l2, control);
         out.rounds = 0;  // no rounds: the measured order
@@ -91,9 +93,18 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
         out.sm_batches = run.batches();
         out.sm_batch_runs = run.batch_runs();
     } else {
-        IssueScheduler scheduler(config, occupancy, slots, launch.blocks, issue_burst_for(config, launch.workload));
+        const std::uint32_t burst = issue_burst_for(config, launch.workload);
+        IssueScheduler scheduler(config, occupancy, slots, launch.blocks, burst);
         LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);
+        // On several threads, refills known ahead let every SM of a chunk run side by side.
+        DispatchPlan plan;
+        const bool planned = threads > 1 && !launch.recorded && dispatch_plannable(config);
+        if (planned) {
+            plan = plan_dispatch(*launch.workload, config, occupancy, launch.blocks, burst);
+            lockstep.use_plan(plan);
+        }
         out.rounds = lockstep.run(launch.requests);
+        if (planned) warps_loaded = plan.warps;
         out.sm_batches = lockstep.batches();
         out.sm_batch_runs = lockstep.batch_runs();
     }
@@ -109,7 +120,7 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
     r.steps = launch.steps;  // work items (threads), as in the thread model (rounds are out.rounds)
     r.arrays = launch.arrays;
     out.blocks = launch.blocks;
-    out.warps = slots.warps_loaded();
+    out.warps = warps_loaded ? warps_loaded : slots.warps_loaded();
 }
 
 GpuResult run_with_policies(const Launch& launch, const GpuConfig& config, const RunControl& control) {

@@ -51,6 +51,19 @@ std::uint64_t IssueScheduler::fewest_requests_left(std::uint32_t s) const {
     return fewest;
 }
 
+void IssueScheduler::dispatch_planned(std::uint32_t s, std::uint64_t block, std::uint64_t age) {
+    std::uint32_t j = 0;  // the SM's first free residency slot
+    while (block_left_[static_cast<std::size_t>(s) * blocks_per_sm_ + j] != 0) ++j;
+    const std::uint32_t block_slot = s * blocks_per_sm_ + j;
+    for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
+        const std::size_t slot = static_cast<std::size_t>(s) * warps_per_sm_ + j * warps_per_block_ + w;
+        if (!slots_.load_planned(slot, block, w, block_slot, age)) continue;
+        ++age;
+        ++block_left_[block_slot];
+        ++sms_[s].live_warps;
+    }
+}
+
 void IssueScheduler::dispatch(std::uint32_t s, std::uint64_t block) {
     SmTurn& sm = sms_[s];
     std::uint32_t j = 0;  // the SM's first free residency slot

@@ -29,6 +29,12 @@ public:
     bool blocks_waiting() const { return dispatched_ < blocks_; }
     // Gives SM s, which has a free residency slot, the next block.
     void dispatch_next(std::uint32_t s) { dispatch(s, dispatched_); }
+    // The block dispatch_next gives next.
+    std::uint64_t next_block() const { return dispatched_; }
+    // Gives SM s `block`, its warps' dispatch order (WarpSlot::age) counted from `age`, as a
+    // dispatch plan says (dispatch_plan.hpp). Touches the state of SM s alone, so the SMs of a
+    // chunk dispatch on threads of their own. A built-in launch's blocks only (each has a warp).
+    void dispatch_planned(std::uint32_t s, std::uint64_t block, std::uint64_t age);
     std::uint64_t blocks() const { return blocks_; }
     std::uint64_t live_warps() const;
     // The fewest requests any block resident on SM s has left (~0 when none is resident): the SM
@@ -77,7 +83,8 @@ public:
     }
 
 private:
-    struct SmTurn {
+    // A host cache line each: the SMs of a chunk run on several threads, and every pick writes it.
+    struct alignas(64) SmTurn {
         std::uint32_t live_warps = 0;
         std::uint32_t last = 0;           // loose round robin: local slot that issued last
         std::uint32_t current = kNoWarp;  // gto: local slot being run greedily

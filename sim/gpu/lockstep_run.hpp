@@ -13,7 +13,9 @@
 // (round, SM) order. Refills are handed out in the same order: a batch takes the waiting
 // SMs, in order, up to the first round at which an SM of the batch could free a slot again (it
 // issues one request a round, so not before its emptiest block's remaining requests); those SMs
-// then run in parallel. Results are the same for any thread count.
+// then run in parallel. Results are the same for any thread count. Where the refills are known
+// ahead (a DispatchPlan), no SM waits for another: each takes its planned blocks as it goes, and
+// every SM of a chunk runs in one batch.
 //
 // The scheduler decides when an SM issues: IssueScheduler in every round, CycleScheduler
 // (cycle timing) in the ticks at which one of its schedulers has a ready warp; its clock() turns
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "sim/gpu/cta_dispatch.hpp"
+#include "sim/gpu/dispatch_plan.hpp"
 #include "sim/gpu/issue_scheduler.hpp"
 #include "sim/gpu/l2_system.hpp"
 #include "sim/gpu/sm_front_end.hpp"
@@ -58,6 +61,12 @@ public:
         next_round_.assign(config.sms, 0);
         last_issue_.assign(config.sms, 0);
         parked_.assign(config.sms, kNotParked);
+    }
+
+    // Refills from `plan` (plan_dispatch for this launch; the scheduler an IssueScheduler).
+    void use_plan(const DispatchPlan& plan) {
+        plan_ = &plan;
+        plan_next_.assign(config_.sms, 0);
     }
 
     // On several threads: the batches of SMs run side by side, and the SM runs in them.
@@ -203,7 +212,17 @@ private:
                 config_.issue_log->push_back(
                     {round, s, slots_[slot].block, scheduler_.warp_in_block(s, slot), slots_[slot].k, missed});
             last_issue = round + 1;
-            if (scheduler_.retire(s, slot, round, missed, front.data_ready()) && scheduler_.blocks_waiting()) {
+            if (!scheduler_.retire(s, slot, round, missed, front.data_ready())) continue;
+            if (plan_) {  // a block finished: the SM receives at once what the plan gives it then
+                if constexpr (requires { scheduler_.dispatch_planned(s, 0ull, 0ull); }) {
+                    const std::vector<PlannedBlock>& mine = plan_->per_sm[s];
+                    std::size_t& i = plan_next_[s];
+                    if (i < mine.size() && mine[i].round == round) {
+                        scheduler_.dispatch_planned(s, mine[i].block, mine[i].age);
+                        ++i;
+                    }
+                }
+            } else if (scheduler_.blocks_waiting()) {
                 parked = round;
                 if (fronts_.size() == 1) refills_.push(round, s);
                 break;
@@ -226,8 +245,12 @@ private:
             last_round = *std::max_element(last_issue_.begin(), last_issue_.end());
         for (std::uint32_t r = 0; r < rounds; ++r) {
             for (std::uint32_t s = 0; s < config_.sms; ++s) {
+                const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
+                // Most SMs send this slice nothing in a given round: the block is looked up (a
+                // host cache line per SM and round) only for those that do.
+                if (cursor[s] == mine.size() || mine[cursor[s]].round != r) continue;
                 const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
-                l2_.play(s, r, events[s * slices_ + slice].events, cursor[s], scheduler_.clock(start + r), block, slice);
+                l2_.play(s, r, mine, cursor[s], scheduler_.clock(start + r), block, slice);
             }
             if (control_.observer && start + r < last_round) [[unlikely]]
                 control_.observer->on_step_end(start + r);
@@ -247,6 +270,8 @@ private:
     L2System<L2Policy>& l2_;
     const RunControl& control_;
     std::uint64_t batches_ = 0, batch_runs_ = 0;
+    const DispatchPlan* plan_ = nullptr;    // the refills, when known ahead
+    std::vector<std::size_t> plan_next_;    // per SM, its next entry in the plan
     RefillQueue refills_;                          // SMs whose block finished, awaiting a successor
     std::vector<L2EventList> events_[2];  // per buffer, SM and slice, the chunk's L2 traffic in order
     // With the coalescer grouping by block (neighbours, pairs), per buffer, SM and round of the

@@ -8,8 +8,8 @@
 
 namespace cachesim {
 
-WarpSlots::WarpSlots(const WorkloadSpec& spec, const GpuConfig& config, std::size_t count)
-    : spec_(spec), config_(config), lanes_(spec, config.reference_addresses) {
+WarpSlots::WarpSlots(const WorkloadSpec& spec, const GpuConfig& config, std::size_t count, bool addresses)
+    : spec_(spec), config_(config), lanes_(spec, config.reference_addresses), addresses_(addresses) {
     items_ = spec.items();
     warp_size_ = config.warp_size;
     // Cycle timing replaces both: warps drift apart by waiting for memory.
@@ -29,6 +29,7 @@ WarpSlots::WarpSlots(RecordedWarps& recorded, const GpuConfig& config, std::size
 
 void WarpSlots::resize(std::size_t count) {
     warps_.resize(count, WarpSlot{});
+    if (!addresses_) return;
     xs_.resize(count * warp_size_, 0);
     ys_.resize(count * warp_size_, 0);
     base_a_.resize(count * warp_size_, 0);
@@ -39,11 +40,12 @@ void WarpSlots::resize(std::size_t count) {
     if (recorded_) requests_.resize(count);
 }
 
-bool WarpSlots::load(std::size_t slot, std::uint64_t block, std::uint32_t w, std::uint32_t block_slot) {
+bool WarpSlots::fill(std::size_t slot, std::uint64_t block, std::uint32_t w, std::uint32_t block_slot,
+                     std::uint64_t age) {
     if (recorded_) {
         const std::uint32_t lanes = recorded_->load(block, w, warp_size_, requests_[slot]);
         if (lanes == 0) return false;  // none of its threads made an access: it issues nothing
-        warps_[slot] = WarpSlot{next_age_++, block, 0, lanes, block_slot, false};
+        warps_[slot] = WarpSlot{age, block, 0, lanes, block_slot, false};
         warps_[slot].requests = requests_[slot].count();
         if (rated_) warps_[slot].rate = warp_issue_credit(config_, block, w);
         if (start_skip_) warps_[slot].skip = block_start_skip_turns(config_, block);
@@ -54,10 +56,11 @@ bool WarpSlots::load(std::size_t slot, std::uint64_t block, std::uint32_t w, std
     const std::uint64_t lanes = std::min<std::uint64_t>(
         {warp_size_, static_cast<std::uint64_t>(config_.block) - static_cast<std::uint64_t>(w) * warp_size_,
          items_ - tid0});
-    warps_[slot] = WarpSlot{next_age_++, block, 0, static_cast<std::uint32_t>(lanes), block_slot, false};
+    warps_[slot] = WarpSlot{age, block, 0, static_cast<std::uint32_t>(lanes), block_slot, false};
     warps_[slot].requests = lanes_.accesses_per_item();
     if (rated_) warps_[slot].rate = warp_issue_credit(config_, block, w);  // a full credit: issues at its first turn
     if (start_skip_) warps_[slot].skip = block_start_skip_turns(config_, block);
+    if (!addresses_) return true;
     std::uint32_t* xs = &xs_[slot * warp_size_];
     std::uint32_t* ys = &ys_[slot * warp_size_];
     for (std::uint32_t lane = 0; lane < lanes; ++lane) {

@@ -18,7 +18,9 @@ namespace cachesim {
 
 class WarpSlots {
 public:
-    WarpSlots(const WorkloadSpec& spec, const GpuConfig& config, std::size_t count);
+    // addresses false: the slots of a run that only times the warps (dispatch_plan.hpp), with
+    // their request counts, rates and skips but no lanes.
+    WarpSlots(const WorkloadSpec& spec, const GpuConfig& config, std::size_t count, bool addresses = true);
     // The warps of a recorded launch (which must outlive the slots).
     WarpSlots(RecordedWarps& recorded, const GpuConfig& config, std::size_t count);
 
@@ -31,7 +33,17 @@ public:
     // Puts warp w of `block` into `slot` (its lanes' work items and addresses; its rate and start
     // skip under loose round robin). Returns false, leaving the slot alone, when none of its
     // threads is in range.
-    bool load(std::size_t slot, std::uint64_t block, std::uint32_t w, std::uint32_t block_slot);
+    bool load(std::size_t slot, std::uint64_t block, std::uint32_t w, std::uint32_t block_slot) {
+        if (!fill(slot, block, w, block_slot, next_age_)) return false;
+        ++next_age_;
+        return true;
+    }
+    // The same with the warp's dispatch order given (a planned dispatch: the SMs load on threads of
+    // their own, so the shared count is not theirs to advance).
+    bool load_planned(std::size_t slot, std::uint64_t block, std::uint32_t w, std::uint32_t block_slot,
+                      std::uint64_t age) {
+        return fill(slot, block, w, block_slot, age);
+    }
     std::uint64_t warps_loaded() const { return next_age_; }
 
     // The addresses of the slot's next request (k) into `out`, one per active lane (lane 0's
@@ -60,12 +72,14 @@ public:
     std::uint32_t requests_per_warp() const { return lanes_.accesses_per_item(); }
 
 private:
+    bool fill(std::size_t slot, std::uint64_t block, std::uint32_t w, std::uint32_t block_slot, std::uint64_t age);
+
     const WorkloadSpec spec_;
     const GpuConfig& config_;
     WarpLanes lanes_;
     std::uint64_t items_ = 0, next_age_ = 0;
     std::uint32_t warp_size_ = 32;
-    bool rated_ = false, start_skip_ = false;
+    bool rated_ = false, start_skip_ = false, addresses_ = true;
     std::vector<WarpSlot> warps_;
     std::vector<std::uint32_t> xs_, ys_;          // per lane: its work item (x, y)
     std::vector<std::uint64_t> base_a_, base_b_;  // per lane: WarpLanes::prepare's base addresses
