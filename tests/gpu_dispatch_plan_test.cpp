@@ -110,6 +110,44 @@ TEST(DispatchPlan, MatchesTheBlocksASerialRunIssues) {
     EXPECT_EQ(plan.warps, run.warps);
 }
 
+// Planned a stretch of rounds at a time, as the run on several threads plans it (a chunk ahead of
+// the SMs), the plan is the one planned at once.
+TEST(DispatchPlan, PlannedInStretchesIsPlannedAtOnce) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 8);
+    c.block = 128;
+    const WorkloadSpec spec = test::matmul(256, 128, 64);
+    const GpuOccupancy occupancy = gpu_occupancy(c);
+    const std::uint64_t blocks = (spec.items() + c.block - 1) / c.block;
+    const DispatchPlan whole = plan_for(spec, c);
+    for (std::uint64_t stretch : {1ull, 777ull, 16384ull}) {
+        SCOPED_TRACE(stretch);
+        DispatchPlanner planner(spec, c, occupancy, blocks, issue_burst_for(c, &spec));
+        DispatchPlan pieces;
+        std::size_t drained = 0;  // entries drained before the stretch that planned them ended
+        for (std::uint64_t end = stretch; drained < blocks - 8u * occupancy.blocks_per_sm; end += stretch) {
+            planner.advance(end);
+            planner.drain_into(pieces);
+            drained = 0;
+            for (const std::vector<PlannedBlock>& sm : pieces.per_sm)
+                for (const PlannedBlock& p : sm) {
+                    EXPECT_LT(p.round, end);
+                    ++drained;
+                }
+            ASSERT_LT(end, 100000000ull) << "never planned through";
+        }
+        ASSERT_EQ(pieces.per_sm.size(), whole.per_sm.size());
+        for (std::size_t s = 0; s < whole.per_sm.size(); ++s) {
+            ASSERT_EQ(pieces.per_sm[s].size(), whole.per_sm[s].size());
+            for (std::size_t i = 0; i < whole.per_sm[s].size(); ++i) {
+                EXPECT_EQ(pieces.per_sm[s][i].round, whole.per_sm[s][i].round);
+                EXPECT_EQ(pieces.per_sm[s][i].block, whole.per_sm[s][i].block);
+                EXPECT_EQ(pieces.per_sm[s][i].age, whole.per_sm[s][i].age);
+            }
+        }
+        EXPECT_EQ(pieces.warps, whole.warps);
+    }
+}
+
 // Where a warp's turn depends on its hits, nothing can be planned ahead.
 TEST(DispatchPlan, OnlyTimingThatIgnoresTheCachesIsPlanned) {
     GpuConfig c = find_gpu_preset("h200")->config;

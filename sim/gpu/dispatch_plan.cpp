@@ -1,50 +1,70 @@
 #include "sim/gpu/dispatch_plan.hpp"
 
-#include "sim/gpu/cta_dispatch.hpp"
-#include "sim/gpu/issue_scheduler.hpp"
-#include "sim/gpu/warp_slots.hpp"
-
 namespace cachesim {
 
 bool dispatch_plannable(const GpuConfig& config) {
     return config.timing == IssueTiming::rounds && config.scheduler == WarpScheduler::lrr;
 }
 
+// The lock step's order of refills (lockstep_run.hpp): an SM runs until one of its blocks finishes
+// while blocks wait, and the SMs so parked receive the next blocks in (round, refill rank) order.
+// Each SM issues one request a round while it has a live warp.
+DispatchPlanner::DispatchPlanner(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
+                                 std::uint64_t blocks, std::uint32_t burst)
+    : slots_(spec, config,
+             static_cast<std::size_t>(config.sms) * occupancy.warps_per_block * occupancy.blocks_per_sm, false),
+      scheduler_(config, occupancy, slots_, blocks, burst),
+      refills_(config),
+      next_(config.sms, 0),
+      parked_(config.sms, 0) {
+    staged_.per_sm.resize(config.sms);
+    scheduler_.first_wave();
+}
+
+void DispatchPlanner::run(std::uint32_t s, std::uint64_t end) {
+    while (next_[s] < end && scheduler_.sm_busy(s)) {
+        const std::uint64_t round = next_[s]++;
+        const std::size_t slot = scheduler_.pick(s);
+        if (scheduler_.retire(s, slot, false) && scheduler_.blocks_waiting()) {
+            refills_.push(round, s);
+            parked_[s] = 1;
+            return;
+        }
+    }
+}
+
+void DispatchPlanner::advance(std::uint64_t end) {
+    // Every park before `end` first, so that they are served in order.
+    for (std::uint32_t s = 0; s < next_.size(); ++s)
+        if (!parked_[s]) run(s, end);
+    while (!refills_.empty() && refills_.top_round() < end) {
+        const std::uint64_t round = refills_.top_round();
+        const std::uint32_t s = refills_.pop();
+        parked_[s] = 0;
+        if (scheduler_.blocks_waiting()) {
+            staged_.per_sm[s].push_back({round, scheduler_.next_block(), slots_.warps_loaded()});
+            scheduler_.dispatch_next(s);
+        }
+        run(s, end);  // a later park joins the queue in its place
+    }
+    staged_.warps = slots_.warps_loaded();
+}
+
+void DispatchPlanner::drain_into(DispatchPlan& plan) {
+    plan.per_sm.resize(staged_.per_sm.size());
+    for (std::size_t s = 0; s < staged_.per_sm.size(); ++s) {
+        plan.per_sm[s].insert(plan.per_sm[s].end(), staged_.per_sm[s].begin(), staged_.per_sm[s].end());
+        staged_.per_sm[s].clear();
+    }
+    plan.warps = staged_.warps;
+}
+
 DispatchPlan plan_dispatch(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                            std::uint64_t blocks, std::uint32_t burst) {
-    const std::size_t slot_count =
-        static_cast<std::size_t>(config.sms) * occupancy.warps_per_block * occupancy.blocks_per_sm;
-    WarpSlots slots(spec, config, slot_count, false);
-    IssueScheduler scheduler(config, occupancy, slots, blocks, burst);
-    scheduler.first_wave();
+    DispatchPlanner planner(spec, config, occupancy, blocks, burst);
+    planner.advance(~0ull);
     DispatchPlan plan;
-    plan.per_sm.resize(config.sms);
-    // The lock step's order of refills (lockstep_run.hpp): an SM runs until one of its blocks
-    // finishes while blocks wait, and the SMs so parked receive the next blocks in (round, refill
-    // rank) order. Each SM issues one request a round while it has a live warp.
-    RefillQueue refills(config);
-    std::vector<std::uint64_t> next(config.sms, 0);
-    auto run = [&](std::uint32_t s) {
-        while (scheduler.sm_busy(s)) {
-            const std::uint64_t round = next[s]++;
-            const std::size_t slot = scheduler.pick(s);
-            if (scheduler.retire(s, slot, false) && scheduler.blocks_waiting()) {
-                refills.push(round, s);
-                return;
-            }
-        }
-    };
-    for (std::uint32_t s = 0; s < config.sms; ++s) run(s);
-    while (!refills.empty()) {
-        const std::uint64_t round = refills.top_round();
-        const std::uint32_t s = refills.pop();
-        if (scheduler.blocks_waiting()) {
-            plan.per_sm[s].push_back({round, scheduler.next_block(), slots.warps_loaded()});
-            scheduler.dispatch_next(s);
-        }
-        run(s);
-    }
-    plan.warps = slots.warps_loaded();
+    planner.drain_into(plan);
     return plan;
 }
 

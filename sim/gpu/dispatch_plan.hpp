@@ -1,16 +1,20 @@
 #pragma once
-// Which block each SM receives whenever one of its blocks finishes, worked out before the run.
+// Which block each SM receives whenever one of its blocks finishes, worked out ahead of the run.
 //
 // Where the issue order does not depend on the caches (rounds under loose round robin, with or
 // without rates and start skips: a warp's turn never waits on a hit or a miss), the lock step's
 // refills follow from the scheduler alone. Run alone, without addresses or caches, it gives the
-// whole dispatch order at a small part of the run's cost. With that plan the SMs of a chunk do not
-// wait for one another's refills (lockstep_run.hpp): every SM runs the chunk through on a thread of
-// its own, dispatching its planned blocks as it goes, and the results are those of one thread.
+// dispatch order at a small part of the run's cost (a few percent), a chunk of rounds ahead of the
+// SMs. With that plan the SMs of a chunk do not wait for one another's refills (lockstep_run.hpp):
+// every SM runs the chunk through on a thread of its own, taking its planned blocks as it goes,
+// and the results are those of one thread.
 #include <cstdint>
 #include <vector>
 
+#include "sim/gpu/cta_dispatch.hpp"
 #include "sim/gpu/gpu_config.hpp"
+#include "sim/gpu/issue_scheduler.hpp"
+#include "sim/gpu/warp_slots.hpp"
 #include "traces/workload_spec.hpp"
 
 namespace cachesim {
@@ -23,14 +27,40 @@ struct PlannedBlock {
 
 struct DispatchPlan {
     std::vector<std::vector<PlannedBlock>> per_sm;  // in the order each SM receives them
-    std::uint64_t warps = 0;                        // warps the launch loads in all
+    std::uint64_t warps = 0;                        // warps the launch loads in all (once planned through)
 };
 
 // Whether a launch with this configuration can be planned: its issue order does not depend on
-// hits (not greedy then oldest, which stalls on misses; not cycle timing, where warps wait for data).
+// hits (not greedy then oldest, which passes over a warp that missed; not cycle timing, where
+// warps wait for their data).
 bool dispatch_plannable(const GpuConfig& config);
 
-// The plan of a built-in launch of `blocks` blocks whose warps issue `burst` requests a turn.
+// Plans a built-in launch of `blocks` blocks whose warps issue `burst` requests a turn, as far
+// as it is asked to.
+class DispatchPlanner {
+public:
+    DispatchPlanner(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
+                    std::uint64_t blocks, std::uint32_t burst);
+    // Plans every refill of a round before `end` that is not planned yet.
+    void advance(std::uint64_t end);
+    // Moves what has been planned since the last call to the end of `plan`'s lists.
+    void drain_into(DispatchPlan& plan);
+    // Warps loaded so far (all of the launch's once it is planned through).
+    std::uint64_t warps_loaded() const { return slots_.warps_loaded(); }
+
+private:
+    // SM s up to `end`, or until one of its blocks finishes while blocks wait (it is then parked).
+    void run(std::uint32_t s, std::uint64_t end);
+
+    WarpSlots slots_;
+    IssueScheduler scheduler_;
+    RefillQueue refills_;
+    std::vector<std::uint64_t> next_;    // per SM, its next round
+    std::vector<std::uint8_t> parked_;   // per SM, whether it waits in refills_
+    DispatchPlan staged_;              // planned, not yet drained
+};
+
+// The whole plan at once.
 DispatchPlan plan_dispatch(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                            std::uint64_t blocks, std::uint32_t burst);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -96,15 +97,17 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
         const std::uint32_t burst = issue_burst_for(config, launch.workload);
         IssueScheduler scheduler(config, occupancy, slots, launch.blocks, burst);
         LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);
-        // On several threads, refills known ahead let every SM of a chunk run side by side.
-        DispatchPlan plan;
-        const bool planned = threads > 1 && !launch.recorded && dispatch_plannable(config);
-        if (planned) {
-            plan = plan_dispatch(*launch.workload, config, occupancy, launch.blocks, burst);
-            lockstep.use_plan(plan);
+        // On several threads, refills planned ahead let every SM of a chunk run side by side.
+        std::optional<DispatchPlanner> planner;
+        if (threads > 1 && !launch.recorded && dispatch_plannable(config)) {
+            planner.emplace(*launch.workload, config, occupancy, launch.blocks, burst);
+            lockstep.use_planner(*planner);
         }
         out.rounds = lockstep.run(launch.requests);
-        if (planned) warps_loaded = plan.warps;
+        if (planner) {
+            planner->advance(~0ull);  // (planned through already)
+            warps_loaded = planner->warps_loaded();
+        }
         out.sm_batches = lockstep.batches();
         out.sm_batch_runs = lockstep.batch_runs();
     }

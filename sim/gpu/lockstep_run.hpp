@@ -63,9 +63,11 @@ public:
         parked_.assign(config.sms, kNotParked);
     }
 
-    // Refills from `plan` (plan_dispatch for this launch; the scheduler an IssueScheduler).
-    void use_plan(const DispatchPlan& plan) {
-        plan_ = &plan;
+    // On several threads, refills from `planner` (for this launch; the scheduler an IssueScheduler),
+    // which plans a chunk ahead of the SMs on one of the threads.
+    void use_planner(DispatchPlanner& planner) {
+        planner_ = &planner;
+        plan_.per_sm.assign(config_.sms, {});
         plan_next_.assign(config_.sms, 0);
     }
 
@@ -121,8 +123,8 @@ private:
         auto replay = [&](std::size_t slice, unsigned) {
             replay_l2(replay_start, replay_start + kChunkRounds, replay_buffer, static_cast<std::uint32_t>(slice));
         };
-        bool replaying = false;
-        // The pool must not outlive a throw while the L2 replays: wait for it first.
+        bool replaying = false, planning = false;
+        // The pool must not outlive a throw while the L2 replays or the planner plans: wait first.
         struct Finish {
             WorkerPool& pool;
             WorkerPool::Job& job;
@@ -130,9 +132,21 @@ private:
             ~Finish() {
                 if (pending) pool.wait(job, false);
             }
-        } finish{pool, replay_job, replaying};
+        } finish_replay{pool, replay_job, replaying};
+        WorkerPool::Job plan_job;
+        auto plan_ahead = [&](std::size_t, unsigned) { planner_->advance(end + kChunkRounds); };
+        Finish finish_plan{pool, plan_job, planning};
+        if (planner_) {
+            planner_->advance(kChunkRounds);
+            planner_->drain_into(plan_);
+        }
         while (scheduler_.live_warps() != 0) {
             end = start + kChunkRounds;
+            if (planner_) {  // the next chunk's refills, while the SMs run this one
+                plan_job.set(1, plan_ahead);
+                pool.post(plan_job);
+                planning = true;
+            }
             batch.clear();
             for (std::uint32_t s = 0; s < config_.sms; ++s) batch.push_back(s);
             for (;;) {
@@ -144,6 +158,11 @@ private:
                     if (parked_[s] != kNotParked) refills_.push(parked_[s], s);
                 if (refills_.empty()) break;
                 next_batch(batch);
+            }
+            if (planning) {
+                pool.wait(plan_job);
+                planning = false;
+                planner_->drain_into(plan_);
             }
             if (replaying) pool.wait(replay_job);
             replay_start = start;
@@ -213,9 +232,9 @@ private:
                     {round, s, slots_[slot].block, scheduler_.warp_in_block(s, slot), slots_[slot].k, missed});
             last_issue = round + 1;
             if (!scheduler_.retire(s, slot, round, missed, front.data_ready())) continue;
-            if (plan_) {  // a block finished: the SM receives at once what the plan gives it then
+            if (planner_) {  // a block finished: the SM receives at once what the plan gives it then
                 if constexpr (requires { scheduler_.dispatch_planned(s, 0ull, 0ull); }) {
-                    const std::vector<PlannedBlock>& mine = plan_->per_sm[s];
+                    const std::vector<PlannedBlock>& mine = plan_.per_sm[s];
                     std::size_t& i = plan_next_[s];
                     if (i < mine.size() && mine[i].round == round) {
                         scheduler_.dispatch_planned(s, mine[i].block, mine[i].age);
@@ -270,8 +289,9 @@ private:
     L2System<L2Policy>& l2_;
     const RunControl& control_;
     std::uint64_t batches_ = 0, batch_runs_ = 0;
-    const DispatchPlan* plan_ = nullptr;    // the refills, when known ahead
-    std::vector<std::size_t> plan_next_;    // per SM, its next entry in the plan
+    DispatchPlanner* planner_ = nullptr;  // plans the refills ahead, where they can be
+    DispatchPlan plan_;                   // what it has planned: the refills up to the chunk's end
+    std::vector<std::size_t> plan_next_;  // per SM, its next entry in plan_
     RefillQueue refills_;                          // SMs whose block finished, awaiting a successor
     std::vector<L2EventList> events_[2];  // per buffer, SM and slice, the chunk's L2 traffic in order
     // With the coalescer grouping by block (neighbours, pairs), per buffer, SM and round of the
