@@ -127,46 +127,99 @@ void ReuseDistanceTracker::start_batch(const std::uint64_t* lines, std::uint32_t
         if (slots[i]) prefetch_mark(*slots[i]);
 }
 
-[[gnu::always_inline]] inline std::uint32_t ReuseDistanceTracker::marks_up_to(std::uint32_t t) const {
+[[gnu::always_inline]] inline std::uint32_t ReuseDistanceTracker::Marks::up_to(std::uint32_t t) const {
     const std::uint32_t w = t >> 6;
-    std::uint32_t n = static_cast<std::uint32_t>(std::popcount(marks_[w] & (~0ull >> (63 - (t & 63)))));
-    n += word_before_[w];
-    n += block_before_[t >> kBlockShift];
-    n += group_before_[t >> kGroupShift];
-    n += super_before_[t >> kSuperShift];
+    std::uint32_t n = static_cast<std::uint32_t>(std::popcount(marks[w] & (~0ull >> (63 - (t & 63)))));
+    n += word_before[w];
+    n += block_before[t >> kBlockShift];
+    n += group_before[t >> kGroupShift];
+    n += super_before[t >> kSuperShift];
     // The earlier hypergroups: all of them, masked (the loop's length changes only with the capacity).
     const std::uint32_t h = t >> kHyperShift;
-    const auto hypers = static_cast<std::uint32_t>(hyper_count_.size());
-    for (std::uint32_t k = 0; k < hypers; ++k) n += hyper_count_[k] & (0 - static_cast<std::uint32_t>(k < h));
+    for (std::uint32_t k = 0; k < hypers; ++k) n += hyper_count[k] & (0 - static_cast<std::uint32_t>(k < h));
     return n;
 }
 
-[[gnu::always_inline]] inline void ReuseDistanceTracker::clear_mark(std::uint32_t t) {
+[[gnu::always_inline]] inline void ReuseDistanceTracker::Marks::clear(std::uint32_t t) const {
     const std::uint32_t w = t >> 6;
-    marks_[w] &= ~(1ull << (t & 63));
-    decrement_after(&word_before_[w & ~7u], w & 7, kLater16x8);
+    marks[w] &= ~(1ull << (t & 63));
+    decrement_after(&word_before[w & ~7u], w & 7, kLater16x8);
     const std::uint32_t b = t >> kBlockShift;
-    decrement_after(&block_before_[b & ~15u], b & 15, kLater16x16);
+    decrement_after(&block_before[b & ~15u], b & 15, kLater16x16);
     const std::uint32_t g = t >> kGroupShift;
-    decrement_after(&group_before_[g & ~7u], g & 7, kLater16x8);
+    decrement_after(&group_before[g & ~7u], g & 7, kLater16x8);
     const std::uint32_t s = t >> kSuperShift;
-    decrement_after(&super_before_[s & ~7u], s & 7, kLater32x8);
-    --hyper_count_[t >> kHyperShift];
+    decrement_after(&super_before[s & ~7u], s & 7, kLater32x8);
+    --hyper_count[t >> kHyperShift];
+}
+
+[[gnu::always_inline]] inline std::uint32_t ReuseDistanceTracker::step(std::uint32_t& slot, const Marks& m,
+                                                                       std::uint32_t& now, std::uint32_t& live) {
+    const std::uint32_t previous = slot;
+    slot = now + 1;
+    if (previous == 0) {
+        set_mark(m, now++);
+        ++live;
+        return kCold;
+    }
+    const std::uint32_t last = previous - 1;
+    const std::uint32_t distance = live - m.up_to(last);
+    m.clear(last);
+    set_mark(m, now++);
+    return distance;
 }
 
 std::uint32_t ReuseDistanceTracker::step(std::uint32_t& slot) {
-    if (slot == 0) {
-        slot = now_ + 1;
-        set_mark(now_++);
-        ++live_;
-        return kCold;
-    }
-    const std::uint32_t last = slot - 1;
-    const std::uint32_t distance = live_ - marks_up_to(last);
-    clear_mark(last);
-    slot = now_ + 1;
-    set_mark(now_++);
+    std::uint32_t now = now_, live = live_;
+    const std::uint32_t distance = step(slot, view(), now, live);
+    now_ = now;
+    live_ = live;
     return distance;
+}
+
+template <class Each>
+[[gnu::always_inline]] inline void ReuseDistanceTracker::run_batch(const std::uint64_t* lines, std::size_t n,
+                                                                   Each&& each) {
+    std::uint32_t* slots[kMaxBatch];
+    start_batch(lines, slots, n);
+    Marks m = view();
+    std::uint32_t now = now_, live = live_;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!slots[i]) {
+            each(i, 0u);
+            continue;
+        }
+        if (now == capacity_) {
+            now_ = now;
+            live_ = live;
+            compact();
+            m = view();
+            now = now_;
+        }
+        each(i, step(*slots[i], m, now, live));
+    }
+    now_ = now;
+    live_ = live;
+}
+
+void ReuseDistanceTracker::access_batch(const std::uint64_t* lines, Result* out, std::size_t n) {
+    run_batch(lines, n, [&](std::size_t i, std::uint32_t distance) { result(distance, out[i]); });
+}
+
+void ReuseDistanceTracker::count_batch(const std::uint64_t* lines, const bool* miss, std::size_t n, Tally& tally) {
+    std::uint64_t compulsory = 0, capacity = 0, conflict = 0;
+    const std::uint64_t threshold = threshold_;
+    run_batch(lines, n, [&](std::size_t i, std::uint32_t distance) {
+        const bool cold = distance == kCold, beyond = distance >= threshold;
+        ++tally.bucket[cold ? kColdIndex : bucket_of(distance)];
+        const unsigned missed = miss[i];
+        compulsory += missed & cold;
+        capacity += missed & !cold & beyond;
+        conflict += missed & !cold & !beyond;
+    });
+    tally.compulsory += compulsory;
+    tally.capacity += capacity;
+    tally.conflict += conflict;
 }
 
 void ReuseDistanceTracker::start_word(std::uint32_t w) {

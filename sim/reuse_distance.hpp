@@ -151,11 +151,7 @@ public:
     }
     // The same for lines[0..n) in order, n <= kMaxBatch (see start_batch).
     static constexpr std::size_t kMaxBatch = 64;
-    void access_batch(const std::uint64_t* lines, Result* out, std::size_t n) {
-        std::uint32_t* slots[kMaxBatch];
-        start_batch(lines, slots, n);
-        for (std::size_t i = 0; i < n; ++i) result(next_in_batch(slots[i]), out[i]);
-    }
+    void access_batch(const std::uint64_t* lines, Result* out, std::size_t n);
 
     // Counts of a level's accesses, added up without a result per access: bucket[b] as in
     // Result::bucket, bucket[kColdIndex] the first accesses; misses by class (a miss at a
@@ -166,19 +162,7 @@ public:
         std::uint64_t compulsory = 0, capacity = 0, conflict = 0;
     };
     // access_batch's accesses counted into `tally`; miss[i]: whether lines[i]'s lookup missed.
-    void count_batch(const std::uint64_t* lines, const bool* miss, std::size_t n, Tally& tally) {
-        std::uint32_t* slots[kMaxBatch];
-        start_batch(lines, slots, n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint32_t distance = next_in_batch(slots[i]);
-            const bool cold = distance == kCold, beyond = distance >= threshold_;
-            ++tally.bucket[cold ? kColdIndex : bucket_of(distance)];
-            const unsigned m = miss[i];
-            tally.compulsory += m & cold;
-            tally.capacity += m & !cold & beyond;
-            tally.conflict += m & !cold & !beyond;
-        }
-    }
+    void count_batch(const std::uint64_t* lines, const bool* miss, std::size_t n, Tally& tally);
     std::size_t distinct_lines() const { return static_cast<std::size_t>(live_); }
     std::size_t memory_bytes() const;
 
@@ -205,15 +189,34 @@ private:
     }
     // A batch in three passes: every line's slot in the table (independent lookups, which the
     // host overlaps; null for a repeat of the line before, distance 0), then each time's mark
-    // word and prefixes asked for ahead; next_in_batch() then takes the accesses in order.
+    // word and prefixes asked for ahead; run_batch() then takes the accesses in order, each(i,
+    // distance or kCold).
     void start_batch(const std::uint64_t* lines, std::uint32_t** slots, std::size_t n);
-    std::uint32_t next_in_batch(std::uint32_t* slot) {
-        if (!slot) return 0;
-        if (now_ == capacity_) compact();
-        return step(*slot);
+    template <class Each>
+    void run_batch(const std::uint64_t* lines, std::size_t n, Each&& each);
+    // The bitset and its prefixes as plain pointers, held in registers through a batch (the
+    // vector stores that clear a mark may alias anything: through the members every access
+    // would load them again).
+    struct Marks {
+        std::uint64_t* marks;
+        std::uint16_t* word_before;
+        std::uint16_t* block_before;
+        std::uint16_t* group_before;
+        std::uint32_t* super_before;
+        std::uint32_t* hyper_count;
+        std::uint32_t hypers;
+        // Marks at times <= t (t < now).
+        std::uint32_t up_to(std::uint32_t t) const;
+        void clear(std::uint32_t t) const;
+    };
+    Marks view() {
+        return {marks_.data(), word_before_.data(), block_before_.data(), group_before_.data(),
+                super_before_.data(), hyper_count_.data(), static_cast<std::uint32_t>(hyper_count_.size())};
     }
-    // An access whose line's slot in the table is `slot` (now_ < capacity_): its distance, or
-    // kCold.
+    // An access whose line's slot in the table is `slot` (now < capacity_): its distance, or
+    // kCold. now and live: the tracker's now_ and live_, kept in registers by the caller.
+    std::uint32_t step(std::uint32_t& slot, const Marks& m, std::uint32_t& now, std::uint32_t& live);
+    // The same, one access on its own.
     std::uint32_t step(std::uint32_t& slot);
     void prefetch_mark(std::uint32_t time_plus_one) const {
         const std::uint32_t t = time_plus_one - 1;
@@ -222,14 +225,11 @@ private:
         __builtin_prefetch(&word_before_[t >> 6]);
         __builtin_prefetch(&block_before_[t >> kBlockShift]);
     }
-    // Marks at times <= t (t < now_).
-    std::uint32_t marks_up_to(std::uint32_t t) const;
-    void set_mark(std::uint32_t t) {
+    void set_mark(const Marks& m, std::uint32_t t) {
         if ((t & 63) == 0) start_word(t >> 6);
-        marks_[t >> 6] |= 1ull << (t & 63);
-        ++hyper_count_[t >> kHyperShift];
+        m.marks[t >> 6] |= 1ull << (t & 63);
+        ++m.hyper_count[t >> kHyperShift];
     }
-    void clear_mark(std::uint32_t t);
     // Sets the prefixes of word w (and of the block, group and supergroup it starts) from their
     // predecessors, when time first reaches it.
     void start_word(std::uint32_t w);
