@@ -136,6 +136,7 @@ void ReuseDistanceTracker::start_batch(const std::uint64_t* lines, std::uint32_t
     n += super_before[t >> kSuperShift];
     // The earlier hypergroups: all of them, masked (the loop's length changes only with the capacity).
     const std::uint32_t h = t >> kHyperShift;
+    if (hypers <= 2) return n + (hyper_count[0] & (0 - static_cast<std::uint32_t>(h != 0)));  // the usual case
     for (std::uint32_t k = 0; k < hypers; ++k) n += hyper_count[k] & (0 - static_cast<std::uint32_t>(k < h));
     return n;
 }
@@ -183,18 +184,19 @@ template <class Each>
     std::uint32_t* slots[kMaxBatch];
     start_batch(lines, slots, n);
     Marks m = view();
-    std::uint32_t now = now_, live = live_;
+    std::uint32_t now = now_, live = live_, capacity = capacity_;
     for (std::size_t i = 0; i < n; ++i) {
         if (!slots[i]) {
             each(i, 0u);
             continue;
         }
-        if (now == capacity_) {
+        if (now == capacity) {
             now_ = now;
             live_ = live;
             compact();
             m = view();
             now = now_;
+            capacity = capacity_;
         }
         each(i, step(*slots[i], m, now, live));
     }
@@ -207,19 +209,11 @@ void ReuseDistanceTracker::access_batch(const std::uint64_t* lines, Result* out,
 }
 
 void ReuseDistanceTracker::count_batch(const std::uint64_t* lines, const bool* miss, std::size_t n, Tally& tally) {
-    std::uint64_t compulsory = 0, capacity = 0, conflict = 0;
     const std::uint64_t threshold = threshold_;
+    std::uint64_t(*count)[2 * kBuckets] = tally.count;
     run_batch(lines, n, [&](std::size_t i, std::uint32_t distance) {
-        const bool cold = distance == kCold, beyond = distance >= threshold;
-        ++tally.bucket[cold ? kColdIndex : bucket_of(distance)];
-        const unsigned missed = miss[i];
-        compulsory += missed & cold;
-        capacity += missed & !cold & beyond;
-        conflict += missed & !cold & !beyond;
+        ++count[miss[i]][2 * bucket_of(distance) + (distance >= threshold)];
     });
-    tally.compulsory += compulsory;
-    tally.capacity += capacity;
-    tally.conflict += conflict;
 }
 
 void ReuseDistanceTracker::start_word(std::uint32_t w) {

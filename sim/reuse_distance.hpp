@@ -18,6 +18,7 @@
 // Time is renumbered (a counting placement by rank, no sort) when the bitset fills, so memory
 // follows the number of distinct lines, not the length of the run. An access to the line
 // accessed just before is distance 0 at once, with no state change.
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -153,13 +154,26 @@ public:
     static constexpr std::size_t kMaxBatch = 64;
     void access_batch(const std::uint64_t* lines, Result* out, std::size_t n);
 
-    // Counts of a level's accesses, added up without a result per access: bucket[b] as in
-    // Result::bucket, bucket[kColdIndex] the first accesses; misses by class (a miss at a
-    // distance below the threshold is a conflict miss).
-    static constexpr std::size_t kColdIndex = 33, kBuckets = 34;
+    // Counts of a level's accesses, added up without a result per access: one count per access,
+    // by whether its lookup missed and by 2 * bucket + beyond (bucket as Result::bucket, but
+    // kColdIndex for a first access); the histogram and the miss classes (a miss at a distance
+    // below the threshold is a conflict miss) are sums of them.
+    static constexpr std::size_t kColdIndex = 32, kBuckets = 33;
     struct Tally {
-        std::uint64_t bucket[kBuckets] = {};
-        std::uint64_t compulsory = 0, capacity = 0, conflict = 0;
+        std::uint64_t count[2][2 * kBuckets] = {};
+        std::uint64_t in_bucket(std::size_t b) const {
+            return count[0][2 * b] + count[0][2 * b + 1] + count[1][2 * b] + count[1][2 * b + 1];
+        }
+        std::uint64_t compulsory() const { return count[1][2 * kColdIndex] + count[1][2 * kColdIndex + 1]; }
+        std::uint64_t capacity() const { return misses(1); }
+        std::uint64_t conflict() const { return misses(0); }
+
+    private:
+        std::uint64_t misses(unsigned beyond) const {
+            std::uint64_t n = 0;
+            for (std::size_t b = 0; b < kColdIndex; ++b) n += count[1][2 * b + beyond];
+            return n;
+        }
     };
     // access_batch's accesses counted into `tally`; miss[i]: whether lines[i]'s lookup missed.
     void count_batch(const std::uint64_t* lines, const bool* miss, std::size_t n, Tally& tally);
@@ -178,9 +192,8 @@ private:
     static constexpr unsigned kBlockShift = 9, kGroupShift = 13, kSuperShift = 16, kHyperShift = 19;
 
     static constexpr std::uint32_t kCold = ~0u;  // the "distance" of a first access
-    static std::uint32_t bucket_of(std::uint32_t distance) {
-        return distance == 0 ? 0 : 32 - static_cast<std::uint32_t>(__builtin_clz(distance));
-    }
+    // kCold's is kColdIndex (no distance reaches 2^31).
+    static std::uint32_t bucket_of(std::uint32_t distance) { return static_cast<std::uint32_t>(std::bit_width(distance)); }
     void result(std::uint32_t distance, Result& r) const {
         const bool cold = distance == kCold;
         r.bucket = cold ? kColdBucket : bucket_of(distance);
