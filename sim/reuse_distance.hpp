@@ -187,8 +187,9 @@ private:
     // the parent), so the marks at or before a time are a popcount and four loads; clearing a mark
     // subtracts one from the later members of its four parents (a vector each), and setting the
     // newest mark changes no prefix (later members start, when time reaches them, from their
-    // predecessor). The hypergroups keep plain counts, summed masked (their number changes only
-    // with the capacity).
+    // predecessor). Each hypergroup keeps the marks in all the earlier ones: clearing a mark
+    // subtracts one from the hypergroups time has reached since (seldom any: most earlier
+    // times are in now's hypergroup or the one before).
     static constexpr unsigned kBlockShift = 9, kGroupShift = 13, kSuperShift = 16, kHyperShift = 19;
 
     static constexpr std::uint32_t kCold = ~0u;  // the "distance" of a first access
@@ -216,15 +217,15 @@ private:
         std::uint16_t* block_before;
         std::uint16_t* group_before;
         std::uint32_t* super_before;
-        std::uint32_t* hyper_count;
-        std::uint32_t hypers;
+        std::uint32_t* hyper_before;
         // Marks at times <= t (t < now).
         std::uint32_t up_to(std::uint32_t t) const;
-        void clear(std::uint32_t t) const;
+        // Clears t's mark (t < now).
+        void clear(std::uint32_t t, std::uint32_t now) const;
     };
     Marks view() {
         return {marks_.data(), word_before_.data(), block_before_.data(), group_before_.data(),
-                super_before_.data(), hyper_count_.data(), static_cast<std::uint32_t>(hyper_count_.size())};
+                super_before_.data(), hyper_before_.data()};
     }
     // An access whose line's slot in the table is `slot` (now < capacity_): its distance, or
     // kCold. now and live: the tracker's now_ and live_, kept in registers by the caller.
@@ -241,7 +242,6 @@ private:
     void set_mark(const Marks& m, std::uint32_t t) {
         if ((t & 63) == 0) start_word(t >> 6);
         m.marks[t >> 6] |= 1ull << (t & 63);
-        ++m.hyper_count[t >> kHyperShift];
     }
     // Sets the prefixes of word w (and of the block, group and supergroup it starts) from their
     // predecessors, when time first reaches it.
@@ -261,7 +261,7 @@ private:
     std::vector<std::uint16_t> block_before_;  // 16 per group: at most 7680
     std::vector<std::uint16_t> group_before_;  // 8 per supergroup: at most 57344
     std::vector<std::uint32_t> super_before_;  // 8 per hypergroup
-    std::vector<std::uint32_t> hyper_count_;
+    std::vector<std::uint32_t> hyper_before_;  // for the hypergroups time has reached
     std::vector<std::uint32_t> word_rank_;  // compaction scratch
     std::optional<LineTimes> own_times_;  // when not shared
     LineTimes& times_;
