@@ -33,7 +33,9 @@ inline constexpr std::uint64_t kColdMiss = ~0ull;
 // or 8 lines with both levels' times side by side, so that the second level's lookup of a line
 // the first has just looked up finds its chunk in the host's cache. Open addressing over the
 // chunks themselves: the key's slot and its chunk are at the same index, so both loads go out at
-// once. Sequential and clustered streams touch few chunks.
+// once. Sequential and clustered streams touch few chunks. Eight consecutive keys share a hashed
+// home of eight slots (one host line of keys, eight adjacent chunks), so that a dense range of
+// lines, as a stream's, keeps its keys and chunks together in the table.
 class LineTimes {
 public:
     // levels: 1 or 2 trackers.
@@ -86,7 +88,8 @@ private:
         return ((static_cast<unsigned>(line) & line_mask_) << level_shift_) | level;
     }
     std::size_t home(std::uint64_t key) const {
-        return static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ull) >> shift_);
+        return (static_cast<std::size_t>(((key >> 3) * 0x9e3779b97f4a7c15ull) >> shift_) & ~std::size_t{7}) |
+               static_cast<std::size_t>(key & 7);
     }
     std::size_t find_or_insert(std::uint64_t key) {
         std::size_t i = home(key);
