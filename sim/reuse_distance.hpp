@@ -6,14 +6,15 @@
 // Time marks: every line's latest access sets one bit in a bitset over time; the distance of an
 // access is the number of marks after its line's previous one. Each word of the bitset, and each
 // block, group and supergroup of words, keeps the count of marks in the earlier members of its
-// parent, so the marks up to a time are a popcount and four loads, and moving a mark is a vector
-// decrement per level (see the private part): a fixed amount of work, no branch on the distance
-// (a search for the distance's bucket mispredicts on random streams).
+// parent, and each hypergroup those in all the earlier ones, so the marks up to a time are a
+// popcount and five loads, and moving a mark is a vector decrement per level (see the private
+// part): a fixed amount of work, no branch on the distance (a search for the distance's bucket
+// mispredicts on random streams).
 //
 // Accesses come in batches (a level's queue of lookups): first every line's slot in the table
-// of times, independent lookups that the host overlaps, then the distances in order. A batch can
-// be counted straight into a level's histogram and miss classes (count_batch), with no result
-// per access.
+// of times, independent lookups that the host overlaps, then the distances in order, in one loop
+// that keeps the bitset's pointers in registers. A batch can be counted straight into a table
+// whose sums are a level's histogram and miss classes (count_batch), one increment an access.
 //
 // Time is renumbered (a counting placement by rank, no sort) when the bitset fills, so memory
 // follows the number of distinct lines, not the length of the run. An access to the line
@@ -187,7 +188,7 @@ private:
     // Times are grouped in words of 64, blocks of 8 words (512 times), groups of 16 blocks (8192),
     // supergroups of 8 groups (65536) and hypergroups of 8 supergroups (2^19). Each word, block,
     // group and supergroup keeps the marks in the earlier members of its parent (a prefix within
-    // the parent), so the marks at or before a time are a popcount and four loads; clearing a mark
+    // the parent), so the marks at or before a time are a popcount and five loads; clearing a mark
     // subtracts one from the later members of its four parents (a vector each), and setting the
     // newest mark changes no prefix (later members start, when time reaches them, from their
     // predecessor). Each hypergroup keeps the marks in all the earlier ones: clearing a mark
