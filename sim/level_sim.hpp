@@ -328,11 +328,11 @@ private:
     // Adds the tracker's counts to the level's (once: they are cleared).
     void add_tally() {
         for (std::size_t b = 0; b < ReuseDistanceTracker::kColdIndex; ++b)
-            if (tally_.bucket[b]) stats_.reuse.add_bucket(b, tally_.bucket[b]);
-        stats_.reuse.cold += tally_.bucket[ReuseDistanceTracker::kColdIndex];
-        stats_.compulsory += tally_.compulsory;
-        stats_.capacity += tally_.capacity;
-        stats_.conflict += tally_.conflict;
+            if (const std::uint64_t n = tally_.in_bucket(b)) stats_.reuse.add_bucket(b, n);
+        stats_.reuse.cold += tally_.in_bucket(ReuseDistanceTracker::kColdIndex);
+        stats_.compulsory += tally_.compulsory();
+        stats_.capacity += tally_.capacity();
+        stats_.conflict += tally_.conflict();
         tally_ = {};
     }
 

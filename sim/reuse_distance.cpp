@@ -104,12 +104,12 @@ void ReuseDistanceTracker::resize(std::uint32_t capacity) {
     block_before_.assign(whole(capacity >> kBlockShift, 16), 0);
     group_before_.assign(whole((capacity + (1u << kGroupShift) - 1) >> kGroupShift, 8), 0);
     super_before_.assign(whole((capacity + (1u << kSuperShift) - 1) >> kSuperShift, 8), 0);
-    hyper_count_.assign((capacity + (1u << kHyperShift) - 1) >> kHyperShift, 0);
+    hyper_before_.assign((capacity + (1u << kHyperShift) - 1) >> kHyperShift, 0);
 }
 
 std::size_t ReuseDistanceTracker::memory_bytes() const {
     return marks_.capacity() * 8 + (word_before_.capacity() + block_before_.capacity() + group_before_.capacity()) * 2 +
-           (super_before_.capacity() + hyper_count_.capacity() + word_rank_.capacity()) * 4 +
+           (super_before_.capacity() + hyper_before_.capacity() + word_rank_.capacity()) * 4 +
            (level_ == 0 ? times_.memory_bytes() : 0);  // a shared table is counted by level 0
 }
 
@@ -127,46 +127,90 @@ void ReuseDistanceTracker::start_batch(const std::uint64_t* lines, std::uint32_t
         if (slots[i]) prefetch_mark(*slots[i]);
 }
 
-[[gnu::always_inline]] inline std::uint32_t ReuseDistanceTracker::marks_up_to(std::uint32_t t) const {
+[[gnu::always_inline]] inline std::uint32_t ReuseDistanceTracker::Marks::up_to(std::uint32_t t) const {
     const std::uint32_t w = t >> 6;
-    std::uint32_t n = static_cast<std::uint32_t>(std::popcount(marks_[w] & (~0ull >> (63 - (t & 63)))));
-    n += word_before_[w];
-    n += block_before_[t >> kBlockShift];
-    n += group_before_[t >> kGroupShift];
-    n += super_before_[t >> kSuperShift];
-    // The earlier hypergroups: all of them, masked (the loop's length changes only with the capacity).
-    const std::uint32_t h = t >> kHyperShift;
-    const auto hypers = static_cast<std::uint32_t>(hyper_count_.size());
-    for (std::uint32_t k = 0; k < hypers; ++k) n += hyper_count_[k] & (0 - static_cast<std::uint32_t>(k < h));
+    std::uint32_t n = static_cast<std::uint32_t>(std::popcount(marks[w] & (~0ull >> (63 - (t & 63)))));
+    n += word_before[w];
+    n += block_before[t >> kBlockShift];
+    n += group_before[t >> kGroupShift];
+    n += super_before[t >> kSuperShift];
+    n += hyper_before[t >> kHyperShift];
     return n;
 }
 
-[[gnu::always_inline]] inline void ReuseDistanceTracker::clear_mark(std::uint32_t t) {
+[[gnu::always_inline]] inline void ReuseDistanceTracker::Marks::clear(std::uint32_t t, std::uint32_t now) const {
     const std::uint32_t w = t >> 6;
-    marks_[w] &= ~(1ull << (t & 63));
-    decrement_after(&word_before_[w & ~7u], w & 7, kLater16x8);
+    marks[w] &= ~(1ull << (t & 63));
+    decrement_after(&word_before[w & ~7u], w & 7, kLater16x8);
     const std::uint32_t b = t >> kBlockShift;
-    decrement_after(&block_before_[b & ~15u], b & 15, kLater16x16);
+    decrement_after(&block_before[b & ~15u], b & 15, kLater16x16);
     const std::uint32_t g = t >> kGroupShift;
-    decrement_after(&group_before_[g & ~7u], g & 7, kLater16x8);
+    decrement_after(&group_before[g & ~7u], g & 7, kLater16x8);
     const std::uint32_t s = t >> kSuperShift;
-    decrement_after(&super_before_[s & ~7u], s & 7, kLater32x8);
-    --hyper_count_[t >> kHyperShift];
+    decrement_after(&super_before[s & ~7u], s & 7, kLater32x8);
+    for (std::uint32_t h = (t >> kHyperShift) + 1; h <= (now >> kHyperShift); ++h) --hyper_before[h];
+}
+
+[[gnu::always_inline]] inline std::uint32_t ReuseDistanceTracker::step(std::uint32_t& slot, const Marks& m,
+                                                                       std::uint32_t& now, std::uint32_t& live) {
+    const std::uint32_t previous = slot;
+    slot = now + 1;
+    if (previous == 0) {
+        set_mark(m, now++);
+        ++live;
+        return kCold;
+    }
+    const std::uint32_t last = previous - 1;
+    const std::uint32_t distance = live - m.up_to(last);
+    m.clear(last, now);
+    set_mark(m, now++);
+    return distance;
 }
 
 std::uint32_t ReuseDistanceTracker::step(std::uint32_t& slot) {
-    if (slot == 0) {
-        slot = now_ + 1;
-        set_mark(now_++);
-        ++live_;
-        return kCold;
-    }
-    const std::uint32_t last = slot - 1;
-    const std::uint32_t distance = live_ - marks_up_to(last);
-    clear_mark(last);
-    slot = now_ + 1;
-    set_mark(now_++);
+    std::uint32_t now = now_, live = live_;
+    const std::uint32_t distance = step(slot, view(), now, live);
+    now_ = now;
+    live_ = live;
     return distance;
+}
+
+template <class Each>
+[[gnu::always_inline]] inline void ReuseDistanceTracker::run_batch(const std::uint64_t* lines, std::size_t n,
+                                                                   Each&& each) {
+    std::uint32_t* slots[kMaxBatch];
+    start_batch(lines, slots, n);
+    Marks m = view();
+    std::uint32_t now = now_, live = live_, capacity = capacity_;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!slots[i]) {
+            each(i, 0u);
+            continue;
+        }
+        if (now == capacity) {
+            now_ = now;
+            live_ = live;
+            compact();
+            m = view();
+            now = now_;
+            capacity = capacity_;
+        }
+        each(i, step(*slots[i], m, now, live));
+    }
+    now_ = now;
+    live_ = live;
+}
+
+void ReuseDistanceTracker::access_batch(const std::uint64_t* lines, Result* out, std::size_t n) {
+    run_batch(lines, n, [&](std::size_t i, std::uint32_t distance) { result(distance, out[i]); });
+}
+
+void ReuseDistanceTracker::count_batch(const std::uint64_t* lines, const bool* miss, std::size_t n, Tally& tally) {
+    const std::uint64_t threshold = threshold_;
+    std::uint64_t(*count)[2 * kBuckets] = tally.count;
+    run_batch(lines, n, [&](std::size_t i, std::uint32_t distance) {
+        ++count[miss[i]][2 * bucket_of(distance) + (distance >= threshold)];
+    });
 }
 
 void ReuseDistanceTracker::start_word(std::uint32_t w) {
@@ -195,7 +239,13 @@ void ReuseDistanceTracker::start_word(std::uint32_t w) {
     group_before_[g] = 0;
     const std::uint32_t s = g >> (kSuperShift - kGroupShift);
     previous += super_before_[s - 1];
-    super_before_[s] = (s & 7) ? previous : 0;
+    if (s & 7) {
+        super_before_[s] = previous;
+        return;
+    }
+    super_before_[s] = 0;
+    const std::uint32_t h = s >> (kHyperShift - kSuperShift);
+    hyper_before_[h] = hyper_before_[h - 1] + previous;
 }
 
 // Renumbers the marks 0..live-1 in time order: each one's new time is its rank, counted from the
@@ -224,10 +274,6 @@ void ReuseDistanceTracker::compact() {
     now_ = live_;
     // The prefixes of every word up to now's (now's own too, should it start mid-word).
     for (std::uint32_t w = 1; w <= (now_ >> 6); ++w) start_word(w);
-    for (std::size_t h = 0; h < hyper_count_.size(); ++h) {
-        const std::uint64_t lo = std::uint64_t{h} << kHyperShift, hi = lo + (1u << kHyperShift);
-        hyper_count_[h] = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(live_, lo, hi) - lo);
-    }
 }
 
 }  // namespace cachesim

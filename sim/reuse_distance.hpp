@@ -6,18 +6,20 @@
 // Time marks: every line's latest access sets one bit in a bitset over time; the distance of an
 // access is the number of marks after its line's previous one. Each word of the bitset, and each
 // block, group and supergroup of words, keeps the count of marks in the earlier members of its
-// parent, so the marks up to a time are a popcount and four loads, and moving a mark is a vector
-// decrement per level (see the private part): a fixed amount of work, no branch on the distance
-// (a search for the distance's bucket mispredicts on random streams).
+// parent, and each hypergroup those in all the earlier ones, so the marks up to a time are a
+// popcount and five loads, and moving a mark is a vector decrement per level (see the private
+// part): a fixed amount of work, no branch on the distance (a search for the distance's bucket
+// mispredicts on random streams).
 //
 // Accesses come in batches (a level's queue of lookups): first every line's slot in the table
-// of times, independent lookups that the host overlaps, then the distances in order. A batch can
-// be counted straight into a level's histogram and miss classes (count_batch), with no result
-// per access.
+// of times, independent lookups that the host overlaps, then the distances in order, in one loop
+// that keeps the bitset's pointers in registers. A batch can be counted straight into a table
+// whose sums are a level's histogram and miss classes (count_batch), one increment an access.
 //
 // Time is renumbered (a counting placement by rank, no sort) when the bitset fills, so memory
 // follows the number of distinct lines, not the length of the run. An access to the line
 // accessed just before is distance 0 at once, with no state change.
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -32,7 +34,9 @@ inline constexpr std::uint64_t kColdMiss = ~0ull;
 // or 8 lines with both levels' times side by side, so that the second level's lookup of a line
 // the first has just looked up finds its chunk in the host's cache. Open addressing over the
 // chunks themselves: the key's slot and its chunk are at the same index, so both loads go out at
-// once. Sequential and clustered streams touch few chunks.
+// once. Sequential and clustered streams touch few chunks. Eight consecutive keys share a hashed
+// home of eight slots (one host line of keys, eight adjacent chunks), so that a dense range of
+// lines, as a stream's, keeps its keys and chunks together in the table.
 class LineTimes {
 public:
     // levels: 1 or 2 trackers.
@@ -85,7 +89,8 @@ private:
         return ((static_cast<unsigned>(line) & line_mask_) << level_shift_) | level;
     }
     std::size_t home(std::uint64_t key) const {
-        return static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ull) >> shift_);
+        return (static_cast<std::size_t>(((key >> 3) * 0x9e3779b97f4a7c15ull) >> shift_) & ~std::size_t{7}) |
+               static_cast<std::size_t>(key & 7);
     }
     std::size_t find_or_insert(std::uint64_t key) {
         std::size_t i = home(key);
@@ -151,34 +156,31 @@ public:
     }
     // The same for lines[0..n) in order, n <= kMaxBatch (see start_batch).
     static constexpr std::size_t kMaxBatch = 64;
-    void access_batch(const std::uint64_t* lines, Result* out, std::size_t n) {
-        std::uint32_t* slots[kMaxBatch];
-        start_batch(lines, slots, n);
-        for (std::size_t i = 0; i < n; ++i) result(next_in_batch(slots[i]), out[i]);
-    }
+    void access_batch(const std::uint64_t* lines, Result* out, std::size_t n);
 
-    // Counts of a level's accesses, added up without a result per access: bucket[b] as in
-    // Result::bucket, bucket[kColdIndex] the first accesses; misses by class (a miss at a
-    // distance below the threshold is a conflict miss).
-    static constexpr std::size_t kColdIndex = 33, kBuckets = 34;
+    // Counts of a level's accesses, added up without a result per access: one count per access,
+    // by whether its lookup missed and by 2 * bucket + beyond (bucket as Result::bucket, but
+    // kColdIndex for a first access); the histogram and the miss classes (a miss at a distance
+    // below the threshold is a conflict miss) are sums of them.
+    static constexpr std::size_t kColdIndex = 32, kBuckets = 33;
     struct Tally {
-        std::uint64_t bucket[kBuckets] = {};
-        std::uint64_t compulsory = 0, capacity = 0, conflict = 0;
+        std::uint64_t count[2][2 * kBuckets] = {};
+        std::uint64_t in_bucket(std::size_t b) const {
+            return count[0][2 * b] + count[0][2 * b + 1] + count[1][2 * b] + count[1][2 * b + 1];
+        }
+        std::uint64_t compulsory() const { return count[1][2 * kColdIndex] + count[1][2 * kColdIndex + 1]; }
+        std::uint64_t capacity() const { return misses(1); }
+        std::uint64_t conflict() const { return misses(0); }
+
+    private:
+        std::uint64_t misses(unsigned beyond) const {
+            std::uint64_t n = 0;
+            for (std::size_t b = 0; b < kColdIndex; ++b) n += count[1][2 * b + beyond];
+            return n;
+        }
     };
     // access_batch's accesses counted into `tally`; miss[i]: whether lines[i]'s lookup missed.
-    void count_batch(const std::uint64_t* lines, const bool* miss, std::size_t n, Tally& tally) {
-        std::uint32_t* slots[kMaxBatch];
-        start_batch(lines, slots, n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint32_t distance = next_in_batch(slots[i]);
-            const bool cold = distance == kCold, beyond = distance >= threshold_;
-            ++tally.bucket[cold ? kColdIndex : bucket_of(distance)];
-            const unsigned m = miss[i];
-            tally.compulsory += m & cold;
-            tally.capacity += m & !cold & beyond;
-            tally.conflict += m & !cold & !beyond;
-        }
-    }
+    void count_batch(const std::uint64_t* lines, const bool* miss, std::size_t n, Tally& tally);
     std::size_t distinct_lines() const { return static_cast<std::size_t>(live_); }
     std::size_t memory_bytes() const;
 
@@ -186,17 +188,17 @@ private:
     // Times are grouped in words of 64, blocks of 8 words (512 times), groups of 16 blocks (8192),
     // supergroups of 8 groups (65536) and hypergroups of 8 supergroups (2^19). Each word, block,
     // group and supergroup keeps the marks in the earlier members of its parent (a prefix within
-    // the parent), so the marks at or before a time are a popcount and four loads; clearing a mark
+    // the parent), so the marks at or before a time are a popcount and five loads; clearing a mark
     // subtracts one from the later members of its four parents (a vector each), and setting the
     // newest mark changes no prefix (later members start, when time reaches them, from their
-    // predecessor). The hypergroups keep plain counts, summed masked (their number changes only
-    // with the capacity).
+    // predecessor). Each hypergroup keeps the marks in all the earlier ones: clearing a mark
+    // subtracts one from the hypergroups time has reached since (seldom any: most earlier
+    // times are in now's hypergroup or the one before).
     static constexpr unsigned kBlockShift = 9, kGroupShift = 13, kSuperShift = 16, kHyperShift = 19;
 
     static constexpr std::uint32_t kCold = ~0u;  // the "distance" of a first access
-    static std::uint32_t bucket_of(std::uint32_t distance) {
-        return distance == 0 ? 0 : 32 - static_cast<std::uint32_t>(__builtin_clz(distance));
-    }
+    // kCold's is kColdIndex (no distance reaches 2^31).
+    static std::uint32_t bucket_of(std::uint32_t distance) { return static_cast<std::uint32_t>(std::bit_width(distance)); }
     void result(std::uint32_t distance, Result& r) const {
         const bool cold = distance == kCold;
         r.bucket = cold ? kColdBucket : bucket_of(distance);
@@ -205,15 +207,34 @@ private:
     }
     // A batch in three passes: every line's slot in the table (independent lookups, which the
     // host overlaps; null for a repeat of the line before, distance 0), then each time's mark
-    // word and prefixes asked for ahead; next_in_batch() then takes the accesses in order.
+    // word and prefixes asked for ahead; run_batch() then takes the accesses in order, each(i,
+    // distance or kCold).
     void start_batch(const std::uint64_t* lines, std::uint32_t** slots, std::size_t n);
-    std::uint32_t next_in_batch(std::uint32_t* slot) {
-        if (!slot) return 0;
-        if (now_ == capacity_) compact();
-        return step(*slot);
+    template <class Each>
+    void run_batch(const std::uint64_t* lines, std::size_t n, Each&& each);
+    // The bitset and its prefixes as plain pointers, held in registers through a batch (the
+    // vector stores that clear a mark may alias anything: through the members every access
+    // would load them again).
+    struct Marks {
+        std::uint64_t* marks;
+        std::uint16_t* word_before;
+        std::uint16_t* block_before;
+        std::uint16_t* group_before;
+        std::uint32_t* super_before;
+        std::uint32_t* hyper_before;
+        // Marks at times <= t (t < now).
+        std::uint32_t up_to(std::uint32_t t) const;
+        // Clears t's mark (t < now).
+        void clear(std::uint32_t t, std::uint32_t now) const;
+    };
+    Marks view() {
+        return {marks_.data(), word_before_.data(), block_before_.data(), group_before_.data(),
+                super_before_.data(), hyper_before_.data()};
     }
-    // An access whose line's slot in the table is `slot` (now_ < capacity_): its distance, or
-    // kCold.
+    // An access whose line's slot in the table is `slot` (now < capacity_): its distance, or
+    // kCold. now and live: the tracker's now_ and live_, kept in registers by the caller.
+    std::uint32_t step(std::uint32_t& slot, const Marks& m, std::uint32_t& now, std::uint32_t& live);
+    // The same, one access on its own.
     std::uint32_t step(std::uint32_t& slot);
     void prefetch_mark(std::uint32_t time_plus_one) const {
         const std::uint32_t t = time_plus_one - 1;
@@ -222,14 +243,10 @@ private:
         __builtin_prefetch(&word_before_[t >> 6]);
         __builtin_prefetch(&block_before_[t >> kBlockShift]);
     }
-    // Marks at times <= t (t < now_).
-    std::uint32_t marks_up_to(std::uint32_t t) const;
-    void set_mark(std::uint32_t t) {
+    void set_mark(const Marks& m, std::uint32_t t) {
         if ((t & 63) == 0) start_word(t >> 6);
-        marks_[t >> 6] |= 1ull << (t & 63);
-        ++hyper_count_[t >> kHyperShift];
+        m.marks[t >> 6] |= 1ull << (t & 63);
     }
-    void clear_mark(std::uint32_t t);
     // Sets the prefixes of word w (and of the block, group and supergroup it starts) from their
     // predecessors, when time first reaches it.
     void start_word(std::uint32_t w);
@@ -248,7 +265,7 @@ private:
     std::vector<std::uint16_t> block_before_;  // 16 per group: at most 7680
     std::vector<std::uint16_t> group_before_;  // 8 per supergroup: at most 57344
     std::vector<std::uint32_t> super_before_;  // 8 per hypergroup
-    std::vector<std::uint32_t> hyper_count_;
+    std::vector<std::uint32_t> hyper_before_;  // for the hypergroups time has reached
     std::vector<std::uint32_t> word_rank_;  // compaction scratch
     std::optional<LineTimes> own_times_;  // when not shared
     LineTimes& times_;
