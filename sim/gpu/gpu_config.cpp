@@ -178,6 +178,9 @@ void validate(const GpuConfig& c) {
     }
     if (!(c.warp_rate_spread >= 0 && c.warp_rate_spread <= 1))  // also refuses NaN
         fail("--warp-rate-spread " + (std::ostringstream() << c.warp_rate_spread).str() + " must be between 0 and 1");
+    if (c.warp_rate_redraw > kMaxIssueBurst)
+        fail("--warp-rate-redraw " + std::to_string(c.warp_rate_redraw) + " must be between 0 and " +
+             std::to_string(kMaxIssueBurst));
     if (c.issue_burst > kMaxIssueBurst)
         fail("--issue-burst " + std::to_string(c.issue_burst) + " must be 'auto' or between 1 and " +
              std::to_string(kMaxIssueBurst));

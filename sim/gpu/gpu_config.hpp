@@ -203,6 +203,10 @@ struct GpuConfig {
     // b, w); the round robin passes it over while its credit is below one request. 0: every warp
     // takes its turn (plain loose round robin). docs/gpu-model.md, "Semantics".
     double warp_rate_spread = 0;
+    // A warp draws its rate afresh every warp_rate_redraw requests (from (seed, b, w, k / N)), so
+    // that warps wander apart as a random walk, by about the square root of the loop's length,
+    // instead of in proportion to it. 0: a warp keeps one rate for its life.
+    std::uint32_t warp_rate_redraw = 0;
     // Requests a warp issues in a row once the round robin picks it (lrr; gto ignores it): its
     // requests go in groups k = 0..B-1, B..2B-1, ... (the last group ends with the store), one
     // group per turn, as a warp issues the loads of one iteration of its compiled loop before it

@@ -356,6 +356,17 @@ std::vector<GpuParameter> make_table() {
                                              "and 0.3: docs/fidelity.md)"),
                              only("h100", F, "0.05: fitted on the H200's training set (see the h200 preset), not "
                                              "re-fitted on the H100")}});
+    t.push_back({.option = "warp-rate-redraw", .report_key = "warp_rate_redraw", .field = "warp_rate_redraw",
+                 .group = "Scheduling", .type = P::count, .range = "0..65536", .min = 0, .max = 256,
+                 .help = "lrr with a rate spread: a warp draws its rate afresh every N requests, so warps wander "
+                         "apart as a random walk; 0: a warp keeps one rate",
+                 .get = get_number<&GpuConfig::warp_rate_redraw>, .set = set_count32<&GpuConfig::warp_rate_redraw>,
+                 .applied = [](const GpuConfig& c, const WorkloadSpec*) {
+                     return std::to_string(c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds &&
+                                                   c.warp_rate_spread > 0 && !c.timeline
+                                               ? c.warp_rate_redraw : 0);
+                 },
+                 .sources = {every(A, "0: a warp keeps the rate it drew")}});
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
                  .type = P::text, .range = "auto or 1..65536",
                  .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "

@@ -21,6 +21,7 @@ IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occu
     burst_ = burst;
     greedy_ = config.scheduler == WarpScheduler::gto;
     rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
+    redraw_ = rated_ ? config.warp_rate_redraw : 0;
     block_left_.assign(static_cast<std::size_t>(config.sms) * blocks_per_sm_, 0);
     sms_.assign(config.sms, SmTurn{});
     for (SmTurn& sm : sms_) sm.last = warps_per_sm_ - 1;  // the first turn goes to slot 0

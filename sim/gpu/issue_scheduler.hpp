@@ -75,7 +75,11 @@ public:
     bool retire(std::uint32_t s, std::size_t slot, bool missed) {
         WarpSlot& w = slots_[slot];
         w.stalled = greedy_ && missed;
-        if (++w.k < w.requests) return false;
+        if (++w.k < w.requests) {
+            if (redraw_ && w.k % redraw_ == 0) [[unlikely]]
+                w.rate = warp_issue_credit(config_, w.block, warp_in_block(s, slot), w.k / redraw_);
+            return false;
+        }
         w.lanes = 0;
         w.stalled = false;
         --sms_[s].live_warps;
@@ -97,6 +101,7 @@ private:
     std::uint32_t warps_per_block_ = 1, blocks_per_sm_ = 1, warps_per_sm_ = 1;
     std::uint32_t burst_ = 1;  // issue_burst_for(): requests per turn of the round robin
     bool greedy_ = false, rated_ = false;
+    std::uint32_t redraw_ = 0;  // rated: requests between draws of a warp's rate (0: never)
     std::vector<std::uint32_t> block_left_;  // live warps per block residency slot
     std::vector<SmTurn> sms_;
 };

@@ -13,9 +13,12 @@ namespace cachesim {
 // The most requests per turn of the round robin that warp `warp` of launch block `block` issues
 // (GpuConfig::warp_rate_spread): min(1, exp(spread * (z - 3))), z a standard normal drawn from the
 // seed, the block and the warp. 1 when the spread is 0.
-double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32_t warp);
+// epoch: the how-many-th draw (GpuConfig::warp_rate_redraw; 0, the first, is the warp's rate when
+// it is never redrawn).
+double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32_t warp, std::uint64_t epoch = 0);
 // The same rate as the scheduler uses it: fixed point, kWarpCreditOne = one request (>= 1).
-std::uint64_t warp_issue_credit(const GpuConfig& config, std::uint64_t block, std::uint32_t warp);
+std::uint64_t warp_issue_credit(const GpuConfig& config, std::uint64_t block, std::uint32_t warp,
+                                std::uint64_t epoch = 0);
 
 // Loose round robin with rates: the slot among warps[0, count) that issues next; `last` is the
 // slot that issued last and becomes the one returned. Each live warp the turn reaches gains its
