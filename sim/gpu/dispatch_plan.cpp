@@ -17,7 +17,7 @@ DispatchPlanner::DispatchPlanner(const WorkloadSpec& spec, const GpuConfig& conf
       refills_(config),
       next_(config.sms, 0),
       parked_(config.sms, 0) {
-    staged_.per_sm.resize(config.sms);
+    staged_.resize(config.sms);
     scheduler_.first_wave();
 }
 
@@ -42,21 +42,20 @@ void DispatchPlanner::advance(std::uint64_t end) {
         const std::uint32_t s = refills_.pop();
         parked_[s] = 0;
         if (scheduler_.blocks_waiting()) {
-            staged_.per_sm[s].push_back({round, scheduler_.next_block(), slots_.warps_loaded()});
+            staged_[s].push_back({round, scheduler_.next_block(), slots_.warps_loaded()});
             scheduler_.dispatch_next(s);
         }
         run(s, end);  // a later park joins the queue in its place
     }
-    staged_.warps = slots_.warps_loaded();
 }
 
 void DispatchPlanner::drain_into(DispatchPlan& plan) {
-    plan.per_sm.resize(staged_.per_sm.size());
-    for (std::size_t s = 0; s < staged_.per_sm.size(); ++s) {
-        plan.per_sm[s].insert(plan.per_sm[s].end(), staged_.per_sm[s].begin(), staged_.per_sm[s].end());
-        staged_.per_sm[s].clear();
+    plan.per_sm.resize(staged_.size());
+    for (std::size_t s = 0; s < staged_.size(); ++s) {
+        plan.per_sm[s].insert(plan.per_sm[s].end(), staged_[s].begin(), staged_[s].end());
+        staged_[s].clear();
     }
-    plan.warps = staged_.warps;
+    plan.warps = slots_.warps_loaded();
 }
 
 DispatchPlan plan_dispatch(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,

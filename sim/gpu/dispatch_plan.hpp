@@ -57,7 +57,7 @@ private:
     RefillQueue refills_;
     std::vector<std::uint64_t> next_;    // per SM, its next round
     std::vector<std::uint8_t> parked_;   // per SM, whether it waits in refills_
-    DispatchPlan staged_;              // planned, not yet drained
+    std::vector<std::vector<PlannedBlock>> staged_;  // per SM, planned, not yet drained
 };
 
 // The whole plan at once.

@@ -52,34 +52,38 @@ std::uint64_t IssueScheduler::fewest_requests_left(std::uint32_t s) const {
     return fewest;
 }
 
-void IssueScheduler::dispatch_planned(std::uint32_t s, std::uint64_t block, std::uint64_t age) {
+std::uint32_t IssueScheduler::free_block_slot(std::uint32_t s) const {
     std::uint32_t j = 0;  // the SM's first free residency slot
     while (block_left_[static_cast<std::size_t>(s) * blocks_per_sm_ + j] != 0) ++j;
-    const std::uint32_t block_slot = s * blocks_per_sm_ + j;
+    return s * blocks_per_sm_ + j;
+}
+
+template <class Load>
+void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&& load) {
     for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
-        const std::size_t slot = static_cast<std::size_t>(s) * warps_per_sm_ + j * warps_per_block_ + w;
-        if (!slots_.load_planned(slot, block, w, block_slot, age)) continue;
-        ++age;
+        // Warps past the end of a built-in launch, or recorded warps without an access, issue nothing.
+        if (!load(static_cast<std::size_t>(block_slot) * warps_per_block_ + w, w)) continue;
         ++block_left_[block_slot];
         ++sms_[s].live_warps;
     }
 }
 
+void IssueScheduler::dispatch_planned(std::uint32_t s, std::uint64_t block, std::uint64_t age) {
+    const std::uint32_t block_slot = free_block_slot(s);
+    load_warps(s, block_slot, [&](std::size_t slot, std::uint32_t w) {
+        if (!slots_.load_planned(slot, block, w, block_slot, age)) return false;
+        ++age;
+        return true;
+    });
+}
+
 void IssueScheduler::dispatch(std::uint32_t s, std::uint64_t block) {
-    SmTurn& sm = sms_[s];
-    std::uint32_t j = 0;  // the SM's first free residency slot
-    while (block_left_[static_cast<std::size_t>(s) * blocks_per_sm_ + j] != 0) ++j;
-    const std::uint32_t block_slot = s * blocks_per_sm_ + j;
+    const std::uint32_t block_slot = free_block_slot(s);
     // A block without a warp that issues (a recorded block whose threads made no access) takes no
     // time: the next one takes its place at once.
     for (; block < blocks_; block = ++dispatched_) {
-        for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
-            const std::size_t slot = static_cast<std::size_t>(s) * warps_per_sm_ + j * warps_per_block_ + w;
-            // Warps past the end of a built-in launch, or recorded warps without an access, issue nothing.
-            if (!slots_.load(slot, block, w, block_slot)) continue;
-            ++block_left_[block_slot];
-            ++sm.live_warps;
-        }
+        load_warps(s, block_slot,
+                   [&](std::size_t slot, std::uint32_t w) { return slots_.load(slot, block, w, block_slot); });
         if (block_left_[block_slot] != 0) break;
     }
     if (block < blocks_) ++dispatched_;

@@ -94,6 +94,12 @@ private:
         std::uint32_t current = kNoWarp;  // gto: local slot being run greedily
     };
     void dispatch(std::uint32_t s, std::uint64_t block);
+    // The global index of SM s's first free residency slot.
+    std::uint32_t free_block_slot(std::uint32_t s) const;
+    // Puts the warps of a block into SM s's residency slot `block_slot`: load(warp slot, warp in
+    // block) loads one and says whether it issues anything.
+    template <class Load>
+    void load_warps(std::uint32_t s, std::uint32_t block_slot, Load&& load);
 
     const GpuConfig& config_;
     WarpSlots& slots_;
