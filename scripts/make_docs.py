@@ -461,6 +461,96 @@ def gen_fidelity_sets(base="tests/data", command=REPORT_CMD):
     return text + "\n" + "\n".join(out) + "\n"
 
 
+# --- cycle timing's issue cost ------------------------------------------------------------------
+
+ISSUE_COST = H200 + "/issue_cost"
+COMPILATIONS = ["index64", "index32", "unroll1"]
+
+
+def gen_issue_cost_loops():
+    path = ISSUE_COST + "/issue_cost.csv"
+    rows = read_csv(path)
+    loops = {}
+    for r in rows:
+        box = "matmul" if r["kernel"] == "matmul" else "stencil {}x{}".format(r["stencil_w"], r["stencil_h"])
+        loops.setdefault(box, {})[r["variant"]] = r
+    out = ["| loop | " + " | ".join(COMPILATIONS) + " |", "|---|" + "---:|" * len(COMPILATIONS)]
+    for box, by in loops.items():
+        out.append("| {} | {} |".format(box, " | ".join(
+            "{} ({})".format(by[v]["cycles_per_request"], by[v]["busiest"]) for v in COMPILATIONS)))
+    return note("from `{}`, written by `scripts/issue_cost_table.py {}` from `scripts/device_issue_cost.sh probe`'s "
+                "Nsight Compute counters (cycles of a warp scheduler per global load request, and what limits it: "
+                "the issue port or a pipe)".format(path, ISSUE_COST)) + "\n" + "\n".join(out) + "\n"
+
+
+def ncu_raw(path):
+    with open(os.path.join(ROOT, path)) as f:
+        lines = f.read().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
+    rows = list(csv.reader(lines[start:]))
+    return [dict(zip(rows[0], r)) for r in rows[2:]]
+
+
+def gen_issue_cost_states():
+    stall = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
+    out = ["| launch | schedule | compilation | L1 hit % | cycles | issue slots used | waiting on memory "
+           "| pipe throttle | dispatch stall |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    sources = []
+    for size in ("1536", "1024"):
+        states = ISSUE_COST + "/warp_states_{}.csv".format(size)
+        configs = ISSUE_COST + "/rows_warp_states_{}.csv".format(size)
+        sources += [states, configs]
+        for launch, config in zip(ncu_raw(states), read_csv(configs)):
+            value = lambda k: float(launch[k].replace(",", ""))
+            out.append("| {}³ d{} b{} | {} | {} | {:.1f} | {} | {:.0f}% | {:.1f} | {:.1f} | {:.1f} |".format(
+                config["width"], config["depth"], config["block"], config["schedule"], config["variant"],
+                value("l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"),
+                num(value("gpc__cycles_elapsed.max")),
+                value("smsp__issue_active.avg.pct_of_peak_sustained_active"),
+                value(stall.format("long_scoreboard")), value(stall.format("math_pipe_throttle")),
+                value(stall.format("dispatch_stall"))))
+    return note("from {}, written by `scripts/device_issue_cost.sh states` (Nsight Compute: the share of a "
+                "scheduler's cycles it issued; then, per instruction issued, the warps waiting on a global load "
+                "(long scoreboard), on a busy pipe (math pipe throttle) and held at dispatch)".format(
+                    ", ".join("`{}`".format(p) for p in sources))) + "\n" + "\n".join(out) + "\n"
+
+
+ISSUE_COST_RUNS = [  # (file stem under ISSUE_COST/compare, scheduler, where a warp waits)
+    ("gto_burst", "greedy then oldest", "after its burst"),
+    ("gto_sass", "greedy then oldest", "at the SASS's load gates"),
+    ("lrr_sass", "loose round robin", "at the SASS's load gates"),
+]
+ISSUE_COST_SETS = [("training_matmul", "training matmul"), ("heldout_matmul_index64", "held-out matmul, index64"),
+                   ("heldout_matmul_index32", "held-out matmul, index32"),
+                   ("heldout_matmul_unroll1", "held-out matmul, unroll1")]
+
+
+def gen_issue_cost_runs():
+    out = ["| scheduler | a warp waits | set | runs | L1 within 3 | L1 beyond 6 | mean \\|L1 error\\| "
+           "| naive (linear) L1 error | `column:128` L1 error |",
+           "|---|---|---|---:|---:|---:|---:|---|---|"]
+    used = []
+    for stem, scheduler, waits in ISSUE_COST_RUNS:
+        for name, label in ISSUE_COST_SETS:
+            path = "{}/compare/{}_{}.csv".format(ISSUE_COST, stem, name)
+            if not os.path.exists(os.path.join(ROOT, path)):
+                continue
+            used.append(path)
+            rows = read_csv(path)
+            c = target_counts(rows)
+            err = lambda r: float(r[S + L1R]) - float(r[M + L1R])
+            pick = lambda schedule: ", ".join("{:+.1f}".format(err(r)) for r in rows if r["schedule"] == schedule)
+            out.append("| {} | {} | {} | {} | {}/{} | {} | {:.2f} | {} | {} |".format(
+                scheduler, waits, label, c["runs"], c["l1_3"], c["runs"], c["l1_6"],
+                sum(abs(err(r)) for r in rows) / len(rows), pick("linear"), pick("column:128")))
+    return note("from `cachesim compare`'s joined CSVs {} (`cachesim compare --preset h200 --gpu timing=cycles "
+                "--gpu issue-cycles=auto --gpu issue-burst=auto --gpu compilation=V` with `--gpu "
+                "warp-scheduler=gto` and `--gpu load-gates=burst` as the row says, on the H200's measured rows of "
+                "the set and compilation V)".format(", ".join("`{}`".format(p) for p in used))) + "\n" + \
+        "\n".join(out) + "\n"
+
+
 # --- the rtx2080s preset against the thesis's RTX 2080 Super -----------------------------------
 
 THESIS_QUOTES = "tests/data/rtx2080s/thesis_quotes.csv"
@@ -521,6 +611,9 @@ GENERATORS = {
     "fidelity-sets": gen_fidelity_sets,
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "rtx2080s-thesis": gen_rtx2080s_thesis,
+    "issue-cost-loops": gen_issue_cost_loops,
+    "issue-cost-states": gen_issue_cost_states,
+    "issue-cost-runs": gen_issue_cost_runs,
 }
 
 

@@ -1,9 +1,11 @@
 #include "sim/gpu/cycle_scheduler.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "sim/gpu/issue_burst.hpp"
 #include "sim/gpu/load_gates.hpp"
+#include "sim/gpu/loop_issue_cost.hpp"
 #include "sim/thread_model.hpp"
 
 namespace cachesim {
@@ -20,6 +22,7 @@ CycleScheduler::CycleScheduler(const WorkloadSpec* spec, const GpuConfig& config
         throw SimulationError("--timing cycles: " + std::to_string(warps_per_sm_) + " resident warps per SM on " +
                               std::to_string(q_) + " schedulers is more than 64 per scheduler");
     burst_ = cycle_issue_burst(config, spec);
+    cost_ = static_cast<std::uint64_t>(std::llround(cycle_issue_cost(config, spec) * (1u << kCostShift)));
     greedy_ = config.scheduler == WarpScheduler::gto;
     sms_.assign(config.sms, SmState{});
     for (SmState& sm : sms_) {

@@ -5,7 +5,9 @@
 // ready warp starts one (loose round robin among the ready warps, or the oldest under gto). A
 // warp issues its burst (the loads of one iteration of its compiled loop) one request a cycle,
 // then waits until the data of the whole burst is there (the front end says when: L1 hit, a
-// sector on its way, or an L1 miss) and is ready again. A new block's warps are ready from the
+// sector on its way, or an L1 miss) and is ready again. Each request takes its scheduler for the
+// loop's issue cost (GpuConfig::issue_cycles, loop_issue_cost.hpp; 1: one request a cycle): the
+// scheduler issues again only once that many cycles have passed, in 1/256 cycle steps. A new block's warps are ready from the
 // cycle after the one in which the block before them freed the slot.
 //
 // Time is counted in ticks, Q per cycle: tick c*Q + q is scheduler q's issue slot in cycle c, so
@@ -63,19 +65,26 @@ public:
             if (c * q_ + q >= end) return end;
             while (!sm.waiting.empty() && sm.waiting.front().ready <= c) make_ready(sm);
             for (; q < q_; ++q) {
+                if (free_cycle(sm.free[q]) > c) continue;  // still busy with its last request
                 const std::uint32_t local = choose(s, sm, q);
                 if (local == kNoWarp) continue;
                 const std::uint64_t tick = c * q_ + q;
                 if (tick >= end) return end;
                 sm.current[q] = local;
                 sm.last[q] = local / q_;
+                // the cost accumulates in fractions of a cycle: a scheduler whose cost is 5.25
+                // issues at cycles 0, 5, 10, 15, 21, 26, ... (one request a cycle at cost 1)
+                sm.free[q] = std::max(sm.free[q], c << kCostShift) + cost_;
                 slot = static_cast<std::size_t>(s) * warps_per_sm_ + local;
                 return tick;
             }
-            bool any_ready = false;
-            for (std::uint32_t i = 0; i < q_; ++i) any_ready |= sm.ready[i] != 0;
-            if (!any_ready && sm.waiting.empty()) return end;  // not reached: a busy SM has a warp
-            c = any_ready ? c + 1 : std::max(c + 1, sm.waiting.front().ready);
+            // the next cycle at which a scheduler with a ready warp is free, or a waiting warp is ready
+            std::uint64_t next = ~0ull;
+            for (std::uint32_t i = 0; i < q_; ++i)
+                if (sm.ready[i] != 0) next = std::min(next, std::max(c + 1, free_cycle(sm.free[i])));
+            if (!sm.waiting.empty()) next = std::min(next, std::max(c + 1, sm.waiting.front().ready));
+            if (next == ~0ull) return end;  // not reached: a busy SM has a warp
+            c = next;
             q = 0;
         }
     }
@@ -127,7 +136,11 @@ private:
         std::uint32_t current[kMaxSchedulers]{};  // per scheduler, the warp in the middle of a burst
         std::uint32_t last[kMaxSchedulers]{};     // per scheduler, the bit that issued last (round robin)
         std::uint64_t resume = 0;                 // the cycle from which newly dispatched warps are ready
+        std::uint64_t free[kMaxSchedulers]{};     // per scheduler, when it may issue again (1/256 cycles)
     };
+    static constexpr unsigned kCostShift = 8;  // issue costs and free times in 1/256 cycles
+    // The cycle in which a scheduler free from `free` on may issue (it becomes free during it).
+    static std::uint64_t free_cycle(std::uint64_t free) { return free >> kCostShift; }
     static bool later(const Waiting& a, const Waiting& b) {
         return a.ready != b.ready ? a.ready > b.ready : a.local > b.local;
     }
@@ -176,6 +189,7 @@ private:
     IssueScheduler base_;  // blocks on SMs, dispatch and refill, requests left
     WarpSlots& slots_;
     std::uint32_t q_ = 4, warps_per_sm_ = 1, burst_ = 1;
+    std::uint64_t cost_ = 1u << kCostShift;  // a request's issue cost in 1/256 cycles
     bool greedy_ = false;
     std::vector<SmState> sms_;
     std::vector<std::uint64_t> burst_ready_;  // per warp slot: when the data of its burst so far is there

@@ -197,6 +197,9 @@ void validate(const GpuConfig& c) {
     if (c.timing == IssueTiming::cycles) {
         if (c.schedulers_per_sm < 1 || c.schedulers_per_sm > 16)
             fail("--schedulers-per-sm " + std::to_string(c.schedulers_per_sm) + " must be between 1 and 16");
+        if (c.issue_cycles != kIssueCyclesAuto && !(c.issue_cycles >= 1 && c.issue_cycles <= kMaxIssueCycles))
+            fail("--issue-cycles " + (std::ostringstream() << c.issue_cycles).str() + " must be 'auto' or between 1 and " +
+                 std::to_string(static_cast<int>(kMaxIssueCycles)));
         if (c.lat_l1_hit < 1 || c.lat_l1_miss < 1 || c.lat_l1_hit > (1u << 20) || c.lat_l1_miss > (1u << 20))
             fail("--lat-l1-hit/--lat-l1-miss: latencies must be between 1 and " + std::to_string(1u << 20) + " cycles");
     }

@@ -228,6 +228,11 @@ struct GpuConfig {
     std::uint32_t lat_l1_hit = 32;
     std::uint32_t lat_l1_miss = 291;
     LoadGates load_gates = LoadGates::sass;
+    // Cycle timing: cycles a scheduler is taken by each request it issues, the loop's other
+    // instructions included (the busiest of its issue port and pipes, loop_issue_cost.hpp), so a
+    // loop heavy in address arithmetic leaves its warps competing for the scheduler rather than
+    // waiting for memory. 1: one request a cycle. kIssueCyclesAuto: measured for the compiled loop.
+    double issue_cycles = 1;
     double l1_miss_bandwidth = 0;  // L1 miss sectors an SM sends the L2 per cycle; 0: no limit
     std::uint32_t l2_coalesce_hit_cycles = 100;
     std::uint32_t l2_coalesce_miss_cycles = 400;
@@ -251,6 +256,8 @@ struct GpuConfig {
 inline constexpr std::uint32_t kIssueBurstAuto = 0;
 inline constexpr std::uint32_t kMaxIssueBurst = 1u << 16;     // validate's bounds
 inline constexpr std::uint32_t kMaxBlockStartSkip = 1u << 10;
+inline constexpr double kIssueCyclesAuto = 0;  // GpuConfig::issue_cycles: from loop_issue_cost.hpp
+inline constexpr double kMaxIssueCycles = 1024;
 
 // What a launch of `config.block` threads gets on one SM.
 struct GpuOccupancy {

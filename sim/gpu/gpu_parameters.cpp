@@ -2,6 +2,7 @@
 
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_parameter_accessors.hpp"
+#include "sim/gpu/loop_issue_cost.hpp"
 
 namespace cachesim {
 
@@ -466,6 +467,35 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(M, "sass: cuobjdump -sass of gpubench's kernels (tests/data/h200/sass_loads.txt, "
                                       "sass_loads_variants.txt); warps issue in order, so a load after an add waits "
                                       "for the loads the add consumes")}});
+    t.push_back({.option = "issue-cycles", .report_key = "issue_cycles", .field = "issue_cycles", .group = kCycles,
+                 .type = P::text, .range = "auto or 1..1024",
+                 .help = "cycles: cycles of its scheduler each request takes, the loop's other instructions "
+                         "included, N or auto (measured for gpubench's compiled loop: --compilation); 1: one "
+                         "request a cycle",
+                 .get = [](const GpuConfig& c) {
+                     return c.issue_cycles == kIssueCyclesAuto ? std::string("auto") : short_real(c.issue_cycles);
+                 },
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     if (text == "auto") {
+                         c.issue_cycles = kIssueCyclesAuto;
+                         return;
+                     }
+                     const std::string s(text);
+                     char* end = nullptr;
+                     const double v = std::strtod(s.c_str(), &end);
+                     if (s.empty() || end != s.c_str() + s.size() || !(v >= 1 && v <= kMaxIssueCycles))
+                         bad_value(option, "auto or a number from 1 to 1024", text);
+                     c.issue_cycles = v;
+                 },
+                 // the loop's measured value for "auto"; the rounds issue one request a round
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
+                     return c.timing == IssueTiming::cycles && !c.timeline ? short_real(cycle_issue_cost(c, w))
+                                                                           : std::string("1");
+                 },
+                 .sources = {every(A, "1: one request a cycle; auto, the cost of gpubench's compiled loops measured "
+                                      "on the H200 (ncu issue and pipe counters of probe launches in no validation "
+                                      "set: scripts/device_issue_cost.sh, tests/data/h200/issue_cost/issue_cost.csv), "
+                                      "is an option")}});
     t.push_back({.option = "l1-miss-bandwidth", .report_key = "l1_miss_bandwidth", .field = "l1_miss_bandwidth",
                  .group = kCycles, .type = P::real, .range = "0 or more", .min = 0, .max = 8,
                  .help = "cycles: L1 miss sectors an SM sends the L2 per cycle, queued in order (its share of the "

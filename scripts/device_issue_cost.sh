@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# What each request of a compiled loop costs its warp scheduler (docs/fidelity.md, "Issue cost"):
+# builds gpubench with CMake + nvcc only and profiles, under Nsight Compute (clocks untouched),
+# probe launches that are in no validation set -- the stencils on 1024x1024 (block 256, linear;
+# every box gpubench specialises and three it does not) and the matmul on 512x512, depth 512
+# (block 128, linear) -- each compiled three ways, with the issue and pipe counters; and, to see
+# why the 32-bit build of the matmul shares less in L1, the warp states (why warps did not issue)
+# of held-out launches compiled both ways. Usage:
+#   scripts/device_issue_cost.sh [probe|states|all]   (default all)
+# Writes under $OUT (default ./device-out): probe: ncu_{stencil,matmul}.csv (ncu --page raw),
+# rows_{stencil,matmul}.csv (gpubench's rows, in the same order; scripts/issue_cost_table.py
+# turns them into issue_cost.csv); states: warp_states_{1536,1024}.csv and
+# rows_warp_states_{1536,1024}.csv; and environment.txt.
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+PART=${1:-all}
+case $PART in probe|states|all) ;; *) echo "unknown part $PART (probe, states or all)" >&2; exit 2;; esac
+OUT=${OUT:-$PWD/device-out}
+mkdir -p "$OUT/logs"
+cmake -S . -B build-device -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/logs/build.log" 2>&1 &&
+  cmake --build build-device -j"$(nproc)" --target gpubench >>"$OUT/logs/build.log" 2>&1 ||
+  { tail -20 "$OUT/logs/build.log"; exit 1; }
+BIN=build-device/apps/gpubench/gpubench
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/environment.txt"
+M=gpc__cycles_elapsed.max,sm__cycles_active.sum,smsp__inst_executed.sum,sm__inst_executed_pipe_lsu.sum
+M=$M,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,smsp__issue_active.avg.per_cycle_active
+for p in alu fma fmaheavy fmalite fp64 lsu uniform xu adu cbu tensor; do M=$M,sm__pipe_${p}_cycles_active.sum; done
+run() {
+  local name=$1
+  shift
+  timeout 200 ncu --csv --page raw --print-units base --kernel-name-base demangled --kernel-name regex:ProfiledLaunch \
+    --cache-control all --clock-control none --metrics "$M" \
+    "$BIN" --counters ncu "$@" --variants index64,index32,unroll1 --reps 1 --warmup 0 --no-check \
+    --out "$OUT/rows_$name.csv" >"$OUT/ncu_$name.csv" 2>"$OUT/logs/$name.err"
+  echo "rc=$? $name"
+}
+if [ "$PART" != states ]; then
+  run stencil --kernel stencil --size 1024x1024 --stencil 3x3,5x5,7x7,9x9,3x5,11x11,13x13 --blocks 256 --schedules linear
+  run matmul --kernel matmul --size 512x512 --depth 512 --blocks 128 --schedules linear
+fi
+STATE_METRICS=l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,gpc__cycles_elapsed.max,smsp__inst_executed.sum
+STATE_METRICS=$STATE_METRICS,sm__warps_active.avg.per_cycle_active,launch__registers_per_thread,launch__shared_mem_config_size
+STATE_METRICS=$STATE_METRICS,launch__occupancy_limit_registers,launch__occupancy_limit_warps,launch__occupancy_limit_blocks
+STATE_METRICS=$STATE_METRICS,launch__occupancy_limit_shared_mem,smsp__issue_active.avg.pct_of_peak_sustained_active
+STATE_METRICS=$STATE_METRICS,smsp__average_warp_latency_per_inst_issued.ratio
+# states SIZE DEPTH BLOCK SCHEDULES: warp states, issue activity and occupancy of held-out matmul
+# launches, index64 and index32.
+states() {
+  timeout 200 ncu --csv --page raw --print-units base --kernel-name-base demangled --kernel-name regex:ProfiledLaunch \
+    --cache-control all --clock-control none --section WarpStateStats --section SchedulerStats --section Occupancy \
+    --section LaunchStats --metrics "$STATE_METRICS" \
+    "$BIN" --counters ncu --kernel matmul --size "$1x$1" --depth "$2" --blocks "$3" --schedules "$4" \
+    --variants index64,index32 --reps 1 --warmup 0 --no-check --out "$OUT/rows_warp_states_$1.csv" \
+    >"$OUT/warp_states_$1.csv" 2>"$OUT/logs/states_$1.err"
+  echo "rc=$? states $1"
+}
+if [ "$PART" != probe ]; then
+  states 1536 1536 96 column:128,column:64,linear,tiled:32x32
+  states 1024 512 128 linear
+fi

@@ -1,0 +1,52 @@
+#include "sim/gpu/loop_issue_cost.hpp"
+
+namespace cachesim {
+
+namespace {
+
+// cycles_per_request of tests/data/h200/issue_cost/issue_cost.csv: the busiest of the issue port
+// and the pipes, per load request, on probe launches in no validation set (stencils on 1024^2 at
+// block 256, the matmul on 512^2 at depth 512, block 128). The kernel's start (the schedule's
+// index arithmetic) is spread over its requests, which is why small boxes cost more per request.
+struct LoopCost {
+    WorkloadKind kind;
+    std::uint32_t box_w, box_h;  // the stencil's box; 0 x 0 for the matmul
+    KernelCompilation compilation;
+    double cycles;
+};
+constexpr auto I64 = KernelCompilation::index64;
+constexpr auto I32 = KernelCompilation::index32;
+constexpr auto U1 = KernelCompilation::unroll1;
+constexpr LoopCost kCosts[] = {
+    {WorkloadKind::stencil, 3, 3, I64, 19.00},   {WorkloadKind::stencil, 3, 3, I32, 15.33},
+    {WorkloadKind::stencil, 3, 3, U1, 27.44},    {WorkloadKind::stencil, 5, 5, I64, 11.24},
+    {WorkloadKind::stencil, 5, 5, I32, 8.67},    {WorkloadKind::stencil, 5, 5, U1, 20.00},
+    {WorkloadKind::stencil, 7, 7, I64, 8.96},    {WorkloadKind::stencil, 7, 7, I32, 7.28},
+    {WorkloadKind::stencil, 7, 7, U1, 18.45},    {WorkloadKind::stencil, 9, 9, I64, 7.96},
+    {WorkloadKind::stencil, 9, 9, I32, 6.74},    {WorkloadKind::stencil, 9, 9, U1, 17.73},
+    {WorkloadKind::stencil, 3, 5, I64, 22.73},   {WorkloadKind::stencil, 3, 5, I32, 18.13},
+    {WorkloadKind::stencil, 3, 5, U1, 22.53},    {WorkloadKind::stencil, 11, 11, I64, 12.91},
+    {WorkloadKind::stencil, 11, 11, I32, 9.19},  {WorkloadKind::stencil, 11, 11, U1, 15.36},
+    {WorkloadKind::stencil, 13, 13, I64, 13.62}, {WorkloadKind::stencil, 13, 13, I32, 9.03},
+    {WorkloadKind::stencil, 13, 13, U1, 15.09},  {WorkloadKind::matmul, 0, 0, I64, 3.62},
+    {WorkloadKind::matmul, 0, 0, I32, 5.22},     {WorkloadKind::matmul, 0, 0, U1, 7.59},
+};
+
+}  // namespace
+
+double measured_issue_cost(const WorkloadSpec& spec, KernelCompilation compilation) {
+    const bool stencil = spec.kind == WorkloadKind::stencil;
+    const std::uint32_t w = stencil ? spec.stencil_w : 0, h = stencil ? spec.stencil_h : 0;
+    for (const LoopCost& cost : kCosts)
+        if (cost.kind == spec.kind && cost.box_w == w && cost.box_h == h && cost.compilation == compilation)
+            return cost.cycles;
+    return 0;
+}
+
+double cycle_issue_cost(const GpuConfig& config, const WorkloadSpec* spec) {
+    if (config.issue_cycles != kIssueCyclesAuto) return config.issue_cycles;
+    const double measured = spec ? measured_issue_cost(*spec, config.compilation) : 0;
+    return measured > 0 ? measured : 1;
+}
+
+}  // namespace cachesim

@@ -1,0 +1,22 @@
+#pragma once
+// Cycle timing's issue cost (GpuConfig::issue_cycles): how many cycles of its warp scheduler each
+// global load request of a compiled loop takes, the loop's address arithmetic, clamps and adds
+// included. A scheduler issues one instruction a cycle and its pipes take some instructions at
+// half rate or less, so a loop with several instructions per load keeps its scheduler busy
+// between loads; when the warps' loads come back faster than the scheduler can issue the rest,
+// the warps compete for it instead of waiting for memory. Measured per compiled loop on the H200
+// (scripts/device_issue_cost.sh, scripts/issue_cost_table.py: tests/data/h200/issue_cost/).
+#include "sim/gpu/gpu_config.hpp"
+#include "traces/workload_spec.hpp"
+
+namespace cachesim {
+
+// The cycles per request cycle timing charges a scheduler: GpuConfig::issue_cycles, or for
+// kIssueCyclesAuto the measured cost of the workload's loop as compiled (GpuConfig::compilation);
+// 1 (one request a cycle) for a loop that was not measured or a recorded kernel (spec null).
+double cycle_issue_cost(const GpuConfig& config, const WorkloadSpec* spec);
+
+// The measured cost of gpubench's loop for this workload and compilation; 0 when not measured.
+double measured_issue_cost(const WorkloadSpec& spec, KernelCompilation compilation);
+
+}  // namespace cachesim
