@@ -516,22 +516,24 @@ def gen_issue_cost_states():
                     ", ".join("`{}`".format(p) for p in sources))) + "\n" + "\n".join(out) + "\n"
 
 
-ISSUE_COST_RUNS = [  # (file stem under ISSUE_COST/compare, scheduler, where a warp waits)
-    ("gto_burst", "greedy then oldest", "after its burst"),
-    ("gto_sass", "greedy then oldest", "at the SASS's load gates"),
-    ("lrr_sass", "loose round robin", "at the SASS's load gates"),
+ISSUE_COST_RUNS = [  # (file stem under ISSUE_COST/compare, scheduler, where a warp waits, L1-miss port)
+    ("gto_burst", "greedy then oldest", "after its burst", "none"),
+    ("gto_sass", "greedy then oldest", "at the SASS's load gates", "none"),
+    ("gto_sass_bw", "greedy then oldest", "at the SASS's load gates", "0.6"),
+    ("lrr_sass", "loose round robin", "at the SASS's load gates", "none"),
 ]
-ISSUE_COST_SETS = [("training_matmul", "training matmul"), ("heldout_matmul_index64", "held-out matmul, index64"),
+ISSUE_COST_SETS = [("training_matmul", "training matmul"), ("training_stencil", "training stencil"),
+                   ("heldout_matmul_index64", "held-out matmul, index64"),
                    ("heldout_matmul_index32", "held-out matmul, index32"),
                    ("heldout_matmul_unroll1", "held-out matmul, unroll1")]
 
 
 def gen_issue_cost_runs():
-    out = ["| scheduler | a warp waits | set | runs | L1 within 3 | L1 beyond 6 | mean \\|L1 error\\| "
-           "| naive (linear) L1 error | `column:128` L1 error |",
-           "|---|---|---|---:|---:|---:|---:|---|---|"]
+    out = ["| scheduler | a warp waits | L1-miss port | set | runs | L1 within 3 | L1 beyond 6 | mean \\|L1 error\\| "
+           "| L2 within 5 | naive (linear) L1 error | `column:128` L1 error |",
+           "|---|---|---|---|---:|---:|---:|---:|---:|---|---|"]
     used = []
-    for stem, scheduler, waits in ISSUE_COST_RUNS:
+    for stem, scheduler, waits, port in ISSUE_COST_RUNS:
         for name, label in ISSUE_COST_SETS:
             path = "{}/compare/{}_{}.csv".format(ISSUE_COST, stem, name)
             if not os.path.exists(os.path.join(ROOT, path)):
@@ -540,15 +542,17 @@ def gen_issue_cost_runs():
             rows = read_csv(path)
             c = target_counts(rows)
             err = lambda r: float(r[S + L1R]) - float(r[M + L1R])
-            pick = lambda schedule: ", ".join("{:+.1f}".format(err(r)) for r in rows if r["schedule"] == schedule)
-            out.append("| {} | {} | {} | {} | {}/{} | {} | {:.2f} | {} | {} |".format(
-                scheduler, waits, label, c["runs"], c["l1_3"], c["runs"], c["l1_6"],
-                sum(abs(err(r)) for r in rows) / len(rows), pick("linear"), pick("column:128")))
+            pick = lambda schedule: ", ".join("{:+.1f}".format(err(r)) for r in rows
+                                              if r["schedule"] == schedule) if name.endswith("matmul") or "matmul_" in name else ""
+            out.append("| {} | {} | {} | {} | {} | {}/{} | {} | {:.2f} | {}/{} | {} | {} |".format(
+                scheduler, waits, port, label, c["runs"], c["l1_3"], c["runs"], c["l1_6"],
+                sum(abs(err(r)) for r in rows) / len(rows), c["l2_5"], c["runs"], pick("linear"),
+                pick("column:128")))
     return note("from `cachesim compare`'s joined CSVs {} (`cachesim compare --preset h200 --gpu timing=cycles "
-                "--gpu issue-cycles=auto --gpu issue-burst=auto --gpu compilation=V` with `--gpu "
-                "warp-scheduler=gto` and `--gpu load-gates=burst` as the row says, on the H200's measured rows of "
-                "the set and compilation V)".format(", ".join("`{}`".format(p) for p in used))) + "\n" + \
-        "\n".join(out) + "\n"
+                "--gpu issue-cycles=auto --gpu issue-burst=auto --gpu compilation=V`, with `--gpu "
+                "warp-scheduler=gto`, `--gpu load-gates=burst` and `--gpu l1-miss-bandwidth=0.6` as the row says, on "
+                "the H200's measured rows of the set and compilation V)".format(
+                    ", ".join("`{}`".format(p) for p in used))) + "\n" + "\n".join(out) + "\n"
 
 
 # --- the rtx2080s preset against the thesis's RTX 2080 Super -----------------------------------
