@@ -148,7 +148,12 @@ void ReuseDistanceTracker::start_batch(const std::uint64_t* lines, std::uint32_t
     decrement_after(&group_before[g & ~7u], g & 7, kLater16x8);
     const std::uint32_t s = t >> kSuperShift;
     decrement_after(&super_before[s & ~7u], s & 7, kLater32x8);
-    for (std::uint32_t h = (t >> kHyperShift) + 1; h <= (now >> kHyperShift); ++h) --hyper_before[h];
+    // The hypergroups after t's up to now's. Most earlier times are in now's hypergroup or the one
+    // before, and which of the two goes either way on a random stream: that case decrements now's
+    // by 0 or 1 without a branch on which; a time further back takes the loop.
+    const std::uint32_t first = t >> kHyperShift, last = now >> kHyperShift;
+    if (last - first <= 1) [[likely]] hyper_before[last] -= last - first;
+    else for (std::uint32_t h = first + 1; h <= last; ++h) --hyper_before[h];
 }
 
 [[gnu::always_inline]] inline std::uint32_t ReuseDistanceTracker::step(std::uint32_t& slot, const Marks& m,
