@@ -138,7 +138,12 @@ public:
     // The slot holding `line`, or kNone. No state changes.
     std::uint32_t find(std::uint64_t line) const {
         if (indexed_) return index_.find(line);
-        const std::uint32_t base = set_of(line) * g_.ways;
+        return find(line, set_of(line));
+    }
+    // The same, for a line whose set (set_of(line)) the caller has worked out.
+    std::uint32_t find(std::uint64_t line, std::uint32_t set) const {
+        if (indexed_) return index_.find(line);
+        const std::uint32_t base = set * g_.ways;
         const std::uint64_t* tags = &tags_[base];
         for (std::uint32_t w = 0; w < g_.ways; ++w)
             if (tags[w] == line) return base + w;
@@ -148,7 +153,7 @@ public:
     std::uint64_t dirty(std::uint32_t slot) const { return dirty_[slot]; }
 
     // A lookup found the line (the policy sees a hit on the line).
-    void touch(std::uint32_t slot) {
+    [[gnu::always_inline]] void touch(std::uint32_t slot) {
         const std::uint32_t set = g_.sets == 1 ? 0 : slot / g_.ways;
         policy_.on_hit(set, slot - set * g_.ways, tick());
     }
@@ -161,8 +166,12 @@ public:
     // its set or evicting per the policy. Returns the slot; evicted lines are reported in `out`.
     std::uint32_t insert(std::uint64_t line, std::uint64_t sectors, std::uint64_t dirty_sectors,
                          SectorEviction& out) {
+        return insert(line, set_of(line), sectors, dirty_sectors, out);
+    }
+    // The same, for a line whose set (set_of(line)) the caller has worked out.
+    std::uint32_t insert(std::uint64_t line, std::uint32_t set, std::uint64_t sectors, std::uint64_t dirty_sectors,
+                         SectorEviction& out) {
         out.count = 0;
-        const std::uint32_t set = set_of(line);
         std::uint32_t way = first_empty(set);
         if (way == kNone) {
             const Victim v = policy_.victim(set, now_);
