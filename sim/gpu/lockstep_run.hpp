@@ -53,6 +53,7 @@ public:
         const std::size_t buffers = fronts.size() > 1 ? 2 : 1;  // the L2 replays one while the SMs fill the other
         slices_ = l2.slices();
         cursors_.assign(slices_, {});
+        dues_.assign(slices_, {});
         for (SmFrontEnd<L1Policy>& front : fronts) front.set_slicing(l2.slicing());
         for (std::size_t b = 0; b < buffers; ++b) {
             events_[b].assign(static_cast<std::size_t>(config.sms) * slices_, {});
@@ -91,6 +92,7 @@ private:
     // chunk the L2 events are buffered (tens of MiB at most).
     static constexpr std::uint64_t kChunkRounds = 16384;
     static constexpr std::uint64_t kNotParked = ~0ull;
+    static constexpr std::uint32_t kNoEvent = ~0u;
 
     void run_serial(std::uint64_t total_requests) {
         const std::uint64_t chunk = control_.observer ? 1 : kChunkRounds;
@@ -258,18 +260,27 @@ private:
         const std::vector<std::uint64_t>& request_block = request_block_[buffer];
         std::vector<std::size_t>& cursor = cursors_[slice];
         cursor.assign(config_.sms, 0);
+        // Per SM, the round of its next event for the slice (kNoEvent: none left): the rounds'
+        // scan over the SMs reads this one small array instead of each SM's list.
+        std::vector<std::uint32_t>& due = dues_[slice];
+        due.resize(config_.sms);
+        for (std::uint32_t s = 0; s < config_.sms; ++s) {
+            const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
+            due[s] = mine.empty() ? kNoEvent : mine[0].round;
+        }
         const std::uint32_t rounds = static_cast<std::uint32_t>(end - start);
         std::uint64_t last_round = 0;  // rounds of the launch: 1 + the last in which a request issued
         if (control_.observer) [[unlikely]]
             last_round = *std::max_element(last_issue_.begin(), last_issue_.end());
         for (std::uint32_t r = 0; r < rounds; ++r) {
             for (std::uint32_t s = 0; s < config_.sms; ++s) {
-                const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
                 // Most SMs send this slice nothing in a given round: the block is looked up (a
                 // host cache line per SM and round) only for those that do.
-                if (cursor[s] == mine.size() || mine[cursor[s]].round != r) continue;
+                if (due[s] != r) continue;
+                const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
                 const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
                 l2_.play(s, r, mine, cursor[s], scheduler_.clock(start + r), block, slice);
+                due[s] = cursor[s] == mine.size() ? kNoEvent : mine[cursor[s]].round;
             }
             if (control_.observer && start + r < last_round) [[unlikely]]
                 control_.observer->on_step_end(start + r);
@@ -302,6 +313,7 @@ private:
     std::vector<std::uint64_t> parked_;      // per SM, the round it parked in this batch, or kNotParked
     std::uint32_t slices_ = 1;               // of the L2
     std::vector<std::vector<std::size_t>> cursors_;  // per slice and SM, its next event to replay
+    std::vector<std::vector<std::uint32_t>> dues_;   // per slice and SM, the round of that event
 };
 
 }  // namespace cachesim
