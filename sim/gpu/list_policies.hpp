@@ -1,7 +1,8 @@
 #pragma once
 // LRU and FIFO with O(1) victim selection, for caches with hundreds of ways (the GPU L1 is nearly
 // fully associative). Same contract and the same choices as sim/policies/lru.hpp and fifo.hpp,
-// whose timestamp scans cost O(ways) per miss: a doubly linked list per set, most recent first.
+// whose timestamp scans cost O(ways) per miss: a doubly linked list per set, most recent first
+// (for sets of at most 16 ways, the same order packed into one word).
 #include <cstdint>
 #include <vector>
 
@@ -15,8 +16,21 @@ namespace detail {
 class WayList {
 public:
     static constexpr std::uint32_t kNil = ~0u;
+    // Sets of up to this many ways keep their order in one word (see Order).
+    static constexpr std::uint32_t kPackedWays = 16;
+
     void reset(const PolicyContext& c) {
         ways_ = c.ways;
+        packed_ = c.ways <= kPackedWays;
+        prev_.clear();
+        next_.clear();
+        head_.clear();
+        tail_.clear();
+        orders_.clear();
+        if (packed_) {
+            orders_.assign(c.sets, Order{});
+            return;
+        }
         const std::size_t slots = static_cast<std::size_t>(c.sets) * c.ways;
         prev_.assign(slots, kNil);
         next_.assign(slots, kNil);
@@ -24,6 +38,12 @@ public:
         tail_.assign(c.sets, kNil);
     }
     void push_front(std::uint32_t set, std::uint32_t way) {
+        if (packed_) {
+            Order& o = orders_[set];
+            o.ways = (o.ways << 4) | way;
+            ++o.count;
+            return;
+        }
         const std::uint32_t s = slot(set, way);
         prev_[s] = kNil;
         next_[s] = head_[set];
@@ -32,6 +52,12 @@ public:
         head_[set] = s;
     }
     void unlink(std::uint32_t set, std::uint32_t way) {
+        if (packed_) {
+            Order& o = orders_[set];
+            const std::uint32_t at = o.find(way);
+            if (at != kNil) o.remove(at);
+            return;
+        }
         const std::uint32_t s = slot(set, way);
         const std::uint32_t p = prev_[s], n = next_[s];
         if (p != kNil) next_[p] = n;
@@ -42,16 +68,56 @@ public:
         prev_[s] = next_[s] = kNil;
     }
     void move_to_front(std::uint32_t set, std::uint32_t way) {
+        if (packed_) {
+            Order& o = orders_[set];
+            const std::uint32_t at = o.find(way);
+            if (at == 0) return;
+            if (at != kNil) o.remove(at);
+            o.ways = (o.ways << 4) | way;
+            ++o.count;
+            return;
+        }
         if (head_[set] == slot(set, way)) return;
         unlink(set, way);
         push_front(set, way);
     }
-    std::uint32_t last_way(std::uint32_t set) const { return tail_[set] - set * ways_; }
+    std::uint32_t last_way(std::uint32_t set) const {
+        if (packed_) {
+            const Order& o = orders_[set];
+            return static_cast<std::uint32_t>(o.ways >> (4 * (o.count - 1))) & 15u;
+        }
+        return tail_[set] - set * ways_;
+    }
 
 private:
+    // A set of at most 16 ways: its linked ways most recent first, a 4-bit way number each from
+    // the low end of one word (one host cache line per set where the lists take four or more:
+    // the L2's 16-way sets, looked up by the million).
+    struct Order {
+        std::uint64_t ways = 0;
+        std::uint32_t count = 0;  // linked ways
+        // The position of `way` among the linked ones, or kNil.
+        std::uint32_t find(std::uint32_t way) const {
+            constexpr std::uint64_t ones = 0x1111111111111111ull, highs = 0x8888888888888888ull;
+            const std::uint64_t x = ways ^ (ones * way);  // zero nibbles where `way` is
+            const std::uint64_t zero = (x - ones) & ~x & highs;  // the lowest set bit is exact
+            if (zero == 0) return kNil;
+            const std::uint32_t at = static_cast<std::uint32_t>(__builtin_ctzll(zero)) / 4;
+            return at < count ? at : kNil;
+        }
+        void remove(std::uint32_t at) {
+            const std::uint64_t below = at == 0 ? 0 : ways & (~0ull >> (64 - 4 * at));
+            const std::uint64_t above = at + 1 >= 16 ? 0 : (ways >> (4 * (at + 1))) << (4 * at);
+            ways = below | above;
+            --count;
+        }
+    };
+
     std::uint32_t slot(std::uint32_t set, std::uint32_t way) const { return set * ways_ + way; }
     std::uint32_t ways_ = 1;
+    bool packed_ = false;
     std::vector<std::uint32_t> prev_, next_, head_, tail_;
+    std::vector<Order> orders_;
 };
 
 }  // namespace detail
