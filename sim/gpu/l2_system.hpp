@@ -104,6 +104,19 @@ public:
         sl.brought.sectors = 0;
     }
 
+    // Hints the host caches at the state that SM s's event `e` will look up first (its L2 set in
+    // the near partition, its coalescer set), so that the replay can ask a few events ahead.
+    // Changes nothing.
+    void prefetch(std::uint32_t s, const L2Event& e) const {
+        if (!enabled_) return;
+        const bool load = e.kind == L2EventKind::load;
+        const std::uint64_t line = load ? e.address >> geometry_.line_shift : e.address >> sectors_per_line_shift_;
+        const std::uint32_t set = parts_[0].set_of(line);
+        parts_[near_[s]].prefetch_set(set);
+        if (load && coalescer_.enabled())
+            coalescer_.prefetch(e.address >> l1_line_shift_, keyed_ ? parts_[0].set_of((e.address >> l1_line_shift_) >> l1_to_l2_line_shift_) : 0);
+    }
+
 private:
     // What each slice keeps of its own: its counters, and the request being played.
     // A host cache line (or two) each: slices play on threads of their own and write theirs often.

@@ -37,7 +37,7 @@ public:
         head_.assign(c.sets, kNil);
         tail_.assign(c.sets, kNil);
     }
-    void push_front(std::uint32_t set, std::uint32_t way) {
+    [[gnu::always_inline]] void push_front(std::uint32_t set, std::uint32_t way) {
         if (packed_) {
             Order& o = orders_[set];
             o.ways = (o.ways << 4) | way;
@@ -51,7 +51,7 @@ public:
         else tail_[set] = s;
         head_[set] = s;
     }
-    void unlink(std::uint32_t set, std::uint32_t way) {
+    [[gnu::always_inline]] void unlink(std::uint32_t set, std::uint32_t way) {
         if (packed_) {
             Order& o = orders_[set];
             const std::uint32_t at = o.find(way);
@@ -67,7 +67,7 @@ public:
         else tail_[set] = p;
         prev_[s] = next_[s] = kNil;
     }
-    void move_to_front(std::uint32_t set, std::uint32_t way) {
+    [[gnu::always_inline]] void move_to_front(std::uint32_t set, std::uint32_t way) {
         if (packed_) {
             Order& o = orders_[set];
             const std::uint32_t at = o.find(way);
@@ -80,6 +80,10 @@ public:
         if (head_[set] == slot(set, way)) return;
         unlink(set, way);
         push_front(set, way);
+    }
+    // Hints the host caches at a set's order (a packed set's: one line).
+    void prefetch(std::uint32_t set) const {
+        if (packed_) __builtin_prefetch(&orders_[set]);
     }
     std::uint32_t last_way(std::uint32_t set) const {
         if (packed_) {
@@ -132,6 +136,7 @@ public:
     void on_fill(std::uint32_t set, std::uint32_t way, std::uint64_t) { list_.push_front(set, way); }
     void on_invalidate(std::uint32_t set, std::uint32_t way) { list_.unlink(set, way); }
     Victim victim(std::uint32_t set, std::uint64_t) const { return {list_.last_way(set), 1}; }
+    void prefetch(std::uint32_t set) const { list_.prefetch(set); }
 
 private:
     detail::WayList list_;
@@ -147,6 +152,7 @@ public:
     void on_fill(std::uint32_t set, std::uint32_t way, std::uint64_t) { list_.push_front(set, way); }
     void on_invalidate(std::uint32_t set, std::uint32_t way) { list_.unlink(set, way); }
     Victim victim(std::uint32_t set, std::uint64_t) const { return {list_.last_way(set), 1}; }
+    void prefetch(std::uint32_t set) const { list_.prefetch(set); }
 
 private:
     detail::WayList list_;

@@ -54,6 +54,7 @@ public:
         slices_ = l2.slices();
         cursors_.assign(slices_, {});
         dues_.assign(slices_, {});
+        sending_.assign(slices_, {});
         for (SmFrontEnd<L1Policy>& front : fronts) front.set_slicing(l2.slicing());
         for (std::size_t b = 0; b < buffers; ++b) {
             events_[b].assign(static_cast<std::size_t>(config.sms) * slices_, {});
@@ -93,6 +94,7 @@ private:
     static constexpr std::uint64_t kChunkRounds = 16384;
     static constexpr std::uint64_t kNotParked = ~0ull;
     static constexpr std::uint32_t kNoEvent = ~0u;
+    static constexpr std::uint32_t kPrefetchAhead = 6;  // SMs
 
     void run_serial(std::uint64_t total_requests) {
         const std::uint64_t chunk = control_.observer ? 1 : kChunkRounds;
@@ -264,6 +266,8 @@ private:
         // scan over the SMs reads this one small array instead of each SM's list.
         std::vector<std::uint32_t>& due = dues_[slice];
         due.resize(config_.sms);
+        std::vector<std::uint32_t>& sending = sending_[slice];
+        sending.resize(config_.sms);
         for (std::uint32_t s = 0; s < config_.sms; ++s) {
             const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
             due[s] = mine.empty() ? kNoEvent : mine[0].round;
@@ -273,10 +277,23 @@ private:
         if (control_.observer) [[unlikely]]
             last_round = *std::max_element(last_issue_.begin(), last_issue_.end());
         for (std::uint32_t r = 0; r < rounds; ++r) {
+            // The SMs that send this slice something in this round (most send nothing in a given
+            // round: the block is looked up, a host cache line per SM and round, only for those).
+            std::uint32_t count = 0;
             for (std::uint32_t s = 0; s < config_.sms; ++s) {
-                // Most SMs send this slice nothing in a given round: the block is looked up (a
-                // host cache line per SM and round) only for those that do.
-                if (due[s] != r) continue;
+                sending[count] = s;
+                count += due[s] == r;
+            }
+            // Each SM's first lookup is asked of the host's memory a few SMs ahead: the L2's sets
+            // and the coalescer's lie in tens of MB, and the replay would wait for each in turn.
+            for (std::uint32_t k = 0; k < std::min(count, kPrefetchAhead); ++k)
+                l2_.prefetch(sending[k], events[sending[k] * slices_ + slice].events[cursor[sending[k]]]);
+            for (std::uint32_t k = 0; k < count; ++k) {
+                if (k + kPrefetchAhead < count) {
+                    const std::uint32_t ahead = sending[k + kPrefetchAhead];
+                    l2_.prefetch(ahead, events[ahead * slices_ + slice].events[cursor[ahead]]);
+                }
+                const std::uint32_t s = sending[k];
                 const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
                 const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
                 l2_.play(s, r, mine, cursor[s], scheduler_.clock(start + r), block, slice);
@@ -314,6 +331,7 @@ private:
     std::uint32_t slices_ = 1;               // of the L2
     std::vector<std::vector<std::size_t>> cursors_;  // per slice and SM, its next event to replay
     std::vector<std::vector<std::uint32_t>> dues_;   // per slice and SM, the round of that event
+    std::vector<std::vector<std::uint32_t>> sending_;  // per slice, the SMs with events in a round
 };
 
 }  // namespace cachesim

@@ -68,6 +68,11 @@ public:
         return false;
     }
 
+    // Hints the host caches at the set merge() will read for `line` and `key`.
+    void prefetch(std::uint64_t line, std::uint32_t key = 0) const {
+        if (enabled_) __builtin_prefetch(&sets_[index(line, key)]);
+    }
+
     // An unmerged request was looked up in `round`; l2_hit: all its sectors hit. Identical
     // requests within the window of that outcome join it.
     void open(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, bool l2_hit, std::uint64_t group = 0,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/cache.hpp"
+#include "sim/gpu/host_line_allocator.hpp"
 #include "sim/geometry.hpp"
 #include "sim/policies/policy.hpp"
 
@@ -149,6 +150,18 @@ public:
             if (tags[w] == line) return base + w;
         return kNone;
     }
+    // Hints the host caches at what a lookup in `set` reads first: its tags, valid masks and
+    // replacement order (not for an indexed cache, whose lookups start at the index).
+    void prefetch_set(std::uint32_t set) const {
+        if (indexed_) return;
+        const std::size_t base = static_cast<std::size_t>(set) * g_.ways;
+        const std::size_t bytes = static_cast<std::size_t>(g_.ways) * sizeof(std::uint64_t);
+        for (std::size_t at = 0; at < bytes; at += 64) {
+            __builtin_prefetch(reinterpret_cast<const char*>(&tags_[base]) + at);
+            __builtin_prefetch(reinterpret_cast<const char*>(&valid_[base]) + at);
+        }
+        if constexpr (requires { policy_.prefetch(set); }) policy_.prefetch(set);
+    }
     std::uint64_t valid(std::uint32_t slot) const { return valid_[slot]; }
     std::uint64_t dirty(std::uint32_t slot) const { return dirty_[slot]; }
 
@@ -233,7 +246,8 @@ private:
     SetMapping set_of_;
     Policy policy_{};
     std::uint64_t now_ = 0;
-    std::vector<std::uint64_t> tags_, valid_, dirty_;
+    std::vector<std::uint64_t, HostLineAllocator<std::uint64_t>> tags_;  // a set's ways scanned together
+    std::vector<std::uint64_t> valid_, dirty_;
     std::vector<std::uint64_t> empty_;
     std::uint32_t words_per_set_ = 1;
     bool indexed_ = false;
