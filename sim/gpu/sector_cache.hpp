@@ -120,6 +120,7 @@ public:
         dirty_.assign(g.lines, 0);
         words_per_set_ = (g.ways + 63) / 64;
         empty_.assign(static_cast<std::size_t>(g.sets) * words_per_set_, 0);
+        empty_count_.assign(g.sets, 0);
         for (std::uint32_t set = 0; set < g.sets; ++set)
             for (std::uint32_t w = 0; w < g.ways; ++w) mark_empty(set, w, true);
         indexed_ = g.ways > kIndexAboveWays;
@@ -221,9 +222,11 @@ private:
     void mark_empty(std::uint32_t set, std::uint32_t way, bool empty) {
         std::uint64_t& word = empty_[static_cast<std::size_t>(set) * words_per_set_ + way / 64];
         const std::uint64_t bit = 1ull << (way % 64);
+        if (((word & bit) != 0) != empty) empty_count_[set] += empty ? 1 : -1;
         word = empty ? (word | bit) : (word & ~bit);
     }
     std::uint32_t first_empty(std::uint32_t set) const {
+        if (empty_count_[set] == 0) return kNone;  // a full set (the L1's bitmap is 31 words)
         const std::uint64_t* words = &empty_[static_cast<std::size_t>(set) * words_per_set_];
         for (std::uint32_t i = 0; i < words_per_set_; ++i)
             if (words[i]) return i * 64 + static_cast<std::uint32_t>(__builtin_ctzll(words[i]));
@@ -249,6 +252,7 @@ private:
     std::vector<std::uint64_t, HostLineAllocator<std::uint64_t>> tags_;  // a set's ways scanned together
     std::vector<std::uint64_t> valid_, dirty_;
     std::vector<std::uint64_t> empty_;
+    std::vector<std::uint32_t> empty_count_;  // per set, its empty ways
     std::uint32_t words_per_set_ = 1;
     bool indexed_ = false;
     SlotIndex index_;
