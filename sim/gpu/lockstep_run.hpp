@@ -286,12 +286,15 @@ private:
             }
             // Each SM's first lookup is asked of the host's memory a few SMs ahead: the L2's sets
             // and the coalescer's lie in tens of MB, and the replay would wait for each in turn.
-            for (std::uint32_t k = 0; k < std::min(count, kPrefetchAhead); ++k)
+            for (std::uint32_t k = 0; k < std::min(count, kPrefetchAhead); ++k) {
                 l2_.prefetch(sending[k], events[sending[k] * slices_ + slice].events[cursor[sending[k]]]);
+                if (!request_block.empty()) __builtin_prefetch(&request_block[block_index(sending[k], r)]);
+            }
             for (std::uint32_t k = 0; k < count; ++k) {
                 if (k + kPrefetchAhead < count) {
                     const std::uint32_t ahead = sending[k + kPrefetchAhead];
                     l2_.prefetch(ahead, events[ahead * slices_ + slice].events[cursor[ahead]]);
+                    if (!request_block.empty()) __builtin_prefetch(&request_block[block_index(ahead, r)]);
                 }
                 const std::uint32_t s = sending[k];
                 const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
