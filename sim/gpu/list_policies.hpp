@@ -132,7 +132,9 @@ public:
     static constexpr bool kHitIsIdempotent = true;
     static constexpr bool kSetLocal = true;  // see SectorCache::sets_independent()
     void reset(const PolicyContext& c) { list_.reset(c); }
-    void on_hit(std::uint32_t set, std::uint32_t way, std::uint64_t) { list_.move_to_front(set, way); }
+    [[gnu::always_inline]] void on_hit(std::uint32_t set, std::uint32_t way, std::uint64_t) {
+        list_.move_to_front(set, way);
+    }
     void on_fill(std::uint32_t set, std::uint32_t way, std::uint64_t) { list_.push_front(set, way); }
     void on_invalidate(std::uint32_t set, std::uint32_t way) { list_.unlink(set, way); }
     Victim victim(std::uint32_t set, std::uint64_t) const { return {list_.last_way(set), 1}; }

@@ -284,18 +284,16 @@ private:
                 sending[count] = s;
                 count += due[s] == r;
             }
-            // Each SM's first lookup is asked of the host's memory a few SMs ahead: the L2's sets
-            // and the coalescer's lie in tens of MB, and the replay would wait for each in turn.
-            for (std::uint32_t k = 0; k < std::min(count, kPrefetchAhead); ++k) {
-                l2_.prefetch(sending[k], events[sending[k] * slices_ + slice].events[cursor[sending[k]]]);
-                if (!request_block.empty()) __builtin_prefetch(&request_block[block_index(sending[k], r)]);
-            }
+            // Each SM's lookups are asked of the host's memory a few SMs ahead: the L2's sets and
+            // the coalescer's lie in tens of MB, and the replay would wait for each in turn.
+            auto prefetch = [&](std::uint32_t s) {
+                const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
+                for (std::size_t i = cursor[s]; i < mine.size() && mine[i].round == r; ++i) l2_.prefetch(s, mine[i]);
+                if (!request_block.empty()) __builtin_prefetch(&request_block[block_index(s, r)]);
+            };
+            for (std::uint32_t k = 0; k < std::min(count, kPrefetchAhead); ++k) prefetch(sending[k]);
             for (std::uint32_t k = 0; k < count; ++k) {
-                if (k + kPrefetchAhead < count) {
-                    const std::uint32_t ahead = sending[k + kPrefetchAhead];
-                    l2_.prefetch(ahead, events[ahead * slices_ + slice].events[cursor[ahead]]);
-                    if (!request_block.empty()) __builtin_prefetch(&request_block[block_index(ahead, r)]);
-                }
+                if (k + kPrefetchAhead < count) prefetch(sending[k + kPrefetchAhead]);
                 const std::uint32_t s = sending[k];
                 const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
                 const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
