@@ -35,6 +35,7 @@ public:
             if (e.key == kEmptyTag) return kAbsent;
         }
     }
+    void prefetch(std::uint64_t line) const { __builtin_prefetch(&entries_[home(line)]); }
     void insert(std::uint64_t line, std::uint32_t slot) {
         std::size_t i = home(line);
         while (entries_[i].key != kEmptyTag) i = (i + 1) & mask_;
@@ -150,6 +151,10 @@ public:
         for (std::uint32_t w = 0; w < g_.ways; ++w)
             if (tags[w] == line) return base + w;
         return kNone;
+    }
+    // Hints the host caches at where find(line) starts (an indexed cache's index entry).
+    void prefetch_line(std::uint64_t line) const {
+        if (indexed_) index_.prefetch(line);
     }
     // Hints the host caches at what a lookup in `set` reads first: its tags, valid masks and
     // replacement order (not for an indexed cache, whose lookups start at the index).

@@ -93,6 +93,10 @@ private:
         counters_.thread_reads += lanes;
         counters_.load_sectors += request_.sector_count;
         bool missed = false;
+        // A request of several lines (a stencil row across a line boundary): their lookups in the
+        // L1's index are asked of the host's memory together rather than one after the other.
+        if (l1s_ && request_.lines.size() > 1)
+            for (const CoalescedLine& line : request_.lines) l1s_[s].prefetch_line(line.line);
         for (const CoalescedLine& line : request_.lines) missed |= load_line(s, line, shape.array, round, list);
         return missed;
     }
