@@ -136,3 +136,27 @@ TEST(GpuIssueBurst, OutOfRangeIsRefused) {
 
 }  // namespace
 }  // namespace cachesim
+
+namespace cachesim {
+namespace {
+
+// The scheduler's division-free test of a burst's end gives exactly k % burst != 0.
+TEST(GpuIssueBurst, DivisionFreeTestMatchesTheRemainder) {
+    WarpSlot w;
+    w.lanes = 32;
+    for (std::uint32_t burst : {1u, 2u, 3u, 7u, 32u, 81u, 100u, 4095u, 65537u, 4294967295u}) {
+        const std::uint64_t magic = burst_magic(burst);
+        for (std::uint64_t k : {0ull, 1ull, 2ull, 80ull, 81ull, 162ull, 4095ull, 65536ull, 65537ull, 4294967294ull,
+                                4294967295ull}) {
+            w.k = static_cast<std::uint32_t>(k);
+            EXPECT_EQ(continues_burst(w, burst, magic), burst > 1 && w.k % burst != 0) << burst << " " << k;
+        }
+        for (std::uint32_t k = 0; k < 1000; ++k) {
+            w.k = k;
+            EXPECT_EQ(continues_burst(w, burst, magic), burst > 1 && k % burst != 0) << burst << " " << k;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace cachesim

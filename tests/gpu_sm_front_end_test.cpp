@@ -36,7 +36,10 @@ struct Rig {
 
 std::vector<std::uint64_t> addresses(const std::vector<L2Event>& events) {
     std::vector<std::uint64_t> out;
-    for (const L2Event& e : events) out.push_back(e.address);
+    for (const L2Event& e : events) {
+        if (e.kind != L2EventKind::load) out.push_back(e.address);
+        else for_each_sector(e, 5, [&](std::uint64_t address) { out.push_back(address); });
+    }
     return out;
 }
 
@@ -51,6 +54,7 @@ TEST(GpuSmFrontEnd, LoadsMissOnceThenHitInTheL1) {
     EXPECT_EQ(rig.events[0].kind, L2EventKind::load);
     rig.events.clear();
     EXPECT_TRUE(rig.issue(front, 1));  // B row 0: one line, four sectors
+    EXPECT_EQ(rig.events.size(), 1u);  // one event for the run of four
     EXPECT_EQ(addresses(rig.events), (std::vector<std::uint64_t>{4096, 4128, 4160, 4192}));
     EXPECT_EQ(rig.events[0].array, 1u);
     rig.events.clear();

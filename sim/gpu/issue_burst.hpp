@@ -23,4 +23,12 @@ inline bool continues_burst(const WarpSlot& last, std::uint32_t burst) {
     return burst > 1 && last.live() && last.k % burst != 0;
 }
 
+// The same without a division (the scheduler asks at every pick, and "auto" bursts such as a 9x9
+// stencil's 81 are no power of two): k is a multiple of burst exactly when k x magic, modulo 2^64,
+// is below magic, with magic = 2^64 / burst rounded up (Lemire, Kaser and Kurz 2019).
+inline std::uint64_t burst_magic(std::uint32_t burst) { return ~0ull / (burst ? burst : 1) + 1; }
+inline bool continues_burst(const WarpSlot& last, std::uint32_t burst, std::uint64_t magic) {
+    return burst > 1 && last.live() && static_cast<std::uint64_t>(last.k) * magic > magic - 1;
+}
+
 }  // namespace cachesim

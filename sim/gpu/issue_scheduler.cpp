@@ -19,6 +19,7 @@ IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occu
     blocks_per_sm_ = occupancy.blocks_per_sm;
     warps_per_sm_ = warps_per_block_ * blocks_per_sm_;
     burst_ = burst;
+    burst_magic_ = burst_magic(burst);
     greedy_ = config.scheduler == WarpScheduler::gto;
     rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
     redraw_ = rated_ ? config.warp_rate_redraw : 0;

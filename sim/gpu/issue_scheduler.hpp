@@ -47,7 +47,7 @@ public:
         SmTurn& sm = sms_[s];
         WarpSlot* w = slots_.data() + static_cast<std::size_t>(s) * warps_per_sm_;
         std::uint32_t local;
-        if (continues_burst(w[sm.last], burst_)) local = sm.last;  // a new warp in its slot starts at k 0
+        if (continues_burst(w[sm.last], burst_, burst_magic_)) local = sm.last;  // a new warp in its slot starts at k 0
         else if (rated_) local = pick_by_credit(w, warps_per_sm_, sm.last);
         else if (!greedy_) local = pick_round_robin(w, warps_per_sm_, sm.last);
         else local = pick_greedy_then_oldest(w, warps_per_sm_, sm.current);
@@ -106,6 +106,7 @@ private:
     std::uint64_t blocks_ = 0, dispatched_ = 0;
     std::uint32_t warps_per_block_ = 1, blocks_per_sm_ = 1, warps_per_sm_ = 1;
     std::uint32_t burst_ = 1;  // issue_burst_for(): requests per turn of the round robin
+    std::uint64_t burst_magic_ = 0;  // burst_magic(burst_)
     bool greedy_ = false, rated_ = false;
     std::uint32_t redraw_ = 0;  // rated: requests between draws of a warp's rate (0: never)
     std::vector<std::uint32_t> block_left_;  // live warps per block residency slot

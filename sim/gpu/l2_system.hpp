@@ -104,9 +104,23 @@ public:
         sl.brought.sectors = 0;
     }
 
+    // Hints the host caches at the state that SM s's event `e` will look up first (its L2 set in
+    // the near partition, its coalescer set), so that the replay can ask a few events ahead.
+    // Changes nothing.
+    void prefetch(std::uint32_t s, const L2Event& e) const {
+        if (!enabled_) return;
+        const bool load = e.kind == L2EventKind::load;
+        const std::uint64_t line = load ? e.address >> geometry_.line_shift : e.address >> sectors_per_line_shift_;
+        const std::uint32_t set = parts_[0].set_of(line);
+        parts_[near_[s]].prefetch_set(set);
+        if (load && coalescer_.enabled())
+            coalescer_.prefetch(e.address >> l1_line_shift_, keyed_ ? parts_[0].set_of((e.address >> l1_line_shift_) >> l1_to_l2_line_shift_) : 0);
+    }
+
 private:
     // What each slice keeps of its own: its counters, and the request being played.
-    struct Slice {
+    // A host cache line (or two) each: slices play on threads of their own and write theirs often.
+    struct alignas(64) Slice {
         GpuCounters* counters;
         // Sectors the request being played has already brought into the near half with a miss
         // of an earlier sector (the rest of a DRAM granule or of a transfer over the link): its
@@ -115,21 +129,38 @@ private:
             std::uint64_t line = ~0ull;
             std::uint64_t sectors = 0;
         } brought;
+        // The L2 set of the line looked up last: a request's sectors, its coalescer key and the
+        // lookups in both partitions (which map lines to sets alike) share one.
+        std::uint64_t set_line = ~0ull;
+        std::uint32_t set = 0;
     };
 
+    std::uint32_t set_of(Slice& sl, std::uint64_t line) const {
+        if (line != sl.set_line) {
+            sl.set_line = line;
+            sl.set = parts_[0].set_of(line);
+        }
+        return sl.set;
+    }
+
     // The coalescer's key of an L1 line: its L2 set (see the top of the file), or 0.
-    std::uint32_t coalesce_key(std::uint64_t l1_line) const {
-        return keyed_ ? parts_[0].set_of(l1_line >> l1_to_l2_line_shift_) : 0;
+    std::uint32_t coalesce_key(Slice& sl, std::uint64_t l1_line) const {
+        return keyed_ ? set_of(sl, l1_line >> l1_to_l2_line_shift_) : 0;
     }
 
     void play_plain(Slice& sl, std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events, std::size_t& i) {
         for (; i < events.size() && events[i].round == r; ++i) {
             const L2Event& e = events[i];
-            const bool load = e.kind == L2EventKind::load;
-            // A request's misses to one line reach the L2 together (see Slice::brought).
-            if (!load || (e.address >> geometry_.line_shift) != sl.brought.line) sl.brought.sectors = 0;
-            if (load) read_below_l1(sl, s, e.address, e.array);
-            else write(sl, s, e.address, e.kind == L2EventKind::store_full, e.array);
+            if (e.kind != L2EventKind::load) {
+                sl.brought.sectors = 0;
+                write(sl, s, e.address, e.kind == L2EventKind::store_full, e.array);
+                continue;
+            }
+            for_each_sector(e, l1_sector_shift_, [&](std::uint64_t address) {
+                // A request's misses to one line reach the L2 together (see Slice::brought).
+                if ((address >> geometry_.line_shift) != sl.brought.line) sl.brought.sectors = 0;
+                read_below_l1(sl, s, address, e.array);
+            });
         }
     }
 
@@ -166,13 +197,16 @@ private:
             for (; last < events.size() && events[last].round == r && events[last].kind == L2EventKind::load &&
                    (events[last].address >> l1_line_shift_) == line;
                  ++last)
-                sectors |= 1ull << ((events[last].address >> l1_sector_shift_) & in_line);
-            const std::uint32_t key = coalesce_key(line);
+                sectors |= (static_cast<std::uint64_t>(events[last].more) << 1 | 1)
+                           << ((events[last].address >> l1_sector_shift_) & in_line);
+            const std::uint32_t key = coalesce_key(sl, line);
             if (coalescer_.merge(line, sectors, now, group, key)) {
-                sl.counters->ncu.l2_sectors_coalesced += last - i;
+                sl.counters->ncu.l2_sectors_coalesced += static_cast<std::uint64_t>(std::popcount(sectors));
             } else {
                 bool hit = true;
-                for (std::size_t k = i; k < last; ++k) hit &= read_below_l1(sl, s, events[k].address, events[k].array);
+                for (std::size_t k = i; k < last; ++k)
+                    for_each_sector(events[k], l1_sector_shift_,
+                                    [&](std::uint64_t address) { hit &= read_below_l1(sl, s, address, events[k].array); });
                 coalescer_.open(line, sectors, now, hit, group, key);
             }
             i = last;
@@ -215,7 +249,8 @@ private:
         }
         const std::uint32_t p = near_[s];
         Partition& near = parts_[p];
-        const std::uint32_t slot = near.find(line);
+        const std::uint32_t set = set_of(sl, line);
+        const std::uint32_t slot = near.find(line, set);
         if (slot != Partition::kNone && (near.valid(slot) & bit)) {
             near.touch(slot);
             ++sl.counters->ncu.l2_sectors_tex_read_hit;
@@ -223,12 +258,12 @@ private:
             if (observer_) [[unlikely]] observer_->on_lookup(1, line, true, false, array);
             return true;
         }
-        return read_near_miss(sl, p, slot, line, sector, array);
+        return read_near_miss(sl, p, slot, line, set, sector, array);
     }
 
     // A near miss. The near half wants the aligned --dram-fetch granule (less what it holds).
-    bool read_near_miss(Slice& sl, std::uint32_t p, std::uint32_t slot, std::uint64_t line, std::uint32_t sector,
-                        std::uint16_t array) {
+    bool read_near_miss(Slice& sl, std::uint32_t p, std::uint32_t slot, std::uint64_t line, std::uint32_t set,
+                        std::uint32_t sector, std::uint16_t array) {
         Partition& near = parts_[p];
         const std::uint64_t bit = 1ull << sector;
         std::uint32_t home = p;
@@ -246,7 +281,7 @@ private:
         std::uint32_t far_slot = Partition::kNone;
         if (asked) {
             Partition& far = parts_[home];
-            far_slot = far.find(line);
+            far_slot = far.find(line, set);
             if (far_slot != Partition::kNone) at_far = far.valid(far_slot) & asked;
             if (at_far) far.touch(far_slot);
             sl.counters->ncu.l2_sectors_fabric_read += static_cast<std::uint64_t>(std::popcount(asked));
@@ -267,25 +302,26 @@ private:
             sl.counters->ncu.dram_bytes_read += bytes;
             sl.counters->memory_bytes_read += bytes;
             stats.bytes_from_below += bytes;
-            if (crossing) fill(sl, parts_[home], far_slot, line, from_dram, 0);
+            if (crossing) fill(sl, parts_[home], far_slot, line, set, from_dram, 0);
         }
         sl.brought.line = line;
         sl.brought.sectors |= fetch & ~bit;
         if (observer_) [[unlikely]] observer_->on_lookup(1, line, far_hit, false, array);
         sl.counters->ncu.l2_sectors_tex_read_miss += static_cast<std::uint64_t>(std::popcount(fetch));
-        fill(sl, near, slot, line, fetch, 0);
+        fill(sl, near, slot, line, set, fetch, 0);
         return false;
     }
 
     // Brings sectors into a partition (a new line when slot is kNone); write-backs of victims.
-    void fill(Slice& sl, Partition& cache, std::uint32_t slot, std::uint64_t line, std::uint64_t sectors, std::uint64_t dirty) {
+    void fill(Slice& sl, Partition& cache, std::uint32_t slot, std::uint64_t line, std::uint32_t set,
+              std::uint64_t sectors, std::uint64_t dirty) {
         if (slot != Partition::kNone) {
             cache.touch(slot);
             cache.add_sectors(slot, sectors, dirty);
             return;
         }
         SectorEviction evicted;
-        cache.insert(line, sectors, dirty, evicted);
+        cache.insert(line, set, sectors, dirty, evicted);
         LevelStats& stats = sl.counters->l2;
         for (std::uint32_t i = 0; i < evicted.count; ++i) {
             ++stats.evictions;
@@ -307,7 +343,8 @@ private:
         ArrayCounters& a = array_counters(stats, array);
         ++a.writes;
         Partition& near = parts_[near_[s]];
-        const std::uint32_t slot = near.find(line);
+        const std::uint32_t set = set_of(sl, line);
+        const std::uint32_t slot = near.find(line, set);
         const bool hit = slot != Partition::kNone && (near.valid(slot) & bit);
         if (hit) {
             ++stats.write_hits;
@@ -321,7 +358,7 @@ private:
             }
         }
         if (observer_) [[unlikely]] observer_->on_lookup(1, line, hit, true, array);
-        fill(sl, near, slot, line, bit, bit);
+        fill(sl, near, slot, line, set, bit, bit);
     }
 
     const GpuConfig& config_;

@@ -1,7 +1,8 @@
 #pragma once
 // LRU and FIFO with O(1) victim selection, for caches with hundreds of ways (the GPU L1 is nearly
 // fully associative). Same contract and the same choices as sim/policies/lru.hpp and fifo.hpp,
-// whose timestamp scans cost O(ways) per miss: a doubly linked list per set, most recent first.
+// whose timestamp scans cost O(ways) per miss: a doubly linked list per set, most recent first
+// (for sets of at most 16 ways, the same order packed into one word).
 #include <cstdint>
 #include <vector>
 
@@ -15,15 +16,34 @@ namespace detail {
 class WayList {
 public:
     static constexpr std::uint32_t kNil = ~0u;
+    // Sets of up to this many ways keep their order in one word (see Order).
+    static constexpr std::uint32_t kPackedWays = 16;
+
     void reset(const PolicyContext& c) {
         ways_ = c.ways;
+        packed_ = c.ways <= kPackedWays;
+        prev_.clear();
+        next_.clear();
+        head_.clear();
+        tail_.clear();
+        orders_.clear();
+        if (packed_) {
+            orders_.assign(c.sets, Order{});
+            return;
+        }
         const std::size_t slots = static_cast<std::size_t>(c.sets) * c.ways;
         prev_.assign(slots, kNil);
         next_.assign(slots, kNil);
         head_.assign(c.sets, kNil);
         tail_.assign(c.sets, kNil);
     }
-    void push_front(std::uint32_t set, std::uint32_t way) {
+    [[gnu::always_inline]] void push_front(std::uint32_t set, std::uint32_t way) {
+        if (packed_) {
+            Order& o = orders_[set];
+            o.ways = (o.ways << 4) | way;
+            ++o.count;
+            return;
+        }
         const std::uint32_t s = slot(set, way);
         prev_[s] = kNil;
         next_[s] = head_[set];
@@ -31,7 +51,13 @@ public:
         else tail_[set] = s;
         head_[set] = s;
     }
-    void unlink(std::uint32_t set, std::uint32_t way) {
+    [[gnu::always_inline]] void unlink(std::uint32_t set, std::uint32_t way) {
+        if (packed_) {
+            Order& o = orders_[set];
+            const std::uint32_t at = o.find(way);
+            if (at != kNil) o.remove(at);
+            return;
+        }
         const std::uint32_t s = slot(set, way);
         const std::uint32_t p = prev_[s], n = next_[s];
         if (p != kNil) next_[p] = n;
@@ -41,17 +67,61 @@ public:
         else tail_[set] = p;
         prev_[s] = next_[s] = kNil;
     }
-    void move_to_front(std::uint32_t set, std::uint32_t way) {
+    [[gnu::always_inline]] void move_to_front(std::uint32_t set, std::uint32_t way) {
+        if (packed_) {
+            Order& o = orders_[set];
+            const std::uint32_t at = o.find(way);
+            if (at == 0) return;
+            if (at != kNil) o.remove(at);
+            o.ways = (o.ways << 4) | way;
+            ++o.count;
+            return;
+        }
         if (head_[set] == slot(set, way)) return;
         unlink(set, way);
         push_front(set, way);
     }
-    std::uint32_t last_way(std::uint32_t set) const { return tail_[set] - set * ways_; }
+    // Hints the host caches at a set's order (a packed set's: one line).
+    void prefetch(std::uint32_t set) const {
+        if (packed_) __builtin_prefetch(&orders_[set]);
+    }
+    std::uint32_t last_way(std::uint32_t set) const {
+        if (packed_) {
+            const Order& o = orders_[set];
+            return static_cast<std::uint32_t>(o.ways >> (4 * (o.count - 1))) & 15u;
+        }
+        return tail_[set] - set * ways_;
+    }
 
 private:
+    // A set of at most 16 ways: its linked ways most recent first, a 4-bit way number each from
+    // the low end of one word (one host cache line per set where the lists take four or more:
+    // the L2's 16-way sets, looked up by the million).
+    struct Order {
+        std::uint64_t ways = 0;
+        std::uint32_t count = 0;  // linked ways
+        // The position of `way` among the linked ones, or kNil.
+        std::uint32_t find(std::uint32_t way) const {
+            constexpr std::uint64_t ones = 0x1111111111111111ull, highs = 0x8888888888888888ull;
+            const std::uint64_t x = ways ^ (ones * way);  // zero nibbles where `way` is
+            const std::uint64_t zero = (x - ones) & ~x & highs;  // the lowest set bit is exact
+            if (zero == 0) return kNil;
+            const std::uint32_t at = static_cast<std::uint32_t>(__builtin_ctzll(zero)) / 4;
+            return at < count ? at : kNil;
+        }
+        void remove(std::uint32_t at) {
+            const std::uint64_t below = at == 0 ? 0 : ways & (~0ull >> (64 - 4 * at));
+            const std::uint64_t above = at + 1 >= 16 ? 0 : (ways >> (4 * (at + 1))) << (4 * at);
+            ways = below | above;
+            --count;
+        }
+    };
+
     std::uint32_t slot(std::uint32_t set, std::uint32_t way) const { return set * ways_ + way; }
     std::uint32_t ways_ = 1;
+    bool packed_ = false;
     std::vector<std::uint32_t> prev_, next_, head_, tail_;
+    std::vector<Order> orders_;
 };
 
 }  // namespace detail
@@ -62,10 +132,13 @@ public:
     static constexpr bool kHitIsIdempotent = true;
     static constexpr bool kSetLocal = true;  // see SectorCache::sets_independent()
     void reset(const PolicyContext& c) { list_.reset(c); }
-    void on_hit(std::uint32_t set, std::uint32_t way, std::uint64_t) { list_.move_to_front(set, way); }
+    [[gnu::always_inline]] void on_hit(std::uint32_t set, std::uint32_t way, std::uint64_t) {
+        list_.move_to_front(set, way);
+    }
     void on_fill(std::uint32_t set, std::uint32_t way, std::uint64_t) { list_.push_front(set, way); }
     void on_invalidate(std::uint32_t set, std::uint32_t way) { list_.unlink(set, way); }
     Victim victim(std::uint32_t set, std::uint64_t) const { return {list_.last_way(set), 1}; }
+    void prefetch(std::uint32_t set) const { list_.prefetch(set); }
 
 private:
     detail::WayList list_;
@@ -81,6 +154,7 @@ public:
     void on_fill(std::uint32_t set, std::uint32_t way, std::uint64_t) { list_.push_front(set, way); }
     void on_invalidate(std::uint32_t set, std::uint32_t way) { list_.unlink(set, way); }
     Victim victim(std::uint32_t set, std::uint64_t) const { return {list_.last_way(set), 1}; }
+    void prefetch(std::uint32_t set) const { list_.prefetch(set); }
 
 private:
     detail::WayList list_;

@@ -53,6 +53,8 @@ public:
         const std::size_t buffers = fronts.size() > 1 ? 2 : 1;  // the L2 replays one while the SMs fill the other
         slices_ = l2.slices();
         cursors_.assign(slices_, {});
+        dues_.assign(slices_, {});
+        sending_.assign(slices_, {});
         for (SmFrontEnd<L1Policy>& front : fronts) front.set_slicing(l2.slicing());
         for (std::size_t b = 0; b < buffers; ++b) {
             events_[b].assign(static_cast<std::size_t>(config.sms) * slices_, {});
@@ -91,6 +93,8 @@ private:
     // chunk the L2 events are buffered (tens of MiB at most).
     static constexpr std::uint64_t kChunkRounds = 16384;
     static constexpr std::uint64_t kNotParked = ~0ull;
+    static constexpr std::uint32_t kNoEvent = ~0u;
+    static constexpr std::uint32_t kPrefetchAhead = 6;  // SMs
 
     void run_serial(std::uint64_t total_requests) {
         const std::uint64_t chunk = control_.observer ? 1 : kChunkRounds;
@@ -258,18 +262,43 @@ private:
         const std::vector<std::uint64_t>& request_block = request_block_[buffer];
         std::vector<std::size_t>& cursor = cursors_[slice];
         cursor.assign(config_.sms, 0);
+        // Per SM, the round of its next event for the slice (kNoEvent: none left): the rounds'
+        // scan over the SMs reads this one small array instead of each SM's list.
+        std::vector<std::uint32_t>& due = dues_[slice];
+        due.resize(config_.sms);
+        std::vector<std::uint32_t>& sending = sending_[slice];
+        sending.resize(config_.sms);
+        for (std::uint32_t s = 0; s < config_.sms; ++s) {
+            const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
+            due[s] = mine.empty() ? kNoEvent : mine[0].round;
+        }
         const std::uint32_t rounds = static_cast<std::uint32_t>(end - start);
         std::uint64_t last_round = 0;  // rounds of the launch: 1 + the last in which a request issued
         if (control_.observer) [[unlikely]]
             last_round = *std::max_element(last_issue_.begin(), last_issue_.end());
         for (std::uint32_t r = 0; r < rounds; ++r) {
+            // The SMs that send this slice something in this round (most send nothing in a given
+            // round: the block is looked up, a host cache line per SM and round, only for those).
+            std::uint32_t count = 0;
             for (std::uint32_t s = 0; s < config_.sms; ++s) {
+                sending[count] = s;
+                count += due[s] == r;
+            }
+            // Each SM's lookups are asked of the host's memory a few SMs ahead: the L2's sets and
+            // the coalescer's lie in tens of MB, and the replay would wait for each in turn.
+            auto prefetch = [&](std::uint32_t s) {
                 const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
-                // Most SMs send this slice nothing in a given round: the block is looked up (a
-                // host cache line per SM and round) only for those that do.
-                if (cursor[s] == mine.size() || mine[cursor[s]].round != r) continue;
+                for (std::size_t i = cursor[s]; i < mine.size() && mine[i].round == r; ++i) l2_.prefetch(s, mine[i]);
+                if (!request_block.empty()) __builtin_prefetch(&request_block[block_index(s, r)]);
+            };
+            for (std::uint32_t k = 0; k < std::min(count, kPrefetchAhead); ++k) prefetch(sending[k]);
+            for (std::uint32_t k = 0; k < count; ++k) {
+                if (k + kPrefetchAhead < count) prefetch(sending[k + kPrefetchAhead]);
+                const std::uint32_t s = sending[k];
+                const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
                 const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
                 l2_.play(s, r, mine, cursor[s], scheduler_.clock(start + r), block, slice);
+                due[s] = cursor[s] == mine.size() ? kNoEvent : mine[cursor[s]].round;
             }
             if (control_.observer && start + r < last_round) [[unlikely]]
                 control_.observer->on_step_end(start + r);
@@ -302,6 +331,8 @@ private:
     std::vector<std::uint64_t> parked_;      // per SM, the round it parked in this batch, or kNotParked
     std::uint32_t slices_ = 1;               // of the L2
     std::vector<std::vector<std::size_t>> cursors_;  // per slice and SM, its next event to replay
+    std::vector<std::vector<std::uint32_t>> dues_;   // per slice and SM, the round of that event
+    std::vector<std::vector<std::uint32_t>> sending_;  // per slice, the SMs with events in a round
 };
 
 }  // namespace cachesim

@@ -32,12 +32,14 @@ public:
         max_requesters_ = max_requesters;
         enabled_ = (hit_window != 0 || miss_window != 0) && max_requesters > 1;
         sets_.clear();
+        requesters_.clear();
         if (!enabled_) return;
         const std::uint64_t live = static_cast<std::uint64_t>(sms) * std::max(hit_window, miss_window);
         const std::uint64_t wanted = std::max<std::uint64_t>(1024, live);
         keys = std::max<std::uint32_t>(1, keys);
         const std::uint64_t per_key = std::bit_ceil((wanted + keys - 1) / keys);
         sets_.assign(per_key * keys, Set{});
+        requesters_.assign(sets_.size() * kWays, 0);
         mask_ = per_key - 1;
     }
 
@@ -52,15 +54,23 @@ public:
     // different threads (the L2 passes the line's L2 set).
     bool merge(std::uint64_t line, std::uint64_t sectors, std::uint64_t round, std::uint64_t group = 0,
                std::uint32_t key = 0) {
-        Set& set = sets_[index(line, key)];
-        for (Entry& e : set.ways)
-            if (e.line == line && e.sectors == sectors && round < e.closes &&
-                (neighbours_ ? (e.group == group || e.group + 1 == group || group + 1 == e.group) : e.group == group)) {
-                if (e.requesters >= max_requesters_) return false;
-                ++e.requesters;
+        const std::size_t at = index(line, key);
+        const Set& set = sets_[at];
+        for (std::uint32_t w = 0; w < kWays; ++w)
+            if (set.line[w] == line && set.sectors[w] == sectors && round < set.closes[w] &&
+                (neighbours_ ? (set.group[w] == group || set.group[w] + 1 == group || group + 1 == set.group[w])
+                             : set.group[w] == group)) {
+                std::uint8_t& requesters = requesters_[at * kWays + w];
+                if (requesters >= max_requesters_) return false;
+                ++requesters;
                 return true;
             }
         return false;
+    }
+
+    // Hints the host caches at the set merge() will read for `line` and `key`.
+    void prefetch(std::uint64_t line, std::uint32_t key = 0) const {
+        if (enabled_) __builtin_prefetch(&sets_[index(line, key)]);
     }
 
     // An unmerged request was looked up in `round`; l2_hit: all its sectors hit. Identical
@@ -69,29 +79,36 @@ public:
               std::uint32_t key = 0) {
         const std::uint64_t window = l2_hit ? hit_window_ : miss_window_;
         if (window == 0) return;
-        Set& set = sets_[index(line, key)];
-        Entry* slot = &set.ways[0];
-        for (Entry& e : set.ways) {
+        const std::size_t at = index(line, key);
+        Set& set = sets_[at];
+        std::uint32_t slot = 0;
+        for (std::uint32_t w = 0; w < kWays; ++w) {
             // Its own entry, or a dead (or empty) one.
-            if ((e.line == line && e.sectors == sectors && e.group == group) || round >= e.closes) {
-                slot = &e;
+            if ((set.line[w] == line && set.sectors[w] == sectors && set.group[w] == group) || round >= set.closes[w]) {
+                slot = w;
                 break;
             }
-            if (e.closes < slot->closes) slot = &e;
+            if (set.closes[w] < set.closes[slot]) slot = w;
         }
-        *slot = Entry{line, sectors, round + window, 1, group};
+        set.line[slot] = line;
+        set.sectors[slot] = sectors;
+        set.closes[slot] = round + window;
+        set.group[slot] = group;
+        requesters_[at * kWays + slot] = 1;
     }
 
 private:
-    struct Entry {
-        std::uint64_t line = 0;
-        std::uint64_t sectors = 0;
-        std::uint64_t closes = 0;      // first round that can no longer join (0: empty)
-        std::uint32_t requesters = 0;  // SMs the lookup serves so far
-        std::uint64_t group = 0;       // the SMs it can serve (GpuConfig::l2_coalesce_scope)
-    };
-    struct Set {
-        std::array<Entry, 4> ways{};
+    static constexpr std::uint32_t kWays = 4;
+    // A set's ways field by field, in two host cache lines (one lookup touches both at most; a
+    // way per 40-byte entry spread a set over three or four). Per way: the line and the sectors
+    // its lookup was for, the first round that can no longer join (0: empty), and the SMs it can
+    // serve (GpuConfig::l2_coalesce_scope). How many SMs it serves so far is kept apart
+    // (requesters_), read only on a match.
+    struct alignas(128) Set {
+        std::array<std::uint64_t, kWays> line{};
+        std::array<std::uint64_t, kWays> sectors{};
+        std::array<std::uint64_t, kWays> closes{};
+        std::array<std::uint64_t, kWays> group{};
     };
     // The key's own sets (consecutive, so that threads with different keys write apart), and a
     // hash of the line among them.
@@ -101,6 +118,7 @@ private:
     }
 
     std::vector<Set> sets_;
+    std::vector<std::uint8_t> requesters_;  // per set and way (at most 255: GpuConfig's bound)
     std::uint64_t mask_ = 0;  // sets per key - 1
     std::uint32_t hit_window_ = 0, miss_window_ = 0, max_requesters_ = 4;
     bool enabled_ = false;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/cache.hpp"
+#include "sim/gpu/host_line_allocator.hpp"
 #include "sim/geometry.hpp"
 #include "sim/policies/policy.hpp"
 
@@ -34,6 +35,7 @@ public:
             if (e.key == kEmptyTag) return kAbsent;
         }
     }
+    void prefetch(std::uint64_t line) const { __builtin_prefetch(&entries_[home(line)]); }
     void insert(std::uint64_t line, std::uint32_t slot) {
         std::size_t i = home(line);
         while (entries_[i].key != kEmptyTag) i = (i + 1) & mask_;
@@ -119,6 +121,7 @@ public:
         dirty_.assign(g.lines, 0);
         words_per_set_ = (g.ways + 63) / 64;
         empty_.assign(static_cast<std::size_t>(g.sets) * words_per_set_, 0);
+        empty_count_.assign(g.sets, 0);
         for (std::uint32_t set = 0; set < g.sets; ++set)
             for (std::uint32_t w = 0; w < g.ways; ++w) mark_empty(set, w, true);
         indexed_ = g.ways > kIndexAboveWays;
@@ -138,17 +141,38 @@ public:
     // The slot holding `line`, or kNone. No state changes.
     std::uint32_t find(std::uint64_t line) const {
         if (indexed_) return index_.find(line);
-        const std::uint32_t base = set_of(line) * g_.ways;
+        return find(line, set_of(line));
+    }
+    // The same, for a line whose set (set_of(line)) the caller has worked out.
+    std::uint32_t find(std::uint64_t line, std::uint32_t set) const {
+        if (indexed_) return index_.find(line);
+        const std::uint32_t base = set * g_.ways;
         const std::uint64_t* tags = &tags_[base];
         for (std::uint32_t w = 0; w < g_.ways; ++w)
             if (tags[w] == line) return base + w;
         return kNone;
     }
+    // Hints the host caches at where find(line) starts (an indexed cache's index entry).
+    void prefetch_line(std::uint64_t line) const {
+        if (indexed_) index_.prefetch(line);
+    }
+    // Hints the host caches at what a lookup in `set` reads first: its tags, valid masks and
+    // replacement order (not for an indexed cache, whose lookups start at the index).
+    void prefetch_set(std::uint32_t set) const {
+        if (indexed_) return;
+        const std::size_t base = static_cast<std::size_t>(set) * g_.ways;
+        const std::size_t bytes = static_cast<std::size_t>(g_.ways) * sizeof(std::uint64_t);
+        for (std::size_t at = 0; at < bytes; at += 64) {
+            __builtin_prefetch(reinterpret_cast<const char*>(&tags_[base]) + at);
+            __builtin_prefetch(reinterpret_cast<const char*>(&valid_[base]) + at);
+        }
+        if constexpr (requires { policy_.prefetch(set); }) policy_.prefetch(set);
+    }
     std::uint64_t valid(std::uint32_t slot) const { return valid_[slot]; }
     std::uint64_t dirty(std::uint32_t slot) const { return dirty_[slot]; }
 
     // A lookup found the line (the policy sees a hit on the line).
-    void touch(std::uint32_t slot) {
+    [[gnu::always_inline]] void touch(std::uint32_t slot) {
         const std::uint32_t set = g_.sets == 1 ? 0 : slot / g_.ways;
         policy_.on_hit(set, slot - set * g_.ways, tick());
     }
@@ -161,8 +185,12 @@ public:
     // its set or evicting per the policy. Returns the slot; evicted lines are reported in `out`.
     std::uint32_t insert(std::uint64_t line, std::uint64_t sectors, std::uint64_t dirty_sectors,
                          SectorEviction& out) {
+        return insert(line, set_of(line), sectors, dirty_sectors, out);
+    }
+    // The same, for a line whose set (set_of(line)) the caller has worked out.
+    std::uint32_t insert(std::uint64_t line, std::uint32_t set, std::uint64_t sectors, std::uint64_t dirty_sectors,
+                         SectorEviction& out) {
         out.count = 0;
-        const std::uint32_t set = set_of(line);
         std::uint32_t way = first_empty(set);
         if (way == kNone) {
             const Victim v = policy_.victim(set, now_);
@@ -199,9 +227,11 @@ private:
     void mark_empty(std::uint32_t set, std::uint32_t way, bool empty) {
         std::uint64_t& word = empty_[static_cast<std::size_t>(set) * words_per_set_ + way / 64];
         const std::uint64_t bit = 1ull << (way % 64);
+        if (((word & bit) != 0) != empty) empty_count_[set] += empty ? 1 : -1;
         word = empty ? (word | bit) : (word & ~bit);
     }
     std::uint32_t first_empty(std::uint32_t set) const {
+        if (empty_count_[set] == 0) return kNone;  // a full set (the L1's bitmap is 31 words)
         const std::uint64_t* words = &empty_[static_cast<std::size_t>(set) * words_per_set_];
         for (std::uint32_t i = 0; i < words_per_set_; ++i)
             if (words[i]) return i * 64 + static_cast<std::uint32_t>(__builtin_ctzll(words[i]));
@@ -224,8 +254,10 @@ private:
     SetMapping set_of_;
     Policy policy_{};
     std::uint64_t now_ = 0;
-    std::vector<std::uint64_t> tags_, valid_, dirty_;
+    std::vector<std::uint64_t, HostLineAllocator<std::uint64_t>> tags_;  // a set's ways scanned together
+    std::vector<std::uint64_t> valid_, dirty_;
     std::vector<std::uint64_t> empty_;
+    std::vector<std::uint32_t> empty_count_;  // per set, its empty ways
     std::uint32_t words_per_set_ = 1;
     bool indexed_ = false;
     SlotIndex index_;

@@ -93,12 +93,16 @@ private:
         counters_.thread_reads += lanes;
         counters_.load_sectors += request_.sector_count;
         bool missed = false;
+        // A request of several lines (a stencil row across a line boundary): their lookups in the
+        // L1's index are asked of the host's memory together rather than one after the other.
+        if (l1s_ && request_.lines.size() > 1)
+            for (const CoalescedLine& line : request_.lines) l1s_[s].prefetch_line(line.line);
         for (const CoalescedLine& line : request_.lines) missed |= load_line(s, line, shape.array, round, list);
         return missed;
     }
 
     template <class Lists>
-    bool load_line(std::uint32_t s, const CoalescedLine& cl, std::uint16_t array, std::uint32_t round,
+    [[gnu::always_inline]] bool load_line(std::uint32_t s, const CoalescedLine& cl, std::uint16_t array, std::uint32_t round,
                    const Lists& list) {
         const std::uint64_t wanted = cl.sectors;
         const std::uint32_t n = static_cast<std::uint32_t>(std::popcount(wanted));
@@ -138,11 +142,15 @@ private:
         if (missing) {
             // One L1 line lies in one L2 line (or slicing is off): one slice for all its sectors.
             std::vector<L2Event>& out = list(slicing_.sliced() ? slicing_.of_load(cl.line << line_shift_) : 0);
-            for (std::uint64_t m = missing; m; m &= m - 1) {
-                const std::uint64_t address =
-                    (cl.line << line_shift_) + (static_cast<std::uint64_t>(std::countr_zero(m)) << sector_shift_);
-                stats.bytes_from_below += sector_bytes_;
-                out.push_back({address, round, array, L2EventKind::load});
+            stats.bytes_from_below += static_cast<std::uint64_t>(std::popcount(missing)) * sector_bytes_;
+            // A run of sectors per event (l2_event.hpp): one for a line of up to 1 + kMoreSectors.
+            for (std::uint64_t m = missing; m;) {
+                const std::uint32_t first = static_cast<std::uint32_t>(std::countr_zero(m));
+                const std::uint8_t more = static_cast<std::uint8_t>((m >> first) >> 1);
+                out.push_back({(cl.line << line_shift_) + (static_cast<std::uint64_t>(first) << sector_shift_), round,
+                               array, L2EventKind::load, more});
+                const std::uint32_t covered = first + 1 + L2Event::kMoreSectors;
+                m = covered >= 64 ? 0 : (m >> covered) << covered;
             }
         }
         stats.evictions += evicted.count;

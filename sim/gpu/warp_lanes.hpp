@@ -7,6 +7,7 @@
 // near an edge clamp lane by lane.
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "traces/workload_spec.hpp"
 
@@ -51,7 +52,19 @@ class WarpLanes {
 public:
     WarpLanes(const WorkloadSpec& spec, bool reference)
         : kind_(spec.kind), stencil_(spec.stencil()), matmul_(spec.matmul()), reference_(reference),
-          iw_(spec.width), per_item_(spec.accesses_per_item()) {}
+          iw_(spec.width), per_item_(spec.accesses_per_item()) {
+        if (kind_ != WorkloadKind::stencil) return;
+        // Request k's offset from in[y][x] away from the edges, worked out once (two divisions
+        // a request otherwise: the stencil's width is known only at run time).
+        const StencilWorkload& w = stencil_;
+        interior_offsets_.resize(static_cast<std::size_t>(w.sw) * w.sh);
+        for (std::uint32_t k = 0; k < w.sw * w.sh; ++k) {
+            const std::int64_t dy = static_cast<std::int64_t>(k / w.sw) - static_cast<std::int64_t>(w.sh / 2);
+            const std::int64_t dx = static_cast<std::int64_t>(k % w.sw) - static_cast<std::int64_t>(w.sw / 2);
+            interior_offsets_[k] =
+                static_cast<std::uint64_t>((dy * w.iw + dx) * static_cast<std::int64_t>(w.elem_bytes));
+        }
+    }
 
     std::uint32_t accesses_per_item() const { return per_item_; }
 
@@ -97,10 +110,7 @@ public:
                 return offset_of(a, stride_a, w.out_base() - w.in_base(), lanes, out,
                                  {w.elem_bytes, StencilWorkload::kOut, true});
             if (!interior) return stencil(x, y, lanes, k, out);
-            const std::int64_t dy = static_cast<std::int64_t>(k / w.sw) - static_cast<std::int64_t>(w.sh / 2);
-            const std::int64_t dx = static_cast<std::int64_t>(k % w.sw) - static_cast<std::int64_t>(w.sw / 2);
-            const std::uint64_t offset = static_cast<std::uint64_t>((dy * w.iw + dx) * static_cast<std::int64_t>(w.elem_bytes));
-            return offset_of(a, stride_a, offset, lanes, out, {w.elem_bytes, StencilWorkload::kIn, false});
+            return offset_of(a, stride_a, interior_offsets_[k], lanes, out, {w.elem_bytes, StencilWorkload::kIn, false});
         }
         const MatmulWorkload& w = matmul_;
         if (k == 2 * w.depth) return matmul(x, y, lanes, k, out);
@@ -190,6 +200,7 @@ private:
     bool reference_;
     std::uint32_t iw_;
     std::uint32_t per_item_;
+    std::vector<std::uint64_t> interior_offsets_;  // stencil: per request k, its offset from in[y][x]
 };
 
 }  // namespace cachesim
