@@ -38,6 +38,16 @@ inline std::uint64_t byte_size(std::string_view text, std::string_view option) {
     return parse_size(text, "--" + std::string(option));
 }
 
+// A real number from lo to hi; `expected` names the accepted values in the message otherwise.
+inline double real_in(std::string_view text, std::string_view option, double lo, double hi,
+                      std::string_view expected) {
+    const std::string s(text);
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size() || !(v >= lo && v <= hi)) bad_value(option, expected, text);
+    return v;
+}
+
 // Six significant digits: 0.05, not 0.050000000000000003 (as the help shows it).
 inline std::string short_real(double v) {
     std::ostringstream out;

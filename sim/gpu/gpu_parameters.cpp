@@ -476,16 +476,9 @@ std::vector<GpuParameter> make_table() {
                      return c.issue_cycles == kIssueCyclesAuto ? std::string("auto") : short_real(c.issue_cycles);
                  },
                  .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
-                     if (text == "auto") {
-                         c.issue_cycles = kIssueCyclesAuto;
-                         return;
-                     }
-                     const std::string s(text);
-                     char* end = nullptr;
-                     const double v = std::strtod(s.c_str(), &end);
-                     if (s.empty() || end != s.c_str() + s.size() || !(v >= 1 && v <= kMaxIssueCycles))
-                         bad_value(option, "auto or a number from 1 to 1024", text);
-                     c.issue_cycles = v;
+                     c.issue_cycles = text == "auto" ? kIssueCyclesAuto
+                                                     : real_in(text, option, 1, kMaxIssueCycles,
+                                                               "auto or a number from 1 to 1024");
                  },
                  // the loop's measured value for "auto"; the rounds issue one request a round
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
@@ -502,12 +495,7 @@ std::vector<GpuParameter> make_table() {
                          "L2's bandwidth); 0: no limit",
                  .get = [](const GpuConfig& c) { return short_real(c.l1_miss_bandwidth); },
                  .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
-                     const std::string s(text);
-                     char* end = nullptr;
-                     const double v = std::strtod(s.c_str(), &end);
-                     if (s.empty() || end != s.c_str() + s.size() || !(v >= 0 && v <= 1024))
-                         bad_value(option, "a number from 0 to 1024", text);
-                     c.l1_miss_bandwidth = v;
+                     c.l1_miss_bandwidth = real_in(text, option, 0, 1024, "a number from 0 to 1024");
                  },
                  .sources = {every(A, "0: no limit (not measured)")}});
     t.push_back({.option = "lrc-hit-cycles", .report_key = "l2_coalesce_hit_cycles",
