@@ -78,16 +78,16 @@ TEST(GpuIssueBurst, TheLastWarpKeepsTheTurnInsideAGroup) {
     w.lanes = 32;
     for (std::uint32_t k : {1u, 2u, 3u, 5u}) {
         w.k = k;
-        EXPECT_TRUE(continues_burst(w, 4)) << k;
+        EXPECT_TRUE(continues_burst(w, 4, burst_magic(4))) << k;
     }
     for (std::uint32_t k : {0u, 4u, 8u}) {
         w.k = k;
-        EXPECT_FALSE(continues_burst(w, 4)) << k;
+        EXPECT_FALSE(continues_burst(w, 4, burst_magic(4))) << k;
     }
     w.k = 3;
-    EXPECT_FALSE(continues_burst(w, 1));  // no bursts
+    EXPECT_FALSE(continues_burst(w, 1, burst_magic(1)));  // no bursts
     w.lanes = 0;
-    EXPECT_FALSE(continues_burst(w, 4));  // the warp has finished
+    EXPECT_FALSE(continues_burst(w, 4, burst_magic(4)));  // the warp has finished
 }
 
 TEST(GpuIssueBurst, AutoIsOneIterationOfTheCompiledLoop) {

@@ -7,8 +7,9 @@
 // then waits until the data of the whole burst is there (the front end says when: L1 hit, a
 // sector on its way, or an L1 miss) and is ready again. Each request takes its scheduler for the
 // loop's issue cost (GpuConfig::issue_cycles, loop_issue_cost.hpp; 1: one request a cycle): the
-// scheduler issues again only once that many cycles have passed, in 1/256 cycle steps. A new block's warps are ready from the
-// cycle after the one in which the block before them freed the slot.
+// scheduler issues again only once that many cycles have passed, in 1/256 cycle steps. A new
+// block's warps are ready from the cycle after the one in which the block before them freed the
+// slot.
 //
 // Time is counted in ticks, Q per cycle: tick c*Q + q is scheduler q's issue slot in cycle c, so
 // an SM issues at most one request a tick, and the lock-step run (lockstep_run.hpp) runs ticks

@@ -19,13 +19,9 @@ std::uint32_t cycle_issue_burst(const GpuConfig& config, const WorkloadSpec* spe
 
 // Whether the warp that issued last keeps the turn: it is inside a group of `burst` requests.
 // Groups start at request 0 of a warp, so a new warp in the slot starts a group of its own.
-inline bool continues_burst(const WarpSlot& last, std::uint32_t burst) {
-    return burst > 1 && last.live() && last.k % burst != 0;
-}
-
-// The same without a division (the scheduler asks at every pick, and "auto" bursts such as a 9x9
-// stencil's 81 are no power of two): k is a multiple of burst exactly when k x magic, modulo 2^64,
-// is below magic, with magic = 2^64 / burst rounded up (Lemire, Kaser and Kurz 2019).
+// Without a division (the scheduler asks at every pick, and "auto" bursts such as a 9x9 stencil's
+// 81 are no power of two): k is a multiple of burst exactly when k x magic, modulo 2^64, is below
+// magic, with magic = burst_magic(burst) = 2^64 / burst rounded up (Lemire, Kaser and Kurz 2019).
 inline std::uint64_t burst_magic(std::uint32_t burst) { return ~0ull / (burst ? burst : 1) + 1; }
 inline bool continues_burst(const WarpSlot& last, std::uint32_t burst, std::uint64_t magic) {
     return burst > 1 && last.live() && static_cast<std::uint64_t>(last.k) * magic > magic - 1;

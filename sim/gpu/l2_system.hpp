@@ -113,8 +113,8 @@ public:
         const std::uint64_t line = load ? e.address >> geometry_.line_shift : e.address >> sectors_per_line_shift_;
         const std::uint32_t set = parts_[0].set_of(line);
         parts_[near_[s]].prefetch_set(set);
-        if (load && coalescer_.enabled())
-            coalescer_.prefetch(e.address >> l1_line_shift_, keyed_ ? parts_[0].set_of((e.address >> l1_line_shift_) >> l1_to_l2_line_shift_) : 0);
+        // a load's coalescer key is its L2 set, the one just worked out (coalesce_key)
+        if (load && coalescer_.enabled()) coalescer_.prefetch(e.address >> l1_line_shift_, keyed_ ? set : 0);
     }
 
 private:
