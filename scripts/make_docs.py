@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+from issue_cost_table import ncu_rows  # scripts/, beside this file
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 H200 = "tests/data/h200"
 DOC_FILES = ["README.md", "CHANGELOG.md", "tests/data/h200/README.md"]  # plus docs/*.md
@@ -483,14 +485,6 @@ def gen_issue_cost_loops():
                 "the issue port or a pipe)".format(path, ISSUE_COST)) + "\n" + "\n".join(out) + "\n"
 
 
-def ncu_raw(path):
-    with open(os.path.join(ROOT, path)) as f:
-        lines = f.read().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
-    rows = list(csv.reader(lines[start:]))
-    return [dict(zip(rows[0], r)) for r in rows[2:]]
-
-
 def gen_issue_cost_states():
     stall = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
     out = ["| launch | schedule | compilation | L1 hit % | cycles | issue slots used | waiting on memory "
@@ -501,7 +495,7 @@ def gen_issue_cost_states():
         states = ISSUE_COST + "/warp_states_{}.csv".format(size)
         configs = ISSUE_COST + "/rows_warp_states_{}.csv".format(size)
         sources += [states, configs]
-        for launch, config in zip(ncu_raw(states), read_csv(configs)):
+        for launch, config in zip(ncu_rows(os.path.join(ROOT, states)), read_csv(configs)):
             value = lambda k: float(launch[k].replace(",", ""))
             out.append("| {}³ d{} b{} | {} | {} | {:.1f} | {} | {:.0f}% | {:.1f} | {:.1f} | {:.1f} |".format(
                 config["width"], config["depth"], config["block"], config["schedule"], config["variant"],
@@ -543,7 +537,7 @@ def gen_issue_cost_runs():
             c = target_counts(rows)
             err = lambda r: float(r[S + L1R]) - float(r[M + L1R])
             pick = lambda schedule: ", ".join("{:+.1f}".format(err(r)) for r in rows
-                                              if r["schedule"] == schedule) if name.endswith("matmul") or "matmul_" in name else ""
+                                              if r["schedule"] == schedule) if "matmul" in name else ""
             out.append("| {} | {} | {} | {} | {} | {}/{} | {} | {:.2f} | {}/{} | {} | {} |".format(
                 scheduler, waits, port, label, c["runs"], c["l1_3"], c["runs"], c["l1_6"],
                 sum(abs(err(r)) for r in rows) / len(rows), c["l2_5"], c["runs"], pick("linear"),
