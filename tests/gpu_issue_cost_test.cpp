@@ -12,6 +12,7 @@
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 #include "sim/gpu/loop_issue_cost.hpp"
+#include "sim/thread_model.hpp"
 #include "tests/gpu_issue_order.hpp"
 #include "tests/gpu_test_util.hpp"
 
@@ -110,6 +111,19 @@ TEST(GpuIssueCost, TheTableIsTheMeasuredFile) {
         ++rows;
     }
     EXPECT_EQ(rows, 24);
+}
+
+// A configuration built in code is checked as the options are: a cost below one cycle a request,
+// or above 1024, is refused; auto and the bounds themselves are taken.
+TEST(GpuIssueCost, ValidateRefusesCostsOutOfRange) {
+    GpuConfig c = cycles(1, 0.5);
+    EXPECT_THROW(validate(c), SimulationError);
+    c.issue_cycles = 1025;
+    EXPECT_THROW(validate(c), SimulationError);
+    for (double ok : {1.0, 1024.0, kIssueCyclesAuto}) {
+        c.issue_cycles = ok;
+        EXPECT_NO_THROW(validate(c)) << ok;
+    }
 }
 
 // The cost is per SM and scheduler state, so the SMs still run alone: 1 and 3 threads give the
