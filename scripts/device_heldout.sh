@@ -7,7 +7,10 @@
 #   training: the 81 training configurations (the 9x9 and 3x3 stencils on 4096x4096 and the
 #             1024^3 matmul, nine schedules, blocks 128/256/1024), index64 only;
 #   probe:    the SASS of every compiled kernel (loads per loop iteration) and l2probe's latencies;
-#   all:      probe, training, heldout.
+#   drift:    the compilation probes (drift_probe_matmul): the 768^3 matmul, a size in no set,
+#             every compilation, five schedules, blocks 128/256: how far each compilation's
+#             sharers part at a size no parameter was chosen on;
+#   all:      probe, training, heldout, drift.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out): heldout_{stencil,matmul}.csv, training_{stencil,
 # matmul}.csv, sass_loads_variants.txt, l2probe*.{csv,txt}, logs.tar.gz.
@@ -18,10 +21,10 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 PARTS=",${1:-heldout},"
-PARTS=${PARTS//,all,/,probe,training,heldout,}
+PARTS=${PARTS//,all,/,probe,training,heldout,drift,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -140,6 +143,15 @@ if want heldout_matmul; then
   variant_sweeps heldout_matmul 150 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 96
   variant_sweeps heldout_matmul 100 --kernel matmul --size 1024x1024 --depth 512 --schedules "$SCHEDULES" \
     --blocks 128
+fi
+
+if want drift; then
+  # How far each compilation's sharers drift apart, measured where no set is: 768^3 (2.2 waves of
+  # 128-thread blocks), the naive order and the column widths whose sharing depends on timing.
+  for v in index64 index32 unroll1; do
+    sweep drift_probe_matmul 200 --kernel matmul --size 768x768 --depth 768 \
+      --schedules linear,column:32,column:64,column:128,tiled:32x32 --blocks 128,256 --variants "$v"
+  done
 fi
 
 for f in "$OUT"/*.csv; do [ -e "$f" ] && echo "$(basename "$f"): $(($(wc -l <"$f") - 1)) rows"; done

@@ -549,6 +549,47 @@ def gen_issue_cost_runs():
                     ", ".join("`{}`".format(p) for p in used))) + "\n" + "\n".join(out) + "\n"
 
 
+DRIFT_PROBE = H200 + "/drift_probe"
+DRIFT_MODELS = [  # (file stem under DRIFT_PROBE/compare, column label)
+    ("preset", "preset"),
+    ("redraw_0.3", "redraw 0.3"),
+    ("redraw_0.6", "redraw 0.6"),
+    ("redraw_1.0", "redraw 1.0"),
+    ("cycles_gto", "cycles, gto"),
+]
+
+
+def gen_drift_probe():
+    runs = [(label, {(r["variant"], r["schedule"], r["block"]): r
+                     for r in read_csv("{}/compare/{}.csv".format(DRIFT_PROBE, stem))}) for stem, label in DRIFT_MODELS]
+    measured = read_csv(DRIFT_PROBE + "/drift_probe_matmul.csv")
+    out = ["| compilation | schedule | block | H200 L1 % | " + " | ".join(label for label, _ in runs) + " |",
+           "|---|---|---:|---:|" + "---:|" * len(runs)]
+    within = {label: {} for label, _ in runs}
+    for m in measured:
+        key = (m["variant"], m["schedule"], m["block"])
+        errors = []
+        for label, rows in runs:
+            r = rows[key]
+            e = float(r[S + L1R]) - float(r[M + L1R])
+            errors.append("{:+.1f}".format(e))
+            counts = within[label].setdefault(m["variant"], [0, 0])
+            counts[0] += abs(e) <= 3
+            counts[1] += 1
+        out.append("| {} | {} | {} | {:.1f} | {} |".format(key[0], key[1], key[2], float(m[L1R]), " | ".join(errors)))
+    variants = list(dict.fromkeys(m["variant"] for m in measured))
+    out.append("| within 3 points ({}) | | | | {} |".format(
+        " / ".join(variants),
+        " | ".join(" / ".join("{}".format(within[label][v][0]) for v in variants) for label, _ in runs)))
+    sources = [DRIFT_PROBE + "/drift_probe_matmul.csv"] + \
+        ["{}/compare/{}.csv".format(DRIFT_PROBE, stem) for stem, _ in DRIFT_MODELS]
+    return (note("from {}: the H200's rows from `scripts/device_heldout.sh drift`, the model's from "
+                 "`scripts/drift_probe_report.sh` (`cachesim compare --preset h200` with the options of "
+                 "each column, each row simulated with its own compilation); the model's L1 error in points".format(
+                     ", ".join("`{}`".format(p) for p in sources)))
+            + "\n" + "\n".join(out) + "\n")
+
+
 # --- the rtx2080s preset against the thesis's RTX 2080 Super -----------------------------------
 
 THESIS_QUOTES = "tests/data/rtx2080s/thesis_quotes.csv"
@@ -612,6 +653,7 @@ GENERATORS = {
     "issue-cost-loops": gen_issue_cost_loops,
     "issue-cost-states": gen_issue_cost_states,
     "issue-cost-runs": gen_issue_cost_runs,
+    "drift-probe": gen_drift_probe,
 }
 
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs the compilation probes (the 768^3 matmul of every compilation, in no validation set:
+# tests/data/h200/drift_probe/drift_probe_matmul.csv, from `scripts/device_heldout.sh drift`)
+# through `cachesim compare` under the GPU model's timings, each row simulated with its own
+# compilation, writing tests/data/h200/drift_probe/compare/MODEL.{csv,txt} for docs/fidelity.md:
+#
+#   preset      the h200 preset (rounds, rate spread 0.05 fitted on the training set)
+#   redraw_0.3  rates redrawn every 32 requests, spread 0.3 (chosen on the training set)
+#   redraw_0.6, redraw_1.0   the same with wider spreads (how a uniform drift moves each schedule)
+#   cycles_gto  cycle timing, greedy then oldest, the measured issue cost per compilation
+#
+#   scripts/drift_probe_report.sh [--jobs N] [MODEL ...]
+#
+# The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim. About 10 CPU minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
+jobs=0 models=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --jobs) jobs="$2"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "drift_probe_report: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) models+=("$1"); shift ;;
+  esac
+done
+[ ${#models[@]} -gt 0 ] || models=(preset redraw_0.3 redraw_0.6 redraw_1.0 cycles_gto)
+if [ ! -x "$bin" ]; then
+  echo "drift_probe_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
+  exit 2
+fi
+dir=tests/data/h200/drift_probe
+mkdir -p "$dir/compare"
+parallel=()
+[ "$jobs" = 0 ] || parallel=(--jobs "$jobs" --threads 1)
+for model in "${models[@]}"; do
+  case "$model" in
+    preset) options=() ;;
+    redraw_*) options=(--gpu warp-rate-redraw=32 --gpu "warp-rate-spread=${model#redraw_}") ;;
+    cycles_gto) options=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto) ;;
+    *) echo "drift_probe_report: unknown model $model (preset, redraw_S, cycles_gto)" >&2; exit 2 ;;
+  esac
+  echo "drift_probe_report: $model" >&2
+  "$bin" compare --preset h200 --measured "probe=$dir/drift_probe_matmul.csv" --skip-invalid-rows "${options[@]}" \
+    "${parallel[@]}" --no-progress --plot none --out "$dir/compare/$model.csv" > "$dir/compare/$model.txt.new"
+  mv "$dir/compare/$model.txt.new" "$dir/compare/$model.txt"
+done
