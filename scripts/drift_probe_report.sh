@@ -4,9 +4,11 @@
 # through `cachesim compare` under the GPU model's timings, each row simulated with its own
 # compilation, writing tests/data/h200/drift_probe/compare/MODEL.{csv,txt} for docs/fidelity.md:
 #
-#   preset      the h200 preset (rounds, rate spread 0.05 fitted on the training set)
-#   redraw_0.3  rates redrawn every 32 requests, spread 0.3 (chosen on the training set)
-#   redraw_0.6, redraw_1.0   the same with wider spreads (how a uniform drift moves each schedule)
+#   preset      the h200 preset (rounds; rates drawn afresh every 32 requests, spread 0.3 chosen
+#               on the training set)
+#   fixed_0.05  the same with each warp keeping its first rate, at the spread that fits the
+#               training set so (0.05)
+#   redraw_0.6, redraw_1.0   the preset with wider spreads (how a uniform drift moves each schedule)
 #   cycles_gto  cycle timing, greedy then oldest, the measured issue cost per compilation
 #
 #   scripts/drift_probe_report.sh [--jobs N] [MODEL ...]
@@ -24,7 +26,7 @@ while [ $# -gt 0 ]; do
     *) models+=("$1"); shift ;;
   esac
 done
-[ ${#models[@]} -gt 0 ] || models=(preset redraw_0.3 redraw_0.6 redraw_1.0 cycles_gto)
+[ ${#models[@]} -gt 0 ] || models=(preset fixed_0.05 redraw_0.6 redraw_1.0 cycles_gto)
 if [ ! -x "$bin" ]; then
   echo "drift_probe_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
@@ -36,9 +38,10 @@ parallel=()
 for model in "${models[@]}"; do
   case "$model" in
     preset) options=() ;;
+    fixed_*) options=(--gpu warp-rate-redraw=0 --gpu "warp-rate-spread=${model#fixed_}") ;;
     redraw_*) options=(--gpu warp-rate-redraw=32 --gpu "warp-rate-spread=${model#redraw_}") ;;
     cycles_gto) options=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto) ;;
-    *) echo "drift_probe_report: unknown model $model (preset, redraw_S, cycles_gto)" >&2; exit 2 ;;
+    *) echo "drift_probe_report: unknown model $model (preset, fixed_S, redraw_S, cycles_gto)" >&2; exit 2 ;;
   esac
   echo "drift_probe_report: $model" >&2
   "$bin" compare --preset h200 --measured "probe=$dir/drift_probe_matmul.csv" --skip-invalid-rows "${options[@]}" \

@@ -381,6 +381,9 @@ REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
 CYCLES_DIR = "tests/data/cycles_gto"
 CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu timing=cycles --gpu warp-scheduler=gto "
               "--gpu load-gates=burst --out tests/data/cycles_gto h200 h100 rtx2080s")
+FIXED_DIR = "tests/data/fixed_rate"
+FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
+             "--out tests/data/fixed_rate h200 h100")
 
 
 def report_path(gpu, set_name, kernel, base="tests/data"):
@@ -551,8 +554,8 @@ def gen_issue_cost_runs():
 
 DRIFT_PROBE = H200 + "/drift_probe"
 DRIFT_MODELS = [  # (file stem under DRIFT_PROBE/compare, column label)
-    ("preset", "preset"),
-    ("redraw_0.3", "redraw 0.3"),
+    ("preset", "preset (redraw 0.3)"),
+    ("fixed_0.05", "fixed rates 0.05"),
     ("redraw_0.6", "redraw 0.6"),
     ("redraw_1.0", "redraw 1.0"),
     ("cycles_gto", "cycles, gto"),
@@ -649,6 +652,7 @@ GENERATORS = {
     "examples-table": gen_examples_table,
     "fidelity-sets": gen_fidelity_sets,
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
+    "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "rtx2080s-thesis": gen_rtx2080s_thesis,
     "issue-cost-loops": gen_issue_cost_loops,
     "issue-cost-states": gen_issue_cost_states,

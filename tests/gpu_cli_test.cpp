@@ -175,17 +175,21 @@ TEST(GpuCli, L2RequestCoalescingOption) {
     EXPECT_EQ(off.at("ncu").at("lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum").get<double>(), 0);
 }
 
-// The h200 preset's warps progress at spread rates; "parameters" says what applied (gto ignores it),
-// and the spread changes where warps are, never what they access.
+// The h200 preset's warps progress at spread rates drawn afresh every 32 requests; "parameters"
+// says what applied (gto ignores both; without a spread there is nothing to redraw), and the
+// spread changes where warps are, never what they access.
 TEST(GpuCli, WarpRateSpreadIsThePresetsAndReported) {
     const std::string launch = "--preset h200 --workload matmul --size 256x64 --depth 128 --block 128 --sms 8";
     const auto preset = run_json(launch);
     const auto lockstep = run_json(launch + " --warp-rate-spread 0");
     const auto gto = run_json(launch + " --warp-scheduler gto");
-    EXPECT_EQ(parameter(preset, "warp_rate_spread"), "0.05");
+    EXPECT_EQ(parameter(preset, "warp_rate_spread"), "0.3");
+    EXPECT_EQ(parameter(preset, "warp_rate_redraw"), "32");
     EXPECT_EQ(parameter(lockstep, "warp_rate_spread"), "0");
+    EXPECT_EQ(parameter(lockstep, "warp_rate_redraw"), "0");
     EXPECT_EQ(parameter(gto, "warp_scheduler"), "gto");
     EXPECT_EQ(parameter(gto, "warp_rate_spread"), "0");
+    EXPECT_EQ(parameter(gto, "warp_rate_redraw"), "0");
     const std::string sectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
     EXPECT_EQ(preset.at("ncu").at(sectors), lockstep.at("ncu").at(sectors));
     EXPECT_EQ(run_json(launch).at("ncu"), preset.at("ncu"));  // deterministic

@@ -36,6 +36,7 @@ GpuConfig gpu(std::uint32_t sms, std::uint32_t block, std::uint32_t blocks_per_s
     c.cta_refill = CtaRefill::sm_order;  // hand-worked orders; the shuffled refill has its own tests
     c.issue_burst = 1;                   // one request per turn, blocks starting at once: the
     c.block_start_skip = 0;              // random launches below have bursts and skips
+    c.warp_rate_spread = 0;              // and rates: the hand-worked orders are in lock step
     return c;
 }
 

@@ -26,6 +26,7 @@ GpuConfig small_gpu(std::uint32_t sms, std::uint32_t blocks_per_sm) {
     c.l2_coalesce_hit_rounds = c.l2_coalesce_miss_rounds = 0;
     c.issue_burst = 1;  // one request per turn (gpu_issue_burst_test.cpp has the bursts)
     c.block_start_skip = 0;
+    c.warp_rate_spread = 0;  // lock step (gpu_warp_rate_spread_test.cpp has the rates)
     return c;
 }
 

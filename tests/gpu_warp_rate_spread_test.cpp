@@ -86,6 +86,7 @@ TEST(GpuWarpRateSpread, WarpsIssueInProportionToTheirRates) {
     c.block = 128;
     c.max_blocks_per_sm = 1;
     c.warp_rate_spread = 0.5;  // rates far apart
+    c.warp_rate_redraw = 0;    // each warp keeps its rate (gpu_warp_rate_redraw_test.cpp has redraws)
     c.issue_burst = 1;         // a request per credit (a burst spends one credit per group)
     c.block_start_skip = 0;
     std::vector<GpuIssue> log;
@@ -123,6 +124,7 @@ TEST(GpuWarpRateSpread, DriftCostsTheNaiveMatmulItsSharing) {
     c.block = 128;
     c.l1_auto = false;
     c.l1.size_bytes = 16 * 1024;  // small: sharers fall out of reach within a few dozen steps
+    c.warp_rate_redraw = 0;       // fixed rates: drift grows with the loop's length
     auto l1_rate = [&](double spread, const char* schedule) {
         GpuConfig run = c;
         run.warp_rate_spread = spread;

@@ -350,12 +350,10 @@ std::vector<GpuParameter> make_table() {
                                 ? short_real(c.warp_rate_spread) : std::string("0");
                  },
                  .sources = {every(A, "0: warps progress in step (no measurement on this chip to fit a spread to)"),
-                             only("h200", F, "0.05, fitted to gpubench's naive matmul in the 81 H200 fidelity "
-                                             "configurations (one value for blocks 128, 256 and 1024; the other 78 "
-                                             "configurations stay within 3 points at L1); how much warps drift depends "
-                                             "on the compiled loop (the same loads compiled two other ways need 0.01 "
-                                             "and 0.3: docs/fidelity.md)"),
-                             only("h100", F, "0.05: fitted on the H200's training set (see the h200 preset), not "
+                             only("h200", F, "0.3 with rates drawn afresh every 32 requests, chosen on the 27 "
+                                             "training matmul launches only (spreads 0.2 / 0.3 / 0.45 / 0.6 put 24 / 27 "
+                                             "/ 21 / 11 of them within 3 points at L1; docs/fidelity.md)"),
+                             only("h100", F, "0.3: chosen on the H200's training set (see the h200 preset), not "
                                              "re-fitted on the H100")}});
     t.push_back({.option = "warp-rate-redraw", .report_key = "warp_rate_redraw", .field = "warp_rate_redraw",
                  .group = "Scheduling", .type = P::count, .range = "0..65536", .min = 0, .max = 256,
@@ -367,7 +365,11 @@ std::vector<GpuParameter> make_table() {
                                                    c.warp_rate_spread > 0 && !c.timeline
                                                ? c.warp_rate_redraw : 0);
                  },
-                 .sources = {every(A, "0: a warp keeps the rate it drew")}});
+                 .sources = {every(A, "0: a warp keeps the rate it drew"),
+                             only("h200", A, "32, for every workload: the loads of one iteration of gpubench's "
+                                             "compiled matmul loop (its issue burst, from the SASS), so that the "
+                                             "matmul's warps change rate once an iteration; not fitted"),
+                             only("h100", A, "32: as the h200 preset")}});
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
                  .type = P::text, .range = "auto or 1..65536",
                  .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "

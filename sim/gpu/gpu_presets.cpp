@@ -101,12 +101,14 @@ GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t 
     c.l2_coalesce_hit_rounds = 50;
     c.l2_coalesce_miss_rounds = 200;
     c.l2_coalesce_scope = CoalesceScope::pairs;
-    // Warps do not progress in step on the chip: each issues at its own rate, log-normally spread
-    // by 0.05 (docs/gpu-model.md). Fitted to gpubench's naive matmul (one value for blocks 128,
-    // 256 and 1024; the other 78 fidelity configurations stay within 3 points at L1); how much
-    // warps drift depends on the compiled loop (the same loads compiled two other ways need 0.01
-    // and 0.3: docs/fidelity.md).
-    c.warp_rate_spread = 0.05;
+    // Warps do not progress in step on the chip: each issues at its own rate, log-normally spread,
+    // drawn afresh every 32 requests (the matmul's loop iteration), so that sharers part as a
+    // random walk, by about the square root of the loop's length (docs/gpu-model.md). The spread
+    // was chosen on the training set only (27 matmul launches at 0.2 / 0.3 / 0.45 / 0.6: 24 / 27 /
+    // 21 / 11 within 3 points at L1); a rate kept for the whole launch, fitted there too, drifted
+    // too little at depth 512 and too far at 2048 (docs/fidelity.md).
+    c.warp_rate_spread = 0.3;
+    c.warp_rate_redraw = 32;
     // A warp issues the loads of one iteration of its compiled loop in a row (gpubench's SASS:
     // docs/h200-data.md, "How gpubench's kernels issue their loads"), and blocks dispatched together start up to a turn apart.
     // With both and the probe's no-hit-inside-a-request rule the L2 rates of all 81 fidelity
