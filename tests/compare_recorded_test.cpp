@@ -83,6 +83,36 @@ TEST(CompareRecorded, RecordedRowMatchesItsHandDerivedCounters) {
     EXPECT_EQ(j.number(0, "l2_hit_rate_error_pp"), 0.0);
 }
 
+// gpubench writes its rows with a `variant` column, `example` for a recorded kernel: no compiled
+// loop of its own, so the row is replayed as without the column (an unknown compilation would be
+// refused on a built-in row).
+TEST(CompareRecorded, GpubenchsExampleVariantIsReplayed) {
+    const auto dir = fresh_dir("recorded_variant");
+    record(dir, "transpose_tiled:64x64");
+    const std::string header = kFixed + ",variant,example,trace,shared_bytes,registers," + kMetrics + "\n";
+    std::string row = kTransposeRow;
+    row.insert(row.find(",transpose_tiled:64x64"), ",example");
+    write(dir / "m.csv", header + row);
+    const auto r = test::run_cachesim("compare --no-progress --measured '" + (dir / "m.csv").string() + "' --out '" +
+                                      (dir / "j.csv").string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const test::CsvTable j(test::read_file(dir / "j.csv"));
+    ASSERT_EQ(j.rows(), 1u);
+    EXPECT_EQ(j.at(0, "variant"), "example");
+    // The same hand-derived counters as without the column (above).
+    EXPECT_EQ(j.number(0, "simulated:l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 512);
+    EXPECT_EQ(j.number(0, "simulated:lts__t_sectors_srcunit_tex_op_read.sum"), 512);
+    EXPECT_EQ(j.number(0, "simulated:dram__bytes_read.sum"), 16384);
+
+    // A built-in row of an unknown compilation is still refused, naming the line and the value.
+    write(dir / "b.csv", kFixed + ",variant," + kMetrics + "\n" +
+                             "stencil,256,256,3,3,0,linear,256,4,fake,0.01,example,8192,32768,20000,61.0,12000,4000,33.3,"
+                             "262144\n");
+    const auto bad = test::run_cachesim("compare --no-progress --measured '" + (dir / "b.csv").string() + "'");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("b.csv:2, column 'variant': unknown compilation 'example'"), std::string::npos) << bad.err;
+}
+
 TEST(CompareRecorded, BuiltinRowsAreSimulatedAsWithoutRecordedOnes) {
     const auto dir = fresh_dir("mixed");
     record(dir, "transpose_tiled:64x64");

@@ -184,9 +184,10 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
 }
 
 // The compilation a row was measured with (its `variant` column), which --issue-burst auto reads;
-// nullopt when the file does not say.
+// nullopt when the file does not say, or for a recorded kernel, which is not one of gpubench's
+// compiled loops (gpubench labels its rows `example`).
 std::optional<KernelCompilation> compilation_of(const MeasuredRun& run) {
-    if (run.variant.empty()) return std::nullopt;
+    if (run.variant.empty() || run.recorded()) return std::nullopt;
     const auto c = parse_choice<KernelCompilation>(kKernelCompilationChoices, run.variant);
     if (!c)
         throw InputError(run.source + ":" + std::to_string(run.line) + ", column 'variant': unknown compilation '" +
