@@ -95,6 +95,7 @@ private:
     static constexpr std::uint64_t kNotParked = ~0ull;
     static constexpr std::uint32_t kNoEvent = ~0u;
     static constexpr std::uint32_t kPrefetchAhead = 6;  // SMs
+    static constexpr std::size_t kEventsAhead = 12;     // of an SM's list: three host lines on
 
     void run_serial(std::uint64_t total_requests) {
         const std::uint64_t chunk = control_.observer ? 1 : kChunkRounds;
@@ -214,7 +215,7 @@ private:
         std::uint64_t next = next_round_[s], last_issue = last_issue_[s];
         std::uint64_t parked = kNotParked;
         L2EventList* events = &events_[buffer][static_cast<std::size_t>(s) * slices_];
-        std::vector<std::uint64_t>& request_block = request_block_[buffer];
+        HostVector<std::uint64_t>& request_block = request_block_[buffer];
         while (next < end) {
             if (!scheduler_.sm_busy(s)) {
                 next = end;
@@ -259,7 +260,7 @@ private:
     // Plays the chunk's L2 traffic of one slice in (round, SM) order.
     void replay_l2(std::uint64_t start, std::uint64_t end, std::size_t buffer, std::uint32_t slice = 0) {
         std::vector<L2EventList>& events = events_[buffer];
-        const std::vector<std::uint64_t>& request_block = request_block_[buffer];
+        const HostVector<std::uint64_t>& request_block = request_block_[buffer];
         std::vector<std::size_t>& cursor = cursors_[slice];
         cursor.assign(config_.sms, 0);
         // Per SM, the round of its next event for the slice (kNoEvent: none left): the rounds'
@@ -299,6 +300,9 @@ private:
                 const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
                 l2_.play(s, r, mine, cursor[s], scheduler_.clock(start + r), block, slice);
                 due[s] = cursor[s] == mine.size() ? kNoEvent : mine[cursor[s]].round;
+                // The SM's list a few host lines on: the SMs' lists are read side by side, more
+                // streams than the host's own prefetcher follows.
+                if (cursor[s] + kEventsAhead < mine.size()) __builtin_prefetch(&mine[cursor[s] + kEventsAhead]);
             }
             if (control_.observer && start + r < last_round) [[unlikely]]
                 control_.observer->on_step_end(start + r);
@@ -325,7 +329,7 @@ private:
     std::vector<L2EventList> events_[2];  // per buffer, SM and slice, the chunk's L2 traffic in order
     // With the coalescer grouping by block (neighbours, pairs), per buffer, SM and round of the
     // chunk: the launch block of the request issued; empty otherwise.
-    std::vector<std::uint64_t> request_block_[2];
+    HostVector<std::uint64_t> request_block_[2];
     std::vector<std::uint64_t> next_round_;  // per SM, the next round not yet simulated
     std::vector<std::uint64_t> last_issue_;  // per SM, 1 + the round of its last request (0: none)
     std::vector<std::uint64_t> parked_;      // per SM, the round it parked in this batch, or kNotParked

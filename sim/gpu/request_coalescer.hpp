@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/gpu/host_line_allocator.hpp"
+
 namespace cachesim {
 
 class RequestCoalescer {
@@ -70,7 +72,10 @@ public:
 
     // Hints the host caches at the set merge() will read for `line` and `key`.
     void prefetch(std::uint64_t line, std::uint32_t key = 0) const {
-        if (enabled_) __builtin_prefetch(&sets_[index(line, key)]);
+        if (!enabled_) return;
+        const Set* set = &sets_[index(line, key)];
+        __builtin_prefetch(set);
+        __builtin_prefetch(reinterpret_cast<const char*>(set) + 64);
     }
 
     // An unmerged request was looked up in `round`; l2_hit: all its sectors hit. Identical
@@ -117,8 +122,8 @@ private:
         return static_cast<std::size_t>(key) * (mask_ + 1) + within;
     }
 
-    std::vector<Set> sets_;
-    std::vector<std::uint8_t> requesters_;  // per set and way (at most 255: GpuConfig's bound)
+    HostVector<Set> sets_;
+    HostVector<std::uint8_t> requesters_;  // per set and way (at most 255: GpuConfig's bound)
     std::uint64_t mask_ = 0;  // sets per key - 1
     std::uint32_t hit_window_ = 0, miss_window_ = 0, max_requesters_ = 4;
     bool enabled_ = false;
