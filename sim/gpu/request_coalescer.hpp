@@ -46,6 +46,8 @@ public:
     }
 
     bool enabled() const { return enabled_; }
+    // The host memory its table takes.
+    std::uint64_t bytes() const { return sets_.size() * sizeof(Set) + requesters_.size(); }
     // Groups g and g+1 share lookups too (the caller passes launch block indices as groups).
     void set_neighbours(bool on) { neighbours_ = on; }
 
