@@ -72,8 +72,9 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
     // The L2 first: the front ends split stores into its sectors.
     const Coalescer l1_shape(config.l1.line_bytes, config.l1.sector_bytes);
     L2System<L2Policy> l2(config, l1_shape.line_shift(), l1_shape.sector_shift(), l2_counters, control.observer);
-    // The L2's slices replay in parallel (lockstep_run.hpp); the measured timeline plays in order.
-    if (!config.timeline) l2.split(threads);
+    // The L2's slices replay in parallel (lockstep_run.hpp), and each in the host's caches; the
+    // measured timeline plays in order.
+    if (!config.timeline) l2.split(std::max(threads, l2.host_cache_slices()));
     std::vector<SmFrontEnd<L1Policy>> fronts;
     fronts.reserve(threads);
     for (GpuCounters& counters : front_counters)

@@ -81,6 +81,15 @@ public:
         return slices;
     }
     std::uint32_t slices() const { return static_cast<std::uint32_t>(slices_.size()); }
+    // Slices small enough for the host's caches (about kSliceBytes each of tags, valid and dirty
+    // masks in every partition, and coalescer entries): replayed one after another, a slice's
+    // lookups stay in a few hundred KiB instead of ranging over tens of MB.
+    std::uint32_t host_cache_slices() const {
+        if (!enabled_) return 1;
+        const std::uint64_t per_line = 3 * sizeof(std::uint64_t);
+        const std::uint64_t bytes = geometry_.lines * partitions_ * per_line + coalescer_.bytes();
+        return static_cast<std::uint32_t>(std::min<std::uint64_t>(geometry_.sets, (bytes + kSliceBytes - 1) / kSliceBytes));
+    }
     const L2Slicing& slicing() const { return slicing_; }
     void add_slice_counters(GpuCounters& total) const {
         for (const GpuCounters& c : extra_counters_) total += c;
@@ -118,6 +127,8 @@ public:
     }
 
 private:
+    static constexpr std::uint64_t kSliceBytes = 512 << 10;  // a host core's L2 here (any of 256 KiB to 4 MiB ran alike)
+
     // What each slice keeps of its own: its counters, and the request being played.
     // A host cache line (or two) each: slices play on threads of their own and write theirs often.
     struct alignas(64) Slice {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/gpu/host_line_allocator.hpp"
 #include "sim/policies/policy.hpp"
 #include "sim/policy_dispatch.hpp"
 
@@ -22,8 +23,7 @@ public:
     void reset(const PolicyContext& c) {
         ways_ = c.ways;
         packed_ = c.ways <= kPackedWays;
-        prev_.clear();
-        next_.clear();
+        links_.clear();
         head_.clear();
         tail_.clear();
         orders_.clear();
@@ -32,8 +32,7 @@ public:
             return;
         }
         const std::size_t slots = static_cast<std::size_t>(c.sets) * c.ways;
-        prev_.assign(slots, kNil);
-        next_.assign(slots, kNil);
+        links_.assign(slots, Links{});
         head_.assign(c.sets, kNil);
         tail_.assign(c.sets, kNil);
     }
@@ -45,9 +44,8 @@ public:
             return;
         }
         const std::uint32_t s = slot(set, way);
-        prev_[s] = kNil;
-        next_[s] = head_[set];
-        if (head_[set] != kNil) prev_[head_[set]] = s;
+        links_[s] = {kNil, head_[set]};
+        if (head_[set] != kNil) links_[head_[set]].prev = s;
         else tail_[set] = s;
         head_[set] = s;
     }
@@ -59,13 +57,13 @@ public:
             return;
         }
         const std::uint32_t s = slot(set, way);
-        const std::uint32_t p = prev_[s], n = next_[s];
-        if (p != kNil) next_[p] = n;
+        const std::uint32_t p = links_[s].prev, n = links_[s].next;
+        if (p != kNil) links_[p].next = n;
         else if (head_[set] == s) head_[set] = n;
         else return;  // not linked
-        if (n != kNil) prev_[n] = p;
+        if (n != kNil) links_[n].prev = p;
         else tail_[set] = p;
-        prev_[s] = next_[s] = kNil;
+        links_[s] = Links{};
     }
     [[gnu::always_inline]] void move_to_front(std::uint32_t set, std::uint32_t way) {
         if (packed_) {
@@ -120,8 +118,13 @@ private:
     std::uint32_t slot(std::uint32_t set, std::uint32_t way) const { return set * ways_ + way; }
     std::uint32_t ways_ = 1;
     bool packed_ = false;
-    std::vector<std::uint32_t> prev_, next_, head_, tail_;
-    std::vector<Order> orders_;
+    // A way's neighbours in its list (kNil: none, or not linked): both in one host cache line.
+    struct Links {
+        std::uint32_t prev = kNil, next = kNil;
+    };
+    std::vector<Links> links_;
+    std::vector<std::uint32_t> head_, tail_;
+    HostVector<Order> orders_;
 };
 
 }  // namespace detail

@@ -52,9 +52,7 @@ public:
           refills_(config) {
         const std::size_t buffers = fronts.size() > 1 ? 2 : 1;  // the L2 replays one while the SMs fill the other
         slices_ = l2.slices();
-        cursors_.assign(slices_, {});
-        dues_.assign(slices_, {});
-        sending_.assign(slices_, {});
+        replay_scratch_.assign(fronts.size(), {});
         for (SmFrontEnd<L1Policy>& front : fronts) front.set_slicing(l2.slicing());
         for (std::size_t b = 0; b < buffers; ++b) {
             events_[b].assign(static_cast<std::size_t>(config.sms) * slices_, {});
@@ -95,6 +93,7 @@ private:
     static constexpr std::uint64_t kNotParked = ~0ull;
     static constexpr std::uint32_t kNoEvent = ~0u;
     static constexpr std::uint32_t kPrefetchAhead = 6;  // SMs
+    static constexpr std::size_t kEventsAhead = 12;     // of an SM's list: three host lines on
 
     void run_serial(std::uint64_t total_requests) {
         const std::uint64_t chunk = control_.observer ? 1 : kChunkRounds;
@@ -108,7 +107,7 @@ private:
                 if (scheduler_.blocks_waiting()) scheduler_.dispatch_next(s);
                 run_sm(s, start, end, front, 0);
             }
-            replay_l2(start, end, 0);
+            for (std::uint32_t slice = 0; slice < slices_; ++slice) replay_l2(start, end, 0, slice, 0);
             start = end;
             between_chunks(start, chunk, total_requests);
         }
@@ -124,8 +123,8 @@ private:
         WorkerPool::Job sms_job, replay_job;
         std::uint64_t replay_start = 0;
         std::size_t replay_buffer = 0;
-        auto replay = [&](std::size_t slice, unsigned) {
-            replay_l2(replay_start, replay_start + kChunkRounds, replay_buffer, static_cast<std::uint32_t>(slice));
+        auto replay = [&](std::size_t slice, unsigned worker) {
+            replay_l2(replay_start, replay_start + kChunkRounds, replay_buffer, static_cast<std::uint32_t>(slice), worker);
         };
         bool replaying = false, planning = false;
         // The pool must not outlive a throw while the L2 replays or the planner plans: wait first.
@@ -214,7 +213,7 @@ private:
         std::uint64_t next = next_round_[s], last_issue = last_issue_[s];
         std::uint64_t parked = kNotParked;
         L2EventList* events = &events_[buffer][static_cast<std::size_t>(s) * slices_];
-        std::vector<std::uint64_t>& request_block = request_block_[buffer];
+        HostVector<std::uint64_t>& request_block = request_block_[buffer];
         while (next < end) {
             if (!scheduler_.sm_busy(s)) {
                 next = end;
@@ -256,49 +255,62 @@ private:
         parked_[s] = parked;
     }
 
-    // Plays the chunk's L2 traffic of one slice in (round, SM) order.
-    void replay_l2(std::uint64_t start, std::uint64_t end, std::size_t buffer, std::uint32_t slice = 0) {
+    // Plays the chunk's L2 traffic of one slice in (round, SM) order, with `worker`'s scratch.
+    void replay_l2(std::uint64_t start, std::uint64_t end, std::size_t buffer, std::uint32_t slice, unsigned worker) {
         std::vector<L2EventList>& events = events_[buffer];
-        const std::vector<std::uint64_t>& request_block = request_block_[buffer];
-        std::vector<std::size_t>& cursor = cursors_[slice];
+        const HostVector<std::uint64_t>& request_block = request_block_[buffer];
+        ReplayScratch& scratch = replay_scratch_[worker];
+        std::vector<std::size_t>& cursor = scratch.cursor;
         cursor.assign(config_.sms, 0);
-        // Per SM, the round of its next event for the slice (kNoEvent: none left): the rounds'
-        // scan over the SMs reads this one small array instead of each SM's list.
-        std::vector<std::uint32_t>& due = dues_[slice];
-        due.resize(config_.sms);
-        std::vector<std::uint32_t>& sending = sending_[slice];
-        sending.resize(config_.sms);
-        for (std::uint32_t s = 0; s < config_.sms; ++s) {
-            const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
-            due[s] = mine.empty() ? kNoEvent : mine[0].round;
-        }
         const std::uint32_t rounds = static_cast<std::uint32_t>(end - start);
+        // The SMs that send the slice something in each round, in SM order: senders[first[r] ..
+        // first[r + 1]) (a counting sort of each SM's rounds; most SMs send a slice nothing in a
+        // given round, and a scan of every SM in every round cost more than the slice's lookups).
+        std::vector<std::uint32_t>& first = scratch.first;
+        std::vector<std::uint32_t>& senders = scratch.senders;
+        std::vector<std::uint64_t>& blocks = scratch.blocks;
+        first.assign(rounds + 2, 0);
+        for (std::uint32_t s = 0; s < config_.sms; ++s) {
+            std::uint32_t last = kNoEvent;
+            for (const L2Event& e : events[s * slices_ + slice].events)
+                if (e.round != last) ++first[(last = e.round) + 2];
+        }
+        for (std::uint32_t r = 2; r < rounds + 2; ++r) first[r] += first[r - 1];
+        senders.resize(first[rounds + 1]);
+        // With them the block of each SM's request in that round (the coalescer's group), read
+        // here SM by SM, in order, rather than across the SMs' rows while the lookups wait.
+        blocks.resize(request_block.empty() ? 0 : senders.size());
+        for (std::uint32_t s = 0; s < config_.sms; ++s) {
+            std::uint32_t last = kNoEvent;
+            for (const L2Event& e : events[s * slices_ + slice].events) {
+                if (e.round == last) continue;
+                const std::uint32_t at = first[(last = e.round) + 1]++;
+                senders[at] = s;
+                if (!request_block.empty()) blocks[at] = request_block[block_index(s, e.round)];
+            }
+        }
         std::uint64_t last_round = 0;  // rounds of the launch: 1 + the last in which a request issued
         if (control_.observer) [[unlikely]]
             last_round = *std::max_element(last_issue_.begin(), last_issue_.end());
         for (std::uint32_t r = 0; r < rounds; ++r) {
-            // The SMs that send this slice something in this round (most send nothing in a given
-            // round: the block is looked up, a host cache line per SM and round, only for those).
-            std::uint32_t count = 0;
-            for (std::uint32_t s = 0; s < config_.sms; ++s) {
-                sending[count] = s;
-                count += due[s] == r;
-            }
+            const std::uint32_t* sending = senders.data() + first[r];
+            const std::uint64_t* block = blocks.empty() ? nullptr : blocks.data() + first[r];
+            const std::uint32_t count = first[r + 1] - first[r];
             // Each SM's lookups are asked of the host's memory a few SMs ahead: the L2's sets and
             // the coalescer's lie in tens of MB, and the replay would wait for each in turn.
             auto prefetch = [&](std::uint32_t s) {
                 const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
                 for (std::size_t i = cursor[s]; i < mine.size() && mine[i].round == r; ++i) l2_.prefetch(s, mine[i]);
-                if (!request_block.empty()) __builtin_prefetch(&request_block[block_index(s, r)]);
             };
             for (std::uint32_t k = 0; k < std::min(count, kPrefetchAhead); ++k) prefetch(sending[k]);
             for (std::uint32_t k = 0; k < count; ++k) {
                 if (k + kPrefetchAhead < count) prefetch(sending[k + kPrefetchAhead]);
                 const std::uint32_t s = sending[k];
                 const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
-                const std::uint64_t block = request_block.empty() ? 0 : request_block[block_index(s, r)];
-                l2_.play(s, r, mine, cursor[s], scheduler_.clock(start + r), block, slice);
-                due[s] = cursor[s] == mine.size() ? kNoEvent : mine[cursor[s]].round;
+                l2_.play(s, r, mine, cursor[s], scheduler_.clock(start + r), block ? block[k] : 0, slice);
+                // The SM's list a few host lines on: the SMs' lists are read side by side, more
+                // streams than the host's own prefetcher follows.
+                if (cursor[s] + kEventsAhead < mine.size()) __builtin_prefetch(&mine[cursor[s] + kEventsAhead]);
             }
             if (control_.observer && start + r < last_round) [[unlikely]]
                 control_.observer->on_step_end(start + r);
@@ -325,14 +337,19 @@ private:
     std::vector<L2EventList> events_[2];  // per buffer, SM and slice, the chunk's L2 traffic in order
     // With the coalescer grouping by block (neighbours, pairs), per buffer, SM and round of the
     // chunk: the launch block of the request issued; empty otherwise.
-    std::vector<std::uint64_t> request_block_[2];
+    HostVector<std::uint64_t> request_block_[2];
     std::vector<std::uint64_t> next_round_;  // per SM, the next round not yet simulated
     std::vector<std::uint64_t> last_issue_;  // per SM, 1 + the round of its last request (0: none)
     std::vector<std::uint64_t> parked_;      // per SM, the round it parked in this batch, or kNotParked
     std::uint32_t slices_ = 1;               // of the L2
-    std::vector<std::vector<std::size_t>> cursors_;  // per slice and SM, its next event to replay
-    std::vector<std::vector<std::uint32_t>> dues_;   // per slice and SM, the round of that event
-    std::vector<std::vector<std::uint32_t>> sending_;  // per slice, the SMs with events in a round
+    // What a thread replaying a slice works with: per SM, its next event to replay; the SMs with
+    // events, round by round (see replay_l2).
+    struct ReplayScratch {
+        std::vector<std::size_t> cursor;
+        std::vector<std::uint32_t> first, senders;
+        std::vector<std::uint64_t> blocks;  // per entry of senders: the block of its request
+    };
+    std::vector<ReplayScratch> replay_scratch_;  // per thread
 };
 
 }  // namespace cachesim

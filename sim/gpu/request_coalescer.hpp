@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/gpu/host_line_allocator.hpp"
+
 namespace cachesim {
 
 class RequestCoalescer {
@@ -44,6 +46,8 @@ public:
     }
 
     bool enabled() const { return enabled_; }
+    // The host memory its table takes.
+    std::uint64_t bytes() const { return sets_.size() * sizeof(Set) + requesters_.size(); }
     // Groups g and g+1 share lookups too (the caller passes launch block indices as groups).
     void set_neighbours(bool on) { neighbours_ = on; }
 
@@ -70,7 +74,10 @@ public:
 
     // Hints the host caches at the set merge() will read for `line` and `key`.
     void prefetch(std::uint64_t line, std::uint32_t key = 0) const {
-        if (enabled_) __builtin_prefetch(&sets_[index(line, key)]);
+        if (!enabled_) return;
+        const Set* set = &sets_[index(line, key)];
+        __builtin_prefetch(set);
+        __builtin_prefetch(reinterpret_cast<const char*>(set) + 64);
     }
 
     // An unmerged request was looked up in `round`; l2_hit: all its sectors hit. Identical
@@ -117,8 +124,8 @@ private:
         return static_cast<std::size_t>(key) * (mask_ + 1) + within;
     }
 
-    std::vector<Set> sets_;
-    std::vector<std::uint8_t> requesters_;  // per set and way (at most 255: GpuConfig's bound)
+    HostVector<Set> sets_;
+    HostVector<std::uint8_t> requesters_;  // per set and way (at most 255: GpuConfig's bound)
     std::uint64_t mask_ = 0;  // sets per key - 1
     std::uint32_t hit_window_ = 0, miss_window_ = 0, max_requesters_ = 4;
     bool enabled_ = false;

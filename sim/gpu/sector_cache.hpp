@@ -254,8 +254,8 @@ private:
     SetMapping set_of_;
     Policy policy_{};
     std::uint64_t now_ = 0;
-    std::vector<std::uint64_t, HostLineAllocator<std::uint64_t>> tags_;  // a set's ways scanned together
-    std::vector<std::uint64_t> valid_, dirty_;
+    HostVector<std::uint64_t> tags_;  // a set's ways scanned together
+    HostVector<std::uint64_t> valid_, dirty_;
     std::vector<std::uint64_t> empty_;
     std::vector<std::uint32_t> empty_count_;  // per set, its empty ways
     std::uint32_t words_per_set_ = 1;

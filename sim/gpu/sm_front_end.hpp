@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/gpu/coalescer.hpp"
@@ -38,6 +39,7 @@ public:
         sector_shift_ = coalescer_.sector_shift();
         sector_bytes_ = 1u << sector_shift_;
         addresses_.assign(config.warp_size, 0);
+        ahead_addresses_.assign(config.warp_size, 0);
         request_.lines.reserve(64);
         written_.reserve(64);
     }
@@ -70,7 +72,16 @@ private:
     template <class Lists>
     bool issue_to(std::uint32_t s, const WarpSlots& slots, std::size_t slot, std::uint32_t round, const Lists& list) {
         ready_ = now_;
-        const RequestShape shape = slots.generate(slot, addresses_.data());
+        const WarpSlot& warp = slots[slot];
+        RequestShape shape;
+        if (ahead_.slot == slot && ahead_.k == warp.k && ahead_.age == warp.age) {
+            std::swap(addresses_, ahead_addresses_);  // worked out by the last request (see look_ahead)
+            shape = ahead_.shape;
+        } else {
+            shape = slots.generate(slot, addresses_.data());
+        }
+        ahead_.slot = kNoSlot;
+        if (l1s_ && slots.built_in() && warp.k + 1 < warp.requests) look_ahead(s, slots, slot, warp);
         const std::uint32_t lanes = shape.lanes;
         // An even load's sectors follow from lane 0's address and the step; stores (whose written
         // bytes are worked out lane by lane) and other cases expand the lanes first.
@@ -99,6 +110,22 @@ private:
             for (const CoalescedLine& line : request_.lines) l1s_[s].prefetch_line(line.line);
         for (const CoalescedLine& line : request_.lines) missed |= load_line(s, line, shape.array, round, list);
         return missed;
+    }
+
+    // The warp's next request is most often the SM's next one (issue bursts): its addresses are
+    // worked out now, kept for that request, and its lines' L1 index entries asked of the host's
+    // memory, which would otherwise wait for each when that request looks it up.
+    void look_ahead(std::uint32_t s, const WarpSlots& slots, std::size_t slot, const WarpSlot& warp) {
+        const RequestShape next = slots.generate_built_in(slot, warp.k + 1, ahead_addresses_.data());
+        ahead_ = {slot, warp.k + 1, warp.age, next};
+        if (next.is_write) return;
+        const std::uint64_t first = ahead_addresses_[0];
+        const std::uint64_t last =
+            next.even ? first + (next.lanes - 1) * next.stride : ahead_addresses_[next.lanes - 1];
+        const std::uint64_t first_line = first >> line_shift_, last_line = (last + next.size - 1) >> line_shift_;
+        // (its first and last lines: every line of the common request of one or two)
+        l1s_[s].prefetch_line(first_line);
+        if (last_line != first_line) l1s_[s].prefetch_line(last_line);
     }
 
     template <class Lists>
@@ -183,6 +210,16 @@ private:
     CoalescedRequest request_;
     std::vector<WrittenSector> written_;
     std::vector<std::uint64_t> addresses_;
+    // The request look_ahead worked out: the slot's warp (its dispatch order) and request, and
+    // its addresses in ahead_addresses_.
+    static constexpr std::size_t kNoSlot = ~std::size_t{0};
+    struct {
+        std::size_t slot = kNoSlot;
+        std::uint32_t k = 0;
+        std::uint64_t age = 0;
+        RequestShape shape;
+    } ahead_;
+    std::vector<std::uint64_t> ahead_addresses_;
     GpuCounters& counters_;
     SimObserver* observer_;
     L1* l1s_;

@@ -61,10 +61,18 @@ public:
             }
             return r.shape;
         }
+        return generate_built_in(slot, w.k, out);
+    }
+    // Whether requests come from a built-in workload (which generate_built_in can work out ahead).
+    bool built_in() const { return recorded_ == nullptr; }
+    // A built-in workload: the addresses of the slot's request k (as generate() gives them when
+    // the warp has come that far). No state changes.
+    RequestShape generate_built_in(std::size_t slot, std::uint32_t k, std::uint64_t* out) const {
+        const WarpSlot& w = warps_[slot];
         const std::size_t lane0 = slot * warp_size_;
         RequestShape shape = lanes_.generate(&xs_[lane0], &ys_[lane0], &base_a_[lane0], &base_b_[lane0],
                                              stride_a_[slot], stride_b_[slot], interior_[slot] != 0, w.lanes,
-                                             w.k, out);
+                                             k, out);
         shape.lanes = w.lanes;
         return shape;
     }
