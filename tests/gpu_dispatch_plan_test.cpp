@@ -4,6 +4,7 @@
 // on several threads gives the counters of one thread: gpu_threads_test.cpp.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -146,6 +147,79 @@ TEST(DispatchPlan, PlannedInStretchesIsPlannedAtOnce) {
         }
         EXPECT_EQ(pieces.warps, whole.warps);
     }
+}
+
+// The picks the planner keeps for the SMs to follow, worked out by hand: two SMs of one block of two
+// warps each under plain round robin issue from their warps 0 and 1 by turns, round after round,
+// across the chunks and the refills.
+TEST(DispatchPlan, KeptPicksWorkedOutByHand) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 2);
+    c.block = 64;
+    c.max_blocks_per_sm = 1;
+    c.cta_order = CtaOrder::round_robin;
+    c.cta_refill = CtaRefill::sm_order;
+    c.warp_rate_spread = 0;
+    c.block_start_skip = 0;
+    c.issue_burst = 1;
+    const WorkloadSpec spec = test::stencil(64, 8, 3);  // 8 blocks of 64 threads, 10 requests a warp
+    const GpuOccupancy occupancy = gpu_occupancy(c);
+    DispatchPlanner planner(spec, c, occupancy, 8, issue_burst_for(c, &spec));
+    EXPECT_FALSE(planner.keep_picks(12));  // not a power of two
+    ASSERT_TRUE(planner.keep_picks(16));
+    // Each SM runs 4 blocks of 20 rounds: 80 rounds, 5 chunks.
+    for (std::uint64_t start = 0; start < 80; start += 16) {
+        planner.advance(start + 16);
+        for (std::uint32_t s = 0; s < 2; ++s)
+            for (std::uint64_t r = 0; r < 16; ++r) EXPECT_EQ(planner.picks(start, s)[r], (start + r) % 2) << s << " " << start + r;
+    }
+}
+
+// The picks kept against a serial run's issue log (h200 preset: rates drawn afresh, start skips,
+// bursts, shuffled refills): in every round an SM issues, the planner picked a warp of the same
+// index in its block, and each block keeps one residency slot (pick / warps per block) while it runs,
+// which no other block on the SM holds meanwhile.
+TEST(DispatchPlan, KeptPicksAreTheWarpsASerialRunIssues) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 8);
+    c.block = 256;
+    const WorkloadSpec spec = test::stencil(512, 256, 3);
+    std::vector<GpuIssue> log;
+    c.issue_log = &log;
+    simulate_gpu_model(spec, c);
+    c.issue_log = nullptr;
+    ASSERT_FALSE(log.empty());
+    // (the serial run logs a chunk SM by SM)
+    std::stable_sort(log.begin(), log.end(), [](const GpuIssue& a, const GpuIssue& b) { return a.round < b.round; });
+    const GpuOccupancy occupancy = gpu_occupancy(c);
+    const std::uint32_t per_block = occupancy.warps_per_block;
+    DispatchPlanner planner(spec, c, occupancy, (spec.items() + c.block - 1) / c.block, issue_burst_for(c, &spec));
+    constexpr std::uint32_t kChunk = 1024;
+    ASSERT_TRUE(planner.keep_picks(kChunk));
+    std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint32_t> block_slot;  // (SM, block) -> residency slot
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint64_t, std::uint64_t>> holder;  // (SM, slot) -> (block, last round)
+    std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint64_t> last_round;  // (SM, block) -> its last round
+    for (const GpuIssue& i : log) {
+        std::uint64_t& last = last_round[{i.sm, i.block}];
+        last = std::max(last, i.round);
+    }
+    std::size_t at = 0, checked = 0;
+    for (std::uint64_t start = 0; at < log.size(); start += kChunk) {
+        planner.advance(start + kChunk);
+        for (; at < log.size() && log[at].round < start + kChunk; ++at) {
+            const GpuIssue& i = log[at];
+            const std::uint32_t pick = planner.picks(start, i.sm)[i.round - start];
+            ASSERT_EQ(pick % per_block, i.warp) << "SM " << i.sm << " round " << i.round;
+            const std::uint32_t slot = pick / per_block;
+            auto [it, fresh] = block_slot.try_emplace({i.sm, i.block}, slot);
+            ASSERT_EQ(it->second, slot) << "block " << i.block << " moved";
+            if (fresh) {
+                auto h = holder.find({i.sm, slot});
+                if (h != holder.end()) ASSERT_LT(h->second.second, i.round) << "slot " << slot << " held twice";
+                holder[{i.sm, slot}] = {i.block, last_round[{i.sm, i.block}]};
+            }
+            ++checked;
+        }
+    }
+    EXPECT_EQ(checked, log.size());
 }
 
 // Where a warp's turn depends on its hits, nothing can be planned ahead.

@@ -1,5 +1,7 @@
 #include "sim/gpu/dispatch_plan.hpp"
 
+#include <bit>
+
 namespace cachesim {
 
 bool dispatch_plannable(const GpuConfig& config) {
@@ -16,7 +18,9 @@ DispatchPlanner::DispatchPlanner(const WorkloadSpec& spec, const GpuConfig& conf
       scheduler_(config, occupancy, slots_, blocks, burst),
       refills_(config),
       next_(config.sms, 0),
-      parked_(config.sms, 0) {
+      parked_(config.sms, 0),
+      sms_(config.sms),
+      warps_per_sm_(occupancy.warps_per_block * occupancy.blocks_per_sm) {
     staged_.resize(config.sms);
     scheduler_.first_wave();
 }
@@ -25,12 +29,23 @@ void DispatchPlanner::run(std::uint32_t s, std::uint64_t end) {
     while (next_[s] < end && scheduler_.sm_busy(s)) {
         const std::uint64_t round = next_[s]++;
         const std::size_t slot = scheduler_.pick(s);
+        if (chunk_rounds_)
+            picks_[(round >> chunk_shift_) & 1][static_cast<std::size_t>(s) * chunk_rounds_ + (round & (chunk_rounds_ - 1))] =
+                static_cast<std::uint16_t>(slot - static_cast<std::size_t>(s) * warps_per_sm_);
         if (scheduler_.retire(s, slot, false) && scheduler_.blocks_waiting()) {
             refills_.push(round, s);
             parked_[s] = 1;
             return;
         }
     }
+}
+
+bool DispatchPlanner::keep_picks(std::uint32_t chunk_rounds) {
+    if (warps_per_sm_ > 65536 || chunk_rounds == 0 || (chunk_rounds & (chunk_rounds - 1)) != 0) return false;
+    chunk_rounds_ = chunk_rounds;
+    chunk_shift_ = static_cast<std::uint32_t>(std::countr_zero(chunk_rounds));
+    for (std::vector<std::uint16_t>& p : picks_) p.assign(static_cast<std::size_t>(sms_) * chunk_rounds, 0);
+    return true;
 }
 
 void DispatchPlanner::advance(std::uint64_t end) {

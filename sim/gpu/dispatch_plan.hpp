@@ -48,6 +48,19 @@ public:
     // Warps loaded so far (all of the launch's once it is planned through).
     std::uint64_t warps_loaded() const { return slots_.warps_loaded(); }
 
+    // Also keeps which warp each SM issues in each round, for chunks of `chunk_rounds` rounds (a
+    // power of two; advance() is then asked up to chunk ends, one chunk ahead of the SMs): an SM
+    // that follows these picks needs no scheduler of its own, whose picks (rates drawn afresh, a
+    // logarithm and a cosine each) would repeat the planner's. False where a slot does not fit the
+    // record (more than 65,536 warps an SM).
+    bool keep_picks(std::uint32_t chunk_rounds);
+    bool keeps_picks() const { return chunk_rounds_ != 0; }
+    // SM s's picks for the chunk starting at `chunk_start`, its local warp slot in each round in
+    // which it issues: the chunk last advanced to, or the one before.
+    const std::uint16_t* picks(std::uint64_t chunk_start, std::uint32_t s) const {
+        return picks_[(chunk_start >> chunk_shift_) & 1].data() + static_cast<std::size_t>(s) * chunk_rounds_;
+    }
+
 private:
     // SM s up to `end`, or until one of its blocks finishes while blocks wait (it is then parked).
     void run(std::uint32_t s, std::uint64_t end);
@@ -58,6 +71,9 @@ private:
     std::vector<std::uint64_t> next_;    // per SM, its next round
     std::vector<std::uint8_t> parked_;   // per SM, whether it waits in refills_
     std::vector<std::vector<PlannedBlock>> staged_;  // per SM, planned, not yet drained
+    std::uint32_t sms_ = 0, warps_per_sm_ = 1;
+    std::uint32_t chunk_rounds_ = 0, chunk_shift_ = 0;  // keep_picks(): the chunk's rounds (0: no picks kept)
+    std::vector<std::uint16_t> picks_[2];     // per chunk parity, SM and round of the chunk
 };
 
 // The whole plan at once.

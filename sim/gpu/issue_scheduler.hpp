@@ -86,6 +86,20 @@ public:
         return --block_left_[w.block_slot] == 0;
     }
 
+    // retire() for an SM that follows planned picks (DispatchPlanner::keep_picks): the rates,
+    // bursts and skips only decide the picks, so only the warp's progress and its block's count
+    // are kept.
+    bool retire_followed(std::uint32_t s, std::size_t slot) {
+        WarpSlot& w = slots_[slot];
+        if (++w.k < w.requests) return false;
+        w.lanes = 0;
+        w.stalled = false;
+        --sms_[s].live_warps;
+        return --block_left_[w.block_slot] == 0;
+    }
+    // The first global warp slot of SM s.
+    std::size_t first_slot(std::uint32_t s) const { return static_cast<std::size_t>(s) * warps_per_sm_; }
+
 private:
     // A host cache line each: the SMs of a chunk run on several threads, and every pick writes it.
     struct alignas(64) SmTurn {

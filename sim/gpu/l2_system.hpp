@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "sim/gpu/gpu_config.hpp"
@@ -105,7 +106,7 @@ public:
     // SM s's traffic of round r from events[i] on (i is left past it). `now`: the coalescer's
     // clock (the lock-step round, or nanoseconds); `block`: the launch block of the request.
     // With slices: `events` are slice `slice`'s, which one thread at a time plays.
-    void play(std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events, std::size_t& i,
+    void play(std::uint32_t s, std::uint32_t r, std::span<const L2Event> events, std::size_t& i,
               std::uint64_t now, std::uint64_t block, std::uint32_t slice = 0) {
         Slice& sl = slices_[slice];
         if (coalescer_.enabled()) play_coalescing(sl, s, r, events, i, now, coalesce_group(s, block));
@@ -159,7 +160,7 @@ private:
         return keyed_ ? set_of(sl, l1_line >> l1_to_l2_line_shift_) : 0;
     }
 
-    void play_plain(Slice& sl, std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events, std::size_t& i) {
+    void play_plain(Slice& sl, std::uint32_t s, std::uint32_t r, std::span<const L2Event> events, std::size_t& i) {
         for (; i < events.size() && events[i].round == r; ++i) {
             const L2Event& e = events[i];
             if (e.kind != L2EventKind::load) {
@@ -191,7 +192,7 @@ private:
     // request identical to one of another SM still on its way is answered with that one: no
     // lookup. Otherwise its sectors are looked up together (see Slice::brought) and it opens a window
     // for others. Out of line: inlined, it cost the default (coalescer off) replay about 5%.
-    [[gnu::noinline]] void play_coalescing(Slice& sl, std::uint32_t s, std::uint32_t r, const std::vector<L2Event>& events,
+    [[gnu::noinline]] void play_coalescing(Slice& sl, std::uint32_t s, std::uint32_t r, std::span<const L2Event> events,
                                            std::size_t& i, std::uint64_t now, std::uint64_t group) {
         const std::uint64_t in_line = (1ull << (l1_line_shift_ - l1_sector_shift_)) - 1;
         while (i < events.size() && events[i].round == r) {

@@ -67,6 +67,8 @@ public:
     // which plans a chunk ahead of the SMs on one of the threads.
     void use_planner(DispatchPlanner& planner) {
         planner_ = &planner;
+        if constexpr (requires { scheduler_.retire_followed(0u, std::size_t{0}); })
+            follow_picks_ = planner.keep_picks(kChunkRounds);
         plan_.per_sm.assign(config_.sms, {});
         plan_next_.assign(config_.sms, 0);
     }
@@ -214,16 +216,30 @@ private:
         std::uint64_t parked = kNotParked;
         L2EventList* events = &events_[buffer][static_cast<std::size_t>(s) * slices_];
         HostVector<std::uint64_t>& request_block = request_block_[buffer];
+        // The planner's picks, where it keeps them: in rounds the SM issues in every round it is busy.
+        const std::uint16_t* picks = nullptr;
+        std::size_t first_slot = 0;
+        if constexpr (requires { scheduler_.retire_followed(0u, std::size_t{0}); })
+            if (follow_picks_) {
+                picks = planner_->picks(start, s);
+                first_slot = scheduler_.first_slot(s);
+            }
         while (next < end) {
             if (!scheduler_.sm_busy(s)) {
                 next = end;
                 break;
             }
             std::size_t slot = 0;
-            const std::uint64_t round = scheduler_.next_issue(s, next, end, slot);
-            if (round >= end) {
-                next = end;
-                break;
+            std::uint64_t round;
+            if (picks) {
+                round = next;
+                slot = first_slot + picks[round - start];
+            } else {
+                round = scheduler_.next_issue(s, next, end, slot);
+                if (round >= end) {
+                    next = end;
+                    break;
+                }
             }
             next = round + 1;
             const std::uint32_t in_chunk = static_cast<std::uint32_t>(round - start);
@@ -234,7 +250,12 @@ private:
                 config_.issue_log->push_back(
                     {round, s, slots_[slot].block, scheduler_.warp_in_block(s, slot), slots_[slot].k, missed});
             last_issue = round + 1;
-            if (!scheduler_.retire(s, slot, round, missed, front.data_ready())) continue;
+            bool finished;
+            if constexpr (requires { scheduler_.retire_followed(0u, std::size_t{0}); })
+                finished = picks ? scheduler_.retire_followed(s, slot) : scheduler_.retire(s, slot, round, missed, front.data_ready());
+            else
+                finished = scheduler_.retire(s, slot, round, missed, front.data_ready());
+            if (!finished) continue;
             if (planner_) {  // a block finished: the SM receives at once what the plan gives it then
                 if constexpr (requires { scheduler_.dispatch_planned(s, 0ull, 0ull); }) {
                     const std::vector<PlannedBlock>& mine = plan_.per_sm[s];
@@ -299,14 +320,14 @@ private:
             // Each SM's lookups are asked of the host's memory a few SMs ahead: the L2's sets and
             // the coalescer's lie in tens of MB, and the replay would wait for each in turn.
             auto prefetch = [&](std::uint32_t s) {
-                const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
+                const L2EventVector& mine = events[s * slices_ + slice].events;
                 for (std::size_t i = cursor[s]; i < mine.size() && mine[i].round == r; ++i) l2_.prefetch(s, mine[i]);
             };
             for (std::uint32_t k = 0; k < std::min(count, kPrefetchAhead); ++k) prefetch(sending[k]);
             for (std::uint32_t k = 0; k < count; ++k) {
                 if (k + kPrefetchAhead < count) prefetch(sending[k + kPrefetchAhead]);
                 const std::uint32_t s = sending[k];
-                const std::vector<L2Event>& mine = events[s * slices_ + slice].events;
+                const L2EventVector& mine = events[s * slices_ + slice].events;
                 l2_.play(s, r, mine, cursor[s], scheduler_.clock(start + r), block ? block[k] : 0, slice);
                 // The SM's list a few host lines on: the SMs' lists are read side by side, more
                 // streams than the host's own prefetcher follows.
@@ -331,6 +352,7 @@ private:
     const RunControl& control_;
     std::uint64_t batches_ = 0, batch_runs_ = 0;
     DispatchPlanner* planner_ = nullptr;  // plans the refills ahead, where they can be
+    bool follow_picks_ = false;           // the SMs issue as the planner picked
     DispatchPlan plan_;                   // what it has planned: the refills up to the chunk's end
     std::vector<std::size_t> plan_next_;  // per SM, its next entry in plan_
     RefillQueue refills_;                          // SMs whose block finished, awaiting a successor

@@ -64,7 +64,7 @@ public:
     // The same, each event appended to lists[its slice].
     bool issue(std::uint32_t s, const WarpSlots& slots, std::size_t slot, std::uint32_t round, L2EventList* lists) {
         return issue_to(s, slots, slot, round,
-                        [lists](std::uint32_t slice) -> std::vector<L2Event>& { return lists[slice].events; });
+                        [lists](std::uint32_t slice) -> L2EventVector& { return lists[slice].events; });
     }
 
 private:
@@ -168,7 +168,7 @@ private:
         const std::uint64_t missing = wanted & ~hit;
         if (missing) {
             // One L1 line lies in one L2 line (or slicing is off): one slice for all its sectors.
-            std::vector<L2Event>& out = list(slicing_.sliced() ? slicing_.of_load(cl.line << line_shift_) : 0);
+            auto& out = list(slicing_.sliced() ? slicing_.of_load(cl.line << line_shift_) : 0);
             stats.bytes_from_below += static_cast<std::uint64_t>(std::popcount(missing)) * sector_bytes_;
             // A run of sectors per event (l2_event.hpp): one for a line of up to 1 + kMoreSectors.
             for (std::uint64_t m = missing; m;) {
