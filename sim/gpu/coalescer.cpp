@@ -8,6 +8,9 @@ namespace cachesim {
 Coalescer::Coalescer(std::uint32_t line_bytes, std::uint32_t sector_bytes)
     : line_shift_(static_cast<std::uint32_t>(std::countr_zero(line_bytes))),
       sector_shift_(static_cast<std::uint32_t>(std::countr_zero(sector_bytes ? sector_bytes : line_bytes))) {
+    per_line_shift_ = line_shift_ - sector_shift_;
+    per_line_mask_ = (1ull << per_line_shift_) - 1;
+    all_sectors_ = per_line_mask_ == 63 ? ~0ull : (1ull << (per_line_mask_ + 1)) - 1;
     sectors_.reserve(256);
 }
 

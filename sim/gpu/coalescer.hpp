@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/gpu/pod_vector.hpp"
+
 namespace cachesim {
 
 struct CoalescedLine {
@@ -20,7 +22,7 @@ struct WrittenSector {
 };
 
 struct CoalescedRequest {
-    std::vector<CoalescedLine> lines;
+    PodVector<CoalescedLine> lines;
     std::uint32_t sector_count = 0;
 };
 
@@ -46,19 +48,29 @@ public:
         const std::uint64_t last = base + (lanes - 1) * stride;
         if (last < base) return false;  // wraps past the top of the address space
         const std::uint64_t first_sector = base >> sector_shift_, last_sector = last >> sector_shift_;
-        const std::uint32_t per_line_shift = line_shift_ - sector_shift_;
-        const std::uint64_t per_line_mask = (1ull << per_line_shift) - 1;
-        const std::uint64_t all = per_line_mask == 63 ? ~0ull : (1ull << (per_line_mask + 1)) - 1;
-        const std::uint64_t first_line = first_sector >> per_line_shift, last_line = last_sector >> per_line_shift;
-        out.lines.clear();
-        for (std::uint64_t line = first_line; line <= last_line; ++line) {
-            std::uint64_t sectors = all;
-            if (line == first_line) sectors &= all << (first_sector & per_line_mask);
-            if (line == last_line) sectors &= all >> (per_line_mask - (last_sector & per_line_mask));
-            out.lines.push_back({line, sectors});
-        }
+        const std::uint64_t first_line = first_sector >> per_line_shift_, last_line = last_sector >> per_line_shift_;
+        const std::uint64_t head = (all_sectors_ << (first_sector & per_line_mask_)) & all_sectors_;
+        const std::uint64_t tail = all_sectors_ >> (per_line_mask_ - (last_sector & per_line_mask_));
         out.sector_count = static_cast<std::uint32_t>(last_sector - first_sector + 1);
+        out.lines.clear();
+        if (first_line == last_line) {
+            out.lines.push_back({first_line, head & tail});
+            return true;
+        }
+        out.lines.push_back({first_line, head});
+        for (std::uint64_t line = first_line + 1; line < last_line; ++line) out.lines.push_back({line, all_sectors_});
+        out.lines.push_back({last_line, tail});
         return true;
+    }
+
+    // A store whose lanes' bytes form one range [begin, end) (an even store stepping no more than
+    // its size): its sectors of 2^sector_shift bytes, as written_sectors() gives them.
+    static void written_range(std::uint64_t begin, std::uint64_t end, std::uint32_t sector_shift,
+                              std::vector<WrittenSector>& out) {
+        out.clear();
+        const std::uint64_t first = begin >> sector_shift, last = (end - 1) >> sector_shift;
+        for (std::uint64_t s = first; s <= last; ++s)
+            out.push_back({s, (s << sector_shift) >= begin && ((s + 1) << sector_shift) <= end});
     }
 
     // Stores: the distinct sectors of 2^sector_shift bytes the lanes write, ascending, each marked
@@ -75,6 +87,8 @@ private:
                          CoalescedRequest& out);
 
     std::uint32_t line_shift_, sector_shift_;
+    std::uint32_t per_line_shift_;                   // log2 of the sectors in a line
+    std::uint64_t per_line_mask_, all_sectors_;      // sectors in a line less one; a mask of them all
     std::vector<std::uint64_t> sectors_;  // scratch: sector ids
     std::vector<std::pair<std::uint64_t, std::uint64_t>> intervals_;  // scratch: stores
 };

@@ -2,10 +2,8 @@
 // The port between an SM front end and the L2 system: what an SM sends to the L2, recorded in
 // order while the SM runs on its own and replayed by the L2 afterwards.
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
-#include <new>
-#include <span>
+
+#include "sim/gpu/pod_vector.hpp"
 
 namespace cachesim {
 
@@ -34,50 +32,8 @@ void for_each_sector(const L2Event& e, std::uint32_t sector_shift, F&& f) {
         f(e.address + ((static_cast<std::uint64_t>(__builtin_ctz(m)) + 1) << sector_shift));
 }
 
-// A growable array of events whose append is inlined where the event is made, so that its fields
-// are stored straight into the array. (std::vector's push_back stayed a call, which read the event
-// back from the stack as one 16-byte load right after its fields were stored one by one: the
-// store could not be forwarded, and that wait was a tenth of the 9x9 stencil's run.)
-class L2EventVector {
-public:
-    L2EventVector() = default;
-    L2EventVector(const L2EventVector& other) { *this = other; }
-    L2EventVector& operator=(const L2EventVector& other) {
-        if (this != &other) {
-            clear();
-            reserve(other.size_);
-            if (other.size_) std::memcpy(data_, other.data_, other.size_ * sizeof(L2Event));
-            size_ = other.size_;
-        }
-        return *this;
-    }
-    ~L2EventVector() { std::free(data_); }
-
-    [[gnu::always_inline]] void push_back(const L2Event& e) {
-        if (size_ == capacity_) [[unlikely]] grow();
-        data_[size_++] = e;
-    }
-    void reserve(std::size_t n) {
-        if (n <= capacity_) return;
-        void* grown = std::realloc(data_, n * sizeof(L2Event));
-        if (!grown) throw std::bad_alloc();
-        data_ = static_cast<L2Event*>(grown);
-        capacity_ = n;
-    }
-    void clear() { size_ = 0; }
-    std::size_t size() const { return size_; }
-    bool empty() const { return size_ == 0; }
-    const L2Event& operator[](std::size_t i) const { return data_[i]; }
-    const L2Event* begin() const { return data_; }
-    const L2Event* end() const { return data_ + size_; }
-    operator std::span<const L2Event>() const { return {data_, size_}; }
-
-private:
-    [[gnu::noinline]] void grow() { reserve(capacity_ < 64 ? 64 : 2 * capacity_); }
-
-    L2Event* data_ = nullptr;
-    std::size_t size_ = 0, capacity_ = 0;
-};
+// An SM's events, appended where they are made (pod_vector.hpp).
+using L2EventVector = PodVector<L2Event>;
 
 // A list of events that one thread appends to while others append to their own: a host cache line
 // of its own, so that the appends do not contend.

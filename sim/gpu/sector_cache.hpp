@@ -126,6 +126,7 @@ public:
             for (std::uint32_t w = 0; w < g.ways; ++w) mark_empty(set, w, true);
         indexed_ = g.ways > kIndexAboveWays;
         if (indexed_) index_.reset(g.lines);
+        for (Recent& r : recent_) r = Recent{};
         policy_.reset(PolicyContext{g.sets, g.ways, seed, nullptr});
         now_ = 0;
     }
@@ -138,14 +139,14 @@ public:
     static constexpr bool kPolicySetLocal = requires { requires Policy::kSetLocal; };
     bool sets_independent() const { return kPolicySetLocal && !indexed_; }
 
-    // The slot holding `line`, or kNone. No state changes.
+    // The slot holding `line`, or kNone. No state changes (but for the memo of recent lines).
     std::uint32_t find(std::uint64_t line) const {
-        if (indexed_) return index_.find(line);
+        if (indexed_) return find_indexed(line);
         return find(line, set_of(line));
     }
     // The same, for a line whose set (set_of(line)) the caller has worked out.
     std::uint32_t find(std::uint64_t line, std::uint32_t set) const {
-        if (indexed_) return index_.find(line);
+        if (indexed_) return find_indexed(line);
         const std::uint32_t base = set * g_.ways;
         const std::uint64_t* tags = &tags_[base];
         for (std::uint32_t w = 0; w < g_.ways; ++w)
@@ -154,7 +155,7 @@ public:
     }
     // Hints the host caches at where find(line) starts (an indexed cache's index entry).
     void prefetch_line(std::uint64_t line) const {
-        if (indexed_) index_.prefetch(line);
+        if (indexed_ && line != recent_[0].line && line != recent_[1].line) index_.prefetch(line);
     }
     // Hints the host caches at what a lookup in `set` reads first: its tags, valid masks and
     // replacement order (not for an indexed cache, whose lookups start at the index).
@@ -202,7 +203,10 @@ public:
         valid_[slot] = sectors;
         dirty_[slot] = dirty_sectors;
         mark_empty(set, way, false);
-        if (indexed_) index_.insert(line, slot);
+        if (indexed_) {
+            index_.insert(line, slot);
+            remember(line, slot);
+        }
         policy_.on_fill(set, way, tick());
         return slot;
     }
@@ -242,12 +246,39 @@ private:
         if (tags_[slot] == kEmptyTag) return;
         out.lines[out.count] = tags_[slot];
         out.dirty[out.count++] = dirty_[slot];
-        if (indexed_) index_.erase(tags_[slot]);
+        if (indexed_) {
+            index_.erase(tags_[slot]);
+            for (Recent& r : recent_)
+                if (r.slot == slot) r = Recent{};
+        }
         tags_[slot] = kEmptyTag;
         valid_[slot] = 0;
         dirty_[slot] = 0;
         mark_empty(set, way, true);
         policy_.on_invalidate(set, way);
+    }
+
+    // An indexed cache's lookups go through the two lines found or filled last first: a warp's
+    // requests come in runs over the same line or two (a stencil's row, the matmul's shared
+    // row of A between its rows of B), which then need no probe of the index, whose entries
+    // lie at random in a table larger than the host's L1. Eviction forgets a line.
+    struct Recent {
+        std::uint64_t line = kEmptyTag;
+        std::uint32_t slot = kNone;
+    };
+    std::uint32_t find_indexed(std::uint64_t line) const {
+        if (line == recent_[0].line) return recent_[0].slot;
+        if (line == recent_[1].line) {
+            std::swap(recent_[0], recent_[1]);
+            return recent_[0].slot;
+        }
+        const std::uint32_t slot = index_.find(line);
+        if (slot != kNone) remember(line, slot);
+        return slot;
+    }
+    void remember(std::uint64_t line, std::uint32_t slot) const {
+        recent_[1] = recent_[0];
+        recent_[0] = {line, slot};
     }
 
     CacheGeometry g_{};
@@ -261,6 +292,7 @@ private:
     std::uint32_t words_per_set_ = 1;
     bool indexed_ = false;
     SlotIndex index_;
+    mutable Recent recent_[2];
 };
 
 }  // namespace cachesim

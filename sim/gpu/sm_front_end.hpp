@@ -38,11 +38,17 @@ public:
         line_shift_ = coalescer_.line_shift();
         sector_shift_ = coalescer_.sector_shift();
         sector_bytes_ = 1u << sector_shift_;
-        addresses_.assign(config.warp_size, 0);
-        ahead_addresses_.assign(config.warp_size, 0);
+        address_store_.assign(2 * static_cast<std::size_t>(config.warp_size), 0);
+        addresses_ = address_store_.data();
+        ahead_addresses_ = addresses_ + config.warp_size;
         request_.lines.reserve(64);
         written_.reserve(64);
     }
+
+    // (addresses_ points into its own address_store_)
+    SmFrontEnd(const SmFrontEnd&) = delete;
+    SmFrontEnd& operator=(const SmFrontEnd&) = delete;
+    SmFrontEnd(SmFrontEnd&&) = default;
 
     std::uint32_t l1_line_shift() const { return line_shift_; }
     std::uint32_t l1_sector_shift() const { return sector_shift_; }
@@ -78,25 +84,27 @@ private:
             std::swap(addresses_, ahead_addresses_);  // worked out by the last request (see look_ahead)
             shape = ahead_.shape;
         } else {
-            shape = slots.generate(slot, addresses_.data());
+            shape = slots.generate(slot, addresses_);
         }
         ahead_.slot = kNoSlot;
         if (l1s_ && slots.built_in() && warp.k + 1 < warp.requests) look_ahead(s, slots, slot, warp);
         const std::uint32_t lanes = shape.lanes;
-        // An even load's sectors follow from lane 0's address and the step; stores (whose written
-        // bytes are worked out lane by lane) and other cases expand the lanes first.
-        bool coalesced = false;
+        // An even request's sectors follow from lane 0's address and the step, and so do the bytes
+        // of an even store whose lanes step no more than their size (one range); other stores
+        // (whose written bytes are worked out lane by lane) and other cases expand the lanes first.
+        bool coalesced = false, one_range = false;
         if (shape.even) {
-            if (!shape.is_write)
-                coalesced = coalescer_.coalesce_even(addresses_[0], shape.stride, lanes, shape.size, request_);
-            if (!coalesced) fill_even(addresses_.data(), lanes, addresses_[0], shape.stride);
+            coalesced = coalescer_.coalesce_even(addresses_[0], shape.stride, lanes, shape.size, request_);
+            one_range = shape.is_write && coalesced && shape.stride <= shape.size &&
+                        addresses_[0] + (lanes - 1) * shape.stride + shape.size > addresses_[0];
+            if (!coalesced || (shape.is_write && !one_range)) fill_even(addresses_, lanes, addresses_[0], shape.stride);
         }
-        if (!coalesced) coalescer_.coalesce(addresses_.data(), lanes, shape.size, request_);
+        if (!coalesced) coalescer_.coalesce(addresses_, lanes, shape.size, request_);
         if (shape.is_write) {
             ++counters_.store_requests;
             counters_.thread_writes += lanes;
             counters_.store_sectors += request_.sector_count;
-            store(lanes, shape, round, list);
+            store(lanes, shape, round, list, one_range);
             return false;
         }
         ++counters_.load_requests;
@@ -116,7 +124,7 @@ private:
     // worked out now, kept for that request, and its lines' L1 index entries asked of the host's
     // memory, which would otherwise wait for each when that request looks it up.
     void look_ahead(std::uint32_t s, const WarpSlots& slots, std::size_t slot, const WarpSlot& warp) {
-        const RequestShape next = slots.generate_built_in(slot, warp.k + 1, ahead_addresses_.data());
+        const RequestShape next = slots.generate_built_in(slot, warp.k + 1, ahead_addresses_);
         ahead_ = {slot, warp.k + 1, warp.age, next};
         if (next.is_write) return;
         const std::uint64_t first = ahead_addresses_[0];
@@ -189,8 +197,10 @@ private:
     }
 
     // A store request: write-through the L1 (no lookup, no allocation); the L2 sectors it writes.
+    // one_range: its lanes' bytes are one range from lane 0's address (an even store).
     template <class Lists>
-    void store(std::uint32_t lanes, const RequestShape& shape, std::uint32_t round, const Lists& list) {
+    void store(std::uint32_t lanes, const RequestShape& shape, std::uint32_t round, const Lists& list,
+               bool one_range) {
         for (const CoalescedLine& cl : request_.lines) {
             const std::uint64_t n = static_cast<std::uint64_t>(std::popcount(cl.sectors));
             counters_.l1.writes_forwarded += n;
@@ -200,7 +210,11 @@ private:
             counters_.memory_bytes_written += static_cast<std::uint64_t>(request_.sector_count) * sector_bytes_;
             return;
         }
-        coalescer_.written_sectors(addresses_.data(), lanes, shape.size, l2_sector_shift_, written_);
+        if (one_range)
+            Coalescer::written_range(addresses_[0], addresses_[0] + (lanes - 1) * shape.stride + shape.size,
+                                     l2_sector_shift_, written_);
+        else
+            coalescer_.written_sectors(addresses_, lanes, shape.size, l2_sector_shift_, written_);
         for (const WrittenSector& w : written_)
             list(slicing_.sliced() ? slicing_.of_store(w.sector) : 0).push_back(
                 {w.sector, round, shape.array, w.full ? L2EventKind::store_full : L2EventKind::store_partial});
@@ -209,7 +223,11 @@ private:
     Coalescer coalescer_;
     CoalescedRequest request_;
     std::vector<WrittenSector> written_;
-    std::vector<std::uint64_t> addresses_;
+    // The lanes' addresses of the request being issued, and of the one worked out ahead (two
+    // halves of one store, swapped by pointer).
+    std::vector<std::uint64_t> address_store_;
+    std::uint64_t* addresses_ = nullptr;
+    std::uint64_t* ahead_addresses_ = nullptr;
     // The request look_ahead worked out: the slot's warp (its dispatch order) and request, and
     // its addresses in ahead_addresses_.
     static constexpr std::size_t kNoSlot = ~std::size_t{0};
@@ -219,7 +237,6 @@ private:
         std::uint64_t age = 0;
         RequestShape shape;
     } ahead_;
-    std::vector<std::uint64_t> ahead_addresses_;
     GpuCounters& counters_;
     SimObserver* observer_;
     L1* l1s_;
