@@ -1,5 +1,6 @@
 #include "sim/gpu/dispatch_plan.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace cachesim {
@@ -26,14 +27,21 @@ DispatchPlanner::DispatchPlanner(const WorkloadSpec& spec, const GpuConfig& conf
 }
 
 void DispatchPlanner::run(std::uint32_t s, std::uint64_t end) {
+    // A turn at a time: a warp keeps the turn to its burst's end, and no request misses here.
     while (next_[s] < end && scheduler_.sm_busy(s)) {
-        const std::uint64_t round = next_[s]++;
+        const std::uint64_t round = next_[s];
         const std::size_t slot = scheduler_.pick(s);
-        if (chunk_rounds_)
-            picks_[(round >> chunk_shift_) & 1][static_cast<std::size_t>(s) * chunk_rounds_ + (round & (chunk_rounds_ - 1))] =
-                static_cast<std::uint16_t>(slot - static_cast<std::size_t>(s) * warps_per_sm_);
-        if (scheduler_.retire(s, slot, false) && scheduler_.blocks_waiting()) {
-            refills_.push(round, s);
+        // (with picks kept, a turn ends at the chunk's end too)
+        const std::uint64_t stop = chunk_rounds_ ? std::min(end, (round | (chunk_rounds_ - 1)) + 1) : end;
+        const std::uint32_t n = scheduler_.rounds_in_turn(slot, stop - round);
+        next_[s] += n;
+        if (chunk_rounds_) {
+            std::uint16_t* at = &picks_[(round >> chunk_shift_) & 1][static_cast<std::size_t>(s) * chunk_rounds_ +
+                                                                      (round & (chunk_rounds_ - 1))];
+            std::fill(at, at + n, static_cast<std::uint16_t>(slot - static_cast<std::size_t>(s) * warps_per_sm_));
+        }
+        if (scheduler_.retire_run(s, slot, n) && scheduler_.blocks_waiting()) {
+            refills_.push(round + n - 1, s);
             parked_[s] = 1;
             return;
         }

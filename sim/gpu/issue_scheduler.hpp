@@ -2,6 +2,7 @@
 // What issues requests in lock step: the blocks resident on each SM, and in each round the warp of
 // an SM that issues (loose round robin, with rates, bursts and start skips, or greedy then
 // oldest). Knows nothing of caches: the caller tells it whether a request missed in L1.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -77,6 +78,34 @@ public:
         w.stalled = greedy_ && missed;
         if (++w.k < w.requests) {
             if (redraw_ && w.k % redraw_ == 0) [[unlikely]]
+                w.rate = warp_issue_credit(config_, w.block, warp_in_block(s, slot), w.k / redraw_);
+            return false;
+        }
+        w.lanes = 0;
+        w.stalled = false;
+        --sms_[s].live_warps;
+        return --block_left_[w.block_slot] == 0;
+    }
+
+    // The rounds in a row from now that the warp in `slot`, just picked, keeps the turn: to its
+    // burst's end (a warp that continues its burst is picked again) or its last request, and at
+    // most `limit`. Rounds without misses only (the planner's).
+    std::uint32_t rounds_in_turn(std::size_t slot, std::uint64_t limit) const {
+        const WarpSlot& w = slots_[slot];
+        const std::uint32_t burst = burst_ ? burst_ : 1;
+        std::uint64_t n = burst - w.k % burst;
+        n = std::min<std::uint64_t>(n, w.requests - w.k);
+        return static_cast<std::uint32_t>(std::min(n, limit));
+    }
+    // retire() for n requests in a row of the warp in `slot` (rounds_in_turn), none missing. A
+    // rate drawn afresh in between is overwritten before the next pick reads it, so only the last
+    // is drawn.
+    bool retire_run(std::uint32_t s, std::size_t slot, std::uint32_t n) {
+        WarpSlot& w = slots_[slot];
+        const std::uint32_t before = w.k;
+        w.k += n;
+        if (w.k < w.requests) {
+            if (redraw_ && w.k / redraw_ != before / redraw_) [[unlikely]]
                 w.rate = warp_issue_credit(config_, w.block, warp_in_block(s, slot), w.k / redraw_);
             return false;
         }
