@@ -95,8 +95,9 @@ private:
 
 struct SectorEviction {
     std::uint32_t count = 0;
-    std::array<std::uint64_t, 4> lines{};  // random4 empties up to 4 ways at once
-    std::array<std::uint64_t, 4> dirty{};  // dirty-sector mask of each evicted line
+    // (the first `count` are set: left unset, as every lookup makes one)
+    std::array<std::uint64_t, 4> lines;  // random4 empties up to 4 ways at once
+    std::array<std::uint64_t, 4> dirty;  // dirty-sector mask of each evicted line
 };
 
 template <class Policy>

@@ -39,8 +39,10 @@ public:
         sector_shift_ = coalescer_.sector_shift();
         sector_bytes_ = 1u << sector_shift_;
         address_store_.assign(2 * static_cast<std::size_t>(config.warp_size), 0);
-        addresses_ = address_store_.data();
-        ahead_addresses_ = addresses_ + config.warp_size;
+        worked_[0].addresses = address_store_.data();
+        worked_[1].addresses = address_store_.data() + config.warp_size;
+        current_ = &worked_[0];
+        ahead_ = &worked_[1];
         request_.lines.reserve(64);
         written_.reserve(64);
     }
@@ -79,14 +81,13 @@ private:
     bool issue_to(std::uint32_t s, const WarpSlots& slots, std::size_t slot, std::uint32_t round, const Lists& list) {
         ready_ = now_;
         const WarpSlot& warp = slots[slot];
-        RequestShape shape;
-        if (ahead_.slot == slot && ahead_.k == warp.k && ahead_.age == warp.age) {
-            std::swap(addresses_, ahead_addresses_);  // worked out by the last request (see look_ahead)
-            shape = ahead_.shape;
-        } else {
-            shape = slots.generate(slot, addresses_);
-        }
-        ahead_.slot = kNoSlot;
+        if (ahead_->slot == slot && ahead_->k == warp.k && ahead_->age == warp.age)
+            std::swap(current_, ahead_);  // worked out by the last request (see look_ahead)
+        else
+            current_->shape = slots.generate(slot, current_->addresses);
+        ahead_->slot = kNoSlot;
+        const RequestShape& shape = current_->shape;
+        std::uint64_t* const addresses_ = current_->addresses;
         if (l1s_ && slots.built_in() && warp.k + 1 < warp.requests) look_ahead(s, slots, slot, warp);
         const std::uint32_t lanes = shape.lanes;
         // An even request's sectors follow from lane 0's address and the step, and so do the bytes
@@ -124,8 +125,12 @@ private:
     // worked out now, kept for that request, and its lines' L1 index entries asked of the host's
     // memory, which would otherwise wait for each when that request looks it up.
     void look_ahead(std::uint32_t s, const WarpSlots& slots, std::size_t slot, const WarpSlot& warp) {
-        const RequestShape next = slots.generate_built_in(slot, warp.k + 1, ahead_addresses_);
-        ahead_ = {slot, warp.k + 1, warp.age, next};
+        std::uint64_t* const ahead_addresses_ = ahead_->addresses;
+        ahead_->shape = slots.generate_built_in(slot, warp.k + 1, ahead_addresses_);
+        ahead_->slot = slot;
+        ahead_->k = warp.k + 1;
+        ahead_->age = warp.age;
+        const RequestShape& next = ahead_->shape;
         if (next.is_write) return;
         const std::uint64_t first = ahead_addresses_[0];
         const std::uint64_t last =
@@ -210,6 +215,7 @@ private:
             counters_.memory_bytes_written += static_cast<std::uint64_t>(request_.sector_count) * sector_bytes_;
             return;
         }
+        const std::uint64_t* addresses_ = current_->addresses;
         if (one_range)
             Coalescer::written_range(addresses_[0], addresses_[0] + (lanes - 1) * shape.stride + shape.size,
                                      l2_sector_shift_, written_);
@@ -223,20 +229,21 @@ private:
     Coalescer coalescer_;
     CoalescedRequest request_;
     std::vector<WrittenSector> written_;
-    // The lanes' addresses of the request being issued, and of the one worked out ahead (two
-    // halves of one store, swapped by pointer).
-    std::vector<std::uint64_t> address_store_;
-    std::uint64_t* addresses_ = nullptr;
-    std::uint64_t* ahead_addresses_ = nullptr;
-    // The request look_ahead worked out: the slot's warp (its dispatch order) and request, and
-    // its addresses in ahead_addresses_.
+    // A request worked out: its warp's slot, dispatch order (WarpSlot::age) and request index,
+    // its shape and its lanes' addresses. Two, the request being issued and the one look_ahead
+    // worked out, swapped by pointer (their addresses are halves of address_store_).
     static constexpr std::size_t kNoSlot = ~std::size_t{0};
-    struct {
+    struct Worked {
         std::size_t slot = kNoSlot;
         std::uint32_t k = 0;
         std::uint64_t age = 0;
         RequestShape shape;
-    } ahead_;
+        std::uint64_t* addresses = nullptr;
+    };
+    std::vector<std::uint64_t> address_store_;
+    Worked worked_[2];
+    Worked* current_ = nullptr;
+    Worked* ahead_ = nullptr;
     GpuCounters& counters_;
     SimObserver* observer_;
     L1* l1s_;
