@@ -8,7 +8,7 @@
 #   - the thread-model 4096 x 4096 9x9 stencil (1.38 G accesses; L1 128 KiB 4-way 128 B
 #     write-through, L2 4 MiB 16-way 128 B write-back, linear), default and --no-analysis;
 #   - the GPU model (h200 preset) on that stencil and the naive 1024^3 matmul on 1, 2 and all
-#     threads: wall seconds of one run each (BENCH_GPU=0 leaves them out).
+#     threads: scripts/bench_gpu.sh, one round (BENCH_GPU=0 leaves them out).
 # Every figure is accesses per CPU second (user + system of the whole process, from wait4), the
 # median of N runs; the programs take turns run by run, so load from other work on the machine
 # falls on all of them alike. The machine (nproc, load average) is printed before and after.
@@ -60,7 +60,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 for kind in stream random mix; do "$make_trace" "$kind" "$accesses" "$work/$kind.u64"; done
 
-export BENCH_CACHESIM="$cachesim" BENCH_LRU_LOOP="$lru_loop" BENCH_WORK="$work" BENCH_RUNS="$runs" \
+export BENCH_BUILD="$build" BENCH_CACHESIM="$cachesim" BENCH_LRU_LOOP="$lru_loop" BENCH_WORK="$work" BENCH_RUNS="$runs" \
   BENCH_STENCIL_RUNS="$stencil_runs" BENCH_STENCIL="$stencil_size" BENCH_DO_STENCIL="$do_stencil" \
   BENCH_ACCESSES="$accesses"
 exec python3 - <<'PY'
@@ -183,32 +183,12 @@ if env["BENCH_DO_STENCIL"] == "1":
         print(f"{name:<40}{s[name][0] / 1e6:>10.1f}{s[name][1]:>10.2f}")
     print(f"{'default / --no-analysis':<40}{s[rows[0][0]][0] / s[rows[1][0]][0]:>9.2f}x")
 
-# GPU model: the h200 preset on the 4096 x 4096 9x9 stencil (block 256) and the naive 1024^3
-# matmul (block 128), on 1, 2 and all threads (--threads); wall and CPU seconds of one run each,
-# and warp requests per wall second. BENCH_GPU=0 leaves them out.
+# GPU model: scripts/bench_gpu.sh, one round (the h200 preset on the 4096 x 4096 9x9 stencil and
+# the naive 1024^3 matmul, on 1, 2 and all threads; the baseline's rows too). BENCH_GPU=0 leaves
+# it out.
 if env.get("BENCH_GPU", "1") == "1":
-    cores = os.cpu_count() or 1
-    thread_counts = sorted({1, 2, cores})
-    gpu_runs = [("stencil 4096x4096 9x9", ["--workload", "stencil", "--size", "4096x4096", "--stencil", "9x9",
-                                           "--block", "256"], 4096 * 4096 // 32 * 82),
-                ("matmul 1024^3 naive", ["--workload", "matmul", "--size", "1024x1024", "--depth", "1024",
-                                         "--block", "128"], 1024 * 1024 // 32 * 2049)]
-    print()
-    print(f"{'GPU model (h200), ' + str(cores) + ' cores':<40}{'threads':>8}{'wall s':>9}{'CPU s':>9}{'speed-up':>10}{'M req/s':>9}")
-    for name, args, requests in gpu_runs:
-        first = None
-        for threads in thread_counts:
-            start = time.monotonic()
-            proc = subprocess.Popen([cachesim, "simulate", "--preset", "h200", "--format", "csv",
-                                     "--threads", str(threads)] + args,
-                                    stdout=subprocess.DEVNULL)
-            _, status, usage = os.wait4(proc.pid, 0)
-            wall = time.monotonic() - start
-            if status != 0:
-                sys.exit(f"bench.sh: cachesim simulate ({name}, --threads {threads}) failed")
-            cpu = usage.ru_utime + usage.ru_stime
-            first = first or wall
-            print(f"{name:<40}{threads:>8}{wall:>9.2f}{cpu:>9.2f}{first / wall:>9.2f}x{requests / wall / 1e6:>9.1f}")
+    print(flush=True)
+    subprocess.run(["scripts/bench_gpu.sh", "-n", "1", "--build", env["BENCH_BUILD"]], check=True)
 
 print()
 machine("end")

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Speed of the GPU model on several threads, whole process (`cachesim simulate --preset h200`, as
+# a user runs it): the 4096 x 4096 9x9 stencil (block 256) and the naive 1024^3 matmul (block
+# 128), on each thread count asked for. Every figure is the median of the rounds, wall seconds and
+# CPU seconds (user + system, from wait4); the runs take turns round by round (each launch, thread
+# count and binary in order), so load from other work falls on all of them alike. The speed-up is
+# the median one-thread wall time over the median wall time. The machine (nproc, load average) is
+# printed before and after.
+#
+# Usage: scripts/bench_gpu.sh [-n ROUNDS] [--threads LIST] [--cores LIST] [--build DIR]
+#   -n ROUNDS       rounds (default 3)
+#   --threads LIST  thread counts, comma-separated (default 1,2,all cores)
+#   --cores LIST    run pinned to these cores (taskset -c LIST), e.g. 2,3 for two cores of a larger
+#                   machine; --threads then defaults to 1 and the number of cores listed
+#   --build DIR     the build whose apps/cachesim/cachesim runs (default build)
+# Environment:
+#   CACHESIM_BASELINE  another cachesim binary (a build of an older commit): its rows beside, in
+#                      the same rounds, so that before and after are measured under one load.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=3
+threads=""
+cores=""
+build=build
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -n) rounds="$2"; shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
+    --cores) cores="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    *) echo "bench_gpu.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+case "$rounds" in ''|*[!0-9]*|0) echo "bench_gpu.sh: -n wants a number of rounds (1 or more), not '$rounds'" >&2; exit 2 ;; esac
+cachesim="$build/apps/cachesim/cachesim"
+if [ ! -x "$cachesim" ]; then
+  echo "bench_gpu.sh: $cachesim is missing; build it (cmake --build $build --target cachesim)" >&2
+  exit 1
+fi
+if [ -n "${CACHESIM_BASELINE:-}" ] && [ ! -x "$CACHESIM_BASELINE" ]; then
+  echo "bench_gpu.sh: CACHESIM_BASELINE '$CACHESIM_BASELINE' is not an executable" >&2
+  exit 1
+fi
+if [ -n "$cores" ] && ! command -v taskset >/dev/null 2>&1; then
+  echo "bench_gpu.sh: --cores needs taskset (util-linux)" >&2
+  exit 1
+fi
+
+export BENCH_CACHESIM="$cachesim" BENCH_ROUNDS="$rounds" BENCH_THREADS="$threads" BENCH_CORES="$cores"
+exec python3 - <<'PY'
+import os, statistics, subprocess, sys, time
+
+env = os.environ
+rounds = int(env["BENCH_ROUNDS"])
+cores = env["BENCH_CORES"]
+pin = ["taskset", "-c", cores] if cores else []
+available = len(os.sched_getaffinity(0)) if not cores else len(
+    {c for part in cores.split(",") for c in (range(int(part.split("-")[0]), int(part.split("-")[1]) + 1)
+                                              if "-" in part else [int(part)])})
+try:
+    thread_counts = sorted({int(t) for t in env["BENCH_THREADS"].split(",")} if env["BENCH_THREADS"]
+                           else {1, 2 if not cores else available, available})
+except ValueError:
+    sys.exit(f"bench_gpu.sh: --threads wants numbers separated by commas, not '{env['BENCH_THREADS']}'")
+if not thread_counts or thread_counts[0] < 1:
+    sys.exit("bench_gpu.sh: thread counts start at 1")
+binaries = [("cachesim", env["BENCH_CACHESIM"])]
+if env.get("CACHESIM_BASELINE"):
+    binaries.append(("baseline", env["CACHESIM_BASELINE"]))
+
+launches = [("stencil 4096x4096 9x9", ["--workload", "stencil", "--size", "4096x4096", "--stencil", "9x9",
+                                        "--block", "256"], 4096 * 4096 // 32 * 82),
+            ("matmul 1024^3 naive", ["--workload", "matmul", "--size", "1024x1024", "--depth", "1024",
+                                     "--block", "128"], 1024 * 1024 // 32 * 2049)]
+
+def machine(when):
+    load = " ".join(open("/proc/loadavg").read().split()[:3])
+    print(f"# {when}: nproc {os.cpu_count()}, load average {load}" + (f", pinned to cores {cores}" if cores else ""),
+          flush=True)
+
+def run(binary, threads, args):
+    argv = pin + [binary, "simulate", "--preset", "h200", "--format", "csv", "--threads", str(threads)] + args
+    start = time.monotonic()
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = p.communicate()
+    wall = time.monotonic() - start
+    if p.returncode != 0:
+        sys.exit(f"bench_gpu.sh: {' '.join(argv)} exited with {p.returncode}: {err.decode(errors='replace').strip()}")
+    return wall, out
+
+machine("start")
+print(f"# {rounds} rounds; medians of wall and CPU seconds (whole process); counters checked equal across runs",
+      flush=True)
+times = {}
+counters = {}
+for r in range(rounds):
+    for name, args, _ in launches:
+        for threads in thread_counts:
+            for label, binary in binaries:
+                before = os.times()
+                wall, out = run(binary, threads, args)
+                after = os.times()
+                cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+                times.setdefault((name, label, threads), []).append((wall, cpu))
+                # The CSV's counters must not depend on the thread count or the binary (a
+                # baseline's columns are compared where they share a name).
+                lines = out.decode().strip().splitlines()
+                row = dict(zip(lines[0].split(","), lines[-1].split(",")))
+                first = counters.setdefault(name, row)
+                if any(first[k] != v for k, v in row.items() if k in first):
+                    sys.exit(f"bench_gpu.sh: {label} on {threads} threads gave other counters for {name}")
+    print(f"# round {r + 1} done", flush=True)
+
+print()
+print(f"{'launch':<24}{'binary':>10}{'threads':>8}{'wall s':>9}{'(min..max)':>16}{'CPU s':>9}{'speed-up':>10}{'M req/s':>9}")
+for name, _, requests in launches:
+    for label, _ in binaries:
+        one = statistics.median(w for w, _ in times[(name, label, thread_counts[0])])
+        for threads in thread_counts:
+            walls = [w for w, _ in times[(name, label, threads)]]
+            cpus = [c for _, c in times[(name, label, threads)]]
+            wall = statistics.median(walls)
+            spread = f"({min(walls):.2f}..{max(walls):.2f})"
+            print(f"{name:<24}{label:>10}{threads:>8}{wall:>9.2f}{spread:>16}{statistics.median(cpus):>9.2f}"
+                  f"{one / wall:>9.2f}x{requests / wall / 1e6:>9.1f}")
+print()
+machine("end")
+PY
