@@ -64,6 +64,7 @@ public:
                          cycles ? config.l2_coalesce_miss_cycles : config.l2_coalesce_miss_rounds,
                          config.l2_coalesce_requesters, config.sms, keyed_ ? geometry_.sets : 1);
         coalescer_.set_neighbours(config.l2_coalesce_scope == CoalesceScope::neighbours);
+        same_lines_ = l1_line_shift == geometry_.line_shift && l1_sector_shift == geometry_.sector_shift;
     }
 
     bool enabled() const { return enabled_; }
@@ -168,6 +169,12 @@ private:
                 write(sl, s, e.address, e.kind == L2EventKind::store_full, e.array);
                 continue;
             }
+            const std::uint64_t in_line = (1ull << (l1_line_shift_ - l1_sector_shift_)) - 1;
+            const std::uint64_t line = e.address >> l1_line_shift_;
+            if (line != sl.brought.line) sl.brought.sectors = 0;
+            if (hits_whole_line(sl, s, line, (static_cast<std::uint64_t>(e.more) << 1 | 1)
+                                                 << ((e.address >> l1_sector_shift_) & in_line), e.array))
+                continue;
             for_each_sector(e, l1_sector_shift_, [&](std::uint64_t address) {
                 // A request's misses to one line reach the L2 together (see Slice::brought).
                 if ((address >> geometry_.line_shift) != sl.brought.line) sl.brought.sectors = 0;
@@ -216,13 +223,37 @@ private:
                 sl.counters->ncu.l2_sectors_coalesced += static_cast<std::uint64_t>(std::popcount(sectors));
             } else {
                 bool hit = true;
-                for (std::size_t k = i; k < last; ++k)
-                    for_each_sector(events[k], l1_sector_shift_,
-                                    [&](std::uint64_t address) { hit &= read_below_l1(sl, s, address, events[k].array); });
+                if (!hits_whole_line(sl, s, line, sectors, e.array))
+                    for (std::size_t k = i; k < last; ++k)
+                        for_each_sector(events[k], l1_sector_shift_,
+                                        [&](std::uint64_t address) { hit &= read_below_l1(sl, s, address, events[k].array); });
                 coalescer_.open(line, sectors, now, hit, group, key);
             }
             i = last;
         }
+    }
+
+    // A request's missed sectors of one L1 line (a mask of L1 sectors) looked up at once where they
+    // all hit in the near partition (none brought by an earlier sector's miss of the request),
+    // with L1 and L2 lines and sectors alike: one tag scan and one
+    // LRU move for the line instead of one per sector, and the same counters and state as the
+    // sector-by-sector lookups (which, all hitting, change nothing but the line's recency, the
+    // same after one move as after several). Returns false, having changed nothing, otherwise.
+    bool hits_whole_line(Slice& sl, std::uint32_t s, std::uint64_t line, std::uint64_t sectors, std::uint16_t array) {
+        if (!same_lines_ || !enabled_ || observer_) return false;
+        if (sl.brought.line == line && (sl.brought.sectors & sectors) != 0) return false;  // part of an earlier fetch
+        Partition& near = parts_[near_[s]];
+        const std::uint32_t slot = near.find(line, set_of(sl, line));
+        if (slot == Partition::kNone || (near.valid(slot) & sectors) != sectors) return false;
+        near.touch(slot);
+        const std::uint64_t n = static_cast<std::uint64_t>(std::popcount(sectors));
+        LevelStats& stats = sl.counters->l2;
+        sl.counters->ncu.l2_sectors_tex_read += n;
+        sl.counters->ncu.l2_sectors_tex_read_hit += n;
+        stats.reads += n;
+        stats.read_hits += n;
+        array_counters(stats, array).reads += n;
+        return true;
     }
 
     // An L1 sector miss. Returns true when every L2 sector of it hit in the near partition.
@@ -381,6 +412,7 @@ private:
     bool keyed_ = false;  // the coalescer keys lines by L2 set (sets can be sliced)
     std::uint32_t l1_to_l2_line_shift_ = 0;
     bool enabled_ = false, home_fill_ = false;
+    bool same_lines_ = false;  // the L1's lines and sectors are the L2's (hits_whole_line)
     std::uint32_t partitions_ = 1;
     std::vector<Partition> parts_;
     std::vector<std::uint32_t> near_;  // SM -> its near partition
