@@ -34,6 +34,14 @@ struct Rig {
         l2.play(s, 0, events, i, round, 0);
         EXPECT_EQ(i, events.size());
     }
+    // SM s's load of a run of sectors of one line in one event: the sector at `address` and
+    // bit j of `more` for the sector 1 + j after it.
+    void load_run(std::uint32_t s, std::uint64_t round, std::uint64_t address, std::uint8_t more) {
+        std::vector<L2Event> events = {{address, 0, 0, L2EventKind::load, more}};
+        std::size_t i = 0;
+        l2.play(s, 0, events, i, round, 0);
+        EXPECT_EQ(i, events.size());
+    }
     void store(std::uint32_t s, std::uint64_t sector, bool full) {
         std::vector<L2Event> events = {{sector, 0, 0, full ? L2EventKind::store_full : L2EventKind::store_partial}};
         std::size_t i = 0;
@@ -112,6 +120,41 @@ TEST(GpuL2System, AnIdenticalRequestJoinsTheOneOnItsWay) {
     rig.load(1, 0, {0});  // not the same sectors: a lookup of its own (a hit)
     EXPECT_EQ(rig.counters.ncu.l2_sectors_tex_read, 3u);
     EXPECT_EQ(rig.counters.ncu.l2_sectors_tex_read_hit, 1u);
+}
+
+// A request's sectors of one line: all four cold (four misses, four sectors from DRAM), then all
+// four present (four hits, looked up as one line), then a line with one of the four present (one
+// hit, three misses), with the request coalescer off and on (its requests too far apart to join).
+TEST(GpuL2System, ALineOfSectorsHitsAsItsSectorsWould) {
+    for (std::uint32_t window : {0u, 4u}) {
+        SCOPED_TRACE(window);
+        GpuConfig c = gpu();
+        c.l2_coalesce_hit_rounds = c.l2_coalesce_miss_rounds = window;
+        c.l2_coalesce_requesters = 4;
+        c.l2_coalesce_scope = CoalesceScope::all;
+        Rig rig(c);
+        const NcuCounters& n = rig.counters.ncu;
+        const LevelStats& l2 = rig.counters.l2;
+        rig.load_run(0, 0, 0, 0b111);  // line 0, sectors 0-3
+        EXPECT_EQ(n.l2_sectors_tex_read, 4u);
+        EXPECT_EQ(n.l2_sectors_tex_read_hit, 0u);
+        EXPECT_EQ(n.dram_bytes_read, 128u);
+        rig.load_run(1, 100, 0, 0b111);
+        EXPECT_EQ(n.l2_sectors_tex_read, 8u);
+        EXPECT_EQ(n.l2_sectors_tex_read_hit, 4u);
+        EXPECT_EQ(l2.reads, 8u);
+        EXPECT_EQ(l2.read_hits, 4u);
+        EXPECT_EQ(l2.per_array[0].reads, 8u);
+        EXPECT_EQ(l2.per_array[0].read_misses, 4u);
+        EXPECT_EQ(n.dram_bytes_read, 128u);
+        rig.load_run(0, 200, 128, 0);      // line 1, sector 0
+        rig.load_run(1, 300, 128, 0b111);  // line 1, sectors 0-3: sector 0 hits
+        EXPECT_EQ(n.l2_sectors_tex_read, 13u);
+        EXPECT_EQ(n.l2_sectors_tex_read_hit, 5u);
+        EXPECT_EQ(l2.read_misses, 8u);
+        EXPECT_EQ(n.dram_bytes_read, 256u);
+        EXPECT_EQ(n.l2_sectors_coalesced, 0u);
+    }
 }
 
 // Stores allocate: a partial sector missing in the L2 is merged with its data from DRAM, a whole
