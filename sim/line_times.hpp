@@ -8,7 +8,7 @@
 //   - a dense window, an array indexed by key - base: a lookup is a subtraction, a compare and
 //     one load. It covers a range of keys in which at least half the chunks are in use (a
 //     stream's lines, a random range's), looked for when the hash table below fills up, and grows
-//     with them (a quarter more room above when it grows upwards, as a stream does);
+//     with them (half as much room again above when it grows upwards, as a stream does);
 //   - an open-addressing hash table for the keys outside it. The key's slot and its chunk are at
 //     the same index, so both loads go out at once. Eight consecutive keys share a hashed home of
 //     eight slots (one host line of keys, eight adjacent chunks), so that clustered lines keep
