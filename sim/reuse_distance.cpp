@@ -146,25 +146,14 @@ std::uint32_t ReuseDistanceTracker::step(std::uint32_t& slot) {
 template <class Each>
 [[gnu::always_inline]] inline void ReuseDistanceTracker::run_batch(const std::uint64_t* lines, std::size_t n,
                                                                    Each&& each) {
+    // Renumbered first if the batch might not fit (a batch takes at most n times), so that the
+    // loop needs no check.
+    if (capacity_ - now_ < n) compact();
     std::uint32_t* slots[kMaxBatch];
     start_batch(lines, slots, n);
-    Marks m = view();
-    std::uint32_t now = now_, live = live_, capacity = capacity_;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!slots[i]) {
-            each(i, 0u);
-            continue;
-        }
-        if (now == capacity) {
-            now_ = now;
-            live_ = live;
-            compact();
-            m = view();
-            now = now_;
-            capacity = capacity_;
-        }
-        each(i, step(*slots[i], m, now, live));
-    }
+    const Marks m = view();
+    std::uint32_t now = now_, live = live_;
+    for (std::size_t i = 0; i < n; ++i) each(i, slots[i] ? step(*slots[i], m, now, live) : 0u);
     now_ = now;
     live_ = live;
 }
