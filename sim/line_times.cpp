@@ -82,7 +82,7 @@ std::vector<LineTimes::KeyedChunk> LineTimes::widen_window() {
     if (!found) return given_back;
     std::uint64_t size = r.hi - r.lo;
     if (dense_size_ > 0 && !replacing && r.hi > old_hi) size += size / 2;  // growing upwards, as a stream does: room ahead
-    std::vector<Chunk> window(size);
+    HostVector<Chunk> window(size);
     for (std::size_t j = 0; j < dense_size_; ++j) {
         const std::uint64_t offset = old_lo + j - r.lo;
         if (offset < size) window[offset] = dense_[j];

@@ -8,7 +8,9 @@
 //   - a dense window, an array indexed by key - base: a lookup is a subtraction, a compare and
 //     one load. It covers a range of keys in which at least half the chunks are in use (a
 //     stream's lines, a random range's), looked for when the hash table below fills up, and grows
-//     with them (half as much room again above when it grows upwards, as a stream does);
+//     with them (half as much room again above when it grows upwards, as a stream does). From
+//     1 MiB it is mapped in huge pages (HostVector): a stream's window, regrown many times, then
+//     costs few page faults, and lookups at random in it few TLB misses;
 //   - an open-addressing hash table for the keys outside it. The key's slot and its chunk are at
 //     the same index, so both loads go out at once. Eight consecutive keys share a hashed home of
 //     eight slots (one host line of keys, eight adjacent chunks), so that clustered lines keep
@@ -17,6 +19,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "sim/gpu/host_line_allocator.hpp"
 
 namespace cachesim {
 
@@ -108,7 +112,7 @@ private:
     unsigned level_shift_;  // 0: one level; 1: two
     unsigned line_shift_;   // lines per chunk: 1 << line_shift_
     unsigned line_mask_;
-    std::vector<Chunk> dense_;
+    HostVector<Chunk> dense_;
     Chunk* dense_data_ = nullptr;
     std::uint64_t dense_base_ = 0;
     std::uint64_t dense_size_ = 0;
