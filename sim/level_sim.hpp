@@ -238,7 +238,8 @@ private:
         stats_.read_hits += n;
         stats_.per_array[repeat_array_ < stats_.per_array.size() ? repeat_array_ : 0].reads += n;
         cache_.count_repeat_hits(n);
-        if (analysis_) stats_.reuse.add_bucket(0, n);
+        // Hits at distance 0, with the tracker's counts (finish() adds them to the histogram).
+        if (analysis_) tally_.count[0][0] += n;
     }
 
     // Out of line, so the plain path stays small enough to inline well.

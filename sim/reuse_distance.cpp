@@ -11,43 +11,6 @@
 
 namespace cachesim {
 
-LineTimes::LineTimes(unsigned levels)
-    : level_shift_(levels == 2 ? 1 : 0), line_shift_(4 - level_shift_), line_mask_((1u << line_shift_) - 1) {
-    rehash(64);
-}
-
-void LineTimes::grow(std::size_t chunks) {
-    std::size_t capacity = keys_.size();
-    while (chunks * 4 > capacity * 3) capacity *= 2;
-    rehash(capacity);
-    last_key_[0] = last_key_[1] = kNoKey;
-}
-
-std::size_t LineTimes::insert(std::uint64_t key) {
-    reserve(1);
-    std::size_t i = home(key);
-    while (keys_[i] != kNoKey) i = (i + 1) & mask_;
-    keys_[i] = key;
-    ++size_;
-    return i;
-}
-
-void LineTimes::rehash(std::size_t capacity) {
-    std::vector<std::uint64_t> old_keys = std::move(keys_);
-    std::vector<Chunk> old_chunks = std::move(chunks_);
-    keys_.assign(capacity, kNoKey);
-    chunks_.assign(capacity, Chunk{});
-    mask_ = capacity - 1;
-    shift_ = 64 - static_cast<unsigned>(std::countr_zero(capacity));
-    for (std::size_t j = 0; j < old_keys.size(); ++j) {
-        if (old_keys[j] == kNoKey) continue;
-        std::size_t i = home(old_keys[j]);
-        while (keys_[i] != kNoKey) i = (i + 1) & mask_;
-        keys_[i] = old_keys[j];
-        chunks_[i] = old_chunks[j];
-    }
-}
-
 namespace {
 
 constexpr std::uint32_t kMinCapacity = 1u << 15;  // times
@@ -183,25 +146,14 @@ std::uint32_t ReuseDistanceTracker::step(std::uint32_t& slot) {
 template <class Each>
 [[gnu::always_inline]] inline void ReuseDistanceTracker::run_batch(const std::uint64_t* lines, std::size_t n,
                                                                    Each&& each) {
+    // Renumbered first if the batch might not fit (a batch takes at most n times), so that the
+    // loop needs no check.
+    if (capacity_ - now_ < n) compact();
     std::uint32_t* slots[kMaxBatch];
     start_batch(lines, slots, n);
-    Marks m = view();
-    std::uint32_t now = now_, live = live_, capacity = capacity_;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!slots[i]) {
-            each(i, 0u);
-            continue;
-        }
-        if (now == capacity) {
-            now_ = now;
-            live_ = live;
-            compact();
-            m = view();
-            now = now_;
-            capacity = capacity_;
-        }
-        each(i, step(*slots[i], m, now, live));
-    }
+    const Marks m = view();
+    std::uint32_t now = now_, live = live_;
+    for (std::size_t i = 0; i < n; ++i) each(i, slots[i] ? step(*slots[i], m, now, live) : 0u);
     now_ = now;
     live_ = live;
 }

@@ -24,96 +24,11 @@
 #include <optional>
 #include <vector>
 
+#include "sim/line_times.hpp"
 
 namespace cachesim {
 
 inline constexpr std::uint64_t kColdMiss = ~0ull;
-
-// Latest-access time (plus one; 0 = never) of each line, for one tracker or for the two levels'
-// trackers together, in chunks of 16 times (one 64-byte host cache line): 16 consecutive lines,
-// or 8 lines with both levels' times side by side, so that the second level's lookup of a line
-// the first has just looked up finds its chunk in the host's cache. Open addressing over the
-// chunks themselves: the key's slot and its chunk are at the same index, so both loads go out at
-// once. Sequential and clustered streams touch few chunks. Eight consecutive keys share a hashed
-// home of eight slots (one host line of keys, eight adjacent chunks), so that a dense range of
-// lines, as a stream's, keeps its keys and chunks together in the table.
-class LineTimes {
-public:
-    // levels: 1 or 2 trackers.
-    explicit LineTimes(unsigned levels = 1);
-    std::uint32_t& at(std::uint64_t line, unsigned level = 0) {
-        const std::uint64_t key = line >> line_shift_;
-        if (key != last_key_[level]) {
-            last_chunk_[level] = &chunks_[find_or_insert(key)];
-            last_key_[level] = key;
-        }
-        return last_chunk_[level]->t[index(line, level)];
-    }
-    // Makes room for `more` new chunks without a rehash, so that slot()'s pointers stay valid
-    // (the table is kept at most 3/4 full: linear probes stay short, and the table small).
-    void reserve(std::size_t more) {
-        if ((size_ + more) * 4 > keys_.size() * 3) grow(size_ + more);
-    }
-    // The line's time slot (inserted if new), after reserve().
-    std::uint32_t* slot(std::uint64_t line, unsigned level) {
-        const std::uint64_t key = line >> line_shift_;
-        std::size_t i = home(key);
-        while (keys_[i] != key) {
-            if (keys_[i] == kNoKey) {
-                keys_[i] = key;
-                ++size_;
-                break;
-            }
-            i = (i + 1) & mask_;
-        }
-        return &chunks_[i].t[index(line, level)];
-    }
-    // f(time) for every time slot of the level.
-    template <class F>
-    void for_each(unsigned level, F&& f) {
-        const unsigned step = 1u << level_shift_;
-        for (std::size_t i = 0; i < keys_.size(); ++i)
-            if (keys_[i] != kNoKey)
-                for (unsigned j = level; j < 16; j += step) f(chunks_[i].t[j]);
-    }
-    std::size_t memory_bytes() const {
-        return keys_.capacity() * sizeof(std::uint64_t) + chunks_.capacity() * sizeof(Chunk);
-    }
-
-private:
-    struct alignas(64) Chunk {
-        std::uint32_t t[16] = {};
-    };
-    static constexpr std::uint64_t kNoKey = ~0ull;
-    unsigned index(std::uint64_t line, unsigned level) const {
-        return ((static_cast<unsigned>(line) & line_mask_) << level_shift_) | level;
-    }
-    std::size_t home(std::uint64_t key) const {
-        return (static_cast<std::size_t>(((key >> 3) * 0x9e3779b97f4a7c15ull) >> shift_) & ~std::size_t{7}) |
-               static_cast<std::size_t>(key & 7);
-    }
-    std::size_t find_or_insert(std::uint64_t key) {
-        std::size_t i = home(key);
-        while (keys_[i] != key) {
-            if (keys_[i] == kNoKey) return insert(key);
-            i = (i + 1) & mask_;
-        }
-        return i;
-    }
-    std::size_t insert(std::uint64_t key);
-    void grow(std::size_t chunks);
-    void rehash(std::size_t capacity);
-
-    unsigned level_shift_;  // 0: one level; 1: two
-    unsigned line_shift_;   // lines per chunk: 1 << line_shift_
-    unsigned line_mask_;
-    std::vector<std::uint64_t> keys_;
-    std::vector<Chunk> chunks_;
-    std::size_t size_ = 0, mask_ = 0;
-    unsigned shift_ = 60;
-    std::uint64_t last_key_[2] = {kNoKey, kNoKey};  // each level's latest chunk
-    Chunk* last_chunk_[2] = {nullptr, nullptr};
-};
 
 class ReuseDistanceTracker {
 public:

@@ -26,6 +26,12 @@ struct Stream {
     std::vector<bool> miss[2];  // level 0's; level 1's, for the lines level 0 missed
 };
 
+void add_line(Stream& s, std::uint64_t line, Rng& rng) {
+    s.lines.push_back(line);
+    s.miss[0].push_back(rng.below(5) < 2);
+    if (s.miss[0].back()) s.miss[1].push_back(rng.below(3) != 0);
+}
+
 Stream make_stream(std::size_t n, std::uint64_t seed) {
     Stream s;
     Rng rng(seed);
@@ -37,9 +43,27 @@ Stream make_stream(std::size_t n, std::uint64_t seed) {
         else if (pick < 6) line = rng.below(64);
         else if (pick < 7 && !s.lines.empty()) line = s.lines.back();
         else line = rng.below(1u << 17);
-        s.lines.push_back(line);
-        s.miss[0].push_back(rng.below(5) < 2);
-        if (s.miss[0].back()) s.miss[1].push_back(rng.below(3) != 0);
+        add_line(s, line, rng);
+    }
+    return s;
+}
+
+// Lines that move the shared table's dense window: a small range first (the first window), then
+// a large range far above it (the window moves there and grows with a stream in it), lines
+// scattered over 2^56 (the hash table) and the small range again (back in the hash table).
+Stream make_far_ranges_stream(std::size_t n, std::uint64_t seed) {
+    Stream s;
+    Rng rng(seed);
+    for (std::uint64_t line = 0; line < 3000; ++line) add_line(s, line, rng);
+    std::uint64_t next_sequential = (1ull << 40) + (1u << 16);
+    while (s.lines.size() < n) {
+        const std::uint64_t pick = rng.below(10);
+        std::uint64_t line;
+        if (pick < 3) line = next_sequential++;
+        else if (pick < 7) line = (1ull << 40) + rng.below(1u << 16);
+        else if (pick < 8) line = rng.next() >> 8;
+        else line = rng.below(3000);
+        add_line(s, line, rng);
     }
     return s;
 }
@@ -93,10 +117,9 @@ void feed(const Stream& s, Take&& take) {
     }
 }
 
-TEST(ReuseBatch, SharedTableMatchesReferencePerLevel) {
-    const Stream s = make_stream(300000, 7);
+// Each access's distance, bucket and threshold comparison, level by level, as the reference's.
+void expect_reference_results(const Stream& s, LineTimes& shared) {
     const std::uint64_t thresholds[2] = {512, 3000};
-    LineTimes shared(2);
     ReuseDistanceTracker tracker0(thresholds[0], &shared, 0), tracker1(thresholds[1], &shared, 1);
     ReuseDistanceTracker* tracker[2] = {&tracker0, &tracker1};
     ReferenceLevel reference[2] = {ReferenceLevel(thresholds[0]), ReferenceLevel(thresholds[1])};
@@ -115,6 +138,19 @@ TEST(ReuseBatch, SharedTableMatchesReferencePerLevel) {
     });
     EXPECT_GT(tracker0.distinct_lines(), 100000u);
     EXPECT_GT(tracker1.distinct_lines(), 50000u);
+}
+
+TEST(ReuseBatch, SharedTableMatchesReferencePerLevel) {
+    LineTimes shared(2);
+    expect_reference_results(make_stream(300000, 7), shared);
+}
+
+TEST(ReuseBatch, SharedTableMatchesReferenceAsItsWindowMoves) {
+    LineTimes shared(2);
+    expect_reference_results(make_far_ranges_stream(400000, 9), shared);
+    // The window left the small range for the large one.
+    EXPECT_GE(shared.dense_first() * shared.lines_per_chunk(), 1ull << 40);
+    EXPECT_GT(shared.dense_chunks() * shared.lines_per_chunk(), 1u << 16);
 }
 
 TEST(ReuseBatch, CountBatchEqualsCountsFromReferenceDistances) {
