@@ -293,7 +293,16 @@ private:
     std::uint32_t words_per_set_ = 1;
     bool indexed_ = false;
     SlotIndex index_;
-    mutable Recent recent_[2];
+    // (written at every lookup: a host cache line of its own, apart from the neighbouring SMs'
+    // caches, which other threads use)
+    struct alignas(64) RecentLines {
+        Recent line[2];
+        Recent& operator[](std::size_t i) { return line[i]; }
+        const Recent& operator[](std::size_t i) const { return line[i]; }
+        Recent* begin() { return line; }
+        Recent* end() { return line + 2; }
+    };
+    mutable RecentLines recent_;
 };
 
 }  // namespace cachesim

@@ -20,8 +20,9 @@
 
 namespace cachesim {
 
+// One per thread, written at every request: each starts on a host cache line of its own.
 template <class L1Policy>
-class SmFrontEnd {
+class alignas(64) SmFrontEnd {
 public:
     using L1 = SectorCache<L1Policy>;
 
