@@ -22,11 +22,9 @@ DispatchPlan plan_for(const WorkloadSpec& spec, const GpuConfig& c) {
     return plan_dispatch(spec, c, gpu_occupancy(c), (spec.items() + c.block - 1) / c.block, issue_burst_for(c, &spec));
 }
 
-// Two SMs holding one block of two warps each, plain round robin (no rates, skips or bursts): an SM
-// issues one request a round, alternating between its two warps, so a block of R requests per warp
-// finishes in round 2R n - 1 for the n-th block the SM runs. Both SMs finish together, and the
-// refill in SM order gives SM 0 the lower block. Blocks 0 and 1 are the first wave.
-TEST(DispatchPlan, WorkedOutByHandForTwoSmsInStep) {
+// Two SMs of one block of 64 threads (two warps) each, plain round robin: no rates, skips or
+// bursts, blocks dispatched and refilled in SM order.
+GpuConfig two_sms_in_step() {
     GpuConfig c = with_sms(find_gpu_preset("h200")->config, 2);
     c.block = 64;
     c.max_blocks_per_sm = 1;
@@ -35,6 +33,15 @@ TEST(DispatchPlan, WorkedOutByHandForTwoSmsInStep) {
     c.warp_rate_spread = 0;
     c.block_start_skip = 0;
     c.issue_burst = 1;
+    return c;
+}
+
+// Two SMs holding one block of two warps each, plain round robin (no rates, skips or bursts): an SM
+// issues one request a round, alternating between its two warps, so a block of R requests per warp
+// finishes in round 2R n - 1 for the n-th block the SM runs. Both SMs finish together, and the
+// refill in SM order gives SM 0 the lower block. Blocks 0 and 1 are the first wave.
+TEST(DispatchPlan, WorkedOutByHandForTwoSmsInStep) {
+    const GpuConfig c = two_sms_in_step();
     const WorkloadSpec spec = test::stencil(64, 8, 3);  // 512 threads: 8 blocks of 64
     ASSERT_EQ(gpu_occupancy(c).blocks_per_sm, 1u);
     const std::uint64_t r = spec.accesses_per_item();  // requests per warp: 9 loads and a store
@@ -153,14 +160,7 @@ TEST(DispatchPlan, PlannedInStretchesIsPlannedAtOnce) {
 // warps each under plain round robin issue from their warps 0 and 1 by turns, round after round,
 // across the chunks and the refills.
 TEST(DispatchPlan, KeptPicksWorkedOutByHand) {
-    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 2);
-    c.block = 64;
-    c.max_blocks_per_sm = 1;
-    c.cta_order = CtaOrder::round_robin;
-    c.cta_refill = CtaRefill::sm_order;
-    c.warp_rate_spread = 0;
-    c.block_start_skip = 0;
-    c.issue_burst = 1;
+    const GpuConfig c = two_sms_in_step();
     const WorkloadSpec spec = test::stencil(64, 8, 3);  // 8 blocks of 64 threads, 10 requests a warp
     const GpuOccupancy occupancy = gpu_occupancy(c);
     DispatchPlanner planner(spec, c, occupancy, 8, issue_burst_for(c, &spec));
@@ -213,7 +213,9 @@ TEST(DispatchPlan, KeptPicksAreTheWarpsASerialRunIssues) {
             ASSERT_EQ(it->second, slot) << "block " << i.block << " moved";
             if (fresh) {
                 auto h = holder.find({i.sm, slot});
-                if (h != holder.end()) ASSERT_LT(h->second.second, i.round) << "slot " << slot << " held twice";
+                if (h != holder.end()) {
+                    ASSERT_LT(h->second.second, i.round) << "slot " << slot << " held twice";
+                }
                 holder[{i.sm, slot}] = {i.block, last_round[{i.sm, i.block}]};
             }
             ++checked;

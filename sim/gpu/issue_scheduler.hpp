@@ -81,10 +81,7 @@ public:
                 w.rate = warp_issue_credit(config_, w.block, warp_in_block(s, slot), w.k / redraw_);
             return false;
         }
-        w.lanes = 0;
-        w.stalled = false;
-        --sms_[s].live_warps;
-        return --block_left_[w.block_slot] == 0;
+        return finish(s, w);
     }
 
     // The rounds in a row from now that the warp in `slot`, just picked, keeps the turn: to its
@@ -109,10 +106,7 @@ public:
                 w.rate = warp_issue_credit(config_, w.block, warp_in_block(s, slot), w.k / redraw_);
             return false;
         }
-        w.lanes = 0;
-        w.stalled = false;
-        --sms_[s].live_warps;
-        return --block_left_[w.block_slot] == 0;
+        return finish(s, w);
     }
 
     // retire() for an SM that follows planned picks (DispatchPlanner::keep_picks): the rates,
@@ -121,15 +115,20 @@ public:
     bool retire_followed(std::uint32_t s, std::size_t slot) {
         WarpSlot& w = slots_[slot];
         if (++w.k < w.requests) return false;
-        w.lanes = 0;
-        w.stalled = false;
-        --sms_[s].live_warps;
-        return --block_left_[w.block_slot] == 0;
+        return finish(s, w);
     }
     // The first global warp slot of SM s.
     std::size_t first_slot(std::uint32_t s) const { return static_cast<std::size_t>(s) * warps_per_sm_; }
 
 private:
+    // The warp w of SM s has made its last request. Returns true when its block has finished.
+    bool finish(std::uint32_t s, WarpSlot& w) {
+        w.lanes = 0;
+        w.stalled = false;
+        --sms_[s].live_warps;
+        return --block_left_[w.block_slot] == 0;
+    }
+
     // A host cache line each: the SMs of a chunk run on several threads, and every pick writes it.
     struct alignas(64) SmTurn {
         std::uint32_t live_warps = 0;

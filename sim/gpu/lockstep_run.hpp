@@ -250,11 +250,10 @@ private:
                 config_.issue_log->push_back(
                     {round, s, slots_[slot].block, scheduler_.warp_in_block(s, slot), slots_[slot].k, missed});
             last_issue = round + 1;
-            bool finished;
+            bool finished = false;
             if constexpr (requires { scheduler_.retire_followed(0u, std::size_t{0}); })
-                finished = picks ? scheduler_.retire_followed(s, slot) : scheduler_.retire(s, slot, round, missed, front.data_ready());
-            else
-                finished = scheduler_.retire(s, slot, round, missed, front.data_ready());
+                if (picks) finished = scheduler_.retire_followed(s, slot);
+            if (!picks) finished = scheduler_.retire(s, slot, round, missed, front.data_ready());
             if (!finished) continue;
             if (planner_) {  // a block finished: the SM receives at once what the plan gives it then
                 if constexpr (requires { scheduler_.dispatch_planned(s, 0ull, 0ull); }) {
