@@ -1,6 +1,7 @@
 #include "sim/gpu/gpu_model.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -75,8 +76,7 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
     // The L2's slices replay in parallel (lockstep_run.hpp), and each in the host's caches; the
     // measured timeline plays in order.
     if (!config.timeline) l2.split(std::max(threads, l2.host_cache_slices()));
-    std::vector<SmFrontEnd<L1Policy>> fronts;
-    fronts.reserve(threads);
+    std::deque<SmFrontEnd<L1Policy>> fronts;  // (a deque: a front end is never moved)
     for (GpuCounters& counters : front_counters)
         fronts.emplace_back(config, l1_enabled ? l1s.data() : nullptr, l2_enabled, l2.sector_shift(), counters,
                             control.observer);

@@ -22,6 +22,7 @@
 // a round or tick into the L2 coalescer's time.
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -40,7 +41,7 @@ class LockstepRun {
 public:
     // fronts: one front end per thread (fronts.size() threads); front_counters: what they fill.
     LockstepRun(const GpuConfig& config, WarpSlots& slots, Scheduler& scheduler,
-                std::vector<SmFrontEnd<L1Policy>>& fronts, const std::vector<GpuCounters>& front_counters,
+                std::deque<SmFrontEnd<L1Policy>>& fronts, const std::vector<GpuCounters>& front_counters,
                 L2System<L2Policy>& l2, const RunControl& control)
         : config_(config),
           slots_(slots),
@@ -68,7 +69,7 @@ public:
     void use_planner(DispatchPlanner& planner) {
         planner_ = &planner;
         if constexpr (requires { scheduler_.retire_followed(0u, std::size_t{0}); })
-            follow_picks_ = planner.keep_picks(kChunkRounds);
+            planner.keep_picks(kChunkRounds);
         plan_.per_sm.assign(config_.sms, {});
         plan_next_.assign(config_.sms, 0);
     }
@@ -220,7 +221,7 @@ private:
         const std::uint16_t* picks = nullptr;
         std::size_t first_slot = 0;
         if constexpr (requires { scheduler_.retire_followed(0u, std::size_t{0}); })
-            if (follow_picks_) {
+            if (planner_ && planner_->keeps_picks()) {
                 picks = planner_->picks(start, s);
                 first_slot = scheduler_.first_slot(s);
             }
@@ -345,13 +346,12 @@ private:
     const GpuConfig& config_;
     WarpSlots& slots_;
     Scheduler& scheduler_;
-    std::vector<SmFrontEnd<L1Policy>>& fronts_;
+    std::deque<SmFrontEnd<L1Policy>>& fronts_;
     const std::vector<GpuCounters>& front_counters_;
     L2System<L2Policy>& l2_;
     const RunControl& control_;
     std::uint64_t batches_ = 0, batch_runs_ = 0;
     DispatchPlanner* planner_ = nullptr;  // plans the refills ahead, where they can be
-    bool follow_picks_ = false;           // the SMs issue as the planner picked
     DispatchPlan plan_;                   // what it has planned: the refills up to the chunk's end
     std::vector<std::size_t> plan_next_;  // per SM, its next entry in plan_
     RefillQueue refills_;                          // SMs whose block finished, awaiting a successor

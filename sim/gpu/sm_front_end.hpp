@@ -48,10 +48,10 @@ public:
         written_.reserve(64);
     }
 
-    // (addresses_ points into its own address_store_)
+    // Neither copied nor moved: current_ and ahead_ point into its own worked_ (a pointer each,
+    // not an index, since the hot path would reload an index after every 32-bit store).
     SmFrontEnd(const SmFrontEnd&) = delete;
     SmFrontEnd& operator=(const SmFrontEnd&) = delete;
-    SmFrontEnd(SmFrontEnd&&) = default;
 
     std::uint32_t l1_line_shift() const { return line_shift_; }
     std::uint32_t l1_sector_shift() const { return sector_shift_; }
@@ -88,7 +88,7 @@ private:
             current_->shape = slots.generate(slot, current_->addresses);
         ahead_->slot = kNoSlot;
         const RequestShape& shape = current_->shape;
-        std::uint64_t* const addresses_ = current_->addresses;
+        std::uint64_t* const addresses = current_->addresses;
         if (l1s_ && slots.built_in() && warp.k + 1 < warp.requests) look_ahead(s, slots, slot, warp);
         const std::uint32_t lanes = shape.lanes;
         // An even request's sectors follow from lane 0's address and the step, and so do the bytes
@@ -96,12 +96,12 @@ private:
         // (whose written bytes are worked out lane by lane) and other cases expand the lanes first.
         bool coalesced = false, one_range = false;
         if (shape.even) {
-            coalesced = coalescer_.coalesce_even(addresses_[0], shape.stride, lanes, shape.size, request_);
+            coalesced = coalescer_.coalesce_even(addresses[0], shape.stride, lanes, shape.size, request_);
             one_range = shape.is_write && coalesced && shape.stride <= shape.size &&
-                        addresses_[0] + (lanes - 1) * shape.stride + shape.size > addresses_[0];
-            if (!coalesced || (shape.is_write && !one_range)) fill_even(addresses_, lanes, addresses_[0], shape.stride);
+                        addresses[0] + (lanes - 1) * shape.stride + shape.size > addresses[0];
+            if (!coalesced || (shape.is_write && !one_range)) fill_even(addresses, lanes, addresses[0], shape.stride);
         }
-        if (!coalesced) coalescer_.coalesce(addresses_, lanes, shape.size, request_);
+        if (!coalesced) coalescer_.coalesce(addresses, lanes, shape.size, request_);
         if (shape.is_write) {
             ++counters_.store_requests;
             counters_.thread_writes += lanes;
@@ -126,16 +126,16 @@ private:
     // worked out now, kept for that request, and its lines' L1 index entries asked of the host's
     // memory, which would otherwise wait for each when that request looks it up.
     void look_ahead(std::uint32_t s, const WarpSlots& slots, std::size_t slot, const WarpSlot& warp) {
-        std::uint64_t* const ahead_addresses_ = ahead_->addresses;
-        ahead_->shape = slots.generate_built_in(slot, warp.k + 1, ahead_addresses_);
+        std::uint64_t* const ahead_addresses = ahead_->addresses;
+        ahead_->shape = slots.generate_built_in(slot, warp.k + 1, ahead_addresses);
         ahead_->slot = slot;
         ahead_->k = warp.k + 1;
         ahead_->age = warp.age;
         const RequestShape& next = ahead_->shape;
         if (next.is_write) return;
-        const std::uint64_t first = ahead_addresses_[0];
+        const std::uint64_t first = ahead_addresses[0];
         const std::uint64_t last =
-            next.even ? first + (next.lanes - 1) * next.stride : ahead_addresses_[next.lanes - 1];
+            next.even ? first + (next.lanes - 1) * next.stride : ahead_addresses[next.lanes - 1];
         const std::uint64_t first_line = first >> line_shift_, last_line = (last + next.size - 1) >> line_shift_;
         // (its first and last lines: every line of the common request of one or two)
         l1s_[s].prefetch_line(first_line);
@@ -216,12 +216,12 @@ private:
             counters_.memory_bytes_written += static_cast<std::uint64_t>(request_.sector_count) * sector_bytes_;
             return;
         }
-        const std::uint64_t* addresses_ = current_->addresses;
+        const std::uint64_t* addresses = current_->addresses;
         if (one_range)
-            Coalescer::written_range(addresses_[0], addresses_[0] + (lanes - 1) * shape.stride + shape.size,
+            Coalescer::written_range(addresses[0], addresses[0] + (lanes - 1) * shape.stride + shape.size,
                                      l2_sector_shift_, written_);
         else
-            coalescer_.written_sectors(addresses_, lanes, shape.size, l2_sector_shift_, written_);
+            coalescer_.written_sectors(addresses, lanes, shape.size, l2_sector_shift_, written_);
         for (const WrittenSector& w : written_)
             list(slicing_.sliced() ? slicing_.of_store(w.sector) : 0).push_back(
                 {w.sector, round, shape.array, w.full ? L2EventKind::store_full : L2EventKind::store_partial});
