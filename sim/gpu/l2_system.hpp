@@ -162,6 +162,7 @@ private:
     }
 
     void play_plain(Slice& sl, std::uint32_t s, std::uint32_t r, std::span<const L2Event> events, std::size_t& i) {
+        const std::uint64_t in_line = (1ull << (l1_line_shift_ - l1_sector_shift_)) - 1;
         for (; i < events.size() && events[i].round == r; ++i) {
             const L2Event& e = events[i];
             if (e.kind != L2EventKind::load) {
@@ -169,7 +170,6 @@ private:
                 write(sl, s, e.address, e.kind == L2EventKind::store_full, e.array);
                 continue;
             }
-            const std::uint64_t in_line = (1ull << (l1_line_shift_ - l1_sector_shift_)) - 1;
             const std::uint64_t line = e.address >> l1_line_shift_;
             if (line != sl.brought.line) sl.brought.sectors = 0;
             if (hits_whole_line(sl, s, line, (static_cast<std::uint64_t>(e.more) << 1 | 1)
@@ -235,8 +235,8 @@ private:
 
     // A request's missed sectors of one L1 line (a mask of L1 sectors) looked up at once where they
     // all hit in the near partition (none brought by an earlier sector's miss of the request),
-    // with L1 and L2 lines and sectors alike: one tag scan and one
-    // LRU move for the line instead of one per sector, and the same counters and state as the
+    // with L1 and L2 lines and sectors alike: one tag scan and one LRU move for the line instead
+    // of one per sector, and the same counters and state as the
     // sector-by-sector lookups (which, all hitting, change nothing but the line's recency, the
     // same after one move as after several). Returns false, having changed nothing, otherwise.
     bool hits_whole_line(Slice& sl, std::uint32_t s, std::uint64_t line, std::uint64_t sectors, std::uint16_t array) {
