@@ -56,12 +56,22 @@ env = os.environ
 rounds = int(env["BENCH_ROUNDS"])
 cores = env["BENCH_CORES"]
 pin = ["taskset", "-c", cores] if cores else []
-available = len(os.sched_getaffinity(0)) if not cores else len(
-    {c for part in cores.split(",") for c in (range(int(part.split("-")[0]), int(part.split("-")[1]) + 1)
-                                              if "-" in part else [int(part)])})
+def core_count(cores):
+    """How many cores a taskset list names ("2,3", "0-7,12")."""
+    named = set()
+    for part in cores.split(","):
+        first, _, last = part.partition("-")
+        named.update(range(int(first), int(last or first) + 1))
+    return len(named)
+
 try:
+    available = core_count(cores) if cores else len(os.sched_getaffinity(0))
+except ValueError:
+    sys.exit(f"bench_gpu.sh: --cores wants core numbers and ranges separated by commas (2,3 or 0-7), not '{cores}'")
+try:
+    # By default one thread, every core available, and two where the machine is not pinned.
     thread_counts = sorted({int(t) for t in env["BENCH_THREADS"].split(",")} if env["BENCH_THREADS"]
-                           else {1, 2 if not cores else available, available})
+                           else {1, available} | (set() if cores else {min(2, available)}))
 except ValueError:
     sys.exit(f"bench_gpu.sh: --threads wants numbers separated by commas, not '{env['BENCH_THREADS']}'")
 if not thread_counts or thread_counts[0] < 1:
