@@ -78,7 +78,9 @@ TEST(GpuWarpRateRedraw, TheSchedulerRedrawsAtEveryNthRequest) {
         const WarpSlot& w = slots[slot];
         if (!w.live() || w.k >= w.requests) continue;
         EXPECT_EQ(w.rate, warp_issue_credit(c, block, warp, w.k / every));
-        if (w.k % every != 0) EXPECT_EQ(w.rate, before);
+        if (w.k % every != 0) {
+            EXPECT_EQ(w.rate, before);
+        }
         redraws += w.k % every == 0;
     }
     EXPECT_EQ(redraws, 4u * 2u * 2u);  // each of 8 warps at k = 4 and 8

@@ -53,20 +53,37 @@ public:
     WarpLanes(const WorkloadSpec& spec, bool reference)
         : kind_(spec.kind), stencil_(spec.stencil()), matmul_(spec.matmul()), reference_(reference),
           iw_(spec.width), per_item_(spec.accesses_per_item()) {
-        if (kind_ != WorkloadKind::stencil) return;
-        // Request k's offset from in[y][x] away from the edges, worked out once (two divisions
-        // a request otherwise: the stencil's width is known only at run time).
-        const StencilWorkload& w = stencil_;
-        interior_offsets_.resize(static_cast<std::size_t>(w.sw) * w.sh);
-        for (std::uint32_t k = 0; k < w.sw * w.sh; ++k) {
-            const std::int64_t dy = static_cast<std::int64_t>(k / w.sw) - static_cast<std::int64_t>(w.sh / 2);
-            const std::int64_t dx = static_cast<std::int64_t>(k % w.sw) - static_cast<std::int64_t>(w.sw / 2);
-            interior_offsets_[k] =
-                static_cast<std::uint64_t>((dy * w.iw + dx) * static_cast<std::int64_t>(w.elem_bytes));
+        if (kind_ == WorkloadKind::stencil) {
+            // Request k's offset from in[y][x] away from the edges, worked out once (two divisions
+            // a request otherwise: the stencil's width is known only at run time).
+            const StencilWorkload& w = stencil_;
+            interior_offsets_.resize(static_cast<std::size_t>(w.sw) * w.sh);
+            for (std::uint32_t k = 0; k < w.sw * w.sh; ++k) {
+                const std::int64_t dy = static_cast<std::int64_t>(k / w.sw) - static_cast<std::int64_t>(w.sh / 2);
+                const std::int64_t dx = static_cast<std::int64_t>(k % w.sw) - static_cast<std::int64_t>(w.sw / 2);
+                interior_offsets_[k] =
+                    static_cast<std::uint64_t>((dy * w.iw + dx) * static_cast<std::int64_t>(w.elem_bytes));
+            }
         }
+        if (!reference_) build_steps();
     }
 
     std::uint32_t accesses_per_item() const { return per_item_; }
+
+    // Request k of a warp whose lanes step evenly from their base (and, for a stencil, clamp
+    // nothing): lane 0's address is one of its two bases plus an offset common to every warp, and
+    // its shape is known before any warp runs. `usable` is false for the requests that must be
+    // worked out lane by lane whatever the warp (the matmul's store), and for the reference path.
+    struct Step {
+        std::uint64_t offset = 0;
+        std::uint32_t size = 4;
+        std::uint16_t array = 0;
+        std::uint8_t base = 0;  // 0: the bases a, 1: b (see prepare)
+        bool is_write = false;
+        bool usable = false;
+    };
+    bool has_steps() const { return !steps_.empty(); }
+    const Step& step(std::uint32_t k) const { return steps_[k]; }
 
     // At dispatch: the lanes' bases (stencil: the address of in[y][x]; matmul: of A[y][0] and
     // B[0][x]). Returns true when no access of the warp is clamped (a stencil warp away from the
@@ -194,6 +211,24 @@ private:
         return shape;
     }
 
+    // The table step() reads: what generate() gives an even, interior warp's request k.
+    void build_steps() {
+        steps_.assign(per_item_, Step{});
+        if (kind_ == WorkloadKind::stencil) {
+            const StencilWorkload& w = stencil_;
+            for (std::uint32_t k = 0; k < w.sw * w.sh; ++k)
+                steps_[k] = {interior_offsets_[k], w.elem_bytes, StencilWorkload::kIn, 0, false, true};
+            steps_[w.sw * w.sh] = {w.out_base() - w.in_base(), w.elem_bytes, StencilWorkload::kOut, 0, true, true};
+            return;
+        }
+        const MatmulWorkload& w = matmul_;
+        for (std::uint32_t k = 0; k < 2 * w.depth; ++k) {
+            const std::uint64_t step = k / 2;
+            if ((k & 1u) == 0) steps_[k] = {step * w.elem_bytes, w.elem_bytes, MatmulWorkload::kA, 0, false, true};
+            else steps_[k] = {step * w.iw * w.elem_bytes, w.elem_bytes, MatmulWorkload::kB, 1, false, true};
+        }
+    }
+
     WorkloadKind kind_;
     StencilWorkload stencil_;
     MatmulWorkload matmul_;
@@ -201,6 +236,7 @@ private:
     std::uint32_t iw_;
     std::uint32_t per_item_;
     std::vector<std::uint64_t> interior_offsets_;  // stencil: per request k, its offset from in[y][x]
+    std::vector<Step> steps_;                      // per request k (none for the reference path)
 };
 
 }  // namespace cachesim

@@ -34,9 +34,7 @@ void WarpSlots::resize(std::size_t count) {
     ys_.resize(count * warp_size_, 0);
     base_a_.resize(count * warp_size_, 0);
     base_b_.resize(count * warp_size_, 0);
-    interior_.resize(count, 0);
-    stride_a_.resize(count, kUneven);
-    stride_b_.resize(count, kUneven);
+    bases_.resize(count, WarpBases{});
     if (recorded_) requests_.resize(count);
 }
 
@@ -68,10 +66,15 @@ bool WarpSlots::fill(std::size_t slot, std::uint64_t block, std::uint32_t w, std
         xs[lane] = static_cast<std::uint32_t>(item % spec_.width);
         ys[lane] = static_cast<std::uint32_t>(item / spec_.width);
     }
-    interior_[slot] = lanes_.prepare(xs, ys, static_cast<std::uint32_t>(lanes), &base_a_[slot * warp_size_],
-                                     &base_b_[slot * warp_size_]);
-    stride_a_[slot] = even_stride(&base_a_[slot * warp_size_], static_cast<std::uint32_t>(lanes));
-    stride_b_[slot] = even_stride(&base_b_[slot * warp_size_], static_cast<std::uint32_t>(lanes));
+    const std::uint64_t* a = &base_a_[slot * warp_size_];
+    const std::uint64_t* b = &base_b_[slot * warp_size_];
+    WarpBases& bases = bases_[slot];
+    bases.interior = lanes_.prepare(xs, ys, static_cast<std::uint32_t>(lanes), &base_a_[slot * warp_size_],
+                                    &base_b_[slot * warp_size_]);
+    bases.lane0[0] = a[0];
+    bases.lane0[1] = b[0];
+    bases.stride[0] = even_stride(a, static_cast<std::uint32_t>(lanes));
+    bases.stride[1] = even_stride(b, static_cast<std::uint32_t>(lanes));
     return true;
 }
 

@@ -67,19 +67,35 @@ public:
     bool built_in() const { return recorded_ == nullptr; }
     // A built-in workload: the addresses of the slot's request k (as generate() gives them when
     // the warp has come that far). No state changes.
-    RequestShape generate_built_in(std::size_t slot, std::uint32_t k, std::uint64_t* out) const {
-        const WarpSlot& w = warps_[slot];
-        const std::size_t lane0 = slot * warp_size_;
-        RequestShape shape = lanes_.generate(&xs_[lane0], &ys_[lane0], &base_a_[lane0], &base_b_[lane0],
-                                             stride_a_[slot], stride_b_[slot], interior_[slot] != 0, w.lanes,
-                                             k, out);
-        shape.lanes = w.lanes;
-        return shape;
+    [[gnu::always_inline]] RequestShape generate_built_in(std::size_t slot, std::uint32_t k, std::uint64_t* out) const {
+        const WarpBases& bases = bases_[slot];
+        // The common case from the table of steps: lane 0's address and the shape, a few loads
+        // (inlined, the rest apart: together they cost every request the other's register saves).
+        if (bases.interior && lanes_.has_steps()) {
+            const WarpLanes::Step& step = lanes_.step(k);
+            const std::uint64_t stride = bases.stride[step.base];
+            if (step.usable && stride != kUneven) {
+                out[0] = bases.lane0[step.base] + step.offset;
+                return {step.size, step.array, step.is_write, warps_[slot].lanes, true, stride};
+            }
+        }
+        return generate_lanes(slot, k, out);
     }
     // Built-in workloads: the requests every warp makes (WarpSlot::requests has each warp's).
     std::uint32_t requests_per_warp() const { return lanes_.accesses_per_item(); }
 
 private:
+    // generate_built_in's other cases: the warp's lanes worked out by WarpLanes::generate.
+    [[gnu::noinline]] RequestShape generate_lanes(std::size_t slot, std::uint32_t k, std::uint64_t* out) const {
+        const WarpSlot& w = warps_[slot];
+        const WarpBases& bases = bases_[slot];
+        const std::size_t lane0 = slot * warp_size_;
+        RequestShape shape = lanes_.generate(&xs_[lane0], &ys_[lane0], &base_a_[lane0], &base_b_[lane0],
+                                             bases.stride[0], bases.stride[1], bases.interior, w.lanes, k, out);
+        shape.lanes = w.lanes;
+        return shape;
+    }
+
     bool fill(std::size_t slot, std::uint64_t block, std::uint32_t w, std::uint32_t block_slot, std::uint64_t age);
 
     const WorkloadSpec spec_;
@@ -91,8 +107,14 @@ private:
     std::vector<WarpSlot> warps_;
     std::vector<std::uint32_t> xs_, ys_;          // per lane: its work item (x, y)
     std::vector<std::uint64_t> base_a_, base_b_;  // per lane: WarpLanes::prepare's base addresses
-    std::vector<std::uint8_t> interior_;          // per warp: no clamped access
-    std::vector<std::uint64_t> stride_a_, stride_b_;  // per warp: even_stride of its lanes' bases
+    // Per warp: lane 0's bases (a and b), the even_stride of each of its lanes' bases, and whether
+    // no access of the warp is clamped; one host cache line that a request reads.
+    struct WarpBases {
+        std::uint64_t lane0[2] = {0, 0};
+        std::uint64_t stride[2] = {kUneven, kUneven};
+        bool interior = false;
+    };
+    std::vector<WarpBases> bases_;
     RecordedWarps* recorded_ = nullptr;           // a recorded launch: its warps' requests per slot
     std::vector<WarpRequests> requests_;
 };
