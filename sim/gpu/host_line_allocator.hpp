@@ -1,8 +1,9 @@
 #pragma once
 // An allocator laid out for the host's memory system. Blocks start on a host cache line (64
-// bytes), for arrays read a group of elements at a time: a set's tags, scanned together, then lie
-// in as few lines as they can (a large block from malloc starts 16 bytes past a page, which
-// spreads 128 bytes over three lines). Blocks of 1 MiB or more (the L2's tags and valid masks,
+// bytes) and take whole lines, for arrays read a group of elements at a time: a set's tags,
+// scanned together, then lie in as few lines as they can (a large block from malloc starts 16
+// bytes past a page, which spreads 128 bytes over three lines); and for the small arrays that
+// each SM writes, which no other block then shares a line with (threads run different SMs). Blocks of 1 MiB or more (the L2's tags and valid masks,
 // the request coalescer's table: tens of MB in all, looked up at random) are mapped on their own,
 // in whole 2 MiB pages aligned to 2 MiB, and ask the kernel for huge pages, which it gives only on
 // request where transparent huge pages are set to madvise: with 4 KiB pages nearly every lookup
@@ -34,7 +35,9 @@ struct HostLineAllocator {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
         if (bytes >= kHugeFrom && alignof(T) <= kHugePage) return static_cast<T*>(map_huge(whole_pages(bytes)));
 #endif
-        return static_cast<T*>(::operator new(bytes, kAlignment));
+        // (whole lines: a block of a few bytes, such as a one-set cache's list head, written at
+        // every lookup, would otherwise share its line with the next block, another SM's)
+        return static_cast<T*>(::operator new((bytes + kLine - 1) / kLine * kLine, kAlignment));
     }
     void deallocate(T* p, std::size_t n) {
         const std::size_t bytes = n * sizeof(T);

@@ -122,8 +122,8 @@ private:
     struct Links {
         std::uint32_t prev = kNil, next = kNil;
     };
-    std::vector<Links> links_;
-    std::vector<std::uint32_t> head_, tail_;
+    HostVector<Links> links_;
+    HostVector<std::uint32_t> head_, tail_;  // (a few bytes for a one-set L1: lines of their own)
     HostVector<Order> orders_;
 };
 

@@ -4,8 +4,10 @@
 // fields are then stored straight into the array: std::vector's push_back stayed a call in these
 // loops (in the coalescer a third of an even request's instructions), which built the value on the
 // stack and read it back as a whole, a load that waits for the stores of its parts.
+// Its storage is whole host cache lines: the arrays of different SMs, appended to by different
+// threads, never share one (with malloc's packing, the ends of small event lists did, and two
+// threads ran the matmul a third slower than they do apart).
 #include <cstddef>
-#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <span>
@@ -36,7 +38,7 @@ public:
     }
     PodVector& operator=(PodVector&& other) noexcept {
         if (this != &other) {
-            std::free(data_);
+            release();
             data_ = other.data_;
             size_ = other.size_;
             capacity_ = other.capacity_;
@@ -45,7 +47,7 @@ public:
         }
         return *this;
     }
-    ~PodVector() { std::free(data_); }
+    ~PodVector() { release(); }
 
     [[gnu::always_inline]] void push_back(const T& value) {
         if (size_ == capacity_) [[unlikely]] grow();
@@ -53,10 +55,12 @@ public:
     }
     void reserve(std::size_t n) {
         if (n <= capacity_) return;
-        void* grown = std::realloc(data_, n * sizeof(T));
-        if (!grown) throw std::bad_alloc();
-        data_ = static_cast<T*>(grown);
-        capacity_ = n;
+        const std::size_t bytes = (n * sizeof(T) + kLine - 1) / kLine * kLine;
+        T* grown = static_cast<T*>(::operator new(bytes, kAlignment));
+        if (size_) std::memcpy(grown, data_, size_ * sizeof(T));
+        release();
+        data_ = grown;
+        capacity_ = bytes / sizeof(T);
     }
     void clear() { size_ = 0; }
     std::size_t size() const { return size_; }
@@ -72,7 +76,12 @@ public:
     operator std::span<const T>() const { return {data_, size_}; }
 
 private:
+    static constexpr std::size_t kLine = 64;
+    static constexpr std::align_val_t kAlignment{alignof(T) > kLine ? alignof(T) : kLine};
     [[gnu::noinline]] void grow() { reserve(capacity_ < 16 ? 16 : 2 * capacity_); }
+    void release() {
+        if (data_) ::operator delete(data_, kAlignment);
+    }
 
     T* data_ = nullptr;
     std::size_t size_ = 0, capacity_ = 0;

@@ -70,7 +70,7 @@ private:
     std::size_t home(std::uint64_t line) const {
         return static_cast<std::size_t>((line * 0x9e3779b97f4a7c15ull) >> shift_) & mask_;
     }
-    std::vector<Entry> entries_;
+    HostVector<Entry> entries_;
     std::size_t mask_ = 0;
     unsigned shift_ = 60;
 };
@@ -288,8 +288,8 @@ private:
     std::uint64_t now_ = 0;
     HostVector<std::uint64_t> tags_;  // a set's ways scanned together
     HostVector<std::uint64_t> valid_, dirty_;
-    std::vector<std::uint64_t> empty_;
-    std::vector<std::uint32_t> empty_count_;  // per set, its empty ways
+    HostVector<std::uint64_t> empty_;
+    HostVector<std::uint32_t> empty_count_;  // per set, its empty ways
     std::uint32_t words_per_set_ = 1;
     bool indexed_ = false;
     SlotIndex index_;

@@ -11,6 +11,7 @@
 
 #include "sim/gpu/coalescer.hpp"
 #include "sim/gpu/gpu_counters.hpp"
+#include "sim/gpu/host_line_allocator.hpp"
 #include "sim/gpu/l1_timing.hpp"
 #include "sim/gpu/l2_event.hpp"
 #include "sim/gpu/l2_slicing.hpp"
@@ -241,7 +242,7 @@ private:
         RequestShape shape;
         std::uint64_t* addresses = nullptr;
     };
-    std::vector<std::uint64_t> address_store_;
+    HostVector<std::uint64_t> address_store_;  // (written at every request: lines of its own)
     Worked worked_[2];
     Worked* current_ = nullptr;
     Worked* ahead_ = nullptr;
