@@ -9,7 +9,10 @@
 
 namespace cachesim {
 
-struct ArrayCounters {
+// One array's accesses at one level. A host cache line each: the GPU model's threads each write
+// their own at every request, and small vectors of them, made one after another, would otherwise
+// share lines across threads.
+struct alignas(64) ArrayCounters {
     std::uint64_t reads = 0, read_misses = 0, writes = 0, write_misses = 0;
 };
 

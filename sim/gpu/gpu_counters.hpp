@@ -9,7 +9,9 @@
 
 namespace cachesim {
 
-struct GpuCounters {
+// Each thread of a run (its SM front end, or an L2 slice) has a set of its own, written at every
+// request: whole host cache lines, so that neighbouring sets in a vector do not share one.
+struct alignas(64) GpuCounters {
     NcuCounters ncu;
     LevelStats l1, l2;
     std::uint64_t load_requests = 0, store_requests = 0;
