@@ -3,11 +3,12 @@
 // bytes) and take whole lines, for arrays read a group of elements at a time: a set's tags,
 // scanned together, then lie in as few lines as they can (a large block from malloc starts 16
 // bytes past a page, which spreads 128 bytes over three lines); and for the small arrays that
-// each SM writes, which no other block then shares a line with (threads run different SMs). Blocks of 1 MiB or more (the L2's tags and valid masks,
-// the request coalescer's table: tens of MB in all, looked up at random) are mapped on their own,
-// in whole 2 MiB pages aligned to 2 MiB, and ask the kernel for huge pages, which it gives only on
-// request where transparent huge pages are set to madvise: with 4 KiB pages nearly every lookup
-// in them also missed in the host's TLB. Without huge pages such a block works the same.
+// each SM writes, which then share no line with another block (threads run different SMs).
+// Blocks of 1 MiB or more (the L2's tags and valid masks, the request coalescer's table: tens of
+// MB in all, looked up at random) are mapped on their own, in whole 2 MiB pages aligned to 2 MiB,
+// and ask the kernel for huge pages, which it gives only on request where transparent huge pages
+// are set to madvise: with 4 KiB pages nearly every lookup in them also missed in the host's TLB.
+// Without huge pages such a block works the same.
 #include <cstddef>
 #include <cstdint>
 #include <new>

@@ -4,9 +4,8 @@
 // fields are then stored straight into the array: std::vector's push_back stayed a call in these
 // loops (in the coalescer a third of an even request's instructions), which built the value on the
 // stack and read it back as a whole, a load that waits for the stores of its parts.
-// Its storage is whole host cache lines: the arrays of different SMs, appended to by different
-// threads, never share one (with malloc's packing, the ends of small event lists did, and two
-// threads ran the matmul a third slower than they do apart).
+// Its storage is whole host cache lines, so that arrays appended to by different threads (the
+// event lists of SMs that run side by side) never share one.
 #include <cstddef>
 #include <cstring>
 #include <new>

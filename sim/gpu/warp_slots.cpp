@@ -66,11 +66,10 @@ bool WarpSlots::fill(std::size_t slot, std::uint64_t block, std::uint32_t w, std
         xs[lane] = static_cast<std::uint32_t>(item % spec_.width);
         ys[lane] = static_cast<std::uint32_t>(item / spec_.width);
     }
-    const std::uint64_t* a = &base_a_[slot * warp_size_];
-    const std::uint64_t* b = &base_b_[slot * warp_size_];
+    std::uint64_t* a = &base_a_[slot * warp_size_];
+    std::uint64_t* b = &base_b_[slot * warp_size_];
     WarpBases& bases = bases_[slot];
-    bases.interior = lanes_.prepare(xs, ys, static_cast<std::uint32_t>(lanes), &base_a_[slot * warp_size_],
-                                    &base_b_[slot * warp_size_]);
+    bases.interior = lanes_.prepare(xs, ys, static_cast<std::uint32_t>(lanes), a, b);
     bases.lane0[0] = a[0];
     bases.lane0[1] = b[0];
     bases.stride[0] = even_stride(a, static_cast<std::uint32_t>(lanes));
