@@ -53,27 +53,16 @@ public:
     WarpLanes(const WorkloadSpec& spec, bool reference)
         : kind_(spec.kind), stencil_(spec.stencil()), matmul_(spec.matmul()), reference_(reference),
           iw_(spec.width), per_item_(spec.accesses_per_item()) {
-        if (kind_ == WorkloadKind::stencil) {
-            // Request k's offset from in[y][x] away from the edges, worked out once (two divisions
-            // a request otherwise: the stencil's width is known only at run time).
-            const StencilWorkload& w = stencil_;
-            interior_offsets_.resize(static_cast<std::size_t>(w.sw) * w.sh);
-            for (std::uint32_t k = 0; k < w.sw * w.sh; ++k) {
-                const std::int64_t dy = static_cast<std::int64_t>(k / w.sw) - static_cast<std::int64_t>(w.sh / 2);
-                const std::int64_t dx = static_cast<std::int64_t>(k % w.sw) - static_cast<std::int64_t>(w.sw / 2);
-                interior_offsets_[k] =
-                    static_cast<std::uint64_t>((dy * w.iw + dx) * static_cast<std::int64_t>(w.elem_bytes));
-            }
-        }
         if (!reference_) build_steps();
     }
 
     std::uint32_t accesses_per_item() const { return per_item_; }
 
-    // Request k of a warp whose lanes step evenly from their base (and, for a stencil, clamp
-    // nothing): lane 0's address is one of its two bases plus an offset common to every warp, and
-    // its shape is known before any warp runs. `usable` is false for the requests that must be
-    // worked out lane by lane whatever the warp (the matmul's store), and for the reference path.
+    // Request k of a warp whose accesses are not clamped (a stencil's store, or any request of a
+    // warp away from the edges): each lane's address is one of its two bases plus an offset common
+    // to every warp, and its shape is known before any warp runs; generate() and WarpSlots's
+    // even-warp path both read it. `usable` is false for the requests that must be worked out lane
+    // by lane whatever the warp (the matmul's store). None for the reference path.
     struct Step {
         std::uint64_t offset = 0;
         std::uint32_t size = 4;
@@ -122,20 +111,14 @@ public:
                           std::uint32_t lanes, std::uint32_t k, std::uint64_t* out) const {
         if (reference_) [[unlikely]] return generate_reference(x, y, lanes, k, out);
         if (kind_ == WorkloadKind::stencil) {
-            const StencilWorkload& w = stencil_;
-            if (k == w.sw * w.sh)  // the store: out[y][x], the same offset from in[y][x]
-                return offset_of(a, stride_a, w.out_base() - w.in_base(), lanes, out,
-                                 {w.elem_bytes, StencilWorkload::kOut, true});
-            if (!interior) return stencil(x, y, lanes, k, out);
-            return offset_of(a, stride_a, interior_offsets_[k], lanes, out, {w.elem_bytes, StencilWorkload::kIn, false});
+            // (the store, out[y][x], is never clamped: the same offset from in[y][x] for every lane)
+            if (!interior && k != stencil_.sw * stencil_.sh) return stencil(x, y, lanes, k, out);
+        } else if (k == 2 * matmul_.depth) {
+            return matmul(x, y, lanes, k, out);  // the store, C[y][x]: no base of the lanes
         }
-        const MatmulWorkload& w = matmul_;
-        if (k == 2 * w.depth) return matmul(x, y, lanes, k, out);
-        const std::uint64_t step = k / 2;
-        if ((k & 1u) == 0)
-            return offset_of(a, stride_a, step * w.elem_bytes, lanes, out, {w.elem_bytes, MatmulWorkload::kA, false});
-        return offset_of(b, stride_b, step * w.iw * w.elem_bytes, lanes, out,
-                         {w.elem_bytes, MatmulWorkload::kB, false});
+        const Step& step = steps_[k];
+        return offset_of(step.base ? b : a, step.base ? stride_b : stride_a, step.offset, lanes, out,
+                         {step.size, step.array, step.is_write});
     }
 
 private:
@@ -211,13 +194,18 @@ private:
         return shape;
     }
 
-    // The table step() reads: what generate() gives an even, interior warp's request k.
+    // The table step() reads, worked out once (a stencil's offsets take two divisions a request
+    // otherwise: its width is known only at run time).
     void build_steps() {
         steps_.assign(per_item_, Step{});
         if (kind_ == WorkloadKind::stencil) {
             const StencilWorkload& w = stencil_;
-            for (std::uint32_t k = 0; k < w.sw * w.sh; ++k)
-                steps_[k] = {interior_offsets_[k], w.elem_bytes, StencilWorkload::kIn, 0, false, true};
+            for (std::uint32_t k = 0; k < w.sw * w.sh; ++k) {
+                const std::int64_t dy = static_cast<std::int64_t>(k / w.sw) - static_cast<std::int64_t>(w.sh / 2);
+                const std::int64_t dx = static_cast<std::int64_t>(k % w.sw) - static_cast<std::int64_t>(w.sw / 2);
+                const auto offset = static_cast<std::uint64_t>((dy * w.iw + dx) * static_cast<std::int64_t>(w.elem_bytes));
+                steps_[k] = {offset, w.elem_bytes, StencilWorkload::kIn, 0, false, true};
+            }
             steps_[w.sw * w.sh] = {w.out_base() - w.in_base(), w.elem_bytes, StencilWorkload::kOut, 0, true, true};
             return;
         }
@@ -235,8 +223,7 @@ private:
     bool reference_;
     std::uint32_t iw_;
     std::uint32_t per_item_;
-    std::vector<std::uint64_t> interior_offsets_;  // stencil: per request k, its offset from in[y][x]
-    std::vector<Step> steps_;                      // per request k (none for the reference path)
+    std::vector<Step> steps_;  // per request k (none for the reference path)
 };
 
 }  // namespace cachesim
