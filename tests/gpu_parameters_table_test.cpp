@@ -55,7 +55,9 @@ TEST(GpuParameterTable, OptionsAndReportKeysAreUniqueAndDescribed) {
     std::set<std::string_view> options, keys;
     for (const GpuParameter& p : gpu_parameters()) {
         EXPECT_TRUE(options.insert(p.option).second) << p.option;
-        if (!p.report_key.empty()) EXPECT_TRUE(keys.insert(p.report_key).second) << p.report_key;
+        if (!p.report_key.empty()) {
+            EXPECT_TRUE(keys.insert(p.report_key).second) << p.report_key;
+        }
         EXPECT_FALSE(p.help.empty()) << p.option;
         EXPECT_FALSE(p.group.empty()) << p.option;
         EXPECT_TRUE(p.get && p.set) << p.option;

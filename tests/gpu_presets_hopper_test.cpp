@@ -42,8 +42,9 @@ TEST(GpuPresetsHopper, EveryH100ValueHasItsProvenanceAndNoneIsFittedOnTheH100) {
         EXPECT_FALSE(s.detail.empty()) << "--" << p.option;
         // the H200's mechanisms are on: no row may say they do not apply
         EXPECT_EQ(s.detail.find("does not apply"), std::string_view::npos) << "--" << p.option << ": " << s.detail;
-        if (s.kind == Provenance::fitted)
+        if (s.kind == Provenance::fitted) {
             EXPECT_NE(s.detail.find("H200's training set"), std::string_view::npos) << "--" << p.option;
+        }
     }
 }
 
