@@ -4,13 +4,15 @@
 // fields are then stored straight into the array: std::vector's push_back stayed a call in these
 // loops (in the coalescer a third of an even request's instructions), which built the value on the
 // stack and read it back as a whole, a load that waits for the stores of its parts.
-// Its storage is whole host cache lines, so that arrays appended to by different threads (the
-// event lists of SMs that run side by side) never share one.
+// Its storage comes from HostLineAllocator, in whole host cache lines, so that arrays appended to
+// by different threads (the event lists of SMs that run side by side) never share one.
 #include <cstddef>
 #include <cstring>
 #include <new>
 #include <span>
 #include <type_traits>
+
+#include "sim/gpu/host_line_allocator.hpp"
 
 namespace cachesim {
 
@@ -54,12 +56,11 @@ public:
     }
     void reserve(std::size_t n) {
         if (n <= capacity_) return;
-        const std::size_t bytes = (n * sizeof(T) + kLine - 1) / kLine * kLine;
-        T* grown = static_cast<T*>(::operator new(bytes, kAlignment));
+        T* grown = HostLineAllocator<T>().allocate(n);
         if (size_) std::memcpy(grown, data_, size_ * sizeof(T));
         release();
         data_ = grown;
-        capacity_ = bytes / sizeof(T);
+        capacity_ = n;
     }
     void clear() { size_ = 0; }
     std::size_t size() const { return size_; }
@@ -75,11 +76,9 @@ public:
     operator std::span<const T>() const { return {data_, size_}; }
 
 private:
-    static constexpr std::size_t kLine = 64;
-    static constexpr std::align_val_t kAlignment{alignof(T) > kLine ? alignof(T) : kLine};
     [[gnu::noinline]] void grow() { reserve(capacity_ < 16 ? 16 : 2 * capacity_); }
     void release() {
-        if (data_) ::operator delete(data_, kAlignment);
+        if (data_) HostLineAllocator<T>().deallocate(data_, capacity_);
     }
 
     T* data_ = nullptr;
