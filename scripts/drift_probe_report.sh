@@ -4,11 +4,13 @@
 # through `cachesim compare` under the GPU model's timings, each row simulated with its own
 # compilation, writing tests/data/h200/drift_probe/compare/MODEL.{csv,txt} for docs/fidelity.md:
 #
-#   preset      the h200 preset (rounds; rates drawn afresh every 32 requests, spread 0.3 chosen
-#               on the training set)
-#   fixed_0.05  the same with each warp keeping its first rate, at the spread that fits the
-#               training set so (0.05)
-#   redraw_0.6, redraw_1.0   the preset with wider spreads (how a uniform drift moves each schedule)
+#   preset      the h200 preset (rounds; rates drawn afresh every 32 requests, spread 0.15, blocks
+#               starting 0..8 turns late: fitted on the training matmul and these probes' index64 rows)
+#   redraw_0.3  rates drawn afresh at spread 0.3 with a block start skip of 1 (the spread chosen on
+#               the training set alone)
+#   fixed_0.05  each warp keeping its first rate, at the spread that fits the training set so
+#               (0.05), block start skip 1
+#   redraw_0.6, redraw_1.0   redraw_0.3 with wider spreads (how a uniform drift moves each schedule)
 #   cycles_gto  cycle timing, greedy then oldest, the measured issue cost per compilation
 #
 #   scripts/drift_probe_report.sh [--jobs N] [MODEL ...]
@@ -26,7 +28,7 @@ while [ $# -gt 0 ]; do
     *) models+=("$1"); shift ;;
   esac
 done
-[ ${#models[@]} -gt 0 ] || models=(preset fixed_0.05 redraw_0.6 redraw_1.0 cycles_gto)
+[ ${#models[@]} -gt 0 ] || models=(preset redraw_0.3 fixed_0.05 redraw_0.6 redraw_1.0 cycles_gto)
 if [ ! -x "$bin" ]; then
   echo "drift_probe_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
@@ -38,8 +40,8 @@ parallel=()
 for model in "${models[@]}"; do
   case "$model" in
     preset) options=() ;;
-    fixed_*) options=(--gpu warp-rate-redraw=0 --gpu "warp-rate-spread=${model#fixed_}") ;;
-    redraw_*) options=(--gpu warp-rate-redraw=32 --gpu "warp-rate-spread=${model#redraw_}") ;;
+    fixed_*) options=(--gpu warp-rate-redraw=0 --gpu "warp-rate-spread=${model#fixed_}" --gpu block-start-skip=1) ;;
+    redraw_*) options=(--gpu warp-rate-redraw=32 --gpu "warp-rate-spread=${model#redraw_}" --gpu block-start-skip=1) ;;
     cycles_gto) options=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto) ;;
     *) echo "drift_probe_report: unknown model $model (preset, fixed_S, redraw_S, cycles_gto)" >&2; exit 2 ;;
   esac

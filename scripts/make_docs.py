@@ -14,6 +14,7 @@ line names the command and the files it comes from.
 import argparse
 import csv
 import filecmp
+import json
 import os
 import re
 import shutil
@@ -383,7 +384,7 @@ CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu timing=cycles --gpu wa
               "--gpu load-gates=burst --out tests/data/cycles_gto h200 h100 rtx2080s")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
-             "--out tests/data/fixed_rate h200 h100")
+             "--gpu block-start-skip=1 --out tests/data/fixed_rate h200 h100")
 
 
 def report_path(gpu, set_name, kernel, base="tests/data"):
@@ -554,10 +555,11 @@ def gen_issue_cost_runs():
 
 DRIFT_PROBE = H200 + "/drift_probe"
 DRIFT_MODELS = [  # (file stem under DRIFT_PROBE/compare, column label)
-    ("preset", "preset (redraw 0.3)"),
-    ("fixed_0.05", "fixed rates 0.05"),
-    ("redraw_0.6", "redraw 0.6"),
-    ("redraw_1.0", "redraw 1.0"),
+    ("preset", "preset (skip 8, redraw 0.15)"),
+    ("redraw_0.3", "skip 1, redraw 0.3"),
+    ("fixed_0.05", "skip 1, fixed rates 0.05"),
+    ("redraw_0.6", "skip 1, redraw 0.6"),
+    ("redraw_1.0", "skip 1, redraw 1.0"),
     ("cycles_gto", "cycles, gto"),
 ]
 
@@ -590,6 +592,70 @@ def gen_drift_probe():
                  "`scripts/drift_probe_report.sh` (`cachesim compare --preset h200` with the options of "
                  "each column, each row simulated with its own compilation); the model's L1 error in points".format(
                      ", ".join("`{}`".format(p) for p in sources)))
+            + "\n" + "\n".join(out) + "\n")
+
+
+def report_section(path, title):
+    """The summary lines of section `== title ==` of a compare report (its lines after the table)."""
+    lines, inside = [], False
+    with open(os.path.join(ROOT, path)) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("== "):
+                inside = line == "== {} ==".format(title)
+                continue
+            if inside and (line.startswith("        ") or re.match(r"^\d+ runs: ", line)):
+                lines.append(line)
+    if not lines:
+        raise SystemExit("make_docs: no section '{}' in {}".format(title, path))
+    return lines
+
+
+def gen_heldout_index64_summary():
+    out, used = [], []
+    for kernel in ("stencil", "matmul"):
+        path = report_path("h200", "heldout", kernel)[:-len(".csv")] + ".txt"
+        used.append(path)
+        lines = report_section(path, "heldout")
+        keep = [l for l in lines if not l.strip().startswith(("L1 global-load sectors", "against the hardware",
+                                                             "schedule pairs", "targets:"))]
+        out.append("{}, {}".format(kernel, keep[0]))
+        out += [" " * (len(kernel) + 2) + l.strip() for l in keep[1:]]
+    return (note("the `heldout` (index64) sections of {}, written by `scripts/fidelity_report.sh`".format(
+        ", ".join("`{}`".format(p) for p in used))) + "\n```\n" + "\n".join(out) + "\n```\n")
+
+
+START_SKIP_FIT = H200 + "/start_skip_fit"
+
+
+def gen_start_skip_fit():
+    pattern = re.compile(r"train_s(\d+)_([0-9.]+)\.csv$")
+    pairs = sorted((int(m.group(1)), m.group(2)) for m in
+                   (pattern.match(f) for f in os.listdir(os.path.join(ROOT, START_SKIP_FIT))) if m)
+    preset = json.loads(run(["simulate", "--model", "gpu", "--preset", "h200", "--size", "64x64", "--format", "json"]))["parameters"]
+    chosen = (int(preset["block_start_skip"]), preset["warp_rate_spread"])
+
+    def errors(path):
+        return [float(r[S + L1R]) - float(r[M + L1R]) for r in read_csv(path)]
+
+    out = ["| block start skip | rate spread | training matmul: L1 within 3 | beyond 6 | mean \\|L1 error\\| "
+           "| index64 probes: L1 within 3 | mean \\|L1 error\\| | fit set (37 rows): mean \\|L1 error\\| |",
+           "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for skip, spread in pairs:
+        train = errors("{}/train_s{}_{}.csv".format(START_SKIP_FIT, skip, spread))
+        probe = errors("{}/probe_s{}_{}.csv".format(START_SKIP_FIT, skip, spread))
+        both = train + probe
+        cells = ["{}/{}".format(sum(abs(e) <= 3 for e in train), len(train)), str(sum(abs(e) > 6 for e in train)),
+                 "{:.2f}".format(sum(map(abs, train)) / len(train)),
+                 "{}/{}".format(sum(abs(e) <= 3 for e in probe), len(probe)),
+                 "{:.2f}".format(sum(map(abs, probe)) / len(probe)),
+                 "{:.2f}".format(sum(map(abs, both)) / len(both))]
+        mark = "**" if (skip, spread) == chosen else ""
+        out.append("| {m}{}{m} | {m}{}{m} | ".format(skip, spread, m=mark) + " | ".join(mark + c + mark for c in cells) + " |")
+    return (note("from `{}/{{train,probe}}_sJ_S.csv`, written by `scripts/start_skip_fit.sh` (`cachesim compare "
+                 "--preset h200 --gpu block-start-skip=J --gpu warp-rate-spread=S` on "
+                 "`tests/data/h200/fidelity_matmul_spread21.csv` and rows 1-10 of "
+                 "`tests/data/h200/drift_probe/drift_probe_matmul.csv`); in bold the preset's pair".format(START_SKIP_FIT))
             + "\n" + "\n".join(out) + "\n")
 
 
@@ -658,6 +724,8 @@ GENERATORS = {
     "issue-cost-states": gen_issue_cost_states,
     "issue-cost-runs": gen_issue_cost_runs,
     "drift-probe": gen_drift_probe,
+    "start-skip-fit": gen_start_skip_fit,
+    "heldout-index64-summary": gen_heldout_index64_summary,
 }
 
 

@@ -53,14 +53,14 @@ TEST(CliExplain, TheH200sValuesAndSources) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     // The H200 preset as gpu_presets.cpp's comments describe it.
     const std::string spread = line_of(r.out, "warp-rate-spread");
-    EXPECT_NE(spread.find(" 0.3 "), std::string::npos) << spread;
+    EXPECT_NE(spread.find(" 0.15 "), std::string::npos) << spread;
     EXPECT_NE(spread.find("fitted"), std::string::npos) << spread;
     EXPECT_NE(spread.find("training matmul"), std::string::npos) << spread;
     const std::string redraw = line_of(r.out, "warp-rate-redraw");
     EXPECT_NE(redraw.find(" 32 "), std::string::npos) << redraw;
     EXPECT_NE(redraw.find("assumed"), std::string::npos) << redraw;
     const std::string skip = line_of(r.out, "block-start-skip");
-    EXPECT_NE(skip.find(" 1 "), std::string::npos) << skip;
+    EXPECT_NE(skip.find(" 8 "), std::string::npos) << skip;
     EXPECT_NE(skip.find("fitted"), std::string::npos) << skip;
     const std::string partitions = line_of(r.out, "l2-partitions");
     EXPECT_NE(partitions.find(" 2 "), std::string::npos) << partitions;

@@ -183,7 +183,7 @@ TEST(GpuCli, WarpRateSpreadIsThePresetsAndReported) {
     const auto preset = run_json(launch);
     const auto lockstep = run_json(launch + " --warp-rate-spread 0");
     const auto gto = run_json(launch + " --warp-scheduler gto");
-    EXPECT_EQ(parameter(preset, "warp_rate_spread"), "0.3");
+    EXPECT_EQ(parameter(preset, "warp_rate_spread"), "0.15");
     EXPECT_EQ(parameter(preset, "warp_rate_redraw"), "32");
     EXPECT_EQ(parameter(lockstep, "warp_rate_spread"), "0");
     EXPECT_EQ(parameter(lockstep, "warp_rate_redraw"), "0");
@@ -195,14 +195,14 @@ TEST(GpuCli, WarpRateSpreadIsThePresetsAndReported) {
     EXPECT_EQ(run_json(launch).at("ncu"), preset.at("ncu"));  // deterministic
 }
 
-// The h200 preset's warps issue one loop iteration's loads per turn and its blocks start up to a
-// turn apart; "parameters" gives the burst as applied (auto resolved; 1 under gto), and neither
+// The h200 preset's warps issue one loop iteration's loads per turn and its blocks start up to 8
+// turns apart; "parameters" gives the burst as applied (auto resolved; 1 under gto), and neither
 // changes what is accessed.
 TEST(GpuCli, IssueBurstAndBlockStartSkipArePresetsAndReported) {
     const std::string stencil = "--preset h200 --size 256x64 --stencil 9x9 --block 128 --sms 8";
     const auto preset = run_json(stencil);
     EXPECT_EQ(parameter(preset, "issue_burst"), "81");
-    EXPECT_EQ(parameter(preset, "block_start_skip"), "1");
+    EXPECT_EQ(parameter(preset, "block_start_skip"), "8");
     EXPECT_EQ(parameter(run_json("--preset h200 --size 256x64 --stencil 3x3 --sms 8"), "issue_burst"), "9");
     EXPECT_EQ(parameter(run_json("--preset h200 --workload matmul --size 64x64 --depth 64 --sms 8"), "issue_burst"), "32");
     const auto plain = run_json(stencil + " --issue-burst 1 --block-start-skip 0");

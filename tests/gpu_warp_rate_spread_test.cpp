@@ -125,6 +125,7 @@ TEST(GpuWarpRateSpread, DriftCostsTheNaiveMatmulItsSharing) {
     c.l1_auto = false;
     c.l1.size_bytes = 16 * 1024;  // small: sharers fall out of reach within a few dozen steps
     c.warp_rate_redraw = 0;       // fixed rates: drift grows with the loop's length
+    c.block_start_skip = 0;       // blocks start together: only the rates part the sharers
     auto l1_rate = [&](double spread, const char* schedule) {
         GpuConfig run = c;
         run.warp_rate_spread = spread;

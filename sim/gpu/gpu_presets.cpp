@@ -103,20 +103,20 @@ GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t 
     c.l2_coalesce_scope = CoalesceScope::pairs;
     // Warps do not progress in step on the chip: each issues at its own rate, log-normally spread,
     // drawn afresh every 32 requests (the matmul's loop iteration), so that sharers part as a
-    // random walk, by about the square root of the loop's length (docs/gpu-model.md). The spread
-    // was chosen on the training set only (27 matmul launches at 0.2 / 0.3 / 0.45 / 0.6: 24 / 27 /
-    // 21 / 11 within 3 points at L1); a rate kept for the whole launch, fitted there too, drifted
-    // too little at depth 512 and too far at 2048 (docs/fidelity.md).
-    c.warp_rate_spread = 0.3;
+    // random walk, by about the square root of the loop's length (docs/gpu-model.md); and blocks
+    // do not start together: each block's warps wait 0..8 turns of the round robin before their
+    // first (a parting that does not grow with the loop). A warp issues the loads of one iteration
+    // of its compiled loop in a row (gpubench's SASS: docs/h200-data.md, "How gpubench's kernels
+    // issue their loads"). The spread and the skip were fitted together on the 27 training matmul
+    // launches and the 10 index64 768^3 compilation probes, nothing held out (docs/fidelity.md,
+    // "The block start skip and the rate spread"): skip 8 with spread 0.15 gave the lowest mean L1
+    // error over those 37 rows (0.75 points against 0.94 with the earlier skip 1 and spread 0.3),
+    // 26 of 27 training matmul rows within 3 points, and the training stencils' L2 53 of 54
+    // within 5 (as before).
+    c.warp_rate_spread = 0.15;
     c.warp_rate_redraw = 32;
-    // A warp issues the loads of one iteration of its compiled loop in a row (gpubench's SASS:
-    // docs/h200-data.md, "How gpubench's kernels issue their loads"), and blocks dispatched together start up to a turn apart.
-    // With both and the probe's no-hit-inside-a-request rule the L2 rates of 80 of the 81 fidelity
-    // configurations are within 5 points; the skip is fitted (with rates kept, spread 0.05: 1, 2
-    // and 4 all give 81 of 81 at L2, 0 gives 68; 2 and 4 put the naive matmul's L1 more than 3
-    // points low; with the rates drawn afresh 80 of 81).
     c.issue_burst = kIssueBurstAuto;
-    c.block_start_skip = 1;
+    c.block_start_skip = 8;
     // Cycle timing (--timing cycles): an L1 miss waits the measured near L2 hit (l2probe), a hit
     // the measured L1 hit (latencyprobe), and the coalescing windows are the measured 100 / 400
     // cycles (l1probe).
