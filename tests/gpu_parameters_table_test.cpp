@@ -79,10 +79,12 @@ TEST(GpuParameterTable, EveryPresetValueHasAProvenance) {
 TEST(GpuParameterTable, TheH200sFittedValuesSayWhatTheyWereFittedOn) {
     const ParameterSource spread = parameter_source(*find_gpu_parameter("warp-rate-spread"), "h200");
     EXPECT_EQ(spread.kind, Provenance::fitted);
-    EXPECT_NE(spread.detail.find("27 training matmul launches only"), std::string_view::npos);
+    EXPECT_NE(spread.detail.find("27 training matmul launches"), std::string_view::npos);
+    EXPECT_NE(spread.detail.find("768^3 compilation probes"), std::string_view::npos);
     const ParameterSource skip = parameter_source(*find_gpu_parameter("block-start-skip"), "h200");
     EXPECT_EQ(skip.kind, Provenance::fitted);
-    EXPECT_NE(skip.detail.find("81 H200 fidelity configurations"), std::string_view::npos);
+    EXPECT_NE(skip.detail.find("27 training matmul launches"), std::string_view::npos);
+    EXPECT_NE(skip.detail.find("training stencils"), std::string_view::npos);
     const ParameterSource partitions = parameter_source(*find_gpu_parameter("l2-partitions"), "h200");
     EXPECT_EQ(partitions.kind, Provenance::measured);
     EXPECT_NE(partitions.detail.find("tests/data/h200/l2probe_sm.csv"), std::string_view::npos);

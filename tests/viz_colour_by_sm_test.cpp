@@ -19,6 +19,7 @@ TEST(VizColourBySm, CellsCarryTheirSm) {
     w.stencil_w = w.stencil_h = 3;
     GpuConfig config = with_sms(find_gpu_preset("h200")->config, 2);
     config.block = 64;
+    config.block_start_skip = 0;  // blocks start at their first turn: round 0 is SM 0's first request
     std::vector<GpuIssue> issues;
     GpuConfig logged = config;
     logged.issue_log = &issues;

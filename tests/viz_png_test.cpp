@@ -145,8 +145,9 @@ TEST(VizPng, CliDiagramMatchesInProcessRendering) {
 
 TEST(VizPng, CliGpuModelDiagramMatchesInProcessRendering) {
     const auto out = test::temp_dir() / "gpu.png";
+    // Blocks start at their first turn, so that round 0 is warp 0 of SM 0 (checked below).
     const auto r = test::run_cachesim("diagram --model gpu --preset h200 --sms 2 --block 64 --size 32x32 --stencil 3x3 "
-                                      "--width 900 --height 500 --out '" + out.string() + "'");
+                                      "--block-start-skip 0 --width 900 --height 500 --out '" + out.string() + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const Canvas png = decode_png(test::read_file(out));
     ASSERT_EQ(png.width(), 900);
@@ -156,6 +157,7 @@ TEST(VizPng, CliGpuModelDiagramMatchesInProcessRendering) {
     w.stencil_w = w.stencil_h = 3;
     GpuConfig config = with_sms(find_gpu_preset("h200")->config, 2);
     config.block = 64;
+    config.block_start_skip = 0;
     GpuResult gpu;
     const RecordedRun run = record_gpu_model(w, config, RecorderOptions{}, {}, &gpu);
     TimeDiagramStyle style;
