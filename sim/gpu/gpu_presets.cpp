@@ -110,7 +110,7 @@ GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t 
     // issue their loads"). The spread and the skip were fitted together on the 27 training matmul
     // launches and the 10 index64 768^3 compilation probes, nothing held out (docs/fidelity.md,
     // "The block start skip and the rate spread"): skip 8 with spread 0.15 gave the lowest mean L1
-    // error over those 37 rows (0.75 points against 0.94 with the earlier skip 1 and spread 0.3),
+    // error over those 37 rows (0.75 points, against 0.94 for skip 1 with spread 0.3),
     // 26 of 27 training matmul rows within 3 points, and the training stencils' L2 53 of 54
     // within 5 (as before).
     c.warp_rate_spread = 0.15;
