@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
     --cores) cores="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --bench-model) bench_model="$2"; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
     *) echo "bench_gpu.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done

@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
     --head) head="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --gpu) gpu_options+=(--gpu "$2"); sweep_options+=("--$2"); shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fidelity_report: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) parts+=("$1"); shift ;;
   esac

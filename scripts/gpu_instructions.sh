@@ -15,7 +15,7 @@ build=build
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="$2"; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
     *) echo "gpu_instructions.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done

@@ -58,6 +58,6 @@ case "$mode" in
     "$bin" compare --measured "$d/examples.csv" --preset h200 --out "$d/examples_compare.csv" > "$d/examples_compare.txt.new"
     mv "$d/examples_compare.txt.new" "$d/examples_compare.txt"
     exec python3 scripts/make_docs.py --bin "$bin" ;;
-  -h|--help ) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help ) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   * ) echo "make_docs: unknown option $mode (see --help)" >&2; exit 2 ;;
 esac

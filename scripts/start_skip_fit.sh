@@ -20,7 +20,7 @@ jobs=0 pairs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "start_skip_fit: unknown option $1 (see --help)" >&2; exit 2 ;;
     *:*) pairs+=("$1"); shift ;;
     *) echo "start_skip_fit: '$1' is not a pair SKIP:SPREAD (e.g. 8:0.15)" >&2; exit 2 ;;
