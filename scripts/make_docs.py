@@ -553,9 +553,15 @@ def gen_issue_cost_runs():
                     ", ".join("`{}`".format(p) for p in used))) + "\n" + "\n".join(out) + "\n"
 
 
+def h200_parameters():
+    """The h200 preset's parameters as `cachesim simulate` reports them (a tiny launch)."""
+    return json.loads(run(["simulate", "--model", "gpu", "--preset", "h200", "--size", "64x64",
+                           "--format", "json"]))["parameters"]
+
+
 DRIFT_PROBE = H200 + "/drift_probe"
-DRIFT_MODELS = [  # (file stem under DRIFT_PROBE/compare, column label)
-    ("preset", "preset (skip 8, redraw 0.15)"),
+DRIFT_MODELS = [  # (file stem under DRIFT_PROBE/compare, column label; None: the preset's values)
+    ("preset", None),
     ("redraw_0.3", "skip 1, redraw 0.3"),
     ("fixed_0.05", "skip 1, fixed rates 0.05"),
     ("redraw_0.6", "skip 1, redraw 0.6"),
@@ -565,8 +571,11 @@ DRIFT_MODELS = [  # (file stem under DRIFT_PROBE/compare, column label)
 
 
 def gen_drift_probe():
-    runs = [(label, {(r["variant"], r["schedule"], r["block"]): r
-                     for r in read_csv("{}/compare/{}.csv".format(DRIFT_PROBE, stem))}) for stem, label in DRIFT_MODELS]
+    preset = h200_parameters()
+    preset_label = "preset (skip {}, redraw {})".format(preset["block_start_skip"], preset["warp_rate_spread"])
+    runs = [(label or preset_label, {(r["variant"], r["schedule"], r["block"]): r
+                                     for r in read_csv("{}/compare/{}.csv".format(DRIFT_PROBE, stem))})
+            for stem, label in DRIFT_MODELS]
     measured = read_csv(DRIFT_PROBE + "/drift_probe_matmul.csv")
     out = ["| compilation | schedule | block | H200 L1 % | " + " | ".join(label for label, _ in runs) + " |",
            "|---|---|---:|---:|" + "---:|" * len(runs)]
@@ -632,24 +641,22 @@ def gen_start_skip_fit():
     pattern = re.compile(r"train_s(\d+)_([0-9.]+)\.csv$")
     pairs = sorted((int(m.group(1)), m.group(2)) for m in
                    (pattern.match(f) for f in os.listdir(os.path.join(ROOT, START_SKIP_FIT))) if m)
-    preset = json.loads(run(["simulate", "--model", "gpu", "--preset", "h200", "--size", "64x64", "--format", "json"]))["parameters"]
+    preset = h200_parameters()
     chosen = (int(preset["block_start_skip"]), preset["warp_rate_spread"])
 
-    def errors(path):
-        return [float(r[S + L1R]) - float(r[M + L1R]) for r in read_csv(path)]
+    def mean_error(rows):
+        return sum(abs(float(r[S + L1R]) - float(r[M + L1R])) for r in rows) / len(rows)
 
     out = ["| block start skip | rate spread | training matmul: L1 within 3 | beyond 6 | mean \\|L1 error\\| "
            "| index64 probes: L1 within 3 | mean \\|L1 error\\| | fit set (37 rows): mean \\|L1 error\\| |",
            "|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for skip, spread in pairs:
-        train = errors("{}/train_s{}_{}.csv".format(START_SKIP_FIT, skip, spread))
-        probe = errors("{}/probe_s{}_{}.csv".format(START_SKIP_FIT, skip, spread))
-        both = train + probe
-        cells = ["{}/{}".format(sum(abs(e) <= 3 for e in train), len(train)), str(sum(abs(e) > 6 for e in train)),
-                 "{:.2f}".format(sum(map(abs, train)) / len(train)),
-                 "{}/{}".format(sum(abs(e) <= 3 for e in probe), len(probe)),
-                 "{:.2f}".format(sum(map(abs, probe)) / len(probe)),
-                 "{:.2f}".format(sum(map(abs, both)) / len(both))]
+        train = read_csv("{}/train_s{}_{}.csv".format(START_SKIP_FIT, skip, spread))
+        probe = read_csv("{}/probe_s{}_{}.csv".format(START_SKIP_FIT, skip, spread))
+        t, p = target_counts(train), target_counts(probe)
+        cells = ["{}/{}".format(t["l1_3"], t["runs"]), str(t["l1_6"]), "{:.2f}".format(mean_error(train)),
+                 "{}/{}".format(p["l1_3"], p["runs"]), "{:.2f}".format(mean_error(probe)),
+                 "{:.2f}".format(mean_error(train + probe))]
         mark = "**" if (skip, spread) == chosen else ""
         out.append("| {m}{}{m} | {m}{}{m} | ".format(skip, spread, m=mark) + " | ".join(mark + c + mark for c in cells) + " |")
     return (note("from `{}/{{train,probe}}_sJ_S.csv`, written by `scripts/start_skip_fit.sh` (`cachesim compare "
