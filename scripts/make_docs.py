@@ -384,7 +384,7 @@ CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu timing=cycles --gpu wa
               "--gpu load-gates=burst --out tests/data/cycles_gto h200 h100 rtx2080s")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
-             "--gpu block-start-skip=1 --out tests/data/fixed_rate h200 h100")
+             "--gpu block-start-skip=1 --gpu block-age-weight=1 --out tests/data/fixed_rate h200 h100")
 
 
 def report_path(gpu, set_name, kernel, base="tests/data"):
@@ -666,6 +666,38 @@ def gen_start_skip_fit():
             + "\n" + "\n".join(out) + "\n")
 
 
+AGE_WEIGHT_FIT = H200 + "/age_weight_fit"
+
+
+def gen_age_weight_fit():
+    pattern = re.compile(r"probe_w([0-9.]+)\.csv$")
+    weights = sorted((m.group(1) for m in (pattern.match(f) for f in os.listdir(os.path.join(ROOT, AGE_WEIGHT_FIT)))
+                      if m), key=float)
+    # the weight the presets apply to the fitted loop (the 32-bit matmul)
+    applied = json.loads(run(["simulate", "--model", "gpu", "--preset", "h200", "--workload", "matmul", "--size",
+                              "64x64", "--depth", "64", "--compilation", "index32", "--format", "json"]))
+    chosen = float(applied["parameters"]["block_age_weight"])
+    moved = [("linear", 128), ("linear", 256), ("column:128", 128), ("column:128", 256)]
+    out = ["| block age weight | " + " | ".join("`{}` b{}".format(s, b) for s, b in moved)
+           + " | other schedules: worst \\|L1 error\\| | L1 within 3 | beyond 6 | mean \\|L1 error\\| |",
+           "|---:|" + "---:|" * (len(moved) + 4)]
+    for w in weights:
+        rows = read_csv("{}/probe_w{}.csv".format(AGE_WEIGHT_FIT, w))
+        err = {(r["schedule"], int(r["block"])): float(r[S + L1R]) - float(r[M + L1R]) for r in rows}
+        others = [abs(e) for key, e in err.items() if key not in moved]
+        counts = target_counts(rows)
+        cells = ["{:+.1f}".format(err[key]) for key in moved] + [
+            "{:.1f}".format(max(others)), "{}/{}".format(counts["l1_3"], counts["runs"]), str(counts["l1_6"]),
+            "{:.2f}".format(sum(abs(e) for e in err.values()) / len(err))]
+        mark = "**" if abs(float(w) - chosen) < 1e-9 else ""
+        out.append("| {m}{}{m} | ".format(w, m=mark) + " | ".join(mark + c + mark for c in cells) + " |")
+    return (note("from `{}/probe_wW.csv`, written by `scripts/age_weight_fit.sh` (`cachesim compare --preset h200 "
+                 "--gpu block-age-weight=W` on rows 11-20 of `tests/data/h200/drift_probe/drift_probe_matmul.csv`, "
+                 "the index32 768^3 compilation probes); the model's L1 error in points; in bold the weight the "
+                 "presets give loops a pipe limits".format(AGE_WEIGHT_FIT))
+            + "\n" + "\n".join(out) + "\n")
+
+
 # --- the rtx2080s preset against the thesis's RTX 2080 Super -----------------------------------
 
 THESIS_QUOTES = "tests/data/rtx2080s/thesis_quotes.csv"
@@ -732,6 +764,7 @@ GENERATORS = {
     "issue-cost-runs": gen_issue_cost_runs,
     "drift-probe": gen_drift_probe,
     "start-skip-fit": gen_start_skip_fit,
+    "age-weight-fit": gen_age_weight_fit,
     "heldout-index64-summary": gen_heldout_index64_summary,
 }
 

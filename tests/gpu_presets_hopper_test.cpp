@@ -43,7 +43,8 @@ TEST(GpuPresetsHopper, EveryH100ValueHasItsProvenanceAndNoneIsFittedOnTheH100) {
         // the H200's mechanisms are on: no row may say they do not apply
         EXPECT_EQ(s.detail.find("does not apply"), std::string_view::npos) << "--" << p.option << ": " << s.detail;
         if (s.kind == Provenance::fitted) {
-            EXPECT_NE(s.detail.find("H200's training set"), std::string_view::npos) << "--" << p.option;
+            EXPECT_NE(s.detail.find("fitted on H200 measurements"), std::string_view::npos) << "--" << p.option;
+            EXPECT_NE(s.detail.find("not re-fitted on the H100"), std::string_view::npos) << "--" << p.option;
         }
     }
 }

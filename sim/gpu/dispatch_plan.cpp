@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "sim/gpu/loop_issue_cost.hpp"
+
 namespace cachesim {
 
 bool dispatch_plannable(const GpuConfig& config) {
@@ -16,7 +18,7 @@ DispatchPlanner::DispatchPlanner(const WorkloadSpec& spec, const GpuConfig& conf
                                  std::uint64_t blocks, std::uint32_t burst)
     : slots_(spec, config,
              static_cast<std::size_t>(config.sms) * occupancy.warps_per_block * occupancy.blocks_per_sm, false),
-      scheduler_(config, occupancy, slots_, blocks, burst),
+      scheduler_(config, occupancy, slots_, blocks, burst, block_age_weight_for(config, &spec)),
       refills_(config),
       next_(config.sms, 0),
       parked_(config.sms, 0),

@@ -187,6 +187,9 @@ void validate(const GpuConfig& c) {
     if (c.block_start_skip > kMaxBlockStartSkip)
         fail("--block-start-skip " + std::to_string(c.block_start_skip) + " must be between 0 and " +
              std::to_string(kMaxBlockStartSkip));
+    if (c.block_age_weight != kBlockAgeWeightAuto && !(c.block_age_weight > 0 && c.block_age_weight <= 1))
+        fail("--block-age-weight " + (std::ostringstream() << c.block_age_weight).str() +
+             " must be 'auto' or above 0 and at most 1");
     if (c.l2_coalesce_requesters < 2 || c.l2_coalesce_requesters > 255)
         fail("--l2-coalesce-max " + std::to_string(c.l2_coalesce_requesters) + " must be between 2 and 255");
     constexpr std::uint32_t kMaxWindow = 1u << 20;  // the coalescer's table grows with the window

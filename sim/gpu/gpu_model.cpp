@@ -13,6 +13,7 @@
 #include "sim/gpu/l2_system.hpp"
 #include "sim/gpu/list_policies.hpp"
 #include "sim/gpu/lockstep_run.hpp"
+#include "sim/gpu/loop_issue_cost.hpp"
 #include "sim/gpu/sm_front_end.hpp"
 #include "sim/gpu/timeline_replay.hpp"
 #include "sim/gpu/warp_slots.hpp"
@@ -96,7 +97,8 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
         out.sm_batch_runs = run.batch_runs();
     } else {
         const std::uint32_t burst = issue_burst_for(config, launch.workload);
-        IssueScheduler scheduler(config, occupancy, slots, launch.blocks, burst);
+        const double age_weight = block_age_weight_for(config, launch.workload);
+        IssueScheduler scheduler(config, occupancy, slots, launch.blocks, burst, age_weight);
         LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);
         // On several threads, refills planned ahead let every SM of a chunk run side by side.
         std::optional<DispatchPlanner> planner;

@@ -306,8 +306,8 @@ std::vector<GpuParameter> make_table() {
                                              "H200 ranks them repeatably; fitted on "
                                                  "gpubench's 81 H200 fidelity configurations "
                                              "(tests/data/h200/fidelity_matmul_spread21.csv)"),
-                             only("h100", F, "pairs: fitted on the H200's training set (see the h200 preset), "
-                                             "not re-fitted on the H100")}});
+                             only("h100", F, "pairs: fitted on H200 measurements (the training set; see the h200 "
+                                             "preset), not re-fitted on the H100")}});
     // ---- Scheduling
     t.push_back({.option = "cta-order", .report_key = "cta_order", .field = "cta_order", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kCtaOrderChoices), .help = "first wave of blocks",
@@ -355,8 +355,8 @@ std::vector<GpuParameter> make_table() {
                                              "768^3 compilation probes (the lowest mean L1 error over the 37 rows, "
                                              "0.75 points; docs/fidelity.md, \"The block start skip and the rate "
                                              "spread\")"),
-                             only("h100", F, "0.15: chosen on the H200's training set (see the h200 preset), not "
-                                             "re-fitted on the H100")}});
+                             only("h100", F, "0.15: fitted on H200 measurements (the training matmul and the index64 "
+                                             "compilation probes; see the h200 preset), not re-fitted on the H100")}});
     t.push_back({.option = "warp-rate-redraw", .report_key = "warp_rate_redraw", .field = "warp_rate_redraw",
                  .group = "Scheduling", .type = P::count, .range = "0..65536", .min = 0, .max = 256,
                  .help = "lrr with a rate spread: a warp draws its rate afresh every N requests, so warps wander "
@@ -408,8 +408,36 @@ std::vector<GpuParameter> make_table() {
                                              "at their best spreads: mean L1 error 1.00 / 0.75 / 1.17 points over the "
                                              "37 rows); the training stencils' L2 then 53 of 54 within 5 points; "
                                              "docs/fidelity.md"),
-                             only("h100", F, "8: fitted on the H200's training set (see the h200 preset), not "
-                                             "re-fitted on the H100")}});
+                             only("h100", F, "8: fitted on H200 measurements (the training matmul and the index64 "
+                                             "compilation probes; see the h200 preset), not re-fitted on the H100")}});
+    t.push_back({.option = "block-age-weight", .report_key = "block_age_weight", .field = "block_age_weight",
+                 .group = "Scheduling", .type = P::text, .range = "auto or above 0 to 1",
+                 .help = "lrr with a rate spread: each live block of the SM older than a warp's own multiplies its "
+                         "rate by W, so blocks progress oldest first, W or auto (the fitted weight for gpubench's "
+                         "loops that a pipe limits, 1 for the others: --compilation); 1: none",
+                 .get = [](const GpuConfig& c) {
+                     return c.block_age_weight == kBlockAgeWeightAuto ? std::string("auto")
+                                                                      : short_real(c.block_age_weight);
+                 },
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     c.block_age_weight = text == "auto" ? kBlockAgeWeightAuto
+                                                         : real_in(text, option, 1e-6, 1, "auto or a number above 0 "
+                                                                                          "and at most 1");
+                 },
+                 // the loop's weight for "auto"; only the rounds' loose round robin with rates weighs ages
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
+                     const bool rated = c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds &&
+                                        c.warp_rate_spread > 0 && !c.timeline;
+                     return rated ? short_real(block_age_weight_for(c, w)) : std::string("1");
+                 },
+                 .sources = {every(A, "1: blocks at their drawn rates, whatever their age"),
+                             only("h200", F, "auto: 1 for loops the issue port limits, and for the loops a pipe limits "
+                                             "(fmaheavy or alu, tests/data/h200/issue_cost/issue_cost.csv) a weight "
+                                             "fitted on the index32 rows of the 768^3 compilation probes, in no "
+                                             "validation set (docs/fidelity.md, \"Loops bound by their "
+                                             "instructions\")"),
+                             only("h100", F, "auto: fitted on H200 measurements (the index32 compilation probes; see "
+                                             "the h200 preset), not re-fitted on the H100")}});
     t.push_back({.option = "compilation", .report_key = "compilation", .field = "compilation", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kKernelCompilationChoices),
                  .help = "how gpubench's kernel was compiled (its --variants), which --issue-burst auto reads",

@@ -3,16 +3,17 @@
 #include <algorithm>
 
 #include "sim/gpu/cta_dispatch.hpp"
+#include "sim/gpu/loop_issue_cost.hpp"
 
 namespace cachesim {
 
 IssueScheduler::IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                                WarpSlots& slots)
     : IssueScheduler(config, occupancy, slots, (spec.items() + config.block - 1) / config.block,
-                     issue_burst_for(config, &spec)) {}
+                     issue_burst_for(config, &spec), block_age_weight_for(config, &spec)) {}
 
 IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots,
-                               std::uint64_t blocks, std::uint32_t burst)
+                               std::uint64_t blocks, std::uint32_t burst, double age_weight)
     : config_(config), slots_(slots) {
     blocks_ = blocks;
     warps_per_block_ = occupancy.warps_per_block;
@@ -24,6 +25,8 @@ IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occu
     rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
     redraw_ = rated_ ? config.warp_rate_redraw : 0;
     block_left_.assign(static_cast<std::size_t>(config.sms) * blocks_per_sm_, 0);
+    if (rated_) age_weights_.configure(age_weight, blocks_per_sm_ - 1);
+    if (age_weights_.on()) block_rank_.assign(block_left_.size(), 0);
     sms_.assign(config.sms, SmTurn{});
     for (SmTurn& sm : sms_) sm.last = warps_per_sm_ - 1;  // the first turn goes to slot 0
 }
@@ -61,11 +64,33 @@ std::uint32_t IssueScheduler::free_block_slot(std::uint32_t s) const {
 
 template <class Load>
 void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&& load) {
+    std::uint32_t rank = 0;  // a new block is the SM's youngest
+    if (age_weights_.on()) {
+        for (std::uint32_t j = 0; j < blocks_per_sm_; ++j)
+            rank += block_left_[static_cast<std::size_t>(s) * blocks_per_sm_ + j] != 0;
+        block_rank_[block_slot] = rank;
+    }
     for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
         // Warps past the end of a built-in launch, or recorded warps without an access, issue nothing.
-        if (!load(static_cast<std::size_t>(block_slot) * warps_per_block_ + w, w)) continue;
+        const std::size_t slot = static_cast<std::size_t>(block_slot) * warps_per_block_ + w;
+        if (!load(slot, w)) continue;
+        if (age_weights_.on()) slots_[slot].rate = age_weights_.apply(slots_[slot].rate, rank);
         ++block_left_[block_slot];
         ++sms_[s].live_warps;
+    }
+}
+
+void IssueScheduler::promote_younger(std::uint32_t s, std::uint64_t finished) {
+    for (std::uint32_t j = 0; j < blocks_per_sm_; ++j) {
+        const std::size_t block_slot = static_cast<std::size_t>(s) * blocks_per_sm_ + j;
+        if (block_left_[block_slot] == 0) continue;
+        const std::size_t first = block_slot * warps_per_block_;
+        std::uint32_t w = 0;
+        while (!slots_[first + w].live()) ++w;  // a live block has a live warp
+        if (slots_[first + w].block < finished) continue;
+        --block_rank_[block_slot];
+        for (; w < warps_per_block_; ++w)
+            if (slots_[first + w].live()) slots_[first + w].rate = drawn_rate(slots_[first + w], w);
     }
 }
 

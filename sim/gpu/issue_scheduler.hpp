@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/gpu/block_age_weight.hpp"
 #include "sim/gpu/gpu_config.hpp"
 #include "sim/gpu/greedy_then_oldest.hpp"
 #include "sim/gpu/issue_burst.hpp"
@@ -20,9 +21,10 @@ class IssueScheduler {
 public:
     IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                    WarpSlots& slots);
-    // A launch of `blocks` blocks whose warps issue `burst` requests per turn (issue_burst_for).
+    // A launch of `blocks` blocks whose warps issue `burst` requests per turn (issue_burst_for),
+    // older blocks weighted by `age_weight` (block_age_weight_for; 1: none).
     IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots, std::uint64_t blocks,
-                   std::uint32_t burst);
+                   std::uint32_t burst, double age_weight = 1);
 
     // Dispatches the first wave of blocks (GpuConfig::cta_order).
     void first_wave();
@@ -78,7 +80,7 @@ public:
         w.stalled = greedy_ && missed;
         if (++w.k < w.requests) {
             if (redraw_ && w.k % redraw_ == 0) [[unlikely]]
-                w.rate = warp_issue_credit(config_, w.block, warp_in_block(s, slot), w.k / redraw_);
+                w.rate = drawn_rate(w, warp_in_block(s, slot));
             return false;
         }
         return finish(s, w);
@@ -103,7 +105,7 @@ public:
         w.k += n;
         if (w.k < w.requests) {
             if (redraw_ && w.k / redraw_ != before / redraw_) [[unlikely]]
-                w.rate = warp_issue_credit(config_, w.block, warp_in_block(s, slot), w.k / redraw_);
+                w.rate = drawn_rate(w, warp_in_block(s, slot));
             return false;
         }
         return finish(s, w);
@@ -126,8 +128,18 @@ private:
         w.lanes = 0;
         w.stalled = false;
         --sms_[s].live_warps;
-        return --block_left_[w.block_slot] == 0;
+        if (--block_left_[w.block_slot] != 0) return false;
+        if (age_weights_.on()) promote_younger(s, w.block);
+        return true;
     }
+    // The warp's rate as drawn for its current request (rates drawn afresh: its epoch), weighted by
+    // its block's age rank.
+    std::uint64_t drawn_rate(const WarpSlot& w, std::uint32_t warp) const {
+        const std::uint64_t credit = warp_issue_credit(config_, w.block, warp, redraw_ ? w.k / redraw_ : 0);
+        return age_weights_.on() ? age_weights_.apply(credit, block_rank_[w.block_slot]) : credit;
+    }
+    // Block `finished` of SM s is done: the blocks younger than it move up a rank.
+    void promote_younger(std::uint32_t s, std::uint64_t finished);
 
     // A host cache line each: the SMs of a chunk run on several threads, and every pick writes it.
     struct alignas(64) SmTurn {
@@ -152,6 +164,8 @@ private:
     bool greedy_ = false, rated_ = false;
     std::uint32_t redraw_ = 0;  // rated: requests between draws of a warp's rate (0: never)
     std::vector<std::uint32_t> block_left_;  // live warps per block residency slot
+    BlockAgeWeights age_weights_;            // rated: older blocks first (off when the weight is 1)
+    std::vector<std::uint32_t> block_rank_;  // per block residency slot: older live blocks on its SM
     std::vector<SmTurn> sms_;
 };
 

@@ -13,34 +13,53 @@ struct LoopCost {
     std::uint32_t box_w, box_h;  // the stencil's box; 0 x 0 for the matmul
     KernelCompilation compilation;
     double cycles;
+    LoopLimit limit;  // the busiest: the issue port, or a pipe (fmaheavy or alu)
 };
 constexpr auto I64 = KernelCompilation::index64;
 constexpr auto I32 = KernelCompilation::index32;
 constexpr auto U1 = KernelCompilation::unroll1;
+constexpr auto Issue = LoopLimit::issue;
+constexpr auto Pipe = LoopLimit::pipe;
 constexpr LoopCost kCosts[] = {
-    {WorkloadKind::stencil, 3, 3, I64, 19.00},   {WorkloadKind::stencil, 3, 3, I32, 15.33},
-    {WorkloadKind::stencil, 3, 3, U1, 27.44},    {WorkloadKind::stencil, 5, 5, I64, 11.24},
-    {WorkloadKind::stencil, 5, 5, I32, 8.67},    {WorkloadKind::stencil, 5, 5, U1, 20.00},
-    {WorkloadKind::stencil, 7, 7, I64, 8.96},    {WorkloadKind::stencil, 7, 7, I32, 7.28},
-    {WorkloadKind::stencil, 7, 7, U1, 18.45},    {WorkloadKind::stencil, 9, 9, I64, 7.96},
-    {WorkloadKind::stencil, 9, 9, I32, 6.74},    {WorkloadKind::stencil, 9, 9, U1, 17.73},
-    {WorkloadKind::stencil, 3, 5, I64, 22.73},   {WorkloadKind::stencil, 3, 5, I32, 18.13},
-    {WorkloadKind::stencil, 3, 5, U1, 22.53},    {WorkloadKind::stencil, 11, 11, I64, 12.91},
-    {WorkloadKind::stencil, 11, 11, I32, 9.19},  {WorkloadKind::stencil, 11, 11, U1, 15.36},
-    {WorkloadKind::stencil, 13, 13, I64, 13.62}, {WorkloadKind::stencil, 13, 13, I32, 9.03},
-    {WorkloadKind::stencil, 13, 13, U1, 15.09},  {WorkloadKind::matmul, 0, 0, I64, 3.62},
-    {WorkloadKind::matmul, 0, 0, I32, 5.22},     {WorkloadKind::matmul, 0, 0, U1, 7.59},
+    {WorkloadKind::stencil, 3, 3, I64, 19.00, Issue},   {WorkloadKind::stencil, 3, 3, I32, 15.33, Issue},
+    {WorkloadKind::stencil, 3, 3, U1, 27.44, Issue},    {WorkloadKind::stencil, 5, 5, I64, 11.24, Issue},
+    {WorkloadKind::stencil, 5, 5, I32, 8.67, Pipe},    {WorkloadKind::stencil, 5, 5, U1, 20.00, Pipe},
+    {WorkloadKind::stencil, 7, 7, I64, 8.96, Issue},    {WorkloadKind::stencil, 7, 7, I32, 7.28, Pipe},
+    {WorkloadKind::stencil, 7, 7, U1, 18.45, Pipe},    {WorkloadKind::stencil, 9, 9, I64, 7.96, Issue},
+    {WorkloadKind::stencil, 9, 9, I32, 6.74, Pipe},    {WorkloadKind::stencil, 9, 9, U1, 17.73, Pipe},
+    {WorkloadKind::stencil, 3, 5, I64, 22.73, Issue},   {WorkloadKind::stencil, 3, 5, I32, 18.13, Issue},
+    {WorkloadKind::stencil, 3, 5, U1, 22.53, Issue},    {WorkloadKind::stencil, 11, 11, I64, 12.91, Pipe},
+    {WorkloadKind::stencil, 11, 11, I32, 9.19, Issue},  {WorkloadKind::stencil, 11, 11, U1, 15.36, Pipe},
+    {WorkloadKind::stencil, 13, 13, I64, 13.62, Pipe}, {WorkloadKind::stencil, 13, 13, I32, 9.03, Issue},
+    {WorkloadKind::stencil, 13, 13, U1, 15.09, Pipe},  {WorkloadKind::matmul, 0, 0, I64, 3.62, Issue},
+    {WorkloadKind::matmul, 0, 0, I32, 5.22, Pipe},     {WorkloadKind::matmul, 0, 0, U1, 7.59, Issue},
 };
 
-}  // namespace
-
-double measured_issue_cost(const WorkloadSpec& spec, KernelCompilation compilation) {
+const LoopCost* find_loop(const WorkloadSpec& spec, KernelCompilation compilation) {
     const bool stencil = spec.kind == WorkloadKind::stencil;
     const std::uint32_t w = stencil ? spec.stencil_w : 0, h = stencil ? spec.stencil_h : 0;
     for (const LoopCost& cost : kCosts)
         if (cost.kind == spec.kind && cost.box_w == w && cost.box_h == h && cost.compilation == compilation)
-            return cost.cycles;
-    return 0;
+            return &cost;
+    return nullptr;
+}
+
+}  // namespace
+
+double measured_issue_cost(const WorkloadSpec& spec, KernelCompilation compilation) {
+    const LoopCost* loop = find_loop(spec, compilation);
+    return loop ? loop->cycles : 0;
+}
+
+LoopLimit measured_loop_limit(const WorkloadSpec& spec, KernelCompilation compilation) {
+    const LoopCost* loop = find_loop(spec, compilation);
+    return loop ? loop->limit : LoopLimit::unknown;
+}
+
+double block_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec) {
+    if (config.block_age_weight != kBlockAgeWeightAuto) return config.block_age_weight;
+    const bool pipe = spec && measured_loop_limit(*spec, config.compilation) == LoopLimit::pipe;
+    return pipe ? kPipeBoundBlockAgeWeight : 1;
 }
 
 double cycle_issue_cost(const GpuConfig& config, const WorkloadSpec* spec) {

@@ -19,4 +19,15 @@ double cycle_issue_cost(const GpuConfig& config, const WorkloadSpec* spec);
 // The measured cost of gpubench's loop for this workload and compilation; 0 when not measured.
 double measured_issue_cost(const WorkloadSpec& spec, KernelCompilation compilation);
 
+// What limits the loop's issue on the H200: its scheduler's issue port, or a pipe that takes its
+// instructions at part rate (warps then wait on the pipe with their operands ready).
+enum class LoopLimit : std::uint8_t { unknown, issue, pipe };
+LoopLimit measured_loop_limit(const WorkloadSpec& spec, KernelCompilation compilation);
+
+// GpuConfig::block_age_weight as applied: the given weight, or for kBlockAgeWeightAuto
+// kPipeBoundBlockAgeWeight for a loop a pipe limits and 1 for any other (or a recorded kernel).
+double block_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec);
+// Fitted on the index32 rows of the 768^3 compilation probes (docs/fidelity.md).
+inline constexpr double kPipeBoundBlockAgeWeight = 0.91;
+
 }  // namespace cachesim

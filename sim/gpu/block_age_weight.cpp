@@ -1,0 +1,15 @@
+#include "sim/gpu/block_age_weight.hpp"
+
+#include <cmath>
+
+namespace cachesim {
+
+void BlockAgeWeights::configure(double weight, std::uint32_t max_rank) {
+    scale_.clear();
+    if (!(weight > 0 && weight < 1)) return;
+    scale_.resize(static_cast<std::size_t>(max_rank) + 1);
+    for (std::uint32_t r = 0; r <= max_rank; ++r)
+        scale_[r] = static_cast<std::uint64_t>(std::ldexp(std::pow(weight, static_cast<double>(r)), 32));
+}
+
+}  // namespace cachesim
