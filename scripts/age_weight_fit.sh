@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The fit of the block age weight that the h200 and h100 presets give loops a pipe limits
-# (--block-age-weight auto): for each weight W, the model with --block-age-weight W (every other
+# The fit of the warp age weight that the h200 and h100 presets give loops a pipe limits
+# (--warp-age-weight auto): for each weight W, the model with --warp-age-weight W (every other
 # parameter the preset's) on the fit set, which no held-out row is in:
 #
 #   the 10 index32 768^3 compilation probes (rows 11-20 of tests/data/h200/drift_probe/drift_probe_matmul.csv)
@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     *) weights+=("$1"); shift ;;
   esac
 done
-[ ${#weights[@]} -gt 0 ] || weights=(0.5 0.7 0.8 0.85 0.86 0.87 0.88 0.89 0.9 0.91 0.92 0.93 0.94 0.95 0.97 1)
+[ ${#weights[@]} -gt 0 ] || weights=(0.5 0.7 0.8 0.85 0.86 0.87 0.88 0.89 0.9 0.91 0.92 0.93 0.94 0.95 0.96 0.97 1)
 if [ ! -x "$bin" ]; then
   echo "age_weight_fit: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
@@ -36,7 +36,7 @@ parallel=()
 [ "$jobs" = 0 ] || parallel=(--jobs "$jobs" --threads 1)
 for weight in "${weights[@]}"; do
   echo "age_weight_fit: weight $weight" >&2
-  "$bin" compare --preset h200 --gpu "block-age-weight=$weight" \
+  "$bin" compare --preset h200 --gpu "warp-age-weight=$weight" \
     --measured probe=tests/data/h200/drift_probe/drift_probe_matmul.csv --rows 11-20 --skip-invalid-rows \
     "${parallel[@]}" --no-progress --plot none --out "$dir/probe_w$weight.csv" > /dev/null
 done

@@ -10,7 +10,11 @@
 #   drift:    the compilation probes (drift_probe_matmul): the 768^3 matmul, a size in no set,
 #             every compilation, five schedules, blocks 128/256: how far each compilation's
 #             sharers part at a size no parameter was chosen on;
-#   all:      probe, training, heldout, drift.
+#   fresh:    a second held-out set for the matmul (fresh_matmul), measured after the presets'
+#             warp age weight was chosen, which nothing has been run or tuned on: the 32-bit
+#             build at sizes, depths and blocks that no other set has it at, and the training
+#             build at two new sizes;
+#   all:      probe, training, heldout, drift, fresh.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out): heldout_{stencil,matmul}.csv, training_{stencil,
 # matmul}.csv, sass_loads_variants.txt, l2probe*.{csv,txt}, logs.tar.gz.
@@ -21,10 +25,10 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 PARTS=",${1:-heldout},"
-PARTS=${PARTS//,all,/,probe,training,heldout,drift,}
+PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|fresh) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -152,6 +156,18 @@ if want drift; then
     sweep drift_probe_matmul 200 --kernel matmul --size 768x768 --depth 768 \
       --schedules linear,column:32,column:64,column:128,tiled:32x32 --blocks 128,256 --variants "$v"
   done
+fi
+
+if want fresh; then
+  # Sizes not a power of two, a block of six warps, a deeper loop and a larger grid.
+  for v in index32 index64; do
+    sweep fresh_matmul 200 --kernel matmul --size 2048x2048 --depth 1024 --schedules "$SCHEDULES" --blocks 128 \
+      --variants "$v"
+    sweep fresh_matmul 200 --kernel matmul --size 1280x1280 --schedules "$SCHEDULES" --blocks 192 --variants "$v"
+  done
+  sweep fresh_matmul 200 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 384 --variants index32
+  sweep fresh_matmul 200 --kernel matmul --size 1024x1024 --depth 2048 --schedules "$SCHEDULES" --blocks 256 \
+    --variants index32
 fi
 
 for f in "$OUT"/*.csv; do [ -e "$f" ] && echo "$(basename "$f"): $(($(wc -l <"$f") - 1)) rows"; done

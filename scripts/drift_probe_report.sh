@@ -6,9 +6,9 @@
 #
 #   preset      the h200 preset (rounds; rates drawn afresh every 32 requests, spread 0.15, blocks
 #               starting 0..8 turns late: fitted on the training matmul and these probes' index64 rows;
-#               the index32 build's blocks oldest first: fitted on these probes' index32 rows)
+#               the index32 build's warps oldest first: fitted on these probes' index32 rows)
 #   redraw_0.3  rates drawn afresh at spread 0.3 with a block start skip of 1 (the spread chosen on
-#               the training set alone); this and the next three weigh no block by its age
+#               the training set alone); this and the next three weigh no warp by its age
 #   fixed_0.05  each warp keeping its first rate, at the spread that fits the training set so
 #               (0.05), block start skip 1
 #   redraw_0.6, redraw_1.0   redraw_0.3 with wider spreads (how a uniform drift moves each schedule)
@@ -42,9 +42,9 @@ for model in "${models[@]}"; do
   case "$model" in
     preset) options=() ;;
     fixed_*) options=(--gpu warp-rate-redraw=0 --gpu "warp-rate-spread=${model#fixed_}" --gpu block-start-skip=1
-                      --gpu block-age-weight=1) ;;
+                      --gpu warp-age-weight=1) ;;
     redraw_*) options=(--gpu warp-rate-redraw=32 --gpu "warp-rate-spread=${model#redraw_}" --gpu block-start-skip=1
-                       --gpu block-age-weight=1) ;;
+                       --gpu warp-age-weight=1) ;;
     cycles_gto) options=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto) ;;
     *) echo "drift_probe_report: unknown model $model (preset, fixed_S, redraw_S, cycles_gto)" >&2; exit 2 ;;
   esac

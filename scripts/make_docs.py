@@ -384,7 +384,7 @@ CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu timing=cycles --gpu wa
               "--gpu load-gates=burst --out tests/data/cycles_gto h200 h100 rtx2080s")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
-             "--gpu block-start-skip=1 --gpu block-age-weight=1 --out tests/data/fixed_rate h200 h100")
+             "--gpu block-start-skip=1 --gpu warp-age-weight=1 --out tests/data/fixed_rate h200 h100")
 
 
 def report_path(gpu, set_name, kernel, base="tests/data"):
@@ -427,15 +427,17 @@ def report_label(set_name, variant):
     return set_name + ("" if variant in ("", "index64") else ", " + variant)
 
 
-def gen_fidelity_sets(base="tests/data", command=REPORT_CMD):
+def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS):
     out = ["| GPU | set | runs | L1 within 3 | L1 beyond 6 | L2 within 5, stencil | L2 within 5, matmul "
            "| best schedule within 1 (L1 / L2) | requests exact | sectors exact |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     used, missing = [], []
     for gpu in REPORT_GPUS:
         by_label = {}
-        for set_name in REPORT_SETS:
+        for set_name in sets:
             for kernel in REPORT_KERNELS:
+                if set_name == "fresh" and (gpu, kernel) != ("h200", "matmul"):
+                    continue  # the one fresh file
                 path = report_path(gpu, set_name, kernel, base)
                 if not os.path.exists(os.path.join(ROOT, path)):
                     missing.append(path)
@@ -676,9 +678,9 @@ def gen_age_weight_fit():
     # the weight the presets apply to the fitted loop (the 32-bit matmul)
     applied = json.loads(run(["simulate", "--model", "gpu", "--preset", "h200", "--workload", "matmul", "--size",
                               "64x64", "--depth", "64", "--compilation", "index32", "--format", "json"]))
-    chosen = float(applied["parameters"]["block_age_weight"])
+    chosen = float(applied["parameters"]["warp_age_weight"])
     moved = [("linear", 128), ("linear", 256), ("column:128", 128), ("column:128", 256)]
-    out = ["| block age weight | " + " | ".join("`{}` b{}".format(s, b) for s, b in moved)
+    out = ["| warp age weight | " + " | ".join("`{}` b{}".format(s, b) for s, b in moved)
            + " | other schedules: worst \\|L1 error\\| | L1 within 3 | beyond 6 | mean \\|L1 error\\| |",
            "|---:|" + "---:|" * (len(moved) + 4)]
     for w in weights:
@@ -692,9 +694,70 @@ def gen_age_weight_fit():
         mark = "**" if abs(float(w) - chosen) < 1e-9 else ""
         out.append("| {m}{}{m} | ".format(w, m=mark) + " | ".join(mark + c + mark for c in cells) + " |")
     return (note("from `{}/probe_wW.csv`, written by `scripts/age_weight_fit.sh` (`cachesim compare --preset h200 "
-                 "--gpu block-age-weight=W` on rows 11-20 of `tests/data/h200/drift_probe/drift_probe_matmul.csv`, "
+                 "--gpu warp-age-weight=W` on rows 11-20 of `tests/data/h200/drift_probe/drift_probe_matmul.csv`, "
                  "the index32 768^3 compilation probes); the model's L1 error in points; in bold the weight the "
                  "presets give loops a pipe limits".format(AGE_WEIGHT_FIT))
+            + "\n" + "\n".join(out) + "\n")
+
+
+NO_AGE_DIR = "tests/data/no_age_weight"
+NO_AGE_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-age-weight=1 --out tests/data/no_age_weight "
+              "h200:heldout:matmul h100:heldout:matmul h200:fresh:matmul")
+# The matmul files the presets' warp age weight is checked on: (GPU, set).
+AGE_WEIGHT_CHECKS = [("h200", "heldout"), ("h100", "heldout"), ("h200", "fresh")]
+
+
+def gen_age_weight_sets():
+    out = ["| GPU | set | compilation | runs | no weight: L1 within 3 | beyond 6 | mean \\|L1 error\\| "
+           "| the presets: L1 within 3 | beyond 6 | mean \\|L1 error\\| |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    used = []
+    for gpu, set_name in AGE_WEIGHT_CHECKS:
+        paths = [report_path(gpu, set_name, "matmul", NO_AGE_DIR), report_path(gpu, set_name, "matmul")]
+        used += paths
+        plain, preset = (read_csv(p) for p in paths)
+        for variant in ("index32", "index64"):
+            cells = []
+            for rows in (plain, preset):
+                rows = [r for r in rows if r["variant"] == variant]
+                err = [abs(float(r[S + L1R]) - float(r[M + L1R])) for r in rows]
+                c = target_counts(rows)
+                cells += ["{}/{}".format(c["l1_3"], c["runs"]), str(c["l1_6"]), "{:.2f}".format(sum(err) / len(err))]
+            if set_name == "heldout" and variant == "index64":
+                continue  # the weight is 1 there: the same rows as the per-set table's
+            out.append("| {} | {} | {} | {} | ".format(gpu, set_name, variant, len(err)) + " | ".join(cells) + " |")
+    return (note("the matmul rows of {}, the first written by `{}`, the others by `scripts/fidelity_report.sh` "
+                 "(the presets: weight 0.95 for the index32 build, 1 for index64)".format(
+                     ", ".join("`{}`".format(p) for p in used), NO_AGE_CMD))
+            + "\n" + "\n".join(out) + "\n")
+
+
+def gen_age_weight_fresh_rows():
+    schedules = None
+    out = []
+    plain = read_csv(report_path("h200", "fresh", "matmul", NO_AGE_DIR))
+    preset = read_csv(report_path("h200", "fresh", "matmul"))
+    key = lambda r: (r["width"], r["depth"], r["block"], r["variant"])
+    groups = []
+    for r in preset:
+        if r["variant"] == "index32" and key(r) not in groups:
+            groups.append(key(r))
+    for g in groups:
+        rows = {r["schedule"]: r for r in preset if key(r) == g}
+        base = {r["schedule"]: r for r in plain if key(r) == g}
+        if schedules is None:
+            schedules = list(rows)
+            out = ["| launch (index32) | model | " + " | ".join("`{}`".format(s) for s in schedules) + " |",
+                   "|---|---|" + "---:|" * len(schedules)]
+        width, depth, block, _ = g
+        name = "{}² d{} b{}".format(width, depth, block)
+        out.append("| {} | the chip's L1 % | ".format(name) + " | ".join(
+            "{:.1f}".format(float(rows[s][M + L1R])) for s in schedules) + " |")
+        for label, src in (("no weight", base), ("the presets (0.95)", rows)):
+            out.append("| | {} | ".format(label) + " | ".join(
+                "{:+.1f}".format(float(src[s][S + L1R]) - float(src[s][M + L1R])) for s in schedules) + " |")
+    return (note("`{}` and `{}`: the chip's L1 hit rate, then the model's error in points".format(
+        report_path("h200", "fresh", "matmul", NO_AGE_DIR), report_path("h200", "fresh", "matmul")))
             + "\n" + "\n".join(out) + "\n")
 
 
@@ -755,7 +818,7 @@ GENERATORS = {
     "h200-medians": gen_h200_medians,
     "h200-spread": gen_h200_spread,
     "examples-table": gen_examples_table,
-    "fidelity-sets": gen_fidelity_sets,
+    "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh"]),
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "rtx2080s-thesis": gen_rtx2080s_thesis,
@@ -765,6 +828,8 @@ GENERATORS = {
     "drift-probe": gen_drift_probe,
     "start-skip-fit": gen_start_skip_fit,
     "age-weight-fit": gen_age_weight_fit,
+    "age-weight-sets": gen_age_weight_sets,
+    "age-weight-fresh": gen_age_weight_fresh_rows,
     "heldout-index64-summary": gen_heldout_index64_summary,
 }
 

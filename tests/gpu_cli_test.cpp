@@ -195,18 +195,18 @@ TEST(GpuCli, WarpRateSpreadIsThePresetsAndReported) {
     EXPECT_EQ(run_json(launch).at("ncu"), preset.at("ncu"));  // deterministic
 }
 
-// The Hopper presets weigh block ages for loops a pipe limits (the 32-bit matmul), not for the
+// The Hopper presets weigh warp ages for loops a pipe limits (the 32-bit matmul), not for the
 // issue-bound training build; "parameters" gives the weight as applied.
-TEST(GpuCli, BlockAgeWeightIsAppliedByCompilation) {
+TEST(GpuCli, WarpAgeWeightIsAppliedByCompilation) {
     const std::string launch = "--preset h200 --workload matmul --size 128x64 --depth 64 --block 128 --sms 8";
-    EXPECT_EQ(parameter(run_json(launch), "block_age_weight"), "1");
-    EXPECT_EQ(parameter(run_json(launch + " --compilation index32"), "block_age_weight"), "0.91");
-    EXPECT_EQ(parameter(run_json(launch + " --compilation unroll1"), "block_age_weight"), "1");
-    EXPECT_EQ(parameter(run_json(launch + " --block-age-weight 0.5"), "block_age_weight"), "0.5");
-    EXPECT_EQ(parameter(run_json(launch + " --compilation index32 --warp-scheduler gto"), "block_age_weight"), "1");
-    const auto bad = run_cachesim("simulate " + launch + " --block-age-weight 1.5");
+    EXPECT_EQ(parameter(run_json(launch), "warp_age_weight"), "1");
+    EXPECT_EQ(parameter(run_json(launch + " --compilation index32"), "warp_age_weight"), "0.95");
+    EXPECT_EQ(parameter(run_json(launch + " --compilation unroll1"), "warp_age_weight"), "1");
+    EXPECT_EQ(parameter(run_json(launch + " --warp-age-weight 0.5"), "warp_age_weight"), "0.5");
+    EXPECT_EQ(parameter(run_json(launch + " --compilation index32 --warp-scheduler gto"), "warp_age_weight"), "1");
+    const auto bad = run_cachesim("simulate " + launch + " --warp-age-weight 1.5");
     EXPECT_NE(bad.exit_code, 0);
-    EXPECT_NE(bad.err.find("block-age-weight"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("warp-age-weight"), std::string::npos) << bad.err;
 }
 
 // The h200 preset's warps issue one loop iteration's loads per turn and its blocks start up to 8

@@ -187,8 +187,8 @@ void validate(const GpuConfig& c) {
     if (c.block_start_skip > kMaxBlockStartSkip)
         fail("--block-start-skip " + std::to_string(c.block_start_skip) + " must be between 0 and " +
              std::to_string(kMaxBlockStartSkip));
-    if (c.block_age_weight != kBlockAgeWeightAuto && !(c.block_age_weight > 0 && c.block_age_weight <= 1))
-        fail("--block-age-weight " + (std::ostringstream() << c.block_age_weight).str() +
+    if (c.warp_age_weight != kWarpAgeWeightAuto && !(c.warp_age_weight > 0 && c.warp_age_weight <= 1))
+        fail("--warp-age-weight " + (std::ostringstream() << c.warp_age_weight).str() +
              " must be 'auto' or above 0 and at most 1");
     if (c.l2_coalesce_requesters < 2 || c.l2_coalesce_requesters > 255)
         fail("--l2-coalesce-max " + std::to_string(c.l2_coalesce_requesters) + " must be between 2 and 255");
@@ -197,9 +197,9 @@ void validate(const GpuConfig& c) {
         fail("--l2-coalesce-hit/--l2-coalesce-miss: at most " + std::to_string(kMaxWindow) + " rounds");
     if (c.l2_coalesce_hit_cycles > kMaxWindow || c.l2_coalesce_miss_cycles > kMaxWindow)
         fail("--lrc-hit-cycles/--lrc-miss-cycles: at most " + std::to_string(kMaxWindow) + " cycles");
+    if (c.schedulers_per_sm < 1 || c.schedulers_per_sm > 16)  // cycle timing and --warp-age-weight
+        fail("--schedulers-per-sm " + std::to_string(c.schedulers_per_sm) + " must be between 1 and 16");
     if (c.timing == IssueTiming::cycles) {
-        if (c.schedulers_per_sm < 1 || c.schedulers_per_sm > 16)
-            fail("--schedulers-per-sm " + std::to_string(c.schedulers_per_sm) + " must be between 1 and 16");
         if (c.issue_cycles != kIssueCyclesAuto && !(c.issue_cycles >= 1 && c.issue_cycles <= kMaxIssueCycles))
             fail("--issue-cycles " + (std::ostringstream() << c.issue_cycles).str() + " must be 'auto' or between 1 and " +
                  std::to_string(static_cast<int>(kMaxIssueCycles)));

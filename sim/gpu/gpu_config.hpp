@@ -217,11 +217,12 @@ struct GpuConfig {
     // from (seed, block), uniform in 0..block_start_skip: blocks dispatched together do not run
     // in exact step on different SMs. 0: every block starts at its first turn.
     std::uint32_t block_start_skip = 0;
-    // Loops bound by their instructions (lrr with a rate spread): each live block of the SM older
-    // than a warp's own multiplies its rate by this weight (block_age_weight.hpp), so blocks progress
-    // oldest first. 1: every block at its drawn rates. kBlockAgeWeightAuto: the fitted weight for
-    // loops a pipe limits, 1 for the others (loop_issue_cost.hpp).
-    double block_age_weight = 1;
+    // Loops bound by their instructions (lrr with a rate spread): each live warp of the same
+    // scheduler (warp slot mod schedulers_per_sm) older than a warp multiplies its rate by this
+    // weight (warp_age_weight.hpp), so warps progress oldest first. 1: every warp at its drawn
+    // rates. kWarpAgeWeightAuto: the fitted weight for loops a pipe limits, 1 for the others
+    // (loop_issue_cost.hpp).
+    double warp_age_weight = 1;
     // Cycle timing (timing == cycles; docs/gpu-model.md, "Cycle timing"): instead of rounds, a
     // warp issues its burst (one request a cycle on its scheduler, warp slot mod
     // schedulers_per_sm) and is ready again when the burst's data has returned: lat_l1_hit cycles
@@ -261,7 +262,7 @@ struct GpuConfig {
 inline constexpr std::uint32_t kIssueBurstAuto = 0;
 inline constexpr std::uint32_t kMaxIssueBurst = 1u << 16;     // validate's bounds
 inline constexpr std::uint32_t kMaxBlockStartSkip = 1u << 10;
-inline constexpr double kBlockAgeWeightAuto = 0;  // GpuConfig::block_age_weight: from the compiled loop
+inline constexpr double kWarpAgeWeightAuto = 0;  // GpuConfig::warp_age_weight: from the compiled loop
 inline constexpr double kIssueCyclesAuto = 0;  // GpuConfig::issue_cycles: from loop_issue_cost.hpp
 inline constexpr double kMaxIssueCycles = 1024;
 

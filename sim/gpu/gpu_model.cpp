@@ -97,7 +97,7 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
         out.sm_batch_runs = run.batch_runs();
     } else {
         const std::uint32_t burst = issue_burst_for(config, launch.workload);
-        const double age_weight = block_age_weight_for(config, launch.workload);
+        const double age_weight = warp_age_weight_for(config, launch.workload);
         IssueScheduler scheduler(config, occupancy, slots, launch.blocks, burst, age_weight);
         LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);
         // On several threads, refills planned ahead let every SM of a chunk run side by side.

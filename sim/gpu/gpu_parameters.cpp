@@ -410,27 +410,27 @@ std::vector<GpuParameter> make_table() {
                                              "docs/fidelity.md"),
                              only("h100", F, "8: fitted on H200 measurements (the training matmul and the index64 "
                                              "compilation probes; see the h200 preset), not re-fitted on the H100")}});
-    t.push_back({.option = "block-age-weight", .report_key = "block_age_weight", .field = "block_age_weight",
+    t.push_back({.option = "warp-age-weight", .report_key = "warp_age_weight", .field = "warp_age_weight",
                  .group = "Scheduling", .type = P::text, .range = "auto or above 0 to 1",
-                 .help = "lrr with a rate spread: each live block of the SM older than a warp's own multiplies its "
-                         "rate by W, so blocks progress oldest first, W or auto (the fitted weight for gpubench's "
-                         "loops that a pipe limits, 1 for the others: --compilation); 1: none",
+                 .help = "lrr with a rate spread: each older live warp of the same scheduler (warp slot mod 4) "
+                         "multiplies a warp's rate by W, so warps progress oldest first, W or auto (the fitted "
+                         "weight for gpubench's loops that a pipe limits, 1 for the others: --compilation); 1: none",
                  .get = [](const GpuConfig& c) {
-                     return c.block_age_weight == kBlockAgeWeightAuto ? std::string("auto")
-                                                                      : short_real(c.block_age_weight);
+                     return c.warp_age_weight == kWarpAgeWeightAuto ? std::string("auto")
+                                                                    : short_real(c.warp_age_weight);
                  },
                  .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
-                     c.block_age_weight = text == "auto" ? kBlockAgeWeightAuto
-                                                         : real_in(text, option, 1e-6, 1, "auto or a number above 0 "
-                                                                                          "and at most 1");
+                     c.warp_age_weight = text == "auto" ? kWarpAgeWeightAuto
+                                                        : real_in(text, option, 1e-6, 1, "auto or a number above 0 "
+                                                                                         "and at most 1");
                  },
                  // the loop's weight for "auto"; only the rounds' loose round robin with rates weighs ages
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
                      const bool rated = c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds &&
                                         c.warp_rate_spread > 0 && !c.timeline;
-                     return rated ? short_real(block_age_weight_for(c, w)) : std::string("1");
+                     return rated ? short_real(warp_age_weight_for(c, w)) : std::string("1");
                  },
-                 .sources = {every(A, "1: blocks at their drawn rates, whatever their age"),
+                 .sources = {every(A, "1: warps at their drawn rates, whatever their age"),
                              only("h200", F, "auto: 1 for loops the issue port limits, and for the loops a pipe limits "
                                              "(fmaheavy or alu, tests/data/h200/issue_cost/issue_cost.csv) a weight "
                                              "fitted on the index32 rows of the 768^3 compilation probes, in no "
@@ -457,7 +457,8 @@ std::vector<GpuParameter> make_table() {
                                       "the H200 only (docs/fidelity.md, \"Cycle timing\")")}});
     t.push_back({.option = "schedulers-per-sm", .report_key = "schedulers_per_sm", .field = "schedulers_per_sm",
                  .group = kCycles, .type = P::count, .range = "1..16", .min = 1, .max = 16,
-                 .help = "cycles: warp schedulers per SM, each issuing at most one request a cycle (warp slot mod N)",
+                 .help = "warp schedulers per SM, a warp slot's being the slot mod N: with cycles each issues at "
+                         "most one request a cycle; --warp-age-weight ranks warps by age within each",
                  .get = get_number<&GpuConfig::schedulers_per_sm>, .set = set_count32<&GpuConfig::schedulers_per_sm>,
                  .sources = {every(D, "four warp schedulers (SM sub-partitions) per SM since Volta: NVIDIA V100, "
                                       "Turing, A100 and H100 whitepapers")}});

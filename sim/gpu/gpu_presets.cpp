@@ -118,10 +118,10 @@ GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t 
     c.issue_burst = kIssueBurstAuto;
     c.block_start_skip = 8;
     // Where a pipe, not the issue port, limits the compiled loop (the 32-bit matmul), the warps
-    // wait on their instructions rather than on memory and the schedulers serve the oldest ready
-    // warps: blocks progress oldest first (a weight fitted on the index32 768^3 compilation
-    // probes, nothing held out: docs/fidelity.md, "Loops bound by their instructions").
-    c.block_age_weight = kBlockAgeWeightAuto;
+    // wait on their instructions rather than on memory and each scheduler serves its oldest ready
+    // warp: warps progress oldest first (a weight fitted on the index32 768^3 compilation probes,
+    // nothing held out: docs/fidelity.md, "Loops bound by their instructions").
+    c.warp_age_weight = kWarpAgeWeightAuto;
     // Cycle timing (--timing cycles): an L1 miss waits the measured near L2 hit (l2probe), a hit
     // the measured L1 hit (latencyprobe), and the coalescing windows are the measured 100 / 400
     // cycles (l1probe).

@@ -10,7 +10,7 @@ namespace cachesim {
 IssueScheduler::IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                                WarpSlots& slots)
     : IssueScheduler(config, occupancy, slots, (spec.items() + config.block - 1) / config.block,
-                     issue_burst_for(config, &spec), block_age_weight_for(config, &spec)) {}
+                     issue_burst_for(config, &spec), warp_age_weight_for(config, &spec)) {}
 
 IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots,
                                std::uint64_t blocks, std::uint32_t burst, double age_weight)
@@ -25,8 +25,9 @@ IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occu
     rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
     redraw_ = rated_ ? config.warp_rate_redraw : 0;
     block_left_.assign(static_cast<std::size_t>(config.sms) * blocks_per_sm_, 0);
-    if (rated_) age_weights_.configure(age_weight, blocks_per_sm_ - 1);
-    if (age_weights_.on()) block_rank_.assign(block_left_.size(), 0);
+    schedulers_ = std::max(1u, config.schedulers_per_sm);
+    if (rated_) age_weights_.configure(age_weight, (warps_per_sm_ + schedulers_ - 1) / schedulers_);
+    if (age_weights_.on()) warp_rank_.assign(static_cast<std::size_t>(config.sms) * warps_per_sm_, 0);
     sms_.assign(config.sms, SmTurn{});
     for (SmTurn& sm : sms_) sm.last = warps_per_sm_ - 1;  // the first turn goes to slot 0
 }
@@ -64,33 +65,30 @@ std::uint32_t IssueScheduler::free_block_slot(std::uint32_t s) const {
 
 template <class Load>
 void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&& load) {
-    std::uint32_t rank = 0;  // a new block is the SM's youngest
-    if (age_weights_.on()) {
-        for (std::uint32_t j = 0; j < blocks_per_sm_; ++j)
-            rank += block_left_[static_cast<std::size_t>(s) * blocks_per_sm_ + j] != 0;
-        block_rank_[block_slot] = rank;
-    }
     for (std::uint32_t w = 0; w < warps_per_block_; ++w) {
         // Warps past the end of a built-in launch, or recorded warps without an access, issue nothing.
         const std::size_t slot = static_cast<std::size_t>(block_slot) * warps_per_block_ + w;
         if (!load(slot, w)) continue;
-        if (age_weights_.on()) slots_[slot].rate = age_weights_.apply(slots_[slot].rate, rank);
+        if (age_weights_.on()) {  // a new warp is the youngest of its scheduler
+            const std::size_t first = first_slot(s);
+            std::uint32_t rank = 0;
+            for (std::size_t o = first + (slot - first) % schedulers_; o < first + warps_per_sm_; o += schedulers_)
+                rank += o != slot && slots_[o].live();
+            warp_rank_[slot] = rank;
+            slots_[slot].rate = age_weights_.apply(slots_[slot].rate, rank);
+        }
         ++block_left_[block_slot];
         ++sms_[s].live_warps;
     }
 }
 
-void IssueScheduler::promote_younger(std::uint32_t s, std::uint64_t finished) {
-    for (std::uint32_t j = 0; j < blocks_per_sm_; ++j) {
-        const std::size_t block_slot = static_cast<std::size_t>(s) * blocks_per_sm_ + j;
-        if (block_left_[block_slot] == 0) continue;
-        const std::size_t first = block_slot * warps_per_block_;
-        std::uint32_t w = 0;
-        while (!slots_[first + w].live()) ++w;  // a live block has a live warp
-        if (slots_[first + w].block < finished) continue;
-        --block_rank_[block_slot];
-        for (; w < warps_per_block_; ++w)
-            if (slots_[first + w].live()) slots_[first + w].rate = drawn_rate(slots_[first + w], w);
+void IssueScheduler::promote_younger(std::uint32_t s, const WarpSlot& finished) {
+    const std::size_t first = first_slot(s), slot = static_cast<std::size_t>(&finished - slots_.data());
+    for (std::size_t o = first + (slot - first) % schedulers_; o < first + warps_per_sm_; o += schedulers_) {
+        WarpSlot& w = slots_[o];
+        if (!w.live() || w.age < finished.age) continue;
+        --warp_rank_[o];
+        w.rate = drawn_rate(w, warp_in_block(s, o));
     }
 }
 

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/gpu/block_age_weight.hpp"
 #include "sim/gpu/gpu_config.hpp"
 #include "sim/gpu/greedy_then_oldest.hpp"
 #include "sim/gpu/issue_burst.hpp"
 #include "sim/gpu/loose_round_robin.hpp"
+#include "sim/gpu/warp_age_weight.hpp"
 #include "sim/gpu/warp_rate.hpp"
 #include "sim/gpu/warp_slots.hpp"
 #include "traces/workload_spec.hpp"
@@ -22,7 +22,7 @@ public:
     IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                    WarpSlots& slots);
     // A launch of `blocks` blocks whose warps issue `burst` requests per turn (issue_burst_for),
-    // older blocks weighted by `age_weight` (block_age_weight_for; 1: none).
+    // older warps weighted by `age_weight` (warp_age_weight_for; 1: none).
     IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots, std::uint64_t blocks,
                    std::uint32_t burst, double age_weight = 1);
 
@@ -128,18 +128,18 @@ private:
         w.lanes = 0;
         w.stalled = false;
         --sms_[s].live_warps;
-        if (--block_left_[w.block_slot] != 0) return false;
-        if (age_weights_.on()) promote_younger(s, w.block);
-        return true;
+        if (age_weights_.on()) promote_younger(s, w);
+        return --block_left_[w.block_slot] == 0;
     }
     // The warp's rate as drawn for its current request (rates drawn afresh: its epoch), weighted by
-    // its block's age rank.
+    // its age rank on its scheduler.
     std::uint64_t drawn_rate(const WarpSlot& w, std::uint32_t warp) const {
         const std::uint64_t credit = warp_issue_credit(config_, w.block, warp, redraw_ ? w.k / redraw_ : 0);
-        return age_weights_.on() ? age_weights_.apply(credit, block_rank_[w.block_slot]) : credit;
+        if (!age_weights_.on()) return credit;
+        return age_weights_.apply(credit, warp_rank_[static_cast<std::size_t>(&w - slots_.data())]);
     }
-    // Block `finished` of SM s is done: the blocks younger than it move up a rank.
-    void promote_younger(std::uint32_t s, std::uint64_t finished);
+    // Warp `finished` of SM s is done: the younger warps of its scheduler move up a rank.
+    void promote_younger(std::uint32_t s, const WarpSlot& finished);
 
     // A host cache line each: the SMs of a chunk run on several threads, and every pick writes it.
     struct alignas(64) SmTurn {
@@ -164,8 +164,9 @@ private:
     bool greedy_ = false, rated_ = false;
     std::uint32_t redraw_ = 0;  // rated: requests between draws of a warp's rate (0: never)
     std::vector<std::uint32_t> block_left_;  // live warps per block residency slot
-    BlockAgeWeights age_weights_;            // rated: older blocks first (off when the weight is 1)
-    std::vector<std::uint32_t> block_rank_;  // per block residency slot: older live blocks on its SM
+    WarpAgeWeights age_weights_;             // rated: older warps first (off when the weight is 1)
+    std::vector<std::uint32_t> warp_rank_;   // per warp slot: older live warps on its scheduler
+    std::uint32_t schedulers_ = 1;           // warp schedulers per SM: a warp slot's is its index mod this
     std::vector<SmTurn> sms_;
 };
 

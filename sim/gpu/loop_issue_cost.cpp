@@ -56,10 +56,10 @@ LoopLimit measured_loop_limit(const WorkloadSpec& spec, KernelCompilation compil
     return loop ? loop->limit : LoopLimit::unknown;
 }
 
-double block_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec) {
-    if (config.block_age_weight != kBlockAgeWeightAuto) return config.block_age_weight;
+double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec) {
+    if (config.warp_age_weight != kWarpAgeWeightAuto) return config.warp_age_weight;
     const bool pipe = spec && measured_loop_limit(*spec, config.compilation) == LoopLimit::pipe;
-    return pipe ? kPipeBoundBlockAgeWeight : 1;
+    return pipe ? kPipeBoundWarpAgeWeight : 1;
 }
 
 double cycle_issue_cost(const GpuConfig& config, const WorkloadSpec* spec) {

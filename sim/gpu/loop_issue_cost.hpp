@@ -24,10 +24,10 @@ double measured_issue_cost(const WorkloadSpec& spec, KernelCompilation compilati
 enum class LoopLimit : std::uint8_t { unknown, issue, pipe };
 LoopLimit measured_loop_limit(const WorkloadSpec& spec, KernelCompilation compilation);
 
-// GpuConfig::block_age_weight as applied: the given weight, or for kBlockAgeWeightAuto
-// kPipeBoundBlockAgeWeight for a loop a pipe limits and 1 for any other (or a recorded kernel).
-double block_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec);
+// GpuConfig::warp_age_weight as applied: the given weight, or for kWarpAgeWeightAuto
+// kPipeBoundWarpAgeWeight for a loop a pipe limits and 1 for any other (or a recorded kernel).
+double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec);
 // Fitted on the index32 rows of the 768^3 compilation probes (docs/fidelity.md).
-inline constexpr double kPipeBoundBlockAgeWeight = 0.91;
+inline constexpr double kPipeBoundWarpAgeWeight = 0.95;
 
 }  // namespace cachesim

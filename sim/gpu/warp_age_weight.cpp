@@ -1,10 +1,10 @@
-#include "sim/gpu/block_age_weight.hpp"
+#include "sim/gpu/warp_age_weight.hpp"
 
 #include <cmath>
 
 namespace cachesim {
 
-void BlockAgeWeights::configure(double weight, std::uint32_t max_rank) {
+void WarpAgeWeights::configure(double weight, std::uint32_t max_rank) {
     scale_.clear();
     if (!(weight > 0 && weight < 1)) return;
     scale_.resize(static_cast<std::size_t>(max_rank) + 1);

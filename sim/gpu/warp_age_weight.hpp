@@ -1,0 +1,30 @@
+#pragma once
+// Older warps first (GpuConfig::warp_age_weight): where a loop is bound by its instructions, not
+// by memory, a warp scheduler nearly always has several warps ready and gives the slot to the
+// oldest, so the warps it holds progress in the order they arrived instead of together. Under loose
+// round robin with rates, each live warp of the same scheduler (warp slot mod schedulers_per_sm)
+// that is older than a warp multiplies its rate by the weight: the oldest runs at its drawn rate,
+// the next at weight times it, and so on. A warp's rank moves up when an older one finishes.
+#include <cstdint>
+#include <vector>
+
+namespace cachesim {
+
+class WarpAgeWeights {
+public:
+    // weight in (0, 1]; 1 leaves every rate as drawn (off). Ranks 0..max_rank.
+    void configure(double weight, std::uint32_t max_rank);
+    bool on() const { return !scale_.empty(); }
+    // A drawn rate (fixed point, warp_rate.hpp) for a warp with `rank` older live warps on its
+    // scheduler; at least 1, so that every warp still moves.
+    std::uint64_t apply(std::uint64_t credit, std::uint32_t rank) const {
+        const unsigned __int128 scaled = static_cast<unsigned __int128>(credit) * scale_[rank];
+        const std::uint64_t rate = static_cast<std::uint64_t>(scaled >> 32);
+        return rate ? rate : 1;
+    }
+
+private:
+    std::vector<std::uint64_t> scale_;  // weight^rank in 32.32 fixed point
+};
+
+}  // namespace cachesim
