@@ -64,7 +64,7 @@ fi
 export BENCH_CACHESIM="$cachesim" BENCH_MODEL="$bench_model" BENCH_ROUNDS="$rounds" BENCH_THREADS="$threads" \
   BENCH_CORES="$cores"
 exec python3 - <<'PY'
-import os, re, statistics, subprocess, sys, time
+import csv, io, os, re, statistics, subprocess, sys, time
 
 env = os.environ
 rounds = int(env["BENCH_ROUNDS"])
@@ -123,8 +123,8 @@ def run(binary, threads, kind, args):
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     text = out.decode()
     if not model:
-        lines = text.strip().splitlines()
-        return wall, cpu, dict(zip(lines[0].split(","), lines[-1].split(",")))
+        rows = list(csv.reader(io.StringIO(text)))  # quoted fields hold commas
+        return wall, cpu, dict(zip(rows[0], rows[-1]))
     timed = re.search(r"threads +\d+: +([\d.]+) s wall .*?([\d.]+) s CPU", text)
     ncu = re.search(r"ncu:(.*)", text)
     if not timed or not ncu:
