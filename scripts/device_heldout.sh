@@ -14,7 +14,9 @@
 #             warp age weight was chosen, which nothing has been run or tuned on: the 32-bit
 #             build at sizes, depths and blocks that no other set has it at, and the training
 #             build at two new sizes;
-#   all:      probe, training, heldout, drift, fresh.
+#   fresh_stencil: the same for stencils whose 32-bit loop a pipe limits (fresh_stencil): the 9x9
+#             at 4096^2, block 256, and the 7x7 at 3072^2, block 384, compiled with 32-bit indices;
+#   all:      probe, training, heldout, drift, fresh, fresh_stencil.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out): heldout_{stencil,matmul}.csv, training_{stencil,
 # matmul}.csv, sass_loads_variants.txt, l2probe*.{csv,txt}, logs.tar.gz.
@@ -25,10 +27,10 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 PARTS=",${1:-heldout},"
-PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,}
+PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|fresh) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|fresh|fresh_stencil) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -167,6 +169,13 @@ if want fresh; then
   done
   sweep fresh_matmul 200 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 384 --variants index32
   sweep fresh_matmul 200 --kernel matmul --size 1024x1024 --depth 2048 --schedules "$SCHEDULES" --blocks 256 \
+    --variants index32
+fi
+
+if want fresh_stencil; then
+  sweep fresh_stencil 200 --kernel stencil --size 4096x4096 --stencil 9x9 --schedules "$SCHEDULES" --blocks 256 \
+    --variants index32
+  sweep fresh_stencil 200 --kernel stencil --size 3072x3072 --stencil 7x7 --schedules "$SCHEDULES" --blocks 384 \
     --variants index32
 fi
 
