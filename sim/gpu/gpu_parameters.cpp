@@ -432,10 +432,10 @@ std::vector<GpuParameter> make_table() {
                  },
                  .sources = {every(A, "1: warps at their drawn rates, whatever their age"),
                              only("h200", F, "auto: 1 for loops the issue port limits, and for the loops a pipe limits "
-                                             "(fmaheavy or alu, tests/data/h200/issue_cost/issue_cost.csv) a weight "
+                                             "(fmaheavy or alu, tests/data/h200/issue_cost/issue_cost.csv) 0.95, "
                                              "fitted on the index32 rows of the 768^3 compilation probes, in no "
-                                             "validation set (docs/fidelity.md, \"Loops bound by their "
-                                             "instructions\")"),
+                                             "validation set, and checked on a fresh set measured afterwards "
+                                             "(docs/fidelity.md, \"Loops bound by their instructions\")"),
                              only("h100", F, "auto: fitted on H200 measurements (the index32 compilation probes; see "
                                              "the h200 preset), not re-fitted on the H100")}});
     t.push_back({.option = "compilation", .report_key = "compilation", .field = "compilation", .group = "Scheduling",
