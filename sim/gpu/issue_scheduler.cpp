@@ -26,7 +26,8 @@ IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occu
     redraw_ = rated_ ? config.warp_rate_redraw : 0;
     block_left_.assign(static_cast<std::size_t>(config.sms) * blocks_per_sm_, 0);
     schedulers_ = std::max(1u, config.schedulers_per_sm);
-    if (rated_) age_weights_.configure(age_weight, (warps_per_sm_ + schedulers_ - 1) / schedulers_);
+    // ranks 0 .. (warp slots of a scheduler) - 1
+    if (rated_) age_weights_.configure(age_weight, (warps_per_sm_ + schedulers_ - 1) / schedulers_ - 1);
     if (age_weights_.on()) warp_rank_.assign(static_cast<std::size_t>(config.sms) * warps_per_sm_, 0);
     sms_.assign(config.sms, SmTurn{});
     for (SmTurn& sm : sms_) sm.last = warps_per_sm_ - 1;  // the first turn goes to slot 0
@@ -70,10 +71,8 @@ void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&
         const std::size_t slot = static_cast<std::size_t>(block_slot) * warps_per_block_ + w;
         if (!load(slot, w)) continue;
         if (age_weights_.on()) {  // a new warp is the youngest of its scheduler
-            const std::size_t first = first_slot(s);
             std::uint32_t rank = 0;
-            for (std::size_t o = first + (slot - first) % schedulers_; o < first + warps_per_sm_; o += schedulers_)
-                rank += o != slot && slots_[o].live();
+            for_scheduler_mates(s, slot, [&](std::size_t o) { rank += o != slot && slots_[o].live(); });
             warp_rank_[slot] = rank;
             slots_[slot].rate = age_weights_.apply(slots_[slot].rate, rank);
         }
@@ -83,13 +82,12 @@ void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&
 }
 
 void IssueScheduler::promote_younger(std::uint32_t s, const WarpSlot& finished) {
-    const std::size_t first = first_slot(s), slot = static_cast<std::size_t>(&finished - slots_.data());
-    for (std::size_t o = first + (slot - first) % schedulers_; o < first + warps_per_sm_; o += schedulers_) {
+    for_scheduler_mates(s, static_cast<std::size_t>(&finished - slots_.data()), [&](std::size_t o) {
         WarpSlot& w = slots_[o];
-        if (!w.live() || w.age < finished.age) continue;
+        if (!w.live() || w.age < finished.age) return;
         --warp_rank_[o];
         w.rate = drawn_rate(w, warp_in_block(s, o));
-    }
+    });
 }
 
 void IssueScheduler::dispatch_planned(std::uint32_t s, std::uint64_t block, std::uint64_t age) {

@@ -140,6 +140,12 @@ private:
     }
     // Warp `finished` of SM s is done: the younger warps of its scheduler move up a rank.
     void promote_younger(std::uint32_t s, const WarpSlot& finished);
+    // Calls f(o) for every warp slot o of SM s on the same scheduler as `slot` (slot itself included).
+    template <class F>
+    void for_scheduler_mates(std::uint32_t s, std::size_t slot, F&& f) const {
+        const std::size_t first = first_slot(s);
+        for (std::size_t o = first + (slot - first) % schedulers_; o < first + warps_per_sm_; o += schedulers_) f(o);
+    }
 
     // A host cache line each: the SMs of a chunk run on several threads, and every pick writes it.
     struct alignas(64) SmTurn {
