@@ -391,6 +391,16 @@ def report_path(gpu, set_name, kernel, base="tests/data"):
     return "{}/{}/fidelity_report_{}_{}.csv".format(base, gpu, set_name, kernel)
 
 
+def l1_error(r):
+    """The model's L1 hit rate less the chip's, in points, from a row of compare's joined CSV."""
+    return float(r[S + L1R]) - float(r[M + L1R])
+
+
+def mean_l1_error(rows):
+    """The mean |L1 error| over rows of compare's joined CSV."""
+    return sum(abs(l1_error(r)) for r in rows) / len(rows)
+
+
 def target_counts(rows):
     """The fidelity targets over rows of compare's joined CSV, as cachesim compare counts them."""
     f = lambda r, k: float(r[k])
@@ -541,12 +551,11 @@ def gen_issue_cost_runs():
             used.append(path)
             rows = read_csv(path)
             c = target_counts(rows)
-            err = lambda r: float(r[S + L1R]) - float(r[M + L1R])
-            pick = lambda schedule: ", ".join("{:+.1f}".format(err(r)) for r in rows
+            pick = lambda schedule: ", ".join("{:+.1f}".format(l1_error(r)) for r in rows
                                               if r["schedule"] == schedule) if "matmul" in name else ""
             out.append("| {} | {} | {} | {} | {} | {}/{} | {} | {:.2f} | {}/{} | {} | {} |".format(
                 scheduler, waits, port, label, c["runs"], c["l1_3"], c["runs"], c["l1_6"],
-                sum(abs(err(r)) for r in rows) / len(rows), c["l2_5"], c["runs"], pick("linear"),
+                mean_l1_error(rows), c["l2_5"], c["runs"], pick("linear"),
                 pick("column:128")))
     return note("from `cachesim compare`'s joined CSVs {} (`cachesim compare --preset h200 --gpu timing=cycles "
                 "--gpu issue-cycles=auto --gpu issue-burst=auto --gpu compilation=V`, with `--gpu "
@@ -587,7 +596,7 @@ def gen_drift_probe():
         errors = []
         for label, rows in runs:
             r = rows[key]
-            e = float(r[S + L1R]) - float(r[M + L1R])
+            e = l1_error(r)
             errors.append("{:+.1f}".format(e))
             counts = within[label].setdefault(m["variant"], [0, 0])
             counts[0] += abs(e) <= 3
@@ -646,9 +655,6 @@ def gen_start_skip_fit():
     preset = h200_parameters()
     chosen = (int(preset["block_start_skip"]), preset["warp_rate_spread"])
 
-    def mean_error(rows):
-        return sum(abs(float(r[S + L1R]) - float(r[M + L1R])) for r in rows) / len(rows)
-
     out = ["| block start skip | rate spread | training matmul: L1 within 3 | beyond 6 | mean \\|L1 error\\| "
            "| index64 probes: L1 within 3 | mean \\|L1 error\\| | fit set (37 rows): mean \\|L1 error\\| |",
            "|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -656,9 +662,9 @@ def gen_start_skip_fit():
         train = read_csv("{}/train_s{}_{}.csv".format(START_SKIP_FIT, skip, spread))
         probe = read_csv("{}/probe_s{}_{}.csv".format(START_SKIP_FIT, skip, spread))
         t, p = target_counts(train), target_counts(probe)
-        cells = ["{}/{}".format(t["l1_3"], t["runs"]), str(t["l1_6"]), "{:.2f}".format(mean_error(train)),
-                 "{}/{}".format(p["l1_3"], p["runs"]), "{:.2f}".format(mean_error(probe)),
-                 "{:.2f}".format(mean_error(train + probe))]
+        cells = ["{}/{}".format(t["l1_3"], t["runs"]), str(t["l1_6"]), "{:.2f}".format(mean_l1_error(train)),
+                 "{}/{}".format(p["l1_3"], p["runs"]), "{:.2f}".format(mean_l1_error(probe)),
+                 "{:.2f}".format(mean_l1_error(train + probe))]
         mark = "**" if (skip, spread) == chosen else ""
         out.append("| {m}{}{m} | {m}{}{m} | ".format(skip, spread, m=mark) + " | ".join(mark + c + mark for c in cells) + " |")
     return (note("from `{}/{{train,probe}}_sJ_S.csv`, written by `scripts/start_skip_fit.sh` (`cachesim compare "
@@ -671,26 +677,30 @@ def gen_start_skip_fit():
 AGE_WEIGHT_FIT = H200 + "/age_weight_fit"
 
 
+def presets_age_weight():
+    """The warp age weight the h200 preset applies to the loop it was fitted on (the 32-bit matmul)."""
+    applied = json.loads(run(["simulate", "--model", "gpu", "--preset", "h200", "--workload", "matmul", "--size",
+                              "64x64", "--depth", "64", "--compilation", "index32", "--format", "json"]))
+    return applied["parameters"]["warp_age_weight"]
+
+
 def gen_age_weight_fit():
     pattern = re.compile(r"probe_w([0-9.]+)\.csv$")
     weights = sorted((m.group(1) for m in (pattern.match(f) for f in os.listdir(os.path.join(ROOT, AGE_WEIGHT_FIT)))
                       if m), key=float)
-    # the weight the presets apply to the fitted loop (the 32-bit matmul)
-    applied = json.loads(run(["simulate", "--model", "gpu", "--preset", "h200", "--workload", "matmul", "--size",
-                              "64x64", "--depth", "64", "--compilation", "index32", "--format", "json"]))
-    chosen = float(applied["parameters"]["warp_age_weight"])
+    chosen = float(presets_age_weight())
     moved = [("linear", 128), ("linear", 256), ("column:128", 128), ("column:128", 256)]
     out = ["| warp age weight | " + " | ".join("`{}` b{}".format(s, b) for s, b in moved)
            + " | other schedules: worst \\|L1 error\\| | L1 within 3 | beyond 6 | mean \\|L1 error\\| |",
            "|---:|" + "---:|" * (len(moved) + 4)]
     for w in weights:
         rows = read_csv("{}/probe_w{}.csv".format(AGE_WEIGHT_FIT, w))
-        err = {(r["schedule"], int(r["block"])): float(r[S + L1R]) - float(r[M + L1R]) for r in rows}
+        err = {(r["schedule"], int(r["block"])): l1_error(r) for r in rows}
         others = [abs(e) for key, e in err.items() if key not in moved]
         counts = target_counts(rows)
         cells = ["{:+.1f}".format(err[key]) for key in moved] + [
             "{:.1f}".format(max(others)), "{}/{}".format(counts["l1_3"], counts["runs"]), str(counts["l1_6"]),
-            "{:.2f}".format(sum(abs(e) for e in err.values()) / len(err))]
+            "{:.2f}".format(mean_l1_error(rows))]
         mark = "**" if abs(float(w) - chosen) < 1e-9 else ""
         out.append("| {m}{}{m} | ".format(w, m=mark) + " | ".join(mark + c + mark for c in cells) + " |")
     return (note("from `{}/probe_wW.csv`, written by `scripts/age_weight_fit.sh` (`cachesim compare --preset h200 "
@@ -723,20 +733,20 @@ def gen_age_weight_sets():
             cells = []
             for rows in (plain, preset):
                 rows = [r for r in rows if r["variant"] == variant]
-                err = [abs(float(r[S + L1R]) - float(r[M + L1R])) for r in rows]
                 c = target_counts(rows)
-                cells += ["{}/{}".format(c["l1_3"], c["runs"]), str(c["l1_6"]), "{:.2f}".format(sum(err) / len(err)),
+                cells += ["{}/{}".format(c["l1_3"], c["runs"]), str(c["l1_6"]), "{:.2f}".format(mean_l1_error(rows)),
                           "{}/{}".format(c["l2_5"], c["runs"])]
-            out.append("| {} | {} | {} | {} | {} | ".format(gpu, set_name, kernel, variant, len(err)) + " | ".join(cells)
-                       + " |")
+            out.append("| {} | {} | {} | {} | {} | ".format(gpu, set_name, kernel, variant, c["runs"])
+                       + " | ".join(cells) + " |")
     return (note("the index32 rows (and the fresh index64 ones) of {}, the first of each pair written by `{}`, the "
-                 "others by `scripts/fidelity_report.sh` (the presets: weight 0.95 for the index32 loops, which a "
+                 "others by `scripts/fidelity_report.sh` (the presets: weight {} for the index32 loops, which a "
                  "pipe limits, 1 for index64)".format(
-                     ", ".join("`{}`".format(p) for p in used), NO_AGE_CMD))
+                     ", ".join("`{}`".format(p) for p in used), NO_AGE_CMD, presets_age_weight()))
             + "\n" + "\n".join(out) + "\n")
 
 
 def gen_age_weight_fresh_rows():
+    weight = presets_age_weight()
     schedules = None
     out = []
     plain = read_csv(report_path("h200", "fresh", "matmul", NO_AGE_DIR))
@@ -757,9 +767,9 @@ def gen_age_weight_fresh_rows():
         name = "{}² d{} b{}".format(width, depth, block)
         out.append("| {} | the chip's L1 % | ".format(name) + " | ".join(
             "{:.1f}".format(float(rows[s][M + L1R])) for s in schedules) + " |")
-        for label, src in (("no weight", base), ("the presets (0.95)", rows)):
-            out.append("| | {} | ".format(label) + " | ".join(
-                "{:+.1f}".format(float(src[s][S + L1R]) - float(src[s][M + L1R])) for s in schedules) + " |")
+        for label, src in (("no weight", base), ("the presets ({})".format(weight), rows)):
+            out.append("| | {} | ".format(label) + " | ".join("{:+.1f}".format(l1_error(src[s])) for s in schedules)
+                       + " |")
     return (note("`{}` and `{}`: the chip's L1 hit rate, then the model's error in points".format(
         report_path("h200", "fresh", "matmul", NO_AGE_DIR), report_path("h200", "fresh", "matmul")))
             + "\n" + "\n".join(out) + "\n")
