@@ -101,8 +101,9 @@ for part in "${parts[@]}"; do
       IFS=: read -r gpu set kernel <<< "$part"
       case "$set:$kernel" in
         training:stencil|training:matmul|heldout:stencil|heldout:matmul) compare_one "$gpu" "$set" "$kernel" ;;
-        fresh:stencil|fresh:matmul) [ "$gpu" = h200 ] && compare_one "$gpu" "$set" "$kernel" ||
-                        { echo "fidelity_report: only the H200 has a fresh set" >&2; exit 2; } ;;
+        fresh:stencil|fresh:matmul)
+          if [ "$gpu" != h200 ]; then echo "fidelity_report: only the H200 has a fresh set" >&2; exit 2; fi
+          compare_one "$gpu" "$set" "$kernel" ;;
         *) echo "fidelity_report: unknown part $part (GPU:training|heldout:stencil|matmul, h200:fresh:stencil|matmul)" >&2; exit 2 ;;
       esac ;;
     *) echo "fidelity_report: unknown part $part (h200, h100, rtx2080s or GPU:SET:KERNEL)" >&2; exit 2 ;;
