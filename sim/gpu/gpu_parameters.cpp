@@ -31,6 +31,13 @@ constexpr std::string_view kH200Fidelity =
 PresetSource every(Provenance kind, std::string_view detail) { return {"", {kind, detail}}; }
 PresetSource only(std::string_view preset, Provenance kind, std::string_view detail) { return {preset, {kind, detail}}; }
 
+// Whether warps draw rates (the rounds' loose round robin with a spread, no measured timeline): what
+// the rate redraw and the warp age weight act on.
+bool rates_drawn(const GpuConfig& c) {
+    return c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds && c.warp_rate_spread > 0 &&
+           !c.timeline;
+}
+
 constexpr auto M = Provenance::measured;
 constexpr auto D = Provenance::documented;
 constexpr auto F = Provenance::fitted;
@@ -363,9 +370,7 @@ std::vector<GpuParameter> make_table() {
                          "apart as a random walk; 0: a warp keeps one rate",
                  .get = get_number<&GpuConfig::warp_rate_redraw>, .set = set_count32<&GpuConfig::warp_rate_redraw>,
                  .applied = [](const GpuConfig& c, const WorkloadSpec*) {
-                     return std::to_string(c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds &&
-                                                   c.warp_rate_spread > 0 && !c.timeline
-                                               ? c.warp_rate_redraw : 0);
+                     return std::to_string(rates_drawn(c) ? c.warp_rate_redraw : 0);
                  },
                  .sources = {every(A, "0: a warp keeps the rate it drew"),
                              only("h200", A, "32, for every workload: the loads of one iteration of gpubench's "
@@ -426,9 +431,7 @@ std::vector<GpuParameter> make_table() {
                  },
                  // the loop's weight for "auto"; only the rounds' loose round robin with rates weighs ages
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
-                     const bool rated = c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds &&
-                                        c.warp_rate_spread > 0 && !c.timeline;
-                     return rated ? short_real(warp_age_weight_for(c, w)) : std::string("1");
+                     return rates_drawn(c) ? short_real(warp_age_weight_for(c, w)) : std::string("1");
                  },
                  .sources = {every(A, "1: warps at their drawn rates, whatever their age"),
                              only("h200", F, "auto: 1 for loops the issue port limits, and for the loops a pipe limits "
