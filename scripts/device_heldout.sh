@@ -10,6 +10,9 @@
 #   drift:    the compilation probes (drift_probe_matmul): the 768^3 matmul, a size in no set,
 #             every compilation, five schedules, blocks 128/256: how far each compilation's
 #             sharers part at a size no parameter was chosen on;
+#   depth:    depth probes for the 32-bit build (depth_probe_matmul), in no set: the 768^2 matmul
+#             at depths 384, 1536, 3072 and the 1536x768 one at 768, five schedules, blocks
+#             128/256: how its sharers' parting grows with the loop's length and the waves;
 #   fresh:    a second held-out set for the matmul (fresh_matmul), measured after the presets'
 #             warp age weight was chosen, which nothing has been run or tuned on: the 32-bit
 #             build at sizes, depths and blocks that no other set has it at, and the training
@@ -30,7 +33,7 @@ PARTS=",${1:-heldout},"
 PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|fresh|fresh_stencil) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -158,6 +161,16 @@ if want drift; then
     sweep drift_probe_matmul 200 --kernel matmul --size 768x768 --depth 768 \
       --schedules linear,column:32,column:64,column:128,tiled:32x32 --blocks 128,256 --variants "$v"
   done
+fi
+
+if want depth; then
+  # How the 32-bit build's parting grows with the loop's length and with the number of waves,
+  # measured where no set is: the 768^2 drift probes at depths 384, 1536 and 3072, and a grid of
+  # twice the blocks (1536x768) at depth 768.
+  sweep depth_probe_matmul 200 --kernel matmul --size 768x768 --depth 384,1536,3072 \
+    --schedules linear,column:32,column:64,column:128,tiled:32x32 --blocks 128,256 --variants index32
+  sweep depth_probe_matmul 200 --kernel matmul --size 1536x768 --depth 768 \
+    --schedules linear,column:32,column:64,column:128,tiled:32x32 --blocks 128,256 --variants index32
 fi
 
 if want fresh; then

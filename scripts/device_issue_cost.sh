@@ -5,16 +5,18 @@
 # every box gpubench specialises and three it does not) and the matmul on 512x512, depth 512
 # (block 128, linear) -- each compiled three ways, with the issue and pipe counters; and, to see
 # why the 32-bit build of the matmul shares less in L1, the warp states (why warps did not issue)
-# of held-out launches compiled both ways. Usage:
-#   scripts/device_issue_cost.sh [probe|states|all]   (default all)
+# of held-out launches compiled both ways; and the knee: how many warps a scheduler runs at full
+# speed in each compiled matmul loop (the same loop with 1 to 16 warps per scheduler, one wave:
+# cycles stay flat while each warp's own latency limits it and grow once the scheduler does). Usage:
+#   scripts/device_issue_cost.sh [probe|states|knee|all]   (default all: probe and states)
 # Writes under $OUT (default ./device-out): probe: ncu_{stencil,matmul}.csv (ncu --page raw),
 # rows_{stencil,matmul}.csv (gpubench's rows, in the same order; scripts/issue_cost_table.py
 # turns them into issue_cost.csv); states: warp_states_{1536,1024}.csv and
-# rows_warp_states_{1536,1024}.csv; and environment.txt.
+# rows_warp_states_{1536,1024}.csv; knee: knee.csv and rows_knee.csv; and environment.txt.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 PART=${1:-all}
-case $PART in probe|states|all) ;; *) echo "unknown part $PART (probe, states or all)" >&2; exit 2;; esac
+case $PART in probe|states|knee|all) ;; *) echo "unknown part $PART (probe, states, knee or all)" >&2; exit 2;; esac
 OUT=${OUT:-$PWD/device-out}
 mkdir -p "$OUT/logs"
 cmake -S . -B build-device -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/logs/build.log" 2>&1 &&
@@ -34,6 +36,28 @@ run() {
     --out "$OUT/rows_$name.csv" >"$OUT/ncu_$name.csv" 2>"$OUT/logs/$name.err"
   echo "rc=$? $name"
 }
+if [ "$PART" = knee ]; then
+  # 128-thread blocks of the matmul, width 128 (one block a row), 132*m rows: m blocks an SM in one
+  # wave, so m warps on each of its four schedulers; depth 3072 keeps the launch long.
+  KNEE_METRICS=gpc__cycles_elapsed.max,sm__cycles_active.avg,smsp__issue_active.avg.per_cycle_active
+  KNEE_METRICS=$KNEE_METRICS,sm__warps_active.avg.per_cycle_active,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+  KNEE_METRICS=$KNEE_METRICS,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct
+  for m in 1 2 3 4 6 8 12 16; do
+    timeout 100 ncu --csv --page raw --print-units base --kernel-name-base demangled --kernel-name regex:ProfiledLaunch \
+      --cache-control all --clock-control none --metrics "$KNEE_METRICS" \
+      "$BIN" --counters ncu --kernel matmul --size "128x$((132 * m))" --depth 3072 --blocks 128 --schedules linear \
+      --variants index64,index32 --reps 1 --warmup 0 --no-check --out "$OUT/logs/rows_knee_$m.csv" \
+      >"$OUT/logs/knee_$m.csv" 2>"$OUT/logs/knee_$m.err"
+    echo "rc=$? knee $m"
+  done
+  . scripts/device_common.sh
+  for m in 1 2 3 4 6 8 12 16; do cat "$OUT/logs/knee_$m.csv"; done >"$OUT/logs/knee_all.csv"  # rows' order
+  ncu_raw_rows "$OUT/logs/knee_all.csv" "$OUT/knee.csv"
+  { head -1 "$OUT/logs/rows_knee_1.csv"; for m in 1 2 3 4 6 8 12 16; do tail -n +2 "$OUT/logs/rows_knee_$m.csv"; done; } \
+    >"$OUT/rows_knee.csv"
+  pack_logs
+  exit 0
+fi
 if [ "$PART" != states ]; then
   run stencil --kernel stencil --size 1024x1024 --stencil 3x3,5x5,7x7,9x9,3x5,11x11,13x13 --blocks 256 --schedules linear
   run matmul --kernel matmul --size 512x512 --depth 512 --blocks 128 --schedules linear

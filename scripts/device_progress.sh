@@ -15,6 +15,9 @@
 #   stencil_<stencil>_<schedule>_<block>.csv.gz  per warp: launch,block,warp,sm,start_ns,end_ns
 #                                       (the configuration is in the name: the files stay small)
 #   stencil_ncu.csv                     ncu's raw page (L1, L2 near/far, coalesced, DRAM)
+#   index32: progressprobe --index32 (32-bit load addresses, a loop a pipe limits) at 768^3
+#   progress_index32_<schedule>_<block>.csv.gz, progress32_ncu.csv  as probe, for linear,
+#                                       column:64 and column:128 at blocks 128/256
 #   ends: the naive matmul's EndStampedLaunch (only warp ends recorded, after the loop)
 #   ends_linear.csv.gz                  per warp: configuration, launch, block, warp, SM, slot, end_ns
 #   ends_ncu.csv                        ncu's raw page for the end-stamped and the profiled launches
@@ -23,7 +26,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -115,6 +118,27 @@ if [ "$MODE" = warps ]; then
 fi
 BIN=build-device/apps/gpubench/progressprobe
 cuobjdump -sass "$BIN" >"$OUT/logs/progressprobe.sass" 2>&1
+
+if [ "$MODE" = index32 ]; then
+  ARGS=(--index32 1 --size 768 --schedules linear,column:64,column:128 --blocks 128,256)
+  echo "== timestamps"
+  "$BIN" "$OUT/progress" "${ARGS[@]}" --launches 2
+  echo "rc=$?"
+  gzip "$OUT"/progress_index32_*.csv
+  echo "== ncu"
+  METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,sm__cycles_elapsed.max,gpu__time_duration.sum
+  FLAGS=(--csv --page raw --print-units base --metrics "$METRICS" -k regex:progress --cache-control all --clock-control none)
+  timeout 300 ncu "${FLAGS[@]}" "$BIN" /tmp/every32 "${ARGS[@]}" --launches 1 >"$OUT/logs/ncu_probe32.csv" \
+    2>"$OUT/logs/ncu_probe32.log"
+  echo "rc=$?"
+  timeout 300 ncu "${FLAGS[@]}" "$BIN" /tmp/every768 "${ARGS[@]}" --launches 1 --every 768 \
+    >>"$OUT/logs/ncu_probe32.csv" 2>>"$OUT/logs/ncu_probe32.log"
+  echo "rc=$?"
+  ncu_raw_rows "$OUT/logs/ncu_probe32.csv" "$OUT/progress32_ncu.csv"
+  pack_logs
+  exit 0
+fi
 
 echo "== timestamps"
 "$BIN" "$OUT/progress" --schedules linear --launches 2 && "$BIN" "$OUT/progress" --schedules column:32 --launches 1

@@ -2,9 +2,12 @@
 # Runs the compilation probes (the 768^3 matmul of every compilation, in no validation set:
 # tests/data/h200/drift_probe/drift_probe_matmul.csv, from `scripts/device_heldout.sh drift`)
 # through `cachesim compare` under the GPU model's timings, each row simulated with its own
-# compilation, writing tests/data/h200/drift_probe/compare/MODEL.{csv,txt} for docs/fidelity.md:
+# compilation, writing tests/data/h200/drift_probe/compare/MODEL.{csv,txt} for docs/fidelity.md;
+# and, for the models marked (*), the depth probes of the 32-bit build (the 768^2 matmul at
+# depths 384, 1536, 3072 and the 1536x768 one, also in no set: depth_probe/depth_probe_matmul.csv,
+# from `scripts/device_heldout.sh depth`) into tests/data/h200/depth_probe/compare/MODEL.{csv,txt}:
 #
-#   preset      the h200 preset (rounds; rates drawn afresh every 32 requests, spread 0.15, blocks
+#   preset (*)  the h200 preset (rounds; rates drawn afresh every 32 requests, spread 0.15, blocks
 #               starting 0..8 turns late: fitted on the training matmul and these probes' index64 rows;
 #               the index32 build's warps oldest first: fitted on these probes' index32 rows)
 #   redraw_0.3  rates drawn afresh at spread 0.3 with a block start skip of 1 (the spread chosen on
@@ -12,11 +15,12 @@
 #   fixed_0.05  each warp keeping its first rate, at the spread that fits the training set so
 #               (0.05), block start skip 1
 #   redraw_0.6, redraw_1.0   redraw_0.3 with wider spreads (how a uniform drift moves each schedule)
-#   cycles_gto  cycle timing, greedy then oldest, the measured issue cost per compilation
+#   no_age_weight (*)   the preset with no warp weighed by its age (--gpu warp-age-weight=1)
+#   cycles_gto (*)  cycle timing, greedy then oldest, the measured issue cost per compilation
 #
 #   scripts/drift_probe_report.sh [--jobs N] [MODEL ...]
 #
-# The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim. About 10 CPU minutes.
+# The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim. About 25 CPU minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
@@ -29,7 +33,7 @@ while [ $# -gt 0 ]; do
     *) models+=("$1"); shift ;;
   esac
 done
-[ ${#models[@]} -gt 0 ] || models=(preset redraw_0.3 fixed_0.05 redraw_0.6 redraw_1.0 cycles_gto)
+[ ${#models[@]} -gt 0 ] || models=(preset redraw_0.3 fixed_0.05 redraw_0.6 redraw_1.0 cycles_gto no_age_weight)
 if [ ! -x "$bin" ]; then
   echo "drift_probe_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
@@ -46,10 +50,18 @@ for model in "${models[@]}"; do
     redraw_*) options=(--gpu warp-rate-redraw=32 --gpu "warp-rate-spread=${model#redraw_}" --gpu block-start-skip=1
                        --gpu warp-age-weight=1) ;;
     cycles_gto) options=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto) ;;
-    *) echo "drift_probe_report: unknown model $model (preset, fixed_S, redraw_S, cycles_gto)" >&2; exit 2 ;;
+    no_age_weight) options=(--gpu warp-age-weight=1) ;;
+    *) echo "drift_probe_report: unknown model $model (preset, fixed_S, redraw_S, cycles_gto, no_age_weight)" >&2
+       exit 2 ;;
   esac
   echo "drift_probe_report: $model" >&2
   "$bin" compare --preset h200 --measured "probe=$dir/drift_probe_matmul.csv" --skip-invalid-rows "${options[@]}" \
     "${parallel[@]}" --no-progress --plot none --out "$dir/compare/$model.csv" > "$dir/compare/$model.txt.new"
   mv "$dir/compare/$model.txt.new" "$dir/compare/$model.txt"
+  case "$model" in preset|no_age_weight|cycles_gto) ;; *) continue ;; esac
+  depth=tests/data/h200/depth_probe
+  mkdir -p "$depth/compare"
+  "$bin" compare --preset h200 --measured "probe=$depth/depth_probe_matmul.csv" --skip-invalid-rows "${options[@]}" \
+    "${parallel[@]}" --no-progress --plot none --out "$depth/compare/$model.csv" > "$depth/compare/$model.txt.new"
+  mv "$depth/compare/$model.txt.new" "$depth/compare/$model.txt"
 done

@@ -775,6 +775,87 @@ def gen_age_weight_fresh_rows():
             + "\n" + "\n".join(out) + "\n")
 
 
+DEPTH_PROBE = H200 + "/depth_probe"
+DEPTH_MODELS = [  # (file stem under */compare, row label)
+    ("preset", "the presets"),
+    ("no_age_weight", "no age weight"),
+    ("cycles_gto", "cycle timing (gto, issue cost)"),
+]
+
+
+def gen_depth_probe():
+    """The 32-bit build's L1 as its loop grows: the index32 compilation probes (depth 768) and the
+    depth probes, the chip against each model."""
+    weight = presets_age_weight()
+    launch = lambda r: (int(r["width"]), int(r["height"]), int(r["depth"]))
+    sources = []
+    runs = {}
+    for stem, label in DEPTH_MODELS:
+        rows = []
+        for path in ("{}/compare/{}.csv".format(DRIFT_PROBE, stem), "{}/compare/{}.csv".format(DEPTH_PROBE, stem)):
+            rows += [r for r in read_csv(path) if r["variant"] == "index32"]
+            sources.append(path)
+        runs[label] = {(launch(r), r["schedule"], r["block"]): r for r in rows}
+    first = runs[DEPTH_MODELS[0][1]]
+    launches = sorted({k[0] for k in first}, key=lambda l: (l[0] * l[1] != 768 * 768, l[2]))
+    shown = ["linear", "column:64", "column:128"]
+    out = ["| schedule | block | | " + " | ".join("{}x{} d{}".format(*l) for l in launches) + " |",
+           "|---|---:|---|" + "---:|" * len(launches)]
+    for schedule in shown:
+        for block in ("128", "256"):
+            out.append("| `{}` | {} | the chip's L1 % | ".format(schedule, block) + " | ".join(
+                "{:.1f}".format(float(first[(l, schedule, block)][M + L1R])) for l in launches) + " |")
+            for _, label in DEPTH_MODELS:
+                out.append("| | | {} | ".format(label) + " | ".join(
+                    "{:+.1f}".format(l1_error(runs[label][(l, schedule, block)])) for l in launches) + " |")
+    summary = []
+    for _, label in DEPTH_MODELS:
+        errors = [l1_error(r) for r in runs[label].values()]
+        summary.append("{}: L1 within 3 points {}/{}, beyond 6 {}, mean |error| {:.2f}".format(
+            label, sum(abs(e) <= 3 for e in errors), len(errors), sum(abs(e) > 6 for e in errors),
+            sum(abs(e) for e in errors) / len(errors)))
+    return (note("from {}: the chip's index32 rows of `scripts/device_heldout.sh drift` and `depth`, the model's "
+                 "from `scripts/drift_probe_report.sh preset no_age_weight cycles_gto` (the presets: warp age weight "
+                 "{} for this loop; no age weight: `--gpu warp-age-weight=1`; cycle timing: `--gpu timing=cycles "
+                 "--gpu warp-scheduler=gto --gpu issue-cycles=auto`); the model's L1 error in points; `column:32` and "
+                 "`tiled:32x32` are in the files and the summary".format(
+                     ", ".join("`{}`".format(p) for p in sources), weight))
+            + "\n" + "\n".join(out) + "\n\n" + "\n".join("- " + line for line in summary) + "\n")
+
+
+KNEE = ISSUE_COST + "/knee.csv"
+KNEE_ROWS = ISSUE_COST + "/rows_knee.csv"
+
+
+def gen_knee():
+    """Launch cycles of the matmul with 1..16 warps on each scheduler, one wave, both compilations."""
+    ncu = read_csv(KNEE)
+    rows = read_csv(KNEE_ROWS)
+    value = lambda r, k: float(r[k].replace(",", ""))
+    by = {}
+    for n, g in zip(ncu, rows):
+        warps = int(g["height"]) * int(g["width"]) // int(g["block"]) * (int(g["block"]) // 32) // 132 // 4
+        grid = int(n["Grid Size"].strip("()").split(",")[0])
+        if grid * int(g["block"]) != int(g["width"]) * int(g["height"]):
+            raise SystemExit("make_docs: {} and {} are not in the same order".format(KNEE, KNEE_ROWS))
+        by[(g["variant"], warps)] = n
+    counts = sorted({w for _, w in by})
+    out = ["| warps per scheduler | " + " | ".join(str(w) for w in counts) + " |", "|---|" + "---:|" * len(counts)]
+    for variant in ("index64", "index32"):
+        one = value(by[(variant, counts[0])], "gpc__cycles_elapsed.max")
+        requests = value(by[(variant, counts[0])], "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") / (132 * 4)
+        out.append("| {}: cycles, relative to one warp | ".format(variant) + " | ".join(
+            "{:.2f}".format(value(by[(variant, w)], "gpc__cycles_elapsed.max") / one) for w in counts) + " |")
+        out.append("| {}: scheduler cycles per request | ".format(variant) + " | ".join(
+            "{:.1f}".format(value(by[(variant, w)], "gpc__cycles_elapsed.max") / (requests * w)) for w in counts)
+            + " |")
+    return (note("from `{}` and `{}`, written by `scripts/device_issue_cost.sh knee` (Nsight Compute, the matmul "
+                 "with width 128, depth 3072, block 128 and 132 x m rows: m warps on each scheduler of every SM, "
+                 "one wave; a scheduler's cycles per request are the launch's cycles over the requests each "
+                 "scheduler issued)".format(KNEE, KNEE_ROWS))
+            + "\n" + "\n".join(out) + "\n")
+
+
 # --- the rtx2080s preset against the thesis's RTX 2080 Super -----------------------------------
 
 THESIS_QUOTES = "tests/data/rtx2080s/thesis_quotes.csv"
@@ -844,6 +925,8 @@ GENERATORS = {
     "age-weight-fit": gen_age_weight_fit,
     "age-weight-sets": gen_age_weight_sets,
     "age-weight-fresh": gen_age_weight_fresh_rows,
+    "depth-probe": gen_depth_probe,
+    "issue-cost-knee": gen_knee,
     "heldout-index64-summary": gen_heldout_index64_summary,
 }
 

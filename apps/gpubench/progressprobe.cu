@@ -8,8 +8,11 @@
 // flush, as gpubench's measured launches do. Under Nsight Compute (-k regex:progress) the same
 // launches give the L1 hit rate with the instrumentation in place.
 //
+// --index32 computes the load addresses with 32-bit arithmetic, as gpubench's index32 compilation
+// does (its loop a pipe limits rather than the issue port); the files are then PREFIX_index32_....
+//
 // Usage: progressprobe PREFIX [--schedules linear,column:32] [--blocks 128,256,1024]
-//                             [--size 1024] [--every 32] [--launches 2]
+//                             [--size 1024] [--every 32] [--launches 2] [--index32 1]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -38,6 +41,7 @@ struct ProgressArgs {
     std::uint32_t* where;       // per warp: sm << 16 | warp slot
 };
 
+template <bool kIndex32>
 __global__ void progress_matmul(ProgressArgs args) {
     const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t warp = tid / 32;
@@ -60,9 +64,15 @@ __global__ void progress_matmul(ProgressArgs args) {
     }
     float result = 0.0f;
     const float* a_row = args.a + y * args.n;
+    const std::uint32_t x32 = static_cast<std::uint32_t>(x), y32 = static_cast<std::uint32_t>(y);
     for (std::uint32_t chunk = 0; chunk < args.n; chunk += args.every) {
-        for (std::uint32_t i = chunk; i < chunk + args.every; ++i)
-            result += a_row[i] * args.b[static_cast<std::uint64_t>(i) * args.n + x];
+        if constexpr (kIndex32) {
+            for (std::uint32_t i = chunk; i < chunk + args.every; ++i)
+                result += args.a[y32 * args.n + i] * args.b[i * args.n + x32];
+        } else {
+            for (std::uint32_t i = chunk; i < chunk + args.every; ++i)
+                result += a_row[i] * args.b[static_cast<std::uint64_t>(i) * args.n + x];
+        }
         if (recorder) {
             unsigned long long now;
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
@@ -96,7 +106,7 @@ int main(int argc, char** argv) try {
     using gpubench::cuda_check;
     if (argc < 2) {
         std::fprintf(stderr, "usage: progressprobe PREFIX [--schedules S,...] [--blocks B,...] [--size N] "
-                             "[--every K] [--launches L]\n");
+                             "[--every K] [--launches L] [--index32 0|1]\n");
         return 2;
     }
     const std::string prefix = argv[1];
@@ -104,6 +114,7 @@ int main(int argc, char** argv) try {
     std::vector<std::string> blocks{"128", "256", "1024"};
     std::uint32_t n = 1024, every = 32;
     int launches = 2;
+    bool index32 = false;
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string opt = argv[i], value = argv[i + 1];
         if (opt == "--schedules") schedules = split(value);
@@ -111,6 +122,7 @@ int main(int argc, char** argv) try {
         else if (opt == "--size") n = static_cast<std::uint32_t>(std::stoul(value));
         else if (opt == "--every") every = static_cast<std::uint32_t>(std::stoul(value));
         else if (opt == "--launches") launches = std::stoi(value);
+        else if (opt == "--index32") index32 = value == "1";
         else {
             std::fprintf(stderr, "progressprobe: unknown option %s\n", opt.c_str());
             return 2;
@@ -146,14 +158,16 @@ int main(int argc, char** argv) try {
             const std::uint32_t block = static_cast<std::uint32_t>(std::stoul(block_text));
             const std::uint32_t grid = static_cast<std::uint32_t>((n2 + block - 1) / block);
             const ProgressArgs args{c, a, b, n, every, schedule, times, where};
-            const std::string path = prefix + "_" + file_safe(name) + "_" + block_text + ".csv";
+            const std::string path =
+                prefix + (index32 ? "_index32_" : "_") + file_safe(name) + "_" + block_text + ".csv";
             std::ofstream out(path);
             out << "launch,block,warp,sm,slot";
             for (std::uint32_t s = 0; s < samples; ++s) out << ",t" << s * every;
             out << '\n';
             for (int launch = 0; launch < launches; ++launch) {
                 flush<<<1024, 256>>>(scratch, flush_words, ++generation);
-                progress_matmul<<<grid, block>>>(args);
+                if (index32) progress_matmul<true><<<grid, block>>>(args);
+                else progress_matmul<false><<<grid, block>>>(args);
                 cuda_check(cudaGetLastError(), "progress_matmul launch");
                 cuda_check(cudaDeviceSynchronize(), "progress_matmul");
                 cuda_check(cudaMemcpy(host_times.data(), times, host_times.size() * sizeof(unsigned long long),
