@@ -872,6 +872,21 @@ def gen_rtx2080s_thesis():
     out.append("| thesis (RTX 2080 Super) | | " + " | ".join(quotes[s]["l1_hit_rate_pct"] for s in schedules) + " | "
                + " | ".join(quotes[s]["l2_hit_rate_pct"] for s in schedules) + " | "
                + " | ".join(quotes[s]["l2_to_l1_gb"] for s in schedules) + " |")
+    # By hand: a 128-thread block whose four warps share L1 lines with each other but with no other
+    # block. Per warp and k: one 32 B sector of A (all lanes one element; 8 floats a sector, so a
+    # miss every 8th k) and four sectors of B (32 consecutive floats). linear: the block is 128
+    # columns of one row, A's sector is the block's (1/8 miss per k), B's 16 sectors all miss;
+    # column:32: four rows of the same 32 columns, each warp misses its own A sector every 8th k
+    # (4/8), B's 4 sectors are the block's (4 misses). 20 sectors a block per k.
+    n, depth, block = 1024, 1024, 128
+    blocks = n * n // block
+    misses = {"linear": 16 + 1 / 8, "column:32": 4 + 4 / 8}
+    if set(misses) == set(schedules):
+        out.append("| by hand: no L1 line shared between blocks | {} | ".format(block) + " | ".join(
+            "{:.2f}".format(100 * (1 - misses[s] / 20)) for s in schedules) + " | " + " | ".join(
+            "" for _ in schedules) + " | " + " | ".join(
+            "{:.2f} ({:.2f} GiB)".format(misses[s] * 32 * blocks * depth / 1e9, misses[s] * 32 * blocks * depth / 2**30)
+            for s in schedules) + " |")
     if not os.path.exists(os.path.join(ROOT, THESIS_SWEEP)):
         return (note("`{}` is not yet in the repository: run `scripts/fidelity_report.sh rtx2080s`".format(THESIS_SWEEP))
                 + "\n" + "\n".join(out) + "\n")
