@@ -119,39 +119,35 @@ fi
 BIN=build-device/apps/gpubench/progressprobe
 cuobjdump -sass "$BIN" >"$OUT/logs/progressprobe.sass" 2>&1
 
+# progress_ncu NAME FULL ARGS...: progressprobe ARGS under Nsight Compute, a sample every 32 k and
+# then start and end only (--every FULL), into $OUT/NAME.
+progress_ncu() {
+  local name=$1 full=$2
+  shift 2
+  local metrics=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  metrics=$metrics,lts__t_sectors_srcunit_tex_op_read.sum,sm__cycles_elapsed.max,gpu__time_duration.sum
+  local flags=(--csv --page raw --print-units base --metrics "$metrics" -k regex:progress --cache-control all
+               --clock-control none)
+  echo "== ncu"
+  timeout 300 ncu "${flags[@]}" "$BIN" /tmp/every32 "$@" --launches 1 >"$OUT/logs/ncu_$name" 2>"$OUT/logs/ncu_$name.log"
+  echo "rc=$?"
+  timeout 300 ncu "${flags[@]}" "$BIN" /tmp/everyfull "$@" --launches 1 --every "$full" >>"$OUT/logs/ncu_$name" \
+    2>>"$OUT/logs/ncu_$name.log"
+  echo "rc=$?"
+  ncu_raw_rows "$OUT/logs/ncu_$name" "$OUT/$name"
+}
+
+echo "== timestamps"
 if [ "$MODE" = index32 ]; then
   ARGS=(--index32 1 --size 768 --schedules linear,column:64,column:128 --blocks 128,256)
-  echo "== timestamps"
   "$BIN" "$OUT/progress" "${ARGS[@]}" --launches 2
   echo "rc=$?"
   gzip "$OUT"/progress_index32_*.csv
-  echo "== ncu"
-  METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
-  METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,sm__cycles_elapsed.max,gpu__time_duration.sum
-  FLAGS=(--csv --page raw --print-units base --metrics "$METRICS" -k regex:progress --cache-control all --clock-control none)
-  timeout 300 ncu "${FLAGS[@]}" "$BIN" /tmp/every32 "${ARGS[@]}" --launches 1 >"$OUT/logs/ncu_probe32.csv" \
-    2>"$OUT/logs/ncu_probe32.log"
+  progress_ncu progress32_ncu.csv 768 "${ARGS[@]}"
+else
+  "$BIN" "$OUT/progress" --schedules linear --launches 2 && "$BIN" "$OUT/progress" --schedules column:32 --launches 1
   echo "rc=$?"
-  timeout 300 ncu "${FLAGS[@]}" "$BIN" /tmp/every768 "${ARGS[@]}" --launches 1 --every 768 \
-    >>"$OUT/logs/ncu_probe32.csv" 2>>"$OUT/logs/ncu_probe32.log"
-  echo "rc=$?"
-  ncu_raw_rows "$OUT/logs/ncu_probe32.csv" "$OUT/progress32_ncu.csv"
-  pack_logs
-  exit 0
+  gzip "$OUT"/progress_*.csv
+  progress_ncu progress_ncu.csv 1024
 fi
-
-echo "== timestamps"
-"$BIN" "$OUT/progress" --schedules linear --launches 2 && "$BIN" "$OUT/progress" --schedules column:32 --launches 1
-echo "rc=$?"
-gzip "$OUT"/progress_*.csv
-
-echo "== ncu"
-METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
-METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,sm__cycles_elapsed.max,gpu__time_duration.sum
-FLAGS=(--csv --page raw --print-units base --metrics "$METRICS" -k regex:progress --cache-control all --clock-control none)
-timeout 300 ncu "${FLAGS[@]}" "$BIN" /tmp/every32 --launches 1 >"$OUT/logs/ncu_probe.csv" 2>"$OUT/logs/ncu32.log"
-echo "rc=$?"
-timeout 200 ncu "${FLAGS[@]}" "$BIN" /tmp/every1024 --launches 1 --every 1024 >>"$OUT/logs/ncu_probe.csv" 2>"$OUT/logs/ncu1024.log"
-echo "rc=$?"
-ncu_raw_rows "$OUT/logs/ncu_probe.csv" "$OUT/progress_ncu.csv"
 pack_logs
