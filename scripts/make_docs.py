@@ -825,6 +825,7 @@ def gen_depth_probe():
 
 KNEE = ISSUE_COST + "/knee.csv"
 KNEE_ROWS = ISSUE_COST + "/rows_knee.csv"
+KNEE_CYCLES = ISSUE_COST + "/knee_cycles.csv"
 
 
 def gen_knee():
@@ -849,10 +850,25 @@ def gen_knee():
         out.append("| {}: scheduler cycles per request | ".format(variant) + " | ".join(
             "{:.1f}".format(value(by[(variant, w)], "gpc__cycles_elapsed.max") / (requests * w)) for w in counts)
             + " |")
+    model = {}
+    for r in read_csv(KNEE_CYCLES):
+        warps = int(r["height"]) // 132
+        model[(r["compilation"], warps)] = float(r["rounds"])
+    requests = 2 * 3072  # per warp: A and B each k
+    for variant in ("index64", "index32"):
+        one = model[(variant, counts[0])]
+        out.append("| {}, cycle timing: cycles, relative to one warp | ".format(variant) + " | ".join(
+            "{:.2f}".format(model[(variant, w)] / one) for w in counts) + " |")
+        out.append("| {}, cycle timing: scheduler cycles per request | ".format(variant) + " | ".join(
+            "{:.1f}".format(model[(variant, w)] / (requests * w)) for w in counts) + " |")
     return (note("from `{}` and `{}`, written by `scripts/device_issue_cost.sh knee` (Nsight Compute, the matmul "
                  "with width 128, depth 3072, block 128 and 132 x m rows: m warps on each scheduler of every SM, "
                  "one wave; a scheduler's cycles per request are the launch's cycles over the requests each "
-                 "scheduler issued)".format(KNEE, KNEE_ROWS))
+                 "scheduler issued); the cycle timing rows from `{}`, written by `cachesim sweep --model gpu "
+                 "--preset h200 --workload matmul --size 128x132,128x264,128x396,128x528,128x792,128x1056,"
+                 "128x1584,128x2112 --depth 3072 --block 128 --schedule linear --compilation index64,index32 "
+                 "--timing cycles --warp-scheduler gto --issue-cycles auto -o {}` (its launch length in "
+                 "cycles)".format(KNEE, KNEE_ROWS, KNEE_CYCLES, KNEE_CYCLES))
             + "\n" + "\n".join(out) + "\n")
 
 
