@@ -12,7 +12,8 @@
 # Writes under $OUT (default ./device-out): probe: ncu_{stencil,matmul}.csv (ncu --page raw),
 # rows_{stencil,matmul}.csv (gpubench's rows, in the same order; scripts/issue_cost_table.py
 # turns them into issue_cost.csv); states: warp_states_{1536,1024}.csv and
-# rows_warp_states_{1536,1024}.csv; knee: knee.csv and rows_knee.csv; and environment.txt.
+# rows_warp_states_{1536,1024}.csv; knee: {knee,knee_spread}.csv and rows_{knee,knee_spread}.csv;
+# and environment.txt.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 PART=${1:-all}
@@ -37,24 +38,30 @@ run() {
   echo "rc=$? $name"
 }
 if [ "$PART" = knee ]; then
-  # 128-thread blocks of the matmul, width 128 (one block a row), 132*m rows: m blocks an SM in one
-  # wave, so m warps on each of its four schedulers; depth 3072 keeps the launch long.
+  # 128-thread blocks of the matmul, 132*m rows, depth 3072 (a long launch): m blocks an SM in one
+  # wave, so m warps on each of its four schedulers. knee: width 128, one block a row, every block
+  # reading the same lines of B; knee_spread: width 128*132, 132 blocks a row, each reading its own
+  # 128 columns of B (only the m blocks of a column share them).
   KNEE_METRICS=gpc__cycles_elapsed.max,sm__cycles_active.avg,smsp__issue_active.avg.per_cycle_active
   KNEE_METRICS=$KNEE_METRICS,sm__warps_active.avg.per_cycle_active,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
   KNEE_METRICS=$KNEE_METRICS,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct
-  for m in 1 2 3 4 6 8 12 16; do
-    timeout 100 ncu --csv --page raw --print-units base --kernel-name-base demangled --kernel-name regex:ProfiledLaunch \
-      --cache-control all --clock-control none --metrics "$KNEE_METRICS" \
-      "$BIN" --counters ncu --kernel matmul --size "128x$((132 * m))" --depth 3072 --blocks 128 --schedules linear \
-      --variants index64,index32 --reps 1 --warmup 0 --no-check --out "$OUT/logs/rows_knee_$m.csv" \
-      >"$OUT/logs/knee_$m.csv" 2>"$OUT/logs/knee_$m.err"
-    echo "rc=$? knee $m"
-  done
   . scripts/device_common.sh
-  for m in 1 2 3 4 6 8 12 16; do cat "$OUT/logs/knee_$m.csv"; done >"$OUT/logs/knee_all.csv"  # rows' order
-  ncu_raw_rows "$OUT/logs/knee_all.csv" "$OUT/knee.csv"
-  { head -1 "$OUT/logs/rows_knee_1.csv"; for m in 1 2 3 4 6 8 12 16; do tail -n +2 "$OUT/logs/rows_knee_$m.csv"; done; } \
-    >"$OUT/rows_knee.csv"
+  WARPS="1 2 3 4 6 8 12 16"
+  for probe in knee:128:1 knee_spread:16896:132; do
+    IFS=: read -r name width per_row <<<"$probe"
+    for m in $WARPS; do
+      timeout 100 ncu --csv --page raw --print-units base --kernel-name-base demangled --kernel-name regex:ProfiledLaunch \
+        --cache-control all --clock-control none --metrics "$KNEE_METRICS" \
+        "$BIN" --counters ncu --kernel matmul --size "${width}x$((132 * m / per_row))" --depth 3072 --blocks 128 \
+        --schedules linear --variants index64,index32 --reps 1 --warmup 0 --no-check \
+        --out "$OUT/logs/rows_${name}_$m.csv" >"$OUT/logs/${name}_$m.csv" 2>"$OUT/logs/${name}_$m.err"
+      echo "rc=$? $name $m"
+    done
+    for m in $WARPS; do cat "$OUT/logs/${name}_$m.csv"; done >"$OUT/logs/${name}_all.csv"  # rows' order
+    ncu_raw_rows "$OUT/logs/${name}_all.csv" "$OUT/$name.csv"
+    { head -1 "$OUT/logs/rows_${name}_1.csv"; for m in $WARPS; do tail -n +2 "$OUT/logs/rows_${name}_$m.csv"; done; } \
+      >"$OUT/rows_$name.csv"
+  done
   pack_logs
   exit 0
 fi

@@ -823,52 +823,55 @@ def gen_depth_probe():
             + "\n" + "\n".join(out) + "\n\n" + "\n".join("- " + line for line in summary) + "\n")
 
 
-KNEE = ISSUE_COST + "/knee.csv"
-KNEE_ROWS = ISSUE_COST + "/rows_knee.csv"
-KNEE_CYCLES = ISSUE_COST + "/knee_cycles.csv"
+KNEE_PROBES = [  # (file stem under ISSUE_COST, width, row label)
+    ("knee", 128, "every block the same lines of B"),
+    ("knee_spread", 128 * 132, "each column of blocks its own lines"),
+]
+KNEE_SIZES = [1, 2, 3, 4, 6, 8, 12, 16]  # warps per scheduler
+
+
+def knee_sweep_command(width, out):
+    rows = (lambda m: 132 * m * 128 // width)
+    return ("cachesim sweep --model gpu --preset h200 --workload matmul --size {} --depth 3072 --block 128 "
+            "--schedule linear --compilation index64,index32 --timing cycles --warp-scheduler gto "
+            "--issue-cycles auto -o {}".format(",".join("{}x{}".format(width, rows(m)) for m in KNEE_SIZES), out))
 
 
 def gen_knee():
-    """Launch cycles of the matmul with 1..16 warps on each scheduler, one wave, both compilations."""
-    ncu = read_csv(KNEE)
-    rows = read_csv(KNEE_ROWS)
+    """Launch cycles of the matmul with 1..16 warps on each scheduler, one wave, both compilations,
+    on the chip and under cycle timing."""
     value = lambda r, k: float(r[k].replace(",", ""))
-    by = {}
-    for n, g in zip(ncu, rows):
-        warps = int(g["height"]) * int(g["width"]) // int(g["block"]) * (int(g["block"]) // 32) // 132 // 4
-        grid = int(n["Grid Size"].strip("()").split(",")[0])
-        if grid * int(g["block"]) != int(g["width"]) * int(g["height"]):
-            raise SystemExit("make_docs: {} and {} are not in the same order".format(KNEE, KNEE_ROWS))
-        by[(g["variant"], warps)] = n
-    counts = sorted({w for _, w in by})
-    out = ["| warps per scheduler | " + " | ".join(str(w) for w in counts) + " |", "|---|" + "---:|" * len(counts)]
-    for variant in ("index64", "index32"):
-        one = value(by[(variant, counts[0])], "gpc__cycles_elapsed.max")
-        requests = value(by[(variant, counts[0])], "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum") / (132 * 4)
-        out.append("| {}: cycles, relative to one warp | ".format(variant) + " | ".join(
-            "{:.2f}".format(value(by[(variant, w)], "gpc__cycles_elapsed.max") / one) for w in counts) + " |")
-        out.append("| {}: scheduler cycles per request | ".format(variant) + " | ".join(
-            "{:.1f}".format(value(by[(variant, w)], "gpc__cycles_elapsed.max") / (requests * w)) for w in counts)
-            + " |")
-    model = {}
-    for r in read_csv(KNEE_CYCLES):
-        warps = int(r["height"]) // 132
-        model[(r["compilation"], warps)] = float(r["rounds"])
     requests = 2 * 3072  # per warp: A and B each k
-    for variant in ("index64", "index32"):
-        one = model[(variant, counts[0])]
-        out.append("| {}, cycle timing: cycles, relative to one warp | ".format(variant) + " | ".join(
-            "{:.2f}".format(model[(variant, w)] / one) for w in counts) + " |")
-        out.append("| {}, cycle timing: scheduler cycles per request | ".format(variant) + " | ".join(
-            "{:.1f}".format(model[(variant, w)] / (requests * w)) for w in counts) + " |")
-    return (note("from `{}` and `{}`, written by `scripts/device_issue_cost.sh knee` (Nsight Compute, the matmul "
-                 "with width 128, depth 3072, block 128 and 132 x m rows: m warps on each scheduler of every SM, "
-                 "one wave; a scheduler's cycles per request are the launch's cycles over the requests each "
-                 "scheduler issued); the cycle timing rows from `{}`, written by `cachesim sweep --model gpu "
-                 "--preset h200 --workload matmul --size 128x132,128x264,128x396,128x528,128x792,128x1056,"
-                 "128x1584,128x2112 --depth 3072 --block 128 --schedule linear --compilation index64,index32 "
-                 "--timing cycles --warp-scheduler gto --issue-cycles auto -o {}` (its launch length in "
-                 "cycles)".format(KNEE, KNEE_ROWS, KNEE_CYCLES, KNEE_CYCLES))
+    out = ["| probe | compilation | | " + " | ".join(str(w) for w in KNEE_SIZES) + " |",
+           "|---|---|---|" + "---:|" * len(KNEE_SIZES)]
+    sources, commands = [], []
+    for stem, width, label in KNEE_PROBES:
+        ncu_path, rows_path, model_path = ("{}/{}.csv".format(ISSUE_COST, stem), "{}/rows_{}.csv".format(ISSUE_COST, stem),
+                                           "{}/{}_cycles.csv".format(ISSUE_COST, stem))
+        sources += [ncu_path, rows_path, model_path]
+        commands.append(knee_sweep_command(width, model_path))
+        chip = {}
+        for n, g in zip(read_csv(ncu_path), read_csv(rows_path)):
+            blocks = int(g["width"]) * int(g["height"]) // int(g["block"])
+            if int(n["Grid Size"].strip("()").split(",")[0]) != blocks:
+                raise SystemExit("make_docs: {} and {} are not in the same order".format(ncu_path, rows_path))
+            chip[(g["variant"], blocks // 132)] = value(n, "gpc__cycles_elapsed.max")
+        model = {(r["compilation"], int(r["width"]) * int(r["height"]) // 128 // 132): float(r["rounds"])
+                 for r in read_csv(model_path)}
+        for variant in ("index64", "index32"):
+            for source, cycles in (("the chip", chip), ("cycle timing", model)):
+                first = "| {} | {} | {}: cycles, relative to one warp | ".format(
+                    label if variant == "index64" and source == "the chip" else "", variant, source)
+                out.append(first + " | ".join("{:.2f}".format(cycles[(variant, w)] / cycles[(variant, 1)])
+                                              for w in KNEE_SIZES) + " |")
+                out.append("| | | {}: scheduler cycles per request | ".format(source) + " | ".join(
+                    "{:.1f}".format(cycles[(variant, w)] / (requests * w)) for w in KNEE_SIZES) + " |")
+    return (note("from {}, written by `scripts/device_issue_cost.sh knee` (Nsight Compute, the matmul with depth 3072, "
+                 "block 128 and 132 x m blocks: m warps on each scheduler of every SM, one wave; width 128, one block "
+                 "a row, or width 128 x 132, a row of 132 blocks; a scheduler's cycles per request are the launch's "
+                 "cycles over the requests each scheduler issued) and, for cycle timing, {} (the launch's length in "
+                 "cycles)".format(", ".join("`{}`".format(p) for p in sources),
+                                  " and ".join("`{}`".format(c) for c in commands)))
             + "\n" + "\n".join(out) + "\n")
 
 
