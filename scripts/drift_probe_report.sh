@@ -17,10 +17,12 @@
 #   redraw_0.6, redraw_1.0   redraw_0.3 with wider spreads (how a uniform drift moves each schedule)
 #   no_age_weight (*)   the preset with no warp weighed by its age (--gpu warp-age-weight=1)
 #   cycles_gto (*)  cycle timing, greedy then oldest, the measured issue cost per compilation
+#   cycles_gto_lat650 (*)  the same with an L1 miss taking 650 cycles, the latency at which a lone
+#               warp of the knee probe takes as long per request as on the chip
 #
 #   scripts/drift_probe_report.sh [--jobs N] [MODEL ...]
 #
-# The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim. About 25 CPU minutes.
+# The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim. About 35 CPU minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
@@ -33,7 +35,8 @@ while [ $# -gt 0 ]; do
     *) models+=("$1"); shift ;;
   esac
 done
-[ ${#models[@]} -gt 0 ] || models=(preset redraw_0.3 fixed_0.05 redraw_0.6 redraw_1.0 cycles_gto no_age_weight)
+[ ${#models[@]} -gt 0 ] || models=(preset redraw_0.3 fixed_0.05 redraw_0.6 redraw_1.0 cycles_gto no_age_weight
+                                     cycles_gto_lat650)
 if [ ! -x "$bin" ]; then
   echo "drift_probe_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
@@ -50,15 +53,17 @@ for model in "${models[@]}"; do
     redraw_*) options=(--gpu warp-rate-redraw=32 --gpu "warp-rate-spread=${model#redraw_}" --gpu block-start-skip=1
                        --gpu warp-age-weight=1) ;;
     cycles_gto) options=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto) ;;
+    cycles_gto_lat650) options=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto
+                                --gpu lat-l1-miss=650) ;;
     no_age_weight) options=(--gpu warp-age-weight=1) ;;
-    *) echo "drift_probe_report: unknown model $model (preset, fixed_S, redraw_S, cycles_gto, no_age_weight)" >&2
+    *) echo "drift_probe_report: unknown model $model (preset, fixed_S, redraw_S, cycles_gto, cycles_gto_lat650, no_age_weight)" >&2
        exit 2 ;;
   esac
   echo "drift_probe_report: $model" >&2
   "$bin" compare --preset h200 --measured "probe=$dir/drift_probe_matmul.csv" --skip-invalid-rows "${options[@]}" \
     "${parallel[@]}" --no-progress --plot none --out "$dir/compare/$model.csv" > "$dir/compare/$model.txt.new"
   mv "$dir/compare/$model.txt.new" "$dir/compare/$model.txt"
-  case "$model" in preset|no_age_weight|cycles_gto) ;; *) continue ;; esac
+  case "$model" in preset|no_age_weight|cycles_gto|cycles_gto_lat650) ;; *) continue ;; esac
   depth=tests/data/h200/depth_probe
   mkdir -p "$depth/compare"
   "$bin" compare --preset h200 --measured "probe=$depth/depth_probe_matmul.csv" --skip-invalid-rows "${options[@]}" \

@@ -780,6 +780,7 @@ DEPTH_MODELS = [  # (file stem under */compare, row label)
     ("preset", "the presets"),
     ("no_age_weight", "no age weight"),
     ("cycles_gto", "cycle timing (gto, issue cost)"),
+    ("cycles_gto_lat650", "the same, L1 miss 650 cycles"),
 ]
 
 
@@ -815,9 +816,9 @@ def gen_depth_probe():
             label, sum(abs(e) <= 3 for e in errors), len(errors), sum(abs(e) > 6 for e in errors),
             sum(abs(e) for e in errors) / len(errors)))
     return (note("from {}: the chip's index32 rows of `scripts/device_heldout.sh drift` and `depth`, the model's "
-                 "from `scripts/drift_probe_report.sh preset no_age_weight cycles_gto` (the presets: warp age weight "
+                 "from `scripts/drift_probe_report.sh preset no_age_weight cycles_gto cycles_gto_lat650` (the presets: warp age weight "
                  "{} for this loop; no age weight: `--gpu warp-age-weight=1`; cycle timing: `--gpu timing=cycles "
-                 "--gpu warp-scheduler=gto --gpu issue-cycles=auto`); the model's L1 error in points; `column:32` and "
+                 "--gpu warp-scheduler=gto --gpu issue-cycles=auto`, and with `--gpu lat-l1-miss=650`); the model's L1 error in points; `column:32` and "
                  "`tiled:32x32` are in the files and the summary".format(
                      ", ".join("`{}`".format(p) for p in sources), weight))
             + "\n" + "\n".join(out) + "\n\n" + "\n".join("- " + line for line in summary) + "\n")
@@ -872,6 +873,38 @@ def gen_knee():
                  "cycles over the requests each scheduler issued) and, for cycle timing, {} (the launch's length in "
                  "cycles)".format(", ".join("`{}`".format(p) for p in sources),
                                   " and ".join("`{}`".format(c) for c in commands)))
+            + "\n" + "\n".join(out) + "\n")
+
+
+KNEE_LAT650 = ISSUE_COST + "/knee_cycles_lat650.csv"
+
+
+def gen_knee_latency():
+    """The knee probe (every block the same lines of B) on the chip and under cycle timing with the
+    measured near-L2 latency and with the latency that matches the chip's lone warp."""
+    value = lambda r, k: float(r[k].replace(",", ""))
+    requests = 2 * 3072
+    chip = {}
+    for n, g in zip(read_csv(ISSUE_COST + "/knee.csv"), read_csv(ISSUE_COST + "/rows_knee.csv")):
+        chip[(g["variant"], int(g["height"]) // 132)] = (value(n, "gpc__cycles_elapsed.max"), value(n, L1R))
+    models = []
+    for path in (ISSUE_COST + "/knee_cycles.csv", KNEE_LAT650):
+        models.append({(r["compilation"], int(r["height"]) // 132): (float(r["rounds"]), float(r[L1R]))
+                       for r in read_csv(path)})
+    out = ["| compilation | | the chip | cycle timing, L1 miss 291 cycles | cycle timing, L1 miss 650 cycles |",
+           "|---|---|---:|---:|---:|"]
+    for variant in ("index64", "index32"):
+        runs = [chip] + models
+        out.append("| {} | scheduler cycles per request, one warp | ".format(variant) + " | ".join(
+            "{:.1f}".format(r[(variant, 1)][0] / requests) for r in runs) + " |")
+        out.append("| | cycles at 8 / 12 / 16 warps, relative to one | " + " | ".join(
+            " / ".join("{:.2f}".format(r[(variant, w)][0] / r[(variant, 1)][0]) for w in (8, 12, 16)) for r in runs)
+            + " |")
+        out.append("| | L1 hit % at 16 warps | " + " | ".join("{:.1f}".format(r[(variant, 16)][1]) for r in runs)
+                   + " |")
+    return (note("from `{}/knee.csv` (the chip, the first layout of the knee probe above), `{}/knee_cycles.csv` "
+                 "and `{}`, the latter written by the same `cachesim sweep` with `--lat-l1-miss 650`".format(
+                     ISSUE_COST, ISSUE_COST, KNEE_LAT650))
             + "\n" + "\n".join(out) + "\n")
 
 
@@ -961,6 +994,7 @@ GENERATORS = {
     "age-weight-fresh": gen_age_weight_fresh_rows,
     "depth-probe": gen_depth_probe,
     "issue-cost-knee": gen_knee,
+    "knee-latency": gen_knee_latency,
     "heldout-index64-summary": gen_heldout_index64_summary,
 }
 
