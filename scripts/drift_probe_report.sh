@@ -41,10 +41,15 @@ if [ ! -x "$bin" ]; then
   echo "drift_probe_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
 fi
-dir=tests/data/h200/drift_probe
-mkdir -p "$dir/compare"
 parallel=()
 [ "$jobs" = 0 ] || parallel=(--jobs "$jobs" --threads 1)
+# compare_probe DIR FILE: compare's report and joined CSV for $model on DIR/FILE, into DIR/compare/.
+compare_probe() {
+  mkdir -p "$1/compare"
+  "$bin" compare --preset h200 --measured "probe=$1/$2" --skip-invalid-rows "${options[@]}" "${parallel[@]}" \
+    --no-progress --plot none --out "$1/compare/$model.csv" > "$1/compare/$model.txt.new"
+  mv "$1/compare/$model.txt.new" "$1/compare/$model.txt"
+}
 for model in "${models[@]}"; do
   case "$model" in
     preset) options=() ;;
@@ -60,13 +65,8 @@ for model in "${models[@]}"; do
        exit 2 ;;
   esac
   echo "drift_probe_report: $model" >&2
-  "$bin" compare --preset h200 --measured "probe=$dir/drift_probe_matmul.csv" --skip-invalid-rows "${options[@]}" \
-    "${parallel[@]}" --no-progress --plot none --out "$dir/compare/$model.csv" > "$dir/compare/$model.txt.new"
-  mv "$dir/compare/$model.txt.new" "$dir/compare/$model.txt"
-  case "$model" in preset|no_age_weight|cycles_gto|cycles_gto_lat650) ;; *) continue ;; esac
-  depth=tests/data/h200/depth_probe
-  mkdir -p "$depth/compare"
-  "$bin" compare --preset h200 --measured "probe=$depth/depth_probe_matmul.csv" --skip-invalid-rows "${options[@]}" \
-    "${parallel[@]}" --no-progress --plot none --out "$depth/compare/$model.csv" > "$depth/compare/$model.txt.new"
-  mv "$depth/compare/$model.txt.new" "$depth/compare/$model.txt"
+  compare_probe tests/data/h200/drift_probe drift_probe_matmul.csv
+  case "$model" in preset|no_age_weight|cycles_gto|cycles_gto_lat650)
+    compare_probe tests/data/h200/depth_probe depth_probe_matmul.csv ;;
+  esac
 done

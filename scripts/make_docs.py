@@ -73,6 +73,11 @@ def num(x):
     return "{:,}".format(int(x))
 
 
+def ncu_number(text):
+    """A number of Nsight Compute's --csv --page raw output, which groups thousands with commas."""
+    return float(text.replace(",", ""))
+
+
 # --- the tour and the thread model ------------------------------------------------------------
 
 def gen_simulate_default():
@@ -512,7 +517,7 @@ def gen_issue_cost_states():
         configs = ISSUE_COST + "/rows_warp_states_{}.csv".format(size)
         sources += [states, configs]
         for launch, config in zip(ncu_rows(os.path.join(ROOT, states)), read_csv(configs)):
-            value = lambda k: float(launch[k].replace(",", ""))
+            value = lambda k: ncu_number(launch[k])
             out.append("| {}³ d{} b{} | {} | {} | {:.1f} | {} | {:.0f}% | {:.1f} | {:.1f} | {:.1f} |".format(
                 config["width"], config["depth"], config["block"], config["schedule"], config["variant"],
                 value("l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"),
@@ -829,44 +834,60 @@ KNEE_PROBES = [  # (file stem under ISSUE_COST, width, row label)
     ("knee_spread", 128 * 132, "each column of blocks its own lines"),
 ]
 KNEE_SIZES = [1, 2, 3, 4, 6, 8, 12, 16]  # warps per scheduler
+KNEE_DEPTH = 3072
+KNEE_REQUESTS = 2 * KNEE_DEPTH  # per warp: A and B each k
+KNEE_LAT650 = ISSUE_COST + "/knee_cycles_lat650.csv"
+
+
+def knee_warps(r):
+    """Warps per scheduler of a knee launch: its 128-thread blocks over the 132 SMs."""
+    return int(r["width"]) * int(r["height"]) // int(r["block"]) // 132
+
+
+def knee_chip(stem):
+    """The chip's knee launches of ISSUE_COST/STEM.csv (ncu) and rows_STEM.csv (their
+    configurations, in the same order): {(compilation, warps per scheduler): (cycles, L1 hit %)}."""
+    ncu_path, rows_path = "{}/{}.csv".format(ISSUE_COST, stem), "{}/rows_{}.csv".format(ISSUE_COST, stem)
+    chip = {}
+    for n, g in zip(read_csv(ncu_path), read_csv(rows_path)):
+        if int(n["Grid Size"].strip("()").split(",")[0]) * int(g["block"]) != int(g["width"]) * int(g["height"]):
+            raise SystemExit("make_docs: {} and {} are not in the same order".format(ncu_path, rows_path))
+        chip[(g["variant"], knee_warps(g))] = (ncu_number(n["gpc__cycles_elapsed.max"]), ncu_number(n[L1R]))
+    return chip
+
+
+def knee_model(path):
+    """Cycle timing's knee launches from a `cachesim sweep` CSV: the same keys, (cycles, L1 hit %)."""
+    return {(r["compilation"], knee_warps(r)): (float(r["rounds"]), float(r[L1R])) for r in read_csv(path)}
 
 
 def knee_sweep_command(width, out):
     rows = (lambda m: 132 * m * 128 // width)
-    return ("cachesim sweep --model gpu --preset h200 --workload matmul --size {} --depth 3072 --block 128 "
+    return ("cachesim sweep --model gpu --preset h200 --workload matmul --size {} --depth {} --block 128 "
             "--schedule linear --compilation index64,index32 --timing cycles --warp-scheduler gto "
-            "--issue-cycles auto -o {}".format(",".join("{}x{}".format(width, rows(m)) for m in KNEE_SIZES), out))
+            "--issue-cycles auto -o {}".format(",".join("{}x{}".format(width, rows(m)) for m in KNEE_SIZES),
+                                                KNEE_DEPTH, out))
 
 
 def gen_knee():
     """Launch cycles of the matmul with 1..16 warps on each scheduler, one wave, both compilations,
     on the chip and under cycle timing."""
-    value = lambda r, k: float(r[k].replace(",", ""))
-    requests = 2 * 3072  # per warp: A and B each k
     out = ["| probe | compilation | | " + " | ".join(str(w) for w in KNEE_SIZES) + " |",
            "|---|---|---|" + "---:|" * len(KNEE_SIZES)]
     sources, commands = [], []
     for stem, width, label in KNEE_PROBES:
-        ncu_path, rows_path, model_path = ("{}/{}.csv".format(ISSUE_COST, stem), "{}/rows_{}.csv".format(ISSUE_COST, stem),
-                                           "{}/{}_cycles.csv".format(ISSUE_COST, stem))
-        sources += [ncu_path, rows_path, model_path]
+        model_path = "{}/{}_cycles.csv".format(ISSUE_COST, stem)
+        sources += ["{}/{}.csv".format(ISSUE_COST, stem), "{}/rows_{}.csv".format(ISSUE_COST, stem), model_path]
         commands.append(knee_sweep_command(width, model_path))
-        chip = {}
-        for n, g in zip(read_csv(ncu_path), read_csv(rows_path)):
-            blocks = int(g["width"]) * int(g["height"]) // int(g["block"])
-            if int(n["Grid Size"].strip("()").split(",")[0]) != blocks:
-                raise SystemExit("make_docs: {} and {} are not in the same order".format(ncu_path, rows_path))
-            chip[(g["variant"], blocks // 132)] = value(n, "gpc__cycles_elapsed.max")
-        model = {(r["compilation"], int(r["width"]) * int(r["height"]) // 128 // 132): float(r["rounds"])
-                 for r in read_csv(model_path)}
+        chip, model = knee_chip(stem), knee_model(model_path)
         for variant in ("index64", "index32"):
-            for source, cycles in (("the chip", chip), ("cycle timing", model)):
+            for source, runs in (("the chip", chip), ("cycle timing", model)):
+                cycles = lambda w: runs[(variant, w)][0]
                 first = "| {} | {} | {}: cycles, relative to one warp | ".format(
                     label if variant == "index64" and source == "the chip" else "", variant, source)
-                out.append(first + " | ".join("{:.2f}".format(cycles[(variant, w)] / cycles[(variant, 1)])
-                                              for w in KNEE_SIZES) + " |")
+                out.append(first + " | ".join("{:.2f}".format(cycles(w) / cycles(1)) for w in KNEE_SIZES) + " |")
                 out.append("| | | {}: scheduler cycles per request | ".format(source) + " | ".join(
-                    "{:.1f}".format(cycles[(variant, w)] / (requests * w)) for w in KNEE_SIZES) + " |")
+                    "{:.1f}".format(cycles(w) / (KNEE_REQUESTS * w)) for w in KNEE_SIZES) + " |")
     return (note("from {}, written by `scripts/device_issue_cost.sh knee` (Nsight Compute, the matmul with depth 3072, "
                  "block 128 and 132 x m blocks: m warps on each scheduler of every SM, one wave; width 128, one block "
                  "a row, or width 128 x 132, a row of 132 blocks; a scheduler's cycles per request are the launch's "
@@ -876,27 +897,15 @@ def gen_knee():
             + "\n" + "\n".join(out) + "\n")
 
 
-KNEE_LAT650 = ISSUE_COST + "/knee_cycles_lat650.csv"
-
-
 def gen_knee_latency():
     """The knee probe (every block the same lines of B) on the chip and under cycle timing with the
     measured near-L2 latency and with the latency that matches the chip's lone warp."""
-    value = lambda r, k: float(r[k].replace(",", ""))
-    requests = 2 * 3072
-    chip = {}
-    for n, g in zip(read_csv(ISSUE_COST + "/knee.csv"), read_csv(ISSUE_COST + "/rows_knee.csv")):
-        chip[(g["variant"], int(g["height"]) // 132)] = (value(n, "gpc__cycles_elapsed.max"), value(n, L1R))
-    models = []
-    for path in (ISSUE_COST + "/knee_cycles.csv", KNEE_LAT650):
-        models.append({(r["compilation"], int(r["height"]) // 132): (float(r["rounds"]), float(r[L1R]))
-                       for r in read_csv(path)})
+    runs = [knee_chip("knee"), knee_model(ISSUE_COST + "/knee_cycles.csv"), knee_model(KNEE_LAT650)]
     out = ["| compilation | | the chip | cycle timing, L1 miss 291 cycles | cycle timing, L1 miss 650 cycles |",
            "|---|---|---:|---:|---:|"]
     for variant in ("index64", "index32"):
-        runs = [chip] + models
         out.append("| {} | scheduler cycles per request, one warp | ".format(variant) + " | ".join(
-            "{:.1f}".format(r[(variant, 1)][0] / requests) for r in runs) + " |")
+            "{:.1f}".format(r[(variant, 1)][0] / KNEE_REQUESTS) for r in runs) + " |")
         out.append("| | cycles at 8 / 12 / 16 warps, relative to one | " + " | ".join(
             " / ".join("{:.2f}".format(r[(variant, w)][0] / r[(variant, 1)][0]) for w in (8, 12, 16)) for r in runs)
             + " |")
