@@ -122,7 +122,11 @@ int main(int argc, char** argv) try {
         else if (opt == "--size") n = static_cast<std::uint32_t>(std::stoul(value));
         else if (opt == "--every") every = static_cast<std::uint32_t>(std::stoul(value));
         else if (opt == "--launches") launches = std::stoi(value);
-        else if (opt == "--index32") index32 = value == "1";
+        else if (opt == "--index32" && (value == "0" || value == "1")) index32 = value == "1";
+        else if (opt == "--index32") {
+            std::fprintf(stderr, "progressprobe: --index32 takes 0 or 1, not %s\n", value.c_str());
+            return 2;
+        }
         else {
             std::fprintf(stderr, "progressprobe: unknown option %s\n", opt.c_str());
             return 2;
