@@ -2,8 +2,14 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|knee_ends]. Writes under $OUT
 # (default ./device-out):
+#   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
+#   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
+#   depth probe's 768^2 index32 launches at depth 3072
+#   knee_ends_<compilation>.csv.gz      per warp: configuration, launch, block, warp, SM, slot, end_ns
+#   knee_ends_ncu.csv                   ncu's raw page for the profiled and the end-stamped launches
+#   knee_ends_rows.csv                  their configurations, one row per pair of ncu rows, in order
 #   probe (default):
 #   progress_<schedule>_<block>.csv.gz  per warp: launch, block, warp, SM, warp slot, times (ns)
 #   progress_ncu.csv                    ncu's raw page, one row per profiled launch
@@ -26,7 +32,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|knee_ends) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -54,6 +60,48 @@ if [ "$MODE" = ends ]; then
     >"$OUT/logs/ncu_ends.csv" 2>"$OUT/logs/ncu_ends.log"
   echo "rc=$?"
   ncu_raw_rows "$OUT/logs/ncu_ends.csv" "$OUT/ends_ncu.csv"
+  pack_logs
+  exit 0
+fi
+
+if [ "$MODE" = knee_ends ]; then
+  GPUBENCH=build-device/apps/gpubench/gpubench
+  cuobjdump -sass "$GPUBENCH" >"$OUT/logs/gpubench.sass" 2>&1
+  # the knee's first layout (every block the same lines of B) at 8/12/16 warps a scheduler, its
+  # second (each column of blocks its own lines), and the depth probe's longest 768^2 loop
+  KNEE=(--kernel matmul --size 128x1056,128x1584,128x2112,16896x8,16896x12,16896x16 --depth 3072 --blocks 128
+        --schedules linear)
+  DEPTH=(--kernel matmul --size 768x768 --depth 3072 --blocks 128,256 --schedules linear,column:128)
+  METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum,gpc__cycles_elapsed.max
+  for v in index32 index64; do
+    echo "== warp ends $v"
+    for args in KNEE DEPTH; do
+      declare -n a=$args
+      "$GPUBENCH" "${a[@]}" --variants "$v" --counters none --reps 1 --warmup 1 --placement-reps 2 \
+        --warp-ends "$OUT/ends_${args}_$v.csv" --out "$OUT/logs/times_${args}_$v.csv" 2>>"$OUT/logs/ends.log"
+      echo "$args rc=$?"
+      unset -n a
+    done
+    { cat "$OUT/ends_KNEE_$v.csv"; tail -n +2 "$OUT/ends_DEPTH_$v.csv"; } | gzip -9 >"$OUT/knee_ends_$v.csv.gz"
+    rm -f "$OUT/ends_KNEE_$v.csv" "$OUT/ends_DEPTH_$v.csv"
+    echo "== ncu $v"
+    for args in KNEE DEPTH; do
+      declare -n a=$args
+      timeout 200 ncu --csv --page raw --print-units base --metrics "$METRICS" --kernel-name-base demangled \
+        --kernel-name "regex:(EndStamped|Profiled)Launch" --cache-control all --clock-control none \
+        "$GPUBENCH" "${a[@]}" --variants "$v" --counters ncu --reps 1 --warmup 0 --placement-reps 1 \
+        --warp-ends /tmp/e.csv --out "$OUT/logs/rows_${args}_$v.csv" \
+        >>"$OUT/logs/ncu_knee_ends.csv" 2>>"$OUT/logs/ncu_knee_ends.log"
+      echo "ncu $args rc=$?"
+      unset -n a
+    done
+  done
+  ncu_raw_rows "$OUT/logs/ncu_knee_ends.csv" "$OUT/knee_ends_ncu.csv"
+  # the configurations of those ncu rows (a profiled and an end-stamped launch each), in order
+  { head -1 "$OUT/logs/rows_KNEE_index32.csv"
+    for v in index32 index64; do for args in KNEE DEPTH; do tail -n +2 "$OUT/logs/rows_${args}_$v.csv"; done; done
+  } >"$OUT/knee_ends_rows.csv"
   pack_logs
   exit 0
 fi

@@ -387,6 +387,9 @@ REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
 CYCLES_DIR = "tests/data/cycles_gto"
 CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu timing=cycles --gpu warp-scheduler=gto "
               "--gpu load-gates=burst --out tests/data/cycles_gto h200 h100 rtx2080s")
+TURNS_DIR = "tests/data/first_wave_turns"
+TURNS_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu cta-order=floorplan-turns --out tests/data/first_wave_turns "
+             "h200 h100")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
              "--gpu block-start-skip=1 --gpu warp-age-weight=1 --out tests/data/fixed_rate h200 h100")
@@ -917,6 +920,63 @@ def gen_knee_latency():
             + "\n" + "\n".join(out) + "\n")
 
 
+KNEE_ENDS = ISSUE_COST + "/knee_ends"
+L1_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+L1_HITS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
+KNEE_ENDS_MODELS = [("cycles_gto", "cycle timing, L1 miss 291 cycles"),
+                    ("cycles_gto_lat650", "cycle timing, L1 miss 650 cycles"),
+                    ("cycles_gto_lat650_turns", "the same, the chip's first wave")]
+KNEE_ENDS_CMD = ("scripts/warp_ends_report.py --chip {0}_index32.csv.gz --model 'cycles_gto=--warp-scheduler gto "
+                 "--issue-cycles auto' --model 'cycles_gto_lat650=--warp-scheduler gto --issue-cycles auto "
+                 "--lat-l1-miss 650' --model 'cycles_gto_lat650_turns=--warp-scheduler gto --issue-cycles auto "
+                 "--lat-l1-miss 650 --cta-order floorplan-turns --seed 4' --out {0}_summary.csv".format(KNEE_ENDS))
+
+
+def knee_ends_chip_l1():
+    """The chip's L1 hit % of the warp-ends launches, {(variant, width, height, depth, schedule, block):
+    (measured kernel, end-stamped kernel)}, from the ncu rows (a profiled then an end-stamped launch
+    per configuration, in the order of the rows file)."""
+    ncu, rows = read_csv(KNEE_ENDS + "_ncu.csv"), read_csv(KNEE_ENDS + "_rows.csv")
+    if len(ncu) != 2 * len(rows):
+        raise SystemExit("make_docs: {}_ncu.csv has {} rows for {} configurations".format(KNEE_ENDS, len(ncu), len(rows)))
+    l1 = {}
+    for i, g in enumerate(rows):
+        profiled, stamped = ncu[2 * i], ncu[2 * i + 1]
+        if "ProfiledLaunch" not in profiled["Kernel Name"] or "EndStampedLaunch" not in stamped["Kernel Name"]:
+            raise SystemExit("make_docs: {}_ncu.csv is not in the order of its rows file".format(KNEE_ENDS))
+        key = (g["variant"], g["width"], g["height"], g["depth"], g["schedule"], g["block"])
+        rate = lambda n: 100 * ncu_number(n[L1_HITS]) / ncu_number(n[L1_SECTORS])
+        l1[key] = (rate(profiled), rate(stamped))
+    return l1
+
+
+def gen_knee_ends():
+    """Which blocks end together on the chip and under cycle timing (the 32-bit build)."""
+    l1 = knee_ends_chip_l1()
+    summary = {}
+    for r in read_csv(KNEE_ENDS + "_summary.csv"):
+        summary.setdefault((r["width"], r["height"], r["depth"], r["schedule"], r["block_size"]), {})[r["source"]] = r
+    groups = lambda r: "{} / {} / {:.2f}".format(r["first_group"], r["groups"], float(r["last_over_first"]))
+    out = ["| launch (index32, depth 3072) | the chip: L1 % | the chip: blocks ending first / groups / last end "
+           "over first | " + " | ".join("{}: L1 % | {}: the same".format(label, label)
+                                        for _, label in KNEE_ENDS_MODELS) + " |",
+           "|---|---:|---:|" + "---:|---:|" * len(KNEE_ENDS_MODELS)]
+    for key, by_source in summary.items():
+        width, height, depth, schedule, block = key
+        measured, stamped = l1[("index32", width, height, depth, schedule, block)]
+        cells = ["{}x{} {} b{}".format(width, height, schedule, block), "{:.1f} ({:.1f})".format(measured, stamped),
+                 groups(by_source["chip"])]
+        for name, _ in KNEE_ENDS_MODELS:
+            cells += ["{:.1f}".format(float(by_source[name]["l1"])), groups(by_source[name])]
+        out.append("| " + " | ".join(cells) + " |")
+    return (note("from `{0}_index32.csv.gz` (`scripts/device_progress.sh knee_ends`: gpubench `--warp-ends`, launch 0), "
+                 "`{0}_ncu.csv` and `{0}_rows.csv` (the L1 hit rate of the measured kernel and, in brackets, of the "
+                 "end-stamped one whose warp ends are summarised), and `{0}_summary.csv`, written by `{1}` (per SM "
+                 "the blocks sorted by when their last warp ended, a new group wherever two ends in a row lie more "
+                 "than 2% of the first apart; medians over the SMs)".format(KNEE_ENDS, KNEE_ENDS_CMD))
+            + "\n" + "\n".join(out) + "\n")
+
+
 # --- the rtx2080s preset against the thesis's RTX 2080 Super -----------------------------------
 
 THESIS_QUOTES = "tests/data/rtx2080s/thesis_quotes.csv"
@@ -992,6 +1052,7 @@ GENERATORS = {
     "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh"]),
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
+    "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),
     "rtx2080s-thesis": gen_rtx2080s_thesis,
     "issue-cost-loops": gen_issue_cost_loops,
     "issue-cost-states": gen_issue_cost_states,
@@ -1004,6 +1065,7 @@ GENERATORS = {
     "depth-probe": gen_depth_probe,
     "issue-cost-knee": gen_knee,
     "knee-latency": gen_knee_latency,
+    "knee-ends": gen_knee_ends,
     "heldout-index64-summary": gen_heldout_index64_summary,
 }
 

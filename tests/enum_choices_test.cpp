@@ -30,7 +30,7 @@ void expect_round_trip(const EnumChoice<E> (&table)[N], std::size_t count, Name 
 }
 
 TEST(EnumChoices, NamesParseBack) {
-    expect_round_trip(kCtaOrderChoices, 3, cta_order_name, parse_cta_order);
+    expect_round_trip(kCtaOrderChoices, 4, cta_order_name, parse_cta_order);
     expect_round_trip(kCtaRefillChoices, 2, cta_refill_name, parse_cta_refill);
     expect_round_trip(kWarpSchedulerChoices, 2, warp_scheduler_name, parse_warp_scheduler);
     expect_round_trip(kPartitionMapChoices, 3, partition_map_name, parse_partition_map);

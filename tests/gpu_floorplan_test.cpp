@@ -1,15 +1,18 @@
 // The measured chip layout (GpuFloorplan): the H200's SM -> L2 partition table against the
-// latency probe's own file, the first-wave dispatch that walks the measured cycle, the partition
+// latency probe's own file, the first-wave dispatch that walks the measured cycle (and the recorded
+// first waves it reproduces), the partition
 // map it gives the two-partition L2, and the checks that refuse a floorplan that does not fit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "sim/gpu/cta_dispatch.hpp"
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 #include "tests/gpu_test_util.hpp"
@@ -73,6 +76,7 @@ TEST(GpuFloorplan, H200PartitionsMatchTheLatencyProbe) {
 
 TEST(GpuFloorplan, H200DispatchCycleNamesEverySmOnce) {
     std::vector<std::uint32_t> sorted = h200().dispatch_cycle;
+    sorted.insert(sorted.end(), h200().side_group.begin(), h200().side_group.end());
     std::sort(sorted.begin(), sorted.end());
     ASSERT_EQ(sorted.size(), 132u);
     for (std::uint32_t i = 0; i < 132; ++i) EXPECT_EQ(sorted[i], i);
@@ -92,6 +96,8 @@ std::vector<std::uint32_t> sm_of_each_block(std::uint32_t sms, std::vector<std::
     c.cta_order = CtaOrder::floorplan;
     c.cta_refill = CtaRefill::sm_order;
     c.floorplan.dispatch_cycle = std::move(cycle);
+    c.floorplan.row_starts.clear();
+    c.floorplan.side_group.clear();
     std::vector<GpuIssue> log;
     c.issue_log = &log;
     simulate_gpu_model(matmul(32 * blocks, 1, 1), c);
@@ -110,6 +116,65 @@ TEST(GpuFloorplan, FirstWaveWalksTheCycle) {
 // after the first two visits and the walk skips it from then on.
 TEST(GpuFloorplan, FirstWaveSkipsFullSms) {
     EXPECT_EQ(sm_of_each_block(2, {0, 0, 1, 0}, 4), (std::vector<std::uint32_t>{0, 0, 1, 1}));
+}
+
+// A side group of SM 2 on a 3-SM chip, its turns every 4 cycle entries with a lead of 1, rows
+// {0}, {1} from row 0 (seed 0), 4 blocks per SM: a turn before the row at which 0 entries have
+// been walked (0 + 1 >= 0), then 3 (3 + 1 >= 4), 7 and 11; SMs 0 and 1 are full after 8 entries
+// and skipped from then on.
+TEST(GpuFloorplan, SideGroupTakesTurnsBetweenRows) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 3);
+    c.cta_order = CtaOrder::floorplan_turns;
+    c.seed = 0;
+    c.floorplan.dispatch_cycle = {0, 1};
+    c.floorplan.row_starts = {0, 1};
+    c.floorplan.side_group = {2};
+    c.floorplan.side_every = 4;
+    c.floorplan.side_lead = 1;
+    validate(c);
+    EXPECT_EQ(first_wave_sms(c, 12, 4), (std::vector<std::uint32_t>{2, 0, 1, 0, 2, 1, 0, 1, 0, 2, 1, 2}));
+    c.seed = 1;  // from row 1: 2, 1, 0, 1, then the turn at 3 walked entries
+    EXPECT_EQ(first_wave_sms(c, 5, 4), (std::vector<std::uint32_t>{2, 1, 0, 1, 2}));
+    c.cta_order = CtaOrder::floorplan;  // the slot cycle: from row 0, the side group after it
+    EXPECT_EQ(first_wave_sms(c, 12, 4), (std::vector<std::uint32_t>{0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1}));
+}
+
+// tests/data/h200/placement_matmul.csv: the H200's first wave of the 1024^2 matmul at blocks
+// 128/256/1024 (16/8/2 resident per SM), two launches each of two schedules. The chip starts
+// each launch where the last left its scheduler, and takes the side group 128-131 first in some
+// launches; from some starting row (a seed) floorplan-turns gives every one of them exactly.
+TEST(GpuFloorplan, H200FirstWaveReproducesRecordedPlacements) {
+    std::ifstream in(std::string(CACHESIM_TEST_DATA_DIR) + "/h200/placement_matmul.csv");
+    ASSERT_TRUE(in) << "missing placement_matmul.csv";
+    std::string line;
+    std::getline(in, line);
+    ASSERT_EQ(line, "kernel,width,height,stencil_w,stencil_h,depth,schedule,block_size,launch,block,sm,start_ns,end_ns");
+    std::map<std::string, std::map<std::uint64_t, std::uint32_t>> launches;  // "schedule,block,launch" -> block -> SM
+    std::map<std::string, std::uint32_t> block_size;
+    while (std::getline(in, line)) {
+        std::stringstream fields(line);
+        std::string f;
+        std::vector<std::string> v;
+        while (std::getline(fields, f, ',')) v.push_back(f);
+        ASSERT_EQ(v.size(), 13u) << line;
+        const std::string key = v[6] + "," + v[7] + "," + v[8];
+        launches[key][std::stoull(v[9])] = static_cast<std::uint32_t>(std::stoul(v[10]));
+        block_size[key] = static_cast<std::uint32_t>(std::stoul(v[7]));
+    }
+    ASSERT_EQ(launches.size(), 12u);
+    GpuConfig c = find_gpu_preset("h200")->config;
+    c.cta_order = CtaOrder::floorplan_turns;
+    for (const auto& [key, sm_of_block] : launches) {
+        const std::uint32_t per_sm = 2048 / block_size[key];
+        std::vector<std::uint32_t> recorded;
+        for (std::uint64_t b = 0; b < 132u * per_sm; ++b) recorded.push_back(sm_of_block.at(b));
+        if (recorded[0] == 128)  // the side group's halves the other way round: swap them
+            for (std::uint32_t& sm : recorded)
+                if (sm >= 124) sm = sm < 128 ? sm + 4 : sm - 4;
+        int matches = 0;
+        for (c.seed = 0; c.seed < 8; ++c.seed) matches += first_wave_sms(c, recorded.size(), per_sm) == recorded;
+        EXPECT_EQ(matches, 1) << key;
+    }
 }
 
 // The partition table decides far lookups. matmul 64x2, depth 8, one warp block per SM on 4

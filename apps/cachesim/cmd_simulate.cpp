@@ -10,6 +10,7 @@
 #include "apps/cachesim/report.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "traces/input_error.hpp"
+#include "traces/atomic_output.hpp"
 #include "traces/warp_times.hpp"
 
 namespace cachesim::cli {
@@ -24,7 +25,11 @@ po::options_description output_options() {
         ("explain", po::bool_switch(),
          "GPU model: print every parameter with its value and where it comes from (measured, documented, "
          "fitted, assumed or set by the user) instead of simulating")
-        ("show-reuse", po::bool_switch(), "table format: print the reuse-distance histograms");
+        ("show-reuse", po::bool_switch(), "table format: print the reuse-distance histograms")
+        ("warp-ends", po::value<std::string>(),
+         "GPU model under --timing cycles: also write FILE (CSV, atomically): per warp that issued, "
+         "block,warp,sm,slot,end_cycle, the cycle its last data arrived; the columns of gpubench "
+         "--warp-ends, to compare the model's warp order with the chip's");
     return d;
 }
 
@@ -38,6 +43,15 @@ po::options_description execution_options() {
          "check the options and the trace's format, print the memory estimate ('memory estimate: N bytes "
          "...') and exit without simulating");
     return d;
+}
+
+// --warp-ends: the warps that issued, in launch order.
+std::string warp_ends_csv(const std::vector<GpuWarpEnd>& ends) {
+    std::ostringstream out;
+    out << "block,warp,sm,slot,end_cycle\n";
+    for (const GpuWarpEnd& e : ends)
+        if (e.end_cycle != 0) out << e.block << ',' << e.warp << ',' << e.sm << ',' << e.slot << ',' << e.end_cycle << '\n';
+    return out.str();
 }
 
 // --threads: 0 is every core the machine reports (at least one).
@@ -86,10 +100,20 @@ int run_simulate(int argc, char** argv) {
     report.workload = sim.workload;
     report.trace_path = sim.trace_shown();
     report.hierarchy = sim.hierarchy;
+    std::vector<GpuWarpEnd> warp_ends;
+    const std::string warp_ends_path = vm->count("warp-ends") ? (*vm)["warp-ends"].as<std::string>() : "";
+    if (!warp_ends_path.empty()) {
+        if (sim.model != ModelKind::gpu || sim.gpu.timing != IssueTiming::cycles || sim.gpu.timeline)
+            throw InputError("--warp-ends records the GPU model's warps under cycle timing: it needs --model gpu "
+                             "(or a GPU preset) with --timing cycles, without --warp-times");
+        check_output_writable(warp_ends_path, "--warp-ends");  // before the simulation, not after it
+        sim.gpu.warp_ends = &warp_ends;
+    }
     if (sim.model == ModelKind::gpu) {
         RunControl control;
         control.threads = thread_count(*vm);
         run_gpu_model(sim, report, control);
+        if (!warp_ends_path.empty()) write_file_atomically(warp_ends_path, warp_ends_csv(warp_ends));
     } else {
         auto source = make_source(sim);
         RunControl control;

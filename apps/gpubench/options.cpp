@@ -122,7 +122,8 @@ Measurement:
   --warp-ends FILE    also record, in launches of their own, only when and where every warp
                       ended (nothing before or in the loop; the loop may still compile
                       differently): the configuration, launch, block, warp, SM, slot, end_ns
-                      (ns after a one-thread kernel just before the launch)
+                      (ns after a one-thread kernel just before the launch); any one
+                      compilation (--variants with one variant)
   --placement-reps N  launches recorded per configuration (default 1)
   --dry-run           print the configurations and exit
 Example kernels (instead of the sweep above; the measurement options apply, counters from CUPTI):
@@ -249,9 +250,11 @@ Options parse_options(int argc, char** argv) {
         schedules.push_back(cachesim::Schedule{cachesim::ScheduleKind::column, w, 0});
     o.schedules = schedules;
     const bool only_index64 = o.variants.size() == 1 && o.variants[0] == KernelVariant::index64;
-    if (!only_index64 && !(o.placement_path.empty() && o.warp_times_path.empty() && o.warp_ends_path.empty()))
-        throw InputError("--placement, --warp-times and --warp-ends record the index64 kernels only "
-                         "(leave out --variants)");
+    if (!only_index64 && !(o.placement_path.empty() && o.warp_times_path.empty()))
+        throw InputError("--placement and --warp-times record the index64 kernels only (leave out --variants)");
+    // the warp ends' rows name no compilation: one file holds one
+    if (o.variants.size() != 1 && !o.warp_ends_path.empty())
+        throw InputError("--warp-ends records one compilation per file (give --variants one of them)");
     if (o.merge_ncu_csv.empty() != o.merge_rows_csv.empty())
         throw InputError("--merge-ncu and --rows go together");
     return o;

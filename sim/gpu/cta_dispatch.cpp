@@ -23,15 +23,32 @@ std::vector<std::uint32_t> first_wave_sms(const GpuConfig& config, std::uint64_t
     if (config.cta_order == CtaOrder::fill) {  // each SM full before the next
         for (std::uint32_t s = 0; s < sms; ++s)
             for (std::uint32_t r = 0; r < blocks_per_sm && order.size() < wave; ++r) order.push_back(s);
-    } else if (config.cta_order == CtaOrder::floorplan) {
-        // The measured cycle, walked until every SM is full (validate: it names every SM).
-        const std::vector<std::uint32_t>& cycle = config.floorplan.dispatch_cycle;
+    } else if (config.cta_order == CtaOrder::floorplan || config.cta_order == CtaOrder::floorplan_turns) {
+        // The measured rows and side group, walked until every SM is full (validate: together
+        // they name every SM).
+        const bool turns = config.cta_order == CtaOrder::floorplan_turns;
+        const GpuFloorplan& plan = config.floorplan;
         std::vector<std::uint32_t> resident(sms, 0);
-        for (std::size_t i = 0; order.size() < wave; i = (i + 1) % cycle.size())
-            if (resident[cycle[i]] < blocks_per_sm) {
-                ++resident[cycle[i]];
-                order.push_back(cycle[i]);
+        const auto put = [&](std::uint32_t sm) {
+            if (order.size() < wave && resident[sm] < blocks_per_sm) {
+                ++resident[sm];
+                order.push_back(sm);
             }
+        };
+        const std::size_t rows = std::max<std::size_t>(1, plan.row_starts.size());
+        const auto row_start = [&](std::size_t r) { return plan.row_starts.empty() ? 0 : plan.row_starts[r]; };
+        std::uint64_t walked = 0, side_turns = 0;
+        // The chip starts where earlier launches left its scheduler: with turns, a row the seed chooses.
+        for (std::size_t r = turns ? config.seed % rows : 0; order.size() < wave; r = (r + 1) % rows) {
+            if (turns && walked + plan.side_lead >= side_turns * plan.side_every) {
+                for (std::uint32_t sm : plan.side_group) put(sm);
+                ++side_turns;
+            }
+            const std::size_t end = r + 1 < rows ? row_start(r + 1) : plan.dispatch_cycle.size();
+            for (std::size_t i = row_start(r); i < end; ++i, ++walked) put(plan.dispatch_cycle[i]);
+            if (!turns && r == 0)
+                for (std::uint32_t sm : plan.side_group) put(sm);
+        }
     } else {  // one block per SM in turn
         for (std::uint32_t r = 0; r < blocks_per_sm; ++r)
             for (std::uint32_t s = 0; s < sms && order.size() < wave; ++s) order.push_back(s);

@@ -103,6 +103,9 @@ public:
         const bool freed = base_.retire(s, slot, missed);
         const WarpSlot& w = slots_[slot];
         if (!w.live()) {  // its last request: the slot is empty again
+            if (ends_) [[unlikely]]
+                (*ends_)[w.block * warps_per_block_ + base_.warp_in_block(s, slot)] = {
+                    w.block, base_.warp_in_block(s, slot), s, local, burst_ready_[slot]};
             sm.ready[q] &= ~bit;
             sm.current[q] = kNoWarp;
             admitted_[slot] = 0;
@@ -189,7 +192,8 @@ private:
 
     IssueScheduler base_;  // blocks on SMs, dispatch and refill, requests left
     WarpSlots& slots_;
-    std::uint32_t q_ = 4, warps_per_sm_ = 1, burst_ = 1;
+    std::uint32_t q_ = 4, warps_per_sm_ = 1, burst_ = 1, warps_per_block_ = 1;
+    std::vector<GpuWarpEnd>* ends_ = nullptr;  // GpuConfig::warp_ends
     std::uint64_t cost_ = 1u << kCostShift;  // a request's issue cost in 1/256 cycles
     bool greedy_ = false;
     std::vector<SmState> sms_;

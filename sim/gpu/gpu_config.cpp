@@ -130,12 +130,14 @@ CacheConfig l2_partition(const GpuConfig& c) {
 GpuConfig with_sms(GpuConfig c, std::uint32_t sms) {
     c.sms = sms;
     const GpuFloorplan& plan = c.floorplan;
-    const bool fits = plan.sm_partition.size() == sms &&
-                      std::all_of(plan.dispatch_cycle.begin(), plan.dispatch_cycle.end(),
-                                  [&](std::uint32_t sm) { return sm < sms; });
+    const auto below = [&](const std::vector<std::uint32_t>& ids) {
+        return std::all_of(ids.begin(), ids.end(), [&](std::uint32_t sm) { return sm < sms; });
+    };
+    const bool fits = plan.sm_partition.size() == sms && below(plan.dispatch_cycle) && below(plan.side_group);
     if (!fits) {
         c.floorplan = {};
-        if (c.cta_order == CtaOrder::floorplan) c.cta_order = CtaOrder::round_robin;
+        if (c.cta_order == CtaOrder::floorplan || c.cta_order == CtaOrder::floorplan_turns)
+            c.cta_order = CtaOrder::round_robin;
         if (c.partition_map == PartitionMap::floorplan) c.partition_map = PartitionMap::halves;
     }
     return c;
@@ -207,19 +209,26 @@ void validate(const GpuConfig& c) {
             fail("--lat-l1-hit/--lat-l1-miss: latencies must be between 1 and " + std::to_string(1u << 20) + " cycles");
     }
     const GpuFloorplan& plan = c.floorplan;
-    if (c.cta_order == CtaOrder::floorplan) {
+    if (c.cta_order == CtaOrder::floorplan || c.cta_order == CtaOrder::floorplan_turns) {
+        const std::string option = "--cta-order " + std::string(cta_order_name(c.cta_order));
         if (plan.dispatch_cycle.empty())
-            fail("--cta-order floorplan: this configuration has no measured dispatch order (the h200 "
+            fail(option + ": this configuration has no measured dispatch order (the h200 "
                  "preset has one, for its 132 SMs)");
         std::vector<bool> seen(c.sms, false);
-        for (std::uint32_t sm : plan.dispatch_cycle) {
-            if (sm >= c.sms)
-                fail("--cta-order floorplan: the measured dispatch order names SM " + std::to_string(sm) + " but there are " +
-                     std::to_string(c.sms) + " SMs (--sms)");
-            seen[sm] = true;
-        }
+        for (const std::vector<std::uint32_t>* ids : {&plan.dispatch_cycle, &plan.side_group})
+            for (std::uint32_t sm : *ids) {
+                if (sm >= c.sms)
+                    fail(option + ": the measured dispatch order names SM " + std::to_string(sm) +
+                         " but there are " + std::to_string(c.sms) + " SMs (--sms)");
+                seen[sm] = true;
+            }
+        if (plan.side_every == 0) fail(option + ": the side group's turns need a period of at least 1");
+        for (std::size_t r = 0; r < plan.row_starts.size(); ++r)
+            if (plan.row_starts[r] >= plan.dispatch_cycle.size() || (r == 0 ? plan.row_starts[r] != 0
+                                                                          : plan.row_starts[r] <= plan.row_starts[r - 1]))
+                fail(option + ": the dispatch rows must start at 0 and rise within the cycle");
         if (std::find(seen.begin(), seen.end(), false) != seen.end())
-            fail("--cta-order floorplan: the measured dispatch order leaves out some of the " + std::to_string(c.sms) +
+            fail(option + ": the measured dispatch order leaves out some of the " + std::to_string(c.sms) +
                  " SMs (--sms)");
     }
     if (c.l2_partitions > 1 && c.partition_map == PartitionMap::floorplan) {

@@ -19,7 +19,8 @@ struct WarpTimeline;  // traces/warp_times.hpp
 enum class CtaOrder : std::uint8_t {
     round_robin,  // block b -> SM b mod N, breadth first (what the hardware's CTA scheduler does)
     fill,         // SM 0 is filled to its resident limit, then SM 1, ... (depth first)
-    floorplan,    // the chip's measured dispatch cycle (GpuFloorplan), skipping full SMs
+    floorplan,    // the chip's measured slot rows (GpuFloorplan) from row 0, the side group with row 0
+    floorplan_turns,  // the same rows from row seed mod rows, the side group taking turns of its own
 };
 
 // Later waves: in which order SMs that free a block slot in the same round receive the next
@@ -87,7 +88,9 @@ enum class PartitionFill : std::uint8_t {
 inline constexpr EnumChoice<CtaOrder> kCtaOrderChoices[] = {
     {CtaOrder::round_robin, "round-robin", "block b to SM b mod N"},
     {CtaOrder::fill, "fill", "SM by SM"},
-    {CtaOrder::floorplan, "floorplan", "the preset's measured dispatch cycle: h200"},
+    {CtaOrder::floorplan, "floorplan", "the preset's measured slot cycle: h200"},
+    {CtaOrder::floorplan_turns, "floorplan-turns",
+     "the preset's measured slot rows with the side group's own turns, as recorded on the h200"},
 };
 inline constexpr EnumAlias<CtaOrder> kCtaOrderAliases[] = {{"rr", CtaOrder::round_robin}};
 inline constexpr EnumChoice<CtaRefill> kCtaRefillChoices[] = {
@@ -142,12 +145,19 @@ std::optional<CtaRefill> parse_cta_refill(std::string_view text);
 std::string_view warp_scheduler_name(WarpScheduler scheduler);
 std::optional<WarpScheduler> parse_warp_scheduler(std::string_view text);
 
-// What was measured of a chip's layout (tests/data/h200/l2probe_*.csv, placement_matmul.csv):
-// which L2 partition each SM is attached to, and the SMs in the order the CTA scheduler visits
-// them for the first wave (one cycle; it is walked repeatedly, skipping SMs already full).
+// What was measured of a chip's layout (tests/data/h200/l2probe_*.csv, placement_matmul.csv,
+// issue_cost/knee_ends_*.csv.gz): which L2 partition each SM is attached to, and the order in
+// which the CTA scheduler's first wave visits the SMs: a cycle of rows, walked repeatedly and
+// skipping SMs already full, and a side group of SMs. CtaOrder::floorplan walks the rows from row
+// 0 with the side group after row 0; CtaOrder::floorplan_turns from row (seed mod rows), the side
+// group taking turns of its own between rows: before a row, whenever the cycle's entries walked so
+// far plus side_lead reach side_every times the side group's turns so far.
 struct GpuFloorplan {
     std::vector<std::uint8_t> sm_partition;      // one entry per SM: 0 or 1
-    std::vector<std::uint32_t> dispatch_cycle;   // SM ids, each SM at least once
+    std::vector<std::uint32_t> dispatch_cycle;   // SM ids
+    std::vector<std::uint32_t> row_starts;       // where each row of the cycle starts (empty: one row)
+    std::vector<std::uint32_t> side_group;       // SM ids not in the cycle (every SM in one of the two)
+    std::uint32_t side_every = 1, side_lead = 0;
 };
 
 // One request as issued, for tests and inspection (GpuConfig::issue_log).
@@ -158,6 +168,15 @@ struct GpuIssue {
     std::uint32_t warp = 0;     // warp within its block
     std::uint32_t k = 0;        // request index (the lanes' k-th access)
     bool l1_miss = false;       // a load sector missed in L1
+};
+
+// When a warp's last data arrived, under cycle timing (GpuConfig::warp_ends).
+struct GpuWarpEnd {
+    std::uint64_t block = 0;
+    std::uint32_t warp = 0;       // warp within its block
+    std::uint32_t sm = 0;
+    std::uint32_t slot = 0;       // warp slot within its SM (the scheduler is slot mod schedulers_per_sm)
+    std::uint64_t end_cycle = 0;  // 0: the warp issued nothing
 };
 
 struct GpuConfig {
@@ -250,6 +269,10 @@ struct GpuConfig {
     // sort by (round, sm) for the lockstep order; with a timeline, in the measured order, "round"
     // counting requests). Unbounded: small launches only.
     std::vector<GpuIssue>* issue_log = nullptr;
+    // Cycle timing only: when set, sized to the launch's warps (block x warps per block + warp)
+    // and each warp's entry filled when its last data arrives, to compare with gpubench
+    // --warp-ends. Not owned.
+    std::vector<GpuWarpEnd>* warp_ends = nullptr;
     // Measured timing (gpubench --warp-times): when set, every warp runs on the SM and over the
     // interval the timeline gives, its requests spread evenly over it, and all requests are
     // replayed in time order instead of lockstep rounds (cta_order, cta_refill and scheduler do

@@ -128,6 +128,9 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
 }
 
 GpuResult run_with_policies(const Launch& launch, const GpuConfig& config, const RunControl& control) {
+    if (config.warp_ends && (config.timing != IssueTiming::cycles || config.timeline))
+        throw SimulationError("warp ends are recorded under cycle timing only (--timing cycles; rounds are no "
+                              "cycles, and --warp-times replays measured ones)");
     // OPT needs a pre-pass over each cache's own lookups, which the GPU model does not make.
     if (config.l1.policy == PolicyKind::opt || config.l2.policy == PolicyKind::opt)
         throw SimulationError("opt is not supported by the GPU model");

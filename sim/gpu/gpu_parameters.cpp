@@ -327,7 +327,10 @@ std::vector<GpuParameter> make_table() {
                              only("h200", M, "the measured dispatch cycle (each GPC a wheel of eight TPC slots, "
                                              "visited slot by slot); it reproduces 75-100% of the measured first-wave "
                                              "placements: gpubench's block placement "
-                                             "(tests/data/h200/placement_matmul.csv)"),
+                                             "(tests/data/h200/placement_matmul.csv). floorplan-turns, the TPCs at "
+                                             "SMs 124-131 taking turns of their own, reproduces all 24 recorded first "
+                                             "waves exactly (also tests/data/h200/issue_cost/knee_ends_index32.csv.gz); "
+                                             "the preset's fitted parameters were fitted with floorplan"),
                              only("h100", A, "the H200's measured dispatch cycle (tests/data/h200/placement_matmul.csv): "
                                              "the H100's l2probe finds the same SM -> partition split, so the same "
                                              "floorplan; block placement was not measured on the H100")}});

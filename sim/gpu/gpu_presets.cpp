@@ -54,12 +54,20 @@ const std::vector<GpuPresetSource> kCommonSources = {
 
 // The H200's layout as measured (docs/h200-data.md, "L2 partitions"; the H100's l2probe finds the
 // same partition for every SM id). Each GPC is a wheel of eight TPC slots (two SMs each); the
-// CTA scheduler's first wave visits slot 0 of every GPC, then slot 1 of every GPC, and so on, and
-// a TPC's L2 partition is decided by its slot:
+// CTA scheduler's first wave visits slot 0 of every GPC, then slot 1 of every GPC, and so on (a
+// row per slot), and a TPC's L2 partition is decided by its slot:
 // slots 0 and 4-6 on partition 0, slots 1-3 and 7 on partition 1. GPCs 0-3 hold SMs 0-63 in
 // slots 0-7, GPCs 4-7 hold SMs 64-119 in slots 1-7, and SMs 120-131 form a ninth group (TPCs
 // at 124-131 in slot 0, 120 in slot 6, 122 in slot 7). l2probe found exactly this split (66 SMs
-// per partition), and the cycle reproduces 75-100% of the measured first-wave placements.
+// per partition). The four TPCs at 124-131 form the side group: the presets' slot cycle
+// (CtaOrder::floorplan, with which their fitted parameters were fitted) visits them with slot 0,
+// which reproduces 75-100% of the recorded first-wave placements. On the chip they take turns of
+// their own, four for every three of the rows' cycle: before a row, once the rows have dispatched
+// 93 k - 22 SM entries since the wave began (k: their turns so far, the first before the first
+// row). CtaOrder::floorplan_turns does that, and from the row each launch began at (which varies
+// from launch to launch) it reproduces every recorded first wave exactly: the 12 of
+// issue_cost/knee_ends_index32.csv.gz and the 12 of placement_matmul.csv (a third of those with
+// 128-131 before 124-127).
 GpuFloorplan h200_floorplan() {
     constexpr std::uint8_t kSlotPartition[8] = {0, 1, 1, 1, 0, 0, 0, 1};
     std::vector<std::vector<std::uint32_t>> slots(8);  // per slot: first SMs of its TPCs, GPC order
@@ -67,16 +75,23 @@ GpuFloorplan h200_floorplan() {
         for (std::uint32_t t = 0; t < 8; ++t) slots[t].push_back(16 * gpc + 2 * t);
     for (std::uint32_t gpc = 4; gpc < 8; ++gpc)
         for (std::uint32_t t = 0; t < 7; ++t) slots[t + 1].push_back(64 + 14 * (gpc - 4) + 2 * t);
-    for (std::uint32_t sm : {124u, 126u, 128u, 130u}) slots[0].push_back(sm);
     slots[6].push_back(120);
     slots[7].push_back(122);
     GpuFloorplan plan;
     plan.sm_partition.assign(132, 0);
-    for (std::uint32_t slot = 0; slot < 8; ++slot)
+    for (std::uint32_t slot = 0; slot < 8; ++slot) {
+        plan.row_starts.push_back(static_cast<std::uint32_t>(plan.dispatch_cycle.size()));
         for (std::uint32_t sm : slots[slot]) {
             plan.dispatch_cycle.insert(plan.dispatch_cycle.end(), {sm, sm + 1});
             plan.sm_partition[sm] = plan.sm_partition[sm + 1] = kSlotPartition[slot];
         }
+    }
+    for (std::uint32_t sm = 124; sm < 132; ++sm) {
+        plan.side_group.push_back(sm);
+        plan.sm_partition[sm] = kSlotPartition[0];
+    }
+    plan.side_every = 93;
+    plan.side_lead = 22;
     return plan;
 }
 

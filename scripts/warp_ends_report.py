@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Which warps of a launch run together: the chip's warp ends (gpubench --warp-ends) beside the
+GPU model's under cycle timing (cachesim simulate --warp-ends), summarised per launch.
+
+A block ends when its last warp does. On each SM the blocks are sorted by their end and cut into
+groups wherever two ends in a row lie more than 2% of the SM's first end apart: blocks that read
+the same lines in step end together, a block the others left behind ends on its own. Per launch
+(the median over SMs): the blocks of the SM's first group, its groups, and its last end over its
+first.
+
+  scripts/warp_ends_report.py --chip ENDS.csv.gz [--chip-launch N] --out SUMMARY.csv
+                              [--model NAME='cachesim options' ...] [--compilation C]
+
+Every configuration of the chip's file (its launch N, default 0) is summarised; each --model runs
+`cachesim simulate --model gpu --preset h200 --timing cycles --warp-ends` on it with the options
+given (the workload's own options are added) and is summarised the same way, with its L1 hit rate.
+The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
+"""
+import argparse
+import csv
+import gzip
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+GAP = 0.02  # a new group starts where an end lies more than this fraction of the first end later
+CONFIG = ("width", "height", "depth", "schedule", "block_size")
+
+
+def fail(message):
+    print(f"warp_ends_report: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def open_text(path):
+    try:
+        return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+
+
+def summarise(ends):
+    """ends: (sm, block, end) per warp -> (first group, groups, last/first), medians over SMs."""
+    block_end = {}
+    for sm, block, end in ends:
+        block_end[(sm, block)] = max(end, block_end.get((sm, block), 0))
+    per_sm = defaultdict(list)
+    for (sm, _), end in block_end.items():
+        per_sm[sm].append(end)
+    firsts, groups, spans = [], [], []
+    for sm_ends in per_sm.values():
+        sm_ends.sort()
+        gap = GAP * sm_ends[0]
+        cuts = [i for i in range(1, len(sm_ends)) if sm_ends[i] - sm_ends[i - 1] > gap]
+        firsts.append(cuts[0] if cuts else len(sm_ends))
+        groups.append(len(cuts) + 1)
+        spans.append(sm_ends[-1] / sm_ends[0])
+    if not firsts:
+        fail("no warp ends to summarise")
+    return statistics.median(firsts), statistics.median(groups), statistics.median(spans)
+
+
+def read_chip(path, launch):
+    launches = defaultdict(list)
+    with open_text(path) as f:
+        reader = csv.DictReader(f)
+        missing = set(CONFIG + ("launch", "block", "sm", "end_ns")) - set(reader.fieldnames or [])
+        if missing:
+            fail(f"{path}: not a gpubench --warp-ends file (no column {', '.join(sorted(missing))})")
+        for row in reader:
+            if row["launch"] != str(launch):
+                continue
+            key = tuple(row[c] for c in CONFIG)
+            launches[key].append((int(row["sm"]), int(row["block"]), int(row["end_ns"])))
+    if not launches:
+        fail(f"{path}: no rows of launch {launch}")
+    return launches
+
+
+def run_model(binary, options, config, compilation):
+    width, height, depth, schedule, block = config
+    with tempfile.TemporaryDirectory() as tmp:
+        ends_path = os.path.join(tmp, "ends.csv")
+        cmd = [binary, "simulate", "--model", "gpu", "--preset", "h200", "--workload", "matmul",
+               "--size", f"{width}x{height}", "--depth", depth, "--block", block, "--schedule", schedule,
+               "--compilation", compilation, "--timing", "cycles", *shlex.split(options),
+               "--warp-ends", ends_path, "--format", "json"]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            fail(f"{' '.join(cmd)} failed: {done.stderr.strip()}")
+        l1 = json.loads(done.stdout)["ncu"]["l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"]
+        with open(ends_path) as f:
+            ends = [(int(r["sm"]), int(r["block"]), int(r["end_cycle"])) for r in csv.DictReader(f)]
+    return l1, ends
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--chip", required=True, help="gpubench --warp-ends CSV (.gz allowed)")
+    parser.add_argument("--chip-launch", type=int, default=0)
+    parser.add_argument("--model", action="append", default=[], metavar="NAME=OPTIONS")
+    parser.add_argument("--compilation", default="index32")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    binary = os.environ.get("CACHESIM_BIN", "build/apps/cachesim/cachesim")
+    models = []
+    for m in args.model:
+        name, sep, options = m.partition("=")
+        if not sep or not name:
+            fail(f"--model {m}: expected NAME=OPTIONS")
+        models.append((name, options))
+    if models and not os.access(binary, os.X_OK):
+        fail(f"no cachesim binary at {binary} (build with scripts/build.sh, or set CACHESIM_BIN)")
+
+    rows = []
+    for config, ends in read_chip(args.chip, args.chip_launch).items():
+        first, groups, span = summarise(ends)
+        rows.append(dict(zip(CONFIG, config), source="chip", l1="", first_group=first, groups=groups,
+                         last_over_first=f"{span:.3f}"))
+        for name, options in models:
+            l1, model_ends = run_model(binary, options, config, args.compilation)
+            first, groups, span = summarise(model_ends)
+            rows.append(dict(zip(CONFIG, config), source=name, l1=f"{l1:.2f}", first_group=first, groups=groups,
+                             last_over_first=f"{span:.3f}"))
+    fields = list(CONFIG) + ["source", "l1", "first_group", "groups", "last_over_first"]
+    tmp = args.out + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(tmp, args.out)
+
+
+if __name__ == "__main__":
+    main()
