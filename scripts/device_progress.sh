@@ -6,7 +6,8 @@
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
-#   depth probe's 768^2 index32 launches at depth 3072
+#   depth probe's 768^2 index32 launches at depth 3072 (environment: KNEE_SIZES, KNEE_DEPTH,
+#   DEPTH_SIZES and VARIANTS replace the launches and the compilations)
 #   knee_ends_<compilation>.csv.gz      per warp: configuration, launch, block, warp, SM, slot, end_ns
 #   knee_ends_ncu.csv                   ncu's raw page for the profiled and the end-stamped launches
 #   knee_ends_rows.csv                  their configurations, one row per pair of ncu rows, in order
@@ -69,12 +70,13 @@ if [ "$MODE" = knee_ends ]; then
   cuobjdump -sass "$GPUBENCH" >"$OUT/logs/gpubench.sass" 2>&1
   # the knee's first layout (every block the same lines of B) at 8/12/16 warps a scheduler, its
   # second (each column of blocks its own lines), and the depth probe's longest 768^2 loop
-  KNEE=(--kernel matmul --size 128x1056,128x1584,128x2112,16896x8,16896x12,16896x16 --depth 3072 --blocks 128
-        --schedules linear)
-  DEPTH=(--kernel matmul --size 768x768 --depth 3072 --blocks 128,256 --schedules linear,column:128)
+  # (KNEE_SIZES, KNEE_DEPTH and DEPTH_SIZES replace the launches, VARIANTS the compilations)
+  KNEE=(--kernel matmul --size "${KNEE_SIZES:-128x1056,128x1584,128x2112,16896x8,16896x12,16896x16}"
+        --depth "${KNEE_DEPTH:-3072}" --blocks 128 --schedules linear)
+  DEPTH=(--kernel matmul --size "${DEPTH_SIZES:-768x768}" --depth 3072 --blocks 128,256 --schedules linear,column:128)
   METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
   METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum,gpc__cycles_elapsed.max
-  for v in index32 index64; do
+  for v in ${VARIANTS:-index32 index64}; do
     echo "== warp ends $v"
     for args in KNEE DEPTH; do
       declare -n a=$args
@@ -100,7 +102,7 @@ if [ "$MODE" = knee_ends ]; then
   ncu_raw_rows "$OUT/logs/ncu_knee_ends.csv" "$OUT/knee_ends_ncu.csv"
   # the configurations of those ncu rows (a profiled and an end-stamped launch each), in order
   { head -1 "$OUT/logs/rows_KNEE_index32.csv"
-    for v in index32 index64; do for args in KNEE DEPTH; do tail -n +2 "$OUT/logs/rows_${args}_$v.csv"; done; done
+    for v in ${VARIANTS:-index32 index64}; do for args in KNEE DEPTH; do tail -n +2 "$OUT/logs/rows_${args}_$v.csv"; done; done
   } >"$OUT/knee_ends_rows.csv"
   pack_logs
   exit 0

@@ -926,27 +926,30 @@ L1_HITS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
 KNEE_ENDS_MODELS = [("cycles_gto", "cycle timing, L1 miss 291 cycles"),
                     ("cycles_gto_lat650", "cycle timing, L1 miss 650 cycles"),
                     ("cycles_gto_lat650_turns", "the same, the chip's first wave")]
-KNEE_ENDS_CMD = ("scripts/warp_ends_report.py --chip {0}_index32.csv.gz --model 'cycles_gto=--warp-scheduler gto "
+KNEE_ENDS_RUNS = [KNEE_ENDS, ISSUE_COST + "/knee_ends_more"]  # two device runs, each its ncu and rows files
+KNEE_ENDS_CMD = ("scripts/warp_ends_report.py --chip {0}_index32.csv.gz --chip {1}_index32.csv.gz "
+                 "--model 'cycles_gto=--warp-scheduler gto "
                  "--issue-cycles auto' --model 'cycles_gto_lat650=--warp-scheduler gto --issue-cycles auto "
                  "--lat-l1-miss 650' --model 'cycles_gto_lat650_turns=--warp-scheduler gto --issue-cycles auto "
-                 "--lat-l1-miss 650 --cta-order floorplan-turns --seed 4' --out {0}_summary.csv".format(KNEE_ENDS))
+                 "--lat-l1-miss 650 --cta-order floorplan-turns --seed 4' --out {0}_summary.csv".format(*KNEE_ENDS_RUNS))
 
 
 def knee_ends_chip_l1():
     """The chip's L1 hit % of the warp-ends launches, {(variant, width, height, depth, schedule, block):
     (measured kernel, end-stamped kernel)}, from the ncu rows (a profiled then an end-stamped launch
     per configuration, in the order of the rows file)."""
-    ncu, rows = read_csv(KNEE_ENDS + "_ncu.csv"), read_csv(KNEE_ENDS + "_rows.csv")
-    if len(ncu) != 2 * len(rows):
-        raise SystemExit("make_docs: {}_ncu.csv has {} rows for {} configurations".format(KNEE_ENDS, len(ncu), len(rows)))
     l1 = {}
-    for i, g in enumerate(rows):
-        profiled, stamped = ncu[2 * i], ncu[2 * i + 1]
-        if "ProfiledLaunch" not in profiled["Kernel Name"] or "EndStampedLaunch" not in stamped["Kernel Name"]:
-            raise SystemExit("make_docs: {}_ncu.csv is not in the order of its rows file".format(KNEE_ENDS))
-        key = (g["variant"], g["width"], g["height"], g["depth"], g["schedule"], g["block"])
-        rate = lambda n: 100 * ncu_number(n[L1_HITS]) / ncu_number(n[L1_SECTORS])
-        l1[key] = (rate(profiled), rate(stamped))
+    for run in KNEE_ENDS_RUNS:
+        ncu, rows = read_csv(run + "_ncu.csv"), read_csv(run + "_rows.csv")
+        if len(ncu) != 2 * len(rows):
+            raise SystemExit("make_docs: {}_ncu.csv has {} rows for {} configurations".format(run, len(ncu), len(rows)))
+        for i, g in enumerate(rows):
+            profiled, stamped = ncu[2 * i], ncu[2 * i + 1]
+            if "ProfiledLaunch" not in profiled["Kernel Name"] or "EndStampedLaunch" not in stamped["Kernel Name"]:
+                raise SystemExit("make_docs: {}_ncu.csv is not in the order of its rows file".format(run))
+            key = (g["variant"], g["width"], g["height"], g["depth"], g["schedule"], g["block"])
+            rate = lambda n: 100 * ncu_number(n[L1_HITS]) / ncu_number(n[L1_SECTORS])
+            l1[key] = (rate(profiled), rate(stamped))
     return l1
 
 
@@ -961,7 +964,8 @@ def gen_knee_ends():
            "over first | " + " | ".join("{}: L1 % | {}: the same".format(label, label)
                                         for _, label in KNEE_ENDS_MODELS) + " |",
            "|---|---:|---:|" + "---:|---:|" * len(KNEE_ENDS_MODELS)]
-    for key, by_source in summary.items():
+    in_order = lambda item: (int(item[0][0]), int(item[0][1]), item[0][3], int(item[0][4]))
+    for key, by_source in sorted(summary.items(), key=in_order):
         width, height, depth, schedule, block = key
         measured, stamped = l1[("index32", width, height, depth, schedule, block)]
         cells = ["{}x{} {} b{}".format(width, height, schedule, block), "{:.1f} ({:.1f})".format(measured, stamped),
@@ -969,11 +973,13 @@ def gen_knee_ends():
         for name, _ in KNEE_ENDS_MODELS:
             cells += ["{:.1f}".format(float(by_source[name]["l1"])), groups(by_source[name])]
         out.append("| " + " | ".join(cells) + " |")
-    return (note("from `{0}_index32.csv.gz` (`scripts/device_progress.sh knee_ends`: gpubench `--warp-ends`, launch 0), "
-                 "`{0}_ncu.csv` and `{0}_rows.csv` (the L1 hit rate of the measured kernel and, in brackets, of the "
-                 "end-stamped one whose warp ends are summarised), and `{0}_summary.csv`, written by `{1}` (per SM "
-                 "the blocks sorted by when their last warp ended, a new group wherever two ends in a row lie more "
-                 "than 2% of the first apart; medians over the SMs)".format(KNEE_ENDS, KNEE_ENDS_CMD))
+    return (note("from `{0}_index32.csv.gz` and `{1}_index32.csv.gz` (`scripts/device_progress.sh knee_ends`, the "
+                 "second with `KNEE_SIZES=128x1320,128x1716,128x1848,128x1980,16896x10,16896x13,16896x14,16896x15 "
+                 "DEPTH_SIZES=1536x768 VARIANTS=index32`: gpubench `--warp-ends`, launch 0), their `_ncu.csv` and "
+                 "`_rows.csv` (the L1 hit rate of the measured kernel and, in brackets, of the end-stamped one whose "
+                 "warp ends are summarised), and `{0}_summary.csv`, written by `{2}` (per SM the blocks sorted by "
+                 "when their last warp ended, a new group wherever two ends in a row lie more than 2% of the first "
+                 "apart; medians over the SMs)".format(*KNEE_ENDS_RUNS, KNEE_ENDS_CMD))
             + "\n" + "\n".join(out) + "\n")
 
 

@@ -8,10 +8,10 @@ the same lines in step end together, a block the others left behind ends on its 
 (the median over SMs): the blocks of the SM's first group, its groups, and its last end over its
 first.
 
-  scripts/warp_ends_report.py --chip ENDS.csv.gz [--chip-launch N] --out SUMMARY.csv
-                              [--model NAME='cachesim options' ...] [--compilation C]
+  scripts/warp_ends_report.py --chip ENDS.csv.gz [--chip ENDS2.csv.gz ...] [--chip-launch N]
+                              --out SUMMARY.csv [--model NAME='cachesim options' ...] [--compilation C]
 
-Every configuration of the chip's file (its launch N, default 0) is summarised; each --model runs
+Every configuration of the chip's files (their launch N, default 0) is summarised; each --model runs
 `cachesim simulate --model gpu --preset h200 --timing cycles --warp-ends` on it with the options
 given (the workload's own options are added) and is summarised the same way, with its L1 hit rate.
 The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
@@ -101,7 +101,7 @@ def run_model(binary, options, config, compilation):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--chip", required=True, help="gpubench --warp-ends CSV (.gz allowed)")
+    parser.add_argument("--chip", required=True, action="append", help="gpubench --warp-ends CSV (.gz allowed)")
     parser.add_argument("--chip-launch", type=int, default=0)
     parser.add_argument("--model", action="append", default=[], metavar="NAME=OPTIONS")
     parser.add_argument("--compilation", default="index32")
@@ -117,8 +117,14 @@ def main():
     if models and not os.access(binary, os.X_OK):
         fail(f"no cachesim binary at {binary} (build with scripts/build.sh, or set CACHESIM_BIN)")
 
+    launches = {}
+    for path in args.chip:
+        for config, ends in read_chip(path, args.chip_launch).items():
+            if config in launches:
+                fail(f"{path}: {config} is in an earlier --chip file too")
+            launches[config] = ends
     rows = []
-    for config, ends in read_chip(args.chip, args.chip_launch).items():
+    for config, ends in launches.items():
         first, groups, span = summarise(ends)
         rows.append(dict(zip(CONFIG, config), source="chip", l1="", first_group=first, groups=groups,
                          last_over_first=f"{span:.3f}"))
