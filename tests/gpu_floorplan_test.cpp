@@ -28,6 +28,15 @@ using test::matmul;
 
 const GpuFloorplan& h200() { return find_gpu_preset("h200")->config.floorplan; }
 
+// The comma-separated fields of a line of the data files here (none quotes a field).
+std::vector<std::string> csv_fields(const std::string& line) {
+    std::stringstream fields(line);
+    std::string f;
+    std::vector<std::string> v;
+    while (std::getline(fields, f, ',')) v.push_back(f);
+    return v;
+}
+
 // `sms` SMs holding one block of one warp each, no L1, two L2 halves mapped by a floorplan
 // table (`partitions`, one entry per SM), `fill` rule and `granule` byte DRAM reads, no request
 // coalescing.
@@ -59,10 +68,7 @@ TEST(GpuFloorplan, H200PartitionsMatchTheLatencyProbe) {
     EXPECT_EQ(h200().sm_partition[0], 0);
     int rows = 0, far = 0;
     while (std::getline(in, line)) {
-        std::stringstream fields(line);
-        std::string f;
-        std::vector<std::string> v;
-        while (std::getline(fields, f, ',')) v.push_back(f);
+        const std::vector<std::string> v = csv_fields(line);
         ASSERT_GE(v.size(), 6u) << line;
         const int sm = std::stoi(v[0]);
         const double far_fraction = std::stod(v[5]);  // second_far_fraction
@@ -152,10 +158,7 @@ TEST(GpuFloorplan, H200FirstWaveReproducesRecordedPlacements) {
     std::map<std::string, std::map<std::uint64_t, std::uint32_t>> launches;  // "schedule,block,launch" -> block -> SM
     std::map<std::string, std::uint32_t> block_size;
     while (std::getline(in, line)) {
-        std::stringstream fields(line);
-        std::string f;
-        std::vector<std::string> v;
-        while (std::getline(fields, f, ',')) v.push_back(f);
+        const std::vector<std::string> v = csv_fields(line);
         ASSERT_EQ(v.size(), 13u) << line;
         const std::string key = v[6] + "," + v[7] + "," + v[8];
         launches[key][std::stoull(v[9])] = static_cast<std::uint32_t>(std::stoul(v[10]));
