@@ -76,7 +76,8 @@ if [ "$MODE" = knee_ends ]; then
   DEPTH=(--kernel matmul --size "${DEPTH_SIZES:-768x768}" --depth 3072 --blocks 128,256 --schedules linear,column:128)
   METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
   METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum,gpc__cycles_elapsed.max
-  for v in ${VARIANTS:-index32 index64}; do
+  VARIANTS=(${VARIANTS:-index32 index64})
+  for v in "${VARIANTS[@]}"; do
     echo "== warp ends $v"
     for args in KNEE DEPTH; do
       declare -n a=$args
@@ -101,8 +102,8 @@ if [ "$MODE" = knee_ends ]; then
   done
   ncu_raw_rows "$OUT/logs/ncu_knee_ends.csv" "$OUT/knee_ends_ncu.csv"
   # the configurations of those ncu rows (a profiled and an end-stamped launch each), in order
-  { head -1 "$OUT/logs/rows_KNEE_index32.csv"
-    for v in ${VARIANTS:-index32 index64}; do for args in KNEE DEPTH; do tail -n +2 "$OUT/logs/rows_${args}_$v.csv"; done; done
+  { head -1 "$OUT/logs/rows_KNEE_${VARIANTS[0]}.csv"
+    for v in "${VARIANTS[@]}"; do for args in KNEE DEPTH; do tail -n +2 "$OUT/logs/rows_${args}_$v.csv"; done; done
   } >"$OUT/knee_ends_rows.csv"
   pack_logs
   exit 0

@@ -921,8 +921,6 @@ def gen_knee_latency():
 
 
 KNEE_ENDS = ISSUE_COST + "/knee_ends"
-L1_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
-L1_HITS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
 KNEE_ENDS_MODELS = [("cycles_gto", "cycle timing, L1 miss 291 cycles"),
                     ("cycles_gto_lat650", "cycle timing, L1 miss 650 cycles"),
                     ("cycles_gto_lat650_turns", "the same, the chip's first wave")]
@@ -938,6 +936,7 @@ def knee_ends_chip_l1():
     """The chip's L1 hit % of the warp-ends launches, {(variant, width, height, depth, schedule, block):
     (measured kernel, end-stamped kernel)}, from the ncu rows (a profiled then an end-stamped launch
     per configuration, in the order of the rows file)."""
+    rate = lambda n: 100 * ncu_number(n[L1H]) / ncu_number(n[L1S])
     l1 = {}
     for run in KNEE_ENDS_RUNS:
         ncu, rows = read_csv(run + "_ncu.csv"), read_csv(run + "_rows.csv")
@@ -948,7 +947,6 @@ def knee_ends_chip_l1():
             if "ProfiledLaunch" not in profiled["Kernel Name"] or "EndStampedLaunch" not in stamped["Kernel Name"]:
                 raise SystemExit("make_docs: {}_ncu.csv is not in the order of its rows file".format(run))
             key = (g["variant"], g["width"], g["height"], g["depth"], g["schedule"], g["block"])
-            rate = lambda n: 100 * ncu_number(n[L1_HITS]) / ncu_number(n[L1_SECTORS])
             l1[key] = (rate(profiled), rate(stamped))
     return l1
 

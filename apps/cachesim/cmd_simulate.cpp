@@ -103,9 +103,10 @@ int run_simulate(int argc, char** argv) {
     std::vector<GpuWarpEnd> warp_ends;
     const std::string warp_ends_path = vm->count("warp-ends") ? (*vm)["warp-ends"].as<std::string>() : "";
     if (!warp_ends_path.empty()) {
-        if (sim.model != ModelKind::gpu || sim.gpu.timing != IssueTiming::cycles || sim.gpu.timeline)
-            throw InputError("--warp-ends records the GPU model's warps under cycle timing: it needs --model gpu "
-                             "(or a GPU preset) with --timing cycles, without --warp-times");
+        // the GPU model refuses other timings itself (run_with_policies), before it simulates
+        if (sim.model != ModelKind::gpu)
+            throw InputError("--warp-ends records the GPU model's warps: it needs --model gpu (or a GPU preset) "
+                             "with --timing cycles");
         check_output_writable(warp_ends_path, "--warp-ends");  // before the simulation, not after it
         sim.gpu.warp_ends = &warp_ends;
     }

@@ -103,9 +103,10 @@ public:
         const bool freed = base_.retire(s, slot, missed);
         const WarpSlot& w = slots_[slot];
         if (!w.live()) {  // its last request: the slot is empty again
-            if (ends_) [[unlikely]]
-                (*ends_)[w.block * warps_per_block_ + base_.warp_in_block(s, slot)] = {
-                    w.block, base_.warp_in_block(s, slot), s, local, burst_ready_[slot]};
+            if (ends_) [[unlikely]] {
+                const std::uint32_t warp = base_.warp_in_block(s, slot);
+                (*ends_)[w.block * warps_per_block_ + warp] = {w.block, warp, s, local, burst_ready_[slot]};
+            }
             sm.ready[q] &= ~bit;
             sm.current[q] = kNoWarp;
             admitted_[slot] = 0;
