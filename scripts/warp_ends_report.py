@@ -9,14 +9,18 @@ the same lines in step end together, a block the others left behind ends on its 
 first.
 
   scripts/warp_ends_report.py --chip ENDS.csv.gz [--chip ENDS2.csv.gz ...] [--chip-launch N]
-                              --out SUMMARY.csv [--model NAME='cachesim options' ...] [--compilation C]
+                              --out SUMMARY.csv [--model NAME='cachesim options' ...]
+                              [--rounds NAME='cachesim options' ...] [--compilation C] [--jobs N]
 
 Every configuration of the chip's files (their launch N, default 0) is summarised; each --model runs
 `cachesim simulate --model gpu --preset h200 --timing cycles --warp-ends` on it with the options
 given (the workload's own options are added) and is summarised the same way, with its L1 hit rate.
-The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
+Each --rounds runs the preset's rounds (which have no warp ends) with the options given: its rows
+have the L1 hit rate alone. --jobs: simulations at once (default 1). The cachesim binary is
+$CACHESIM_BIN, else build/apps/cachesim/cachesim.
 """
 import argparse
+import concurrent.futures
 import csv
 import gzip
 import json
@@ -82,18 +86,21 @@ def read_chip(path, launch):
     return launches
 
 
-def run_model(binary, options, config, compilation):
+def run_model(binary, options, config, compilation, cycles):
+    """-> (L1 hit %, the warp ends under cycle timing, or None for the rounds)."""
     width, height, depth, schedule, block = config
     with tempfile.TemporaryDirectory() as tmp:
         ends_path = os.path.join(tmp, "ends.csv")
         cmd = [binary, "simulate", "--model", "gpu", "--preset", "h200", "--workload", "matmul",
                "--size", f"{width}x{height}", "--depth", depth, "--block", block, "--schedule", schedule,
-               "--compilation", compilation, "--timing", "cycles", *shlex.split(options),
-               "--warp-ends", ends_path, "--format", "json"]
+               "--compilation", compilation, *(["--timing", "cycles"] if cycles else []), *shlex.split(options),
+               *(["--warp-ends", ends_path] if cycles else []), "--format", "json"]
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:
             fail(f"{' '.join(cmd)} failed: {done.stderr.strip()}")
         l1 = json.loads(done.stdout)["ncu"]["l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"]
+        if not cycles:
+            return l1, None
         with open(ends_path) as f:
             ends = [(int(r["sm"]), int(r["block"]), int(r["end_cycle"])) for r in csv.DictReader(f)]
     return l1, ends
@@ -104,16 +111,20 @@ def main():
     parser.add_argument("--chip", required=True, action="append", help="gpubench --warp-ends CSV (.gz allowed)")
     parser.add_argument("--chip-launch", type=int, default=0)
     parser.add_argument("--model", action="append", default=[], metavar="NAME=OPTIONS")
+    parser.add_argument("--rounds", action="append", default=[], metavar="NAME=OPTIONS")
     parser.add_argument("--compilation", default="index32")
+    parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     binary = os.environ.get("CACHESIM_BIN", "build/apps/cachesim/cachesim")
     models = []
-    for m in args.model:
+    for m, cycles in [(m, True) for m in args.model] + [(m, False) for m in args.rounds]:
         name, sep, options = m.partition("=")
         if not sep or not name:
-            fail(f"--model {m}: expected NAME=OPTIONS")
-        models.append((name, options))
+            fail(f"{'--model' if cycles else '--rounds'} {m}: expected NAME=OPTIONS")
+        models.append((name, options, cycles))
+    if args.jobs < 1:
+        fail(f"--jobs {args.jobs}: at least 1")
     if models and not os.access(binary, os.X_OK):
         fail(f"no cachesim binary at {binary} (build with scripts/build.sh, or set CACHESIM_BIN)")
 
@@ -123,16 +134,22 @@ def main():
             if config in launches:
                 fail(f"{path}: {config} is in an earlier --chip file too")
             launches[config] = ends
-    rows = []
-    for config, ends in launches.items():
-        first, groups, span = summarise(ends)
-        rows.append(dict(zip(CONFIG, config), source="chip", l1="", first_group=first, groups=groups,
-                         last_over_first=f"{span:.3f}"))
-        for name, options in models:
-            l1, model_ends = run_model(binary, options, config, args.compilation)
-            first, groups, span = summarise(model_ends)
-            rows.append(dict(zip(CONFIG, config), source=name, l1=f"{l1:.2f}", first_group=first, groups=groups,
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        runs = {(config, name): pool.submit(run_model, binary, options, config, args.compilation, cycles)
+                for config in launches for name, options, cycles in models}
+        rows = []
+        for config, ends in launches.items():
+            first, groups, span = summarise(ends)
+            rows.append(dict(zip(CONFIG, config), source="chip", l1="", first_group=first, groups=groups,
                              last_over_first=f"{span:.3f}"))
+            for name, _, _ in models:
+                l1, model_ends = runs[(config, name)].result()
+                row = dict(zip(CONFIG, config), source=name, l1=f"{l1:.2f}", first_group="", groups="",
+                           last_over_first="")
+                if model_ends is not None:
+                    first, groups, span = summarise(model_ends)
+                    row.update(first_group=first, groups=groups, last_over_first=f"{span:.3f}")
+                rows.append(row)
     fields = list(CONFIG) + ["source", "l1", "first_group", "groups", "last_over_first"]
     tmp = args.out + ".tmp"
     with open(tmp, "w", newline="") as f:

@@ -24,14 +24,27 @@ constexpr std::uint64_t kOne = 1ull << 32;
 
 TEST(GpuWarpAgeWeight, WeightsArePowersInFixedPoint) {
     WarpAgeWeights weights;
-    weights.configure(0.5, 3);
+    weights.configure(0.5, 1, 3);
     ASSERT_TRUE(weights.on());
     EXPECT_EQ(weights.apply(kOne, 0), kOne);
     EXPECT_EQ(weights.apply(kOne, 1), kOne / 2);
     EXPECT_EQ(weights.apply(kOne, 3), kOne / 8);
     EXPECT_EQ(weights.apply(kOne / 4, 2), kOne / 16);
     EXPECT_EQ(weights.apply(3, 3), 1u);  // never 0: every warp still moves
-    weights.configure(1, 3);
+    weights.configure(1, 1, 3);
+    EXPECT_FALSE(weights.on());
+}
+
+// A group of the three oldest: ranks 0-2 at their drawn rates, rank 3 at the weight, rank 4 at
+// its square; a group holding every rank weighs none.
+TEST(GpuWarpAgeWeight, AGroupOfTheOldestKeepsItsRates) {
+    WarpAgeWeights weights;
+    weights.configure(0.5, 3, 4);
+    ASSERT_TRUE(weights.on());
+    for (std::uint32_t rank : {0u, 1u, 2u}) EXPECT_EQ(weights.apply(kOne, rank), kOne) << rank;
+    EXPECT_EQ(weights.apply(kOne, 3), kOne / 2);
+    EXPECT_EQ(weights.apply(kOne, 4), kOne / 4);
+    weights.configure(0.5, 5, 4);
     EXPECT_FALSE(weights.on());
 }
 
@@ -49,11 +62,12 @@ GpuConfig one_sm(double weight, std::uint32_t block, std::uint32_t resident, std
     return c;
 }
 
-// The expected rate: the draw (warp_issue_credit) times weight^rank, worked out here in doubles
-// (the weights are powers of two, so exactly).
-std::uint64_t expected_rate(const GpuConfig& c, std::uint64_t block, std::uint32_t warp, std::uint32_t rank) {
+// The expected rate: the draw (warp_issue_credit) times weight^behind, where `behind` is the
+// warp's rank past the group (its rank when the group is 1), worked out here in doubles (the
+// weights are powers of two, so exactly).
+std::uint64_t expected_rate(const GpuConfig& c, std::uint64_t block, std::uint32_t warp, std::uint32_t behind) {
     const double draw = static_cast<double>(warp_issue_credit(c, block, warp));
-    return static_cast<std::uint64_t>(std::floor(draw * std::pow(c.warp_age_weight, rank)));
+    return static_cast<std::uint64_t>(std::floor(draw * std::pow(c.warp_age_weight, behind)));
 }
 
 // One scheduler: the rank is the number of older live warps on the SM.
@@ -83,6 +97,31 @@ TEST(GpuWarpAgeWeight, RatesFallWithTheOlderWarpsAndRiseWhenTheyFinish) {
     scheduler.dispatch_next(0);
     EXPECT_EQ(slots[freed].block, 3u);
     EXPECT_EQ(slots[freed].rate, expected_rate(c, 3, 0, 2));  // the youngest of three
+}
+
+// A group of two: the two oldest warps at their draws, the third at the weight; when the oldest
+// finishes, the third moves into the group and the block dispatched in its place is the one left out.
+TEST(GpuWarpAgeWeight, TheGroupTakesInTheNextOldestWhenOneFinishes) {
+    GpuConfig c = one_sm(0.5, 32, 3, 1);
+    c.warp_age_group = 2;
+    const WorkloadSpec spec = test::stencil(32, 5, 3);
+    WarpSlots slots(spec, c, 3);
+    IssueScheduler scheduler(c, gpu_occupancy(c), slots, 5, 1, c.warp_age_weight);
+    scheduler.first_wave();
+    EXPECT_EQ(slots[0].rate, expected_rate(c, 0, 0, 0));
+    EXPECT_EQ(slots[1].rate, expected_rate(c, 1, 0, 0));
+    EXPECT_EQ(slots[2].rate, expected_rate(c, 2, 0, 1));
+    std::size_t freed = 0;
+    for (bool finished = false; !finished;) {
+        freed = scheduler.pick(0);
+        finished = scheduler.retire(0, freed, false);
+    }
+    for (std::size_t s = 0; s < 3; ++s) {
+        if (s == freed) continue;
+        EXPECT_EQ(slots[s].rate, expected_rate(c, slots[s].block, 0, 0)) << "block " << slots[s].block;
+    }
+    scheduler.dispatch_next(0);
+    EXPECT_EQ(slots[freed].rate, expected_rate(c, 3, 0, 1));
 }
 
 // Two schedulers and blocks of two warps: warp slots 0 and 2 share scheduler 0, 1 and 3 scheduler
@@ -148,6 +187,11 @@ TEST(GpuWarpAgeWeight, OutOfRangeIsRefused) {
     }
     c.warp_age_weight = 1;
     EXPECT_NO_THROW(validate(c));
+    for (std::uint32_t bad : {0u, 65u}) {
+        c.warp_age_group = bad;
+        EXPECT_THROW(validate(c), SimulationError) << bad;
+    }
+    c.warp_age_group = 1;
     c.schedulers_per_sm = 0;
     EXPECT_THROW(validate(c), SimulationError);
 }

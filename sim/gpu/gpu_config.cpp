@@ -192,6 +192,8 @@ void validate(const GpuConfig& c) {
     if (c.warp_age_weight != kWarpAgeWeightAuto && !(c.warp_age_weight > 0 && c.warp_age_weight <= 1))
         fail("--warp-age-weight " + (std::ostringstream() << c.warp_age_weight).str() +
              " must be 'auto' or above 0 and at most 1");
+    if (c.warp_age_group < 1 || c.warp_age_group > 64)
+        fail("--warp-age-group " + std::to_string(c.warp_age_group) + " must be between 1 and 64");
     if (c.l2_coalesce_requesters < 2 || c.l2_coalesce_requesters > 255)
         fail("--l2-coalesce-max " + std::to_string(c.l2_coalesce_requesters) + " must be between 2 and 255");
     constexpr std::uint32_t kMaxWindow = 1u << 20;  // the coalescer's table grows with the window

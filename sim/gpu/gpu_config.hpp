@@ -242,6 +242,10 @@ struct GpuConfig {
     // rates. kWarpAgeWeightAuto: the fitted weight for loops a pipe limits, 1 for the others
     // (loop_issue_cost.hpp).
     double warp_age_weight = 1;
+    // How many of a scheduler's oldest live warps keep together: the oldest warp_age_group run at
+    // their drawn rates, and each younger one at warp_age_weight times the one before it. 1:
+    // every older warp weighs (the weight's first form).
+    std::uint32_t warp_age_group = 1;
     // Cycle timing (timing == cycles; docs/gpu-model.md, "Cycle timing"): instead of rounds, a
     // warp issues its burst (one request a cycle on its scheduler, warp slot mod
     // schedulers_per_sm) and is ready again when the burst's data has returned: lat_l1_hit cycles

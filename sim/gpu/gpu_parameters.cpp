@@ -437,13 +437,24 @@ std::vector<GpuParameter> make_table() {
                      return rates_drawn(c) ? short_real(warp_age_weight_for(c, w)) : std::string("1");
                  },
                  .sources = {every(A, "1: warps at their drawn rates, whatever their age"),
-                             only("h200", F, "auto: 1 for loops the issue port limits, and for the loops a pipe limits "
-                                             "(fmaheavy or alu, tests/data/h200/issue_cost/issue_cost.csv) 0.95, "
-                                             "fitted on the index32 rows of the 768^3 compilation probes, in no "
-                                             "validation set, and checked on a fresh set measured afterwards "
-                                             "(docs/fidelity.md, \"Loops bound by their instructions\")"),
-                             only("h100", F, "auto: fitted on H200 measurements (the index32 compilation probes; see "
-                                             "the h200 preset), not re-fitted on the H100")}});
+                             only("h200", M, "auto: 1 for loops the issue port limits, and for the loops a pipe limits "
+                                             "(fmaheavy or alu, tests/data/h200/issue_cost/issue_cost.csv) 0.863, "
+                                             "the pace of each warp the chip leaves behind its group over the one "
+                                             "before it, from the knee probe's warp ends (scripts/"
+                                             "warp_age_measure.py, tests/data/h200/issue_cost/warp_age_measure.csv; "
+                                             "docs/fidelity.md, \"Loops bound by their instructions\")"),
+                             only("h100", M, "auto: measured on the H200 (see the h200 preset), not on the H100")}});
+    t.push_back({.option = "warp-age-group", .report_key = "warp_age_group", .field = "warp_age_group",
+                 .group = "Scheduling", .type = P::count, .range = "1..64", .min = 1, .max = 64,
+                 .help = "with --warp-age-weight below 1: a scheduler's N oldest live warps keep their drawn rates "
+                         "and each younger one runs at W times the one before it; 1: every older warp weighs",
+                 .get = get_number<&GpuConfig::warp_age_group>, .set = set_count32<&GpuConfig::warp_age_group>,
+                 .sources = {every(A, "1: each older warp of the scheduler weighs"),
+                             only("h200", M, "12: the blocks of 128 threads that end together on each SM of the "
+                                             "knee probe's one-wave launches at 14-16 warps a scheduler (gpubench "
+                                             "--warp-ends; scripts/warp_age_measure.py, "
+                                             "tests/data/h200/issue_cost/warp_age_measure.csv)"),
+                             only("h100", M, "12: measured on the H200 (see the h200 preset), not on the H100")}});
     t.push_back({.option = "compilation", .report_key = "compilation", .field = "compilation", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kKernelCompilationChoices),
                  .help = "how gpubench's kernel was compiled (its --variants), which --issue-burst auto reads",

@@ -1,5 +1,7 @@
 #include "sim/gpu/gpu_presets.hpp"
 
+#include "sim/gpu/loop_issue_cost.hpp"
+
 namespace cachesim {
 
 namespace {
@@ -134,9 +136,12 @@ GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t 
     c.block_start_skip = 8;
     // Where a pipe, not the issue port, limits the compiled loop (the 32-bit matmul), the warps
     // wait on their instructions rather than on memory and each scheduler serves its oldest ready
-    // warp: warps progress oldest first (a weight fitted on the index32 768^3 compilation probes,
-    // nothing held out: docs/fidelity.md, "Loops bound by their instructions").
+    // warp: on the H200 a group of a scheduler's 12 oldest warps keeps together and each younger
+    // one falls behind at 0.863 times the pace of the one before it (both measured from the knee
+    // probe's warp ends, nothing fitted on hit rates: docs/fidelity.md, "Loops bound by their
+    // instructions"). The group matters only where the weight does (auto: loops a pipe limits).
     c.warp_age_weight = kWarpAgeWeightAuto;
+    c.warp_age_group = kPipeBoundWarpAgeGroup;
     // Cycle timing (--timing cycles): an L1 miss waits the measured near L2 hit (l2probe), a hit
     // the measured L1 hit (latencyprobe), and the coalescing windows are the measured 100 / 400
     // cycles (l1probe).

@@ -27,7 +27,8 @@ IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occu
     block_left_.assign(static_cast<std::size_t>(config.sms) * blocks_per_sm_, 0);
     schedulers_ = std::max(1u, config.schedulers_per_sm);
     // ranks 0 .. (warp slots of a scheduler) - 1
-    if (rated_) age_weights_.configure(age_weight, (warps_per_sm_ + schedulers_ - 1) / schedulers_ - 1);
+    if (rated_)
+        age_weights_.configure(age_weight, config.warp_age_group, (warps_per_sm_ + schedulers_ - 1) / schedulers_ - 1);
     if (age_weights_.on()) warp_rank_.assign(static_cast<std::size_t>(config.sms) * warps_per_sm_, 0);
     sms_.assign(config.sms, SmTurn{});
     for (SmTurn& sm : sms_) sm.last = warps_per_sm_ - 1;  // the first turn goes to slot 0

@@ -27,7 +27,11 @@ LoopLimit measured_loop_limit(const WorkloadSpec& spec, KernelCompilation compil
 // GpuConfig::warp_age_weight as applied: the given weight, or for kWarpAgeWeightAuto
 // kPipeBoundWarpAgeWeight for a loop a pipe limits and 1 for any other (or a recorded kernel).
 double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec);
-// Fitted on the index32 rows of the 768^3 compilation probes (docs/fidelity.md).
-inline constexpr double kPipeBoundWarpAgeWeight = 0.95;
+// Measured: the pace of the warps the H200 leaves behind its group, each W times the one before
+// (scripts/warp_age_measure.py on the knee probe's warp ends, tests/data/h200/issue_cost/
+// warp_age_measure.csv; docs/fidelity.md).
+inline constexpr double kPipeBoundWarpAgeWeight = 0.863;
+// Measured the same way: how many of a scheduler's oldest warps the H200 keeps together.
+inline constexpr std::uint32_t kPipeBoundWarpAgeGroup = 12;
 
 }  // namespace cachesim

@@ -2,9 +2,11 @@
 // Older warps first (GpuConfig::warp_age_weight): where a loop is bound by its instructions, not
 // by memory, a warp scheduler nearly always has several warps ready and gives the slot to the
 // oldest, so the warps it holds progress in the order they arrived instead of together. Under loose
-// round robin with rates, each live warp of the same scheduler (warp slot mod schedulers_per_sm)
-// that is older than a warp multiplies its rate by the weight: the oldest runs at its drawn rate,
-// the next at weight times it, and so on. A warp's rank moves up when an older one finishes.
+// round robin with rates, a scheduler's `group` oldest live warps (warp slot mod
+// schedulers_per_sm) run at their drawn rates and each younger one at the weight times the one
+// before it: the chip keeps a group of its oldest warps together and leaves the younger ones
+// behind one by one, each slower than the last. A warp's rank (its older live mates) moves up when
+// an older one finishes.
 #include <cstdint>
 #include <vector>
 
@@ -12,8 +14,9 @@ namespace cachesim {
 
 class WarpAgeWeights {
 public:
-    // weight in (0, 1]; 1 leaves every rate as drawn (off). Ranks 0..max_rank.
-    void configure(double weight, std::uint32_t max_rank);
+    // weight in (0, 1]; 1 leaves every rate as drawn (off), as does a group holding every rank.
+    // Ranks 0..max_rank; rank r runs at weight^max(0, r - group + 1) of its drawn rate.
+    void configure(double weight, std::uint32_t group, std::uint32_t max_rank);
     bool on() const { return !scale_.empty(); }
     // A drawn rate (fixed point, warp_rate.hpp) for a warp with `rank` older live warps on its
     // scheduler; at least 1, so that every warp still moves.
@@ -24,7 +27,7 @@ public:
     }
 
 private:
-    std::vector<std::uint64_t> scale_;  // weight^rank in 32.32 fixed point
+    std::vector<std::uint64_t> scale_;  // each rank's factor in 32.32 fixed point
 };
 
 }  // namespace cachesim
