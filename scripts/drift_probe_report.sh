@@ -9,13 +9,17 @@
 #
 #   preset (*)  the h200 preset (rounds; rates drawn afresh every 32 requests, spread 0.15, blocks
 #               starting 0..8 turns late: fitted on the training matmul and these probes' index64 rows;
-#               the index32 build's warps oldest first: fitted on these probes' index32 rows)
+#               the index32 build's warps oldest first, a group of 12 and each warp behind it at 0.863
+#               times the one before: measured from the knee probe's warp ends)
 #   redraw_0.3  rates drawn afresh at spread 0.3 with a block start skip of 1 (the spread chosen on
 #               the training set alone); this and the next three weigh no warp by its age
 #   fixed_0.05  each warp keeping its first rate, at the spread that fits the training set so
 #               (0.05), block start skip 1
 #   redraw_0.6, redraw_1.0   redraw_0.3 with wider spreads (how a uniform drift moves each schedule)
 #   no_age_weight (*)   the preset with no warp weighed by its age (--gpu warp-age-weight=1)
+#   first_form (*)  the preset with every older warp weighing 0.95 (--gpu warp-age-group=1 --gpu
+#               warp-age-weight=0.95: the weight's first form, fitted on these probes' index32 rows),
+#               on the index32 rows only (the explicit weight would weigh every compilation)
 #   cycles_gto (*)  cycle timing, greedy then oldest, the measured issue cost per compilation
 #   cycles_gto_lat650 (*)  the same with an L1 miss taking 650 cycles, the latency at which a lone
 #               warp of the knee probe takes as long per request as on the chip
@@ -36,7 +40,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#models[@]} -gt 0 ] || models=(preset redraw_0.3 fixed_0.05 redraw_0.6 redraw_1.0 cycles_gto no_age_weight
-                                     cycles_gto_lat650)
+                                     cycles_gto_lat650 first_form)
 if [ ! -x "$bin" ]; then
   echo "drift_probe_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
@@ -46,7 +50,7 @@ parallel=()
 # compare_probe DIR FILE: compare's report and joined CSV for $model on DIR/FILE, into DIR/compare/.
 compare_probe() {
   mkdir -p "$1/compare"
-  "$bin" compare --preset h200 --measured "probe=$1/$2" --skip-invalid-rows "${options[@]}" "${parallel[@]}" \
+  "$bin" compare --preset h200 --measured "probe=$1/$2" --skip-invalid-rows "${options[@]}" "${parallel[@]}" ${3:+--rows "$3"} \
     --no-progress --plot none --out "$1/compare/$model.csv" > "$1/compare/$model.txt.new"
   mv "$1/compare/$model.txt.new" "$1/compare/$model.txt"
 }
@@ -61,12 +65,14 @@ for model in "${models[@]}"; do
     cycles_gto_lat650) options=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto
                                 --gpu lat-l1-miss=650) ;;
     no_age_weight) options=(--gpu warp-age-weight=1) ;;
-    *) echo "drift_probe_report: unknown model $model (preset, fixed_S, redraw_S, cycles_gto, cycles_gto_lat650, no_age_weight)" >&2
+    first_form) options=(--gpu warp-age-group=1 --gpu warp-age-weight=0.95) ;;
+    *) echo "drift_probe_report: unknown model $model (preset, fixed_S, redraw_S, cycles_gto, cycles_gto_lat650, no_age_weight, first_form)" >&2
        exit 2 ;;
   esac
   echo "drift_probe_report: $model" >&2
-  compare_probe tests/data/h200/drift_probe drift_probe_matmul.csv
-  case "$model" in preset|no_age_weight|cycles_gto|cycles_gto_lat650)
+  # first_form weighs every row it runs: the compilation probes' index32 rows (11-20) alone
+  compare_probe tests/data/h200/drift_probe drift_probe_matmul.csv "$([ "$model" = first_form ] && echo 11-20)"
+  case "$model" in preset|no_age_weight|cycles_gto|cycles_gto_lat650|first_form)
     compare_probe tests/data/h200/depth_probe depth_probe_matmul.csv ;;
   esac
 done

@@ -389,7 +389,7 @@ CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu timing=cycles --gpu wa
               "--gpu load-gates=burst --out tests/data/cycles_gto h200 h100 rtx2080s")
 TURNS_DIR = "tests/data/first_wave_turns"
 TURNS_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu cta-order=floorplan-turns --out tests/data/first_wave_turns "
-             "h200 h100")
+             "h200:training:stencil h200:training:matmul h100:training:stencil h100:training:matmul")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
              "--gpu block-start-skip=1 --gpu warp-age-weight=1 --out tests/data/fixed_rate h200 h100")
@@ -682,7 +682,7 @@ def gen_start_skip_fit():
             + "\n" + "\n".join(out) + "\n")
 
 
-AGE_WEIGHT_FIT = H200 + "/age_weight_fit"
+AGE_WEIGHT_SWEEP = H200 + "/age_weight_sweep"
 
 
 def presets_age_weight():
@@ -692,9 +692,9 @@ def presets_age_weight():
     return applied["parameters"]["warp_age_weight"]
 
 
-def gen_age_weight_fit():
+def gen_age_weight_sweep():
     pattern = re.compile(r"probe_w([0-9.]+)\.csv$")
-    weights = sorted((m.group(1) for m in (pattern.match(f) for f in os.listdir(os.path.join(ROOT, AGE_WEIGHT_FIT)))
+    weights = sorted((m.group(1) for m in (pattern.match(f) for f in os.listdir(os.path.join(ROOT, AGE_WEIGHT_SWEEP)))
                       if m), key=float)
     chosen = float(presets_age_weight())
     moved = [("linear", 128), ("linear", 256), ("column:128", 128), ("column:128", 256)]
@@ -702,7 +702,7 @@ def gen_age_weight_fit():
            + " | other schedules: worst \\|L1 error\\| | L1 within 3 | beyond 6 | mean \\|L1 error\\| |",
            "|---:|" + "---:|" * (len(moved) + 4)]
     for w in weights:
-        rows = read_csv("{}/probe_w{}.csv".format(AGE_WEIGHT_FIT, w))
+        rows = read_csv("{}/probe_w{}.csv".format(AGE_WEIGHT_SWEEP, w))
         err = {(r["schedule"], int(r["block"])): l1_error(r) for r in rows}
         others = [abs(e) for key, e in err.items() if key not in moved]
         counts = target_counts(rows)
@@ -711,10 +711,11 @@ def gen_age_weight_fit():
             "{:.2f}".format(mean_l1_error(rows))]
         mark = "**" if abs(float(w) - chosen) < 1e-9 else ""
         out.append("| {m}{}{m} | ".format(w, m=mark) + " | ".join(mark + c + mark for c in cells) + " |")
-    return (note("from `{}/probe_wW.csv`, written by `scripts/age_weight_fit.sh` (`cachesim compare --preset h200 "
+    return (note("from `{}/probe_wW.csv`, written by `scripts/age_weight_sweep.sh` (`cachesim compare --preset h200 "
                  "--gpu warp-age-weight=W` on rows 11-20 of `tests/data/h200/drift_probe/drift_probe_matmul.csv`, "
-                 "the index32 768^3 compilation probes); the model's L1 error in points; in bold the weight the "
-                 "presets give loops a pipe limits".format(AGE_WEIGHT_FIT))
+                 "the index32 768^3 compilation probes, the presets' group of 12 kept); the model's L1 error in points; "
+                 "in bold the weight the presets give loops a pipe limits, measured from the chip's warp "
+                 "ends".format(AGE_WEIGHT_SWEEP))
             + "\n" + "\n".join(out) + "\n")
 
 
@@ -787,6 +788,7 @@ DEPTH_PROBE = H200 + "/depth_probe"
 DEPTH_MODELS = [  # (file stem under */compare, row label)
     ("preset", "the presets"),
     ("no_age_weight", "no age weight"),
+    ("first_form", "every older warp weighing 0.95"),
     ("cycles_gto", "cycle timing (gto, issue cost)"),
     ("cycles_gto_lat650", "the same, L1 miss 650 cycles"),
 ]
@@ -824,8 +826,9 @@ def gen_depth_probe():
             label, sum(abs(e) <= 3 for e in errors), len(errors), sum(abs(e) > 6 for e in errors),
             sum(abs(e) for e in errors) / len(errors)))
     return (note("from {}: the chip's index32 rows of `scripts/device_heldout.sh drift` and `depth`, the model's "
-                 "from `scripts/drift_probe_report.sh preset no_age_weight cycles_gto cycles_gto_lat650` (the presets: warp age weight "
-                 "{} for this loop; no age weight: `--gpu warp-age-weight=1`; cycle timing: `--gpu timing=cycles "
+                 "from `scripts/drift_probe_report.sh preset no_age_weight first_form cycles_gto cycles_gto_lat650` (the presets: "
+                 "a group of 12, warp age weight {} for this loop; no age weight: `--gpu warp-age-weight=1`; every older "
+                 "warp weighing 0.95: `--gpu warp-age-group=1 --gpu warp-age-weight=0.95`; cycle timing: `--gpu timing=cycles "
                  "--gpu warp-scheduler=gto --gpu issue-cycles=auto`, and with `--gpu lat-l1-miss=650`); the model's L1 error in points; `column:32` and "
                  "`tiled:32x32` are in the files and the summary".format(
                      ", ".join("`{}`".format(p) for p in sources), weight))
@@ -929,7 +932,9 @@ KNEE_ENDS_CMD = ("scripts/warp_ends_report.py --chip {0}_index32.csv.gz --chip {
                  "--model 'cycles_gto=--warp-scheduler gto "
                  "--issue-cycles auto' --model 'cycles_gto_lat650=--warp-scheduler gto --issue-cycles auto "
                  "--lat-l1-miss 650' --model 'cycles_gto_lat650_turns=--warp-scheduler gto --issue-cycles auto "
-                 "--lat-l1-miss 650 --cta-order floorplan-turns --seed 4' --out {0}_summary.csv".format(*KNEE_ENDS_RUNS))
+                 "--lat-l1-miss 650 --cta-order floorplan-turns --seed 4' --rounds 'rounds_preset=' --rounds "
+                 "'rounds_first_form=--warp-age-group 1 --warp-age-weight 0.95' --rounds "
+                 "'rounds_no_weight=--warp-age-weight 1' --jobs 16 --out {0}_summary.csv".format(*KNEE_ENDS_RUNS))
 
 
 def knee_ends_chip_l1():
@@ -979,6 +984,71 @@ def gen_knee_ends():
                  "when their last warp ended, a new group wherever two ends in a row lie more than 2% of the first "
                  "apart; medians over the SMs)".format(*KNEE_ENDS_RUNS, KNEE_ENDS_CMD))
             + "\n" + "\n".join(out) + "\n")
+
+
+WARP_AGE_MEASURE = ISSUE_COST + "/warp_age_measure.csv"
+WARP_AGE_MEASURE_CMD = ("scripts/warp_age_measure.py --chip {0}_index32.csv.gz --chip {1}_index32.csv.gz "
+                        "--launch 128x1848 --launch 128x1980 --launch 128x2112 --out {2}".format(
+                            *KNEE_ENDS_RUNS, WARP_AGE_MEASURE))
+
+
+def gen_warp_age_measure():
+    """The group and the stragglers' paces from the chip's warp ends, and the W that gives them."""
+    rows = read_csv(WARP_AGE_MEASURE)
+    paces = [f for f in rows[0] if f.startswith("pace_")]
+    out = ["| launch (index32, depth 3072, one wave) | warps a scheduler | SMs | blocks ending together (median) | "
+           "stragglers | " + " | ".join("pace of straggler {}".format(p[len("pace_"):]) for p in paces) + " |",
+           "|---|---:|---:|---:|---:|" + "---:|" * len(paces)]
+    for r in rows:
+        if r["launch"] == "all":
+            cells = ["all, and W^i for the fitted W = {}".format(r["weight"]), "", r["sms"], r["group"], r["stragglers"]]
+        else:
+            width_height, launch = r["launch"].split("#")
+            cells = ["{} `linear` b128, launch {}".format(width_height, launch), r["warps_per_scheduler"], r["sms"],
+                     r["group"], r["stragglers"]]
+        out.append("| " + " | ".join(cells + [r[p] for p in paces]) + " |")
+    return (note("from `{}`, written by `{}` (per SM the blocks of the chip's warp ends sorted by their end, the "
+                 "group cut where an end lies more than 2% of the first later; a straggler's pace p = 2 - T/T_g from "
+                 "its end T and the group's T_g; W the least-squares fit of log p_i = i log W)".format(
+                     WARP_AGE_MEASURE, WARP_AGE_MEASURE_CMD))
+            + "\n" + "\n".join(out) + "\n")
+
+
+KNEE_ROUNDS_MODELS = [("rounds_preset", "the presets (a group of 12, W 0.863)"),
+                      ("rounds_first_form", "every older warp weighing 0.95"),
+                      ("rounds_no_weight", "no age weight")]
+
+
+def gen_knee_rounds():
+    """The rounds' L1 on the warp-ends launches beside the chip's."""
+    l1 = knee_ends_chip_l1()
+    summary = {}
+    for r in read_csv(KNEE_ENDS + "_summary.csv"):
+        summary.setdefault((r["width"], r["height"], r["depth"], r["schedule"], r["block_size"]), {})[r["source"]] = r
+    out = ["| launch (index32, depth 3072) | the chip: L1 % | " + " | ".join(label for _, label in KNEE_ROUNDS_MODELS)
+           + " |", "|---|---:|" + "---:|" * len(KNEE_ROUNDS_MODELS)]
+    errors = {name: [] for name, _ in KNEE_ROUNDS_MODELS}
+    in_order = lambda item: (int(item[0][0]), int(item[0][1]), item[0][3], int(item[0][4]))
+    for key, by_source in sorted(summary.items(), key=in_order):
+        width, height, depth, schedule, block = key
+        measured, stamped = l1[("index32", width, height, depth, schedule, block)]
+        cells = ["{}x{} {} b{}".format(width, height, schedule, block), "{:.1f} ({:.1f})".format(measured, stamped)]
+        for name, _ in KNEE_ROUNDS_MODELS:
+            model = float(by_source[name]["l1"])
+            errors[name].append(model - measured)
+            cells.append("{:.1f} ({:+.1f})".format(model, model - measured))
+        out.append("| " + " | ".join(cells) + " |")
+    summary_lines = ["{}: against the measured kernel, L1 within 3 points {}/{}, beyond 6 {}, mean |error| "
+                     "{:.2f}".format(label, sum(abs(e) <= 3 for e in errors[name]), len(errors[name]),
+                                     sum(abs(e) > 6 for e in errors[name]),
+                                     sum(abs(e) for e in errors[name]) / len(errors[name]))
+                     for name, label in KNEE_ROUNDS_MODELS]
+    return (note("from the `rounds_*` rows of `{0}_summary.csv` (`scripts/warp_ends_report.py ... --rounds "
+                 "'rounds_preset=' --rounds 'rounds_first_form=--warp-age-group 1 --warp-age-weight 0.95' --rounds "
+                 "'rounds_no_weight=--warp-age-weight 1'`, the command of the table above) and the chip's L1 as "
+                 "there (the measured kernel, the end-stamped one in brackets); the model's L1 %, its error against "
+                 "the measured kernel in brackets".format(KNEE_ENDS))
+            + "\n" + "\n".join(out) + "\n\n" + "\n".join("- " + l for l in summary_lines) + "\n")
 
 
 # --- the rtx2080s preset against the thesis's RTX 2080 Super -----------------------------------
@@ -1056,20 +1126,22 @@ GENERATORS = {
     "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh"]),
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
-    "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),
+    "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, ["training"]),
     "rtx2080s-thesis": gen_rtx2080s_thesis,
     "issue-cost-loops": gen_issue_cost_loops,
     "issue-cost-states": gen_issue_cost_states,
     "issue-cost-runs": gen_issue_cost_runs,
     "drift-probe": gen_drift_probe,
     "start-skip-fit": gen_start_skip_fit,
-    "age-weight-fit": gen_age_weight_fit,
+    "age-weight-sweep": gen_age_weight_sweep,
     "age-weight-sets": gen_age_weight_sets,
     "age-weight-fresh": gen_age_weight_fresh_rows,
     "depth-probe": gen_depth_probe,
     "issue-cost-knee": gen_knee,
     "knee-latency": gen_knee_latency,
     "knee-ends": gen_knee_ends,
+    "warp-age-measure": gen_warp_age_measure,
+    "knee-rounds": gen_knee_rounds,
     "heldout-index64-summary": gen_heldout_index64_summary,
 }
 

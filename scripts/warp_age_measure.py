@@ -111,7 +111,7 @@ def main():
         [f"pace_{i}" for i in range(1, deepest + 1)] + ["weight"]
     tmp = args.out + ".new"
     with open(tmp, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields, restval="")
+        writer = csv.DictWriter(f, fieldnames=fields, restval="", lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
     os.replace(tmp, args.out)

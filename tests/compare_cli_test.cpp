@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <vector>
 
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
@@ -227,6 +228,47 @@ TEST(CompareCli, GpuOverridesTheModelOfThePreset) {
         EXPECT_EQ(r.exit_code, 2) << b.gpu;
         EXPECT_NE(r.err.find(b.message), std::string::npos) << r.err;
     }
+}
+
+// --where variant=V keeps the rows of one compilation; a row without a variant column is the
+// training build's, index64. Three tiny stencil rows (made-up counters: only which rows are
+// simulated is looked at), lines 2-4 of the file.
+TEST(CompareCli, WhereVariantSelectsOneCompilation) {
+    const auto dir = test::temp_dir();
+    const std::string header =
+        "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,variant,"
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
+        "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n";
+    const std::string counters = ",100,400,300,75,100,50,4096\n";
+    std::ofstream(dir / "variants.csv") << header << "stencil,64,32,3,3,0,linear,128,4,g,1,index64" << counters
+                                        << "stencil,64,32,3,3,0,linear,128,4,g,1,index32" << counters
+                                        << "stencil,64,32,3,3,0,linear,128,4,g,1,unroll1" << counters;
+    std::ofstream(dir / "plain.csv") << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,"
+                                        "time_ms,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+                                        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+                                        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,"
+                                        "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
+                                        "lts__t_sectors_srcunit_tex_op_read.sum,"
+                                        "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n"
+                                     << "stencil,64,32,3,3,0,linear,128,4,g,1" << counters;
+    const auto joined_lines = [&](const std::string& file, const std::string& where) {
+        const std::string out = (dir / "j.csv").string();
+        const auto r = test::run_cachesim("compare --no-progress --plot none --measured '" + (dir / file).string() +
+                                          "' --where variant=" + where + " --out '" + out + "'");
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        const test::CsvTable j = test::CsvTable::from_file(out);
+        std::vector<double> lines;
+        for (std::size_t i = 0; i < j.rows(); ++i) lines.push_back(j.number(i, "line"));
+        return lines;
+    };
+    EXPECT_EQ(joined_lines("variants.csv", "index32"), std::vector<double>{3});
+    EXPECT_EQ(joined_lines("variants.csv", "index64"), std::vector<double>{2});
+    EXPECT_EQ(joined_lines("plain.csv", "index64"), std::vector<double>{2});
+    const auto bad = test::run_cachesim("compare --no-progress --measured '" + (dir / "plain.csv").string() +
+                                        "' --where compilation=index32 --out none --plot none");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--where: unknown field 'compilation'"), std::string::npos) << bad.err;
 }
 
 TEST(CompareCli, BadInputExitsWith2) {

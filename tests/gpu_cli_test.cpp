@@ -200,7 +200,8 @@ TEST(GpuCli, WarpRateSpreadIsThePresetsAndReported) {
 TEST(GpuCli, WarpAgeWeightIsAppliedByCompilation) {
     const std::string launch = "--preset h200 --workload matmul --size 128x64 --depth 64 --block 128 --sms 8";
     EXPECT_EQ(parameter(run_json(launch), "warp_age_weight"), "1");
-    EXPECT_EQ(parameter(run_json(launch + " --compilation index32"), "warp_age_weight"), "0.95");
+    EXPECT_EQ(parameter(run_json(launch + " --compilation index32"), "warp_age_weight"), "0.863");
+    EXPECT_EQ(parameter(run_json(launch + " --compilation index32"), "warp_age_group"), "12");
     EXPECT_EQ(parameter(run_json(launch + " --compilation unroll1"), "warp_age_weight"), "1");
     EXPECT_EQ(parameter(run_json(launch + " --warp-age-weight 0.5"), "warp_age_weight"), "0.5");
     EXPECT_EQ(parameter(run_json(launch + " --compilation index32 --warp-scheduler gto"), "warp_age_weight"), "1");

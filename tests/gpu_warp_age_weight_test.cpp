@@ -14,6 +14,7 @@
 #include "sim/gpu/warp_rate.hpp"
 #include "sim/gpu/warp_slots.hpp"
 #include "sim/thread_model.hpp"
+#include "tests/csv_table.hpp"
 #include "tests/gpu_same_result.hpp"
 #include "tests/gpu_test_util.hpp"
 
@@ -49,7 +50,7 @@ TEST(GpuWarpAgeWeight, AGroupOfTheOldestKeepsItsRates) {
 }
 
 // One SM holding `resident` blocks of `block` threads; rates kept for life, no skips, one request
-// a turn, `schedulers` warp schedulers.
+// a turn, `schedulers` warp schedulers, every older warp weighing.
 GpuConfig one_sm(double weight, std::uint32_t block, std::uint32_t resident, std::uint32_t schedulers) {
     GpuConfig c = with_sms(find_gpu_preset("h200")->config, 1);
     c.block = block;
@@ -59,6 +60,7 @@ GpuConfig one_sm(double weight, std::uint32_t block, std::uint32_t resident, std
     c.issue_burst = 1;
     c.schedulers_per_sm = schedulers;
     c.warp_age_weight = weight;
+    c.warp_age_group = 1;  // every older warp weighs; the group has its own test
     return c;
 }
 
@@ -177,6 +179,21 @@ TEST(GpuWarpAgeWeight, AutoWeighsLoopsAPipeLimits) {
     c.warp_age_weight = 0.7;
     EXPECT_EQ(warp_age_weight_for(c, &matmul), 0.7);
     EXPECT_EQ(find_gpu_preset("v100")->config.warp_age_weight, 1.0);
+}
+
+// The presets' group and weight are what scripts/warp_age_measure.py found in the chip's warp
+// ends (its summary row), not values chosen elsewhere.
+TEST(GpuWarpAgeWeight, PresetsTakeTheMeasuredGroupAndWeight) {
+    const test::CsvTable measured = test::CsvTable::from_file(test::h200_data("issue_cost/warp_age_measure.csv"));
+    const std::vector<std::size_t> all = measured.where({{"launch", "all"}});
+    ASSERT_EQ(all.size(), 1u);
+    for (const char* preset : {"h200", "h100"}) {
+        const GpuConfig c = find_gpu_preset(preset)->config;
+        EXPECT_EQ(c.warp_age_group, static_cast<std::uint32_t>(measured.number(all[0], "group"))) << preset;
+        EXPECT_EQ(c.warp_age_weight, kWarpAgeWeightAuto) << preset;
+    }
+    EXPECT_NEAR(kPipeBoundWarpAgeWeight, measured.number(all[0], "weight"), 5e-4);  // the CSV's 3 decimals
+    EXPECT_EQ(find_gpu_preset("v100")->config.warp_age_group, 1u);
 }
 
 TEST(GpuWarpAgeWeight, OutOfRangeIsRefused) {

@@ -56,7 +56,9 @@ bool matches(const MeasuredRun& run, const std::vector<std::string>& filters) {
         else if (key == "height") actual = std::to_string(w.height);
         else if (key == "stencil") actual = std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h);
         else if (key == "depth") actual = std::to_string(w.depth);
-        else throw InputError("--where: unknown field '" + key + "' (kernel, schedule, block, width, height, stencil, depth)");
+        else if (key == "variant") actual = run.variant.empty() ? "index64" : run.variant;
+        else throw InputError("--where: unknown field '" + key +
+                              "' (kernel, schedule, block, width, height, stencil, depth, variant)");
         if (actual != value) return false;
     }
     return true;
@@ -342,7 +344,8 @@ int run_compare(int argc, char** argv) {
         ("out,output,o", po::value<std::string>(), "write the joined CSV (measured and simulated side by side) to FILE; nothing is written unless asked")
         ("plot", po::value<std::string>(), "write a PNG plot to FILE: scatter with identity line and per-schedule bars")
         ("rows", po::value<std::string>(), "only data rows A-B (1-based) of the measured file")
-        ("where", po::value<std::vector<std::string>>()->composing(), "only rows with field=value (kernel, schedule, block, width, height, stencil, depth); repeatable")
+        ("where", po::value<std::vector<std::string>>()->composing(), "only rows with field=value (kernel, schedule, block, width, height, stencil, depth, variant: "
+                                                                    "the compilation, index64 where the file has none); repeatable")
         ("jobs,j", po::value<unsigned>()->default_value(0),
          "configurations simulated at once (0: all cores, or cores / --threads)")
         ("threads", po::value<unsigned>()->default_value(0),

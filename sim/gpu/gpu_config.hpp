@@ -236,15 +236,15 @@ struct GpuConfig {
     // from (seed, block), uniform in 0..block_start_skip: blocks dispatched together do not run
     // in exact step on different SMs. 0: every block starts at its first turn.
     std::uint32_t block_start_skip = 0;
-    // Loops bound by their instructions (lrr with a rate spread): each live warp of the same
-    // scheduler (warp slot mod schedulers_per_sm) older than a warp multiplies its rate by this
-    // weight (warp_age_weight.hpp), so warps progress oldest first. 1: every warp at its drawn
-    // rates. kWarpAgeWeightAuto: the fitted weight for loops a pipe limits, 1 for the others
+    // Loops bound by their instructions (lrr with a rate spread): a warp behind the group of its
+    // scheduler's oldest (warp slot mod schedulers_per_sm; warp_age_group below) runs at this
+    // weight times the rate of the warp before it (warp_age_weight.hpp), so warps progress oldest
+    // first. 1: every warp at its drawn rates. kWarpAgeWeightAuto: the measured weight for loops a pipe limits, 1 for the others
     // (loop_issue_cost.hpp).
     double warp_age_weight = 1;
     // How many of a scheduler's oldest live warps keep together: the oldest warp_age_group run at
     // their drawn rates, and each younger one at warp_age_weight times the one before it. 1:
-    // every older warp weighs (the weight's first form).
+    // every older warp weighs.
     std::uint32_t warp_age_group = 1;
     // Cycle timing (timing == cycles; docs/gpu-model.md, "Cycle timing"): instead of rounds, a
     // warp issues its burst (one request a cycle on its scheduler, warp slot mod
