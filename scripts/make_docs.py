@@ -389,7 +389,7 @@ CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu timing=cycles --gpu wa
               "--gpu load-gates=burst --out tests/data/cycles_gto h200 h100 rtx2080s")
 TURNS_DIR = "tests/data/first_wave_turns"
 TURNS_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu cta-order=floorplan-turns --out tests/data/first_wave_turns "
-             "h200 h100:training:stencil h100:training:matmul")
+             "h200 h100")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
              "--gpu block-start-skip=1 --gpu warp-age-weight=1 --out tests/data/fixed_rate h200 h100")
