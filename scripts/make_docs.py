@@ -956,19 +956,25 @@ def knee_ends_chip_l1():
     return l1
 
 
-def gen_knee_ends():
-    """Which blocks end together on the chip and under cycle timing (the 32-bit build)."""
-    l1 = knee_ends_chip_l1()
+def knee_ends_summary():
+    """The rows of KNEE_ENDS_summary.csv, [((width, height, depth, schedule, block), {source: row})]
+    in the tables' order (by size, schedule, block)."""
     summary = {}
     for r in read_csv(KNEE_ENDS + "_summary.csv"):
         summary.setdefault((r["width"], r["height"], r["depth"], r["schedule"], r["block_size"]), {})[r["source"]] = r
+    return sorted(summary.items(), key=lambda item: (int(item[0][0]), int(item[0][1]), item[0][3], int(item[0][4])))
+
+
+def gen_knee_ends():
+    """Which blocks end together on the chip and under cycle timing (the 32-bit build)."""
+    l1 = knee_ends_chip_l1()
+    summary = knee_ends_summary()
     groups = lambda r: "{} / {} / {:.2f}".format(r["first_group"], r["groups"], float(r["last_over_first"]))
     out = ["| launch (index32, depth 3072) | the chip: L1 % | the chip: blocks ending first / groups / last end "
            "over first | " + " | ".join("{}: L1 % | {}: the same".format(label, label)
                                         for _, label in KNEE_ENDS_MODELS) + " |",
            "|---|---:|---:|" + "---:|---:|" * len(KNEE_ENDS_MODELS)]
-    in_order = lambda item: (int(item[0][0]), int(item[0][1]), item[0][3], int(item[0][4]))
-    for key, by_source in sorted(summary.items(), key=in_order):
+    for key, by_source in summary:
         width, height, depth, schedule, block = key
         measured, stamped = l1[("index32", width, height, depth, schedule, block)]
         cells = ["{}x{} {} b{}".format(width, height, schedule, block), "{:.1f} ({:.1f})".format(measured, stamped),
@@ -1022,14 +1028,11 @@ KNEE_ROUNDS_MODELS = [("rounds_preset", "the presets (a group of 12, W 0.863)"),
 def gen_knee_rounds():
     """The rounds' L1 on the warp-ends launches beside the chip's."""
     l1 = knee_ends_chip_l1()
-    summary = {}
-    for r in read_csv(KNEE_ENDS + "_summary.csv"):
-        summary.setdefault((r["width"], r["height"], r["depth"], r["schedule"], r["block_size"]), {})[r["source"]] = r
+    summary = knee_ends_summary()
     out = ["| launch (index32, depth 3072) | the chip: L1 % | " + " | ".join(label for _, label in KNEE_ROUNDS_MODELS)
            + " |", "|---|---:|" + "---:|" * len(KNEE_ROUNDS_MODELS)]
     errors = {name: [] for name, _ in KNEE_ROUNDS_MODELS}
-    in_order = lambda item: (int(item[0][0]), int(item[0][1]), item[0][3], int(item[0][4]))
-    for key, by_source in sorted(summary.items(), key=in_order):
+    for key, by_source in summary:
         width, height, depth, schedule, block = key
         measured, stamped = l1[("index32", width, height, depth, schedule, block)]
         cells = ["{}x{} {} b{}".format(width, height, schedule, block), "{:.1f} ({:.1f})".format(measured, stamped)]

@@ -3,10 +3,10 @@
 launches whose warps all start together (the knee probe, blocks of 128 threads: one warp of each
 block on each of an SM's four schedulers, so an SM's blocks are a scheduler's warps).
 
-On each SM the blocks, oldest first (the lower block index: the CTA scheduler dispatched it
-first), are cut where an end lies more than 2% of the SM's first end after the one before; the
-first cut holds the group that kept together (its size is one sample of the group), and each block
-after it a straggler, the i-th counted from the group (i = 1, 2, ...). A straggler that runs at a
+On each SM the blocks, sorted by their end, are cut into groups as scripts/warp_ends_report.py
+cuts them (where an end lies more than 2% of the SM's first end after the one before); the first
+group is the one that kept together (its size is one sample of the group), and each block after it
+a straggler, the i-th counted from the group (i = 1, 2, ...; on the chip they end in age order). A straggler that runs at a
 fraction p of the group's pace until the group ends at T_g, and at the full pace after it (it is
 then among the oldest), ends at T = T_g + (1 - p) T_g, so p = 2 - T / T_g. The model's form gives
 the i-th straggler the pace W^i; W is the least-squares fit of log p_i = i log W over every
@@ -28,7 +28,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-GAP = 0.02  # as scripts/warp_ends_report.py: a new group where an end lies this fraction later
+from warp_ends_report import group_cuts  # one definition of the blocks that end together
 
 
 def fail(message):
@@ -63,10 +63,8 @@ def read_ends(paths, launches):
 
 def split_sm(ends_by_block):
     """An SM's blocks -> (group size, [(i, pace)] of its stragglers)."""
-    oldest_first = [ends_by_block[b] for b in sorted(ends_by_block)]
-    by_end = sorted(oldest_first)
-    gap = GAP * by_end[0]
-    cut = next((i for i in range(1, len(by_end)) if by_end[i] - by_end[i - 1] > gap), len(by_end))
+    by_end = sorted(ends_by_block.values())
+    cut = next(iter(group_cuts(by_end)), len(by_end))
     group_end = statistics.median(by_end[:cut])
     stragglers = by_end[cut:]
     return cut, [(i, 2 - end / group_end) for i, end in enumerate(stragglers, 1)]

@@ -48,6 +48,13 @@ def open_text(path):
         fail(f"{path}: {e.strerror}")
 
 
+def group_cuts(sm_ends):
+    """An SM's block ends, sorted -> the indices where a new group starts (an end more than GAP of
+    the first end after the one before it); the first group is sm_ends[:cuts[0]]."""
+    gap = GAP * sm_ends[0]
+    return [i for i in range(1, len(sm_ends)) if sm_ends[i] - sm_ends[i - 1] > gap]
+
+
 def summarise(ends):
     """ends: (sm, block, end) per warp -> (first group, groups, last/first), medians over SMs."""
     block_end = {}
@@ -59,8 +66,7 @@ def summarise(ends):
     firsts, groups, spans = [], [], []
     for sm_ends in per_sm.values():
         sm_ends.sort()
-        gap = GAP * sm_ends[0]
-        cuts = [i for i in range(1, len(sm_ends)) if sm_ends[i] - sm_ends[i - 1] > gap]
+        cuts = group_cuts(sm_ends)
         firsts.append(cuts[0] if cuts else len(sm_ends))
         groups.append(len(cuts) + 1)
         spans.append(sm_ends[-1] / sm_ends[0])

@@ -239,8 +239,8 @@ struct GpuConfig {
     // Loops bound by their instructions (lrr with a rate spread): a warp behind the group of its
     // scheduler's oldest (warp slot mod schedulers_per_sm; warp_age_group below) runs at this
     // weight times the rate of the warp before it (warp_age_weight.hpp), so warps progress oldest
-    // first. 1: every warp at its drawn rates. kWarpAgeWeightAuto: the measured weight for loops a pipe limits, 1 for the others
-    // (loop_issue_cost.hpp).
+    // first. 1: every warp at its drawn rates. kWarpAgeWeightAuto: the measured weight for loops a
+    // pipe limits, 1 for the others (loop_issue_cost.hpp).
     double warp_age_weight = 1;
     // How many of a scheduler's oldest live warps keep together: the oldest warp_age_group run at
     // their drawn rates, and each younger one at warp_age_weight times the one before it. 1:
