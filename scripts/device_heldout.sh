@@ -19,7 +19,12 @@
 #             build at two new sizes;
 #   fresh_stencil: the same for stencils whose 32-bit loop a pipe limits (fresh_stencil): the 9x9
 #             at 4096^2, block 256, and the 7x7 at 3072^2, block 384, compiled with 32-bit indices;
-#   all:      probe, training, heldout, drift, fresh, fresh_stencil.
+#   fresh2:   a third held-out set (fresh2_matmul, fresh2_stencil), measured after the presets'
+#             warp age group was measured, which nothing has been run or tuned on: matmuls of
+#             every compilation at sizes, depths and blocks no other set has (a non-square grid,
+#             a block of two warps, a size with many waves), and stencils with a box and sizes
+#             no other set has, compiled with 32-bit indices and with the unrolled loop kept;
+#   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out): heldout_{stencil,matmul}.csv, training_{stencil,
 # matmul}.csv, sass_loads_variants.txt, l2probe*.{csv,txt}, logs.tar.gz.
@@ -30,10 +35,11 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 PARTS=",${1:-heldout},"
-PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,}
+PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
+PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -189,6 +195,29 @@ if want fresh_stencil; then
   sweep fresh_stencil 200 --kernel stencil --size 4096x4096 --stencil 9x9 --schedules "$SCHEDULES" --blocks 256 \
     --variants index32
   sweep fresh_stencil 200 --kernel stencil --size 3072x3072 --stencil 7x7 --schedules "$SCHEDULES" --blocks 384 \
+    --variants index32
+fi
+
+if want fresh2_matmul; then
+  # 1792^2 at depth 768: five waves of 128-thread blocks; 1280x2560 at depth 640: a grid twice as
+  # tall as wide; 1152^2: blocks of two warps.
+  for v in index32 index64; do
+    sweep fresh2_matmul 200 --kernel matmul --size 1792x1792 --depth 768 --schedules "$SCHEDULES" --blocks 128 \
+      --variants "$v"
+  done
+  for v in index32 unroll1; do
+    sweep fresh2_matmul 200 --kernel matmul --size 1280x2560 --depth 640 --schedules "$SCHEDULES" --blocks 256 \
+      --variants "$v"
+  done
+  sweep fresh2_matmul 200 --kernel matmul --size 1152x1152 --schedules "$SCHEDULES" --blocks 64 --variants index32
+fi
+
+if want fresh2_stencil; then
+  for v in index32 unroll1; do
+    sweep fresh2_stencil 200 --kernel stencil --size 5120x2560 --stencil 5x7 --schedules "$SCHEDULES" --blocks 192 \
+      --variants "$v"
+  done
+  sweep fresh2_stencil 200 --kernel stencil --size 2560x2560 --stencil 9x9 --schedules "$SCHEDULES" --blocks 128 \
     --variants index32
 fi
 

@@ -454,8 +454,8 @@ def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS):
         by_label = {}
         for set_name in sets:
             for kernel in REPORT_KERNELS:
-                if set_name == "fresh" and gpu != "h200":
-                    continue  # only the H200 has a fresh set
+                if set_name.startswith("fresh") and gpu != "h200":
+                    continue  # only the H200 has the fresh sets
                 path = report_path(gpu, set_name, kernel, base)
                 if not os.path.exists(os.path.join(ROOT, path)):
                     missing.append(path)
@@ -784,6 +784,32 @@ def gen_age_weight_fresh_rows():
             + "\n" + "\n".join(out) + "\n")
 
 
+def gen_set_rows(gpu, set_name, kernel):
+    """Every launch of one set's file, per schedule: the chip's L1 and L2 hit rates and the
+    presets' errors in points."""
+    path = report_path(gpu, set_name, kernel)
+    rows = read_csv(path)
+    key = lambda r: (r["width"], r["height"], r["stencil_w"], r["stencil_h"], r["depth"], r["block"], r["variant"])
+    groups = {}
+    for r in rows:
+        groups.setdefault(key(r), {})[r["schedule"]] = r
+    schedules = list(next(iter(groups.values())))
+    out = ["| launch | | " + " | ".join("`{}`".format(s) for s in schedules) + " |",
+           "|---|---|" + "---:|" * len(schedules)]
+    for (width, height, box_w, box_h, depth, block, variant), by in groups.items():
+        size = "{}²".format(width) if width == height else "{}x{}".format(width, height)
+        what = "d" + depth if kernel == "matmul" else "{}x{}".format(box_w, box_h)
+        name = "{} {} b{} {}".format(size, what, block, variant or "index64")
+        for rate, label in ((L1R, "L1"), (L2R, "L2")):
+            out.append("| {} | the chip's {} % | ".format(name if rate == L1R else "", label) + " | ".join(
+                "{:.1f}".format(float(by[s][M + rate])) if s in by else "" for s in schedules) + " |")
+            out.append("| | the presets' error | " + " | ".join(
+                "{:+.1f}".format(float(by[s][S + rate]) - float(by[s][M + rate])) if s in by else ""
+                for s in schedules) + " |")
+    return (note("`{}`, written by `scripts/fidelity_report.sh {}:{}:{}`: the chip's hit rates, then the "
+                 "model's error in points".format(path, gpu, set_name, kernel)) + "\n" + "\n".join(out) + "\n")
+
+
 DEPTH_PROBE = H200 + "/depth_probe"
 DEPTH_MODELS = [  # (file stem under */compare, row label)
     ("preset", "the presets"),
@@ -993,7 +1019,7 @@ def gen_knee_ends():
 
 
 WARP_AGE_MEASURE = ISSUE_COST + "/warp_age_measure.csv"
-WARP_AGE_MEASURE_CMD = ("scripts/warp_age_measure.py --chip {0}_index32.csv.gz --chip {1}_index32.csv.gz "
+WARP_AGE_MEASURE_CMD = ("scripts/warp_age_measure.py --sms 132 --chip {0}_index32.csv.gz --chip {1}_index32.csv.gz "
                         "--launch 128x1848 --launch 128x1980 --launch 128x2112 --out {2}".format(
                             *KNEE_ENDS_RUNS, WARP_AGE_MEASURE))
 
@@ -1126,7 +1152,9 @@ GENERATORS = {
     "h200-medians": gen_h200_medians,
     "h200-spread": gen_h200_spread,
     "examples-table": gen_examples_table,
-    "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh"]),
+    "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh", "fresh2"]),
+    "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),
+    "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),

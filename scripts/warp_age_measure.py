@@ -12,7 +12,9 @@ then among the oldest), ends at T = T_g + (1 - p) T_g, so p = 2 - T / T_g. The m
 the i-th straggler the pace W^i; W is the least-squares fit of log p_i = i log W over every
 straggler (through the origin: W = exp(sum(i log p_i) / sum(i^2))).
 
-  scripts/warp_age_measure.py --chip ENDS.csv.gz [--chip ...] --launch WxH [--launch ...] --out FILE.csv
+  scripts/warp_age_measure.py --sms N --chip ENDS.csv.gz [--chip ...] --launch WxH [--launch ...] --out FILE.csv
+
+--sms: the chip's SM count (132 on the H200), to check that each launch is one full wave.
 
 Writes one row per launch (warps a scheduler, SMs, the median group, the number of stragglers, their
 median pace by i) and a last row `all`: the group (median over every SM), the stragglers fitted,
@@ -74,13 +76,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--chip", action="append", required=True, help="gpubench --warp-ends file (.csv or .csv.gz)")
     parser.add_argument("--launch", action="append", required=True, help="WIDTHxHEIGHT of a one-wave launch")
+    parser.add_argument("--sms", type=int, required=True, help="the chip's SM count (a full wave holds them all)")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
+    if args.sms < 1:
+        fail(f"--sms {args.sms}: give the chip's SM count, at least 1")
     ends = read_ends(args.chip, args.launch)
     rows, all_groups, all_paces = [], [], []
     for (name, launch), sms in sorted(ends.items()):
         blocks_per_sm = {len(b) for b in sms.values()}
-        if len(sms) != 132 or len(blocks_per_sm) != 1:
+        if len(sms) != args.sms or len(blocks_per_sm) != 1:
             fail(f"launch {name} ({launch}): not one full wave (SMs {len(sms)}, blocks per SM {sorted(blocks_per_sm)})")
         groups, paces = [], defaultdict(list)
         for blocks in sms.values():
