@@ -24,6 +24,10 @@
 #             every compilation at sizes, depths and blocks no other set has (a non-square grid,
 #             a block of two warps, a size with many waves), and stencils with a box and sizes
 #             no other set has, compiled with 32-bit indices and with the unrolled loop kept;
+#   waves:    wave probes (waves_probe_matmul), in no set: the matmul at depth 1024, height 2048,
+#             block 128, widths 256 to 4096 (2 to 31 waves of 128-column strips, each SM's blocks
+#             from one strip), column:128, column:32 and the naive order, index64 and index32: how
+#             the sharing between an SM's blocks changes with the number of waves;
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out): heldout_{stencil,matmul}.csv, training_{stencil,
@@ -39,7 +43,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -219,6 +223,13 @@ if want fresh2_stencil; then
   done
   sweep fresh2_stencil 200 --kernel stencil --size 2560x2560 --stencil 9x9 --schedules "$SCHEDULES" --blocks 128 \
     --variants index32
+fi
+
+if want waves; then
+  for v in index64 index32; do
+    sweep waves_probe_matmul 200 --kernel matmul --size 256x2048,512x2048,1024x2048,2048x2048,4096x2048 \
+      --depth 1024 --schedules column:128,column:32,linear --blocks 128 --variants "$v"
+  done
 fi
 
 for f in "$OUT"/*.csv; do [ -e "$f" ] && echo "$(basename "$f"): $(($(wc -l <"$f") - 1)) rows"; done

@@ -28,12 +28,18 @@
 #   ends: the naive matmul's EndStampedLaunch (only warp ends recorded, after the loop)
 #   ends_linear.csv.gz                  per warp: configuration, launch, block, warp, SM, slot, end_ns
 #   ends_ncu.csv                        ncu's raw page for the end-stamped and the profiled launches
+#   waves: the many-wave matmuls whose column:128 the model's L1 puts too high (2048^2 at depth
+#   1024 and 1792^2 at depth 768, block 128), with column:32 and the naive order beside them,
+#   gpubench --warp-times
+#   waves.tar.gz                        waves_<size>_<schedule>.csv.gz per warp (as warps), and
+#                                       waves_ncu.csv, ncu's raw page for the placed and the
+#                                       profiled launches
 #   logs.tar.gz                         build log, environment
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|knee_ends) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|knee_ends|waves) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -138,6 +144,34 @@ if [ "$MODE" = stencil ]; then
     echo "ncu $c rc=$?"
   done
   ncu_raw_rows "$OUT/logs/ncu_stencil.csv" "$OUT/stencil_ncu.csv"
+  pack_logs
+  exit 0
+fi
+
+if [ "$MODE" = waves ]; then
+  GPUBENCH=build-device/apps/gpubench/gpubench
+  mkdir -p "$OUT/waves"
+  METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum
+  for launch in 2048:1024 1792:768; do
+    size=${launch%:*}; depth=${launch#*:}
+    for s in column:128 column:32 linear; do
+      name="waves_${size}_${s/:/-}"
+      "$GPUBENCH" --kernel matmul --size "${size}x$size" --depth "$depth" --blocks 128 --schedules "$s" \
+        --counters none --reps 1 --warmup 1 --placement-reps 1 --warp-times "/tmp/$name.csv" \
+        --out "$OUT/logs/t_$name.csv" 2>>"$OUT/logs/waves.log"
+      echo "$name rc=$?"
+      gzip -c "/tmp/$name.csv" >"$OUT/waves/$name.csv.gz"
+    done
+    timeout 200 ncu --csv --page raw --print-units base --metrics "$METRICS" --kernel-name-base demangled \
+      --kernel-name "regex:(Placed|Profiled)Launch" --cache-control all --clock-control none \
+      "$GPUBENCH" --kernel matmul --size "${size}x$size" --depth "$depth" --blocks 128 \
+      --schedules column:128,column:32,linear --counters ncu --reps 1 --warmup 1 --placement-reps 2 \
+      --warp-times /tmp/w.csv --out /tmp/rows.csv >>"$OUT/logs/ncu_waves.csv" 2>>"$OUT/logs/ncu_waves.log"
+    echo "ncu $size rc=$?"
+    ncu_raw_rows "$OUT/logs/ncu_waves.csv" "$OUT/waves/waves_ncu.csv"
+    tar -C "$OUT" -cf "$OUT/waves.tar.part" waves && mv "$OUT/waves.tar.part" "$OUT/waves.tar"
+  done
   pack_logs
   exit 0
 fi

@@ -810,6 +810,50 @@ def gen_set_rows(gpu, set_name, kernel):
                  "model's error in points".format(path, gpu, set_name, kernel)) + "\n" + "\n".join(out) + "\n")
 
 
+WAVES = H200 + "/waves"
+WAVES_PROBE_CMD = ("cachesim compare --preset h200 --measured waves={0}/waves_probe_matmul.csv --jobs 16 --threads 1 --out "
+                   "{0}/waves_probe_compare.csv > {0}/waves_probe_compare.txt".format(WAVES))
+
+
+def gen_waves_probe():
+    """The wave probes: the chip's L1 and the presets' error against the number of waves."""
+    rows = read_csv(WAVES + "/waves_probe_compare.csv")
+    widths = sorted({int(r["width"]) for r in rows})
+    height, block = int(rows[0]["height"]), int(rows[0]["block"])
+    per_wave = 132 * (2048 // block)  # the H200's SMs, each holding 2048 threads of this kernel
+    out = ["| compilation | schedule | | " + " | ".join(
+        "{}x{} ({:.1f} waves)".format(w, height, w * height / block / per_wave) for w in widths) + " |",
+        "|---|---|---|" + "---:|" * len(widths)]
+    for variant in ("index64", "index32"):
+        for schedule in ("column:128", "linear", "column:32"):
+            by = {int(r["width"]): r for r in rows if (r["variant"] or "index64") == variant
+                  and r["schedule"] == schedule}
+            out.append("| {} | `{}` | the chip's L1 % | ".format(variant, schedule) + " | ".join(
+                "{:.1f}".format(float(by[w][M + L1R])) for w in widths) + " |")
+            out.append("| | | the presets' error | " + " | ".join("{:+.1f}".format(l1_error(by[w])) for w in widths)
+                       + " |")
+    return (note("`{}/waves_probe_compare.csv`, written by `{}` from `scripts/device_heldout.sh waves` (the "
+                 "matmul at depth {}, block {}, on the H200); the chip's L1 hit rate, then the model's error in "
+                 "points".format(WAVES, WAVES_PROBE_CMD, rows[0]["depth"], block)) + "\n" + "\n".join(out) + "\n")
+
+
+def gen_wave_sync():
+    """Whether an SM's blocks start together, from the placed launches' warp times."""
+    rows = read_csv(WAVES + "/wave_sync.csv")
+    out = ["| launch | schedule | blocks | median run µs | start bunch of the median block | progress spread "
+           "| L1 %, placed launch | L1 %, its warp times replayed | L1 %, profiled launch |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        out.append("| {}² d{} b{} | `{}` | {} | {} | {:g} | {} | {} | {} | {} |".format(
+            r["width"], r["depth"], r["block_size"], r["schedule"], r["blocks"], r["median_run_us"],
+            float(r["median_start_bunch"]), r["progress_spread"], r["l1_placed"], r["l1_replay"] or "–",
+            r["l1_profiled"]))
+    return (note("`{0}/wave_sync.csv`, written by `scripts/wave_sync_report.py --times {0}/waves_SIZE_SCHEDULE.csv.gz "
+                 "... --ncu {0}/waves_ncu.csv --replay --out {0}/wave_sync.csv` from `scripts/device_progress.sh "
+                 "waves` (index64; the replay: `cachesim simulate --preset h200 --warp-times`)".format(WAVES))
+            + "\n" + "\n".join(out) + "\n")
+
+
 DEPTH_PROBE = H200 + "/depth_probe"
 DEPTH_MODELS = [  # (file stem under */compare, row label)
     ("preset", "the presets"),
@@ -1153,6 +1197,8 @@ GENERATORS = {
     "h200-spread": gen_h200_spread,
     "examples-table": gen_examples_table,
     "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh", "fresh2"]),
+    "waves-probe": gen_waves_probe,
+    "wave-sync": gen_wave_sync,
     "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),
     "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),

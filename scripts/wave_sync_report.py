@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Whether an SM's blocks keep in step across waves, from gpubench --warp-times files (the first
+recorded launch of each), with the L1 hit rates Nsight Compute measured for the same configuration
+compiled with the clock reads (the placed launch, whose warp times these are) and without them
+(the profiled launch), and optionally the GPU model replaying the recorded warp times.
+
+  scripts/wave_sync_report.py --times FILE.csv.gz [--times ...] --ncu NCU_RAW.csv --out FILE.csv
+                              [--replay] [--jobs N]
+
+Per file: the blocks; their median run time; the start bunch of the median block (on its SM, the
+blocks whose starts lie within 2% of the median run time of the one before form a bunch: 16 on
+every SM when the blocks of a wave start together, 1 when they start one by one); the progress
+spread (at tenths 2..8 of the launch, on each SM, the most and the least advanced resident block's
+fraction of its run time done, the difference's median over SMs and instants: 0 in step, about 1
+spread over a whole run). --ncu: the raw page (--csv --page raw) of scripts/device_progress.sh waves,
+whose launches come in the order of the --times files, each configuration's profiled launch
+followed by its placed ones. --replay: `cachesim simulate --preset h200 --warp-times FILE` on each
+(the binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim).
+"""
+import argparse
+import csv
+import gzip
+import json
+import os
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+
+BUNCH_TOLERANCE = 0.02  # of the median run time
+SAMPLES = [x / 10 for x in range(2, 9)]
+
+
+def fail(message):
+    print(f"wave_sync_report: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def read_launch(path):
+    """The configuration and, per block of the first launch, (SM, start, end) in ns."""
+    blocks, config = {}, None
+    try:
+        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
+            for r in csv.DictReader(f):
+                if config is None:
+                    config = {k: r[k] for k in ("kernel", "width", "height", "depth", "schedule", "block_size")}
+                    first = r["launch"]
+                if r["launch"] != first:
+                    continue
+                b, start, end = int(r["block"]), int(r["start_ns"]), int(r["end_ns"])
+                if end < start:
+                    fail(f"{path}: block {b} warp {r['warp']} ends before it starts")
+                sm, s0, e0 = blocks.get(b, (int(r["sm"]), start, end))
+                blocks[b] = (sm, min(s0, start), max(e0, end))
+    except (OSError, EOFError, KeyError, ValueError) as e:
+        fail(f"{path}: {e}")
+    if not blocks:
+        fail(f"{path}: no warps")
+    return config, blocks
+
+
+def sync_figures(blocks):
+    runs = [e - s for _, s, e in blocks.values()]
+    median_run = statistics.median(runs)
+    by_sm = defaultdict(list)
+    for sm, s, e in blocks.values():
+        by_sm[sm].append((s, e))
+    bunch_of_block = []
+    for starts in by_sm.values():
+        starts.sort()
+        size = 1
+        for i in range(1, len(starts) + 1):
+            if i < len(starts) and starts[i][0] - starts[i - 1][0] < BUNCH_TOLERANCE * median_run:
+                size += 1
+            else:
+                bunch_of_block += [size] * size
+                size = 1
+    launch_end = max(e for _, _, e in blocks.values())
+    spreads = []
+    for t in (launch_end * x for x in SAMPLES):
+        for resident in by_sm.values():
+            done = [(t - s) / (e - s) for s, e in resident if s <= t < e and e > s]
+            if len(done) > 1:
+                spreads.append(max(done) - min(done))
+    return {"blocks": len(blocks), "median_run_us": f"{median_run / 1000:.1f}",
+            "median_start_bunch": statistics.median(bunch_of_block),
+            "progress_spread": f"{statistics.median(spreads):.2f}" if spreads else ""}
+
+
+def ncu_rates(path, count):
+    """Per configuration, in order: (profiled L1 %, mean placed L1 %)."""
+    try:
+        with open(path) as f:
+            rows = [r for r in csv.DictReader(f) if r.get("ID", "").strip().isdigit()]
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    number = lambda v: float(v.replace(",", ""))
+    rate = lambda r: 100 * number(r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"]) / number(
+        r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"])
+    out, current = [], None
+    for r in rows:
+        if "ProfiledLaunch" in r["Kernel Name"]:
+            current = [rate(r), []]
+            out.append(current)
+        elif "PlacedLaunch" in r["Kernel Name"] and current is not None:
+            current[1].append(rate(r))
+    if len(out) != count or any(not placed for _, placed in out):
+        fail(f"{path}: {len(out)} profiled launches with their placed ones, for {count} warp-times files")
+    return [(profiled, statistics.mean(placed)) for profiled, placed in out]
+
+
+def replay(binary, path, config):
+    cmd = [binary, "simulate", "--preset", "h200", "--workload", config["kernel"],
+           "--size", f"{config['width']}x{config['height']}", "--depth", config["depth"],
+           "--block", config["block_size"], "--schedule", config["schedule"], "--warp-times", path,
+           "--threads", "1", "--format", "json"]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        fail(f"replay of {path}: {done.stderr.strip()}")
+    return json.loads(done.stdout)["ncu"]["l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--times", action="append", required=True, help="gpubench --warp-times file")
+    parser.add_argument("--ncu", required=True, help="ncu raw page of the same configurations, in order")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--replay", action="store_true", help="replay each file through the h200 preset")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    rates = ncu_rates(args.ncu, len(args.times))
+    launches = [read_launch(p) for p in args.times]
+    rows = []
+    for path, (config, blocks), (profiled, placed) in zip(args.times, launches, rates):
+        rows.append({**config, **sync_figures(blocks), "l1_profiled": f"{profiled:.2f}",
+                     "l1_placed": f"{placed:.2f}", "l1_replay": "", "file": os.path.basename(path)})
+    if args.replay:
+        binary = os.environ.get("CACHESIM_BIN", "build/apps/cachesim/cachesim")
+        if not os.access(binary, os.X_OK):
+            fail(f"no cachesim binary at {binary} (build with scripts/build.sh, or set CACHESIM_BIN)")
+        with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            replayed = list(pool.map(lambda pc: replay(binary, pc[0], pc[1][0]), zip(args.times, launches)))
+        for row, l1 in zip(rows, replayed):
+            row["l1_replay"] = f"{l1:.2f}"
+    tmp = args.out + ".new"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, args.out)
+
+
+if __name__ == "__main__":
+    main()
