@@ -30,8 +30,9 @@
 #             the sharing between an SM's blocks changes with the number of waves;
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
-# Writes under $OUT (default ./device-out): heldout_{stencil,matmul}.csv, training_{stencil,
-# matmul}.csv, sass_loads_variants.txt, l2probe*.{csv,txt}, logs.tar.gz.
+# Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
+# matmul}.csv, training_{stencil,matmul}.csv, fresh2_matmul.csv, waves_probe_matmul.csv, ...),
+# and sass_loads_variants.txt, l2probe*.{csv,txt}, logs.tar.gz.
 # The held-out set leaves out, on purpose, the configurations an outside check quoted (5x5 and
 # 7x7 boxes at 2048^2, 6000x4000 and 8192^2; the 9x9 at blocks 64 and 512; matmul depths 256 and
 # 4096; the 1024^3 matmul with 32-bit indices): they stay an independent check.
