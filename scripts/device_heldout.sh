@@ -204,7 +204,7 @@ if want fresh_stencil; then
 fi
 
 if want fresh2_matmul; then
-  # 1792^2 at depth 768: five waves of 128-thread blocks; 1280x2560 at depth 640: a grid twice as
+  # 1792^2 at depth 768: twelve waves of 128-thread blocks; 1280x2560 at depth 640: a grid twice as
   # tall as wide; 1152^2: blocks of two warps.
   for v in index32 index64; do
     sweep fresh2_matmul 200 --kernel matmul --size 1792x1792 --depth 768 --schedules "$SCHEDULES" --blocks 128 \

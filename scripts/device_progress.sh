@@ -31,7 +31,7 @@
 #   waves: the many-wave matmuls whose column:128 the model's L1 puts too high (2048^2 at depth
 #   1024 and 1792^2 at depth 768, block 128), with column:32 and the naive order beside them,
 #   gpubench --warp-times
-#   waves.tar.gz                        waves_<size>_<schedule>.csv.gz per warp (as warps), and
+#   waves.tar                           waves_<size>_<schedule>.csv.gz per warp (as warps), and
 #                                       waves_ncu.csv, ncu's raw page for the placed and the
 #                                       profiled launches
 #   logs.tar.gz                         build log, environment

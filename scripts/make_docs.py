@@ -784,6 +784,10 @@ def gen_age_weight_fresh_rows():
             + "\n" + "\n".join(out) + "\n")
 
 
+def grid_label(width, height):
+    return "{}²".format(width) if width == height else "{}x{}".format(width, height)
+
+
 def gen_set_rows(gpu, set_name, kernel):
     """Every launch of one set's file, per schedule: the chip's L1 and L2 hit rates and the
     presets' errors in points."""
@@ -797,7 +801,7 @@ def gen_set_rows(gpu, set_name, kernel):
     out = ["| launch | | " + " | ".join("`{}`".format(s) for s in schedules) + " |",
            "|---|---|" + "---:|" * len(schedules)]
     for (width, height, box_w, box_h, depth, block, variant), by in groups.items():
-        size = "{}²".format(width) if width == height else "{}x{}".format(width, height)
+        size = grid_label(width, height)
         what = "d" + depth if kernel == "matmul" else "{}x{}".format(box_w, box_h)
         name = "{} {} b{} {}".format(size, what, block, variant or "index64")
         for rate, label in ((L1R, "L1"), (L2R, "L2")):
@@ -844,8 +848,8 @@ def gen_wave_sync():
            "| L1 %, placed launch | L1 %, its warp times replayed | L1 %, profiled launch |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
-        out.append("| {}² d{} b{} | `{}` | {} | {} | {:g} | {} | {} | {} | {} |".format(
-            r["width"], r["depth"], r["block_size"], r["schedule"], r["blocks"], r["median_run_us"],
+        out.append("| {} d{} b{} | `{}` | {} | {} | {:g} | {} | {} | {} | {} |".format(
+            grid_label(r["width"], r["height"]), r["depth"], r["block_size"], r["schedule"], r["blocks"], r["median_run_us"],
             float(r["median_start_bunch"]), r["progress_spread"], r["l1_placed"], r["l1_replay"] or "–",
             r["l1_profiled"]))
     return (note("`{0}/wave_sync.csv`, written by `scripts/wave_sync_report.py --times {0}/waves_SIZE_SCHEDULE.csv.gz "

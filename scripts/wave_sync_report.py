@@ -80,7 +80,7 @@ def sync_figures(blocks):
     spreads = []
     for t in (launch_end * x for x in SAMPLES):
         for resident in by_sm.values():
-            done = [(t - s) / (e - s) for s, e in resident if s <= t < e and e > s]
+            done = [(t - s) / (e - s) for s, e in resident if s <= t < e]
             if len(done) > 1:
                 spreads.append(max(done) - min(done))
     return {"blocks": len(blocks), "median_run_us": f"{median_run / 1000:.1f}",
