@@ -3,7 +3,8 @@
 (4 warps each), the 3 oldest end together at T_g = 1000 ns, and the two younger ones left behind
 at paces 0.8 and 0.64 = 0.8^2 of the group's, so they end at (2 - p) T_g = 1200 and 1360 ns. The
 script must find the group of 3, those paces, and W = 0.8, on a chip of 132 SMs and on one of
-48; and refuse a launch that is not one full wave of the SMs given, without writing its output."""
+48; and refuse a launch that is not one full wave of the SMs given, and an SM count of 0, without
+writing its output."""
 import csv
 import os
 import subprocess
@@ -53,6 +54,11 @@ def main():
                                "--out", bad], capture_output=True, text=True)
         if done.returncode != 2 or "not one full wave" not in done.stderr or os.path.exists(bad):
             failures.append(f"a partial wave: exit {done.returncode}, {done.stderr.strip()!r}")
+
+        done = subprocess.run([sys.executable, SCRIPT, "--sms", "0", "--chip", ends, "--launch", "128x655",
+                               "--out", bad], capture_output=True, text=True)
+        if done.returncode != 2 or "--sms 0" not in done.stderr or os.path.exists(bad):
+            failures.append(f"--sms 0: exit {done.returncode}, {done.stderr.strip()!r}")
     for f in failures:
         print("warp_age_measure_test:", f)
     return 1 if failures else 0
