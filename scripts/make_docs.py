@@ -858,6 +858,45 @@ def gen_wave_sync():
             + "\n" + "\n".join(out) + "\n")
 
 
+WAVE_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/wave_ends_index32.csv.gz --chip {0}/wave_ends_unroll1.csv.gz "
+                   "--compilation index32 --compilation unroll1 --ncu {0}/wave_ends_ncu.csv --rows {0}/wave_ends_rows.csv "
+                   "--model 'preset=' --model 'cycles=--timing cycles --warp-scheduler gto --issue-cycles auto' "
+                   "--model 'cycles_dram=--timing cycles --warp-scheduler gto --issue-cycles auto --lat-dram 691' "
+                   "--jobs 16 --out {0}/wave_groups.csv".format(WAVES))
+WAVE_GROUP_SOURCES = [  # (source in the CSV, column label)
+    ("chip", "the chip"),
+    ("preset", "the presets (rounds)"),
+    ("cycles", "cycle timing, every L1 miss 291 cycles"),
+    ("cycles_dram", "the same, first reads 691 (DRAM)"),
+]
+
+
+def gen_wave_groups():
+    """How an SM's blocks end together, wave after wave: the chip's end-stamped launches and the models."""
+    rows = read_csv(WAVES + "/wave_groups.csv")
+    launches = {}
+    for r in rows:
+        key = (r["compilation"], r["width"], r["height"], r["depth"], r["block_size"], r["schedule"])
+        launches.setdefault(key, {})[r["source"]] = r
+    out = ["| launch | schedule | " + " | ".join(label for _, label in WAVE_GROUP_SOURCES) + " |",
+           "|---|---|" + "---|" * len(WAVE_GROUP_SOURCES)]
+    for (compilation, width, height, depth, block, schedule), by in launches.items():
+        cells = []
+        for source, _ in WAVE_GROUP_SOURCES:
+            r = by[source]
+            l1 = "{:.1f}".format(float(r["l1"]))
+            if r["l1_stamped"]:
+                l1 += " ({:.1f})".format(float(r["l1_stamped"]))
+            cells.append("{} · {} · {} · {}".format(l1, r["first_group"], r["later_alone"] or "–", r["later_group"] or "–"))
+        out.append("| {} {} d{} b{} | `{}` | {} |".format(compilation, grid_label(width, height), depth, block, schedule,
+                                                          " | ".join(cells)))
+    return (note("`{}/wave_groups.csv`, written by `{}` from `scripts/device_progress.sh wave_ends` (gpubench "
+                 "`--warp-ends`, launch 0). Each cell: the L1 hit rate % (the chip's profiled launch, and in brackets "
+                 "the end-stamped one whose ends these are) · the blocks of an SM's first group · the share of the "
+                 "later waves' blocks that end alone · the group of the median later block".format(WAVES, WAVE_GROUPS_CMD))
+            + "\n" + "\n".join(out) + "\n")
+
+
 DEPTH_PROBE = H200 + "/depth_probe"
 DEPTH_MODELS = [  # (file stem under */compare, row label)
     ("preset", "the presets"),
@@ -1203,6 +1242,7 @@ GENERATORS = {
     "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh", "fresh2"]),
     "waves-probe": gen_waves_probe,
     "wave-sync": gen_wave_sync,
+    "wave-groups": gen_wave_groups,
     "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),
     "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),

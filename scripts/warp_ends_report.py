@@ -55,17 +55,23 @@ def group_cuts(sm_ends):
     return [i for i in range(1, len(sm_ends)) if sm_ends[i] - sm_ends[i - 1] > gap]
 
 
-def summarise(ends):
-    """ends: (sm, block, end) per warp -> (first group, groups, last/first), medians over SMs."""
+def block_ends_per_sm(ends):
+    """ends: (sm, block, end) per warp -> per SM, its blocks' ends (a block's: its last warp's), sorted."""
     block_end = {}
     for sm, block, end in ends:
         block_end[(sm, block)] = max(end, block_end.get((sm, block), 0))
     per_sm = defaultdict(list)
     for (sm, _), end in block_end.items():
         per_sm[sm].append(end)
-    firsts, groups, spans = [], [], []
     for sm_ends in per_sm.values():
         sm_ends.sort()
+    return per_sm
+
+
+def summarise(ends):
+    """ends: (sm, block, end) per warp -> (first group, groups, last/first), medians over SMs."""
+    firsts, groups, spans = [], [], []
+    for sm_ends in block_ends_per_sm(ends).values():
         cuts = group_cuts(sm_ends)
         firsts.append(cuts[0] if cuts else len(sm_ends))
         groups.append(len(cuts) + 1)

@@ -27,9 +27,10 @@ po::options_description output_options() {
          "fitted, assumed or set by the user) instead of simulating")
         ("show-reuse", po::bool_switch(), "table format: print the reuse-distance histograms")
         ("warp-ends", po::value<std::string>(),
-         "GPU model under --timing cycles: also write FILE (CSV, atomically): per warp that issued, "
-         "block,warp,sm,slot,end_cycle, the cycle its last data arrived; the columns of gpubench "
-         "--warp-ends, to compare the model's warp order with the chip's");
+         "GPU model: also write FILE (CSV, atomically): per warp that issued, block,warp,sm,slot and "
+         "its end: end_cycle, the cycle its last data arrived (--timing cycles), or end_round, 1 + the "
+         "round of its last request (rounds); the columns of gpubench --warp-ends, to compare the "
+         "model's warp order with the chip's");
     return d;
 }
 
@@ -45,12 +46,12 @@ po::options_description execution_options() {
     return d;
 }
 
-// --warp-ends: the warps that issued, in launch order.
-std::string warp_ends_csv(const std::vector<GpuWarpEnd>& ends) {
+// --warp-ends: the warps that issued, in launch order; `unit` names the end's column (cycle, round).
+std::string warp_ends_csv(const std::vector<GpuWarpEnd>& ends, const char* unit) {
     std::ostringstream out;
-    out << "block,warp,sm,slot,end_cycle\n";
+    out << "block,warp,sm,slot,end_" << unit << '\n';
     for (const GpuWarpEnd& e : ends)
-        if (e.end_cycle != 0) out << e.block << ',' << e.warp << ',' << e.sm << ',' << e.slot << ',' << e.end_cycle << '\n';
+        if (e.end != 0) out << e.block << ',' << e.warp << ',' << e.sm << ',' << e.slot << ',' << e.end << '\n';
     return out.str();
 }
 
@@ -103,10 +104,9 @@ int run_simulate(int argc, char** argv) {
     std::vector<GpuWarpEnd> warp_ends;
     const std::string warp_ends_path = vm->count("warp-ends") ? (*vm)["warp-ends"].as<std::string>() : "";
     if (!warp_ends_path.empty()) {
-        // the GPU model refuses other timings itself (run_with_policies), before it simulates
+        // the GPU model refuses a measured timeline itself (run_with_policies), before it simulates
         if (sim.model != ModelKind::gpu)
-            throw InputError("--warp-ends records the GPU model's warps: it needs --model gpu (or a GPU preset) "
-                             "with --timing cycles");
+            throw InputError("--warp-ends records the GPU model's warps: it needs --model gpu (or a GPU preset)");
         check_output_writable(warp_ends_path, "--warp-ends");  // before the simulation, not after it
         sim.gpu.warp_ends = &warp_ends;
     }
@@ -114,7 +114,8 @@ int run_simulate(int argc, char** argv) {
         RunControl control;
         control.threads = thread_count(*vm);
         run_gpu_model(sim, report, control);
-        if (!warp_ends_path.empty()) write_file_atomically(warp_ends_path, warp_ends_csv(warp_ends));
+        if (!warp_ends_path.empty()) write_file_atomically(warp_ends_path,
+                                  warp_ends_csv(warp_ends, sim.gpu.timing == IssueTiming::cycles ? "cycle" : "round"));
     } else {
         auto source = make_source(sim);
         RunControl control;

@@ -170,13 +170,14 @@ struct GpuIssue {
     bool l1_miss = false;       // a load sector missed in L1
 };
 
-// When a warp's last data arrived, under cycle timing (GpuConfig::warp_ends).
+// When a warp ended (GpuConfig::warp_ends): under cycle timing the cycle its last data arrived, in
+// rounds 1 + the round of its last request.
 struct GpuWarpEnd {
     std::uint64_t block = 0;
-    std::uint32_t warp = 0;       // warp within its block
+    std::uint32_t warp = 0;  // warp within its block
     std::uint32_t sm = 0;
-    std::uint32_t slot = 0;       // warp slot within its SM (the scheduler is slot mod schedulers_per_sm)
-    std::uint64_t end_cycle = 0;  // 0: the warp issued nothing
+    std::uint32_t slot = 0;  // warp slot within its SM (the scheduler is slot mod schedulers_per_sm)
+    std::uint64_t end = 0;   // cycle or round; 0: the warp issued nothing
 };
 
 struct GpuConfig {
@@ -256,6 +257,10 @@ struct GpuConfig {
     std::uint32_t schedulers_per_sm = 4;
     std::uint32_t lat_l1_hit = 32;
     std::uint32_t lat_l1_miss = 291;
+    // Cycle timing: the L1 miss of a sector whose DRAM fetch granule no SM asked the L2 for before
+    // (l2_presence.hpp) takes this many cycles instead: it comes from DRAM. 0: every L1 miss takes
+    // lat_l1_miss.
+    std::uint32_t lat_dram = 0;
     LoadGates load_gates = LoadGates::sass;
     // Cycle timing: cycles a scheduler is taken by each request it issues, the loop's other
     // instructions included (the busiest of its issue port and pipes, loop_issue_cost.hpp), so a
@@ -273,9 +278,9 @@ struct GpuConfig {
     // sort by (round, sm) for the lockstep order; with a timeline, in the measured order, "round"
     // counting requests). Unbounded: small launches only.
     std::vector<GpuIssue>* issue_log = nullptr;
-    // Cycle timing only: when set, sized to the launch's warps (block x warps per block + warp)
-    // and each warp's entry filled when its last data arrives, to compare with gpubench
-    // --warp-ends. Not owned.
+    // When set, sized to the launch's warps (block x warps per block + warp) and each warp's entry
+    // filled when it ends (GpuWarpEnd), to compare with gpubench --warp-ends. Not with a measured
+    // timeline. Not owned.
     std::vector<GpuWarpEnd>* warp_ends = nullptr;
     // Measured timing (gpubench --warp-times): when set, every warp runs on the SM and over the
     // interval the timeline gives, its requests spread evenly over it, and all requests are

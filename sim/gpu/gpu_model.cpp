@@ -99,6 +99,7 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
         const std::uint32_t burst = issue_burst_for(config, launch.workload);
         const double age_weight = warp_age_weight_for(config, launch.workload);
         IssueScheduler scheduler(config, occupancy, slots, launch.blocks, burst, age_weight);
+        if (config.warp_ends) config.warp_ends->assign(launch.blocks * occupancy.warps_per_block, GpuWarpEnd{});
         LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);
         // On several threads, refills planned ahead let every SM of a chunk run side by side.
         std::optional<DispatchPlanner> planner;
@@ -128,9 +129,8 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
 }
 
 GpuResult run_with_policies(const Launch& launch, const GpuConfig& config, const RunControl& control) {
-    if (config.warp_ends && (config.timing != IssueTiming::cycles || config.timeline))
-        throw SimulationError("warp ends are recorded under cycle timing only (--timing cycles; rounds are no "
-                              "cycles, and --warp-times replays measured ones)");
+    if (config.warp_ends && config.timeline)
+        throw SimulationError("warp ends are not recorded with --warp-times, which replays measured ones");
     // OPT needs a pre-pass over each cache's own lookups, which the GPU model does not make.
     if (config.l1.policy == PolicyKind::opt || config.l2.policy == PolicyKind::opt)
         throw SimulationError("opt is not supported by the GPU model");

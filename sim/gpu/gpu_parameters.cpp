@@ -510,6 +510,19 @@ std::vector<GpuParameter> make_table() {
                                              "(tests/data/h200/l2probe.txt, l2probe_sm.csv; far hits take 420-500 and "
                                              "DRAM reads 520-850, median 691, which an SM running alone cannot tell "
                                              "apart)")}});
+    t.push_back({.option = "lat-dram", .report_key = "lat_dram", .field = "lat_dram", .group = kCycles,
+                 .type = P::count, .range = "0..1048576", .min = 0, .max = 2000,
+                 .help = "cycles: cycles from a load's issue to its data when a sector misses in L1 and no SM asked "
+                         "the L2 for its DRAM fetch granule in an earlier chunk of cycles (it comes from DRAM); 0: "
+                         "every L1 miss takes --lat-l1-miss",
+                 .get = get_number<&GpuConfig::lat_dram>, .set = set_count32<&GpuConfig::lat_dram>,
+                 .sources = {every(A, "0: off, every L1 miss takes --lat-l1-miss (not measured on this chip)"),
+                             only("h200", A, "0: off; 691 cycles, the median DRAM read l2probe measures "
+                                             "(tests/data/h200/l2probe.txt), is an option: with it the model's later "
+                                             "waves stay together, the chip's part (docs/fidelity.md, \"How an SM's blocks end "
+                                             "together, wave after wave\")"),
+                             only("h100", A, "0: off; 716 cycles, the median DRAM read l2probe measures on an H100 "
+                                             "(tests/data/h100/l2probe.txt), is an option")}});
     t.push_back({.option = "load-gates", .report_key = "load_gates", .field = "load_gates", .group = kCycles,
                  .type = P::choice, .choices = texts(kLoadGatesChoices),
                  .help = "cycles: where a warp waits inside an iteration of its loop",

@@ -68,6 +68,7 @@ public:
     }
     static std::uint64_t clock(std::uint64_t round) { return round; }
 
+    std::uint32_t warps_per_block() const { return warps_per_block_; }
     // The warp's index within its block.
     std::uint32_t warp_in_block(std::uint32_t s, std::size_t slot) const {
         return static_cast<std::uint32_t>((slot - static_cast<std::size_t>(s) * warps_per_sm_) % warps_per_block_);

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "sim/gpu/cta_dispatch.hpp"
@@ -198,6 +199,7 @@ private:
     }
 
     void between_chunks(std::uint64_t start, std::uint64_t chunk, std::uint64_t total_requests) {
+        if (L1Timing* timing = fronts_[0].timing()) timing->end_chunk();  // no SM runs now
         if (control_.cancel && control_.cancel->load(std::memory_order_relaxed)) throw Cancelled();
         if (control_.progress && total_requests && (start & 16383) < chunk) {
             std::uint64_t requests = 0;
@@ -251,6 +253,9 @@ private:
                 config_.issue_log->push_back(
                     {round, s, slots_[slot].block, scheduler_.warp_in_block(s, slot), slots_[slot].k, missed});
             last_issue = round + 1;
+            if constexpr (std::is_same_v<Scheduler, IssueScheduler>)
+                if (config_.warp_ends && slots_[slot].k + 1 == slots_[slot].requests) [[unlikely]]
+                    note_end(s, slot, round + 1);
             bool finished = false;
             if constexpr (requires { scheduler_.retire_followed(0u, std::size_t{0}); })
                 if (picks) finished = scheduler_.retire_followed(s, slot);
@@ -337,6 +342,15 @@ private:
                 control_.observer->on_step_end(start + r);
         }
         for (std::uint32_t s = 0; s < config_.sms; ++s) events[s * slices_ + slice].events.clear();
+    }
+
+    // The warp in `slot` of SM s makes its last request in the round before `end` (GpuConfig::warp_ends;
+    // each warp its own entry, so SMs on other threads write beside it safely).
+    void note_end(std::uint32_t s, std::size_t slot, std::uint64_t end) {
+        const WarpSlot& w = slots_[slot];
+        const std::uint32_t warp = scheduler_.warp_in_block(s, slot);
+        const std::uint32_t local = static_cast<std::uint32_t>(slot - scheduler_.first_slot(s));
+        (*config_.warp_ends)[w.block * scheduler_.warps_per_block() + warp] = {w.block, warp, s, local, end};
     }
 
     static std::size_t block_index(std::uint32_t s, std::uint32_t round_in_chunk) {

@@ -59,6 +59,7 @@ public:
     // Cycle timing (l1_timing.hpp): with it, issue() also works out when the request's data is
     // there (data_ready()), the request being issued at set_clock()'s cycle.
     void set_timing(L1Timing* timing) { timing_ = timing; }
+    L1Timing* timing() const { return timing_; }
     void set_clock(std::uint64_t cycle) { now_ = cycle; }
     std::uint64_t data_ready() const { return ready_; }
 
@@ -163,9 +164,9 @@ private:
                 filled = true;
             }
             if (timing_) [[unlikely]]
-                ready_ = std::max(ready_, timing_->serve(s, slot, wanted, hit, now_));
+                ready_ = std::max(ready_, timing_->serve(s, slot, cl.line << line_shift_, wanted, hit, now_));
         } else if (timing_) [[unlikely]] {
-            ready_ = std::max(ready_, timing_->uncached(s, now_));
+            ready_ = std::max(ready_, timing_->uncached(s, cl.line << line_shift_, now_));
         }
         const std::uint32_t hits = static_cast<std::uint32_t>(std::popcount(hit));
         LevelStats& stats = counters_.l1;

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""How an SM's blocks end together wave after wave: the chip's warp ends (gpubench --warp-ends)
+beside the GPU model's (cachesim simulate --warp-ends, in rounds or under cycle timing).
+
+A block ends when its last warp does. On each SM the blocks are sorted by their end and cut into
+groups wherever two ends in a row lie more than 2% of the SM's first end apart: blocks that keep
+in step end together, a block that runs alone ends alone. Per launch and source:
+  first_group   the blocks of the SM's first group (median over SMs): how many of the first
+                wave's blocks keep together;
+  later_alone   of the blocks of the later waves (all but the first `resident` ends of each SM),
+                the share that ends alone;
+  later_group   the group size of the median such block (a block-weighted median).
+A launch of one wave has no later blocks: its later columns stay empty.
+
+  scripts/wave_groups_report.py --chip ENDS.csv.gz [--chip ...] [--compilation C ...] --out SUMMARY.csv
+                                [--ncu RAW.csv --rows ROWS.csv] [--model NAME='cachesim options' ...]
+                                [--jobs N]
+
+Every configuration of the chip's files (their launch 0) is summarised; each --model runs
+`cachesim simulate --model gpu --preset h200 --warp-ends` on it with the options given (the
+workload's own and its file's compilation added; `--timing cycles` among the options for cycle
+timing) and is summarised the same way, with its L1 hit rate. --compilation: one for every
+--chip file, in order, or one for all (default index32). --ncu and --rows: the Nsight Compute raw
+page of the same configurations, a profiled and an end-stamped launch each, in the order of the
+rows file's configurations; the chip's rows then have the profiled launch's L1 hit rate and,
+as l1_stamped, the end-stamped one's (whose warp ends the files hold). Blocks resident per SM: 2048 threads over
+the block size, at most 32 (gpubench's kernels are limited by threads). The cachesim binary is
+$CACHESIM_BIN, else build/apps/cachesim/cachesim.
+"""
+import argparse
+import concurrent.futures
+import csv
+import gzip
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+# one definition of the blocks that end together (scripts/, beside this file)
+from warp_ends_report import block_ends_per_sm, group_cuts
+
+CONFIG = ("width", "height", "depth", "schedule", "block_size")
+THREADS_PER_SM, BLOCKS_PER_SM = 2048, 32
+
+
+def fail(message):
+    print(f"wave_groups_report: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def resident_blocks(block_size):
+    return min(BLOCKS_PER_SM, THREADS_PER_SM // int(block_size))
+
+
+def summarise(ends, resident):
+    """ends: (sm, block, end) per warp -> (first group, later alone share or None, later group or None)."""
+    per_sm = block_ends_per_sm(ends)
+    if not per_sm:
+        fail("no warp ends to summarise")
+    firsts, later_sizes = [], []
+    for sm_ends in per_sm.values():
+        bounds = [0] + group_cuts(sm_ends) + [len(sm_ends)]
+        groups = list(zip(bounds, bounds[1:]))
+        firsts.append(groups[0][1] - groups[0][0])
+        for first, past in groups:
+            later_sizes += [past - first] * max(0, past - max(first, resident))
+    firsts.sort()
+    first = firsts[len(firsts) // 2]
+    if not later_sizes:
+        return first, None, None
+    alone = sum(1 for s in later_sizes if s == 1) / len(later_sizes)
+    return first, alone, sorted(later_sizes)[len(later_sizes) // 2]
+
+
+def read_chip(path):
+    launches = defaultdict(list)
+    try:
+        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
+            reader = csv.DictReader(f)
+            missing = set(CONFIG + ("launch", "block", "sm", "end_ns")) - set(reader.fieldnames or [])
+            if missing:
+                fail(f"{path}: not a gpubench --warp-ends file (no column {', '.join(sorted(missing))})")
+            for row in reader:
+                if row["launch"] == "0":
+                    launches[tuple(row[c] for c in CONFIG)].append(
+                        (int(row["sm"]), int(row["block"]), int(row["end_ns"])))
+    except (OSError, EOFError, ValueError) as e:
+        fail(f"{path}: {e}")
+    if not launches:
+        fail(f"{path}: no rows of launch 0")
+    return launches
+
+
+def ncu_rates(ncu_path, rows_path):
+    """Per configuration of the rows file: (profiled L1 %, end-stamped L1 %)."""
+    number = lambda v: float(v.replace(",", ""))
+    try:
+        with open(ncu_path) as f:
+            launches = [r for r in csv.DictReader(f) if r.get("ID", "").strip().isdigit()]
+        with open(rows_path) as f:
+            configs = [tuple(r[c if c != "block_size" else "block"] for c in CONFIG) for r in csv.DictReader(f)]
+        rates = [100 * number(r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"]) /
+                 number(r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]) for r in launches]
+        kinds = ["ProfiledLaunch" in r["Kernel Name"] for r in launches]
+    except (OSError, KeyError, ValueError, ZeroDivisionError) as e:
+        fail(f"{ncu_path}, {rows_path}: {e}")
+    if len(launches) != 2 * len(configs) or kinds != [True, False] * len(configs):
+        fail(f"{ncu_path}: {len(launches)} launches, expected a profiled and an end-stamped one for each of the "
+             f"{len(configs)} configurations of {rows_path}")
+    return {c: (rates[2 * i], rates[2 * i + 1]) for i, c in enumerate(configs)}
+
+
+def run_model(binary, options, config, compilation):
+    """-> (L1 hit %, (sm, block, end) per warp)."""
+    width, height, depth, schedule, block = config
+    with tempfile.TemporaryDirectory() as tmp:
+        ends_path = os.path.join(tmp, "ends.csv")
+        cmd = [binary, "simulate", "--model", "gpu", "--preset", "h200", "--workload", "matmul",
+               "--size", f"{width}x{height}", "--depth", depth, "--block", block, "--schedule", schedule,
+               "--compilation", compilation, *shlex.split(options), "--threads", "1",
+               "--warp-ends", ends_path, "--format", "json"]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            fail(f"{' '.join(cmd)} failed: {done.stderr.strip()}")
+        l1 = json.loads(done.stdout)["ncu"]["l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"]
+        with open(ends_path) as f:
+            reader = csv.DictReader(f)
+            unit = next(c for c in reader.fieldnames if c.startswith("end_"))
+            ends = [(int(r["sm"]), int(r["block"]), int(r[unit])) for r in reader]
+    return l1, ends
+
+
+def figures(ends, resident):
+    first, alone, later = summarise(ends, resident)
+    return {"first_group": first, "later_alone": "" if alone is None else f"{alone:.2f}",
+            "later_group": "" if later is None else later}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--chip", required=True, action="append", help="gpubench --warp-ends CSV (.gz allowed)")
+    parser.add_argument("--model", action="append", default=[], metavar="NAME=OPTIONS")
+    parser.add_argument("--compilation", action="append", default=[])
+    parser.add_argument("--ncu", help="Nsight Compute raw page of the chip's configurations")
+    parser.add_argument("--rows", help="the configurations of the --ncu launches, in order")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    binary = os.environ.get("CACHESIM_BIN", "build/apps/cachesim/cachesim")
+    models = []
+    for m in args.model:
+        name, sep, options = m.partition("=")
+        if not sep or not name:
+            fail(f"--model {m}: expected NAME=OPTIONS")
+        models.append((name, options))
+    if args.jobs < 1:
+        fail(f"--jobs {args.jobs}: at least 1")
+    if models and not os.access(binary, os.X_OK):
+        fail(f"no cachesim binary at {binary} (build with scripts/build.sh, or set CACHESIM_BIN)")
+
+    compilations = args.compilation or ["index32"]
+    if len(compilations) == 1:
+        compilations *= len(args.chip)
+    if len(compilations) != len(args.chip):
+        fail(f"{len(compilations)} --compilation for {len(args.chip)} --chip files: give one, or one per file")
+    if bool(args.ncu) != bool(args.rows):
+        fail("--ncu and --rows go together")
+    rates = ncu_rates(args.ncu, args.rows) if args.ncu else {}
+
+    launches, compilation_of = {}, {}
+    for path, compilation in zip(args.chip, compilations):
+        for config, ends in read_chip(path).items():
+            if config in launches:
+                fail(f"{path}: {config} is in an earlier --chip file too")
+            launches[config] = ends
+            compilation_of[config] = compilation
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        runs = {(config, name): pool.submit(run_model, binary, options, config, compilation_of[config])
+                for config in launches for name, options in models}
+        rows = []
+        for config, ends in launches.items():
+            resident = resident_blocks(config[-1])
+            base = dict(zip(CONFIG, config), compilation=compilation_of[config])
+            profiled, stamped = rates.get(config, (None, None))
+            rows.append(dict(base, source="chip", l1="" if profiled is None else f"{profiled:.2f}",
+                             l1_stamped="" if stamped is None else f"{stamped:.2f}", **figures(ends, resident)))
+            for name, _ in models:
+                l1, model_ends = runs[(config, name)].result()
+                rows.append(dict(base, source=name, l1=f"{l1:.2f}", l1_stamped="", **figures(model_ends, resident)))
+    tmp = args.out + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(CONFIG) + ["compilation", "source", "l1", "l1_stamped",
+                                                                "first_group", "later_alone", "later_group"],
+                                lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(tmp, args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""scripts/wave_groups_report.py on warp ends made up by hand. Blocks of 1024 threads, so 2
+resident per SM; two warps a block, the block ending with its later warp. A 2% gap of the SM's
+first end (1000 ns) is 20 ns.
+  SM 0 ends at 1000, 1000 | 2000, 2010 | 3000: groups of 2, 2 and 1.
+  SM 1 ends at 1000 | 1100 | 1500 | 2500, 2510: groups of 1, 1, 1 and 2.
+First groups 2 and 1: the median (the upper one of two) is 2. The later blocks (all but each SM's
+first 2 ends) are in groups of 2, 2, 1 (SM 0) and 1, 2, 2 (SM 1): 2 of 6 end alone (0.33), and
+the median block's group is 2. The ncu page gives the profiled launch 800 of 1,000 sectors hit
+(80%) and the end-stamped one 900 (90%). --ncu without --rows, and a page whose launches are not
+a profiled and an end-stamped one per configuration, are refused without output."""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "scripts", "wave_groups_report.py")
+HEADER = "kernel,width,height,stencil_w,stencil_h,depth,schedule,block_size,launch,block,warp,sm,slot,end_ns\n"
+SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+HITS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
+ENDS = {0: [1000, 1000, 2000, 2010, 3000], 1: [1000, 1100, 1500, 2500, 2510]}
+
+
+def write_ends(path):
+    with open(path, "w") as f:
+        f.write(HEADER)
+        block = 0
+        for sm, ends in ENDS.items():
+            for end in ends:
+                for warp in range(2):  # the block ends with its later warp
+                    f.write(f"matmul,1024,10,0,0,64,linear,1024,0,{block},{warp},{sm},{warp},{end - 5 * (1 - warp)}\n")
+                block += 1
+
+
+def write_ncu(path, kernels):
+    with open(path, "w") as f:
+        f.write(f'"ID","Kernel Name","{SECTORS}","{HITS}"\n')
+        for i, (name, hits) in enumerate(kernels):
+            f.write(f'"{i}","void matmul_kernel<{name}, 0>(MatmulArgs)","1,000","{hits}"\n')
+
+
+def run(*args):
+    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+
+
+def main():
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        ends, ncu, rows, out = (os.path.join(tmp, n) for n in ("ends.csv", "ncu.csv", "rows.csv", "out.csv"))
+        write_ends(ends)
+        write_ncu(ncu, [("ProfiledLaunch", "800"), ("EndStampedLaunch", "900")])
+        with open(rows, "w") as f:
+            f.write("kernel,width,height,depth,schedule,block\nmatmul,1024,10,64,linear,1024\n")
+        done = run("--chip", ends, "--ncu", ncu, "--rows", rows, "--out", out)
+        if done.returncode != 0:
+            print(done.stderr)
+            return 1
+        row = next(csv.DictReader(open(out)))
+        checks = [("source", "chip"), ("compilation", "index32"), ("l1", "80.00"), ("l1_stamped", "90.00"),
+                  ("first_group", "2"), ("later_alone", "0.33"), ("later_group", "2")]
+        failures += [f"{k}: got {row[k]}, expected {v}" for k, v in checks if row[k] != v]
+
+        bad = os.path.join(tmp, "bad.csv")
+        for args, message in [(["--ncu", ncu], "--ncu and --rows go together"),
+                              (["--ncu", ncu, "--rows", rows], "a profiled and an end-stamped one")]:
+            if "--rows" in args:
+                write_ncu(ncu, [("EndStampedLaunch", "900"), ("ProfiledLaunch", "800")])  # the wrong order
+            done = run("--chip", ends, *args, "--out", bad)
+            if done.returncode != 2 or message not in done.stderr or os.path.exists(bad):
+                failures.append(f"{args}: exit {done.returncode}, {done.stderr.strip()!r}")
+    for f in failures:
+        print("wave_groups_report_test:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
