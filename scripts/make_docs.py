@@ -887,13 +887,15 @@ def gen_wave_groups():
             l1 = "{:.1f}".format(float(r["l1"]))
             if r["l1_stamped"]:
                 l1 += " ({:.1f})".format(float(r["l1_stamped"]))
-            cells.append("{} · {} · {} · {}".format(l1, r["first_group"], r["later_alone"] or "–", r["later_group"] or "–"))
+            cells.append("{} · {} · {} · {} · {}".format(l1, r["first_group"], r["later_alone"] or "–",
+                                                         r["later_group"] or "–", r["wave2_spread"] or "–"))
         out.append("| {} {} d{} b{} | `{}` | {} |".format(compilation, grid_label(width, height), depth, block, schedule,
                                                           " | ".join(cells)))
     return (note("`{}/wave_groups.csv`, written by `{}` from `scripts/device_progress.sh wave_ends` (gpubench "
                  "`--warp-ends`, launch 0). Each cell: the L1 hit rate % (the chip's profiled launch, and in brackets "
                  "the end-stamped one whose ends these are) · the blocks of an SM's first group · the share of the "
-                 "later waves' blocks that end alone · the group of the median later block".format(WAVES, WAVE_GROUPS_CMD))
+                 "later waves' blocks that end alone · the group of the median later block · the spread of the second wave's "
+                 "run times (standard deviation over median)".format(WAVES, WAVE_GROUPS_CMD))
             + "\n" + "\n".join(out) + "\n")
 
 

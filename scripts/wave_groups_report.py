@@ -9,7 +9,12 @@ in step end together, a block that runs alone ends alone. Per launch and source:
                 wave's blocks keep together;
   later_alone   of the blocks of the later waves (all but the first `resident` ends of each SM),
                 the share that ends alone;
-  later_group   the group size of the median such block (a block-weighted median).
+  later_group   the group size of the median such block (a block-weighted median);
+  wave2_spread  how much the run times of the second wave's blocks differ: an SM receives its
+                blocks in launch order, the first `resident` at the start and each later one
+                when one of its blocks ends, so its (resident + j)-th block starts at its j-th
+                end; over all SMs' second-wave blocks, the standard deviation of their run times
+                over their median.
 A launch of one wave has no later blocks: its later columns stay empty.
 
   scripts/wave_groups_report.py --chip ENDS.csv.gz [--chip ...] [--compilation C ...] --out SUMMARY.csv
@@ -34,6 +39,7 @@ import gzip
 import json
 import os
 import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -73,6 +79,25 @@ def summarise(ends, resident):
         return first, None, None
     alone = sum(1 for s in later_sizes if s == 1) / len(later_sizes)
     return first, alone, sorted(later_sizes)[len(later_sizes) // 2]
+
+
+def second_wave_spread(ends, resident):
+    """ends: (sm, block, end) per warp -> the second wave's run-time spread, or None without one."""
+    block_end = {}
+    for sm, block, end in ends:
+        block_end[(sm, block)] = max(end, block_end.get((sm, block), 0))
+    per_sm = defaultdict(list)
+    for (sm, block), end in block_end.items():
+        per_sm[sm].append((block, end))
+    runs = []
+    for blocks in per_sm.values():
+        blocks.sort()  # launch order: the order the SM received them
+        sorted_ends = sorted(end for _, end in blocks)
+        for j in range(resident, min(2 * resident, len(blocks))):
+            runs.append(blocks[j][1] - sorted_ends[j - resident])
+    if len(runs) < 2:
+        return None
+    return statistics.pstdev(runs) / statistics.median(runs)
 
 
 def read_chip(path):
@@ -135,8 +160,9 @@ def run_model(binary, options, config, compilation):
 
 def figures(ends, resident):
     first, alone, later = summarise(ends, resident)
+    spread = second_wave_spread(ends, resident)
     return {"first_group": first, "later_alone": "" if alone is None else f"{alone:.2f}",
-            "later_group": "" if later is None else later}
+            "later_group": "" if later is None else later, "wave2_spread": "" if spread is None else f"{spread:.2f}"}
 
 
 def main():
@@ -193,7 +219,8 @@ def main():
     tmp = args.out + ".tmp"
     with open(tmp, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(CONFIG) + ["compilation", "source", "l1", "l1_stamped",
-                                                                "first_group", "later_alone", "later_group"],
+                                                                "first_group", "later_alone", "later_group",
+                                                                "wave2_spread"],
                                 lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)

@@ -6,7 +6,10 @@ first end (1000 ns) is 20 ns.
   SM 1 ends at 1000 | 1100 | 1500 | 2500, 2510: groups of 1, 1, 1 and 2.
 First groups 2 and 1: the median (the upper one of two) is 2. The later blocks (all but each SM's
 first 2 ends) are in groups of 2, 2, 1 (SM 0) and 1, 2, 2 (SM 1): 2 of 6 end alone (0.33), and
-the median block's group is 2. The ncu page gives the profiled launch 800 of 1,000 sectors hit
+the median block's group is 2. Each SM's blocks 2 and 3 (in launch order) are its second wave,
+starting at its first and second ends: SM 0's run 2000 - 1000 and 2010 - 1000, SM 1's 1500 - 1000
+and 2500 - 1100, so runs of 1000, 1010, 500 and 1400: median 1005, standard deviation 319.4, a
+spread of 0.32. The ncu page gives the profiled launch 800 of 1,000 sectors hit
 (80%) and the end-stamped one 900 (90%). --ncu without --rows, and a page whose launches are not
 a profiled and an end-stamped one per configuration, are refused without output."""
 import csv
@@ -59,7 +62,7 @@ def main():
             return 1
         row = next(csv.DictReader(open(out)))
         checks = [("source", "chip"), ("compilation", "index32"), ("l1", "80.00"), ("l1_stamped", "90.00"),
-                  ("first_group", "2"), ("later_alone", "0.33"), ("later_group", "2")]
+                  ("first_group", "2"), ("later_alone", "0.33"), ("later_group", "2"), ("wave2_spread", "0.32")]
         failures += [f"{k}: got {row[k]}, expected {v}" for k, v in checks if row[k] != v]
 
         bad = os.path.join(tmp, "bad.csv")
