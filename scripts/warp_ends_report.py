@@ -37,7 +37,8 @@ CONFIG = ("width", "height", "depth", "schedule", "block_size")
 
 
 def fail(message):
-    print(f"warp_ends_report: {message}", file=sys.stderr)
+    # the script that runs, which may be another one importing these helpers
+    print(f"{os.path.basename(sys.argv[0]).removesuffix('.py')}: {message}", file=sys.stderr)
     sys.exit(2)
 
 
@@ -55,13 +56,18 @@ def group_cuts(sm_ends):
     return [i for i in range(1, len(sm_ends)) if sm_ends[i] - sm_ends[i - 1] > gap]
 
 
-def block_ends_per_sm(ends):
-    """ends: (sm, block, end) per warp -> per SM, its blocks' ends (a block's: its last warp's), sorted."""
+def block_ends(ends):
+    """ends: (sm, block, end) per warp -> {(sm, block): the block's end, its last warp's}."""
     block_end = {}
     for sm, block, end in ends:
         block_end[(sm, block)] = max(end, block_end.get((sm, block), 0))
+    return block_end
+
+
+def block_ends_per_sm(ends):
+    """ends: (sm, block, end) per warp -> per SM, its blocks' ends, sorted."""
     per_sm = defaultdict(list)
-    for (sm, _), end in block_end.items():
+    for (sm, _), end in block_ends(ends).items():
         per_sm[sm].append(end)
     for sm_ends in per_sm.values():
         sm_ends.sort()
@@ -83,16 +89,19 @@ def summarise(ends):
 
 def read_chip(path, launch):
     launches = defaultdict(list)
-    with open_text(path) as f:
-        reader = csv.DictReader(f)
-        missing = set(CONFIG + ("launch", "block", "sm", "end_ns")) - set(reader.fieldnames or [])
-        if missing:
-            fail(f"{path}: not a gpubench --warp-ends file (no column {', '.join(sorted(missing))})")
-        for row in reader:
-            if row["launch"] != str(launch):
-                continue
-            key = tuple(row[c] for c in CONFIG)
-            launches[key].append((int(row["sm"]), int(row["block"]), int(row["end_ns"])))
+    try:
+        with open_text(path) as f:
+            reader = csv.DictReader(f)
+            missing = set(CONFIG + ("launch", "block", "sm", "end_ns")) - set(reader.fieldnames or [])
+            if missing:
+                fail(f"{path}: not a gpubench --warp-ends file (no column {', '.join(sorted(missing))})")
+            for row in reader:
+                if row["launch"] != str(launch):
+                    continue
+                key = tuple(row[c] for c in CONFIG)
+                launches[key].append((int(row["sm"]), int(row["block"]), int(row["end_ns"])))
+    except (OSError, EOFError, ValueError) as e:  # a cut gzip file, a field that is no number
+        fail(f"{path}: {e}")
     if not launches:
         fail(f"{path}: no rows of launch {launch}")
     return launches

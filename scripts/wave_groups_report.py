@@ -35,26 +35,21 @@ $CACHESIM_BIN, else build/apps/cachesim/cachesim.
 import argparse
 import concurrent.futures
 import csv
-import gzip
 import json
 import os
 import shlex
 import statistics
 import subprocess
-import sys
 import tempfile
 from collections import defaultdict
 
-# one definition of the blocks that end together (scripts/, beside this file)
-from warp_ends_report import block_ends_per_sm, group_cuts
+# one definition of the blocks that end together, of a warp-ends file and of a ncu page's L1 rates
+# (scripts/, beside this file)
+from warp_ends_report import block_ends, block_ends_per_sm, fail, group_cuts, read_chip
+from wave_sync_report import ncu_l1_launches
 
 CONFIG = ("width", "height", "depth", "schedule", "block_size")
 THREADS_PER_SM, BLOCKS_PER_SM = 2048, 32
-
-
-def fail(message):
-    print(f"wave_groups_report: {message}", file=sys.stderr)
-    sys.exit(2)
 
 
 def resident_blocks(block_size):
@@ -83,11 +78,8 @@ def summarise(ends, resident):
 
 def second_wave_spread(ends, resident):
     """ends: (sm, block, end) per warp -> the second wave's run-time spread, or None without one."""
-    block_end = {}
-    for sm, block, end in ends:
-        block_end[(sm, block)] = max(end, block_end.get((sm, block), 0))
     per_sm = defaultdict(list)
-    for (sm, block), end in block_end.items():
+    for (sm, block), end in block_ends(ends).items():
         per_sm[sm].append((block, end))
     runs = []
     for blocks in per_sm.values():
@@ -100,38 +92,16 @@ def second_wave_spread(ends, resident):
     return statistics.pstdev(runs) / statistics.median(runs)
 
 
-def read_chip(path):
-    launches = defaultdict(list)
-    try:
-        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
-            reader = csv.DictReader(f)
-            missing = set(CONFIG + ("launch", "block", "sm", "end_ns")) - set(reader.fieldnames or [])
-            if missing:
-                fail(f"{path}: not a gpubench --warp-ends file (no column {', '.join(sorted(missing))})")
-            for row in reader:
-                if row["launch"] == "0":
-                    launches[tuple(row[c] for c in CONFIG)].append(
-                        (int(row["sm"]), int(row["block"]), int(row["end_ns"])))
-    except (OSError, EOFError, ValueError) as e:
-        fail(f"{path}: {e}")
-    if not launches:
-        fail(f"{path}: no rows of launch 0")
-    return launches
-
-
 def ncu_rates(ncu_path, rows_path):
     """Per configuration of the rows file: (profiled L1 %, end-stamped L1 %)."""
-    number = lambda v: float(v.replace(",", ""))
+    launches = ncu_l1_launches(ncu_path)
     try:
-        with open(ncu_path) as f:
-            launches = [r for r in csv.DictReader(f) if r.get("ID", "").strip().isdigit()]
         with open(rows_path) as f:
             configs = [tuple(r[c if c != "block_size" else "block"] for c in CONFIG) for r in csv.DictReader(f)]
-        rates = [100 * number(r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"]) /
-                 number(r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]) for r in launches]
-        kinds = ["ProfiledLaunch" in r["Kernel Name"] for r in launches]
-    except (OSError, KeyError, ValueError, ZeroDivisionError) as e:
-        fail(f"{ncu_path}, {rows_path}: {e}")
+    except (OSError, KeyError) as e:
+        fail(f"{rows_path}: {e}")
+    rates = [rate for _, rate in launches]
+    kinds = ["ProfiledLaunch" in kernel for kernel, _ in launches]
     if len(launches) != 2 * len(configs) or kinds != [True, False] * len(configs):
         fail(f"{ncu_path}: {len(launches)} launches, expected a profiled and an end-stamped one for each of the "
              f"{len(configs)} configurations of {rows_path}")
@@ -198,7 +168,7 @@ def main():
 
     launches, compilation_of = {}, {}
     for path, compilation in zip(args.chip, compilations):
-        for config, ends in read_chip(path).items():
+        for config, ends in read_chip(path, 0).items():
             if config in launches:
                 fail(f"{path}: {config} is in an earlier --chip file too")
             launches[config] = ends

@@ -33,7 +33,8 @@ SAMPLES = [x / 10 for x in range(2, 9)]
 
 
 def fail(message):
-    print(f"wave_sync_report: {message}", file=sys.stderr)
+    # the script that runs, which may be another one importing these helpers
+    print(f"{os.path.basename(sys.argv[0]).removesuffix('.py')}: {message}", file=sys.stderr)
     sys.exit(2)
 
 
@@ -88,23 +89,30 @@ def sync_figures(blocks):
             "progress_spread": f"{statistics.median(spreads):.2f}" if spreads else ""}
 
 
-def ncu_rates(path, count):
-    """Per configuration, in order: (profiled L1 %, mean placed L1 %)."""
+def ncu_l1_launches(path):
+    """An Nsight Compute raw page (--csv --page raw) -> per launch, in order: (kernel name, L1 hit %
+    of its global-load sectors)."""
+    number = lambda v: float(v.replace(",", ""))
     try:
         with open(path) as f:
             rows = [r for r in csv.DictReader(f) if r.get("ID", "").strip().isdigit()]
+        return [(r["Kernel Name"], 100 * number(r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"]) /
+                 number(r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"])) for r in rows]
     except OSError as e:
         fail(f"{path}: {e.strerror}")
-    number = lambda v: float(v.replace(",", ""))
-    rate = lambda r: 100 * number(r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"]) / number(
-        r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"])
+    except (KeyError, ValueError, ZeroDivisionError) as e:
+        fail(f"{path}: not an Nsight Compute raw page of global-load sectors ({type(e).__name__}: {e})")
+
+
+def ncu_rates(path, count):
+    """Per configuration, in order: (profiled L1 %, mean placed L1 %)."""
     out, current = [], None
-    for r in rows:
-        if "ProfiledLaunch" in r["Kernel Name"]:
-            current = [rate(r), []]
+    for kernel, rate in ncu_l1_launches(path):
+        if "ProfiledLaunch" in kernel:
+            current = [rate, []]
             out.append(current)
-        elif "PlacedLaunch" in r["Kernel Name"] and current is not None:
-            current[1].append(rate(r))
+        elif "PlacedLaunch" in kernel and current is not None:
+            current[1].append(rate)
     if len(out) != count or any(not placed for _, placed in out):
         fail(f"{path}: {len(out)} profiled launches with their placed ones, for {count} warp-times files")
     return [(profiled, statistics.mean(placed)) for profiled, placed in out]

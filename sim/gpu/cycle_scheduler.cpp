@@ -34,7 +34,7 @@ CycleScheduler::CycleScheduler(const WorkloadSpec* spec, const GpuConfig& config
     if (!gates_.empty()) arrived_.assign(slots.size() * burst_, 0);
     burst_ready_.assign(slots.size(), 0);
     warps_per_block_ = occupancy.warps_per_block;
-    if ((ends_ = config.warp_ends)) ends_->assign(blocks * warps_per_block_, GpuWarpEnd{});
+    ends_ = config.warp_ends;  // sized by the run (gpu_model.cpp)
     admitted_.assign(slots.size(), 0);
 }
 

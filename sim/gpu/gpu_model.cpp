@@ -82,6 +82,8 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
         fronts.emplace_back(config, l1_enabled ? l1s.data() : nullptr, l2_enabled, l2.sector_shift(), counters,
                             control.observer);
 
+    // One entry per warp of the launch, filled as each ends (rounds and cycles alike).
+    if (config.warp_ends) config.warp_ends->assign(launch.blocks * occupancy.warps_per_block, GpuWarpEnd{});
     const auto t0 = std::chrono::steady_clock::now();
     std::uint64_t warps_loaded = 0;  // a planned run's (its SMs load on their own: WarpSlots::load_planned)
     if (config.timeline) {
@@ -99,7 +101,6 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
         const std::uint32_t burst = issue_burst_for(config, launch.workload);
         const double age_weight = warp_age_weight_for(config, launch.workload);
         IssueScheduler scheduler(config, occupancy, slots, launch.blocks, burst, age_weight);
-        if (config.warp_ends) config.warp_ends->assign(launch.blocks * occupancy.warps_per_block, GpuWarpEnd{});
         LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);
         // On several threads, refills planned ahead let every SM of a chunk run side by side.
         std::optional<DispatchPlanner> planner;

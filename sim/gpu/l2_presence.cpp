@@ -3,8 +3,6 @@
 namespace cachesim {
 
 L2Presence::L2Presence(std::uint32_t sms, std::uint32_t granule_shift) : shift_(granule_shift) {
-    keys_.assign(std::size_t{1} << 16, 0);
-    mask_ = keys_.size() - 1;
     pending_.assign(sms, {});
 }
 
@@ -16,6 +14,10 @@ void L2Presence::merge() {
 }
 
 void L2Presence::insert(std::uint64_t key) {
+    if (keys_.empty()) {
+        keys_.assign(std::size_t{1} << 16, 0);
+        mask_ = keys_.size() - 1;
+    }
     std::size_t i = slot_of(key);
     for (; keys_[i] != 0; i = (i + 1) & mask_)
         if (keys_[i] == key) return;

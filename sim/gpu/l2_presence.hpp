@@ -18,6 +18,7 @@ public:
 
     // Whether an earlier chunk asked for the granule of `address` (read only during a chunk).
     bool holds(std::uint64_t address) const {
+        if (keys_.empty()) return false;
         const std::uint64_t key = (address >> shift_) + 1;
         for (std::size_t i = slot_of(key);; i = (i + 1) & mask_) {
             if (keys_[i] == key) return true;
@@ -37,7 +38,9 @@ private:
     void grow();
 
     std::uint32_t shift_;
-    std::vector<std::uint64_t> keys_;                  // granule index + 1; 0: empty (open addressing)
+    // granule index + 1; 0: empty (open addressing). None until the first merge: a run without
+    // GpuConfig::lat_dram never allocates it.
+    std::vector<std::uint64_t> keys_;
     std::size_t mask_ = 0, size_ = 0;
     std::vector<std::vector<std::uint64_t>> pending_;  // per SM: keys asked for in this chunk
 };
