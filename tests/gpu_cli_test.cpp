@@ -263,6 +263,8 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --timing cycles --issue-cycles 0.5", "--issue-cycles: expected auto or a number from 1 to 1024, not '0.5'"},
         {"--model gpu --timing cycles --issue-cycles 2000", "--issue-cycles: expected auto or a number from 1 to 1024, not '2000'"},
         {"--model gpu --timing cycles --issue-cycles fast", "--issue-cycles: expected auto or a number from 1 to 1024, not 'fast'"},
+        {"--model gpu --timing cycles --lat-dram 2000000", "--lat-dram 2000000 must be between 0 (off) and 1048576 cycles"},
+        {"--model gpu --timing cycles --lat-dram -1", "--lat-dram"},
         {"--model gpu --l1-miss-bandwidth -1", "--l1-miss-bandwidth: expected a number from 0 to 1024, not '-1'"},
         {"--model gpu --l1-miss-bandwidth 2x", "--l1-miss-bandwidth: expected a number from 0 to 1024, not '2x'"},
         {"--model gpu --block-start-skip 2000", "--block-start-skip 2000 must be between 0 and 1024"},
