@@ -28,6 +28,10 @@
 #             block 128, widths 256 to 4096 (2 to 31 waves of 128-column strips, each SM's blocks
 #             from one strip), column:128, column:32 and the naive order, index64 and index32: how
 #             the sharing between an SM's blocks changes with the number of waves;
+#   strips:   strip probes (waves_strip_matmul), in no set: the matmul at width 128 (one 128-column
+#             strip, so every block of an SM reads the same lines of B), depth 1024, block 128,
+#             heights 1056 to 16896 (half a wave to eight), column:128 and column:32, index64 and
+#             index32: whether the first wave already parts the sharers, or only the later ones;
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
@@ -44,7 +48,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|strips) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -230,6 +234,15 @@ if want waves; then
   for v in index64 index32; do
     sweep waves_probe_matmul 200 --kernel matmul --size 256x2048,512x2048,1024x2048,2048x2048,4096x2048 \
       --depth 1024 --schedules column:128,column:32,linear --blocks 128 --variants "$v"
+  done
+fi
+
+if want strips; then
+  # One 128-column strip (width 128: every block of an SM reads the same lines of B), half a wave
+  # to eight waves of 2112 blocks.
+  for v in index64 index32; do
+    sweep waves_strip_matmul 200 --kernel matmul --size 128x1056,128x2112,128x4224,128x8448,128x16896 \
+      --depth 1024 --schedules column:128,column:32 --blocks 128 --variants "$v"
   done
 fi
 

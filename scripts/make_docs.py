@@ -817,28 +817,42 @@ def gen_set_rows(gpu, set_name, kernel):
 WAVES = H200 + "/waves"
 WAVES_PROBE_CMD = ("cachesim compare --preset h200 --measured waves={0}/waves_probe_matmul.csv --jobs 16 --threads 1 --out "
                    "{0}/waves_probe_compare.csv > {0}/waves_probe_compare.txt".format(WAVES))
+WAVES_STRIP_CMD = ("cachesim compare --preset h200 --measured strips={0}/waves_strip_matmul.csv --jobs 2 --threads 1 "
+                   "--out {0}/waves_strip_compare.csv > {0}/waves_strip_compare.txt".format(WAVES))
+
+
+def waves_table(compare_csv, schedules, command, part):
+    """The chip's L1 and the presets' error per compilation and schedule, one column per launch
+    size, in the order of their waves (compare's joined CSV of one depth and block)."""
+    rows = read_csv(compare_csv)
+    block = int(rows[0]["block"])
+    per_wave = 132 * (2048 // block)  # the H200's SMs, each holding 2048 threads of this kernel
+    sizes = sorted({(int(r["width"]), int(r["height"])) for r in rows}, key=lambda wh: wh[0] * wh[1])
+    out = ["| compilation | schedule | | " + " | ".join(
+        "{}x{} ({:.1f} waves)".format(w, h, w * h / block / per_wave) for w, h in sizes) + " |",
+        "|---|---|---|" + "---:|" * len(sizes)]
+    for variant in ("index64", "index32"):
+        for schedule in schedules:
+            by = {(int(r["width"]), int(r["height"])): r for r in rows
+                  if (r["variant"] or "index64") == variant and r["schedule"] == schedule}
+            out.append("| {} | `{}` | the chip's L1 % | ".format(variant, schedule) + " | ".join(
+                "{:.1f}".format(float(by[wh][M + L1R])) for wh in sizes) + " |")
+            out.append("| | | the presets' error | " + " | ".join("{:+.1f}".format(l1_error(by[wh])) for wh in sizes)
+                       + " |")
+    return (note("`{}`, written by `{}` from `scripts/device_heldout.sh {}` (the matmul at depth {}, block {}, on "
+                 "the H200); the chip's L1 hit rate, then the model's error in points".format(
+                     compare_csv, command, part, rows[0]["depth"], block)) + "\n" + "\n".join(out) + "\n")
 
 
 def gen_waves_probe():
     """The wave probes: the chip's L1 and the presets' error against the number of waves."""
-    rows = read_csv(WAVES + "/waves_probe_compare.csv")
-    widths = sorted({int(r["width"]) for r in rows})
-    height, block = int(rows[0]["height"]), int(rows[0]["block"])
-    per_wave = 132 * (2048 // block)  # the H200's SMs, each holding 2048 threads of this kernel
-    out = ["| compilation | schedule | | " + " | ".join(
-        "{}x{} ({:.1f} waves)".format(w, height, w * height / block / per_wave) for w in widths) + " |",
-        "|---|---|---|" + "---:|" * len(widths)]
-    for variant in ("index64", "index32"):
-        for schedule in ("column:128", "linear", "column:32"):
-            by = {int(r["width"]): r for r in rows if (r["variant"] or "index64") == variant
-                  and r["schedule"] == schedule}
-            out.append("| {} | `{}` | the chip's L1 % | ".format(variant, schedule) + " | ".join(
-                "{:.1f}".format(float(by[w][M + L1R])) for w in widths) + " |")
-            out.append("| | | the presets' error | " + " | ".join("{:+.1f}".format(l1_error(by[w])) for w in widths)
-                       + " |")
-    return (note("`{}/waves_probe_compare.csv`, written by `{}` from `scripts/device_heldout.sh waves` (the "
-                 "matmul at depth {}, block {}, on the H200); the chip's L1 hit rate, then the model's error in "
-                 "points".format(WAVES, WAVES_PROBE_CMD, rows[0]["depth"], block)) + "\n" + "\n".join(out) + "\n")
+    return waves_table(WAVES + "/waves_probe_compare.csv", ("column:128", "linear", "column:32"), WAVES_PROBE_CMD,
+                       "waves")
+
+
+def gen_waves_strip():
+    """The strip probes: one 128-column strip, from half a wave to eight."""
+    return waves_table(WAVES + "/waves_strip_compare.csv", ("column:128", "column:32"), WAVES_STRIP_CMD, "strips")
 
 
 def gen_wave_sync():
@@ -1243,6 +1257,7 @@ GENERATORS = {
     "examples-table": gen_examples_table,
     "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh", "fresh2"]),
     "waves-probe": gen_waves_probe,
+    "waves-strip": gen_waves_strip,
     "wave-sync": gen_wave_sync,
     "wave-groups": gen_wave_groups,
     "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),
