@@ -32,6 +32,8 @@
 #             strip, so every block of an SM reads the same lines of B), depth 1024, block 128,
 #             heights 1056 to 16896 (half a wave to eight), column:128 and column:32, index64 and
 #             index32: whether the first wave already parts the sharers, or only the later ones;
+#   strip_depths: the strip at 2 and 4 waves (heights 4224, 8448) at depths 256, 512, 2048 and
+#             4096, column:128 (waves_strip_depth_matmul): how the parting scales with the loop;
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
@@ -48,7 +50,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|strips) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|strips|strip_depths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -243,6 +245,15 @@ if want strips; then
   for v in index64 index32; do
     sweep waves_strip_matmul 200 --kernel matmul --size 128x1056,128x2112,128x4224,128x8448,128x16896 \
       --depth 1024 --schedules column:128,column:32 --blocks 128 --variants "$v"
+  done
+fi
+
+if want strip_depths; then
+  # The strip at two and four waves with shorter and longer loops: whether its blocks part by a
+  # share of their run (more iterations apart as the loop grows) or by a fixed time.
+  for v in index64 index32; do
+    sweep waves_strip_depth_matmul 200 --kernel matmul --size 128x4224,128x8448 --depth 256,512,2048,4096 \
+      --schedules column:128 --blocks 128 --variants "$v"
   done
 fi
 

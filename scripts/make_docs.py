@@ -850,6 +850,35 @@ def gen_waves_probe():
                        "waves")
 
 
+WAVES_STRIP_DEPTH_CMD = ("cachesim compare --preset h200 --measured strip_depths={0}/waves_strip_depth_matmul.csv --jobs 2 "
+                         "--threads 1 --out {0}/waves_strip_depth_compare.csv > {0}/waves_strip_depth_compare.txt"
+                         .format(WAVES))
+
+
+def gen_waves_strip_depth():
+    """The strip probes' column:128 at two and four waves against the loop's length (depth 1024
+    from the strip probes themselves)."""
+    rows = [r for r in read_csv(WAVES + "/waves_strip_depth_compare.csv") + read_csv(WAVES + "/waves_strip_compare.csv")
+            if r["schedule"] == "column:128"]
+    per_wave = 132 * (2048 // 128)
+    by = {((r["variant"] or "index64"), int(r["height"]), int(r["depth"])): r for r in rows}
+    heights = sorted({h for _, h, _ in by if h in (2 * per_wave, 4 * per_wave)})
+    depths = sorted({d for v, h, d in by if h in heights})
+    out = ["| compilation | launch | | " + " | ".join("depth {}".format(d) for d in depths) + " |",
+           "|---|---|---|" + "---:|" * len(depths)]
+    for variant in ("index64", "index32"):
+        for h in heights:
+            cells = [by.get((variant, h, d)) for d in depths]
+            out.append("| {} | 128x{} ({} waves) | the chip's L1 % | ".format(variant, h, h // per_wave) + " | ".join(
+                "{:.1f}".format(float(r[M + L1R])) if r else "" for r in cells) + " |")
+            out.append("| | | the presets' error | " + " | ".join(
+                "{:+.1f}".format(l1_error(r)) if r else "" for r in cells) + " |")
+    return (note("`{0}/waves_strip_depth_compare.csv`, written by `{1}` from `scripts/device_heldout.sh strip_depths`, "
+                 "and depth 1024 from `{0}/waves_strip_compare.csv` (the matmul one 128-column strip wide, block 128, "
+                 "`column:128`, on the H200); the chip's L1 hit rate, then the model's error in points"
+                 .format(WAVES, WAVES_STRIP_DEPTH_CMD)) + "\n" + "\n".join(out) + "\n")
+
+
 def gen_waves_strip():
     """The strip probes: one 128-column strip, from half a wave to eight."""
     return waves_table(WAVES + "/waves_strip_compare.csv", ("column:128", "column:32"), WAVES_STRIP_CMD, "strips")
@@ -1258,6 +1287,7 @@ GENERATORS = {
     "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh", "fresh2"]),
     "waves-probe": gen_waves_probe,
     "waves-strip": gen_waves_strip,
+    "waves-strip-depth": gen_waves_strip_depth,
     "wave-sync": gen_wave_sync,
     "wave-groups": gen_wave_groups,
     "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),
