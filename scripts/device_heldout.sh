@@ -32,6 +32,8 @@
 #             strip, so every block of an SM reads the same lines of B), depth 1024, block 128,
 #             heights 1056 to 16896 (half a wave to eight), column:128 and column:32, index64 and
 #             index32: whether the first wave already parts the sharers, or only the later ones;
+#   strip_blocks: the strip with the unrolled-once loop (blocks 128 and 256) and the other two
+#             compilations at block 256, column:128 (waves_strip_blocks_matmul);
 #   strip_depths: the strip at 2 and 4 waves (heights 4224, 8448) at depths 256, 512, 2048 and
 #             4096, column:128 (waves_strip_depth_matmul): how the parting scales with the loop;
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
@@ -50,7 +52,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|strips|strip_depths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|strips|strip_depths|strip_blocks) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -245,6 +247,17 @@ if want strips; then
   for v in index64 index32; do
     sweep waves_strip_matmul 200 --kernel matmul --size 128x1056,128x2112,128x4224,128x8448,128x16896 \
       --depth 1024 --schedules column:128,column:32 --blocks 128 --variants "$v"
+  done
+fi
+
+if want strip_blocks; then
+  # The strip with the unrolled-once loop at block 128, and every compilation at block 256 (8 blocks
+  # of 8 warps an SM, where block 128 has 16 of 4).
+  sweep waves_strip_blocks_matmul 200 --kernel matmul --size 128x1056,128x2112,128x4224,128x8448,128x16896 \
+    --depth 1024 --schedules column:128 --blocks 128,256 --variants unroll1
+  for v in index64 index32; do
+    sweep waves_strip_blocks_matmul 200 --kernel matmul --size 128x1056,128x2112,128x4224,128x8448,128x16896 \
+      --depth 1024 --schedules column:128 --blocks 256 --variants "$v"
   done
 fi
 

@@ -821,27 +821,33 @@ WAVES_STRIP_CMD = ("cachesim compare --preset h200 --measured strips={0}/waves_s
                    "--out {0}/waves_strip_compare.csv > {0}/waves_strip_compare.txt".format(WAVES))
 
 
-def waves_table(compare_csv, schedules, command, part):
-    """The chip's L1 and the presets' error per compilation and schedule, one column per launch
-    size, in the order of their waves (compare's joined CSV of one depth and block)."""
+def waves_table(compare_csv, schedules, command, part, variants=("index64", "index32")):
+    """The chip's L1 and the presets' error per compilation, block and schedule, one column per
+    launch size, in the order of their waves (compare's joined CSV of one depth)."""
     rows = read_csv(compare_csv)
-    block = int(rows[0]["block"])
-    per_wave = 132 * (2048 // block)  # the H200's SMs, each holding 2048 threads of this kernel
+    blocks = sorted({int(r["block"]) for r in rows})
+    # waves of the H200's 132 SMs, each holding 2048 threads of these kernels
     sizes = sorted({(int(r["width"]), int(r["height"])) for r in rows}, key=lambda wh: wh[0] * wh[1])
     out = ["| compilation | schedule | | " + " | ".join(
-        "{}x{} ({:.1f} waves)".format(w, h, w * h / block / per_wave) for w, h in sizes) + " |",
+        "{}x{} ({:.1f} waves)".format(w, h, w * h / (132 * 2048)) for w, h in sizes) + " |",
         "|---|---|---|" + "---:|" * len(sizes)]
-    for variant in ("index64", "index32"):
-        for schedule in schedules:
-            by = {(int(r["width"]), int(r["height"])): r for r in rows
-                  if (r["variant"] or "index64") == variant and r["schedule"] == schedule}
-            out.append("| {} | `{}` | the chip's L1 % | ".format(variant, schedule) + " | ".join(
-                "{:.1f}".format(float(by[wh][M + L1R])) for wh in sizes) + " |")
-            out.append("| | | the presets' error | " + " | ".join("{:+.1f}".format(l1_error(by[wh])) for wh in sizes)
-                       + " |")
-    return (note("`{}`, written by `{}` from `scripts/device_heldout.sh {}` (the matmul at depth {}, block {}, on "
+    for variant in variants:
+        for block in blocks:
+            for schedule in schedules:
+                by = {(int(r["width"]), int(r["height"])): r for r in rows
+                      if (r["variant"] or "index64") == variant and r["schedule"] == schedule and int(r["block"]) == block}
+                if not by:
+                    continue
+                label = variant if len(blocks) == 1 else "{}, block {}".format(variant, block)
+                out.append("| {} | `{}` | the chip's L1 % | ".format(label, schedule) + " | ".join(
+                    "{:.1f}".format(float(by[wh][M + L1R])) for wh in sizes) + " |")
+                out.append("| | | the presets' error | " + " | ".join("{:+.1f}".format(l1_error(by[wh])) for wh in sizes)
+                           + " |")
+    depth = rows[0]["depth"]
+    what = "block {}".format(blocks[0]) if len(blocks) == 1 else "blocks " + " and ".join(map(str, blocks))
+    return (note("`{}`, written by `{}` from `scripts/device_heldout.sh {}` (the matmul at depth {}, {}, on "
                  "the H200); the chip's L1 hit rate, then the model's error in points".format(
-                     compare_csv, command, part, rows[0]["depth"], block)) + "\n" + "\n".join(out) + "\n")
+                     compare_csv, command, part, depth, what)) + "\n" + "\n".join(out) + "\n")
 
 
 def gen_waves_probe():
@@ -877,6 +883,17 @@ def gen_waves_strip_depth():
                  "and depth 1024 from `{0}/waves_strip_compare.csv` (the matmul one 128-column strip wide, block 128, "
                  "`column:128`, on the H200); the chip's L1 hit rate, then the model's error in points"
                  .format(WAVES, WAVES_STRIP_DEPTH_CMD)) + "\n" + "\n".join(out) + "\n")
+
+
+WAVES_STRIP_BLOCKS_CMD = ("cachesim compare --preset h200 --measured strip_blocks={0}/waves_strip_blocks_matmul.csv "
+                          "--jobs 2 --threads 1 --out {0}/waves_strip_blocks_compare.csv > "
+                          "{0}/waves_strip_blocks_compare.txt".format(WAVES))
+
+
+def gen_waves_strip_blocks():
+    """The strip probes' unrolled-once loop, and every compilation at block 256."""
+    return waves_table(WAVES + "/waves_strip_blocks_compare.csv", ("column:128",), WAVES_STRIP_BLOCKS_CMD,
+                       "strip_blocks", ("unroll1", "index64", "index32"))
 
 
 def gen_waves_strip():
@@ -1287,6 +1304,7 @@ GENERATORS = {
     "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh", "fresh2"]),
     "waves-probe": gen_waves_probe,
     "waves-strip": gen_waves_strip,
+    "waves-strip-blocks": gen_waves_strip_blocks,
     "waves-strip-depth": gen_waves_strip_depth,
     "wave-sync": gen_wave_sync,
     "wave-groups": gen_wave_groups,
