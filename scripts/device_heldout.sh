@@ -28,6 +28,7 @@
 #             block 128, widths 256 to 4096 (2 to 31 waves of 128-column strips, each SM's blocks
 #             from one strip), column:128, column:32 and the naive order, index64 and index32: how
 #             the sharing between an SM's blocks changes with the number of waves;
+#   waves_unroll1: the wave probes of the unrolled-once loop (waves_probe_unroll1_matmul);
 #   strips:   strip probes (waves_strip_matmul), in no set: the matmul at width 128 (one 128-column
 #             strip, so every block of an SM reads the same lines of B), depth 1024, block 128,
 #             heights 1056 to 16896 (half a wave to eight), column:128 and column:32, index64 and
@@ -52,7 +53,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|strips|strip_depths|strip_blocks) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -239,6 +240,11 @@ if want waves; then
     sweep waves_probe_matmul 200 --kernel matmul --size 256x2048,512x2048,1024x2048,2048x2048,4096x2048 \
       --depth 1024 --schedules column:128,column:32,linear --blocks 128 --variants "$v"
   done
+fi
+
+if want waves_unroll1; then
+  sweep waves_probe_unroll1_matmul 200 --kernel matmul --size 256x2048,512x2048,1024x2048,2048x2048,4096x2048 \
+    --depth 1024 --schedules column:128,column:32,linear --blocks 128 --variants unroll1
 fi
 
 if want strips; then

@@ -896,6 +896,17 @@ def gen_waves_strip_blocks():
                        "strip_blocks", ("unroll1", "index64", "index32"))
 
 
+WAVES_UNROLL1_CMD = ("cachesim compare --preset h200 --measured waves_unroll1={0}/waves_probe_unroll1_matmul.csv "
+                     "--jobs 2 --threads 1 --out {0}/waves_probe_unroll1_compare.csv > "
+                     "{0}/waves_probe_unroll1_compare.txt".format(WAVES))
+
+
+def gen_waves_probe_unroll1():
+    """The wave probes of the unrolled-once loop."""
+    return waves_table(WAVES + "/waves_probe_unroll1_compare.csv", ("column:128", "linear", "column:32"),
+                       WAVES_UNROLL1_CMD, "waves_unroll1", ("unroll1",))
+
+
 def gen_waves_strip():
     """The strip probes: one 128-column strip, from half a wave to eight."""
     return waves_table(WAVES + "/waves_strip_compare.csv", ("column:128", "column:32"), WAVES_STRIP_CMD, "strips")
@@ -1304,6 +1315,7 @@ GENERATORS = {
     "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh", "fresh2"]),
     "waves-probe": gen_waves_probe,
     "waves-strip": gen_waves_strip,
+    "waves-probe-unroll1": gen_waves_probe_unroll1,
     "waves-strip-blocks": gen_waves_strip_blocks,
     "waves-strip-depth": gen_waves_strip_depth,
     "wave-sync": gen_wave_sync,
