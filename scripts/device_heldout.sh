@@ -235,23 +235,26 @@ if want fresh2_stencil; then
     --variants index32
 fi
 
+# The wave probes' launches: 128-column strips, height 2048, 1.9 to 31 waves of 128-thread blocks.
+WAVE_SIZES=256x2048,512x2048,1024x2048,2048x2048,4096x2048
 if want waves; then
   for v in index64 index32; do
-    sweep waves_probe_matmul 200 --kernel matmul --size 256x2048,512x2048,1024x2048,2048x2048,4096x2048 \
+    sweep waves_probe_matmul 200 --kernel matmul --size $WAVE_SIZES \
       --depth 1024 --schedules column:128,column:32,linear --blocks 128 --variants "$v"
   done
 fi
 
 if want waves_unroll1; then
-  sweep waves_probe_unroll1_matmul 200 --kernel matmul --size 256x2048,512x2048,1024x2048,2048x2048,4096x2048 \
+  sweep waves_probe_unroll1_matmul 200 --kernel matmul --size $WAVE_SIZES \
     --depth 1024 --schedules column:128,column:32,linear --blocks 128 --variants unroll1
 fi
 
+# One 128-column strip (width 128: every block of an SM reads the same lines of B), half a wave to
+# eight waves of 2112 blocks of 128 threads.
+STRIP_SIZES=128x1056,128x2112,128x4224,128x8448,128x16896
 if want strips; then
-  # One 128-column strip (width 128: every block of an SM reads the same lines of B), half a wave
-  # to eight waves of 2112 blocks.
   for v in index64 index32; do
-    sweep waves_strip_matmul 200 --kernel matmul --size 128x1056,128x2112,128x4224,128x8448,128x16896 \
+    sweep waves_strip_matmul 200 --kernel matmul --size $STRIP_SIZES \
       --depth 1024 --schedules column:128,column:32 --blocks 128 --variants "$v"
   done
 fi
@@ -259,10 +262,10 @@ fi
 if want strip_blocks; then
   # The strip with the unrolled-once loop at block 128, and every compilation at block 256 (8 blocks
   # of 8 warps an SM, where block 128 has 16 of 4).
-  sweep waves_strip_blocks_matmul 200 --kernel matmul --size 128x1056,128x2112,128x4224,128x8448,128x16896 \
+  sweep waves_strip_blocks_matmul 200 --kernel matmul --size $STRIP_SIZES \
     --depth 1024 --schedules column:128 --blocks 128,256 --variants unroll1
   for v in index64 index32; do
-    sweep waves_strip_blocks_matmul 200 --kernel matmul --size 128x1056,128x2112,128x4224,128x8448,128x16896 \
+    sweep waves_strip_blocks_matmul 200 --kernel matmul --size $STRIP_SIZES \
       --depth 1024 --schedules column:128 --blocks 256 --variants "$v"
   done
 fi

@@ -815,21 +815,26 @@ def gen_set_rows(gpu, set_name, kernel):
 
 
 WAVES = H200 + "/waves"
-WAVES_PROBE_CMD = ("cachesim compare --preset h200 --measured waves={0}/waves_probe_matmul.csv --jobs 16 --threads 1 --out "
-                   "{0}/waves_probe_compare.csv > {0}/waves_probe_compare.txt".format(WAVES))
-WAVES_STRIP_CMD = ("cachesim compare --preset h200 --measured strips={0}/waves_strip_matmul.csv --jobs 2 --threads 1 "
-                   "--out {0}/waves_strip_compare.csv > {0}/waves_strip_compare.txt".format(WAVES))
+WAVE_THREADS = 132 * 2048  # a wave of these kernels: the H200's SMs, each holding 2048 threads
 
 
-def waves_table(compare_csv, schedules, command, part, variants=("index64", "index32")):
+def waves_compare(label, stem, jobs=2):
+    """The compare run behind a probe table: its joined CSV, and the command that wrote it from
+    WAVES/STEM_matmul.csv (its report beside it, as STEM_compare.txt)."""
+    out = "{}/{}_compare".format(WAVES, stem)
+    return out + ".csv", ("cachesim compare --preset h200 --measured {}={}/{}_matmul.csv --jobs {} --threads 1 --out "
+                          "{}.csv > {}.txt".format(label, WAVES, stem, jobs, out, out))
+
+
+def waves_table(label, stem, schedules, part, variants=("index64", "index32"), jobs=2):
     """The chip's L1 and the presets' error per compilation, block and schedule, one column per
     launch size, in the order of their waves (compare's joined CSV of one depth)."""
+    compare_csv, command = waves_compare(label, stem, jobs)
     rows = read_csv(compare_csv)
     blocks = sorted({int(r["block"]) for r in rows})
-    # waves of the H200's 132 SMs, each holding 2048 threads of these kernels
     sizes = sorted({(int(r["width"]), int(r["height"])) for r in rows}, key=lambda wh: wh[0] * wh[1])
     out = ["| compilation | schedule | | " + " | ".join(
-        "{}x{} ({:.1f} waves)".format(w, h, w * h / (132 * 2048)) for w, h in sizes) + " |",
+        "{}x{} ({:.1f} waves)".format(w, h, w * h / WAVE_THREADS) for w, h in sizes) + " |",
         "|---|---|---|" + "---:|" * len(sizes)]
     for variant in variants:
         for block in blocks:
@@ -852,64 +857,48 @@ def waves_table(compare_csv, schedules, command, part, variants=("index64", "ind
 
 def gen_waves_probe():
     """The wave probes: the chip's L1 and the presets' error against the number of waves."""
-    return waves_table(WAVES + "/waves_probe_compare.csv", ("column:128", "linear", "column:32"), WAVES_PROBE_CMD,
-                       "waves")
+    return waves_table("waves", "waves_probe", ("column:128", "linear", "column:32"), "waves", jobs=16)
 
 
-WAVES_STRIP_DEPTH_CMD = ("cachesim compare --preset h200 --measured strip_depths={0}/waves_strip_depth_matmul.csv --jobs 2 "
-                         "--threads 1 --out {0}/waves_strip_depth_compare.csv > {0}/waves_strip_depth_compare.txt"
-                         .format(WAVES))
+def gen_waves_probe_unroll1():
+    """The wave probes of the unrolled-once loop."""
+    return waves_table("waves_unroll1", "waves_probe_unroll1", ("column:128", "linear", "column:32"), "waves_unroll1",
+                       ("unroll1",))
+
+
+def gen_waves_strip():
+    """The strip probes: one 128-column strip, from half a wave to eight."""
+    return waves_table("strips", "waves_strip", ("column:128", "column:32"), "strips")
+
+
+def gen_waves_strip_blocks():
+    """The strip probes' unrolled-once loop, and every compilation at block 256."""
+    return waves_table("strip_blocks", "waves_strip_blocks", ("column:128",), "strip_blocks",
+                       ("unroll1", "index64", "index32"))
 
 
 def gen_waves_strip_depth():
     """The strip probes' column:128 at two and four waves against the loop's length (depth 1024
     from the strip probes themselves)."""
-    rows = [r for r in read_csv(WAVES + "/waves_strip_depth_compare.csv") + read_csv(WAVES + "/waves_strip_compare.csv")
-            if r["schedule"] == "column:128"]
-    per_wave = 132 * (2048 // 128)
+    depth_csv, command = waves_compare("strip_depths", "waves_strip_depth")
+    strip_csv, _ = waves_compare("strips", "waves_strip")
+    rows = [r for r in read_csv(depth_csv) + read_csv(strip_csv) if r["schedule"] == "column:128"]
     by = {((r["variant"] or "index64"), int(r["height"]), int(r["depth"])): r for r in rows}
-    heights = sorted({h for _, h, _ in by if h in (2 * per_wave, 4 * per_wave)})
+    waves_of = lambda h: 128 * h // WAVE_THREADS  # the strip is 128 wide
+    heights = sorted({h for _, h, _ in by if 128 * h in (2 * WAVE_THREADS, 4 * WAVE_THREADS)})
     depths = sorted({d for v, h, d in by if h in heights})
     out = ["| compilation | launch | | " + " | ".join("depth {}".format(d) for d in depths) + " |",
            "|---|---|---|" + "---:|" * len(depths)]
     for variant in ("index64", "index32"):
         for h in heights:
             cells = [by.get((variant, h, d)) for d in depths]
-            out.append("| {} | 128x{} ({} waves) | the chip's L1 % | ".format(variant, h, h // per_wave) + " | ".join(
+            out.append("| {} | 128x{} ({} waves) | the chip's L1 % | ".format(variant, h, waves_of(h)) + " | ".join(
                 "{:.1f}".format(float(r[M + L1R])) if r else "" for r in cells) + " |")
             out.append("| | | the presets' error | " + " | ".join(
                 "{:+.1f}".format(l1_error(r)) if r else "" for r in cells) + " |")
-    return (note("`{0}/waves_strip_depth_compare.csv`, written by `{1}` from `scripts/device_heldout.sh strip_depths`, "
-                 "and depth 1024 from `{0}/waves_strip_compare.csv` (the matmul one 128-column strip wide, block 128, "
-                 "`column:128`, on the H200); the chip's L1 hit rate, then the model's error in points"
-                 .format(WAVES, WAVES_STRIP_DEPTH_CMD)) + "\n" + "\n".join(out) + "\n")
-
-
-WAVES_STRIP_BLOCKS_CMD = ("cachesim compare --preset h200 --measured strip_blocks={0}/waves_strip_blocks_matmul.csv "
-                          "--jobs 2 --threads 1 --out {0}/waves_strip_blocks_compare.csv > "
-                          "{0}/waves_strip_blocks_compare.txt".format(WAVES))
-
-
-def gen_waves_strip_blocks():
-    """The strip probes' unrolled-once loop, and every compilation at block 256."""
-    return waves_table(WAVES + "/waves_strip_blocks_compare.csv", ("column:128",), WAVES_STRIP_BLOCKS_CMD,
-                       "strip_blocks", ("unroll1", "index64", "index32"))
-
-
-WAVES_UNROLL1_CMD = ("cachesim compare --preset h200 --measured waves_unroll1={0}/waves_probe_unroll1_matmul.csv "
-                     "--jobs 2 --threads 1 --out {0}/waves_probe_unroll1_compare.csv > "
-                     "{0}/waves_probe_unroll1_compare.txt".format(WAVES))
-
-
-def gen_waves_probe_unroll1():
-    """The wave probes of the unrolled-once loop."""
-    return waves_table(WAVES + "/waves_probe_unroll1_compare.csv", ("column:128", "linear", "column:32"),
-                       WAVES_UNROLL1_CMD, "waves_unroll1", ("unroll1",))
-
-
-def gen_waves_strip():
-    """The strip probes: one 128-column strip, from half a wave to eight."""
-    return waves_table(WAVES + "/waves_strip_compare.csv", ("column:128", "column:32"), WAVES_STRIP_CMD, "strips")
+    return (note("`{}`, written by `{}` from `scripts/device_heldout.sh strip_depths`, and depth 1024 from `{}` (the "
+                 "matmul one 128-column strip wide, block 128, `column:128`, on the H200); the chip's L1 hit rate, "
+                 "then the model's error in points".format(depth_csv, command, strip_csv)) + "\n" + "\n".join(out) + "\n")
 
 
 def gen_wave_sync():

@@ -30,12 +30,8 @@ import statistics
 import sys
 from collections import defaultdict
 
-from warp_ends_report import group_cuts  # one definition of the blocks that end together
-
-
-def fail(message):
-    print(f"warp_age_measure: {message}", file=sys.stderr)
-    sys.exit(2)
+# one definition of the blocks that end together, and one error exit (scripts/, beside this file)
+from warp_ends_report import fail, group_cuts
 
 
 def read_ends(paths, launches):

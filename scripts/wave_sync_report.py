@@ -24,18 +24,13 @@ import json
 import os
 import statistics
 import subprocess
-import sys
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
+from warp_ends_report import fail  # one error exit for the scripts beside this file
+
 BUNCH_TOLERANCE = 0.02  # of the median run time
 SAMPLES = [x / 10 for x in range(2, 9)]
-
-
-def fail(message):
-    # the script that runs, which may be another one importing these helpers
-    print(f"{os.path.basename(sys.argv[0]).removesuffix('.py')}: {message}", file=sys.stderr)
-    sys.exit(2)
 
 
 def read_launch(path):
