@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|knee_ends|waves|wave_ends]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|knee_ends|waves|wave_ends|refill_ends]. Writes under $OUT
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
@@ -42,12 +42,17 @@
 #                                       knee_ends), wave_ends_ncu.csv (the profiled and the
 #                                       end-stamped launches) and wave_ends_rows.csv (their
 #                                       configurations, one row per pair of ncu rows, in order)
+#   refill_ends: the same for the unrolled-once build at the wave probes' 1024x2048, depth 1024,
+#   blocks 128 and 256, in five orders (linear, column:16, column:128, tiled:32x32, morton): which
+#   blocks an SM receives together when several of its blocks end at once
+#   refill_ends.tar                     refill_ends/refill_ends_unroll1.csv.gz, refill_ends_ncu.csv
+#                                       and refill_ends_rows.csv (as wave_ends)
 #   logs.tar.gz                         build log, environment
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|knee_ends|waves|wave_ends) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|knee_ends|waves|wave_ends|refill_ends) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -123,38 +128,54 @@ if [ "$MODE" = knee_ends ]; then
   exit 0
 fi
 
-if [ "$MODE" = wave_ends ]; then
-  GPUBENCH=build-device/apps/gpubench/gpubench
-  mkdir -p "$OUT/wave_ends"
+# Warp ends and the Nsight Compute pairs of the gpubench argument arrays named after the directory
+# name: $1 the directory (and file stem), the rest the arrays' names.
+ends_with_ncu() {
+  local dir=$1 args v
+  shift
+  local GPUBENCH=build-device/apps/gpubench/gpubench
+  mkdir -p "$OUT/$dir"
   cuobjdump -sass "$GPUBENCH" >"$OUT/logs/gpubench.sass" 2>&1
-  W32=(--kernel matmul --size 256x2048,512x2048,1024x2048,2048x2048,4096x2048 --depth 1024 --blocks 128
-       --schedules column:128,linear,column:32 --variants index32)
-  U1=(--kernel matmul --size 1280x2560 --depth 640 --blocks 256 --schedules linear,column:128,column:32
-      --variants unroll1)
-  METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  local METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
   METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum,gpc__cycles_elapsed.max
-  : >"$OUT/wave_ends/wave_ends_rows.csv"
-  for args in W32 U1; do
+  : >"$OUT/$dir/${dir}_rows.csv"
+  for args in "$@"; do
     declare -n a=$args
     v=${a[-1]}
     echo "== warp ends $args"
     "$GPUBENCH" "${a[@]}" --counters none --reps 1 --warmup 1 --placement-reps 1 \
       --warp-ends "/tmp/ends_$v.csv" --out "$OUT/logs/times_$v.csv" 2>>"$OUT/logs/ends.log"
     echo "rc=$?"
-    gzip -9 -c "/tmp/ends_$v.csv" >"$OUT/wave_ends/wave_ends_$v.csv.gz"
+    gzip -9 -c "/tmp/ends_$v.csv" >"$OUT/$dir/${dir}_$v.csv.gz"
     echo "== ncu $args"
     timeout 240 ncu --csv --page raw --print-units base --metrics "$METRICS" --kernel-name-base demangled \
       --kernel-name "regex:(EndStamped|Profiled)Launch" --cache-control all --clock-control none \
       "$GPUBENCH" "${a[@]}" --counters ncu --reps 1 --warmup 0 --placement-reps 1 \
       --warp-ends /tmp/e.csv --out "$OUT/logs/rows_$v.csv" \
-      >>"$OUT/logs/ncu_wave_ends.csv" 2>>"$OUT/logs/ncu_wave_ends.log"
+      >>"$OUT/logs/ncu_$dir.csv" 2>>"$OUT/logs/ncu_$dir.log"
     echo "ncu rc=$?"
-    if [ ! -s "$OUT/wave_ends/wave_ends_rows.csv" ]; then head -1 "$OUT/logs/rows_$v.csv" >"$OUT/wave_ends/wave_ends_rows.csv"; fi
-    tail -n +2 "$OUT/logs/rows_$v.csv" >>"$OUT/wave_ends/wave_ends_rows.csv"
-    ncu_raw_rows "$OUT/logs/ncu_wave_ends.csv" "$OUT/wave_ends/wave_ends_ncu.csv"
-    tar -C "$OUT" -cf "$OUT/wave_ends.tar.part" wave_ends && mv "$OUT/wave_ends.tar.part" "$OUT/wave_ends.tar"
+    if [ ! -s "$OUT/$dir/${dir}_rows.csv" ]; then head -1 "$OUT/logs/rows_$v.csv" >"$OUT/$dir/${dir}_rows.csv"; fi
+    tail -n +2 "$OUT/logs/rows_$v.csv" >>"$OUT/$dir/${dir}_rows.csv"
+    ncu_raw_rows "$OUT/logs/ncu_$dir.csv" "$OUT/$dir/${dir}_ncu.csv"
+    tar -C "$OUT" -cf "$OUT/$dir.tar.part" "$dir" && mv "$OUT/$dir.tar.part" "$OUT/$dir.tar"
     unset -n a
   done
+}
+
+if [ "$MODE" = wave_ends ]; then
+  W32=(--kernel matmul --size 256x2048,512x2048,1024x2048,2048x2048,4096x2048 --depth 1024 --blocks 128
+       --schedules column:128,linear,column:32 --variants index32)
+  U1=(--kernel matmul --size 1280x2560 --depth 640 --blocks 256 --schedules linear,column:128,column:32
+      --variants unroll1)
+  ends_with_ncu wave_ends W32 U1
+  pack_logs
+  exit 0
+fi
+
+if [ "$MODE" = refill_ends ]; then
+  U1=(--kernel matmul --size 1024x2048 --depth 1024 --blocks 128,256
+      --schedules linear,column:16,column:128,tiled:32x32,morton --variants unroll1)
+  ends_with_ncu refill_ends U1
   pack_logs
   exit 0
 fi

@@ -58,14 +58,14 @@ for model in "${models[@]}"; do
   case "$model" in
     preset) options=() ;;
     fixed_*) options=(--gpu warp-rate-redraw=0 --gpu "warp-rate-spread=${model#fixed_}" --gpu block-start-skip=1
-                      --gpu warp-age-weight=1) ;;
+                      --gpu warp-age-weight=1 --gpu miss-wait-turns=0) ;;
     redraw_*) options=(--gpu warp-rate-redraw=32 --gpu "warp-rate-spread=${model#redraw_}" --gpu block-start-skip=1
-                       --gpu warp-age-weight=1) ;;
+                       --gpu warp-age-weight=1 --gpu miss-wait-turns=0) ;;
     cycles_gto) options=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto) ;;
     cycles_gto_lat650) options=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto
                                 --gpu lat-l1-miss=650) ;;
-    no_age_weight) options=(--gpu warp-age-weight=1) ;;
-    first_form) options=(--gpu warp-age-group=1 --gpu warp-age-weight=0.95) ;;
+    no_age_weight) options=(--gpu warp-age-weight=1 --gpu miss-wait-turns=0) ;;
+    first_form) options=(--gpu warp-age-group=1 --gpu warp-age-weight=0.95 --gpu miss-wait-turns=0) ;;
     *) echo "drift_probe_report: unknown model $model (preset, fixed_S, redraw_S, cycles_gto, cycles_gto_lat650, no_age_weight, first_form)" >&2
        exit 2 ;;
   esac

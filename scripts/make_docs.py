@@ -388,11 +388,11 @@ CYCLES_DIR = "tests/data/cycles_gto"
 CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu timing=cycles --gpu warp-scheduler=gto "
               "--gpu load-gates=burst --out tests/data/cycles_gto h200 h100 rtx2080s")
 TURNS_DIR = "tests/data/first_wave_turns"
-TURNS_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu cta-order=floorplan-turns --out tests/data/first_wave_turns "
+TURNS_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu cta-order=floorplan-turns --gpu miss-wait-turns=0 --out tests/data/first_wave_turns "
              "h200 h100")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
-             "--gpu block-start-skip=1 --gpu warp-age-weight=1 --out tests/data/fixed_rate h200 h100")
+             "--gpu block-start-skip=1 --gpu warp-age-weight=1 --gpu miss-wait-turns=0 --out tests/data/fixed_rate h200 h100")
 
 
 def report_path(gpu, set_name, kernel, base="tests/data"):
@@ -720,7 +720,7 @@ def gen_age_weight_sweep():
 
 
 NO_AGE_DIR = "tests/data/no_age_weight"
-NO_AGE_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-age-weight=1 --out tests/data/no_age_weight "
+NO_AGE_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-age-weight=1 --gpu miss-wait-turns=0 --out tests/data/no_age_weight "
               "h200:heldout:matmul h100:heldout:matmul h200:fresh:matmul h200:fresh:stencil")
 # The files the presets' warp age weight is checked on: (GPU, set, kernel).
 AGE_WEIGHT_CHECKS = [("h200", "heldout", "matmul"), ("h100", "heldout", "matmul"), ("h200", "fresh", "matmul"),
@@ -956,6 +956,36 @@ def gen_wave_groups():
                  "the end-stamped one whose ends these are) · the blocks of an SM's first group · the share of the "
                  "later waves' blocks that end alone · the group of the median later block · the spread of the second wave's "
                  "run times (standard deviation over median)".format(WAVES, WAVE_GROUPS_CMD))
+            + "\n" + "\n".join(out) + "\n")
+
+
+REFILL_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/refill_ends_unroll1.csv.gz "
+                     "--chip {0}/wave_ends_unroll1.csv.gz --compilation unroll1 --ncu {0}/refill_ends_ncu.csv "
+                     "--rows {0}/refill_ends_rows.csv --ncu {0}/wave_ends_ncu.csv --rows {0}/wave_ends_rows.csv "
+                     "--model 'preset=' --jobs 2 --out {0}/refill_groups.csv".format(WAVES))
+
+
+def gen_refill_groups():
+    """Which blocks an SM receives together: the chip's refill runs beside the presets'."""
+    launches = {}
+    for r in read_csv(WAVES + "/refill_groups.csv"):
+        key = (r["width"], r["height"], r["depth"], r["block_size"], r["schedule"])
+        launches.setdefault(key, {})[r["source"]] = r
+    out = ["| launch | schedule | the chip's L1 % | the presets' error | later blocks received in runs: the chip "
+           "| the presets | later group: the chip | the presets | later blocks ending alone: the chip | the presets |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for (width, height, depth, block, schedule), by in launches.items():
+        chip, model = by["chip"], by["preset"]
+        out.append("| {} d{} b{} | `{}` | {:.1f} ({:.1f}) | {:+.1f} | {} | {} | {} | {} | {} | {} |".format(
+            grid_label(width, height), depth, block, schedule, float(chip["l1"]), float(chip["l1_stamped"]),
+            float(model["l1"]) - float(chip["l1"]), chip["later_runs"], model["later_runs"], chip["later_group"],
+            model["later_group"], chip["later_alone"], model["later_alone"]))
+    return (note("`{}/refill_groups.csv`, written by `{}` from `scripts/device_progress.sh refill_ends` and "
+                 "`wave_ends` (the unrolled-once matmul, gpubench `--warp-ends`, launch 0). The chip's L1: the profiled launch, in "
+                 "brackets the end-stamped one whose ends these are; the presets' error against the profiled one. "
+                 "Received in runs: the share of the later waves' blocks for which one of the launch's next 4 "
+                 "blocks went to the same SM (about 0.03 where blocks are spread at random over 132 SMs)"
+                 .format(WAVES, REFILL_GROUPS_CMD))
             + "\n" + "\n".join(out) + "\n")
 
 
@@ -1309,6 +1339,7 @@ GENERATORS = {
     "waves-strip-depth": gen_waves_strip_depth,
     "wave-sync": gen_wave_sync,
     "wave-groups": gen_wave_groups,
+    "refill-groups": gen_refill_groups,
     "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),
     "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),

@@ -14,19 +14,23 @@ in step end together, a block that runs alone ends alone. Per launch and source:
                 blocks in launch order, the first `resident` at the start and each later one
                 when one of its blocks ends, so its (resident + j)-th block starts at its j-th
                 end; over all SMs' second-wave blocks, the standard deviation of their run times
-                over their median.
+                over their median;
+  later_runs    of the later waves' blocks, the share for which one of the launch's next
+                REFILL_RUN blocks went to the same SM: an SM whose blocks end at once receives
+                blocks in runs of the launch order (with blocks spread at random over the SMs,
+                about REFILL_RUN / SMs).
 A launch of one wave has no later blocks: its later columns stay empty.
 
   scripts/wave_groups_report.py --chip ENDS.csv.gz [--chip ...] [--compilation C ...] --out SUMMARY.csv
-                                [--ncu RAW.csv --rows ROWS.csv] [--model NAME='cachesim options' ...]
+                                [--ncu RAW.csv --rows ROWS.csv ...] [--model NAME='cachesim options' ...]
                                 [--jobs N]
 
 Every configuration of the chip's files (their launch 0) is summarised; each --model runs
 `cachesim simulate --model gpu --preset h200 --warp-ends` on it with the options given (the
 workload's own and its file's compilation added; `--timing cycles` among the options for cycle
 timing) and is summarised the same way, with its L1 hit rate. --compilation: one for every
---chip file, in order, or one for all (default index32). --ncu and --rows: the Nsight Compute raw
-page of the same configurations, a profiled and an end-stamped launch each, in the order of the
+--chip file, in order, or one for all (default index32). --ncu and --rows, in pairs: the Nsight
+Compute raw page of the same configurations, a profiled and an end-stamped launch each, in the order of the
 rows file's configurations; the chip's rows then have the profiled launch's L1 hit rate and,
 as l1_stamped, the end-stamped one's (whose warp ends the files hold). Blocks resident per SM: 2048 threads over
 the block size, at most 32 (gpubench's kernels are limited by threads). The cachesim binary is
@@ -50,6 +54,7 @@ from wave_sync_report import ncu_l1_launches
 
 CONFIG = ("width", "height", "depth", "schedule", "block_size")
 THREADS_PER_SM, BLOCKS_PER_SM = 2048, 32
+REFILL_RUN = 4  # the next blocks of the launch that later_runs looks at
 
 
 def resident_blocks(block_size):
@@ -92,12 +97,33 @@ def second_wave_spread(ends, resident):
     return statistics.pstdev(runs) / statistics.median(runs)
 
 
+def later_runs(ends, resident):
+    """ends: (sm, block, end) per warp -> the share of later blocks with one of the next REFILL_RUN
+    blocks on the same SM, or None without later blocks."""
+    per_sm = defaultdict(list)
+    for (sm, block) in block_ends(ends):
+        per_sm[sm].append(block)
+    sm_of, later = {}, []
+    for sm, blocks in per_sm.items():
+        blocks.sort()  # launch order: the first `resident` are the first wave's
+        for j, block in enumerate(blocks):
+            sm_of[block] = sm
+            if j >= resident:
+                later.append(block)
+    if not later:
+        return None
+    together = sum(1 for b in later if any(sm_of.get(b + d) == sm_of[b] for d in range(1, REFILL_RUN + 1)))
+    return together / len(later)
+
+
 def ncu_rates(ncu_path, rows_path):
-    """Per configuration of the rows file: (profiled L1 %, end-stamped L1 %)."""
+    """Per (configuration, compilation) of the rows file: (profiled L1 %, end-stamped L1 %). The
+    compilation is the rows' variant column, or None for a file without one."""
     launches = ncu_l1_launches(ncu_path)
     try:
         with open(rows_path) as f:
-            configs = [tuple(r[c if c != "block_size" else "block"] for c in CONFIG) for r in csv.DictReader(f)]
+            configs = [(tuple(r[c if c != "block_size" else "block"] for c in CONFIG), r.get("variant"))
+                       for r in csv.DictReader(f)]
     except (OSError, KeyError) as e:
         fail(f"{rows_path}: {e}")
     rates = [rate for _, rate in launches]
@@ -131,8 +157,10 @@ def run_model(binary, options, config, compilation):
 def figures(ends, resident):
     first, alone, later = summarise(ends, resident)
     spread = second_wave_spread(ends, resident)
+    runs = later_runs(ends, resident)
     return {"first_group": first, "later_alone": "" if alone is None else f"{alone:.2f}",
-            "later_group": "" if later is None else later, "wave2_spread": "" if spread is None else f"{spread:.2f}"}
+            "later_group": "" if later is None else later, "wave2_spread": "" if spread is None else f"{spread:.2f}",
+            "later_runs": "" if runs is None else f"{runs:.2f}"}
 
 
 def main():
@@ -140,8 +168,9 @@ def main():
     parser.add_argument("--chip", required=True, action="append", help="gpubench --warp-ends CSV (.gz allowed)")
     parser.add_argument("--model", action="append", default=[], metavar="NAME=OPTIONS")
     parser.add_argument("--compilation", action="append", default=[])
-    parser.add_argument("--ncu", help="Nsight Compute raw page of the chip's configurations")
-    parser.add_argument("--rows", help="the configurations of the --ncu launches, in order")
+    parser.add_argument("--ncu", action="append", default=[],
+                        help="Nsight Compute raw page of the chip's configurations (one per --rows)")
+    parser.add_argument("--rows", action="append", default=[], help="the configurations of the --ncu launches, in order")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
@@ -162,9 +191,14 @@ def main():
         compilations *= len(args.chip)
     if len(compilations) != len(args.chip):
         fail(f"{len(compilations)} --compilation for {len(args.chip)} --chip files: give one, or one per file")
-    if bool(args.ncu) != bool(args.rows):
-        fail("--ncu and --rows go together")
-    rates = ncu_rates(args.ncu, args.rows) if args.ncu else {}
+    if len(args.ncu) != len(args.rows):
+        fail(f"{len(args.ncu)} --ncu for {len(args.rows)} --rows: they go in pairs")
+    rates = {}
+    for ncu_path, rows_path in zip(args.ncu, args.rows):
+        for key, pair in ncu_rates(ncu_path, rows_path).items():
+            if key in rates:
+                fail(f"{rows_path}: {key[0]} ({key[1] or 'no variant'}) is in an earlier --rows file too")
+            rates[key] = pair
 
     launches, compilation_of = {}, {}
     for path, compilation in zip(args.chip, compilations):
@@ -180,7 +214,7 @@ def main():
         for config, ends in launches.items():
             resident = resident_blocks(config[-1])
             base = dict(zip(CONFIG, config), compilation=compilation_of[config])
-            profiled, stamped = rates.get(config, (None, None))
+            profiled, stamped = rates.get((config, compilation_of[config]), rates.get((config, None), (None, None)))
             rows.append(dict(base, source="chip", l1="" if profiled is None else f"{profiled:.2f}",
                              l1_stamped="" if stamped is None else f"{stamped:.2f}", **figures(ends, resident)))
             for name, _ in models:
@@ -190,7 +224,7 @@ def main():
     with open(tmp, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(CONFIG) + ["compilation", "source", "l1", "l1_stamped",
                                                                 "first_group", "later_alone", "later_group",
-                                                                "wave2_spread"],
+                                                                "wave2_spread", "later_runs"],
                                 lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)

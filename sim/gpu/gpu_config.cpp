@@ -192,6 +192,9 @@ void validate(const GpuConfig& c) {
     if (c.warp_age_weight != kWarpAgeWeightAuto && !(c.warp_age_weight > 0 && c.warp_age_weight <= 1))
         fail("--warp-age-weight " + (std::ostringstream() << c.warp_age_weight).str() +
              " must be 'auto' or above 0 and at most 1");
+    if (c.miss_wait_turns != kMissWaitAuto && !(c.miss_wait_turns >= 0 && c.miss_wait_turns <= kMaxMissWaitTurns))
+        fail("--miss-wait-turns " + (std::ostringstream() << c.miss_wait_turns).str() +
+             " must be 'auto' or from 0 to 64");
     if (c.warp_age_group < 1 || c.warp_age_group > 64)
         fail("--warp-age-group " + std::to_string(c.warp_age_group) + " must be between 1 and 64");
     if (c.l2_coalesce_requesters < 2 || c.l2_coalesce_requesters > 255)

@@ -247,6 +247,11 @@ struct GpuConfig {
     // their drawn rates, and each younger one at warp_age_weight times the one before it. 1:
     // every older warp weighs.
     std::uint32_t warp_age_group = 1;
+    // Loops whose warps wait for memory (rounds under loose round robin): a warp whose request
+    // misses in L1 is passed over on its next X turns, X a whole number of turns plus one more
+    // with the probability of its fraction (drawn per warp and request, seeded). 0: a miss costs a
+    // warp nothing. kMissWaitAuto: from the compiled loop (loop_issue_cost.hpp).
+    double miss_wait_turns = 0;
     // Cycle timing (timing == cycles; docs/gpu-model.md, "Cycle timing"): instead of rounds, a
     // warp issues its burst (one request a cycle on its scheduler, warp slot mod
     // schedulers_per_sm) and is ready again when the burst's data has returned: lat_l1_hit cycles
@@ -296,6 +301,8 @@ inline constexpr std::uint32_t kMaxIssueBurst = 1u << 16;     // validate's boun
 inline constexpr std::uint32_t kMaxBlockStartSkip = 1u << 10;
 inline constexpr double kWarpAgeWeightAuto = 0;  // GpuConfig::warp_age_weight: from the compiled loop
 inline constexpr double kIssueCyclesAuto = 0;  // GpuConfig::issue_cycles: from loop_issue_cost.hpp
+inline constexpr double kMissWaitAuto = -1;    // GpuConfig::miss_wait_turns: from loop_issue_cost.hpp
+inline constexpr double kMaxMissWaitTurns = 64;
 inline constexpr double kMaxIssueCycles = 1024;
 
 // What a launch of `config.block` threads gets on one SM.

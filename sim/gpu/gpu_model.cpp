@@ -100,11 +100,14 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
     } else {
         const std::uint32_t burst = issue_burst_for(config, launch.workload);
         const double age_weight = warp_age_weight_for(config, launch.workload);
-        IssueScheduler scheduler(config, occupancy, slots, launch.blocks, burst, age_weight);
+        const double miss_wait =
+            miss_wait_turns_for(config, launch.workload, occupancy.warps_per_block * occupancy.blocks_per_sm);
+        IssueScheduler scheduler(config, occupancy, slots, launch.blocks, burst, age_weight, miss_wait);
         LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);
-        // On several threads, refills planned ahead let every SM of a chunk run side by side.
+        // On several threads, refills planned ahead let every SM of a chunk run side by side; not
+        // where misses delay warps, since the plan is made without the caches.
         std::optional<DispatchPlanner> planner;
-        if (threads > 1 && !launch.recorded && dispatch_plannable(config)) {
+        if (threads > 1 && !launch.recorded && dispatch_plannable(config) && miss_wait == 0) {
             planner.emplace(*launch.workload, config, occupancy, launch.blocks, burst);
             lockstep.use_planner(*planner);
         }

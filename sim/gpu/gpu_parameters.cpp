@@ -455,6 +455,36 @@ std::vector<GpuParameter> make_table() {
                                              "--warp-ends; scripts/warp_age_measure.py, "
                                              "tests/data/h200/issue_cost/warp_age_measure.csv)"),
                              only("h100", M, "12: measured on the H200 (see the h200 preset), not on the H100")}});
+    t.push_back({.option = "miss-wait-turns", .report_key = "miss_wait_turns", .field = "miss_wait_turns",
+                 .group = "Scheduling", .type = P::text, .range = "auto or 0..64",
+                 .help = "lrr: a warp whose request misses in L1 is passed over on its next X turns (a fraction: "
+                         "one turn with that probability), X or auto (from gpubench's compiled loop: a loop whose "
+                         "scheduler comes back to a warp before its miss's data does; --compilation); 0: none",
+                 .get = [](const GpuConfig& c) {
+                     return c.miss_wait_turns == kMissWaitAuto ? std::string("auto") : short_real(c.miss_wait_turns);
+                 },
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     c.miss_wait_turns = text == "auto" ? kMissWaitAuto
+                                                        : real_in(text, option, 0, kMaxMissWaitTurns,
+                                                                  "auto or a number from 0 to 64");
+                 },
+                 // the loop's turns for "auto"; only the rounds' loose round robin passes warps over
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
+                     const bool rounds = c.timing == IssueTiming::rounds && !c.timeline && c.scheduler == WarpScheduler::lrr;
+                     if (!rounds) return std::string("0");
+                     const GpuOccupancy o = gpu_occupancy(c);
+                     return short_real(miss_wait_turns_for(c, w, o.warps_per_block * o.blocks_per_sm));
+                 },
+                 .sources = {every(A, "0: a miss costs a warp no turn"),
+                             only("h200", M, "auto: derived, nothing fitted: (L1 miss latency - pass) / pass where "
+                                             "a scheduler's pass over its warps, (warps a scheduler) x burst x the "
+                                             "loop's measured issue cost, is shorter than the miss latency (291 "
+                                             "cycles, l2probe's near L2 hit): 0.20 turns for the unrolled-once "
+                                             "matmul (16 x 2 x 7.59 cycles), 0 for the unrolled loops "
+                                             "(tests/data/h200/issue_cost/issue_cost.csv; docs/fidelity.md, "
+                                             "\"Warps that wait for their misses\")"),
+                             only("h100", M, "auto: the H200's issue costs with the H100's own miss latency, not "
+                                             "fitted on the H100")}});
     t.push_back({.option = "compilation", .report_key = "compilation", .field = "compilation", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kKernelCompilationChoices),
                  .help = "how gpubench's kernel was compiled (its --variants), which --issue-burst auto reads",

@@ -142,6 +142,13 @@ GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t 
     // instructions"). The group matters only where the weight does (auto: loops a pipe limits).
     c.warp_age_weight = kWarpAgeWeightAuto;
     c.warp_age_group = kPipeBoundWarpAgeGroup;
+    // Where a scheduler's pass over its warps is shorter than an L1 miss (the unrolled-once
+    // matmul: 16 warps x 2 loads x 7.59 cycles = 243 against 291), a warp that missed is not ready
+    // at its next turn: it waits (291 - 243) / 243 = 0.2 turns more than one that hit, so warps
+    // reading the same lines keep in step and those ahead wait for those behind (derived from the
+    // measured issue cost and latency, nothing fitted: docs/fidelity.md, "Warps that wait for
+    // their misses").
+    c.miss_wait_turns = kMissWaitAuto;
     // Cycle timing (--timing cycles): an L1 miss waits the measured near L2 hit (l2probe), a hit
     // the measured L1 hit (latencyprobe), and the coalescing windows are the measured 100 / 400
     // cycles (l1probe).

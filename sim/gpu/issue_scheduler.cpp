@@ -1,6 +1,7 @@
 #include "sim/gpu/issue_scheduler.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/gpu/cta_dispatch.hpp"
 #include "sim/gpu/loop_issue_cost.hpp"
@@ -10,10 +11,11 @@ namespace cachesim {
 IssueScheduler::IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                                WarpSlots& slots)
     : IssueScheduler(config, occupancy, slots, (spec.items() + config.block - 1) / config.block,
-                     issue_burst_for(config, &spec), warp_age_weight_for(config, &spec)) {}
+                     issue_burst_for(config, &spec), warp_age_weight_for(config, &spec),
+                     miss_wait_turns_for(config, &spec, occupancy.warps_per_block * occupancy.blocks_per_sm)) {}
 
 IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots,
-                               std::uint64_t blocks, std::uint32_t burst, double age_weight)
+                               std::uint64_t blocks, std::uint32_t burst, double age_weight, double miss_wait)
     : config_(config), slots_(slots) {
     blocks_ = blocks;
     warps_per_block_ = occupancy.warps_per_block;
@@ -24,6 +26,11 @@ IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occu
     greedy_ = config.scheduler == WarpScheduler::gto;
     rated_ = config.scheduler == WarpScheduler::lrr && config.warp_rate_spread > 0;
     redraw_ = rated_ ? config.warp_rate_redraw : 0;
+    if (config.scheduler == WarpScheduler::lrr && miss_wait > 0) {
+        miss_waits_ = true;
+        miss_wait_whole_ = static_cast<std::uint32_t>(miss_wait);
+        miss_wait_odds_ = static_cast<std::uint64_t>(std::ldexp(miss_wait - std::floor(miss_wait), 64));
+    }
     block_left_.assign(static_cast<std::size_t>(config.sms) * blocks_per_sm_, 0);
     schedulers_ = std::max(1u, config.schedulers_per_sm);
     // ranks 0 .. (warp slots of a scheduler) - 1

@@ -13,6 +13,7 @@
 #include "sim/gpu/warp_age_weight.hpp"
 #include "sim/gpu/warp_rate.hpp"
 #include "sim/gpu/warp_slots.hpp"
+#include "sim/rng.hpp"
 #include "traces/workload_spec.hpp"
 
 namespace cachesim {
@@ -22,9 +23,10 @@ public:
     IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                    WarpSlots& slots);
     // A launch of `blocks` blocks whose warps issue `burst` requests per turn (issue_burst_for),
-    // older warps weighted by `age_weight` (warp_age_weight_for; 1: none).
+    // older warps weighted by `age_weight` (warp_age_weight_for; 1: none), a warp passed over on
+    // `miss_wait` turns after a request that missed in L1 (miss_wait_turns_for; 0: none).
     IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots, std::uint64_t blocks,
-                   std::uint32_t burst, double age_weight = 1);
+                   std::uint32_t burst, double age_weight = 1, double miss_wait = 0);
 
     // Dispatches the first wave of blocks (GpuConfig::cta_order).
     void first_wave();
@@ -79,6 +81,8 @@ public:
     bool retire(std::uint32_t s, std::size_t slot, bool missed) {
         WarpSlot& w = slots_[slot];
         w.stalled = greedy_ && missed;
+        if (missed && miss_waits_) [[unlikely]]
+            w.skip = std::max(w.skip, miss_wait_turns(w, slot));
         if (++w.k < w.requests) {
             if (redraw_ && w.k % redraw_ == 0) [[unlikely]]
                 w.rate = drawn_rate(w, warp_in_block(s, slot));
@@ -132,6 +136,14 @@ private:
         if (age_weights_.on()) promote_younger(s, w);
         return --block_left_[w.block_slot] == 0;
     }
+    // The turns the warp in `slot` is passed over after its request k missed: the whole turns, and
+    // one more with the probability of the fraction, drawn from (seed, block, slot, k).
+    std::uint32_t miss_wait_turns(const WarpSlot& w, std::size_t slot) const {
+        std::uint64_t state = config_.seed * 0x9e3779b97f4a7c15ull + w.block * 0xd1b54a32d192ed03ull +
+                              (static_cast<std::uint64_t>(slot) + 1) * 0x8cb92ba72f3d8dd7ull +
+                              static_cast<std::uint64_t>(w.k) * 0xa0761d6478bd642full;
+        return miss_wait_whole_ + (splitmix64(state) < miss_wait_odds_ ? 1 : 0);
+    }
     // The warp's rate as drawn for its current request (rates drawn afresh: its epoch), weighted by
     // its age rank on its scheduler.
     std::uint64_t drawn_rate(const WarpSlot& w, std::uint32_t warp) const {
@@ -170,6 +182,9 @@ private:
     std::uint64_t burst_magic_ = 0;  // burst_magic(burst_)
     bool greedy_ = false, rated_ = false;
     std::uint32_t redraw_ = 0;  // rated: requests between draws of a warp's rate (0: never)
+    bool miss_waits_ = false;           // loose round robin: a miss passes its warp over
+    std::uint32_t miss_wait_whole_ = 0;  // the whole turns of the miss wait
+    std::uint64_t miss_wait_odds_ = 0;   // its fraction, scaled to 2^64
     std::vector<std::uint32_t> block_left_;  // live warps per block residency slot
     WarpAgeWeights age_weights_;             // rated: older warps first (off when the weight is 1)
     std::vector<std::uint32_t> warp_rank_;   // per warp slot: older live warps on its scheduler

@@ -1,5 +1,9 @@
 #include "sim/gpu/loop_issue_cost.hpp"
 
+#include <algorithm>
+
+#include "sim/gpu/issue_burst.hpp"
+
 namespace cachesim {
 
 namespace {
@@ -60,6 +64,16 @@ double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec) {
     if (config.warp_age_weight != kWarpAgeWeightAuto) return config.warp_age_weight;
     const bool pipe = spec && measured_loop_limit(*spec, config.compilation) == LoopLimit::pipe;
     return pipe ? kPipeBoundWarpAgeWeight : 1;
+}
+
+double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, std::uint32_t warps_per_sm) {
+    if (config.miss_wait_turns != kMissWaitAuto) return config.miss_wait_turns;
+    const double cost = spec ? measured_issue_cost(*spec, config.compilation) : 0;
+    if (cost <= 0) return 0;
+    const double warps = static_cast<double>(warps_per_sm) / std::max(1u, config.schedulers_per_sm);
+    const double pass = warps * cycle_issue_burst(config, spec) * cost;
+    const double miss = static_cast<double>(config.lat_l1_miss);
+    return miss > pass ? (miss - pass) / pass : 0;
 }
 
 double cycle_issue_cost(const GpuConfig& config, const WorkloadSpec* spec) {

@@ -27,6 +27,15 @@ LoopLimit measured_loop_limit(const WorkloadSpec& spec, KernelCompilation compil
 // GpuConfig::warp_age_weight as applied: the given weight, or for kWarpAgeWeightAuto
 // kPipeBoundWarpAgeWeight for a loop a pipe limits and 1 for any other (or a recorded kernel).
 double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec);
+// GpuConfig::miss_wait_turns as applied to a launch with `warps_per_sm` resident warps: the given
+// turns, or for kMissWaitAuto the share of a turn a miss makes a warp wait beyond its next turn.
+// A scheduler's round robin comes back to a warp after one pass over its warps, (warps_per_sm /
+// schedulers_per_sm) x burst x the loop's measured issue cost in cycles; a miss's data comes back
+// after lat_l1_miss cycles. Where the pass is the longer, the data is there by the warp's next turn
+// and a miss costs it nothing (0: loops the issue port or a pipe keeps busy); where it is the
+// shorter, the warp waits (lat_l1_miss - pass) / pass turns more than one that hit. 0 for a loop
+// whose issue cost was not measured, and for a recorded kernel.
+double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, std::uint32_t warps_per_sm);
 // Measured: the pace of the warps the H200 leaves behind its group, each W times the one before
 // (scripts/warp_age_measure.py on the knee probe's warp ends, tests/data/h200/issue_cost/
 // warp_age_measure.csv; docs/fidelity.md).

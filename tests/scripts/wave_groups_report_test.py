@@ -9,9 +9,14 @@ first 2 ends) are in groups of 2, 2, 1 (SM 0) and 1, 2, 2 (SM 1): 2 of 6 end alo
 the median block's group is 2. Each SM's blocks 2 and 3 (in launch order) are its second wave,
 starting at its first and second ends: SM 0's run 2000 - 1000 and 2010 - 1000, SM 1's 1500 - 1000
 and 2500 - 1100, so runs of 1000, 1010, 500 and 1400: median 1005, standard deviation 319.4, a
-spread of 0.32. The ncu page gives the profiled launch 800 of 1,000 sectors hit
-(80%) and the end-stamped one 900 (90%). --ncu without --rows, and a page whose launches are not
-a profiled and an end-stamped one per configuration, are refused without output."""
+spread of 0.32. Blocks are numbered in file order, SM 0's 0-4 and SM 1's 5-9, so the later
+blocks are 2, 3, 4 and 7, 8, 9: among the 4 blocks after each, 2, 3, 7 and 8 have one on their
+own SM, 4 (followed by SM 1's 5-8) and 9 (the last) none: 4 of 6 in runs (0.67). The ncu page
+gives the profiled launch 800 of 1,000 sectors hit (80%) and the end-stamped one 900 (90%).
+With two --ncu/--rows pairs for the same configuration, the one whose variant column names the
+file's compilation gives the rates (a 32-bit pair at 80/90% beside an unrolled-once one at 60/70%).
+--ncu without --rows, and a page whose launches are not a profiled and an end-stamped one per
+configuration, are refused without output."""
 import csv
 import os
 import subprocess
@@ -62,11 +67,23 @@ def main():
             return 1
         row = next(csv.DictReader(open(out)))
         checks = [("source", "chip"), ("compilation", "index32"), ("l1", "80.00"), ("l1_stamped", "90.00"),
-                  ("first_group", "2"), ("later_alone", "0.33"), ("later_group", "2"), ("wave2_spread", "0.32")]
+                  ("first_group", "2"), ("later_alone", "0.33"), ("later_group", "2"), ("wave2_spread", "0.32"),
+                  ("later_runs", "0.67")]
         failures += [f"{k}: got {row[k]}, expected {v}" for k, v in checks if row[k] != v]
 
+        other_ncu, other_rows = os.path.join(tmp, "ncu1.csv"), os.path.join(tmp, "rows1.csv")
+        write_ncu(other_ncu, [("ProfiledLaunch", "600"), ("EndStampedLaunch", "700")])
+        with open(other_rows, "w") as f:
+            f.write("kernel,width,height,depth,schedule,block,variant\nmatmul,1024,10,64,linear,1024,unroll1\n")
+        with open(rows, "w") as f:
+            f.write("kernel,width,height,depth,schedule,block,variant\nmatmul,1024,10,64,linear,1024,index32\n")
+        done = run("--chip", ends, "--ncu", ncu, "--rows", rows, "--ncu", other_ncu, "--rows", other_rows, "--out", out)
+        row = next(csv.DictReader(open(out))) if done.returncode == 0 else {}
+        if (row.get("l1"), row.get("l1_stamped")) != ("80.00", "90.00"):
+            failures.append(f"two pairs: exit {done.returncode}, l1 {row.get('l1')} / {row.get('l1_stamped')}")
+
         bad = os.path.join(tmp, "bad.csv")
-        for args, message in [(["--ncu", ncu], "--ncu and --rows go together"),
+        for args, message in [(["--ncu", ncu], "they go in pairs"),
                               (["--ncu", ncu, "--rows", rows], "a profiled and an end-stamped one")]:
             if "--rows" in args:
                 write_ncu(ncu, [("EndStampedLaunch", "900"), ("ProfiledLaunch", "800")])  # the wrong order
