@@ -37,6 +37,7 @@ GpuConfig gpu(std::uint32_t sms, std::uint32_t block, std::uint32_t blocks_per_s
     c.issue_burst = 1;                   // one request per turn, blocks starting at once: the
     c.block_start_skip = 0;              // random launches below have bursts and skips
     c.warp_rate_spread = 0;              // and rates: the hand-worked orders are in lock step
+    c.miss_wait_turns = 0;               // a miss delays no warp (gpu_miss_wait_test.cpp)
     return c;
 }
 
@@ -268,6 +269,7 @@ TEST(GpuDispatch, RandomLaunchesFollowTheRules) {
         const std::uint32_t bursts[] = {1, kIssueBurstAuto, 2, 3, 7};
         c.issue_burst = bursts[rng.below(5)];
         c.block_start_skip = rng.below(2) ? 0 : rng.below(5);
+        c.miss_wait_turns = 0;  // the reference knows no miss waits (gpu_miss_wait_test.cpp has them)
         c.seed = 1 + rng.below(1000);
         c.l1_auto = false;
         c.l1.size_bytes = 128 * (4 + rng.below(16));  // small: misses happen, GTO switches

@@ -27,6 +27,7 @@ GpuConfig small_gpu(std::uint32_t sms, std::uint32_t blocks_per_sm) {
     c.issue_burst = 1;  // one request per turn (gpu_issue_burst_test.cpp has the bursts)
     c.block_start_skip = 0;
     c.warp_rate_spread = 0;  // lock step (gpu_warp_rate_spread_test.cpp has the rates)
+    c.miss_wait_turns = 0;   // a miss delays no warp (gpu_miss_wait_test.cpp has the waits)
     return c;
 }
 

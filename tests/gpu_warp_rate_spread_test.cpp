@@ -89,6 +89,7 @@ TEST(GpuWarpRateSpread, WarpsIssueInProportionToTheirRates) {
     c.warp_rate_redraw = 0;    // each warp keeps its rate (gpu_warp_rate_redraw_test.cpp has redraws)
     c.issue_burst = 1;         // a request per credit (a burst spends one credit per group)
     c.block_start_skip = 0;
+    c.miss_wait_turns = 0;     // a miss costs no turn (gpu_miss_wait_test.cpp)
     std::vector<GpuIssue> log;
     c.issue_log = &log;
     simulate_gpu_model(test::matmul(128, 1, 1024), c);

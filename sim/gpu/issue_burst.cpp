@@ -10,8 +10,12 @@ std::uint32_t cycle_issue_burst(const GpuConfig& config, const WorkloadSpec* spe
     // issued 6 before, so the warp waits once). The matmul's k loop is unrolled 16 times: 32 loads
     // per iteration, the first multiply-add after 6 of them. index32 compiles the loops the same
     // way; unroll1 keeps them rolled: one load (stencil) or two (matmul) per iteration.
-    if (config.compilation == KernelCompilation::unroll1) return spec->kind == WorkloadKind::stencil ? 1 : 2;
-    return spec->kind == WorkloadKind::stencil ? spec->stencil_w * spec->stencil_h : 32;
+    return compiled_loop_burst(config.compilation, *spec);
+}
+
+std::uint32_t compiled_loop_burst(KernelCompilation compilation, const WorkloadSpec& spec) {
+    if (compilation == KernelCompilation::unroll1) return spec.kind == WorkloadKind::stencil ? 1 : 2;
+    return spec.kind == WorkloadKind::stencil ? spec.stencil_w * spec.stencil_h : 32;
 }
 
 std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec* spec) {

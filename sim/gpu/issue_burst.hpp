@@ -14,6 +14,8 @@ namespace cachesim {
 // workload is unknown (a recorded kernel), whose "auto" is 1: how its loops were compiled is not in
 // the trace.
 std::uint32_t issue_burst_for(const GpuConfig& config, const WorkloadSpec* spec);
+// The loads of one iteration of gpubench's loop for this workload as `compilation` compiles it.
+std::uint32_t compiled_loop_burst(KernelCompilation compilation, const WorkloadSpec& spec);
 // Cycle timing's burst (every scheduler): the requests a warp issues before it waits for their data.
 std::uint32_t cycle_issue_burst(const GpuConfig& config, const WorkloadSpec* spec);
 

@@ -71,7 +71,8 @@ double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, st
     const double cost = spec ? measured_issue_cost(*spec, config.compilation) : 0;
     if (cost <= 0) return 0;
     const double warps = static_cast<double>(warps_per_sm) / std::max(1u, config.schedulers_per_sm);
-    const double pass = warps * cycle_issue_burst(config, spec) * cost;
+    // the loop as compiled, whatever burst the rounds are given
+    const double pass = warps * compiled_loop_burst(config.compilation, *spec) * cost;
     const double miss = static_cast<double>(config.lat_l1_miss);
     return miss > pass ? (miss - pass) / pass : 0;
 }
