@@ -472,6 +472,8 @@ std::vector<GpuParameter> make_table() {
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
                      const bool rounds = c.timing == IssueTiming::rounds && !c.timeline && c.scheduler == WarpScheduler::lrr;
                      if (!rounds) return std::string("0");
+                     if (c.miss_wait_turns != kMissWaitAuto) return short_real(c.miss_wait_turns);
+                     if (!w) return std::string("0");  // a recorded kernel: its loop unmeasured
                      const GpuOccupancy o = gpu_occupancy(c);
                      return short_real(miss_wait_turns_for(c, w, o.warps_per_block * o.blocks_per_sm));
                  },
