@@ -210,6 +210,17 @@ TEST(GpuCli, WarpAgeWeightIsAppliedByCompilation) {
     EXPECT_NE(bad.err.find("warp-age-weight"), std::string::npos) << bad.err;
 }
 
+// "parameters" gives the miss wait as applied: auto resolved by compilation (64 resident warps of
+// the unrolled-once matmul: (291 - 242.88) / 242.88 = 0.198123 turns; the 64-bit loop 0), a given
+// value as given, and 0 where the rounds' loose round robin does not run.
+TEST(GpuCli, MissWaitTurnsAreAppliedByCompilation) {
+    const std::string launch = "--preset h200 --workload matmul --size 128x64 --depth 64 --block 128 --sms 8";
+    EXPECT_EQ(parameter(run_json(launch), "miss_wait_turns"), "0");
+    EXPECT_EQ(parameter(run_json(launch + " --compilation unroll1"), "miss_wait_turns"), "0.198123");
+    EXPECT_EQ(parameter(run_json(launch + " --miss-wait-turns 1.5"), "miss_wait_turns"), "1.5");
+    EXPECT_EQ(parameter(run_json(launch + " --compilation unroll1 --warp-scheduler gto"), "miss_wait_turns"), "0");
+}
+
 // The h200 preset's warps issue one loop iteration's loads per turn and its blocks start up to 8
 // turns apart; "parameters" gives the burst as applied (auto resolved; 1 under gto), and neither
 // changes what is accessed.
@@ -263,6 +274,9 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --timing cycles --issue-cycles 0.5", "--issue-cycles: expected auto or a number from 1 to 1024, not '0.5'"},
         {"--model gpu --timing cycles --issue-cycles 2000", "--issue-cycles: expected auto or a number from 1 to 1024, not '2000'"},
         {"--model gpu --timing cycles --issue-cycles fast", "--issue-cycles: expected auto or a number from 1 to 1024, not 'fast'"},
+        {"--model gpu --miss-wait-turns -1", "--miss-wait-turns: expected auto or a number from 0 to 64, not '-1'"},
+        {"--model gpu --miss-wait-turns 65", "--miss-wait-turns: expected auto or a number from 0 to 64, not '65'"},
+        {"--model gpu --miss-wait-turns often", "--miss-wait-turns: expected auto or a number from 0 to 64, not 'often'"},
         {"--model gpu --timing cycles --lat-dram 2000000", "--lat-dram 2000000 must be between 0 (off) and 1048576 cycles"},
         {"--model gpu --timing cycles --lat-dram -1", "--lat-dram"},
         {"--model gpu --l1-miss-bandwidth -1", "--l1-miss-bandwidth: expected a number from 0 to 1024, not '-1'"},

@@ -3,6 +3,7 @@
 // next turns, whole and fractional turns, and the same counters on any thread count.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "sim/gpu/gpu_model.hpp"
@@ -40,6 +41,24 @@ TEST(GpuMissWait, AutoIsTheMissLatencyBeyondAPassOverTheWarps) {
     EXPECT_EQ(miss_wait_turns_for(c, &unmeasured, 64), 0.0);
     c.miss_wait_turns = 0.5;  // given: as given
     EXPECT_EQ(miss_wait_turns_for(c, &spec, 64), 0.5);
+}
+
+// A configuration given in code is checked as the option is: auto, or 0 to 64 turns.
+TEST(GpuMissWait, ValidateRefusesTurnsOutOfRange) {
+    GpuConfig c = h200();
+    for (double turns : {0.0, 0.2, 64.0}) {
+        c.miss_wait_turns = turns;
+        EXPECT_NO_THROW(validate(c)) << turns;
+    }
+    for (double turns : {-2.0, 64.5}) {
+        c.miss_wait_turns = turns;
+        try {
+            validate(c);
+            ADD_FAILURE() << turns << ": no error";
+        } catch (const SimulationError& e) {
+            EXPECT_NE(std::string(e.what()).find("--miss-wait-turns"), std::string::npos) << e.what();
+        }
+    }
 }
 
 // One SM with one block of two warps under plain round robin (no rates, no start skip), one

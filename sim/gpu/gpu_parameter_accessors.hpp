@@ -75,6 +75,21 @@ void set_bytes32(GpuConfig& c, std::string_view text, std::string_view option) {
     c.*Member = number32(byte_size(text, option), text, option);
 }
 
+// A real member that also takes "auto" (stored as `auto_value`): a number from lo to hi, and
+// `expected` naming the accepted values in the message otherwise.
+struct RealOrAuto {
+    double auto_value, lo, hi;
+    std::string_view expected;
+};
+template <auto Member, const RealOrAuto& R>
+std::string get_real_or_auto(const GpuConfig& c) {
+    return c.*Member == R.auto_value ? std::string("auto") : short_real(c.*Member);
+}
+template <auto Member, const RealOrAuto& R>
+void set_real_or_auto(GpuConfig& c, std::string_view text, std::string_view option) {
+    c.*Member = text == "auto" ? R.auto_value : real_in(text, option, R.lo, R.hi, R.expected);
+}
+
 template <auto Member, const auto& Table>
 std::string get_choice(const GpuConfig& c) {
     using E = std::remove_cvref_t<decltype(c.*Member)>;

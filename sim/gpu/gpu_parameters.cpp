@@ -33,10 +33,17 @@ PresetSource only(std::string_view preset, Provenance kind, std::string_view det
 
 // Whether warps draw rates (the rounds' loose round robin with a spread, no measured timeline): what
 // the rate redraw and the warp age weight act on.
-bool rates_drawn(const GpuConfig& c) {
-    return c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds && c.warp_rate_spread > 0 &&
-           !c.timeline;
+// The real-valued parameters that also take "auto".
+constexpr RealOrAuto kWarpAgeWeightValues{kWarpAgeWeightAuto, 1e-6, 1, "auto or a number above 0 and at most 1"};
+constexpr RealOrAuto kMissWaitValues{kMissWaitAuto, 0, kMaxMissWaitTurns, "auto or a number from 0 to 64"};
+constexpr RealOrAuto kIssueCyclesValues{kIssueCyclesAuto, 1, kMaxIssueCycles, "auto or a number from 1 to 1024"};
+
+// The rounds' loose round robin (not cycle timing, not a measured timeline).
+bool lrr_rounds(const GpuConfig& c) {
+    return c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds && !c.timeline;
 }
+
+bool rates_drawn(const GpuConfig& c) { return lrr_rounds(c) && c.warp_rate_spread > 0; }
 
 constexpr auto M = Provenance::measured;
 constexpr auto D = Provenance::documented;
@@ -423,15 +430,8 @@ std::vector<GpuParameter> make_table() {
                  .help = "lrr with a rate spread: each older live warp of the same scheduler (warp slot mod 4) "
                          "multiplies a warp's rate by W, so warps progress oldest first, W or auto (the fitted "
                          "weight for gpubench's loops that a pipe limits, 1 for the others: --compilation); 1: none",
-                 .get = [](const GpuConfig& c) {
-                     return c.warp_age_weight == kWarpAgeWeightAuto ? std::string("auto")
-                                                                    : short_real(c.warp_age_weight);
-                 },
-                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
-                     c.warp_age_weight = text == "auto" ? kWarpAgeWeightAuto
-                                                        : real_in(text, option, 1e-6, 1, "auto or a number above 0 "
-                                                                                         "and at most 1");
-                 },
+                 .get = get_real_or_auto<&GpuConfig::warp_age_weight, kWarpAgeWeightValues>,
+                 .set = set_real_or_auto<&GpuConfig::warp_age_weight, kWarpAgeWeightValues>,
                  // the loop's weight for "auto"; only the rounds' loose round robin with rates weighs ages
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
                      return rates_drawn(c) ? short_real(warp_age_weight_for(c, w)) : std::string("1");
@@ -460,18 +460,11 @@ std::vector<GpuParameter> make_table() {
                  .help = "lrr: a warp whose request misses in L1 is passed over on its next X turns (a fraction: "
                          "one turn with that probability), X or auto (from gpubench's compiled loop: a loop whose "
                          "scheduler comes back to a warp before its miss's data does; --compilation); 0: none",
-                 .get = [](const GpuConfig& c) {
-                     return c.miss_wait_turns == kMissWaitAuto ? std::string("auto") : short_real(c.miss_wait_turns);
-                 },
-                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
-                     c.miss_wait_turns = text == "auto" ? kMissWaitAuto
-                                                        : real_in(text, option, 0, kMaxMissWaitTurns,
-                                                                  "auto or a number from 0 to 64");
-                 },
+                 .get = get_real_or_auto<&GpuConfig::miss_wait_turns, kMissWaitValues>,
+                 .set = set_real_or_auto<&GpuConfig::miss_wait_turns, kMissWaitValues>,
                  // the loop's turns for "auto"; only the rounds' loose round robin passes warps over
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
-                     const bool rounds = c.timing == IssueTiming::rounds && !c.timeline && c.scheduler == WarpScheduler::lrr;
-                     if (!rounds) return std::string("0");
+                     if (!lrr_rounds(c)) return std::string("0");
                      if (c.miss_wait_turns != kMissWaitAuto) return short_real(c.miss_wait_turns);
                      if (!w) return std::string("0");  // a recorded kernel: its loop unmeasured
                      const GpuOccupancy o = gpu_occupancy(c);
@@ -568,14 +561,8 @@ std::vector<GpuParameter> make_table() {
                  .help = "cycles: cycles of its scheduler each request takes, the loop's other instructions "
                          "included, N or auto (measured for gpubench's compiled loop: --compilation); 1: one "
                          "request a cycle",
-                 .get = [](const GpuConfig& c) {
-                     return c.issue_cycles == kIssueCyclesAuto ? std::string("auto") : short_real(c.issue_cycles);
-                 },
-                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
-                     c.issue_cycles = text == "auto" ? kIssueCyclesAuto
-                                                     : real_in(text, option, 1, kMaxIssueCycles,
-                                                               "auto or a number from 1 to 1024");
-                 },
+                 .get = get_real_or_auto<&GpuConfig::issue_cycles, kIssueCyclesValues>,
+                 .set = set_real_or_auto<&GpuConfig::issue_cycles, kIssueCyclesValues>,
                  // the loop's measured value for "auto"; the rounds issue one request a round
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
                      return c.timing == IssueTiming::cycles && !c.timeline ? short_real(cycle_issue_cost(c, w))
