@@ -11,6 +11,18 @@ inline std::uint64_t splitmix64(std::uint64_t& state) {
     return z ^ (z >> 31);
 }
 
+// The draws a run makes from its seed, keyed by what they are for: each its own stream, so that
+// two kinds of draw with the same key never get the same value.
+enum class DrawStream : std::uint64_t { warp_rate = 0, miss_wait = 1 };
+
+// A splitmix64 state for a keyed draw: (seed, stream, a, b, c) mixed with odd constants; advance
+// it with splitmix64 for as many values as the draw needs.
+inline std::uint64_t keyed_draw_state(std::uint64_t seed, DrawStream stream, std::uint64_t a, std::uint64_t b,
+                                      std::uint64_t c) {
+    return seed * 0x9e3779b97f4a7c15ull + a * 0xd1b54a32d192ed03ull + (b + 1) * 0x8cb92ba72f3d8dd7ull +
+           c * 0xa0761d6478bd642full + static_cast<std::uint64_t>(stream) * 0xe7037ed1a0b428dbull;
+}
+
 // xoshiro256** seeded through splitmix64: fast, and identical on every platform for a seed.
 class Rng {
 public:

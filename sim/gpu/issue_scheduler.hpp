@@ -139,9 +139,7 @@ private:
     // The turns the warp in `slot` is passed over after its request k missed: the whole turns, and
     // one more with the probability of the fraction, drawn from (seed, block, slot, k).
     std::uint32_t miss_wait_turns(const WarpSlot& w, std::size_t slot) const {
-        std::uint64_t state = config_.seed * 0x9e3779b97f4a7c15ull + w.block * 0xd1b54a32d192ed03ull +
-                              (static_cast<std::uint64_t>(slot) + 1) * 0x8cb92ba72f3d8dd7ull +
-                              static_cast<std::uint64_t>(w.k) * 0xa0761d6478bd642full;
+        std::uint64_t state = keyed_draw_state(config_.seed, DrawStream::miss_wait, w.block, slot, w.k);
         return miss_wait_whole_ + (splitmix64(state) < miss_wait_odds_ ? 1 : 0);
     }
     // The warp's rate as drawn for its current request (rates drawn afresh: its epoch), weighted by
