@@ -487,6 +487,39 @@ def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS):
     return text + "\n" + "\n".join(out) + "\n"
 
 
+SET_NAMES = {"training": "training (the fit's own rows)", "heldout": "held-out", "fresh": "fresh",
+             "fresh2": "second fresh"}
+
+
+def gen_fidelity_overview():
+    """README's one table: every set of each chip, all compilations together."""
+    out = ["| GPU | set | launches | L1 within 3 points | L1 beyond 6 | mean \\|L1 error\\| | "
+           "L2 within 5, stencils | best schedule within 1 point (L1) |",
+           "|---|---|---:|---:|---:|---:|---:|---:|"]
+    used = []
+    for gpu in REPORT_GPUS:
+        for set_name in REPORT_SETS + ["fresh", "fresh2"]:
+            rows = []
+            for kernel in REPORT_KERNELS:
+                path = report_path(gpu, set_name, kernel)
+                if os.path.exists(os.path.join(ROOT, path)):
+                    used.append(path)
+                    rows += read_csv(path)
+            if not rows:
+                continue
+            c = target_counts(rows)
+            mean = sum(abs(float(r[S + L1R]) - float(r[M + L1R])) for r in rows) / len(rows)
+            name = SET_NAMES[set_name]
+            if gpu != "h200" and set_name == "training":
+                name = "the H200's training configurations (nothing fitted on this chip)"
+            out.append("| {} | {} | {} | {}/{} ({:.0f}%) | {} | {:.2f} | {}/{} | {}/{} |".format(
+                gpu, name, c["runs"], c["l1_3"], c["runs"], 100.0 * c["l1_3"] / c["runs"], c["l1_6"], mean,
+                c["l2_5_stencil"], c["stencil"], c["best"][1], c["best"][0]))
+    return note("from `cachesim compare`'s joined CSVs {}, written by `{}`; every compilation of a set "
+                "together (per compilation: [docs/fidelity.md](docs/fidelity.md#per-set-training-and-held-out-on-the-h200-and-the-h100))".format(
+                    ", ".join("`{}`".format(p) for p in used), REPORT_CMD)) + "\n" + "\n".join(out) + "\n"
+
+
 # --- cycle timing's issue cost ------------------------------------------------------------------
 
 ISSUE_COST = H200 + "/issue_cost"
@@ -1332,6 +1365,7 @@ GENERATORS = {
     "h200-spread": gen_h200_spread,
     "examples-table": gen_examples_table,
     "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh", "fresh2"]),
+    "fidelity-overview": gen_fidelity_overview,
     "waves-probe": gen_waves_probe,
     "waves-strip": gen_waves_strip,
     "waves-probe-unroll1": gen_waves_probe_unroll1,
