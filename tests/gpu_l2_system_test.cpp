@@ -157,18 +157,29 @@ TEST(GpuL2System, ALineOfSectorsHitsAsItsSectorsWould) {
     }
 }
 
-// Stores allocate: a partial sector missing in the L2 is merged with its data from DRAM, a whole
-// one is not.
-TEST(GpuL2System, OnlyPartialStoreMissesReadDram) {
+// No store reads DRAM (sub-sector writes, fetched on a later read). A sector written whole is
+// then read as a hit. One written in part holds only the bytes written: storing to it again is a
+// write hit, and the first load of it is a miss that reads its 32 B from DRAM, after which it hits.
+TEST(GpuL2System, StoresReadNoDramAndASectorWrittenInPartIsFetchedByALoad) {
     Rig rig(gpu());
+    const NcuCounters& n = rig.counters.ncu;
+    const LevelStats& l2 = rig.counters.l2;
     rig.store(0, 10, true);
-    EXPECT_EQ(rig.counters.ncu.dram_bytes_read, 0u);
     rig.store(0, 20, false);
-    EXPECT_EQ(rig.counters.ncu.dram_bytes_read, 32u);
-    rig.store(0, 20, false);  // now present
-    EXPECT_EQ(rig.counters.ncu.dram_bytes_read, 32u);
-    EXPECT_EQ(rig.counters.l2.writes, 3u);
-    EXPECT_EQ(rig.counters.l2.write_hits, 1u);
+    rig.store(0, 20, false);
+    EXPECT_EQ(n.dram_bytes_read, 0u);
+    EXPECT_EQ(l2.writes, 3u);
+    EXPECT_EQ(l2.write_hits, 1u);
+    rig.load(0, 1, {10 * 32});  // written whole
+    EXPECT_EQ(l2.read_hits, 1u);
+    EXPECT_EQ(n.dram_bytes_read, 0u);
+    rig.load(0, 2, {20 * 32});  // written in part
+    EXPECT_EQ(l2.read_misses, 1u);
+    EXPECT_EQ(n.l2_sectors_tex_read_hit, 1u);
+    EXPECT_EQ(n.dram_bytes_read, 32u);
+    rig.load(1, 3, {20 * 32});  // whole now
+    EXPECT_EQ(l2.read_hits, 2u);
+    EXPECT_EQ(n.dram_bytes_read, 32u);
 }
 
 // Slices (L2System::split): sets with a replacement policy of their own split; random replacement

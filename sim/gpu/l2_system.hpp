@@ -377,7 +377,11 @@ private:
         if (observer_) [[unlikely]] observer_->on_fill(1, line);
     }
 
-    // A store's L2 sector (write-back, write-allocate), looked up in the near partition only.
+    // A store's L2 sector, looked up in the near partition only. Write-back and write-allocate
+    // with sub-sector writes, fetching on a later read (as NVIDIA's L2s since Kepler: Accel-Sim's
+    // l2_config microbenchmark, and the H200's naive transpose reading its input once): a store
+    // keeps its bytes in the sector without reading DRAM. A sector written whole becomes valid;
+    // one written in part only dirty, so that a read of it still fetches the rest from DRAM.
     void write(Slice& sl, std::uint32_t s, std::uint64_t sector_id, bool full, std::uint16_t array) {
         const std::uint64_t line = sector_id >> sectors_per_line_shift_;
         const std::uint64_t bit = 1ull << (sector_id & ((1ull << sectors_per_line_shift_) - 1));
@@ -388,20 +392,15 @@ private:
         Partition& near = parts_[near_[s]];
         const std::uint32_t set = set_of(sl, line);
         const std::uint32_t slot = near.find(line, set);
-        const bool hit = slot != Partition::kNone && (near.valid(slot) & bit);
+        const bool hit = slot != Partition::kNone && ((near.valid(slot) | near.dirty(slot)) & bit);
         if (hit) {
             ++stats.write_hits;
         } else {
             ++stats.write_misses;
             ++a.write_misses;
-            if (!full) {  // a partial sector is merged with its data from DRAM
-                sl.counters->ncu.dram_bytes_read += geometry_.sector_bytes;
-                sl.counters->memory_bytes_read += geometry_.sector_bytes;
-                stats.bytes_from_below += geometry_.sector_bytes;
-            }
         }
         if (observer_) [[unlikely]] observer_->on_lookup(1, line, hit, true, array);
-        fill(sl, near, slot, line, set, bit, bit);
+        fill(sl, near, slot, line, set, full ? bit : 0, bit);
     }
 
     const GpuConfig& config_;
