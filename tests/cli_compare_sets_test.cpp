@@ -24,7 +24,7 @@ const char* kHeader =
 // A small stencil launch (quick to simulate); the counters are made up but consistent unless
 // `l2_hits` exceeds the 100 L2 lookups by more than 10%.
 std::string row(const char* schedule, const char* variant, int l2_hits = 50) {
-    return std::string("stencil,64,64,3,3,0,") + schedule + ",128,4,test," + variant + ",1000,4000,3000,75,100," +
+    return std::string("stencil,64,64,3,3,0,") + schedule + ",128,4,NVIDIA H200," + variant + ",1000,4000,3000,75,100," +
            std::to_string(l2_hits) + ",6400\n";
 }
 

@@ -241,9 +241,9 @@ TEST(CompareCli, WhereVariantSelectsOneCompilation) {
         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
         "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n";
     const std::string counters = ",100,400,300,75,100,50,4096\n";
-    std::ofstream(dir / "variants.csv") << header << "stencil,64,32,3,3,0,linear,128,4,g,1,index64" << counters
-                                        << "stencil,64,32,3,3,0,linear,128,4,g,1,index32" << counters
-                                        << "stencil,64,32,3,3,0,linear,128,4,g,1,unroll1" << counters;
+    std::ofstream(dir / "variants.csv") << header << "stencil,64,32,3,3,0,linear,128,4,NVIDIA H200,1,index64" << counters
+                                        << "stencil,64,32,3,3,0,linear,128,4,NVIDIA H200,1,index32" << counters
+                                        << "stencil,64,32,3,3,0,linear,128,4,NVIDIA H200,1,unroll1" << counters;
     std::ofstream(dir / "plain.csv") << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,"
                                         "time_ms,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
                                         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
@@ -251,7 +251,7 @@ TEST(CompareCli, WhereVariantSelectsOneCompilation) {
                                         "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
                                         "lts__t_sectors_srcunit_tex_op_read.sum,"
                                         "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n"
-                                     << "stencil,64,32,3,3,0,linear,128,4,g,1" << counters;
+                                     << "stencil,64,32,3,3,0,linear,128,4,NVIDIA H200,1" << counters;
     const auto joined_lines = [&](const std::string& file, const std::string& where) {
         const std::string out = (dir / "j.csv").string();
         const auto r = test::run_cachesim("compare --no-progress --plot none --measured '" + (dir / file).string() +
@@ -278,7 +278,7 @@ TEST(CompareCli, BadInputExitsWith2) {
            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
            "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n"
-        << "stencil,64,32,3,5,0,linear,128,4,g,1,10,x,30,75,20,15,2048\n";
+        << "stencil,64,32,3,5,0,linear,128,4,NVIDIA H200,1,10,x,30,75,20,15,2048\n";
     const auto r = test::run_cachesim("compare --measured '" + (dir / "bad.csv").string() + "' --out none --plot none");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("bad.csv:2, column 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum': 'x' is not a number"),

@@ -29,10 +29,10 @@ const std::string kExampleHeader = kFixed + ",example,trace,shared_bytes,registe
 // hit; all 512 go to L2, the first touch of each, so none hits there either; DRAM reads the
 // 16 KiB input once.
 const std::string kTransposeRow =
-    "transpose_tiled,64,64,0,0,0,linear,256,4,fake,0.01,transpose_tiled:64x64,examples/transpose_tiled_64x64.cst,"
+    "transpose_tiled,64,64,0,0,0,linear,256,4,NVIDIA H200,0.01,transpose_tiled:64x64,examples/transpose_tiled_64x64.cst,"
     "4224,16,128,512,0,0,512,0,0,16384\n";
 // A built-in row (its counters are made up: only the simulated side is looked at).
-const std::string kStencilRow = "stencil,256,256,3,3,0,linear,256,4,fake,0.01,,,,,8192,32768,20000,61.0,12000,4000,33.3,262144\n";
+const std::string kStencilRow = "stencil,256,256,3,3,0,linear,256,4,NVIDIA H200,0.01,,,,,8192,32768,20000,61.0,12000,4000,33.3,262144\n";
 
 std::filesystem::path fresh_dir(const std::string& name) {
     const auto dir = test::temp_dir() / name;
@@ -106,7 +106,7 @@ TEST(CompareRecorded, GpubenchsExampleVariantIsReplayed) {
 
     // A built-in row of an unknown compilation is still refused, naming the line and the value.
     write(dir / "b.csv", kFixed + ",variant," + kMetrics + "\n" +
-                             "stencil,256,256,3,3,0,linear,256,4,fake,0.01,example,8192,32768,20000,61.0,12000,4000,33.3,"
+                             "stencil,256,256,3,3,0,linear,256,4,NVIDIA H200,0.01,example,8192,32768,20000,61.0,12000,4000,33.3,"
                              "262144\n");
     const auto bad = test::run_cachesim("compare --no-progress --measured '" + (dir / "b.csv").string() + "'");
     EXPECT_EQ(bad.exit_code, 2);
@@ -117,7 +117,7 @@ TEST(CompareRecorded, BuiltinRowsAreSimulatedAsWithoutRecordedOnes) {
     const auto dir = fresh_dir("mixed");
     record(dir, "transpose_tiled:64x64");
     write(dir / "builtin.csv", kFixed + "," + kMetrics + "\n" +
-                                   "stencil,256,256,3,3,0,linear,256,4,fake,0.01,8192,32768,20000,61.0,12000,4000,33.3,262144\n");
+                                   "stencil,256,256,3,3,0,linear,256,4,NVIDIA H200,0.01,8192,32768,20000,61.0,12000,4000,33.3,262144\n");
     write(dir / "mixed.csv", kExampleHeader + kStencilRow + kTransposeRow);
     // (one set name for both files: a file's set is otherwise its name's first word)
     const auto alone = test::run_cachesim("compare --no-progress --measured 'fake=" + (dir / "builtin.csv").string() +

@@ -30,9 +30,9 @@ TEST(ExamplesDocTable, MadeFromACompareOutput) {
            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
            "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,"
            "lts__t_sector_op_read_hit_rate.pct,dram__bytes_read.sum\n"
-        << "transpose_tiled,64,64,0,0,0,linear,256,4,fake,0.0125,transpose_tiled:64x64,examples/transpose_tiled_64x64.cst,"
+        << "transpose_tiled,64,64,0,0,0,linear,256,4,NVIDIA H200,0.0125,transpose_tiled:64x64,examples/transpose_tiled_64x64.cst,"
            "128,512,0,0,512,0,0,16384\n"
-        << "transpose_tiled,64,64,0,0,0,linear,256,4,fake,0.02,transpose_tiled:64x64,examples/transpose_tiled_64x64.cst,"
+        << "transpose_tiled,64,64,0,0,0,linear,256,4,NVIDIA H200,0.02,transpose_tiled:64x64,examples/transpose_tiled_64x64.cst,"
            "130,520,8,1.5,512,0,0,20000\n";
     const auto compared = test::run_cachesim("compare --no-progress --measured '" + (dir / "m.csv").string() +
                                              "' --out '" + (dir / "j.csv").string() + "'");

@@ -289,6 +289,58 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
     return runs;
 }
 
+// The GPUs the rows were measured on (their `gpu` cells, each once, in the order they come; rows
+// that name none, as Nsight Compute's raw pages, left out).
+std::vector<std::string> gpus_of(const std::vector<MeasuredRun>& rows) {
+    std::vector<std::string> gpus;
+    for (const MeasuredRun& r : rows)
+        if (!r.gpu.empty() && std::find(gpus.begin(), gpus.end(), r.gpu) == gpus.end()) gpus.push_back(r.gpu);
+    return gpus;
+}
+
+std::string preset_names() {
+    std::string names;
+    for (const GpuPreset& p : gpu_presets()) names += (names.empty() ? "" : ", ") + p.name;
+    return names;
+}
+
+// Without --preset, the preset of the GPU the rows name: a GPU no preset describes, or rows of
+// GPUs of different presets, are refused rather than simulated as some other chip.
+std::string preset_for_rows(const std::vector<MeasuredRun>& rows) {
+    const std::vector<std::string> gpus = gpus_of(rows);
+    if (gpus.empty()) {
+        std::cerr << "compare: the measured rows name no GPU; simulating them with the " << kDefaultGpuPreset
+                  << " preset (--preset chooses another)\n";
+        return std::string(kDefaultGpuPreset);
+    }
+    std::string chosen;
+    for (const std::string& gpu : gpus) {
+        const GpuPreset* p = find_gpu_preset_for_device(gpu);
+        if (!p)
+            throw InputError("the measured rows were taken on '" + gpu + "', which no preset describes; give "
+                             "--preset NAME to simulate them with one (" + preset_names() + ")");
+        if (!chosen.empty() && p->name != chosen)
+            throw InputError("the measured rows were taken on GPUs of different presets ('" + gpus.front() +
+                             "': " + chosen + ", '" + gpu + "': " + p->name + "); compare one GPU at a time, or "
+                             "give --preset NAME");
+        chosen = p->name;
+    }
+    std::cerr << "compare: rows measured on " << gpus.front() << ": the " << chosen
+              << " preset (--preset chooses another)\n";
+    return chosen;
+}
+
+// With --preset, a note for each GPU of the rows that the preset does not describe.
+void warn_other_gpus(const std::vector<MeasuredRun>& rows, const std::string& preset) {
+    for (const std::string& gpu : gpus_of(rows)) {
+        const GpuPreset* p = find_gpu_preset_for_device(gpu);
+        if (p && p->name == preset) continue;
+        std::cerr << "compare: note: rows measured on '" << gpu << "' ("
+                  << (p ? "the " + p->name + " preset's GPU" : "no preset's GPU") << ") are simulated with --preset "
+                  << preset << "\n";
+    }
+}
+
 // The preset's GPU configuration with `--gpu KEY=VALUE` overrides applied exactly as `cachesim
 // simulate --preset NAME --KEY=VALUE` would apply them (the same options, checks and messages).
 GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::string>& overrides) {
@@ -336,7 +388,9 @@ int run_compare(int argc, char** argv) {
         ("skip-invalid-rows", po::bool_switch(),
          "leave out rows whose counters contradict each other (hits more than 110% of lookups) and list "
          "them, instead of refusing the file")
-        ("preset", po::value<std::string>()->default_value(std::string(kDefaultGpuPreset)), "GPU preset to simulate with")
+        ("preset", po::value<std::string>(),
+         "GPU preset to simulate with (default: the preset of the GPU the rows' gpu column names; h200 for rows "
+         "that name none)")
         ("gpu", po::value<std::vector<std::string>>()->composing(),
          ("KEY=VALUE: override one of the preset's GPU model parameters, as cachesim simulate's --KEY=VALUE "
           "(e.g. block-start-skip=0, issue-burst=1, warp-rate-spread=0); repeatable. KEY: " + gpu_parameter_keys())
@@ -364,7 +418,7 @@ int run_compare(int argc, char** argv) {
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
     if (vm.count("help")) {
-        std::cout << "usage: cachesim compare --measured FILE.csv [--measured MORE.csv ...] [--preset h200]\n"
+        std::cout << "usage: cachesim compare --measured FILE.csv [--measured MORE.csv ...] [--preset NAME]\n"
                      "                        [--out joined.csv] [--plot plot.png]\n\n"
                      "Simulates every measured configuration with the GPU model and prints measured vs simulated\n"
                      "L1 and L2 hit rates, sector counts and DRAM bytes, with summary statistics.\n\n"
@@ -378,13 +432,11 @@ int run_compare(int argc, char** argv) {
             check_output_writable(vm[option].as<std::string>(), "--" + option);
     if (!vm.count("measured")) throw InputError("--measured FILE is required");
     const std::vector<std::string> paths = vm["measured"].as<std::vector<std::string>>();
-    const std::string preset_name = vm["preset"].as<std::string>();
-    const GpuPreset* preset = find_gpu_preset(preset_name);
-    if (!preset) throw InputError("--preset: unknown GPU preset '" + preset_name + "'");
+    const bool preset_given = vm.count("preset") > 0;
+    if (preset_given && !find_gpu_preset(vm["preset"].as<std::string>()))
+        throw InputError("--preset: unknown GPU preset '" + vm["preset"].as<std::string>() + "'");
     const std::vector<std::string> overrides =
         vm.count("gpu") ? vm["gpu"].as<std::vector<std::string>>() : std::vector<std::string>{};
-    const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides);
-    const std::string model = model_name(preset_name, overrides);
 
     const bool skip_invalid = vm["skip-invalid-rows"].as<bool>();
     std::vector<InvalidMeasuredRow> invalid;
@@ -440,6 +492,11 @@ int run_compare(int argc, char** argv) {
         measured = std::move(kept);
     }
     if (measured.empty()) throw InputError("no measured rows left after --rows/--where");
+    const std::string preset_name = preset_given ? vm["preset"].as<std::string>() : preset_for_rows(measured);
+    if (preset_given) warn_other_gpus(measured, preset_name);
+    const GpuPreset* preset = find_gpu_preset(preset_name);
+    const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides);
+    const std::string model = model_name(preset_name, overrides);
 
     const unsigned threads_given = vm["threads"].as<unsigned>();
     if (threads_given > 1024) throw InputError("--threads " + std::to_string(threads_given) + " must be between 0 and 1024");

@@ -1,5 +1,8 @@
 #include "sim/gpu/gpu_presets.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include "sim/gpu/loop_issue_cost.hpp"
 
 namespace cachesim {
@@ -169,17 +172,20 @@ std::vector<GpuPresetSource> with_common(std::vector<GpuPresetSource> own) {
 const std::vector<GpuPreset>& gpu_presets() {
     static const std::vector<GpuPreset> table = {
         {"v100", "NVIDIA V100 (SXM2, GV100, cc 7.0): 80 SMs, 128 KiB L1/shared, 6 MiB L2",
+         {"Tesla V100-SXM2-16GB", "Tesla V100-SXM2-32GB"},
          with_l1_hit(base("v100", 80, 2048, 32, 128, {0, 8, 16, 32, 64, 96}, 0, PolicyKind::random4, 6ull << 20, 1), 28),
          with_common({{"80 SMs, 6 MiB L2 (6,291,456 B)", "NVIDIA Tesla V100 GPU Architecture whitepaper (2017)"},
                       {"L1 random4 (random aligned group of 4 lines evicted)",
                        "Jia et al. 2018 (Volta), reported in the thesis 2.1.2"}})},
         {"t4", "NVIDIA T4 (TU104, cc 7.5): 40 SMs, 96 KiB L1/shared, 4 MiB L2",
+         {"Tesla T4"},
          base("t4", 40, 1024, 16, 96, {32, 64}, 0, PolicyKind::random4, 4ull << 20, 1),
          with_common({{"40 SMs, 4 MiB L2 (4,194,304 B), L1 32 or 64 KiB",
                        "NVIDIA Turing GPU Architecture whitepaper (2018); Jia et al., Dissecting the "
                        "NVidia Turing T4 GPU via Microbenchmarking (2019), thesis table 2.1"},
                       {"L1 random4", "Jia et al. 2019 (Turing), thesis 2.1.2"}})},
         {"rtx2080s", "NVIDIA GeForce RTX 2080 Super (TU104, cc 7.5): 48 SMs, 96 KiB L1/shared, 4 MiB L2",
+         {"NVIDIA GeForce RTX 2080 SUPER", "GeForce RTX 2080 SUPER"},
          base("rtx2080s", 48, 1024, 16, 96, {32, 64}, 0, PolicyKind::random4, 4ull << 20, 1),
          with_common({{"48 SMs (the full TU104), 4 MiB L2 (4,194,304 B); 96 KiB L1/shared per SM, 32 or 64 KiB "
                        "of it L1 (64 KiB when a kernel uses at most 32 KiB of shared memory)",
@@ -189,12 +195,14 @@ const std::vector<GpuPreset>& gpu_presets() {
                       {"L1 random4; L1 hit 32 cycles",
                        "Jia et al. 2019 (Turing), thesis 2.1.2"}})},
         {"a100", "NVIDIA A100 (SXM4 40 GB, GA100, cc 8.0): 108 SMs, 192 KiB L1/shared, 40 MiB L2 in two partitions",
+         {"NVIDIA A100-SXM4-40GB", "NVIDIA A100-SXM4-80GB", "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe"},
          base("a100", 108, 2048, 32, 192, {0, 8, 16, 32, 64, 100, 132, 164}, 1024, PolicyKind::lru, 40ull << 20, 2),
          with_common({{"108 SMs, 40 MiB L2 (41,943,040 B) split into two partitions",
                        "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020); Ernst et al. section 3 "
                        "(each SM attached to one 20 MB half; far hits copied to the near half)"},
                       {"L1 LRU", "assumption: no microbenchmark has shown non-LRU eviction on Ampere"}})},
         {"h100", "NVIDIA H100 (SXM5, GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 50 MiB L2 in two partitions",
+         {"NVIDIA H100 80GB HBM3"},
          hopper_config("h100", 50ull << 20, 289),
          with_common({{"132 SMs, 50 MiB L2 (52,428,800 B), 256 KiB L1/shared per SM",
                        "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022); cudaGetDeviceProperties "
@@ -209,6 +217,7 @@ const std::vector<GpuPreset>& gpu_presets() {
                        "never on H100 hit rates (docs/fidelity.md)"},
                       {"L1 LRU", "assumption, as for the A100"}})},
         {"h200", "NVIDIA H200 (GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 60 MiB L2 in two partitions",
+         {"NVIDIA H200"},
          hopper_config("h200", 60ull << 20, 291),
          with_common({{"132 SMs, 60 MiB L2 (62,914,560 B as cudaGetDeviceProperties reports)",
                        "cudaGetDeviceProperties on an H200; NVIDIA H200 product brief"},
@@ -226,6 +235,25 @@ const std::vector<GpuPreset>& gpu_presets() {
 const GpuPreset* find_gpu_preset(std::string_view name) {
     for (const GpuPreset& p : gpu_presets())
         if (p.name == name) return &p;
+    return nullptr;
+}
+
+const GpuPreset* find_gpu_preset_for_device(std::string_view device) {
+    const auto trimmed = [](std::string_view s) {
+        const std::size_t first = s.find_first_not_of(" \t");
+        if (first == std::string_view::npos) return std::string_view{};
+        return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+    };
+    const auto same = [](std::string_view a, std::string_view b) {
+        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+                   return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+               });
+    };
+    device = trimmed(device);
+    if (device.empty()) return nullptr;
+    for (const GpuPreset& p : gpu_presets())
+        for (const std::string& d : p.devices)
+            if (same(d, device)) return &p;
     return nullptr;
 }
 

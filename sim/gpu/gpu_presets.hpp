@@ -18,12 +18,16 @@ struct GpuPresetSource {
 struct GpuPreset {
     std::string name;
     std::string description;
+    // The CUDA device names (cudaDeviceProp::name, gpubench's `gpu` column) of the GPUs it describes.
+    std::vector<std::string> devices;
     GpuConfig config;
     std::vector<GpuPresetSource> sources;
 };
 
 const std::vector<GpuPreset>& gpu_presets();
 const GpuPreset* find_gpu_preset(std::string_view name);
+// The preset whose devices include `device` (letter case and surrounding spaces aside), or null.
+const GpuPreset* find_gpu_preset_for_device(std::string_view device);
 inline constexpr std::string_view kDefaultGpuPreset = "h200";
 
 }  // namespace cachesim
