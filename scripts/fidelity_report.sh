@@ -84,7 +84,7 @@ thesis_sweep() {
   [ -z "$head" ] || blocks=256
   echo "fidelity_report: rtx2080s thesis matmul" >&2
   "$bin" sweep --model gpu --preset rtx2080s --workload matmul --size 1024x1024 --depth 1024 \
-    --schedule linear,column:32 --block "$blocks" "${sweep_options[@]}" --jobs "$jobs" --quiet -o "$out/rtx2080s/thesis_sweep.csv"
+    --schedule linear,column:32 --block "$blocks" "${sweep_options[@]}" --jobs "$jobs" --quiet --fresh -o "$out/rtx2080s/thesis_sweep.csv"
 }
 
 for part in "${parts[@]}"; do
