@@ -520,6 +520,49 @@ def gen_fidelity_overview():
                     ", ".join("`{}`".format(p) for p in used), REPORT_CMD)) + "\n" + "\n".join(out) + "\n"
 
 
+# --- which lines the L1 keeps (l1policyprobe) ---------------------------------------------------
+
+L1_POLICY = H200 + "/l1policy/l1policyprobe.csv"
+
+
+def l1_policy_shares():
+    """(carveout, program, size, half, phase) -> the share of the phase's loads that hit."""
+    return {(r["carveout"], r["program"], int(r["size"]), r["half"], r["phase"]): int(r["hits"]) / int(r["visits"])
+            for r in read_csv(L1_POLICY)}
+
+
+def gen_l1_policy_cyclic():
+    share = l1_policy_shares()
+    out = ["| lines (KiB) | random lines, pass 2 / 4 | in address order, pass 2 / 4 | in address order, "
+           "the default carve-out, pass 2 / 4 |",
+           "|---:|---:|---:|---:|"]
+    for n in (512, 1024, 1280, 1536, 1792, 1920, 2048, 2304, 2560, 3072, 4096):
+        cells = ["{:.2f} / {:.2f}".format(share[(c, prog, n, "", "pass2")], share[(c, prog, n, "", "pass4")])
+                 for c, prog in (("max_l1", "cyclic"), ("max_l1", "cyclic_seq"), ("default", "cyclic_seq"))]
+        out.append("| {} ({}) | {} |".format(n, n * 128 // 1024, " | ".join(cells)))
+    return note("from `{}`, written by `scripts/device_latency.sh l1policy` (apps/gpubench/l1policyprobe.cu: one "
+                "thread loading N lines of 128 B four times over, a load under 160 cycles counted a hit; the largest "
+                "carve-out unless said; the share of the loads of passes 2 and 4 that hit)".format(L1_POLICY)) + \
+        "\n" + "\n".join(out) + "\n"
+
+
+def gen_l1_policy_strides():
+    share = l1_policy_shares()
+    out = ["| lines | stride 8 lines | stride 32 lines | stride 128 lines | random lines |",
+           "|---:|---:|---:|---:|---:|"]
+    for n in (512, 1024, 1536):
+        cells = ["{:.2f}".format(share[("max_l1", "cyclic_stride{}".format(k), n, "", "pass4")]) for k in (8, 32, 128)]
+        cells.append("{:.2f}".format(share[("max_l1", "cyclic", n, "", "pass4")]))
+        out.append("| {} | {} |".format(n, " | ".join(cells)))
+    recency = ["| lines A (then A/2 others) | the half of A read again: hits | the half read once: hits |",
+               "|---:|---:|---:|"]
+    for k in (512, 768, 1024):
+        recency.append("| {} | {:.2f} | {:.2f} |".format(
+            k, share[("max_l1", "recency", k, "old", "old")], share[("max_l1", "recency", k, "new", "new")]))
+    return note("from `{}` (the largest carve-out; pass 4 of the cyclic programs; the recency programs' last "
+                "phase)".format(L1_POLICY)) + "\n" + "\n".join(out) + "\n\n" + "\n".join(recency) + "\n"
+
+
 # --- cycle timing's issue cost ------------------------------------------------------------------
 
 ISSUE_COST = H200 + "/issue_cost"
@@ -1381,6 +1424,8 @@ GENERATORS = {
     "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),
     "rtx2080s-thesis": gen_rtx2080s_thesis,
     "issue-cost-loops": gen_issue_cost_loops,
+    "l1-policy-cyclic": gen_l1_policy_cyclic,
+    "l1-policy-strides": gen_l1_policy_strides,
     "issue-cost-states": gen_issue_cost_states,
     "issue-cost-runs": gen_issue_cost_runs,
     "drift-probe": gen_drift_probe,

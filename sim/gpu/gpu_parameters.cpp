@@ -24,6 +24,17 @@ constexpr std::string_view kCoalescingOff = "does not apply: L2 request coalesci
 constexpr std::string_view kTuring =
     "NVIDIA Turing GPU Architecture whitepaper (2018): the full TU104 of the RTX 2080 Super; Jia et al., Dissecting "
     "the NVidia Turing T4 GPU via Microbenchmarking (2019), a TU104 too";
+constexpr std::string_view kL1ProbeWays =
+    "fully associative: lines in address order and at power-of-two strides fill the carve-out's lines as in a fully "
+    "associative cache (l1policyprobe on an H200, tests/data/h200/l1policy; docs/h200-data.md \"Which lines the L1 "
+    "keeps\"); lines at random addresses conflict in the chip's sets (88-90% of 1,024 hit), which this does not model";
+constexpr std::string_view kL1ProbeWaysGh100 =
+    "fully associative, as measured on the H200 (the same GH100 chip): l1policyprobe, tests/data/h200/l1policy";
+constexpr std::string_view kL1ProbeRecency =
+    "LRU: lines read again outlive lines read once (l1policyprobe on an H200: 91% against 63% of 512 each, "
+    "tests/data/h200/l1policy; docs/h200-data.md \"Which lines the L1 keeps\")";
+constexpr std::string_view kL1ProbeRecencyGh100 =
+    "LRU, as measured on the H200 (the same GH100 chip): l1policyprobe, tests/data/h200/l1policy";
 constexpr std::string_view kH200Fidelity =
     "gpubench's 81 H200 fidelity configurations (tests/data/h200/fidelity_*.csv; docs/fidelity.md \"Fidelity against the "
     "H200\")";
@@ -161,7 +172,8 @@ std::vector<GpuParameter> make_table() {
     t.push_back({.option = "l1-ways", .field = "l1.ways", .group = "L1 and shared memory", .type = P::text,
                  .range = "full or a number of ways", .help = "L1 associativity",
                  .get = get_ways<&GpuConfig::l1>, .set = set_ways<&GpuConfig::l1>,
-                 .sources = {every(A, "fully associative: Accel-Sim's microbenchmarks find 4 sets of many ways since "
+                 .sources = {only("h200", M, kL1ProbeWays), only("h100", A, kL1ProbeWaysGh100),
+                             every(A, "fully associative: Accel-Sim's microbenchmarks find 4 sets of many ways since "
                                       "Kepler; with hundreds of ways per set the difference is negligible, and a fully "
                                       "associative L1 follows the carve-out without a way count")},
                  .cache_option = true});
@@ -173,6 +185,7 @@ std::vector<GpuParameter> make_table() {
                              only("t4", D, "random4: Jia et al. 2019 (Turing), thesis 2.1.2"),
                              only("rtx2080s", D, "random4: Jia et al. 2019 (Turing, TU104), thesis 2.1.2"),
                              only("a100", A, "LRU: no microbenchmark has shown non-LRU eviction on Ampere"),
+                             only("h200", M, kL1ProbeRecency), only("h100", A, kL1ProbeRecencyGh100),
                              every(A, "LRU, as for the A100")},
                  .cache_option = true});
     // ---- L2

@@ -215,7 +215,7 @@ const std::vector<GpuPreset>& gpu_presets() {
                        "start skip",
                        "the H200's (same GH100 chip): measured or fitted on the H200's training set only, "
                        "never on H100 hit rates (docs/fidelity.md)"},
-                      {"L1 LRU", "assumption, as for the A100"}})},
+                      {"L1 LRU, fully associative", "as measured on the H200 (same GH100 chip): l1policyprobe"}})},
         {"h200", "NVIDIA H200 (GH100, cc 9.0): 132 SMs, 256 KiB L1/shared, 60 MiB L2 in two partitions",
          {"NVIDIA H200"},
          hopper_config("h200", 60ull << 20, 291),
@@ -227,7 +227,10 @@ const std::vector<GpuPreset>& gpu_presets() {
                        "measured on an H200: l2probe (load latencies per SM, fill granule), gpubench's "
                        "block placement and L2 fabric counters (tests/data/h200: l2probe_sm.csv, "
                        "l2probe_granule.csv, placement_matmul.csv, partition_stencil.csv)"},
-                      {"L1 LRU", "assumption, as for the A100"}})},
+                      {"L1 LRU, fully associative",
+                       "measured on an H200: l1policyprobe (tests/data/h200/l1policy): lines read again outlive "
+                       "lines read once; lines in address order and at power-of-two strides fill the carve-out's "
+                       "lines, while random lines conflict in the chip's sets, which the preset does not model"}})},
     };
     return table;
 }
