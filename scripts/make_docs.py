@@ -548,19 +548,21 @@ def gen_l1_policy_cyclic():
 
 def gen_l1_policy_strides():
     share = l1_policy_shares()
-    out = ["| lines | stride 8 lines | stride 32 lines | stride 128 lines | random lines |",
-           "|---:|---:|---:|---:|---:|"]
-    for n in (512, 1024, 1536):
-        cells = ["{:.2f}".format(share[("max_l1", "cyclic_stride{}".format(k), n, "", "pass4")]) for k in (8, 32, 128)]
-        cells.append("{:.2f}".format(share[("max_l1", "cyclic", n, "", "pass4")]))
+    strides = (8, 32, 128, 3, 36, 40, 48)
+    out = ["| lines | " + " | ".join("stride {}".format(k) for k in strides) + " | random lines (three draws) |",
+           "|---:|" + "---:|" * (len(strides) + 1)]
+    for n in (512, 1024, 1536, 1792):
+        cells = ["{:.2f}".format(share[("max_l1", "cyclic_stride{}".format(k), n, "", "pass4")]) for k in strides]
+        draws = [share.get(("max_l1", prog, n, "", "pass4")) for prog in ("cyclic", "cyclic_draw2", "cyclic_draw3")]
+        cells.append(" / ".join("{:.2f}".format(d) for d in draws if d is not None))
         out.append("| {} | {} |".format(n, " | ".join(cells)))
     recency = ["| lines A (then A/2 others) | the half of A read again: hits | the half read once: hits |",
                "|---:|---:|---:|"]
     for k in (512, 768, 1024):
         recency.append("| {} | {:.2f} | {:.2f} |".format(
             k, share[("max_l1", "recency", k, "old", "old")], share[("max_l1", "recency", k, "new", "new")]))
-    return note("from `{}` (the largest carve-out; pass 4 of the cyclic programs; the recency programs' last "
-                "phase)".format(L1_POLICY)) + "\n" + "\n".join(out) + "\n\n" + "\n".join(recency) + "\n"
+    return note("from `{}` (the largest carve-out; pass 4 of the cyclic programs, strides in lines; the recency "
+                "programs' last phase)".format(L1_POLICY)) + "\n" + "\n".join(out) + "\n\n" + "\n".join(recency) + "\n"
 
 
 # --- cycle timing's issue cost ------------------------------------------------------------------

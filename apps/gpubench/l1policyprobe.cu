@@ -9,8 +9,9 @@
 // Programs (one launch each), each run with the driver's own carve-out (as gpubench's kernels
 // run) and with the largest L1 asked for (a preferred carve-out of 0% shared memory):
 //   cyclic N: N distinct lines in a random order, four times over (cyclic_seq: lines 0 .. N-1 in
-//     address order; cyclic_strideS: lines 0, S, 2S, ... for S = 8, 32, 128, as a column of a
-//     row-major matrix whose rows are S lines long). With LRU or FIFO the later passes hit every line while N fits and none once
+//     address order; cyclic_strideS: lines 0, S, 2S, ... for S = 3, 8, 32, 36, 40, 48, 128, as a
+//     column of a row-major matrix whose rows are S lines long; cyclic_drawD: random lines of other
+//     draws). With LRU or FIFO the later passes hit every line while N fits and none once
 //     it does not (each line is evicted just before it comes round again), sets or no sets aside;
 //     with random replacement the hits fall off gradually.
 //   recency K (512, 768, 1024), half H (old or new): K lines A, then the first half of A again
@@ -40,7 +41,7 @@ namespace {
 
 constexpr unsigned kLineBytes = 128;
 constexpr unsigned kWordsPerLine = kLineBytes / sizeof(unsigned);
-constexpr unsigned kRegionLines = 1u << 15;  // 4 MiB: lines drawn from it at random
+constexpr unsigned kRegionLines = 1u << 18;  // 32 MiB: lines drawn from it at random; every stride fits
 constexpr unsigned kHitBelowCycles = 160;
 
 // Thread 0 loads the lines `visits` names, in order, timing each load as latencyprobe does: the
@@ -104,7 +105,8 @@ std::vector<unsigned> all_region_lines(std::mt19937& rng) {
 Program cyclic(unsigned n, unsigned stride, std::mt19937& rng) {
     std::vector<unsigned> unused = all_region_lines(rng);
     std::vector<unsigned> lines = draw_lines(rng, n, unused);
-    for (unsigned i = 0; stride && i < n; ++i) lines[i] = (i * stride) % kRegionLines;
+    if (static_cast<unsigned long long>(stride) * n > kRegionLines) throw std::logic_error("stride beyond the region");
+    for (unsigned i = 0; stride && i < n; ++i) lines[i] = i * stride;
     Program p{stride == 0 ? "cyclic" : stride == 1 ? "cyclic_seq" : "cyclic_stride" + std::to_string(stride), "", n,
               {}, {}};
     p.add("pass1", lines, false);
@@ -149,17 +151,23 @@ int main(int argc, char** argv) try {
         for (unsigned n : {512u, 1024u, 1152u, 1280u, 1408u, 1536u, 1728u, 1792u, 1920u, 1984u, 2048u, 2176u, 2304u,
                            2560u, 3072u, 4096u})
             programs.push_back(cyclic(n, stride, rng));
-    // Power-of-two strides (a row of a 1024-float matrix is 32 lines): how lines that far apart
-    // share the L1's sets.
-    for (unsigned stride : {8u, 32u, 128u})
-        for (unsigned n : {16u, 32u, 64u, 128u, 256u, 512u, 1024u, 1536u})
+    // Strides of whole rows (a row of a 1024-float matrix is 32 lines; of 1152, 1280 and 1536 floats
+    // 36, 40 and 48): how lines that far apart share the L1's sets.
+    for (unsigned stride : {3u, 8u, 32u, 36u, 40u, 48u, 128u})
+        for (unsigned n : {16u, 32u, 64u, 128u, 256u, 512u, 1024u, 1536u, 1792u})
             programs.push_back(cyclic(n, stride, rng));
+    // Random lines again, other draws: how much the curve depends on which lines were drawn.
+    for (int draw = 2; draw <= 3; ++draw)
+        for (unsigned n : {768u, 1024u, 1280u, 1536u, 2048u}) {
+            programs.push_back(cyclic(n, 0, rng));
+            programs.back().name = "cyclic_draw" + std::to_string(draw);
+        }
     for (unsigned k : {512u, 768u, 1024u})
         for (bool old_half : {true, false}) programs.push_back(recency(k, old_half, rng));
 
     unsigned *region = nullptr, *visits = nullptr, *sink = nullptr;
     unsigned short* cycles = nullptr;
-    const std::size_t max_visits = 4 * 4096;
+    const std::size_t max_visits = 4 * 4096;  // the longest program: 4 passes over 4,096 lines
     GPUBENCH_CUDA(cudaMalloc(&region, std::size_t(kRegionLines) * kLineBytes));
     GPUBENCH_CUDA(cudaMemset(region, 0, std::size_t(kRegionLines) * kLineBytes));
     GPUBENCH_CUDA(cudaMalloc(&visits, max_visits * sizeof(unsigned)));

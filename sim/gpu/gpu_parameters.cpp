@@ -27,11 +27,12 @@ constexpr std::string_view kTuring =
 constexpr std::string_view kL1ProbeWays =
     "fully associative: lines in address order and at power-of-two strides fill the carve-out's lines as in a fully "
     "associative cache (l1policyprobe on an H200, tests/data/h200/l1policy; docs/h200-data.md \"Which lines the L1 "
-    "keeps\"); lines at random addresses conflict in the chip's sets (88-90% of 1,024 hit), which this does not model";
+    "keeps\"); lines at random addresses and at other strides conflict in the chip's sets (80-95% of 1,024 hit), "
+    "which this does not model";
 constexpr std::string_view kL1ProbeWaysGh100 =
     "fully associative, as measured on the H200 (the same GH100 chip): l1policyprobe, tests/data/h200/l1policy";
 constexpr std::string_view kL1ProbeRecency =
-    "LRU: lines read again outlive lines read once (l1policyprobe on an H200: 91% against 63% of 512 each, "
+    "LRU: lines read again outlive lines read once (l1policyprobe on an H200: 92% against 61% of 512 each, "
     "tests/data/h200/l1policy; docs/h200-data.md \"Which lines the L1 keeps\")";
 constexpr std::string_view kL1ProbeRecencyGh100 =
     "LRU, as measured on the H200 (the same GH100 chip): l1policyprobe, tests/data/h200/l1policy";

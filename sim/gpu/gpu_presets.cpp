@@ -230,7 +230,8 @@ const std::vector<GpuPreset>& gpu_presets() {
                       {"L1 LRU, fully associative",
                        "measured on an H200: l1policyprobe (tests/data/h200/l1policy): lines read again outlive "
                        "lines read once; lines in address order and at power-of-two strides fill the carve-out's "
-                       "lines, while random lines conflict in the chip's sets, which the preset does not model"}})},
+                       "lines, while random lines and other strides conflict in the chip's sets, which the preset "
+                       "does not model"}})},
     };
     return table;
 }
