@@ -1,6 +1,6 @@
-// l1policyprobe: which lines the L1 keeps when it is full, the replacement policy the GPU model's
-// presets otherwise assume (LRU). One thread of one block (one SM, the L1 carve-out at its largest)
-// loads lines of 128 B with ld.global.ca in an order the host chooses, and times each load: a hit
+// l1policyprobe: which lines the L1 keeps when it is full (its replacement policy and sets, which
+// the GPU model's presets take as fully associative LRU). One thread of one block (one SM) loads
+// lines of 128 B with ld.global.ca in an order the host chooses, and times each load: a hit
 // in L1 takes about 64 cycles with the timing method, a miss that hits in L2 about 300
 // (latencyprobe), so a load under 160 cycles is counted a hit. The visit order is read with
 // ld.global.cg, which leaves the L1 alone, and every timing is written with st.global.cg, so the
@@ -46,8 +46,9 @@ constexpr unsigned kHitBelowCycles = 160;
 
 // Thread 0 loads the lines `visits` names, in order, timing each load as latencyprobe does: the
 // clock is read after a shared-memory store of the line's index (so the start waits for it) and
-// after one of the loaded word (so the end waits for the load), one load per loop iteration. A few bytes of shared memory do
-// not change the carve-out: every block reserves 1 KiB anyway.
+// after one of the loaded word (so the end waits for the load), one load per loop iteration. Those
+// 8 bytes of shared memory count in the carve-out the driver chooses for as many blocks as an SM
+// could hold (32 x (1 KiB reserved + 8 B): 64 KiB of shared memory, a 192 KiB L1).
 __global__ void visit(const unsigned* region, const unsigned* visits, unsigned count, unsigned short* cycles,
                       unsigned* sink) {
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
