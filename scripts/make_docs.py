@@ -565,6 +565,25 @@ def gen_l1_policy_strides():
                 "programs' last phase)".format(L1_POLICY)) + "\n" + "\n".join(out) + "\n\n" + "\n".join(recency) + "\n"
 
 
+L1_FIT = H200 + "/l1policy/l1_fit.csv"
+
+
+def gen_l1_policy_fit():
+    rows = read_csv(L1_FIT)
+    best = min(float(r["all"]) for r in rows)
+    out = ["| sets x ways (lines) | index | random lines | address order, power-of-two strides | other strides "
+           "| all |",
+           "|---|---|---:|---:|---:|---:|"]
+    for r in rows:
+        cell = "**{}**".format(r["all"]) if float(r["all"]) == best else r["all"]
+        out.append("| {} x {} ({}) | {} | {} | {} | {} | {} |".format(
+            r["sets"], r["ways"], r["lines"], r["index"], r["random"], r["power_of_two"], r["other_strides"], cell))
+    return note("from `{}`, written by `scripts/l1_policy_fit.py` (LRU caches of the given sets and ways replaying "
+                "the probe's cyclic programs; mean \\|hit share error\\| of pass 4 against the chip's, largest "
+                "carve-out; `mod`: line mod sets, `xor`: the line's higher bit fields folded onto the low ones, "
+                "`mult`: a multiplicative hash)".format(L1_FIT)) + "\n" + "\n".join(out) + "\n"
+
+
 # --- cycle timing's issue cost ------------------------------------------------------------------
 
 ISSUE_COST = H200 + "/issue_cost"
@@ -1428,6 +1447,7 @@ GENERATORS = {
     "issue-cost-loops": gen_issue_cost_loops,
     "l1-policy-cyclic": gen_l1_policy_cyclic,
     "l1-policy-strides": gen_l1_policy_strides,
+    "l1-policy-fit": gen_l1_policy_fit,
     "issue-cost-states": gen_issue_cost_states,
     "issue-cost-runs": gen_issue_cost_runs,
     "drift-probe": gen_drift_probe,
