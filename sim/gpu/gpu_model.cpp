@@ -66,7 +66,7 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
     if (l1_enabled) {
         const CacheGeometry g = *make_geometry(out.l1).geometry;
         l1s.resize(config.sms);
-        for (std::uint32_t s = 0; s < config.sms; ++s) l1s[s].reset(g, config.seed * 0x9e3779b97f4a7c15ull + 1 + 2 * s);
+        for (std::uint32_t s = 0; s < config.sms; ++s) l1s[s].reset(g, config.seed * 0x9e3779b97f4a7c15ull + 1 + 2 * s, config.l1_set_index);
     }
     const std::size_t slot_count = static_cast<std::size_t>(config.sms) * occupancy.warps_per_block * occupancy.blocks_per_sm;
     WarpSlots slots = launch.recorded ? WarpSlots(*launch.recorded, config, slot_count)

@@ -178,6 +178,27 @@ std::vector<GpuParameter> make_table() {
                                       "Kepler; with hundreds of ways per set the difference is negligible, and a fully "
                                       "associative L1 follows the carve-out without a way count")},
                  .cache_option = true});
+    t.push_back({.option = "l1-index", .report_key = "l1_index", .field = "l1_set_index",
+                 .group = "L1 and shared memory", .type = P::choice,
+                 .choices = {{"mod", "line address mod sets"},
+                             {"fold", "the line address's higher bit fields XOR-folded onto the low ones, mod sets"},
+                             {"hash", "a multiplicative hash of the line address, mod sets"}},
+                 .help = "L1 set index, where --l1-ways gives the L1 sets",
+                 .get = [](const GpuConfig& c) {
+                     return std::string(c.l1_set_index == SetIndex::fold   ? "fold"
+                                        : c.l1_set_index == SetIndex::hash ? "hash"
+                                                                           : "mod");
+                 },
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     if (text == "mod") c.l1_set_index = SetIndex::mod;
+                     else if (text == "fold") c.l1_set_index = SetIndex::fold;
+                     else if (text == "hash") c.l1_set_index = SetIndex::hash;
+                     else bad_value(option, "mod, fold or hash", text);
+                 },
+                 .sources = {every(A, "line mod sets; it applies only to an L1 with sets, and the presets' L1 is "
+                                      "fully associative. The H200's l1policyprobe is replayed best by 4 ways and "
+                                      "`fold` (scripts/l1_policy_fit.py: 496 sets x 4 ways, mean error 0.031 of a "
+                                      "hit share; docs/h200-data.md \"Which lines the L1 keeps\")")}});
     t.push_back({.option = "l1-policy", .field = "l1.policy", .group = "L1 and shared memory", .type = P::choice,
                  .choices = texts(kPolicyChoices), .help = "L1 replacement (opt: thread model only)",
                  .get = get_policy<&GpuConfig::l1>, .set = set_policy<&GpuConfig::l1>,

@@ -11,6 +11,7 @@
 
 #include "sim/cache.hpp"
 #include "sim/gpu/host_line_allocator.hpp"
+#include "sim/gpu/set_index.hpp"
 #include "sim/geometry.hpp"
 #include "sim/policies/policy.hpp"
 
@@ -75,22 +76,33 @@ private:
     unsigned shift_ = 60;
 };
 
-// Line -> set: line mod sets, or (hashed) a hash of the line mod sets, as GPU L2s spread
-// addresses over slices and sets so that power-of-two strides do not crowd a few sets.
+// Line -> set (SetIndex): line mod sets; a hash of the line mod sets, as GPU L2s spread addresses
+// over slices and sets so that power-of-two strides do not crowd a few sets; or the line's bit
+// fields folded, which spreads power-of-two strides evenly and scatters the others.
 class SetMapping {
 public:
     SetMapping() = default;
-    SetMapping(std::uint32_t sets, bool hashed) : indexer_(sets), hashed_(hashed && sets > 1) {}
+    SetMapping(std::uint32_t sets, SetIndex index)
+        : indexer_(sets), index_(sets > 1 ? index : SetIndex::mod),
+          fold_bits_(sets > 1 ? 31u - static_cast<std::uint32_t>(__builtin_clz(sets)) : 1u) {}
+    SetMapping(std::uint32_t sets, bool hashed) : SetMapping(sets, hashed ? SetIndex::hash : SetIndex::mod) {}
     std::uint32_t operator()(std::uint64_t line) const {
-        if (!hashed_) return indexer_(line);
-        std::uint64_t h = line * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-        return indexer_(h);
+        switch (index_) {
+            case SetIndex::mod: return indexer_(line);
+            case SetIndex::hash: {
+                std::uint64_t h = line * 0x9e3779b97f4a7c15ull;
+                h ^= h >> 29;
+                return indexer_(h);
+            }
+            case SetIndex::fold: return indexer_(line ^ (line >> fold_bits_) ^ (line >> (2 * fold_bits_)));
+        }
+        return indexer_(line);
     }
 
 private:
     SetIndexer indexer_{1};
-    bool hashed_ = false;
+    SetIndex index_ = SetIndex::mod;
+    std::uint32_t fold_bits_ = 1;  // floor(log2(sets)): the width of each folded field
 };
 
 struct SectorEviction {
@@ -115,8 +127,11 @@ public:
     // GPU L2s spread addresses over slices and sets, so that power-of-two strides do not crowd a
     // few sets.
     void reset(const CacheGeometry& g, std::uint64_t seed, bool hashed_sets = false) {
+        reset(g, seed, hashed_sets ? SetIndex::hash : SetIndex::mod);
+    }
+    void reset(const CacheGeometry& g, std::uint64_t seed, SetIndex index) {
         g_ = g;
-        set_of_ = SetMapping(g.sets, hashed_sets);
+        set_of_ = SetMapping(g.sets, index);
         tags_.assign(g.lines, kEmptyTag);
         valid_.assign(g.lines, 0);
         dirty_.assign(g.lines, 0);
