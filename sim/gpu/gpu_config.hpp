@@ -94,6 +94,11 @@ inline constexpr EnumChoice<CtaOrder> kCtaOrderChoices[] = {
      "the preset's measured slot rows with the side group's own turns, as recorded on the h200"},
 };
 inline constexpr EnumAlias<CtaOrder> kCtaOrderAliases[] = {{"rr", CtaOrder::round_robin}};
+inline constexpr EnumChoice<SetIndex> kSetIndexChoices[] = {
+    {SetIndex::mod, "mod", "line address mod sets"},
+    {SetIndex::fold, "fold", "the line address's higher bit fields XOR-folded onto the low ones, mod sets"},
+    {SetIndex::hash, "hash", "a multiplicative hash of the line address, mod sets"},
+};
 inline constexpr EnumChoice<CtaRefill> kCtaRefillChoices[] = {
     {CtaRefill::shuffled, "shuffled", "a seeded random order per round, as timing decides on the chip"},
     {CtaRefill::sm_order, "sm-order", "SM index order: every wave repeats the first wave's placement"},

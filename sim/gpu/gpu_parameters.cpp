@@ -43,8 +43,6 @@ constexpr std::string_view kH200Fidelity =
 PresetSource every(Provenance kind, std::string_view detail) { return {"", {kind, detail}}; }
 PresetSource only(std::string_view preset, Provenance kind, std::string_view detail) { return {preset, {kind, detail}}; }
 
-// Whether warps draw rates (the rounds' loose round robin with a spread, no measured timeline): what
-// the rate redraw and the warp age weight act on.
 // The real-valued parameters that also take "auto".
 constexpr RealOrAuto kWarpAgeWeightValues{kWarpAgeWeightAuto, 1e-6, 1, "auto or a number above 0 and at most 1"};
 constexpr RealOrAuto kMissWaitValues{kMissWaitAuto, 0, kMaxMissWaitTurns, "auto or a number from 0 to 64"};
@@ -55,6 +53,8 @@ bool lrr_rounds(const GpuConfig& c) {
     return c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds && !c.timeline;
 }
 
+// Whether warps draw rates (the rounds' loose round robin with a spread): what the rate redraw and
+// the warp age weight act on.
 bool rates_drawn(const GpuConfig& c) { return lrr_rounds(c) && c.warp_rate_spread > 0; }
 
 constexpr auto M = Provenance::measured;
@@ -179,22 +179,10 @@ std::vector<GpuParameter> make_table() {
                                       "associative L1 follows the carve-out without a way count")},
                  .cache_option = true});
     t.push_back({.option = "l1-index", .report_key = "l1_index", .field = "l1_set_index",
-                 .group = "L1 and shared memory", .type = P::choice,
-                 .choices = {{"mod", "line address mod sets"},
-                             {"fold", "the line address's higher bit fields XOR-folded onto the low ones, mod sets"},
-                             {"hash", "a multiplicative hash of the line address, mod sets"}},
+                 .group = "L1 and shared memory", .type = P::choice, .choices = texts(kSetIndexChoices),
                  .help = "L1 set index, where --l1-ways gives the L1 sets",
-                 .get = [](const GpuConfig& c) {
-                     return std::string(c.l1_set_index == SetIndex::fold   ? "fold"
-                                        : c.l1_set_index == SetIndex::hash ? "hash"
-                                                                           : "mod");
-                 },
-                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
-                     if (text == "mod") c.l1_set_index = SetIndex::mod;
-                     else if (text == "fold") c.l1_set_index = SetIndex::fold;
-                     else if (text == "hash") c.l1_set_index = SetIndex::hash;
-                     else bad_value(option, "mod, fold or hash", text);
-                 },
+                 .get = get_choice<&GpuConfig::l1_set_index, kSetIndexChoices>,
+                 .set = set_choice<&GpuConfig::l1_set_index, kSetIndexChoices>,
                  .sources = {every(A, "line mod sets; it applies only to an L1 with sets, and the presets' L1 is "
                                       "fully associative. The H200's l1policyprobe is replayed best by 4 ways and "
                                       "`fold` (scripts/l1_policy_fit.py: 496 sets x 4 ways, mean error 0.031 of a "
