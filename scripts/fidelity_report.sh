@@ -8,7 +8,7 @@
 #   tests/data/h100/fidelity_report_{training,heldout}_{stencil,matmul}.{csv,txt}   (--preset h100)
 #   tests/data/rtx2080s/thesis_sweep.csv                                            (--preset rtx2080s)
 #
-#   scripts/fidelity_report.sh [--jobs N] [--head N] [--gpu KEY=VALUE ...] [--out DIR] [PART ...]
+#   scripts/fidelity_report.sh [--jobs N] [--by-row] [--head N] [--gpu KEY=VALUE ...] [--out DIR] [PART ...]
 #
 # PART: h200, h100, rtx2080s, or GPU:SET:KERNEL for one file (e.g. h100:heldout:matmul, h200:fresh2:stencil); all by
 # default. --jobs: rows simulated at once, one thread each (default: all cores). --head N: only the first N rows of each
@@ -18,16 +18,21 @@
 # --out DIR too. Which file is which set is the file's name (training_*,
 # heldout_*), or SET= for the H200's training files, whose names predate the sets. Rows whose
 # counters contradict each other are left out and listed in the .txt (--skip-invalid-rows).
+# --by-row: every row of every part its own compare run, all parts' rows at once in --jobs processes,
+# longest first, each file's joined CSV then merged in row order and its .txt the rows' reports in
+# turn: the same CSVs (each row is simulated alone either way) in about 3 CPU hours / N on N cores,
+# where file after file leaves cores idle at the end of each.
 # Long: about 3 CPU hours in all (the matmul files dominate); the cachesim binary is $CACHESIM_BIN,
 # else build/apps/cachesim/cachesim.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
-jobs=0 head="" out=tests/data parts=() gpu_options=() sweep_options=()
+jobs=0 head="" out=tests/data parts=() gpu_options=() sweep_options=() by_row=
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs="$2"; shift 2 ;;
     --head) head="$2"; shift 2 ;;
+    --by-row) by_row=1; shift ;;
     --out) out="$2"; shift 2 ;;
     --gpu) gpu_options+=(--gpu "$2"); sweep_options+=("--$2"); shift 2 ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -66,6 +71,10 @@ compare_one() {
   local gpu=$1 set=$2 kernel=$3
   local dir="$out/$gpu" name="fidelity_report_${set}_$kernel"
   mkdir -p "$dir"
+  if [ -n "$by_row" ]; then
+    echo "$gpu $set $kernel $(measured "$gpu" "$set" "$kernel")" >> "$row_files"
+    return
+  fi
   local rows=()
   [ -z "$head" ] || rows=(--rows "1-$head")
   echo "fidelity_report: $gpu $set $kernel" >&2
@@ -85,6 +94,34 @@ thesis_sweep() {
   echo "fidelity_report: rtx2080s thesis matmul" >&2
   "$bin" sweep --model gpu --preset rtx2080s --workload matmul --size 1024x1024 --depth 1024 \
     --schedule linear,column:32 --block "$blocks" "${sweep_options[@]}" --jobs "$jobs" --quiet --fresh -o "$out/rtx2080s/thesis_sweep.csv"
+}
+
+# --by-row: compare_one lists the files; run_rows simulates their rows and merges them.
+if [ -n "$by_row" ]; then
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  row_files="$work/files"
+  : > "$row_files"
+fi
+
+compare_row() {  # GPU SET KERNEL MEASURED ROW
+  "$bin" compare --preset "$1" --measured "$4" --skip-invalid-rows "${gpu_options[@]}" --jobs 1 --threads 1 \
+    --no-progress --rows "$5" --out "$work/$1_$2_$3_$5.csv" > "$work/$1_$2_$3_$5.txt" 2>&1 ||
+    { echo "fidelity_report: $1 $2 $3 row $5 failed:" >&2; cat "$work/$1_$2_$3_$5.txt" >&2; return 1; }
+}
+
+run_rows() {
+  [ -n "$by_row" ] && [ -s "$row_files" ] || return 0
+  local n=$jobs
+  [ "$n" != 0 ] || n=$(nproc)
+  # one task a row, the largest launches (most loads) first
+  python3 scripts/fidelity_rows.py tasks "$row_files" "$head" > "$work/tasks"
+  echo "fidelity_report: $(wc -l < "$work/tasks") rows in $n processes" >&2
+  export -f compare_row
+  export bin work
+  GPU_OPTIONS="${gpu_options[*]}" xargs -P "$n" -L 1 bash -c \
+    'gpu_options=($GPU_OPTIONS); compare_row "$@"' _ < "$work/tasks"
+  python3 scripts/fidelity_rows.py merge "$row_files" "$head" "$work" "$out"
 }
 
 for part in "${parts[@]}"; do
@@ -111,3 +148,5 @@ for part in "${parts[@]}"; do
     *) echo "fidelity_report: unknown part $part (h200, h100, rtx2080s or GPU:SET:KERNEL)" >&2; exit 2 ;;
   esac
 done
+
+run_rows

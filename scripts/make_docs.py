@@ -390,6 +390,9 @@ CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu timing=cycles --gpu wa
 TURNS_DIR = "tests/data/first_wave_turns"
 TURNS_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu cta-order=floorplan-turns --gpu miss-wait-turns=0 --out tests/data/first_wave_turns "
              "h200 h100")
+L1_FOLD_DIR = "tests/data/l1_four_way_fold"
+L1_FOLD_CMD = ("scripts/fidelity_report.sh --by-row --jobs 32 --gpu l1-ways=4 --gpu l1-index=fold "
+               "--out tests/data/l1_four_way_fold h200 h100")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
              "--gpu block-start-skip=1 --gpu warp-age-weight=1 --gpu miss-wait-turns=0 --out tests/data/fixed_rate h200 h100")
@@ -446,9 +449,9 @@ def report_label(set_name, variant):
 
 
 def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS):
-    out = ["| GPU | set | runs | L1 within 3 | L1 beyond 6 | L2 within 5, stencil | L2 within 5, matmul "
-           "| best schedule within 1 (L1 / L2) | requests exact | sectors exact |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    out = ["| GPU | set | runs | L1 within 3 | L1 beyond 6 | mean \\|L1 error\\| | L2 within 5, stencil "
+           "| L2 within 5, matmul | best schedule within 1 (L1 / L2) | requests exact | sectors exact |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     used, missing = [], []
     for gpu in REPORT_GPUS:
         by_label = {}
@@ -466,8 +469,8 @@ def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS):
         for label, rows in by_label.items():
             c = target_counts(rows)
             matmul = c["runs"] - c["stencil"]
-            out.append("| {} | {} | {} | {}/{} | {} | {}/{} | {}/{} | {}/{} / {}/{} | {}/{} | {}/{} |".format(
-                gpu, label, c["runs"], c["l1_3"], c["runs"], c["l1_6"], c["l2_5_stencil"], c["stencil"],
+            out.append("| {} | {} | {} | {}/{} | {} | {:.2f} | {}/{} | {}/{} | {}/{} / {}/{} | {}/{} | {}/{} |".format(
+                gpu, label, c["runs"], c["l1_3"], c["runs"], c["l1_6"], mean_l1_error(rows), c["l2_5_stencil"], c["stencil"],
                 c["l2_5"] - c["l2_5_stencil"], matmul, c["best"][1], c["best"][0], c["best"][2], c["best"][0],
                 c["requests"], c["runs"], c["sectors"], c["runs"]))
     text = note("from `cachesim compare`'s joined CSVs {}, written by `{}` (the targets: L1 within 3 points and "
@@ -1442,6 +1445,7 @@ GENERATORS = {
     "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
+    "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, REPORT_SETS + ["fresh", "fresh2"]),
     "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),
     "rtx2080s-thesis": gen_rtx2080s_thesis,
     "issue-cost-loops": gen_issue_cost_loops,
