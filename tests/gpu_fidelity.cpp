@@ -85,7 +85,7 @@ void apply(GpuConfig& c, const std::string& key, const std::string& value) {
     else if (key == "refill") c.cta_refill = *parse_cta_refill(value);
     else if (key == "partitions") c.l2_partitions = std::stoul(value);
     else if (key == "fill") c.partition_fill = *parse_partition_fill(value);
-    else if (key == "l2-hash") c.l2_hashed_sets = value == "on";
+    else if (key == "l2-hash") c.l2_set_index = value == "on" ? SetIndex::hash : SetIndex::mod;
     else if (key == "partition-map") c.partition_map = *parse_partition_map(value);
     else if (key == "l1-policy") c.l1.policy = *parse_policy(value);
     else if (key == "l2-policy") c.l2.policy = *parse_policy(value);

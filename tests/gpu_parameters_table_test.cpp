@@ -22,7 +22,7 @@ const std::set<std::string> kModelFields = {
     "regs_per_thread", "smem_per_block", "smem_reserved_per_block", "l1_auto", "unified_l1_bytes",
     "carveouts_kib", "l1.size_bytes", "l1.line_bytes", "l1.sector_bytes", "l1.ways", "l1_set_index", "l1.policy",
     "l2.size_bytes", "l2.line_bytes", "l2.sector_bytes", "l2.ways", "l2.policy", "l2_partitions",
-    "partition_map", "partition_fill", "l2_hashed_sets", "dram_fetch_bytes", "l2_coalesce_hit_rounds",
+    "partition_map", "partition_fill", "l2_set_index", "dram_fetch_bytes", "l2_coalesce_hit_rounds",
     "l2_coalesce_miss_rounds", "l2_coalesce_requesters", "l2_coalesce_scope", "cta_order", "cta_refill",
     "scheduler", "warp_rate_spread", "warp_rate_redraw", "issue_burst", "block_start_skip", "warp_age_weight", "warp_age_group",
     "miss_wait_turns",

@@ -46,7 +46,7 @@ TEST(GpuThreads, SlicedL2WithEachPolicy) {
         SCOPED_TRACE(static_cast<int>(policy));
         GpuConfig c = sliced(IssueTiming::rounds);
         c.l2.policy = policy;
-        c.l2_hashed_sets = false;
+        c.l2_set_index = SetIndex::mod;
         c.partition_fill = PartitionFill::near;
         c.l2_coalesce_scope = CoalesceScope::tpc;
         c.dram_fetch_bytes = 64;

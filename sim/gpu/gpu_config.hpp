@@ -210,8 +210,8 @@ struct GpuConfig {
     std::uint32_t l2_partitions = 1;
     PartitionMap partition_map = PartitionMap::halves;
     PartitionFill partition_fill = PartitionFill::home;
-    bool l2_hashed_sets = true;  // set = hash(line) mod sets (false: line mod sets)
-    SetIndex l1_set_index = SetIndex::mod;  // of an L1 with sets (--l1-ways below full)
+    SetIndex l2_set_index = SetIndex::hash;  // as GPUs spread addresses over L2 slices
+    SetIndex l1_set_index = SetIndex::mod;   // of an L1 with sets (--l1-ways below full)
     std::uint32_t dram_fetch_bytes = 32;  // an L2 miss fetches this aligned granule from DRAM
     // L2 request coalescing (sim/gpu/request_coalescer.hpp): for this many rounds after an L1's
     // request to the L2 that hit (missed) in the near half, identical requests (same line, same

@@ -238,16 +238,10 @@ std::vector<GpuParameter> make_table() {
                  .choices = texts(kPolicyChoices), .help = "L2 replacement (opt: thread model only)",
                  .get = get_policy<&GpuConfig::l2>, .set = set_policy<&GpuConfig::l2>,
                  .sources = {every(A, "LRU: no source gives the L2's replacement policy")}, .cache_option = true});
-    t.push_back({.option = "l2-index", .report_key = "l2_index", .field = "l2_hashed_sets", .group = "L2",
-                 .type = P::choice,
-                 .choices = {{"hash", "of the line address, as GPUs spread addresses over slices"},
-                             {"mod", "line address mod sets"}},
-                 .help = "L2 set index",
-                 .get = [](const GpuConfig& c) { return std::string(c.l2_hashed_sets ? "hash" : "mod"); },
-                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
-                     if (text != "hash" && text != "mod") bad_value(option, "hash or mod", text);
-                     c.l2_hashed_sets = text == "hash";
-                 },
+    t.push_back({.option = "l2-index", .report_key = "l2_index", .field = "l2_set_index", .group = "L2",
+                 .type = P::choice, .choices = texts(kSetIndexChoices), .help = "L2 set index",
+                 .get = get_choice<&GpuConfig::l2_set_index, kSetIndexChoices>,
+                 .set = set_choice<&GpuConfig::l2_set_index, kSetIndexChoices>,
                  .sources = {every(A, "hashed: GPUs spread addresses over L2 slices by a hash NVIDIA does not "
                                       "document")}});
     t.push_back({.option = "dram-fetch", .report_key = "dram_fetch_bytes", .field = "dram_fetch_bytes", .group = "L2",

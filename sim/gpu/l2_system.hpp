@@ -52,7 +52,7 @@ public:
         parts_.resize(partitions_);
         for (std::uint32_t p = 0; p < partitions_; ++p)
             parts_[p].reset(geometry_, config.seed * 0x9e3779b97f4a7c15ull + 2 + 2 * p + 2 * config.sms,
-                            config.l2_hashed_sets);
+                            config.l2_set_index);
         sectors_per_line_shift_ = geometry_.line_shift - geometry_.sector_shift;
         const std::uint32_t granule = std::max(config.dram_fetch_bytes, geometry_.sector_bytes);
         granule_sectors_ = granule >> geometry_.sector_shift;

@@ -85,7 +85,6 @@ public:
     SetMapping(std::uint32_t sets, SetIndex index)
         : indexer_(sets), index_(sets > 1 ? index : SetIndex::mod),
           fold_bits_(sets > 1 ? 31u - static_cast<std::uint32_t>(__builtin_clz(sets)) : 1u) {}
-    SetMapping(std::uint32_t sets, bool hashed) : SetMapping(sets, hashed ? SetIndex::hash : SetIndex::mod) {}
     std::uint32_t operator()(std::uint64_t line) const {
         switch (index_) {
             case SetIndex::mod: return indexer_(line);
@@ -119,17 +118,11 @@ public:
     static constexpr std::uint32_t kIndexAboveWays = 32;
 
     SectorCache() = default;
-    SectorCache(const CacheGeometry& g, std::uint64_t seed, bool hashed_sets = false) {
-        reset(g, seed, hashed_sets);
-    }
+    SectorCache(const CacheGeometry& g, std::uint64_t seed, SetIndex index = SetIndex::mod) { reset(g, seed, index); }
 
-    // hashed_sets: the set is chosen by a hash of the line address instead of line mod sets, as
-    // GPU L2s spread addresses over slices and sets, so that power-of-two strides do not crowd a
-    // few sets.
-    void reset(const CacheGeometry& g, std::uint64_t seed, bool hashed_sets = false) {
-        reset(g, seed, hashed_sets ? SetIndex::hash : SetIndex::mod);
-    }
-    void reset(const CacheGeometry& g, std::uint64_t seed, SetIndex index) {
+    // index: how a line picks its set (set_index.hpp); GPU L2s hash, so that power-of-two strides
+    // do not crowd a few sets.
+    void reset(const CacheGeometry& g, std::uint64_t seed, SetIndex index = SetIndex::mod) {
         g_ = g;
         set_of_ = SetMapping(g.sets, index);
         tags_.assign(g.lines, kEmptyTag);
