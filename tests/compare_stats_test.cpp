@@ -1,6 +1,6 @@
 // The summary statistics of `cachesim compare` on hand-made runs: absolute errors, Spearman's
 // rank correlation, the best schedule of a group, run-to-run ranges and the orders the hardware
-// repeats.
+// repeats, and whether the simulation's best schedule is repeatably worse on the hardware.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -130,6 +130,39 @@ TEST(CompareStats, RankingCountsOnlyPairsTheHardwareOrdersRepeatably) {
     EXPECT_EQ(s.l1_repeatable_same_order, 1u);
     EXPECT_EQ(s.l2_repeatable_pairs, 1u);  // only linear and column:16 have L2 ranges
     EXPECT_EQ(s.l2_repeatable_same_order, 0u);
+}
+
+TEST(CompareStats, BestScheduleNotRepeatablyWorseByRunToRunRanges) {
+    // Three groups of three schedules, every run with ranges (L1 and L2 alike).
+    // Block 128: hardware best column:8 (86, range [85, 88]); the simulation picks linear
+    // (simulated 90), measured 84 in [83, 85.5]: its maximum 85.5 reaches the best's minimum 85.
+    // Block 256: hardware best column:8 (86, [85, 88]); the pick linear measured 80 in [79, 84]:
+    // 84 < 85, repeatably worse. Block 512: the pick is the hardware's best.
+    // Block 1024: one run has no range, so the group is not counted.
+    std::vector<cli::ComparedRun> runs;
+    const char* schedules[] = {"linear", "column:8", "column:16"};
+    const std::uint32_t blocks[] = {128, 256, 512, 1024};
+    const double measured[4][3] = {{84, 86, 70}, {80, 86, 70}, {84, 86, 70}, {84, 86, 70}};
+    const double simulated[4][3] = {{90, 80, 70}, {90, 80, 70}, {80, 90, 70}, {90, 80, 70}};
+    const MeasuredRange ranges[4][3] = {{{83, 85.5}, {85, 88}, {69, 71}},
+                                        {{79, 84}, {85, 88}, {69, 71}},
+                                        {{83, 85.5}, {85, 88}, {69, 71}},
+                                        {{83, 85.5}, {85, 88}, {69, 71}}};
+    for (std::size_t g = 0; g < 4; ++g)
+        for (std::size_t i = 0; i < 3; ++i) {
+            cli::ComparedRun r = run_with_rates(schedules[i], blocks[g], measured[g][i], simulated[g][i]);
+            if (!(g == 3 && i == 2)) {
+                r.measured.metrics.l1_hit_rate_range = ranges[g][i];
+                r.measured.metrics.l2_hit_rate_range = ranges[g][i];
+            }
+            runs.push_back(r);
+        }
+    const cli::CompareSummary s = cli::summarize(runs);
+    EXPECT_EQ(s.best_groups, 4u);
+    EXPECT_EQ(s.ranged_best_groups, 3u);
+    EXPECT_EQ(s.l1_best_not_repeatably_worse, 2u);  // blocks 128 and 512
+    EXPECT_EQ(s.l2_best_not_repeatably_worse, 2u);
+    EXPECT_EQ(s.l1_best_within_1pp, 1u);  // block 512 only: the others lose 2 and 6 points
 }
 
 }  // namespace

@@ -133,6 +133,12 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
             << s.best_groups << ", L2 " << s.l2_best_same << "/" << s.best_groups
             << "; the hardware loses at most " << format(s.l1_best_worst_loss_pp, 2) << " pp (L1), "
             << format(s.l2_best_worst_loss_pp, 2) << " pp (L2) running the simulated best instead\n";
+    if (s.ranged_best_groups > 0)
+        out << "        best schedule not repeatably worse on the hardware than its best (run-to-run ranges "
+               "meeting, "
+            << s.ranged_best_groups << " groups with ranges): L1 " << s.l1_best_not_repeatably_worse << "/"
+            << s.ranged_best_groups << ", L2 " << s.l2_best_not_repeatably_worse << "/" << s.ranged_best_groups
+            << "\n";
     // The fidelity targets (docs/fidelity.md), counted.
     out << "        targets: L1 within 3 pp " << s.l1_within_3pp << "/" << s.runs << ", beyond 6 pp " << s.l1_beyond_6pp
         << "; L2 within 5 pp on stencil launches " << s.stencil_l2_within_5pp << "/" << s.stencil_runs

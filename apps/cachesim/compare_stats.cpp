@@ -161,6 +161,24 @@ CompareSummary summarize(const std::vector<ComparedRun>& runs) {
         ++s.best_groups;
         best(m1, s1, s.l1_best_same, s.l1_best_within_1pp, s.l1_best_worst_loss_pp);
         best(m2, s2, s.l2_best_same, s.l2_best_within_1pp, s.l2_best_worst_loss_pp);
+        const bool ranged = std::all_of(members.begin(), members.end(), [](const ComparedRun* r) {
+            return r->measured.metrics.l1_hit_rate_range && r->measured.metrics.l2_hit_rate_range;
+        });
+        if (ranged) {
+            // The pick (the simulation's highest) against the hardware's best (its highest), by ranges.
+            auto reaches_best = [&](const std::vector<double>& measured, const std::vector<double>& simulated,
+                                    auto range_of) {
+                const auto at = [](const std::vector<double>& v) {
+                    return static_cast<std::size_t>(std::max_element(v.begin(), v.end()) - v.begin());
+                };
+                return range_of(*members[at(simulated)]).max >= range_of(*members[at(measured)]).min;
+            };
+            ++s.ranged_best_groups;
+            s.l1_best_not_repeatably_worse +=
+                reaches_best(m1, s1, [](const ComparedRun& r) { return *r.measured.metrics.l1_hit_rate_range; });
+            s.l2_best_not_repeatably_worse +=
+                reaches_best(m2, s2, [](const ComparedRun& r) { return *r.measured.metrics.l2_hit_rate_range; });
+        }
         const double rho1 = spearman(m1, s1), rho2 = spearman(m2, s2);
         if (std::isnan(rho1) || std::isnan(rho2)) continue;
         sum1 += rho1;

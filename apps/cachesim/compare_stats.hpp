@@ -55,6 +55,11 @@ struct CompareSummary {
     // Groups where the simulation's pick costs the hardware at most 1 point (its best included).
     std::size_t l1_best_within_1pp = 0, l2_best_within_1pp = 0;
     double l1_best_worst_loss_pp = 0, l2_best_worst_loss_pp = 0;
+    // Groups whose every run has run-to-run ranges (L1 and L2), and of those the ones where the
+    // simulation's pick is not repeatably worse on the hardware than the hardware's best: the
+    // pick's range reaches the best's (its maximum at least the best's minimum), so that some
+    // launches of the pick hit as often as some of the best's.
+    std::size_t ranged_best_groups = 0, l1_best_not_repeatably_worse = 0, l2_best_not_repeatably_worse = 0;
 };
 
 CompareSummary summarize(const std::vector<ComparedRun>& runs);
