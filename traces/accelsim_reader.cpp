@@ -11,6 +11,7 @@
 #include <string_view>
 #include <unistd.h>
 
+#include "sim/text.hpp"
 #include "traces/input_error.hpp"
 #include "traces/input_stream.hpp"
 #include "traces/trace_format_writer.hpp"
@@ -18,12 +19,6 @@
 namespace cachesim::accelsim {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
 
 // Whitespace-separated tokens of a line.
 class Tokens {
@@ -104,7 +99,7 @@ bool parse_xyz(std::string_view s, std::uint32_t out[3]) {
     for (int i = 0; i < 3; ++i) {
         const std::size_t comma = i < 2 ? s.find(',') : s.size();
         if (comma == std::string_view::npos) return false;
-        if (!parse_decimal(trim(s.substr(0, comma)), out[i])) return false;
+        if (!parse_decimal(trim_blanks(s.substr(0, comma)), out[i])) return false;
         s = i < 2 ? s.substr(comma + 1) : std::string_view();
     }
     return true;
@@ -112,7 +107,7 @@ bool parse_xyz(std::string_view s, std::uint32_t out[3]) {
 
 // "(x,y,z)".
 bool parse_dim3(std::string_view s, std::uint32_t out[3]) {
-    s = trim(s);
+    s = trim_blanks(s);
     if (s.size() < 2 || s.front() != '(' || s.back() != ')') return false;
     return parse_xyz(s.substr(1, s.size() - 2), out);
 }
@@ -122,7 +117,7 @@ bool parse_dim3(std::string_view s, std::uint32_t out[3]) {
 TracegReader::TracegReader(std::istream& in, std::string name) : in_(in), name_(std::move(name)) {
     // The header: '-' lines (and comments, blank lines) up to the first thread block.
     while (read_line()) {
-        const std::string_view t = trim(line_);
+        const std::string_view t = trim_blanks(line_);
         if (t.empty()) continue;
         if (t.front() == '-') {
             header_line();
@@ -149,11 +144,11 @@ void TracegReader::fail(const std::string& why) const {
 }
 
 void TracegReader::header_line() {
-    const std::string_view t = trim(line_);
+    const std::string_view t = trim_blanks(line_);
     const std::size_t equals = t.find('=');
     if (equals == std::string_view::npos) fail("header line '" + std::string(t) + "' has no '='");
-    const std::string_view key = trim(t.substr(1, equals - 1));
-    const std::string_view value = trim(t.substr(equals + 1));
+    const std::string_view key = trim_blanks(t.substr(1, equals - 1));
+    const std::string_view value = trim_blanks(t.substr(equals + 1));
     auto number = [&](auto& out) {
         if (!parse_decimal(value, out)) fail("'-" + std::string(key) + "': expected a number, not '" + std::string(value) + "'");
     };
@@ -210,9 +205,9 @@ void TracegReader::begin_header_end() {
 }
 
 void TracegReader::thread_block_line() {
-    const std::string_view t = trim(line_);
+    const std::string_view t = trim_blanks(line_);
     const std::size_t equals = t.find('=');
-    std::string_view v = trim(t.substr(equals + 1));
+    std::string_view v = trim_blanks(t.substr(equals + 1));
     std::uint32_t xyz[3];
     if (!parse_xyz(v, xyz)) fail("'thread block = x,y,z': cannot read '" + std::string(v) + "'");
     const std::uint32_t* g = kernel_.launch.grid;
@@ -232,8 +227,8 @@ void TracegReader::thread_block_line() {
 }
 
 void TracegReader::warp_line(WarpAccesses& out) {
-    const std::string_view t = trim(line_);
-    const std::string_view v = trim(t.substr(t.find('=') + 1));
+    const std::string_view t = trim_blanks(line_);
+    const std::string_view v = trim_blanks(t.substr(t.find('=') + 1));
     std::uint32_t w = 0;
     if (!parse_decimal(v, w)) fail("'warp = N': cannot read '" + std::string(v) + "'");
     if (w >= warps_per_block_)
@@ -253,8 +248,8 @@ void TracegReader::warp_line(WarpAccesses& out) {
 }
 
 void TracegReader::insts_line() {
-    const std::string_view t = trim(line_);
-    const std::string_view v = trim(t.substr(t.find('=') + 1));
+    const std::string_view t = trim_blanks(line_);
+    const std::string_view v = trim_blanks(t.substr(t.find('=') + 1));
     if (!parse_decimal(v, remaining_)) fail("'insts = N': cannot read '" + std::string(v) + "'");
     state_ = State::instructions;
 }
@@ -277,7 +272,7 @@ bool TracegReader::next_warp(WarpAccesses& out) {
                      " (no #END_TB)");
             return false;
         }
-        const std::string_view t = trim(line_);
+        const std::string_view t = trim_blanks(line_);
         if (t.empty()) continue;
         Tokens tokens(t);
         std::string_view first, second;
@@ -330,7 +325,7 @@ bool TracegReader::next_warp(WarpAccesses& out) {
 }
 
 void TracegReader::instruction_line(WarpAccesses& out) {
-    Tokens tokens(trim(line_));
+    Tokens tokens(trim_blanks(line_));
     std::string_view tok;
     auto need = [&](const char* what) {
         if (!tokens.next(tok)) fail(std::string("truncated instruction: no ") + what);

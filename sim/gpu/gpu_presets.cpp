@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "sim/gpu/loop_issue_cost.hpp"
+#include "sim/text.hpp"
 
 namespace cachesim {
 
@@ -243,17 +244,12 @@ const GpuPreset* find_gpu_preset(std::string_view name) {
 }
 
 const GpuPreset* find_gpu_preset_for_device(std::string_view device) {
-    const auto trimmed = [](std::string_view s) {
-        const std::size_t first = s.find_first_not_of(" \t");
-        if (first == std::string_view::npos) return std::string_view{};
-        return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-    };
     const auto same = [](std::string_view a, std::string_view b) {
         return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
                    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
                });
     };
-    device = trimmed(device);
+    device = trim_blanks(device);
     if (device.empty()) return nullptr;
     for (const GpuPreset& p : gpu_presets())
         for (const std::string& d : p.devices)
