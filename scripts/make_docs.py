@@ -393,6 +393,10 @@ TURNS_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu cta-order=floorplan-tur
 L1_FOLD_DIR = "tests/data/l1_four_way_fold"
 L1_FOLD_CMD = ("scripts/fidelity_report.sh --by-row --jobs 32 --gpu l1-ways=4 --gpu l1-index=fold "
                "--out tests/data/l1_four_way_fold h200 h100")
+CYCLES_NO_LRC_DIR = "tests/data/cycles_issue_no_lrc"
+CYCLES_NO_LRC_CMD = ("scripts/fidelity_report.sh --by-row --jobs 32 --gpu timing=cycles --gpu warp-scheduler=gto "
+                     "--gpu load-gates=burst --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0 "
+                     "--out tests/data/cycles_issue_no_lrc h200 h100")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
              "--gpu block-start-skip=1 --gpu warp-age-weight=1 --gpu miss-wait-turns=0 --out tests/data/fixed_rate h200 h100")
@@ -1444,6 +1448,8 @@ GENERATORS = {
     "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),
     "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
+    "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD,
+                                                             REPORT_SETS + ["fresh", "fresh2"]),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, REPORT_SETS + ["fresh", "fresh2"]),
     "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),
