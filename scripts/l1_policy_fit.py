@@ -2,9 +2,9 @@
 """Which set-associative L1 reproduces the H200's l1policyprobe (docs/h200-data.md, "Which lines the
 L1 keeps"): replays the probe's cyclic programs (four passes over N lines; random lines, lines in
 address order, lines at strides of 3 to 128 lines) through LRU caches of S sets x W ways with a
-set index of the line address (mod: line mod S; xor: the line with its higher bit fields folded
-onto the low ones, then mod S; mult: a multiplicative hash, mod S) and compares the hits of pass 4
-with the chip's, largest carve-out. Random lines are drawn afresh here (the probe's own draws are
+set index of the line address (mod: line mod S; fold, as `--l1-index fold`: the line with its
+higher bit fields folded onto the low ones, then mod S; mult: a multiplicative hash, mod S) and
+compares the hits of pass 4 with the chip's, largest carve-out. Random lines are drawn afresh here (the probe's own draws are
 not recorded), so the random programs compare shares, not lines.
 
     scripts/l1_policy_fit.py [--probe CSV] [--out CSV]
@@ -20,7 +20,7 @@ import random
 import sys
 
 GEOMETRIES = [(512, 4), (496, 4), (256, 8), (248, 8), (1024, 2), (128, 16)]
-INDICES = ["mod", "xor", "mult"]
+INDICES = ["mod", "fold", "mult"]
 RANDOM = ("cyclic", "cyclic_draw2", "cyclic_draw3")
 POWER_OF_TWO = ("cyclic_seq", "cyclic_stride8", "cyclic_stride32", "cyclic_stride128")
 OTHER_STRIDES = ("cyclic_stride3", "cyclic_stride36", "cyclic_stride40", "cyclic_stride48")
@@ -62,7 +62,7 @@ def set_index(kind, sets):
     bits = max(1, sets.bit_length() - 1)
     if kind == "mod":
         return lambda line: line % sets
-    if kind == "xor":
+    if kind == "fold":
         return lambda line: (line ^ (line >> bits) ^ (line >> 2 * bits)) % sets
     return lambda line: (((line * 0x9E3779B97F4A7C15) & (2**64 - 1)) >> 40) % sets
 

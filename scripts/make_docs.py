@@ -587,7 +587,7 @@ def gen_l1_policy_fit():
             r["sets"], r["ways"], r["lines"], r["index"], r["random"], r["power_of_two"], r["other_strides"], cell))
     return note("from `{}`, written by `scripts/l1_policy_fit.py` (LRU caches of the given sets and ways replaying "
                 "the probe's cyclic programs; mean \\|hit share error\\| of pass 4 against the chip's, largest "
-                "carve-out; `mod`: line mod sets, `xor`: the line's higher bit fields folded onto the low ones, "
+                "carve-out; `mod`: line mod sets, `fold`: the line's higher bit fields folded onto the low ones (`--l1-index fold`), "
                 "`mult`: a multiplicative hash)".format(L1_FIT)) + "\n" + "\n".join(out) + "\n"
 
 

@@ -4,7 +4,7 @@ lines 0..4095 in address order, which no LRU cache of 2,048 lines keeps when its
 them evenly (8 lines a set of 4 ways, read in a cycle: pass 4 hits none), and 1,024 lines 32 apart,
 which all stay where the index spreads them (2 a set) and none stay with `line mod 512` (lines
 32 apart fall in 16 of the 512 sets, 64 lines a set of 4 ways). With the chip hitting 0.0 and 1.0
-there, the 512 x 4 geometry's power-of-two error is 0 with the xor index and (0 + 1) / 2 = 0.5
+there, the 512 x 4 geometry's power-of-two error is 0 with the fold index and (0 + 1) / 2 = 0.5
 with mod. A file that is not a probe's CSV is refused, naming it, without writing the output."""
 import csv
 import os
@@ -29,7 +29,7 @@ def main():
             failures.append("exit {}: {}".format(done.returncode, done.stderr))
         else:
             rows = {(r["sets"], r["ways"], r["index"]): r for r in csv.DictReader(open(out))}
-            for index, want in (("xor", 0.0), ("mod", 0.5)):
+            for index, want in (("fold", 0.0), ("mod", 0.5)):
                 got = float(rows[("512", "4", index)]["power_of_two"])
                 if abs(got - want) > 1e-9:
                     failures.append("512 x 4 {}: power-of-two error {} (want {})".format(index, got, want))
