@@ -380,6 +380,7 @@ def gen_examples_table():
 
 REPORT_GPUS = ["h200", "h100"]
 REPORT_SETS = ["training", "heldout"]
+ALL_REPORT_SETS = REPORT_SETS + ["fresh", "fresh2"]  # the fresh sets: the H200 only
 REPORT_KERNELS = ["stencil", "matmul"]
 REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
 
@@ -505,7 +506,7 @@ def gen_fidelity_overview():
            "|---|---|---:|---:|---:|---:|---:|---:|"]
     used = []
     for gpu in REPORT_GPUS:
-        for set_name in REPORT_SETS + ["fresh", "fresh2"]:
+        for set_name in ALL_REPORT_SETS:
             rows = []
             for kernel in REPORT_KERNELS:
                 path = report_path(gpu, set_name, kernel)
@@ -1435,7 +1436,7 @@ GENERATORS = {
     "h200-medians": gen_h200_medians,
     "h200-spread": gen_h200_spread,
     "examples-table": gen_examples_table,
-    "fidelity-sets": lambda: gen_fidelity_sets(sets=REPORT_SETS + ["fresh", "fresh2"]),
+    "fidelity-sets": lambda: gen_fidelity_sets(sets=ALL_REPORT_SETS),
     "fidelity-overview": gen_fidelity_overview,
     "waves-probe": gen_waves_probe,
     "waves-strip": gen_waves_strip,
@@ -1448,10 +1449,9 @@ GENERATORS = {
     "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),
     "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
-    "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD,
-                                                             REPORT_SETS + ["fresh", "fresh2"]),
+    "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD, ALL_REPORT_SETS),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
-    "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, REPORT_SETS + ["fresh", "fresh2"]),
+    "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, ALL_REPORT_SETS),
     "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),
     "rtx2080s-thesis": gen_rtx2080s_thesis,
     "issue-cost-loops": gen_issue_cost_loops,
