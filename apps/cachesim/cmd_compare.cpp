@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -24,6 +25,7 @@
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "sim/text.hpp"
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"
@@ -372,6 +374,53 @@ std::string gpu_parameter_keys() {
     return keys;
 }
 
+// A --config file for compare: `preset = NAME` and GPU-model parameters, `name = value` per line
+// ('#' starts a comment), as gpubench --describe writes it. Returns the preset and the parameters
+// as --gpu overrides, in the file's order.
+struct GpuDescription {
+    std::string preset;
+    std::vector<std::string> overrides;
+};
+GpuDescription read_gpu_description(const std::string& path) {
+    std::string text;
+    try {
+        text = read_text_file(path);
+    } catch (const InputError& e) {
+        throw InputError(std::string("--config: ") + e.what());
+    }
+    GpuDescription d;
+    std::istringstream lines(text);
+    std::size_t number = 0;
+    for (std::string line; std::getline(lines, line);) {
+        ++number;
+        const std::string where = "--config " + path + ":" + std::to_string(number) + ": ";
+        const std::string_view content = trim_blanks(std::string_view(line).substr(0, line.find('#')));
+        if (content.empty()) continue;
+        const std::size_t eq = content.find('=');
+        if (eq == std::string_view::npos)
+            throw InputError(where + "expected 'name = value', not '" + std::string(content) + "'");
+        const std::string key(trim_blanks(content.substr(0, eq)));
+        const std::string value(trim_blanks(content.substr(eq + 1)));
+        if (key.empty() || value.empty()) throw InputError(where + "expected 'name = value', not '" + std::string(content) + "'");
+        if (key == "preset") {
+            if (!find_gpu_preset(value))
+                throw InputError(where + "unknown GPU preset '" + value + "' (" + preset_names() + ")");
+            d.preset = value;
+            continue;
+        }
+        const bool parameter = std::any_of(gpu_parameters().begin(), gpu_parameters().end(),
+                                           [&](const GpuParameter& p) { return p.option == key; });
+        if (!parameter || key == "block")
+            throw InputError(where + "'" + key + "' is not a GPU model parameter compare takes (" +
+                             (key == "block" ? std::string("each measured row gives its block size")
+                                             : "a config for compare describes the GPU: preset and " + gpu_parameter_keys()) +
+                             ")");
+        d.overrides.push_back(key + "=" + value);
+    }
+    if (d.preset.empty()) throw InputError("--config " + path + ": no 'preset = NAME' line (the model the description starts from)");
+    return d;
+}
+
 // How the joined CSV and the plot name the model: the preset, then its overrides in the order
 // given (commas, as in carveouts=0,8,16, become semicolons: the name is one CSV field).
 std::string model_name(const std::string& preset, const std::vector<std::string>& overrides) {
@@ -397,6 +446,9 @@ int run_compare(int argc, char** argv) {
         ("preset", po::value<std::string>(),
          "GPU preset to simulate with (default: the preset of the GPU the rows' gpu column names; h200 for rows "
          "that name none)")
+        ("config", po::value<std::string>(),
+         "FILE: simulate every row with the GPU it describes, `preset = NAME` and GPU model parameters as "
+         "`name = value` lines (gpubench --describe writes one for its device); --gpu overrides apply after it")
         ("gpu", po::value<std::vector<std::string>>()->composing(),
          ("KEY=VALUE: override one of the preset's GPU model parameters, as cachesim simulate's --KEY=VALUE "
           "(e.g. block-start-skip=0, issue-burst=1, warp-rate-spread=0); repeatable. KEY: " + gpu_parameter_keys())
@@ -441,8 +493,13 @@ int run_compare(int argc, char** argv) {
     const bool preset_given = vm.count("preset") > 0;
     if (preset_given && !find_gpu_preset(vm["preset"].as<std::string>()))
         throw InputError("--preset: unknown GPU preset '" + vm["preset"].as<std::string>() + "'");
-    const std::vector<std::string> overrides =
-        vm.count("gpu") ? vm["gpu"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    if (preset_given && vm.count("config"))
+        throw InputError("--preset and --config: give one (the description names its preset)");
+    std::optional<GpuDescription> described;
+    if (vm.count("config")) described = read_gpu_description(vm["config"].as<std::string>());
+    std::vector<std::string> overrides = described ? described->overrides : std::vector<std::string>{};
+    if (vm.count("gpu"))
+        for (const std::string& o : vm["gpu"].as<std::vector<std::string>>()) overrides.push_back(o);
 
     const bool skip_invalid = vm["skip-invalid-rows"].as<bool>();
     std::vector<InvalidMeasuredRow> invalid;
@@ -498,11 +555,21 @@ int run_compare(int argc, char** argv) {
         measured = std::move(kept);
     }
     if (measured.empty()) throw InputError("no measured rows left after --rows/--where");
-    const std::string preset_name = preset_given ? vm["preset"].as<std::string>() : preset_for_rows(measured);
+    const std::string preset_name = described ? described->preset
+                                    : preset_given ? vm["preset"].as<std::string>()
+                                                   : preset_for_rows(measured);
     if (preset_given) warn_other_gpus(measured, preset_name);
+    if (described)
+        std::cerr << "compare: simulating with the GPU described in " << vm["config"].as<std::string>() << " (the "
+                  << preset_name << " preset with its " << described->overrides.size() << " parameters)\n";
     const GpuPreset* preset = find_gpu_preset(preset_name);
     const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides);
-    const std::string model = model_name(preset_name, overrides);
+    const std::string config_name =
+        described ? "config=" + std::filesystem::path(vm["config"].as<std::string>()).filename().string() : "";
+    const std::string model = described ? model_name(preset_name + " " + config_name,
+                                                     {overrides.begin() + static_cast<std::ptrdiff_t>(described->overrides.size()),
+                                                      overrides.end()})
+                                        : model_name(preset_name, overrides);
 
     const unsigned threads_given = vm["threads"].as<unsigned>();
     if (threads_given > 1024) throw InputError("--threads " + std::to_string(threads_given) + " must be between 0 and 1024");

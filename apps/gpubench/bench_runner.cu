@@ -70,6 +70,17 @@ DeviceInfo open_device(int device) {
     info.memory_bytes = prop.totalGlobalMem;
     info.major = prop.major;
     info.minor = prop.minor;
+    cachesim::DeviceFacts& f = info.facts;
+    f.name = prop.name;
+    f.major = prop.major;
+    f.minor = prop.minor;
+    f.sms = static_cast<std::uint32_t>(prop.multiProcessorCount);
+    f.l2_bytes = static_cast<std::uint64_t>(prop.l2CacheSize);
+    f.threads_per_sm = static_cast<std::uint32_t>(prop.maxThreadsPerMultiProcessor);
+    f.blocks_per_sm = static_cast<std::uint32_t>(prop.maxBlocksPerMultiProcessor);
+    f.regs_per_sm = static_cast<std::uint32_t>(prop.regsPerMultiprocessor);
+    f.smem_per_sm = prop.sharedMemPerMultiprocessor;
+    f.smem_reserved_per_block = prop.reservedSharedMemPerBlock;
     cuda_check(cudaDriverGetVersion(&info.driver_version), "cudaDriverGetVersion");
     cuda_check(cudaRuntimeGetVersion(&info.runtime_version), "cudaRuntimeGetVersion");
     return info;

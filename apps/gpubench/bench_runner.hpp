@@ -15,6 +15,7 @@
 #include "apps/gpubench/range_profiler.hpp"
 #include "apps/gpubench/reference.hpp"
 #include "apps/gpubench/results.hpp"
+#include "sim/gpu/device_description.hpp"
 
 namespace gpubench {
 
@@ -25,6 +26,7 @@ struct DeviceInfo {
     std::size_t memory_bytes = 0;
     int driver_version = 0, runtime_version = 0;
     int major = 0, minor = 0;
+    cachesim::DeviceFacts facts;  // what the GPU model takes from the device (gpubench --describe)
 };
 
 // The CSV headers of record_placement's block and warp rows.

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 
 #include "apps/gpubench/bench_runner.hpp"
 #include "apps/gpubench/example_runner.hpp"
@@ -15,6 +16,27 @@
 namespace {
 
 using namespace gpubench;
+
+// --describe: the device as the GPU model takes it, a cachesim config file.
+int describe_gpu(const Options& options) {
+    const DeviceInfo device = open_device(options.device);
+    cachesim::DeviceDescription description;
+    try {
+        description = cachesim::describe_device(device.facts);
+    } catch (const std::invalid_argument& e) {
+        throw cachesim::InputError("--describe: " + device.name + ": " + e.what());
+    }
+    for (const std::string& note : description.notes)
+        std::fprintf(stderr, "gpubench: --describe: assumed: %s\n", note.c_str());
+    OutputFile out(options.describe_path);
+    out.stream() << description.config;
+    out.commit();
+    if (options.describe_path != "-")
+        std::fprintf(stderr, "gpubench: %s (sm_%d%d) described in %s: cachesim simulate --config %s ...\n",
+                     device.name.c_str(), device.major, device.minor, options.describe_path.c_str(),
+                     options.describe_path.c_str());
+    return kExitOk;
+}
 
 int run_benchmarks(const Options& options) {
     const std::vector<BenchConfig> configs = expand_configs(options);
@@ -101,6 +123,7 @@ int main(int argc, char** argv) {
             merge_ncu_csv(options.merge_ncu_csv, options.merge_rows_csv, options.out_path);
             return kExitOk;
         }
+        if (!options.describe_path.empty()) return describe_gpu(options);
         if (!options.examples.empty()) return run_examples(options);
         return run_benchmarks(options);
     } catch (const cachesim::InputError& e) {

@@ -126,6 +126,12 @@ Measurement:
                       compilation (--variants with one variant)
   --placement-reps N  launches recorded per configuration (default 1)
   --dry-run           print the configurations and exit
+Describing the GPU (instead of the sweep):
+  --describe FILE     write the device's description for the GPU model, a cachesim config file
+                      (cachesim simulate|compare --config FILE): its SMs, L2 size and per-SM
+                      limits as cudaGetDeviceProperties reports them, the L1/shared sizes NVIDIA
+                      documents for its compute capability, the rest from the preset of its
+                      architecture (docs/gpu-model.md, "Your own GPU"); '-' for standard output
 Example kernels (instead of the sweep above; the measurement options apply, counters from CUPTI):
   --examples LIST     example launches, comma separated: transpose:WxH, transpose_tiled:WxH,
                       stencil3d:WxHxD, gemm:MxNxK:rowmajor, gemm:MxNxK:grouped:G, spmv:ROWS[:seed=S]
@@ -225,6 +231,8 @@ Options parse_options(int argc, char** argv) {
             o.warp_times_path = file_name();
         } else if (arg == "--placement-reps") {
             o.placement_repetitions = static_cast<int>(parse_count(value(), "--placement-reps", 1, 100));
+        } else if (arg == "--describe") {
+            o.describe_path = file_name();
         } else if (arg == "--dry-run") {
             o.dry_run = true;
         } else if (arg == "--examples") {

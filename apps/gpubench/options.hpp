@@ -37,6 +37,7 @@ struct Options {
     std::uint64_t seed = 20240601;
     int device = 0;
     bool dry_run = false;        // print the configurations and exit (no GPU needed)
+    std::string describe_path;   // --describe: write the device's GPU-model description and exit
     std::string merge_ncu_csv;   // --merge-ncu: fill metric columns of --rows from ncu's CSV
     std::string merge_rows_csv;
     bool help = false;

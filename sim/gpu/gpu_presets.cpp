@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sim/gpu/compute_capabilities.hpp"
 #include "sim/gpu/loop_issue_cost.hpp"
 #include "sim/text.hpp"
 
@@ -10,11 +11,11 @@ namespace cachesim {
 
 namespace {
 
-// Shared by every preset: the L1 and L2 geometry of NVIDIA GPUs since Volta.
-GpuConfig base(std::string name, std::uint32_t sms, std::uint32_t threads, std::uint32_t blocks,
-               std::uint64_t unified_kib, std::vector<std::uint32_t> carveouts,
-               std::uint32_t reserved, PolicyKind l1_policy, std::uint64_t l2_bytes,
-               std::uint32_t partitions) {
+// Shared by every preset: the L1 and L2 geometry of NVIDIA GPUs since Volta, and the unified
+// L1/shared array, carve-outs, reserved shared memory and L2 partitions documented for the chip's
+// compute capability (compute_capabilities.hpp).
+GpuConfig base(std::string name, const ComputeCapability& cc, std::uint32_t sms, std::uint32_t threads,
+               std::uint32_t blocks, PolicyKind l1_policy, std::uint64_t l2_bytes) {
     GpuConfig c;
     c.name = std::move(name);
     c.sms = sms;
@@ -22,13 +23,13 @@ GpuConfig base(std::string name, std::uint32_t sms, std::uint32_t threads, std::
     c.max_threads_per_sm = threads;
     c.max_blocks_per_sm = blocks;
     c.regs_per_sm = 65536;
-    c.smem_reserved_per_block = reserved;
+    c.smem_reserved_per_block = cc.smem_reserved_per_block;
     c.l1_auto = true;
-    c.unified_l1_bytes = unified_kib * 1024;
-    c.carveouts_kib = std::move(carveouts);
+    c.unified_l1_bytes = std::uint64_t{cc.unified_l1_kib} * 1024;
+    c.carveouts_kib = carveouts_of(cc);
     c.l1 = CacheConfig{"L1", c.unified_l1_bytes, 128, 32, 0, l1_policy, WritePolicy::write_through_no_allocate};
     c.l2 = CacheConfig{"L2", l2_bytes, 128, 32, 16, PolicyKind::lru, WritePolicy::write_back_allocate};
-    c.l2_partitions = partitions;
+    c.l2_partitions = cc.l2_partitions;
     c.dram_fetch_bytes = 32;
     c.schedulers_per_sm = 4;
     c.lat_l1_hit = 32;
@@ -106,8 +107,7 @@ GpuFloorplan h200_floorplan() {
 // L2's size and the near L2 hit latency. l2probe finds the same two partitions, the same SM ->
 // partition split and the same 64 B fill granule on both (tests/data/h{100,200}/l2probe*).
 GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t near_l2_hit_cycles) {
-    GpuConfig c = base(std::move(name), 132, 2048, 32, 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 1024,
-                       PolicyKind::lru, l2_bytes, 2);
+    GpuConfig c = base(std::move(name), compute_capability(9, 0), 132, 2048, 32, PolicyKind::lru, l2_bytes);
     c.floorplan = h200_floorplan();
     c.cta_order = CtaOrder::floorplan;
     c.partition_map = PartitionMap::floorplan;
@@ -174,20 +174,20 @@ const std::vector<GpuPreset>& gpu_presets() {
     static const std::vector<GpuPreset> table = {
         {"v100", "NVIDIA V100 (SXM2, GV100, cc 7.0): 80 SMs, 128 KiB L1/shared, 6 MiB L2",
          {"Tesla V100-SXM2-16GB", "Tesla V100-SXM2-32GB"},
-         with_l1_hit(base("v100", 80, 2048, 32, 128, {0, 8, 16, 32, 64, 96}, 0, PolicyKind::random4, 6ull << 20, 1), 28),
+         with_l1_hit(base("v100", compute_capability(7, 0), 80, 2048, 32, PolicyKind::random4, 6ull << 20), 28),
          with_common({{"80 SMs, 6 MiB L2 (6,291,456 B)", "NVIDIA Tesla V100 GPU Architecture whitepaper (2017)"},
                       {"L1 random4 (random aligned group of 4 lines evicted)",
                        "Jia et al. 2018 (Volta), reported in the thesis 2.1.2"}})},
         {"t4", "NVIDIA T4 (TU104, cc 7.5): 40 SMs, 96 KiB L1/shared, 4 MiB L2",
          {"Tesla T4"},
-         base("t4", 40, 1024, 16, 96, {32, 64}, 0, PolicyKind::random4, 4ull << 20, 1),
+         base("t4", compute_capability(7, 5), 40, 1024, 16, PolicyKind::random4, 4ull << 20),
          with_common({{"40 SMs, 4 MiB L2 (4,194,304 B), L1 32 or 64 KiB",
                        "NVIDIA Turing GPU Architecture whitepaper (2018); Jia et al., Dissecting the "
                        "NVidia Turing T4 GPU via Microbenchmarking (2019), thesis table 2.1"},
                       {"L1 random4", "Jia et al. 2019 (Turing), thesis 2.1.2"}})},
         {"rtx2080s", "NVIDIA GeForce RTX 2080 Super (TU104, cc 7.5): 48 SMs, 96 KiB L1/shared, 4 MiB L2",
          {"NVIDIA GeForce RTX 2080 SUPER", "GeForce RTX 2080 SUPER"},
-         base("rtx2080s", 48, 1024, 16, 96, {32, 64}, 0, PolicyKind::random4, 4ull << 20, 1),
+         base("rtx2080s", compute_capability(7, 5), 48, 1024, 16, PolicyKind::random4, 4ull << 20),
          with_common({{"48 SMs (the full TU104), 4 MiB L2 (4,194,304 B); 96 KiB L1/shared per SM, 32 or 64 KiB "
                        "of it L1 (64 KiB when a kernel uses at most 32 KiB of shared memory)",
                        "NVIDIA Turing GPU Architecture whitepaper (2018, TU104); CUDA C++ Programming Guide "
@@ -197,7 +197,7 @@ const std::vector<GpuPreset>& gpu_presets() {
                        "Jia et al. 2019 (Turing), thesis 2.1.2"}})},
         {"a100", "NVIDIA A100 (SXM4 40 GB, GA100, cc 8.0): 108 SMs, 192 KiB L1/shared, 40 MiB L2 in two partitions",
          {"NVIDIA A100-SXM4-40GB", "NVIDIA A100-SXM4-80GB", "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe"},
-         base("a100", 108, 2048, 32, 192, {0, 8, 16, 32, 64, 100, 132, 164}, 1024, PolicyKind::lru, 40ull << 20, 2),
+         base("a100", compute_capability(8, 0), 108, 2048, 32, PolicyKind::lru, 40ull << 20),
          with_common({{"108 SMs, 40 MiB L2 (41,943,040 B) split into two partitions",
                        "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020); Ernst et al. section 3 "
                        "(each SM attached to one 20 MB half; far hits copied to the near half)"},
