@@ -35,6 +35,12 @@
 #             index32: whether the first wave already parts the sharers, or only the later ones;
 #   strip_blocks: the strip with the unrolled-once loop (blocks 128 and 256) and the other two
 #             compilations at block 256, column:128 (waves_strip_blocks_matmul);
+#   warm:     the L2's start, in no set: the compilation probes' 768^2 matmul at depth 768 (blocks 128
+#             and 256; linear, column:32, column:64, column:128, tiled:32x32) and the strip at one
+#             and two waves (128x2112, 128x4224, depth 1024, block 128, column:128), each compilation,
+#             measured with a cold L2 (as every other part: warm_probe_cold) and with the launch's
+#             arrays in the L2 (gpubench --warm-l2: warm_probe_warm), in one run: whether the
+#             blocks' parting, and so the L1 rate, depends on where the first reads come from
 #   strip_depths: the strip at 2 and 4 waves (heights 4224, 8448) at depths 256, 512, 2048 and
 #             4096, column:128 (waves_strip_depth_matmul): how the parting scales with the loop;
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
@@ -53,7 +59,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -267,6 +273,18 @@ if want strip_blocks; then
   for v in index64 index32; do
     sweep waves_strip_blocks_matmul 200 --kernel matmul --size $STRIP_SIZES \
       --depth 1024 --schedules column:128 --blocks 256 --variants "$v"
+  done
+fi
+
+if want warm; then
+  for v in index64 index32 unroll1; do
+    for start in cold warm; do
+      sweep "warm_probe_$start" 200 --kernel matmul --size 768x768 --depth 768 \
+        --schedules linear,column:32,column:64,column:128,tiled:32x32 --blocks 128,256 --variants "$v" \
+        $([ $start = warm ] && echo --warm-l2)
+      sweep "warm_probe_$start" 200 --kernel matmul --size 128x2112,128x4224 --depth 1024 \
+        --schedules column:128 --blocks 128 --variants "$v" $([ $start = warm ] && echo --warm-l2)
+    done
   done
 fi
 

@@ -202,7 +202,7 @@ void BenchRunner::record_placement(const BenchConfig& config, std::ostream* bloc
         if (warps_out)
             cuda_check(cudaMemsetAsync(device_warps.get(), 0, warps * sizeof(WarpTiming), stream_),
                        "cudaMemset(warp times)");
-        flush_l2(flush_buffer_, flush_bytes_, stream_);
+        prepare_l2(config);
         launcher(config, Instantiation::placed, device.get(), device_warps.get())();
         cuda_check(cudaStreamSynchronize(stream_), "placement launch");
         cuda_check(cudaMemcpy(host.data(), device.get(), blocks * sizeof(BlockPlacement), cudaMemcpyDeviceToHost),
@@ -250,7 +250,7 @@ void BenchRunner::record_warp_ends(const BenchConfig& config, std::ostream& out)
     std::vector<WarpTiming> host(warps);
     for (int launch = 0; launch < options_.placement_repetitions; ++launch) {
         cuda_check(cudaMemsetAsync(device_warps.get(), 0, warps * sizeof(WarpTiming), stream_), "cudaMemset(warp ends)");
-        flush_l2(flush_buffer_, flush_bytes_, stream_);
+        prepare_l2(config);
         stamp_time(stamp.get(), stream_);  // just before the launch: the origin of its times
         launcher(config, Instantiation::end_stamped, nullptr, device_warps.get())();
         cuda_check(cudaStreamSynchronize(stream_), "end-stamped launch");
@@ -288,9 +288,14 @@ double BenchRunner::check(const BenchConfig& config) {
     return r.relative_error;
 }
 
+void BenchRunner::prepare_l2(const BenchConfig& config) {
+    flush_l2(flush_buffer_, flush_bytes_, stream_);
+    if (options_.warm_l2) launcher(config, Instantiation::timed)();
+}
+
 void BenchRunner::time(const BenchConfig& config, ResultRow& row) {
     const std::function<void()> launch = launcher(config, Instantiation::timed);
-    const std::vector<float> times = sorted_launch_times([&] { flush_l2(flush_buffer_, flush_bytes_, stream_); },
+    const std::vector<float> times = sorted_launch_times([&] { prepare_l2(config); },
                                                          launch, options_.warmup, options_.repetitions, stream_,
                                                          start_, stop_, "timed launch");
     row.time_ms = median_ms(times);
@@ -306,7 +311,7 @@ ResultRow BenchRunner::run(const BenchConfig& config) {
     row.metrics.assign(options_.counters == CounterMode::none ? 0 : options_.metrics.size(), std::nullopt);
     if (options_.check) row.relative_error = check(config);
     time(config, row);
-    const auto flush = [this] { flush_l2(flush_buffer_, flush_bytes_, stream_); };
+    const auto flush = [&] { prepare_l2(config); };
     if (options_.counters == CounterMode::cupti) {
         // Run-to-run variation (which warps hit in L1 depends on timing) is damped by the median;
         // each metric's median stays a value one run produced.

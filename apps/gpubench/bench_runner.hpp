@@ -74,6 +74,10 @@ private:
                                    BlockPlacement* placement = nullptr, WarpTiming* warps = nullptr) const;
     double check(const BenchConfig& config);
     void time(const BenchConfig& config, ResultRow& row);
+    // Before a measured or recorded launch of `config`: the L2 flushed, and with --warm-l2 one
+    // unmeasured launch of the configuration after it, so that its arrays are in the L2 (the L1s
+    // start empty either way: the GPU invalidates them between kernels).
+    void prepare_l2(const BenchConfig& config);
 
     const Options& options_;
     DeviceInfo device_;

@@ -108,6 +108,9 @@ Measurement:
   --metrics LIST      Nsight Compute metric names (default: the fidelity set, see docs/gpubench.md)
   --profile-reps N    profiled launches per metric group, median reported (default 3; cupti)
   --no-check          skip the CPU reference check
+  --warm-l2           start every timed, profiled and recorded launch with its arrays in the
+                      L2 (the flush, then one unmeasured launch of the same configuration)
+                      instead of a cold L2; with --counters cupti or none (ncu flushes itself)
   --seed N            seed of the random inputs
   --device N          CUDA device index (default 0)
   --out FILE          CSV output (default: standard output)
@@ -231,6 +234,8 @@ Options parse_options(int argc, char** argv) {
             o.warp_times_path = file_name();
         } else if (arg == "--placement-reps") {
             o.placement_repetitions = static_cast<int>(parse_count(value(), "--placement-reps", 1, 100));
+        } else if (arg == "--warm-l2") {
+            o.warm_l2 = true;
         } else if (arg == "--describe") {
             o.describe_path = file_name();
         } else if (arg == "--dry-run") {
@@ -263,6 +268,11 @@ Options parse_options(int argc, char** argv) {
     // the warp ends' rows name no compilation: one file holds one
     if (o.variants.size() != 1 && !o.warp_ends_path.empty())
         throw InputError("--warp-ends records one compilation per file (give --variants one of them)");
+    if (o.warm_l2 && o.counters == CounterMode::ncu)
+        throw InputError("--warm-l2 with --counters ncu: Nsight Compute's --cache-control all flushes the L2 before "
+                         "the profiled launch (use --counters cupti)");
+    if (o.warm_l2 && !o.examples.empty())
+        throw InputError("--warm-l2 applies to the stencil and matmul sweeps, not to --examples");
     if (o.merge_ncu_csv.empty() != o.merge_rows_csv.empty())
         throw InputError("--merge-ncu and --rows go together");
     return o;

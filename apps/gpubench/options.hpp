@@ -34,6 +34,7 @@ struct Options {
     std::string warp_times_path;    // --warp-times: every warp's SM, slot, start and end, same launches
     std::string warp_ends_path;     // --warp-ends: every warp's SM, slot and end only (EndStampedLaunch)
     bool check = true;
+    bool warm_l2 = false;  // --warm-l2: each measured launch starts with its arrays in the L2
     std::uint64_t seed = 20240601;
     int device = 0;
     bool dry_run = false;        // print the configurations and exit (no GPU needed)
