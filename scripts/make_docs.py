@@ -1423,6 +1423,73 @@ def gen_rtx2080s_thesis():
             + "\n" + "\n".join(out) + "\n")
 
 
+WARM_L2 = H200 + "/warm_l2"
+WARM_MODELS = [("preset", "the presets"), ("cycles_cold", "cycle timing, first reads from DRAM"),
+               ("cycles_warm", "cycle timing, every miss an L2 hit")]
+
+
+def gen_warm_l2():
+    """The same launches with a cold L2 and with their arrays in it: the chip's L1 against the
+    presets (one prediction for both starts) and cycle timing with and without a DRAM wait."""
+    key = lambda r: (r["variant"] or "index64", int(r["width"]), int(r["height"]), int(r["depth"]), r["schedule"],
+                     int(r["block"]))
+    chip = {start: {key(r): float(r[L1R]) for r in read_csv("{}/warm_probe_{}.csv".format(WARM_L2, start))}
+            for start in ("cold", "warm")}
+    model = {}
+    for stem, _ in WARM_MODELS:
+        model[stem] = {}
+        for r in read_csv("{}/compare/{}.csv".format(WARM_L2, stem)):
+            model[stem][(r["set"],) + key(r)] = float(r["simulated:" + L1R])
+    order = {"index64": 0, "index32": 1, "unroll1": 2}
+    schedules = ["linear", "column:32", "column:64", "column:128", "tiled:32x32"]
+    configs = sorted(chip["cold"], key=lambda k: (order[k[0]], k[1] * k[2] != 768 * 768, k[2], schedules.index(k[4]), k[5]))
+
+    def predicted(stem, start, k):  # the model's L1 for the launch; the presets' is the same for both starts
+        starts = (start,) if stem != "preset" else ("cold", "warm")
+        for s in starts:
+            if (s,) + k in model[stem]:
+                return model[stem][(s,) + k]
+        return None
+
+    cell = lambda v: "—" if v is None else "{:.1f}".format(v)
+    out = ["| compilation | launch | schedule | block | the chip, cold L2 | the chip, warm L2 | the presets (both) | "
+           "cycle timing, cold (DRAM wait) | cycle timing, warm |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    errors = {(stem, start): [] for stem, _ in WARM_MODELS for start in ("cold", "warm")}
+    for k in configs:
+        variant, width, height, depth, schedule, block = k
+        preset = predicted("preset", "cold", k)
+        cold, warm = predicted("cycles_cold", "cold", k), predicted("cycles_warm", "warm", k)
+        out.append("| {} | {}x{} d{} | `{}` | {} | {:.1f} | {:.1f} | {} | {} | {} |".format(
+            variant, width, height, depth, schedule, block,
+            chip["cold"][k], chip["warm"][k], cell(preset), cell(cold), cell(warm)))
+        for start in ("cold", "warm"):
+            if preset is not None:
+                errors[("preset", start)].append(preset - chip[start][k])
+        if cold is not None:
+            errors[("cycles_cold", "cold")].append(cold - chip["cold"][k])
+        if warm is not None:
+            errors[("cycles_warm", "warm")].append(warm - chip["warm"][k])
+    summary = []
+    for stem, label in WARM_MODELS:
+        for start in ("cold", "warm"):
+            e = errors[(stem, start)]
+            if e:
+                summary.append("{} against the {} L2: L1 within 3 points {}/{}, beyond 6 {}, mean |error| {:.2f}".format(
+                    label, start, sum(abs(x) <= 3 for x in e), len(e), sum(abs(x) > 6 for x in e),
+                    sum(abs(x) for x in e) / len(e)))
+    drops = [chip["warm"][k] - chip["cold"][k] for k in configs]
+    return (note("from `{0}/warm_probe_cold.csv` and `{0}/warm_probe_warm.csv` (`scripts/device_heldout.sh warm`: the "
+                 "same launches on the H200 with the L2 flushed and with their arrays in it, gpubench `--warm-l2`) and "
+                 "`{0}/compare/{{preset,cycles_cold,cycles_warm}}.csv`, written by `scripts/warm_l2_report.sh` (the "
+                 "presets; `--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto`, with `--gpu "
+                 "lat-dram=691` for the cold L2); the L1 hit rate in %, — where compare left the row out (its L2 "
+                 "counters contradict each other)".format(WARM_L2))
+            + "\n" + "\n".join(out) + "\n\n"
+            + "- the chip, warm less cold: {:+.1f} to {:+.1f} points\n".format(min(drops), max(drops))
+            + "\n".join("- " + line for line in summary) + "\n")
+
+
 GENERATORS = {
     "parameters": gen_parameters,
     "simulate-default": gen_simulate_default,
@@ -1472,6 +1539,7 @@ GENERATORS = {
     "warp-age-measure": gen_warp_age_measure,
     "knee-rounds": gen_knee_rounds,
     "heldout-index64-summary": gen_heldout_index64_summary,
+    "warm-l2": gen_warm_l2,
 }
 
 

@@ -1,5 +1,5 @@
-// A device described by gpubench --describe, through cachesim simulate and compare --config. An
-// H200 described from what it reports is the h100 preset with the H200's sizes, which is what the
+// A device described by gpubench --describe, through cachesim simulate and compare --config. The
+// H200, described from what it reports (gpubench --describe on the chip), is the h100 preset with the H200's sizes, which is what the
 // h200 preset is apart from the near L2 hit latency cycle timing uses (h100: 289 cycles, measured
 // on an H100; h200: 291): the two must simulate every launch alike, counter for counter.
 #include <gtest/gtest.h>
@@ -15,14 +15,16 @@
 namespace cachesim {
 namespace {
 
-// An H200 as cudaGetDeviceProperties reports it (see device_description_test.cpp).
-std::string described_h200() {
+// What gpubench --describe wrote on an H200 (tests/data/h200/described.cfg).
+std::string described_h200() { return test::h200_data("described.cfg"); }
+
+// The facts device_description_test.cpp writes down for an H200 are the chip's: described, they
+// give the file gpubench wrote there.
+TEST(DeviceConfigCli, TheH200DescribedOnTheChipMatchesItsFacts) {
     const DeviceFacts f{.name = "NVIDIA H200", .major = 9, .minor = 0, .sms = 132, .l2_bytes = 62914560,
                         .threads_per_sm = 2048, .blocks_per_sm = 32, .regs_per_sm = 65536, .smem_per_sm = 233472,
                         .smem_reserved_per_block = 1024};
-    const auto path = test::temp_dir() / "h200_described.cfg";
-    std::ofstream(path) << describe_device(f).config;
-    return path.string();
+    EXPECT_EQ(describe_device(f).config, test::read_file(described_h200()));
 }
 
 nlohmann::json simulate_json(const std::string& model, const std::string& launch) {
@@ -66,7 +68,7 @@ TEST(DeviceConfigCli, CompareTakesTheDescription) {
     const test::CsvTable b = test::CsvTable::from_file((dir / "described.csv").string());
     ASSERT_EQ(a.rows(), 2u);
     ASSERT_EQ(b.rows(), 2u);
-    EXPECT_EQ(b.at(0, "preset"), "h100 config=h200_described.cfg");
+    EXPECT_EQ(b.at(0, "preset"), "h100 config=described.cfg");
     for (std::size_t row = 0; row < 2; ++row)
         for (const char* column : {"simulated:l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
                                    "simulated:l2_hit_rate.pct", "simulated:dram__bytes_read.sum"})

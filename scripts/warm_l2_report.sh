@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The L2's start against the GPU model: the warm probes (tests/data/h200/warm_l2/, from
+# `scripts/device_heldout.sh warm`: the same launches measured with a cold L2 and with their
+# arrays already in it) through `cachesim compare`, writing tests/data/h200/warm_l2/compare/MODEL.{csv,txt}:
+#
+#   preset        the h200 preset, on both files (the rounds have no latencies: one prediction for
+#                 both starts)
+#   cycles_cold   cycle timing (greedy then oldest, the measured issue cost) with a launch's first
+#                 reads waiting for DRAM (--lat-dram 691, the median DRAM read l2probe measures), on the cold file
+#   cycles_warm   the same without a DRAM wait (every L1 miss an L2 hit, 291 cycles), on the warm
+#                 file, whose arrays are in the L2
+#
+#   scripts/warm_l2_report.sh [--jobs N] [MODEL ...]
+#
+# The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
+dir=tests/data/h200/warm_l2
+jobs=0 models=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --jobs) jobs="$2"; shift 2 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "warm_l2_report: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) models+=("$1"); shift ;;
+  esac
+done
+[ ${#models[@]} -gt 0 ] || models=(preset cycles_cold cycles_warm)
+if [ ! -x "$bin" ]; then
+  echo "warm_l2_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
+  exit 2
+fi
+parallel=()
+[ "$jobs" = 0 ] || parallel=(--jobs "$jobs" --threads 1)
+cycles=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto)
+mkdir -p "$dir/compare"
+for model in "${models[@]}"; do
+  case "$model" in
+    preset) measured=(--measured "cold=$dir/warm_probe_cold.csv" --measured "warm=$dir/warm_probe_warm.csv"); options=() ;;
+    cycles_cold) measured=(--measured "cold=$dir/warm_probe_cold.csv"); options=("${cycles[@]}" --gpu lat-dram=691) ;;
+    cycles_warm) measured=(--measured "warm=$dir/warm_probe_warm.csv"); options=("${cycles[@]}") ;;
+    *) echo "warm_l2_report: unknown model $model (preset, cycles_cold, cycles_warm)" >&2; exit 2 ;;
+  esac
+  echo "warm_l2_report: $model" >&2
+  "$bin" compare --preset h200 "${measured[@]}" --skip-invalid-rows "${options[@]}" "${parallel[@]}" --no-progress --plot none \
+    --out "$dir/compare/$model.csv" > "$dir/compare/$model.txt.new"
+  mv "$dir/compare/$model.txt.new" "$dir/compare/$model.txt"
+done
