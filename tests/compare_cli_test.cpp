@@ -288,5 +288,23 @@ TEST(CompareCli, BadInputExitsWith2) {
     EXPECT_EQ(test::run_cachesim("compare --measured '" + (dir / "bad.csv").string() + "' --preset nosuchgpu").exit_code, 2);
 }
 
+// Rows gpubench measured with their arrays in the L2 (--warm-l2, its l2_start column) are compared
+// as they are, and the report and stderr say that the model starts every launch cold.
+TEST(CompareCli, WarmRowsAreNoted) {
+    const std::string file = std::string(CACHESIM_TEST_DATA_DIR) + "/h200/warm_l2/warm_probe_warm.csv";
+    const std::string rows = " --measured '" + file + "' --where width=768 --where schedule=tiled:32x32 --where block=256 "
+                             "--where variant=index64 --plot none --no-progress";
+    const auto r = test::run_cachesim("compare" + rows);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string note = "1 of the 1 rows were measured with their arrays in the L2 (gpubench --warm-l2)";
+    EXPECT_NE(r.out.find("note: " + note), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("compare: note: " + note), std::string::npos) << r.err;
+    const auto cold = test::run_cachesim("compare --measured '" + std::string(CACHESIM_TEST_DATA_DIR) +
+                                         "/h200/warm_l2/warm_probe_cold.csv' --skip-invalid-rows --where width=768 --where schedule=tiled:32x32 "
+                                         "--where block=256 --where variant=index64 --plot none --no-progress");
+    ASSERT_EQ(cold.exit_code, 0) << cold.err;
+    EXPECT_EQ(cold.out.find("warm-l2"), std::string::npos) << cold.out;
+}
+
 }  // namespace
 }  // namespace cachesim

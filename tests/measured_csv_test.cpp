@@ -40,6 +40,22 @@ TEST(MeasuredCsv, ParsesGpubenchRows) {
     EXPECT_DOUBLE_EQ(r.metrics.l2_hit_rate_pct(), 75.0);
 }
 
+// gpubench --warm-l2 rows say so in a last l2_start column; a cold start is the default.
+TEST(MeasuredCsv, L2StartColumnSaysWhichRowsStartedWarm) {
+    std::string header = kHeader;
+    header.insert(header.size() - 1, ",l2_start");
+    const std::string row = "matmul,64,64,0,0,64,linear,128,4,\"NVIDIA H200\",0.5,10,40,30,75,20,15,2048,";
+    const auto runs = parse_measured_csv(header + row + "warm\n" + row + "cold\n" + row + "\n", "m.csv");
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_EQ(runs[0].l2_start, "warm");
+    EXPECT_EQ(runs[1].l2_start, "");
+    EXPECT_EQ(runs[2].l2_start, "");
+    EXPECT_EQ(parse_measured_csv(kHeader + "stencil,64,32,3,5,0,linear,128,4,x,0.5,10,40,30,75,20,15,2048\n", "m.csv")[0].l2_start, "");
+    const std::string error = error_of(header + row + "hot\n");
+    EXPECT_NE(error.find("m.csv:2, column 'l2_start'"), std::string::npos) << error;
+    EXPECT_NE(error.find("'hot' (expected cold or warm)"), std::string::npos) << error;
+}
+
 TEST(MeasuredCsv, SinglePassL2RateWinsOverMixedLaunchRatio) {
     std::string header = kHeader;
     header.insert(header.size() - 1, ",lts__t_sector_op_read_hit_rate.pct");

@@ -192,7 +192,7 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
               stencil_h = require_column(t, "stencil_h"), depth = require_column(t, "depth"),
               schedule = require_column(t, "schedule"), block = require_column(t, "block");
     const int elem = t.column("elem_bytes"), gpu = t.column("gpu"), time = t.column("time_ms"), trace = t.column("trace");
-    const int set = t.column("set"), variant = t.column("variant");
+    const int set = t.column("set"), variant = t.column("variant"), l2_start = t.column("l2_start");
     const std::vector<int> metrics = metric_columns(t);
     std::vector<MeasuredRun> runs;
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
@@ -204,6 +204,12 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
         run.source = source;
         if (set >= 0) run.set = field(set);
         if (variant >= 0) run.variant = field(variant);
+        if (l2_start >= 0) {
+            run.l2_start = field(l2_start);
+            if (run.l2_start == "cold") run.l2_start.clear();
+            if (!run.l2_start.empty() && run.l2_start != "warm")
+                throw InputError(cell.where("l2_start") + ": '" + run.l2_start + "' (expected cold or warm)");
+        }
         WorkloadSpec& w = run.workload;
         if (trace >= 0 && !field(trace).empty()) {
             read_recorded_row(t, r, run, field(trace));

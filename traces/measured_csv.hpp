@@ -57,6 +57,9 @@ struct MeasuredRun {
     // How the kernel was compiled, gpubench's `variant` column (index64, index32, unroll1); empty
     // when the file has no such column.
     std::string variant;
+    // gpubench's l2_start column: "warm" for launches that started with their arrays in the L2
+    // (--warm-l2), else empty (a cold L2, as the GPU model starts every launch).
+    std::string l2_start;
     WorkloadSpec workload;  // a recorded kernel's row: only width, height and depth are its own
     std::uint32_t block = 0;
     std::string gpu;

@@ -555,6 +555,18 @@ int run_compare(int argc, char** argv) {
         measured = std::move(kept);
     }
     if (measured.empty()) throw InputError("no measured rows left after --rows/--where");
+    // The model starts every launch with an empty L2; rows that started warm are compared as they
+    // are, with the caveat said where the figures are.
+    const auto warm_rows = std::count_if(measured.begin(), measured.end(),
+                                         [](const MeasuredRun& r) { return r.l2_start == "warm"; });
+    const std::string warm_note =
+        warm_rows == 0 ? std::string()
+                       : std::to_string(warm_rows) + " of the " + std::to_string(measured.size()) +
+                             " rows were measured with their arrays in the L2 (gpubench --warm-l2); the GPU model starts "
+                             "every launch with an empty L2, so their L2 rates are not comparable, and where sharers sit "
+                             "in different blocks the chip's L1 rate is lower than a cold start's (docs/fidelity.md, "
+                             "\"Where a launch's first reads come from\")";
+    if (!warm_note.empty()) std::cerr << "compare: note: " << warm_note << "\n";
     const std::string preset_name = described ? described->preset
                                     : preset_given ? vm["preset"].as<std::string>()
                                                    : preset_for_rows(measured);
@@ -602,6 +614,7 @@ int run_compare(int argc, char** argv) {
         report << "== all sets ==";
         print_summary(report, summary);
     }
+    if (!warm_note.empty()) report << "\nnote: " << warm_note << "\n";
     if (!invalid.empty()) {
         report << "\nleft out (--skip-invalid-rows), " << invalid.size() << " rows with inconsistent counters:\n";
         for (const InvalidMeasuredRow& row : invalid)

@@ -308,6 +308,7 @@ ResultRow BenchRunner::run(const BenchConfig& config) {
     ResultRow row;
     row.config = config;
     row.gpu = device_.name;
+    row.warm_l2 = options_.warm_l2;
     row.metrics.assign(options_.counters == CounterMode::none ? 0 : options_.metrics.size(), std::nullopt);
     if (options_.check) row.relative_error = check(config);
     time(config, row);

@@ -28,7 +28,8 @@ bool ends_with(const std::string& text, std::string_view suffix) {
 
 }  // namespace
 
-void write_header(std::ostream& out, const std::vector<std::string>& metric_names, bool spread_columns) {
+void write_header(std::ostream& out, const std::vector<std::string>& metric_names, bool spread_columns,
+                  bool warm_l2) {
     bool first = true;
     for (const std::string& c : fixed_columns()) {
         out << (first ? "" : ",") << c;
@@ -38,6 +39,7 @@ void write_header(std::ostream& out, const std::vector<std::string>& metric_name
     if (spread_columns)
         for (const std::string& m : metric_names)
             out << "," << csv_field(m + std::string(kMinSuffix)) << "," << csv_field(m + std::string(kMaxSuffix));
+    if (warm_l2) out << ",l2_start";
     out << "\n";
 }
 
@@ -80,6 +82,7 @@ void write_row(std::ostream& out, const ResultRow& row) {
     for (const std::optional<double>& m : row.metrics) out << "," << (m ? format_metric(*m) : "");
     for (const ResultRow::Spread& spread : row.metric_spread)
         out << "," << format_metric(spread.min) << "," << format_metric(spread.max);
+    if (row.warm_l2) out << ",warm";
     out << "\n";
 }
 

@@ -7,6 +7,7 @@
 // reserved per block). One table, read by the presets and by the description of a device
 // (device_description.hpp). Plain C++ headers only: gpubench compiles it without the library.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -39,25 +40,30 @@ inline constexpr std::array<ComputeCapability, 8> kComputeCapabilities = {{
     {9, 0, "Hopper", 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 10, 1024, 2, "h100"},
 }};
 
-// The entry of compute capability major.minor, or null.
+// The entry of compute capability major.minor, or null. (Index loops: a sanitizer build cannot
+// compare the array's iterators in a constant expression.)
 constexpr const ComputeCapability* find_compute_capability(int major, int minor) {
-    for (const ComputeCapability& c : kComputeCapabilities)
-        if (c.major == major && c.minor == minor) return &c;
+    for (std::size_t i = 0; i < kComputeCapabilities.size(); ++i)
+        if (kComputeCapabilities[i].major == major && kComputeCapabilities[i].minor == minor)
+            return &kComputeCapabilities[i];
     return nullptr;
 }
 
 // The entry of a compute capability the table holds, at compile time (a preset's chip).
 consteval const ComputeCapability& compute_capability(int major, int minor) {
-    const ComputeCapability* c = find_compute_capability(major, minor);
-    if (!c) throw "compute_capability: not in kComputeCapabilities";  // a compile error
-    return *c;
+    for (std::size_t i = 0; i < kComputeCapabilities.size(); ++i)
+        if (kComputeCapabilities[i].major == major && kComputeCapabilities[i].minor == minor)
+            return kComputeCapabilities[i];
+    throw "compute_capability: not in kComputeCapabilities";  // a compile error
 }
 
 // The latest entry not newer than major.minor (for a device newer than the table), or null.
 constexpr const ComputeCapability* nearest_compute_capability(int major, int minor) {
     const ComputeCapability* best = nullptr;
-    for (const ComputeCapability& c : kComputeCapabilities)
+    for (std::size_t i = 0; i < kComputeCapabilities.size(); ++i) {
+        const ComputeCapability& c = kComputeCapabilities[i];
         if (c.major < major || (c.major == major && c.minor <= minor)) best = &c;
+    }
     return best;
 }
 
