@@ -41,6 +41,11 @@
 #             measured with a cold L2 (as every other part: warm_probe_cold) and with the launch's
 #             arrays in the L2 (gpubench --warm-l2: warm_probe_warm), in one run: whether the
 #             blocks' parting, and so the L1 rate, depends on where the first reads come from
+#   warm_training: the training set's launches (the 1024^3 matmul and the 3x3 stencil at
+#             4096^2, nine schedules, blocks 128/256/1024), cold (warm_training_cold) and with their
+#             arrays in the L2 (warm_training_warm), in one run: what a warm start does to the
+#             launches the presets were fitted on (the stencils' 64 MiB input fills more than the
+#             60 MiB L2, so it starts partly warm)
 #   strip_depths: the strip at 2 and 4 waves (heights 4224, 8448) at depths 256, 512, 2048 and
 #             4096, column:128 (waves_strip_depth_matmul): how the parting scales with the loop;
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
@@ -59,7 +64,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -285,6 +290,15 @@ if want warm; then
       sweep "warm_probe_$start" 200 --kernel matmul --size 128x2112,128x4224 --depth 1024 \
         --schedules column:128 --blocks 128 --variants "$v" $([ $start = warm ] && echo --warm-l2)
     done
+  done
+fi
+
+if want warm_training; then
+  for start in cold warm; do
+    sweep "warm_training_$start" 200 --kernel matmul --size 1024x1024 --schedules "$SCHEDULES" \
+      --blocks 128,256,1024 $([ $start = warm ] && echo --warm-l2)
+    sweep "warm_training_$start" 280 --kernel stencil --size 4096x4096 --stencil 3x3 --schedules "$SCHEDULES" \
+      --blocks 128,256,1024 $([ $start = warm ] && echo --warm-l2)
   done
 fi
 
