@@ -9,6 +9,8 @@
 #                 reads waiting for DRAM (--lat-dram 691, the median DRAM read l2probe measures), on the cold file
 #   cycles_warm   the same without a DRAM wait (every L1 miss an L2 hit, 291 cycles), on the warm
 #                 file, whose arrays are in the L2
+#   training      the h200 preset on the training launches measured cold and warm
+#                 (warm_training_{cold,warm}.csv, `scripts/device_heldout.sh warm_training`)
 #
 #   scripts/warm_l2_report.sh [--jobs N] [MODEL ...]
 #
@@ -26,7 +28,7 @@ while [ $# -gt 0 ]; do
     *) models+=("$1"); shift ;;
   esac
 done
-[ ${#models[@]} -gt 0 ] || models=(preset cycles_cold cycles_warm)
+[ ${#models[@]} -gt 0 ] || models=(preset cycles_cold cycles_warm training)
 if [ ! -x "$bin" ]; then
   echo "warm_l2_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
@@ -40,7 +42,9 @@ for model in "${models[@]}"; do
     preset) measured=(--measured "cold=$dir/warm_probe_cold.csv" --measured "warm=$dir/warm_probe_warm.csv"); options=() ;;
     cycles_cold) measured=(--measured "cold=$dir/warm_probe_cold.csv"); options=("${cycles[@]}" --gpu lat-dram=691) ;;
     cycles_warm) measured=(--measured "warm=$dir/warm_probe_warm.csv"); options=("${cycles[@]}") ;;
-    *) echo "warm_l2_report: unknown model $model (preset, cycles_cold, cycles_warm)" >&2; exit 2 ;;
+    training) measured=(--measured "cold=$dir/warm_training_cold.csv" --measured "warm=$dir/warm_training_warm.csv")
+              options=() ;;
+    *) echo "warm_l2_report: unknown model $model (preset, cycles_cold, cycles_warm, training)" >&2; exit 2 ;;
   esac
   echo "warm_l2_report: $model" >&2
   "$bin" compare --preset h200 "${measured[@]}" --skip-invalid-rows "${options[@]}" "${parallel[@]}" --no-progress --plot none \
