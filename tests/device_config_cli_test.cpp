@@ -64,6 +64,7 @@ TEST(DeviceConfigCli, CompareTakesTheDescription) {
     ASSERT_EQ(described.exit_code, 0) << described.err;
     EXPECT_EQ(described.out, preset.out);
     EXPECT_NE(described.err.find("the GPU described in"), std::string::npos) << described.err;
+    EXPECT_EQ(described.err.find("note: rows measured on"), std::string::npos) << described.err;  // the H200's own rows
     const test::CsvTable a = test::CsvTable::from_file((dir / "preset.csv").string());
     const test::CsvTable b = test::CsvTable::from_file((dir / "described.csv").string());
     ASSERT_EQ(a.rows(), 2u);
@@ -103,6 +104,13 @@ TEST(DeviceConfigCli, CompareRefusesWhatADescriptionCannotHold) {
     const auto both = test::run_cachesim("compare --config '" + write("ok.cfg", "preset = h100\n") + "' --preset h200" + rows);
     EXPECT_EQ(both.exit_code, 2);
     EXPECT_NE(both.err.find("give one"), std::string::npos) << both.err;
+    // Rows of another GPU than the one described are simulated, with a note naming both.
+    const auto other = test::run_cachesim("compare --config '" +
+                                          write("other.cfg", "# device: NVIDIA GeForce RTX 4090\npreset = a100\n") + "'" + rows);
+    EXPECT_EQ(other.exit_code, 0) << other.err;
+    EXPECT_NE(other.err.find("note: rows measured on 'NVIDIA H200' are simulated with the GPU described in"),
+              std::string::npos) << other.err;
+    EXPECT_NE(other.err.find("(NVIDIA GeForce RTX 4090)"), std::string::npos) << other.err;
     const auto missing = test::run_cachesim("compare --config '" + (test::temp_dir() / "none.cfg").string() + "'" + rows);
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_NE(missing.err.find("--config"), std::string::npos) << missing.err;

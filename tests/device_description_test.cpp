@@ -37,6 +37,7 @@ TEST(DeviceDescription, HopperTakesItsSizesFromTheDeviceAndTheGuide) {
                              "l2-partitions = 2"})
         EXPECT_TRUE(has_line(d.config, line)) << line << "\n" << d.config;
     EXPECT_EQ(d.config.rfind("# NVIDIA H200, compute capability 9.0 (Hopper)", 0), 0u) << d.config;
+    EXPECT_TRUE(has_line(d.config, "# device: NVIDIA H200")) << d.config;
 }
 
 // An RTX 4090 (AD102, cc 8.9): 128 SMs, 72 MiB L2, 1,536 threads and 24 blocks per SM, 100 KiB of

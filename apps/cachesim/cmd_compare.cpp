@@ -380,6 +380,7 @@ std::string gpu_parameter_keys() {
 struct GpuDescription {
     std::string preset;
     std::vector<std::string> overrides;
+    std::string device;  // its `# device: NAME` line (gpubench --describe writes it), if any
 };
 GpuDescription read_gpu_description(const std::string& path) {
     std::string text;
@@ -394,6 +395,8 @@ GpuDescription read_gpu_description(const std::string& path) {
     for (std::string line; std::getline(lines, line);) {
         ++number;
         const std::string where = "--config " + path + ":" + std::to_string(number) + ": ";
+        if (const std::string_view device = "# device:"; line.rfind(device, 0) == 0)
+            d.device = std::string(trim_blanks(std::string_view(line).substr(device.size())));
         const std::string_view content = trim_blanks(std::string_view(line).substr(0, line.find('#')));
         if (content.empty()) continue;
         const std::size_t eq = content.find('=');
@@ -571,9 +574,17 @@ int run_compare(int argc, char** argv) {
                                     : preset_given ? vm["preset"].as<std::string>()
                                                    : preset_for_rows(measured);
     if (preset_given) warn_other_gpus(measured, preset_name);
-    if (described)
-        std::cerr << "compare: simulating with the GPU described in " << vm["config"].as<std::string>() << " (the "
-                  << preset_name << " preset with its " << described->overrides.size() << " parameters)\n";
+    if (described) {
+        std::cerr << "compare: simulating with the GPU described in " << vm["config"].as<std::string>() << " ("
+                  << (described->device.empty() ? "" : described->device + ": ") << "the " << preset_name
+                  << " preset with its " << described->overrides.size() << " parameters)\n";
+        // as with --preset: rows of another GPU are a test of how far the description transfers
+        if (!described->device.empty())
+            for (const std::string& gpu : gpus_of(measured))
+                if (trim_blanks(gpu) != described->device)
+                    std::cerr << "compare: note: rows measured on '" << gpu << "' are simulated with the GPU described in "
+                              << vm["config"].as<std::string>() << " (" << described->device << ")\n";
+    }
     const GpuPreset* preset = find_gpu_preset(preset_name);
     const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides);
     const std::string config_name =

@@ -81,6 +81,9 @@ DeviceDescription describe_device(const DeviceFacts& f) {
         << "# " << cc->base_preset << " preset's: cachesim simulate --config FILE --explain says where each value "
         << "comes from.\n";
     for (const std::string& note : d.notes) out << "# assumed: " << note << ".\n";
+    // compare --config notes rows measured on another GPU (the CUDA device name, as gpubench's
+    // gpu column has it)
+    out << "# device: " << f.name << "\n";
     out << "preset = " << cc->base_preset << "\n"
         << "sms = " << f.sms << "\n"
         << "l2-size = " << f.l2_bytes << "\n"

@@ -2,7 +2,8 @@
 // A GPU the presets do not describe, described for the GPU model: what the device reports about
 // itself (cudaGetDeviceProperties, gathered by gpubench --describe), what NVIDIA documents for its
 // compute capability (compute_capabilities.hpp) and, for everything else, the preset of its
-// architecture, written as a cachesim config file (`name = value` lines, as --config reads).
+// architecture, written as a cachesim config file (`name = value` lines, as --config reads), with
+// the device's name in a `# device: NAME` comment line.
 // Plain C++: gpubench compiles it without the rest of the library.
 #include <cstdint>
 #include <string>
