@@ -158,6 +158,7 @@ Options parse_options(int argc, char** argv) {
     bool widths_given = false, schedules_given = false;
     std::vector<std::uint32_t> widths;
     std::vector<cachesim::Schedule> schedules;
+    std::string other_option;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         auto value = [&]() -> std::string_view {
@@ -169,6 +170,9 @@ Options parse_options(int argc, char** argv) {
             if (path.empty()) throw InputError(std::string(arg) + " needs a file name");
             return path;
         };
+        // --describe runs nothing else: the first other option, to name it if both are given
+        if (other_option.empty() && arg != "--describe" && arg != "--device" && arg != "--help" && arg != "-h")
+            other_option = std::string(arg);
         if (arg == "--help" || arg == "-h") {
             o.help = true;
         } else if (arg == "--kernel") {
@@ -268,6 +272,9 @@ Options parse_options(int argc, char** argv) {
     // the warp ends' rows name no compilation: one file holds one
     if (o.variants.size() != 1 && !o.warp_ends_path.empty())
         throw InputError("--warp-ends records one compilation per file (give --variants one of them)");
+    if (!o.describe_path.empty() && !other_option.empty())
+        throw InputError("--describe writes the device's description and runs nothing else; " + other_option +
+                         " belongs to a run of its own (--device picks the GPU to describe)");
     if (o.warm_l2 && o.counters == CounterMode::ncu)
         throw InputError("--warm-l2 with --counters ncu: Nsight Compute's --cache-control all flushes the L2 before "
                          "the profiled launch (use --counters cupti)");
