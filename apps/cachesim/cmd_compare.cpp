@@ -17,6 +17,7 @@
 #include "traces/atomic_output.hpp"
 #include "apps/cachesim/compare_plot.hpp"
 #include "apps/cachesim/compare_stats.hpp"
+#include "apps/cachesim/gpu_description.hpp"
 #include "apps/cachesim/sweep_progress.hpp"
 #include "apps/cachesim/sweep_run.hpp"
 #include "apps/common/options.hpp"
@@ -306,12 +307,6 @@ std::vector<std::string> gpus_of(const std::vector<MeasuredRun>& rows) {
     return gpus;
 }
 
-std::string preset_names() {
-    std::string names;
-    for (const GpuPreset& p : gpu_presets()) names += (names.empty() ? "" : ", ") + p.name;
-    return names;
-}
-
 // Without --preset, the preset of the GPU the rows name: a GPU no preset describes, or rows of
 // GPUs of different presets, are refused rather than simulated as some other chip.
 std::string preset_for_rows(const std::vector<MeasuredRun>& rows) {
@@ -326,7 +321,7 @@ std::string preset_for_rows(const std::vector<MeasuredRun>& rows) {
         const GpuPreset* p = find_gpu_preset_for_device(gpu);
         if (!p)
             throw InputError("the measured rows were taken on '" + gpu + "', which no preset describes; give "
-                             "--preset NAME to simulate them with one (" + preset_names() + ")");
+                             "--preset NAME to simulate them with one (" + gpu_preset_names() + ")");
         if (!chosen.empty() && p->name != chosen)
             throw InputError("the measured rows were taken on GPUs of different presets ('" + gpus.front() +
                              "': " + chosen + ", '" + gpu + "': " + p->name + "); compare one GPU at a time, or "
@@ -366,63 +361,6 @@ GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::stri
     return read_simulation_args(std::move(args), simulation_option_groups(), "--gpu: ").gpu;
 }
 
-// The parameters --gpu can override (all but the block size, which each measured row gives).
-std::string gpu_parameter_keys() {
-    std::string keys;
-    for (const GpuParameter& p : gpu_parameters())
-        if (p.option != "block") keys += (keys.empty() ? "" : ", ") + std::string(p.option);
-    return keys;
-}
-
-// A --config file for compare: `preset = NAME` and GPU-model parameters, `name = value` per line
-// ('#' starts a comment), as gpubench --describe writes it. Returns the preset and the parameters
-// as --gpu overrides, in the file's order.
-struct GpuDescription {
-    std::string preset;
-    std::vector<std::string> overrides;
-    std::string device;  // its `# device: NAME` line (gpubench --describe writes it), if any
-};
-GpuDescription read_gpu_description(const std::string& path) {
-    std::string text;
-    try {
-        text = read_text_file(path);
-    } catch (const InputError& e) {
-        throw InputError(std::string("--config: ") + e.what());
-    }
-    GpuDescription d;
-    std::istringstream lines(text);
-    std::size_t number = 0;
-    for (std::string line; std::getline(lines, line);) {
-        ++number;
-        const std::string where = "--config " + path + ":" + std::to_string(number) + ": ";
-        if (const std::string_view device = "# device:"; line.rfind(device, 0) == 0)
-            d.device = std::string(trim_blanks(std::string_view(line).substr(device.size())));
-        const std::string_view content = trim_blanks(std::string_view(line).substr(0, line.find('#')));
-        if (content.empty()) continue;
-        const std::size_t eq = content.find('=');
-        if (eq == std::string_view::npos)
-            throw InputError(where + "expected 'name = value', not '" + std::string(content) + "'");
-        const std::string key(trim_blanks(content.substr(0, eq)));
-        const std::string value(trim_blanks(content.substr(eq + 1)));
-        if (key.empty() || value.empty()) throw InputError(where + "expected 'name = value', not '" + std::string(content) + "'");
-        if (key == "preset") {
-            if (!find_gpu_preset(value))
-                throw InputError(where + "unknown GPU preset '" + value + "' (" + preset_names() + ")");
-            d.preset = value;
-            continue;
-        }
-        const bool parameter = std::any_of(gpu_parameters().begin(), gpu_parameters().end(),
-                                           [&](const GpuParameter& p) { return p.option == key; });
-        if (!parameter || key == "block")
-            throw InputError(where + "'" + key + "' is not a GPU model parameter compare takes (" +
-                             (key == "block" ? std::string("each measured row gives its block size")
-                                             : "a config for compare describes the GPU: preset and " + gpu_parameter_keys()) +
-                             ")");
-        d.overrides.push_back(key + "=" + value);
-    }
-    if (d.preset.empty()) throw InputError("--config " + path + ": no 'preset = NAME' line (the model the description starts from)");
-    return d;
-}
 
 // How the joined CSV and the plot name the model: the preset, then its overrides in the order
 // given (commas, as in carveouts=0,8,16, become semicolons: the name is one CSV field).

@@ -1,0 +1,70 @@
+#include "apps/cachesim/gpu_description.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <string_view>
+
+#include "sim/gpu/gpu_parameters.hpp"
+#include "sim/gpu/gpu_presets.hpp"
+#include "sim/text.hpp"
+#include "traces/csv_table.hpp"
+#include "traces/input_error.hpp"
+
+namespace cachesim::cli {
+
+std::string gpu_preset_names() {
+    std::string names;
+    for (const GpuPreset& p : gpu_presets()) names += (names.empty() ? "" : ", ") + p.name;
+    return names;
+}
+
+std::string gpu_parameter_keys() {
+    std::string keys;
+    for (const GpuParameter& p : gpu_parameters())
+        if (p.option != "block") keys += (keys.empty() ? "" : ", ") + std::string(p.option);
+    return keys;
+}
+
+GpuDescription read_gpu_description(const std::string& path) {
+    std::string text;
+    try {
+        text = read_text_file(path);
+    } catch (const InputError& e) {
+        throw InputError(std::string("--config: ") + e.what());
+    }
+    GpuDescription d;
+    std::istringstream lines(text);
+    std::size_t number = 0;
+    for (std::string line; std::getline(lines, line);) {
+        ++number;
+        const std::string where = "--config " + path + ":" + std::to_string(number) + ": ";
+        if (const std::string_view device = "# device:"; line.rfind(device, 0) == 0)
+            d.device = std::string(trim_blanks(std::string_view(line).substr(device.size())));
+        const std::string_view content = trim_blanks(std::string_view(line).substr(0, line.find('#')));
+        if (content.empty()) continue;
+        const std::size_t eq = content.find('=');
+        if (eq == std::string_view::npos)
+            throw InputError(where + "expected 'name = value', not '" + std::string(content) + "'");
+        const std::string key(trim_blanks(content.substr(0, eq)));
+        const std::string value(trim_blanks(content.substr(eq + 1)));
+        if (key.empty() || value.empty()) throw InputError(where + "expected 'name = value', not '" + std::string(content) + "'");
+        if (key == "preset") {
+            if (!find_gpu_preset(value))
+                throw InputError(where + "unknown GPU preset '" + value + "' (" + gpu_preset_names() + ")");
+            d.preset = value;
+            continue;
+        }
+        const bool parameter = std::any_of(gpu_parameters().begin(), gpu_parameters().end(),
+                                           [&](const GpuParameter& p) { return p.option == key; });
+        if (!parameter || key == "block")
+            throw InputError(where + "'" + key + "' is not a GPU model parameter compare takes (" +
+                             (key == "block" ? std::string("each measured row gives its block size")
+                                             : "a config for compare describes the GPU: preset and " + gpu_parameter_keys()) +
+                             ")");
+        d.overrides.push_back(key + "=" + value);
+    }
+    if (d.preset.empty()) throw InputError("--config " + path + ": no 'preset = NAME' line (the model the description starts from)");
+    return d;
+}
+
+}  // namespace cachesim::cli
