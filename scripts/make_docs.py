@@ -1491,40 +1491,45 @@ def gen_warm_l2():
 
 
 def gen_warm_l2_training():
-    """The training matmul cold and warm on the chip, beside the presets' one prediction."""
+    """The training matmul cold and warm on the chip, beside the presets' one prediction and cycle
+    timing's two (with and without a DRAM wait)."""
     key = lambda r: (r["schedule"], int(r["block"]))
     chip = {start: {key(r): float(r[L1R]) for r in read_csv("{}/warm_training_{}.csv".format(WARM_L2, start))
                     if r["kernel"] == "matmul"}
             for start in ("cold", "warm")}
-    preset = {}
-    for r in read_csv(WARM_L2 + "/compare/training.csv"):
-        if r["kernel"] == "matmul":
-            preset[key(r)] = float(r["simulated:" + L1R])
+
+    def model(stem):
+        return {key(r): float(r["simulated:" + L1R]) for r in read_csv("{}/compare/{}.csv".format(WARM_L2, stem))
+                if r["kernel"] == "matmul"}
+
+    preset, cycles = model("training"), {"cold": model("training_cycles_cold"), "warm": model("training_cycles_warm")}
     schedules = ["linear", "column:8", "column:16", "column:32", "column:64", "column:128", "zigzag:32",
                  "tiled:32x32", "morton"]
-    blocks = (128, 256, 1024)
-    out = ["| schedule | " + " | ".join("block {}: cold / warm / the presets".format(b) for b in blocks) + " |",
-           "|---|" + "---:|" * len(blocks)]
-    errors = {"cold": [], "warm": []}
+    cell = lambda table, k: "—" if k not in table else "{:.1f}".format(table[k])
+    out = ["| schedule | block | the chip, cold L2 | the chip, warm L2 | the presets (both) | cycle timing, cold "
+           "(DRAM wait) | cycle timing, warm |", "|---|---:|---:|---:|---:|---:|---:|"]
+    errors = {("the presets", "cold"): [], ("the presets", "warm"): [], ("cycle timing", "cold"): [],
+              ("cycle timing", "warm"): []}
     for s in schedules:
-        cells = []
-        for b in blocks:
+        for b in (128, 256, 1024):
             k = (s, b)
-            cells.append("{:.1f} / {:.1f} / {}".format(chip["cold"][k], chip["warm"][k],
-                                                      "—" if k not in preset else "{:.1f}".format(preset[k])))
-            if k in preset:
-                for start in errors:
-                    errors[start].append(preset[k] - chip[start][k])
-        out.append("| `{}` | ".format(s) + " | ".join(cells) + " |")
-    summary = ["the presets against the {} L2: L1 within 3 points {}/{}, beyond 6 {}, mean |error| {:.2f}".format(
-        start, sum(abs(x) <= 3 for x in e), len(e), sum(abs(x) > 6 for x in e), sum(abs(x) for x in e) / len(e))
-        for start, e in errors.items()]
+            out.append("| `{}` | {} | {:.1f} | {:.1f} | {} | {} | {} |".format(
+                s, b, chip["cold"][k], chip["warm"][k], cell(preset, k), cell(cycles["cold"], k),
+                cell(cycles["warm"], k)))
+            for start in ("cold", "warm"):
+                if k in preset:
+                    errors[("the presets", start)].append(preset[k] - chip[start][k])
+                if k in cycles[start]:
+                    errors[("cycle timing", start)].append(cycles[start][k] - chip[start][k])
+    summary = ["{} against the {} L2: L1 within 3 points {}/{}, beyond 6 {}, mean |error| {:.2f}".format(
+        label, start, sum(abs(x) <= 3 for x in e), len(e), sum(abs(x) > 6 for x in e), sum(abs(x) for x in e) / len(e))
+        for (label, start), e in errors.items() if e]
     return (note("from `{0}/warm_training_cold.csv` and `{0}/warm_training_warm.csv` (`scripts/device_heldout.sh "
                  "warm_training`: the training set's 1024³ matmul on the H200 with the L2 flushed and with its arrays "
-                 "in it) and `{0}/compare/training.csv` (`scripts/warm_l2_report.sh training`: the presets, one "
-                 "prediction for both starts); the L1 hit rate in %".format(WARM_L2))
+                 "in it) and `{0}/compare/{{training,training_cycles_cold,training_cycles_warm}}.csv` "
+                 "(`scripts/warm_l2_report.sh`: the presets, one prediction for both starts; cycle timing with "
+                 "`--gpu lat-dram=691` on the cold rows and without on the warm ones); the L1 hit rate in %".format(WARM_L2))
             + "\n" + "\n".join(out) + "\n\n" + "\n".join("- " + line for line in summary) + "\n")
-
 
 GENERATORS = {
     "parameters": gen_parameters,

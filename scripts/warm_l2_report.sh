@@ -11,6 +11,8 @@
 #                 file, whose arrays are in the L2
 #   training      the h200 preset on the training launches measured cold and warm
 #                 (warm_training_{cold,warm}.csv, `scripts/device_heldout.sh warm_training`)
+#   training_cycles_cold, training_cycles_warm   cycle timing as cycles_cold and cycles_warm, on
+#                 the training matmul measured cold and warm
 #
 #   scripts/warm_l2_report.sh [--jobs N] [MODEL ...]
 #
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
     *) models+=("$1"); shift ;;
   esac
 done
-[ ${#models[@]} -gt 0 ] || models=(preset cycles_cold cycles_warm training)
+[ ${#models[@]} -gt 0 ] || models=(preset cycles_cold cycles_warm training training_cycles_cold training_cycles_warm)
 if [ ! -x "$bin" ]; then
   echo "warm_l2_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
@@ -44,7 +46,12 @@ for model in "${models[@]}"; do
     cycles_warm) measured=(--measured "warm=$dir/warm_probe_warm.csv"); options=("${cycles[@]}") ;;
     training) measured=(--measured "cold=$dir/warm_training_cold.csv" --measured "warm=$dir/warm_training_warm.csv")
               options=() ;;
-    *) echo "warm_l2_report: unknown model $model (preset, cycles_cold, cycles_warm, training)" >&2; exit 2 ;;
+    training_cycles_cold) measured=(--measured "cold=$dir/warm_training_cold.csv" --where kernel=matmul)
+                          options=("${cycles[@]}" --gpu lat-dram=691) ;;
+    training_cycles_warm) measured=(--measured "warm=$dir/warm_training_warm.csv" --where kernel=matmul)
+                          options=("${cycles[@]}") ;;
+    *) echo "warm_l2_report: unknown model $model (preset, cycles_cold, cycles_warm, training, training_cycles_cold," \
+            "training_cycles_warm)" >&2; exit 2 ;;
   esac
   echo "warm_l2_report: $model" >&2
   "$bin" compare --preset h200 "${measured[@]}" --skip-invalid-rows "${options[@]}" "${parallel[@]}" --no-progress --plot none \
