@@ -417,6 +417,14 @@ def mean_l1_error(rows):
     return sum(abs(l1_error(r)) for r in rows) / len(rows)
 
 
+def l1_error_counts(errors):
+    """The L1 target counts over a list of model-minus-chip errors in points, as the probe tables'
+    summaries write them."""
+    return "L1 within 3 points {}/{}, beyond 6 {}, mean |error| {:.2f}".format(
+        sum(abs(e) <= 3 for e in errors), len(errors), sum(abs(e) > 6 for e in errors),
+        sum(abs(e) for e in errors) / len(errors))
+
+
 def target_counts(rows):
     """The fidelity targets over rows of compare's joined CSV, as cachesim compare counts them."""
     f = lambda r, k: float(r[k])
@@ -1132,9 +1140,7 @@ def gen_depth_probe():
     summary = []
     for _, label in DEPTH_MODELS:
         errors = [l1_error(r) for r in runs[label].values()]
-        summary.append("{}: L1 within 3 points {}/{}, beyond 6 {}, mean |error| {:.2f}".format(
-            label, sum(abs(e) <= 3 for e in errors), len(errors), sum(abs(e) > 6 for e in errors),
-            sum(abs(e) for e in errors) / len(errors)))
+        summary.append("{}: {}".format(label, l1_error_counts(errors)))
     return (note("from {}: the chip's index32 rows of `scripts/device_heldout.sh drift` and `depth`, the model's "
                  "from `scripts/drift_probe_report.sh preset no_age_weight first_form cycles_gto cycles_gto_lat650` (the presets: "
                  "a group of 12, warp age weight {} for this loop; no age weight: `--gpu warp-age-weight=1`; every older "
@@ -1351,10 +1357,7 @@ def gen_knee_rounds():
             errors[name].append(model - measured)
             cells.append("{:.1f} ({:+.1f})".format(model, model - measured))
         out.append("| " + " | ".join(cells) + " |")
-    summary_lines = ["{}: against the measured kernel, L1 within 3 points {}/{}, beyond 6 {}, mean |error| "
-                     "{:.2f}".format(label, sum(abs(e) <= 3 for e in errors[name]), len(errors[name]),
-                                     sum(abs(e) > 6 for e in errors[name]),
-                                     sum(abs(e) for e in errors[name]) / len(errors[name]))
+    summary_lines = ["{}: against the measured kernel, {}".format(label, l1_error_counts(errors[name]))
                      for name, label in KNEE_ROUNDS_MODELS]
     return (note("from the `rounds_*` rows of `{0}_summary.csv` (`scripts/warp_ends_report.py ... --rounds "
                  "'rounds_preset=' --rounds 'rounds_first_form=--warp-age-group 1 --warp-age-weight 0.95' --rounds "
@@ -1428,13 +1431,19 @@ WARM_MODELS = [("preset", "the presets"), ("cycles_cold", "cycle timing, first r
                ("cycles_warm", "cycle timing, every miss an L2 hit")]
 
 
+def warm_chip_l1(stem, key, keep=lambda r: True):
+    """The chip's L1 hit rate per launch (key(row)) of `WARM_L2/STEM_cold.csv` and `_warm.csv`:
+    {"cold": {...}, "warm": {...}}."""
+    return {start: {key(r): float(r[L1R]) for r in read_csv("{}/{}_{}.csv".format(WARM_L2, stem, start)) if keep(r)}
+            for start in ("cold", "warm")}
+
+
 def gen_warm_l2():
     """The same launches with a cold L2 and with their arrays in it: the chip's L1 against the
     presets (one prediction for both starts) and cycle timing with and without a DRAM wait."""
     key = lambda r: (r["variant"] or "index64", int(r["width"]), int(r["height"]), int(r["depth"]), r["schedule"],
                      int(r["block"]))
-    chip = {start: {key(r): float(r[L1R]) for r in read_csv("{}/warm_probe_{}.csv".format(WARM_L2, start))}
-            for start in ("cold", "warm")}
+    chip = warm_chip_l1("warm_probe", key)
     model = {}
     for stem, _ in WARM_MODELS:
         model[stem] = {}
@@ -1475,9 +1484,7 @@ def gen_warm_l2():
         for start in ("cold", "warm"):
             e = errors[(stem, start)]
             if e:
-                summary.append("{} against the {} L2: L1 within 3 points {}/{}, beyond 6 {}, mean |error| {:.2f}".format(
-                    label, start, sum(abs(x) <= 3 for x in e), len(e), sum(abs(x) > 6 for x in e),
-                    sum(abs(x) for x in e) / len(e)))
+                summary.append("{} against the {} L2: {}".format(label, start, l1_error_counts(e)))
     drops = [chip["warm"][k] - chip["cold"][k] for k in configs]
     return (note("from `{0}/warm_probe_cold.csv` and `{0}/warm_probe_warm.csv` (`scripts/device_heldout.sh warm`: the "
                  "same launches on the H200 with the L2 flushed and with their arrays in it, gpubench `--warm-l2`) and "
@@ -1494,9 +1501,7 @@ def gen_warm_l2_training():
     """The training matmul cold and warm on the chip, beside the presets' one prediction and cycle
     timing's two (with and without a DRAM wait)."""
     key = lambda r: (r["schedule"], int(r["block"]))
-    chip = {start: {key(r): float(r[L1R]) for r in read_csv("{}/warm_training_{}.csv".format(WARM_L2, start))
-                    if r["kernel"] == "matmul"}
-            for start in ("cold", "warm")}
+    chip = warm_chip_l1("warm_training", key, lambda r: r["kernel"] == "matmul")
 
     def model(stem):
         return {key(r): float(r["simulated:" + L1R]) for r in read_csv("{}/compare/{}.csv".format(WARM_L2, stem))
@@ -1521,9 +1526,8 @@ def gen_warm_l2_training():
                     errors[("the presets", start)].append(preset[k] - chip[start][k])
                 if k in cycles[start]:
                     errors[("cycle timing", start)].append(cycles[start][k] - chip[start][k])
-    summary = ["{} against the {} L2: L1 within 3 points {}/{}, beyond 6 {}, mean |error| {:.2f}".format(
-        label, start, sum(abs(x) <= 3 for x in e), len(e), sum(abs(x) > 6 for x in e), sum(abs(x) for x in e) / len(e))
-        for (label, start), e in errors.items() if e]
+    summary = ["{} against the {} L2: {}".format(label, start, l1_error_counts(e))
+               for (label, start), e in errors.items() if e]
     return (note("from `{0}/warm_training_cold.csv` and `{0}/warm_training_warm.csv` (`scripts/device_heldout.sh "
                  "warm_training`: the training set's 1024³ matmul on the H200 with the L2 flushed and with its arrays "
                  "in it) and `{0}/compare/{{training,training_cycles_cold,training_cycles_warm}}.csv` "
