@@ -288,22 +288,42 @@ TEST(CompareCli, BadInputExitsWith2) {
     EXPECT_EQ(test::run_cachesim("compare --measured '" + (dir / "bad.csv").string() + "' --preset nosuchgpu").exit_code, 2);
 }
 
-// Rows gpubench measured with their arrays in the L2 (--warm-l2, its l2_start column) are compared
-// as they are, and the report and stderr say that the model starts every launch cold.
-TEST(CompareCli, WarmRowsAreNoted) {
-    const std::string file = std::string(CACHESIM_TEST_DATA_DIR) + "/h200/warm_l2/warm_probe_warm.csv";
-    const std::string rows = " --measured '" + file + "' --where width=768 --where schedule=tiled:32x32 --where block=256 "
-                             "--where variant=index64 --plot none --no-progress";
-    const auto r = test::run_cachesim("compare" + rows);
+// Rows gpubench measured with their arrays in the L2 (--warm-l2, its l2_start column) are
+// simulated so (--l2-start warm), with a note where the figures are; the joined CSV says which
+// start each row had. The 768x768 matmul at depth 768 reads 4.5 MiB and writes 2.25, all of which
+// the 60 MiB L2 holds: warm, every L2 read hits and nothing is read from DRAM; cold, A and B come
+// from DRAM once (2 x 768 x 768 x 4 bytes). The start is each row's: --gpu l2-start is refused.
+TEST(CompareCli, WarmRowsAreSimulatedWarm) {
+    const std::string dir = std::string(CACHESIM_TEST_DATA_DIR) + "/h200/warm_l2/";
+    const std::string rows = " --where width=768 --where schedule=tiled:32x32 --where block=256 --where variant=index64 "
+                             "--plot none --no-progress --skip-invalid-rows";
+    const auto out = test::temp_dir();
+    const auto r = test::run_cachesim("compare --measured warm='" + dir + "warm_probe_warm.csv' --measured cold='" + dir +
+                                      "warm_probe_cold.csv'" + rows + " --out '" + (out / "joined.csv").string() + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const std::string note = "1 of the 1 rows were measured with their arrays in the L2 (gpubench --warm-l2)";
+    const std::string note = "1 of the 2 rows were measured with their arrays in the L2 (gpubench --warm-l2) and are "
+                             "simulated so (--l2-start warm)";
     EXPECT_NE(r.out.find("note: " + note), std::string::npos) << r.out;
     EXPECT_NE(r.err.find("compare: note: " + note), std::string::npos) << r.err;
-    const auto cold = test::run_cachesim("compare --measured '" + std::string(CACHESIM_TEST_DATA_DIR) +
-                                         "/h200/warm_l2/warm_probe_cold.csv' --skip-invalid-rows --where width=768 --where schedule=tiled:32x32 "
-                                         "--where block=256 --where variant=index64 --plot none --no-progress");
-    ASSERT_EQ(cold.exit_code, 0) << cold.err;
-    EXPECT_EQ(cold.out.find("warm-l2"), std::string::npos) << cold.out;
+    const test::CsvTable joined = test::CsvTable::from_file((out / "joined.csv").string());
+    ASSERT_EQ(joined.rows(), 2u);
+    for (std::size_t row = 0; row < 2; ++row) {
+        const bool warm = joined.at(row, "set") == "warm";
+        SCOPED_TRACE(joined.at(row, "set"));
+        EXPECT_EQ(joined.at(row, "l2_start"), warm ? "warm" : "cold");
+        EXPECT_EQ(joined.number(row, "simulated:dram__bytes_read.sum"), warm ? 0.0 : 2.0 * 768 * 768 * 4);
+        if (warm) {
+            EXPECT_EQ(joined.number(row, "simulated:" + kL2ReadHits), joined.number(row, "simulated:" + kL2Reads));
+            EXPECT_DOUBLE_EQ(joined.number(row, "simulated:l2_hit_rate.pct"), 100.0);
+        }
+    }
+    const auto cold_only = test::run_cachesim("compare --measured '" + dir + "warm_probe_cold.csv'" + rows + " --out none");
+    ASSERT_EQ(cold_only.exit_code, 0) << cold_only.err;
+    EXPECT_EQ(cold_only.out.find("warm-l2"), std::string::npos) << cold_only.out;
+    const auto overridden = test::run_cachesim("compare --measured '" + dir + "warm_probe_cold.csv'" + rows +
+                                               " --out none --gpu l2-start=warm");
+    EXPECT_EQ(overridden.exit_code, 2);
+    EXPECT_NE(overridden.err.find("--gpu l2-start: not an override here"), std::string::npos) << overridden.err;
 }
 
 }  // namespace

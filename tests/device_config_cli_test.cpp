@@ -89,6 +89,7 @@ TEST(DeviceConfigCli, CompareRefusesWhatADescriptionCannotHold) {
         std::string text, message;
     } bad[] = {{"preset = h100\nworkload = matmul\n", "'workload' is not a GPU model parameter"},
                {"preset = h100\nblock = 128\n", "each measured row gives its block size"},
+               {"preset = h100\nl2-start = warm\n", "each measured row gives where its L2 started"},
                {"sms = 100\n", "no 'preset = NAME' line"},
                {"preset = h999\n", "unknown GPU preset 'h999'"},
                {"preset = h100\nsms 100\n", ":2: expected 'name = value'"},

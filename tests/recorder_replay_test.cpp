@@ -276,5 +276,29 @@ TEST(RecorderReplay, ThreadsOutsideTheLaunchAreRejectedWithTheirOffset) {
     }
 }
 
+// A recorded launch with a warm L2 (GpuConfig::l2_start) replays twice, from a reader of its own
+// each time: a 64x64 transpose reads its 16 KiB input from DRAM cold and nothing warm, where every
+// L2 read hits, and its L1 counts are the cold ones (the L1s start empty either way).
+TEST(RecorderReplay, AWarmL2StartReplaysTheTraceTwice) {
+    constexpr std::uint32_t n = 64;
+    std::vector<float> in(n * n), out(n * n);
+    const std::string path = temp_path("transpose_warm.cst");
+    {
+        RecordingWriter writer(path, {n / 32, n / 8, 1}, {32, 8, 1}, {{"in", in.data(), 4, n, n}, {"out", out.data(), 4, n, n}});
+        ASSERT_EQ(record_on_host(writer, examples::Transpose{in.data(), out.data(), n, n}), 2ull * n * n);
+    }
+    GpuConfig c = h200(256);
+    const GpuResult cold = simulate_gpu_trace(path, c);
+    c.l2_start = L2Start::warm;
+    const GpuResult warm = simulate_gpu_trace(path, c);
+    EXPECT_GE(cold.ncu.dram_bytes_read, n * n * 4u);
+    EXPECT_EQ(warm.ncu.dram_bytes_read, 0u);
+    ASSERT_GT(warm.ncu.l2_sectors_tex_read, 0u);
+    EXPECT_EQ(warm.ncu.l2_sectors_tex_read_hit, warm.ncu.l2_sectors_tex_read);
+    EXPECT_EQ(warm.ncu.l1_sectors_ld, cold.ncu.l1_sectors_ld);
+    EXPECT_EQ(warm.ncu.l1_sectors_ld_hit, cold.ncu.l1_sectors_ld_hit);
+    EXPECT_EQ(warm.warps, cold.warps);
+}
+
 }  // namespace
 }  // namespace cachesim

@@ -155,6 +155,9 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
             << "/" << s.l2_repeatable_pairs << "\n";
 }
 
+// Where a measured row's L2 started: gpubench's l2_start column (warm with --warm-l2), else cold.
+L2Start l2_start_of(const MeasuredRun& run) { return run.l2_start == "warm" ? L2Start::warm : L2Start::cold; }
+
 std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& preset) {
     std::ostringstream out;
     out << "line,kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,preset";
@@ -162,7 +165,7 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
     for (const std::string& n : names) out << ",measured:" << n << ",simulated:" << n;
     out << ",measured:l2_hit_rate.pct,simulated:l2_hit_rate.pct,l1_hit_rate_error_pp,l2_hit_rate_error_pp"
         << ",measured:l1_hit_rate.pct:min,measured:l1_hit_rate.pct:max,measured:l2_hit_rate.pct:min"
-        << ",measured:l2_hit_rate.pct:max,set,variant\n";
+        << ",measured:l2_hit_rate.pct:max,set,variant,l2_start\n";
     for (const ComparedRun& r : runs) {
         const MeasuredRun& m = r.measured;
         const WorkloadSpec& w = m.workload;
@@ -189,7 +192,8 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
         for (const std::optional<MeasuredRange>& range : {mm.l1_hit_rate_range, mm.l2_hit_rate_range})
             out << "," << (range ? format(range->min, 4) : std::string()) << ","
                 << (range ? format(range->max, 4) : std::string());
-        out << "," << csv_field(m.set) << "," << csv_field(m.variant) << "\n";
+        out << "," << csv_field(m.set) << "," << csv_field(m.variant) << ","
+            << (l2_start_of(m) == L2Start::warm ? "warm" : "cold") << "\n";
     }
     return out.str();
 }
@@ -235,8 +239,10 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
         GpuConfig config = base;
         config.block = m.block;
         // (a recorded launch: its accesses over the warp width, from the trace's header)
-        work.push_back(m.recorded() ? static_cast<double>(cst::TraceFileSource(m.trace).header().accesses) / config.warp_size
-                                    : static_cast<double>(gpu_warp_requests(m.workload, config)));
+        const double requests = m.recorded() ? static_cast<double>(cst::TraceFileSource(m.trace).header().accesses) /
+                                                   config.warp_size
+                                             : static_cast<double>(gpu_warp_requests(m.workload, config));
+        work.push_back(l2_start_of(m) == L2Start::warm ? 2 * requests : requests);  // a warm start runs it twice
     }
     WorkProgress done(std::move(work));
     const auto start = std::chrono::steady_clock::now();
@@ -261,6 +267,7 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
             try {
                 GpuConfig config = base;
                 config.block = measured[i].block;
+                config.l2_start = l2_start_of(measured[i]);
                 if (const auto compilation = compilation_of(measured[i])) config.compilation = *compilation;
                 runs[i].measured = measured[i];
                 RunControl control;
@@ -353,9 +360,9 @@ GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::stri
         if (eq == std::string::npos || eq == 0 || eq + 1 == o.size())
             throw InputError("--gpu: expected KEY=VALUE (a GPU model option of cachesim simulate), not '" + o + "'");
         const std::string key = o.substr(0, eq);
-        if (key == "block" || key == "model" || key == "preset" || key == "config")
-            throw InputError("--gpu " + key + ": not an override here (each measured row gives its block size; "
-                             "--preset names the base)");
+        if (key == "block" || key == "l2-start" || key == "model" || key == "preset" || key == "config")
+            throw InputError("--gpu " + key + ": not an override here (each measured row gives its block size and "
+                             "where its L2 starts; --preset names the base)");
         args.push_back("--" + o);
     }
     return read_simulation_args(std::move(args), simulation_option_groups(), "--gpu: ").gpu;
@@ -496,16 +503,16 @@ int run_compare(int argc, char** argv) {
         measured = std::move(kept);
     }
     if (measured.empty()) throw InputError("no measured rows left after --rows/--where");
-    // The model starts every launch with an empty L2; rows that started warm are compared as they
-    // are, with the caveat said where the figures are.
+    // Rows that started warm are simulated warm; under the rounds the L1 does not depend on where
+    // a miss is served from, which the chip's does: said where the figures are.
     const auto warm_rows = std::count_if(measured.begin(), measured.end(),
-                                         [](const MeasuredRun& r) { return r.l2_start == "warm"; });
+                                         [](const MeasuredRun& r) { return l2_start_of(r) == L2Start::warm; });
     const std::string warm_note =
         warm_rows == 0 ? std::string()
                        : std::to_string(warm_rows) + " of the " + std::to_string(measured.size()) +
-                             " rows were measured with their arrays in the L2 (gpubench --warm-l2); the GPU model starts "
-                             "every launch with an empty L2, so their L2 rates are not comparable, and where sharers sit "
-                             "in different blocks the chip's L1 rate is lower than a cold start's (docs/fidelity.md, "
+                             " rows were measured with their arrays in the L2 (gpubench --warm-l2) and are simulated "
+                             "so (--l2-start warm); where sharers sit in different blocks the chip's L1 rate is then "
+                             "lower than a cold start's, which the rounds' L1 does not follow (docs/fidelity.md, "
                              "\"Where a launch's first reads come from\")";
     if (!warm_note.empty()) std::cerr << "compare: note: " << warm_note << "\n";
     const std::string preset_name = described ? described->preset

@@ -18,10 +18,22 @@ std::string gpu_preset_names() {
     return names;
 }
 
+namespace {
+
+// What a measured row gives itself rather than the description: the launch's block size and where
+// its L2 started (gpubench's block and l2_start columns); empty for the GPU's own parameters.
+std::string_view given_by_each_row(std::string_view option) {
+    if (option == "block") return "each measured row gives its block size";
+    if (option == "l2-start") return "each measured row gives where its L2 started (gpubench's l2_start column)";
+    return {};
+}
+
+}  // namespace
+
 std::string gpu_parameter_keys() {
     std::string keys;
     for (const GpuParameter& p : gpu_parameters())
-        if (p.option != "block") keys += (keys.empty() ? "" : ", ") + std::string(p.option);
+        if (given_by_each_row(p.option).empty()) keys += (keys.empty() ? "" : ", ") + std::string(p.option);
     return keys;
 }
 
@@ -56,10 +68,11 @@ GpuDescription read_gpu_description(const std::string& path) {
         }
         const bool parameter = std::any_of(gpu_parameters().begin(), gpu_parameters().end(),
                                            [&](const GpuParameter& p) { return p.option == key; });
-        if (!parameter || key == "block")
+        const std::string_view row_given = given_by_each_row(key);
+        if (!parameter || !row_given.empty())
             throw InputError(where + "'" + key + "' is not a GPU model parameter compare takes (" +
-                             (key == "block" ? std::string("each measured row gives its block size")
-                                             : "a config for compare describes the GPU: preset and " + gpu_parameter_keys()) +
+                             (!row_given.empty() ? std::string(row_given)
+                                                 : "a config for compare describes the GPU: preset and " + gpu_parameter_keys()) +
                              ")");
         d.overrides.push_back(key + "=" + value);
     }

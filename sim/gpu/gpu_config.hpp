@@ -60,6 +60,13 @@ enum class LoadGates : std::uint8_t {
     sass,   // also before a load that follows an add in the compiled loop, for the loads it consumes
 };
 
+// What the L2 holds when a launch starts.
+enum class L2Start : std::uint8_t {
+    cold,  // nothing: gpubench flushes the L2 before every measured launch
+    warm,  // what one launch of the same kernel left there (gpubench --warm-l2): the model runs the
+           // launch once unmeasured, then measures a second one with empty L1s
+};
+
 // Which L2 partition an SM is attached to (two partitions).
 enum class PartitionMap : std::uint8_t {
     halves,      // SMs 0 .. N/2-1 to partition 0, the rest to partition 1 (GPCs split in two)
@@ -115,6 +122,10 @@ inline constexpr EnumChoice<KernelCompilation> kKernelCompilationChoices[] = {
     {KernelCompilation::index64, "index64", "64-bit indices, loops unrolled (stencil SWxSH loads, matmul 32)"},
     {KernelCompilation::index32, "index32", "32-bit indices, loops as index64"},
     {KernelCompilation::unroll1, "unroll1", "loops not unrolled (stencil 1 load, matmul 2)"},
+};
+inline constexpr EnumChoice<L2Start> kL2StartChoices[] = {
+    {L2Start::cold, "cold", "the L2 starts empty (gpubench flushes it before each measured launch)"},
+    {L2Start::warm, "warm", "the L2 holds what one launch of the same kernel left (gpubench --warm-l2)"},
 };
 inline constexpr EnumChoice<LoadGates> kLoadGatesChoices[] = {
     {LoadGates::sass, "sass", "a load waits for the loads the adds before it in the compiled loop consume"},
@@ -198,6 +209,7 @@ struct GpuConfig {
     std::uint32_t regs_per_thread = 0;  // 0: registers do not limit residency
     std::uint32_t smem_per_block = 0;   // shared memory the kernel allocates per block (bytes)
     std::uint32_t smem_reserved_per_block = 1024;  // set aside by CUDA per block (cc >= 8.0)
+    L2Start l2_start = L2Start::cold;
     // L1 / shared memory. With l1_auto, the L1 gets what the unified array leaves after the
     // smallest shared-memory carve-out that does not limit residency; otherwise l1.size_bytes.
     bool l1_auto = true;

@@ -43,10 +43,19 @@ Launch builtin_launch(const WorkloadSpec& spec, const GpuConfig& config) {
     return l;
 }
 
+// What one pass over a launch gives: its counters and how it ran.
+struct PassResult {
+    GpuCounters counters;
+    std::uint64_t rounds = 0, sm_batches = 0, sm_batch_runs = 0, warps_loaded = 0;
+};
+
 // Builds the parts for the policies chosen and runs the launch with the lock-step scheduler or
-// the measured timeline.
+// the measured timeline. With a warm L2 (GpuConfig::l2_start) `warm_up` runs first, unmeasured
+// and unobserved, on the same L2; the measured launch then starts with empty L1s, as on the chip,
+// which invalidates them between kernels.
 template <class L1Policy, class L2Policy>
-void run_launch(const Launch& launch, const GpuConfig& config, const RunControl& control, GpuResult& out) {
+void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& config, const RunControl& control,
+                GpuResult& out) {
     const GpuOccupancy& occupancy = out.occupancy;
     const bool l1_enabled = out.l1.enabled(), l2_enabled = config.l2.enabled();
     // Measured timing, an observer and an issue log take every request in one order: one thread.
@@ -59,67 +68,98 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
     zero.l2.name = "L2";
     zero.l1.per_array.assign(arrays, ArrayCounters{});
     zero.l2.per_array.assign(arrays, ArrayCounters{});
-    std::vector<GpuCounters> front_counters(threads, zero);
     GpuCounters l2_counters = zero;
 
     std::vector<SectorCache<L1Policy>> l1s;
+    std::optional<CacheGeometry> l1_geometry;
     if (l1_enabled) {
-        const CacheGeometry g = *make_geometry(out.l1).geometry;
+        l1_geometry = *make_geometry(out.l1).geometry;
         l1s.resize(config.sms);
-        for (std::uint32_t s = 0; s < config.sms; ++s) l1s[s].reset(g, config.seed * 0x9e3779b97f4a7c15ull + 1 + 2 * s, config.l1_set_index);
     }
     const std::size_t slot_count = static_cast<std::size_t>(config.sms) * occupancy.warps_per_block * occupancy.blocks_per_sm;
-    WarpSlots slots = launch.recorded ? WarpSlots(*launch.recorded, config, slot_count)
-                                      : WarpSlots(*launch.workload, config, slot_count);
     // The L2 first: the front ends split stores into its sectors.
     const Coalescer l1_shape(config.l1.line_bytes, config.l1.sector_bytes);
     L2System<L2Policy> l2(config, l1_shape.line_shift(), l1_shape.sector_shift(), l2_counters, control.observer);
     // The L2's slices replay in parallel (lockstep_run.hpp), and each in the host's caches; the
     // measured timeline plays in order.
     if (!config.timeline) l2.split(std::max(threads, l2.host_cache_slices()));
-    std::deque<SmFrontEnd<L1Policy>> fronts;  // (a deque: a front end is never moved)
-    for (GpuCounters& counters : front_counters)
-        fronts.emplace_back(config, l1_enabled ? l1s.data() : nullptr, l2_enabled, l2.sector_shift(), counters,
-                            control.observer);
+    // Cycle timing's arrivals, and its guess at what the L2 holds, which a warm start keeps.
+    std::optional<L1Timing> timing;
+    if (config.timing == IssueTiming::cycles && !config.timeline)
+        timing.emplace(config, l1_enabled ? l1_geometry->lines : 0, config.l1.line_bytes / config.l1.sector_bytes);
 
-    // One entry per warp of the launch, filled as each ends (rounds and cycles alike).
-    if (config.warp_ends) config.warp_ends->assign(launch.blocks * occupancy.warps_per_block, GpuWarpEnd{});
-    const auto t0 = std::chrono::steady_clock::now();
-    std::uint64_t warps_loaded = 0;  // a planned run's (its SMs load on their own: WarpSlots::load_planned)
-    if (config.timeline) {
-        replay_timeline(config, slots, occupancy.warps_per_block, fronts[0], l2, control);
-        out.rounds = 0;  // no rounds: the measured order
-    } else if (config.timing == IssueTiming::cycles) {  // rounds are cycles (docs/gpu-model.md)
-        L1Timing timing(config, l1_enabled ? l1s[0].geometry().lines : 0, config.l1.line_bytes / config.l1.sector_bytes);
-        for (SmFrontEnd<L1Policy>& front : fronts) front.set_timing(&timing);
-        CycleScheduler scheduler(launch.workload, config, occupancy, slots, launch.blocks);
-        LockstepRun<L1Policy, L2Policy, CycleScheduler> run(config, slots, scheduler, fronts, front_counters, l2, control);
-        out.rounds = run.run(launch.requests);
-        out.sm_batches = run.batches();
-        out.sm_batch_runs = run.batch_runs();
-    } else {
-        const std::uint32_t burst = issue_burst_for(config, launch.workload);
-        const double age_weight = warp_age_weight_for(config, launch.workload);
-        const double miss_wait =
-            miss_wait_turns_for(config, launch.workload, occupancy.warps_per_block * occupancy.blocks_per_sm);
-        IssueScheduler scheduler(config, occupancy, slots, launch.blocks, burst, age_weight, miss_wait);
-        LockstepRun<L1Policy, L2Policy> lockstep(config, slots, scheduler, fronts, front_counters, l2, control);
-        // On several threads, refills planned ahead let every SM of a chunk run side by side; not
-        // where misses delay warps, since the plan is made without the caches.
-        std::optional<DispatchPlanner> planner;
-        if (threads > 1 && !launch.recorded && dispatch_plannable(config) && miss_wait == 0) {
-            planner.emplace(*launch.workload, config, occupancy, launch.blocks, burst);
-            lockstep.use_planner(*planner);
+    // One pass over a launch: fresh L1s, warps and front ends; the L2 as the pass before left it.
+    const auto pass = [&](const Launch& run, const RunControl& ctl, bool measured) {
+        PassResult result;
+        for (std::uint32_t s = 0; s < l1s.size(); ++s)
+            l1s[s].reset(*l1_geometry, config.seed * 0x9e3779b97f4a7c15ull + 1 + 2 * s, config.l1_set_index);
+        std::vector<GpuCounters> front_counters(threads, zero);
+        WarpSlots slots = run.recorded ? WarpSlots(*run.recorded, config, slot_count)
+                                       : WarpSlots(*run.workload, config, slot_count);
+        std::deque<SmFrontEnd<L1Policy>> fronts;  // (a deque: a front end is never moved)
+        for (GpuCounters& counters : front_counters)
+            fronts.emplace_back(config, l1_enabled ? l1s.data() : nullptr, l2_enabled, l2.sector_shift(), counters,
+                                ctl.observer);
+        // One entry per warp of the launch, filled as each ends (rounds and cycles alike).
+        GpuConfig pass_config = config;
+        if (!measured) {
+            pass_config.warp_ends = nullptr;
+            pass_config.issue_log = nullptr;
         }
-        out.rounds = lockstep.run(launch.requests);
-        // Every block the run dispatched was planned, so the planner has loaded them all.
-        if (planner) warps_loaded = planner->warps_loaded();
-        out.sm_batches = lockstep.batches();
-        out.sm_batch_runs = lockstep.batch_runs();
-    }
+        if (pass_config.warp_ends) pass_config.warp_ends->assign(run.blocks * occupancy.warps_per_block, GpuWarpEnd{});
+        if (config.timeline) {
+            replay_timeline(pass_config, slots, occupancy.warps_per_block, fronts[0], l2, ctl);
+            result.rounds = 0;  // no rounds: the measured order
+        } else if (timing) {  // rounds are cycles (docs/gpu-model.md)
+            for (SmFrontEnd<L1Policy>& front : fronts) front.set_timing(&*timing);
+            CycleScheduler scheduler(run.workload, pass_config, occupancy, slots, run.blocks);
+            LockstepRun<L1Policy, L2Policy, CycleScheduler> lockstep(pass_config, slots, scheduler, fronts, front_counters,
+                                                                      l2, ctl);
+            result.rounds = lockstep.run(run.requests);
+            result.sm_batches = lockstep.batches();
+            result.sm_batch_runs = lockstep.batch_runs();
+        } else {
+            const std::uint32_t burst = issue_burst_for(config, run.workload);
+            const double age_weight = warp_age_weight_for(config, run.workload);
+            const double miss_wait =
+                miss_wait_turns_for(config, run.workload, occupancy.warps_per_block * occupancy.blocks_per_sm);
+            IssueScheduler scheduler(pass_config, occupancy, slots, run.blocks, burst, age_weight, miss_wait);
+            LockstepRun<L1Policy, L2Policy> lockstep(pass_config, slots, scheduler, fronts, front_counters, l2, ctl);
+            // On several threads, refills planned ahead let every SM of a chunk run side by side; not
+            // where misses delay warps, since the plan is made without the caches.
+            std::optional<DispatchPlanner> planner;
+            if (threads > 1 && !run.recorded && dispatch_plannable(config) && miss_wait == 0) {
+                planner.emplace(*run.workload, config, occupancy, run.blocks, burst);
+                lockstep.use_planner(*planner);
+            }
+            result.rounds = lockstep.run(run.requests);
+            // Every block the run dispatched was planned, so the planner has loaded them all.
+            if (planner) result.warps_loaded = planner->warps_loaded();
+            result.sm_batches = lockstep.batches();
+            result.sm_batch_runs = lockstep.batch_runs();
+        }
+        if (!result.warps_loaded) result.warps_loaded = slots.warps_loaded();
+        result.counters = zero;
+        for (const GpuCounters& c : front_counters) result.counters += c;
+        return result;
+    };
 
-    GpuCounters counters = zero;
-    for (const GpuCounters& c : front_counters) counters += c;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (warm_up) {
+        // The unmeasured launch: half of the progress, no observer, and its counters dropped.
+        RunControl quiet = control;
+        quiet.observer = nullptr;
+        if (control.progress) quiet.progress = [&](double f) { control.progress(0.5 * f); };
+        l2.mute_observer();
+        pass(*warm_up, quiet, false);
+        l2.start_launch(zero, control.observer);
+        if (timing) timing->start_launch();
+    }
+    RunControl measured_control = control;
+    if (warm_up && control.progress) measured_control.progress = [&](double f) { control.progress(0.5 + 0.5 * f); };
+    PassResult measured = pass(launch, measured_control, true);
+
+    GpuCounters& counters = measured.counters;
     counters += l2_counters;
     l2.add_slice_counters(counters);
     if (control.progress) control.progress(1.0);
@@ -128,11 +168,16 @@ void run_launch(const Launch& launch, const GpuConfig& config, const RunControl&
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.steps = launch.steps;  // work items (threads), as in the thread model (rounds are out.rounds)
     r.arrays = launch.arrays;
+    out.rounds = measured.rounds;
+    out.sm_batches = measured.sm_batches;
+    out.sm_batch_runs = measured.sm_batch_runs;
     out.blocks = launch.blocks;
-    out.warps = warps_loaded ? warps_loaded : slots.warps_loaded();
+    out.warps = measured.warps_loaded;
 }
 
-GpuResult run_with_policies(const Launch& launch, const GpuConfig& config, const RunControl& control) {
+// `warm_up`: the launch a warm L2 start runs first (GpuConfig::l2_start), or null.
+GpuResult run_with_policies(const Launch& launch, const Launch* warm_up, const GpuConfig& config,
+                            const RunControl& control) {
     if (config.warp_ends && config.timeline)
         throw SimulationError("warp ends are not recorded with --warp-times, which replays measured ones");
     // OPT needs a pre-pass over each cache's own lookups, which the GPU model does not make.
@@ -143,7 +188,7 @@ GpuResult run_with_policies(const Launch& launch, const GpuConfig& config, const
     out.l1 = effective_l1(config);
     with_policy<GpuPolicies>(config.l2.policy, [&]<class L2Policy>() {
         with_policy<GpuPolicies>(config.l1.policy,
-                                 [&]<class L1Policy>() { run_launch<L1Policy, L2Policy>(launch, config, control, out); });
+                                 [&]<class L1Policy>() { run_launch<L1Policy, L2Policy>(launch, warm_up, config, control, out); });
     });
     return out;
 }
@@ -158,7 +203,9 @@ GpuResult simulate_gpu_model(const WorkloadSpec& spec, const GpuConfig& config, 
     validate(spec);
     validate(config);
     if (config.timeline) validate_timeline(spec, config);
-    return run_with_policies(builtin_launch(spec, config), config, control);
+    const Launch launch = builtin_launch(spec, config);
+    // A warm start runs the same launch first (its warps are generated afresh).
+    return run_with_policies(launch, config.l2_start == L2Start::warm ? &launch : nullptr, config, control);
 }
 
 GpuResult simulate_gpu_trace(const std::string& path, const GpuConfig& config, const RunControl& control) {
@@ -178,14 +225,24 @@ GpuResult simulate_gpu_trace(const std::string& path, const GpuConfig& config, c
     if (recorded.threads_per_block() != config.block)
         throw SimulationError(path + ": the trace's launch has blocks of " + std::to_string(recorded.threads_per_block()) +
                               " threads (" + h.launch->describe() + "), the configuration " + std::to_string(config.block));
-    Launch launch;
-    launch.workload = h.workload ? &*h.workload : nullptr;
-    launch.recorded = &recorded;
-    launch.blocks = recorded.blocks();
-    launch.steps = h.steps;
-    launch.requests = (h.accesses + config.warp_size - 1) / config.warp_size;
-    launch.arrays = h.arrays;
-    GpuResult out = run_with_policies(launch, config, control);
+    const auto launch_of = [&](RecordedWarps& warps) {
+        Launch launch;
+        launch.workload = h.workload ? &*h.workload : nullptr;
+        launch.recorded = &warps;
+        launch.blocks = warps.blocks();
+        launch.steps = h.steps;
+        launch.requests = (h.accesses + config.warp_size - 1) / config.warp_size;
+        launch.arrays = h.arrays;
+        return launch;
+    };
+    // A warm start replays the trace once first, from a reader of its own (a reader decodes once).
+    std::optional<RecordedWarps> first;
+    std::optional<Launch> warm_up;
+    if (config.l2_start == L2Start::warm) {
+        first.emplace(path, readers);
+        warm_up = launch_of(*first);
+    }
+    GpuResult out = run_with_policies(launch_of(recorded), warm_up ? &*warm_up : nullptr, config, control);
     out.recorded_workload = h.workload;
     return out;
 }

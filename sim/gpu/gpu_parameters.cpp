@@ -124,6 +124,15 @@ std::vector<GpuParameter> make_table() {
                  .set = set_bytes32<&GpuConfig::smem_reserved_per_block>,
                  .sources = {every(D, "1 KiB shared memory reserved per block on cc >= 8.0, none before: "
                                           "CUDA C++ Programming Guide, shared memory sections")}});
+    t.push_back({.option = "l2-start", .report_key = "l2_start", .field = "l2_start", .group = "Launch and SMs",
+                 .type = P::choice, .choices = texts(kL2StartChoices),
+                 .help = "what the L2 holds when the launch starts: nothing, or what one launch of the same kernel "
+                         "left (the model runs it once unmeasured first)",
+                 .get = get_choice<&GpuConfig::l2_start, kL2StartChoices>,
+                 .set = set_choice<&GpuConfig::l2_start, kL2StartChoices>,
+                 .sources = {every(A, "the launch, not the hardware: cold, as gpubench measures (it flushes the L2 "
+                                      "before every measured launch), unless given; compare takes each measured row's "
+                                      "(gpubench --warm-l2 writes l2_start = warm)")}});
     // ---- L1 and shared memory
     t.push_back({.option = "unified-l1", .report_key = "unified_l1_bytes", .field = "unified_l1_bytes",
                  .group = "L1 and shared memory", .type = P::bytes, .range = "bytes, K/M suffixes", .min = 0,

@@ -55,6 +55,13 @@ public:
     void end_chunk() {
         if (dram_) presence_.merge();
     }
+    // A new launch on the same L2 (GpuConfig::l2_start warm): the L1s start empty and the clock at
+    // 0, the L2 keeps what the launch before asked for.
+    void start_launch() {
+        end_chunk();
+        for (std::vector<std::uint64_t>& a : arrival_) std::fill(a.begin(), a.end(), 0);
+        std::fill(port_free_.begin(), port_free_.end(), 0);
+    }
 
 private:
     static constexpr std::uint64_t kFixed = 1u << 16;  // port times in 1/65536 cycles

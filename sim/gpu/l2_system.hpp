@@ -56,14 +56,9 @@ public:
         sectors_per_line_shift_ = geometry_.line_shift - geometry_.sector_shift;
         const std::uint32_t granule = std::max(config.dram_fetch_bytes, geometry_.sector_bytes);
         granule_sectors_ = granule >> geometry_.sector_shift;
-        // Cycle timing's clock is the cycle: its windows are the ones measured in cycles.
-        const bool cycles = config.timing == IssueTiming::cycles && !config.timeline;
         keyed_ = parts_[0].sets_independent() && l1_line_shift <= geometry_.line_shift;
         l1_to_l2_line_shift_ = keyed_ ? geometry_.line_shift - l1_line_shift : 0;
-        coalescer_.reset(cycles ? config.l2_coalesce_hit_cycles : config.l2_coalesce_hit_rounds,
-                         cycles ? config.l2_coalesce_miss_cycles : config.l2_coalesce_miss_rounds,
-                         config.l2_coalesce_requesters, config.sms, keyed_ ? geometry_.sets : 1);
-        coalescer_.set_neighbours(config.l2_coalesce_scope == CoalesceScope::neighbours);
+        reset_coalescer();
         same_lines_ = l1_line_shift == geometry_.line_shift && l1_sector_shift == geometry_.sector_shift;
     }
 
@@ -96,6 +91,20 @@ public:
     void add_slice_counters(GpuCounters& total) const {
         for (const GpuCounters& c : extra_counters_) total += c;
     }
+    // A new launch on the same L2 (GpuConfig::l2_start warm): every slice's counters back to
+    // `zero`, the coalescer's requests forgotten (its clock starts again at 0), the lines kept.
+    // `observer` sees the new launch's events (the one before may have run unobserved).
+    void start_launch(const GpuCounters& zero, SimObserver* observer) {
+        for (Slice& sl : slices_) {
+            *sl.counters = zero;
+            sl.brought.sectors = 0;
+        }
+        if (enabled_) reset_coalescer();
+        observer_ = observer;
+    }
+    // Runs without an observer until start_launch (the unmeasured launch of a warm start). Call
+    // after split(), which keeps one slice where an observer is given.
+    void mute_observer() { observer_ = nullptr; }
 
     std::uint32_t sector_shift() const { return geometry_.sector_shift; }
     // Whether play() needs the launch block of each request (the coalescer groups by block).
@@ -154,6 +163,16 @@ private:
             sl.set = parts_[0].set_of(line);
         }
         return sl.set;
+    }
+
+    // An empty coalescer. Cycle timing's clock is the cycle: its windows are the ones measured in
+    // cycles.
+    void reset_coalescer() {
+        const bool cycles = config_.timing == IssueTiming::cycles && !config_.timeline;
+        coalescer_.reset(cycles ? config_.l2_coalesce_hit_cycles : config_.l2_coalesce_hit_rounds,
+                         cycles ? config_.l2_coalesce_miss_cycles : config_.l2_coalesce_miss_rounds,
+                         config_.l2_coalesce_requesters, config_.sms, keyed_ ? geometry_.sets : 1);
+        coalescer_.set_neighbours(config_.l2_coalesce_scope == CoalesceScope::neighbours);
     }
 
     // The coalescer's key of an L1 line: its L2 set (see the top of the file), or 0.
