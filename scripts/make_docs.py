@@ -1535,6 +1535,26 @@ def gen_warm_l2_training():
                  "`--gpu lat-dram=691` on the cold rows and without on the warm ones); the L1 hit rate in %".format(WARM_L2))
             + "\n" + "\n".join(out) + "\n\n" + "\n".join("- " + line for line in summary) + "\n")
 
+def gen_warm_l2_counts():
+    """The presets' L2 hit rate and DRAM reads on the warm probes and the training launches, each row
+    simulated with the L2 start it was measured with (compare's --l2-start per row)."""
+    out = ["| launches | L2 start | rows | L2 within 5 points | mean \\|L2 error\\| | DRAM read, the chip (MB) | "
+           "DRAM read, the model (MB) |", "|---|---|---:|---:|---:|---:|---:|"]
+    for stem, label in (("preset", "warm probes (768² matmul, strips)"), ("training", "training (1024³ matmul, 3x3 stencil)")):
+        rows = read_csv("{}/compare/{}.csv".format(WARM_L2, stem))
+        for start in ("cold", "warm"):
+            mine = [r for r in rows if r["set"].split()[0] == start]
+            errors = [float(r["simulated:" + L2R]) - float(r["measured:" + L2R]) for r in mine]
+            dram = lambda side: sum(float(r[side + ":dram__bytes_read.sum"]) for r in mine) / 1e6
+            out.append("| {} | {} | {} | {}/{} | {:.2f} | {:.1f} | {:.1f} |".format(
+                label, start, len(mine), sum(abs(e) <= 5 for e in errors), len(errors),
+                sum(abs(e) for e in errors) / len(errors), dram("measured"), dram("simulated")))
+    return (note("from `{0}/compare/preset.csv` and `{0}/compare/training.csv`, written by `scripts/warm_l2_report.sh "
+                 "preset training` (`cachesim compare --preset h200`, every row simulated with its own `l2_start`); the "
+                 "L2 rate over all L2 read lookups, DRAM reads summed over the rows".format(WARM_L2))
+            + "\n" + "\n".join(out) + "\n")
+
+
 GENERATORS = {
     "parameters": gen_parameters,
     "simulate-default": gen_simulate_default,
@@ -1586,6 +1606,7 @@ GENERATORS = {
     "heldout-index64-summary": gen_heldout_index64_summary,
     "warm-l2": gen_warm_l2,
     "warm-l2-training": gen_warm_l2_training,
+    "warm-l2-counts": gen_warm_l2_counts,
 }
 
 

@@ -3,12 +3,15 @@
 # `scripts/device_heldout.sh warm`: the same launches measured with a cold L2 and with their
 # arrays already in it) through `cachesim compare`, writing tests/data/h200/warm_l2/compare/MODEL.{csv,txt}:
 #
-#   preset        the h200 preset, on both files (the rounds have no latencies: one prediction for
-#                 both starts)
+# compare simulates each row with the L2 start it was measured with (its l2_start column:
+# --l2-start warm runs the launch once unmeasured first).
+#
+#   preset        the h200 preset, on both files (the rounds have no latencies: the L1 is one
+#                 prediction for both starts; the L2 and DRAM counts are each start's)
 #   cycles_cold   cycle timing (greedy then oldest, the measured issue cost) with a launch's first
 #                 reads waiting for DRAM (--lat-dram 691, the median DRAM read l2probe measures), on the cold file
-#   cycles_warm   the same without a DRAM wait (every L1 miss an L2 hit, 291 cycles), on the warm
-#                 file, whose arrays are in the L2
+#   cycles_warm   the same, on the warm file: its launches find their arrays in the L2, so no miss
+#                 waits for DRAM (every L1 miss an L2 hit, 291 cycles)
 #   training      the h200 preset on the training launches measured cold and warm
 #                 (warm_training_{cold,warm}.csv, `scripts/device_heldout.sh warm_training`)
 #   training_cycles_cold, training_cycles_warm   cycle timing as cycles_cold and cycles_warm, on
@@ -37,17 +40,17 @@ if [ ! -x "$bin" ]; then
 fi
 parallel=()
 [ "$jobs" = 0 ] || parallel=(--jobs "$jobs" --threads 1)
-cycles=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto)
+cycles=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto --gpu lat-dram=691)
 mkdir -p "$dir/compare"
 for model in "${models[@]}"; do
   case "$model" in
     preset) measured=(--measured "cold=$dir/warm_probe_cold.csv" --measured "warm=$dir/warm_probe_warm.csv"); options=() ;;
-    cycles_cold) measured=(--measured "cold=$dir/warm_probe_cold.csv"); options=("${cycles[@]}" --gpu lat-dram=691) ;;
+    cycles_cold) measured=(--measured "cold=$dir/warm_probe_cold.csv"); options=("${cycles[@]}") ;;
     cycles_warm) measured=(--measured "warm=$dir/warm_probe_warm.csv"); options=("${cycles[@]}") ;;
     training) measured=(--measured "cold=$dir/warm_training_cold.csv" --measured "warm=$dir/warm_training_warm.csv")
               options=() ;;
     training_cycles_cold) measured=(--measured "cold=$dir/warm_training_cold.csv" --where kernel=matmul)
-                          options=("${cycles[@]}" --gpu lat-dram=691) ;;
+                          options=("${cycles[@]}") ;;
     training_cycles_warm) measured=(--measured "warm=$dir/warm_training_warm.csv" --where kernel=matmul)
                           options=("${cycles[@]}") ;;
     *) echo "warm_l2_report: unknown model $model (preset, cycles_cold, cycles_warm, training, training_cycles_cold," \

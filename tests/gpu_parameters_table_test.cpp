@@ -19,14 +19,14 @@ namespace {
 // caches' names and write policies, which the GPU model fixes.
 const std::set<std::string> kModelFields = {
     "sms", "warp_size", "block", "max_threads_per_sm", "max_blocks_per_sm", "regs_per_sm",
-    "regs_per_thread", "smem_per_block", "smem_reserved_per_block", "l1_auto", "unified_l1_bytes",
+    "regs_per_thread", "smem_per_block", "smem_reserved_per_block", "l2_start", "l1_auto", "unified_l1_bytes",
     "carveouts_kib", "l1.size_bytes", "l1.line_bytes", "l1.sector_bytes", "l1.ways", "l1_set_index", "l1.policy",
     "l2.size_bytes", "l2.line_bytes", "l2.sector_bytes", "l2.ways", "l2.policy", "l2_partitions",
     "partition_map", "partition_fill", "l2_set_index", "dram_fetch_bytes", "l2_coalesce_hit_rounds",
     "l2_coalesce_miss_rounds", "l2_coalesce_requesters", "l2_coalesce_scope", "cta_order", "cta_refill",
     "scheduler", "warp_rate_spread", "warp_rate_redraw", "issue_burst", "block_start_skip", "warp_age_weight", "warp_age_group",
     "miss_wait_turns",
-    "compilation", "timing", "schedulers_per_sm", "lat_l1_hit", "lat_l1_miss", "lat_dram", "load_gates", "issue_cycles",
+    "compilation", "timing", "schedulers_per_sm", "lat_l1_hit", "lat_l1_miss", "lat_dram", "lat_l2_far", "load_gates", "issue_cycles",
     "l1_miss_bandwidth", "l2_coalesce_hit_cycles", "l2_coalesce_miss_cycles",
 };
 

@@ -28,6 +28,11 @@ namespace cachesim {
 class CycleScheduler {
 public:
     static constexpr std::uint32_t kMaxSchedulers = 16;
+    // Ticks per chunk of the lock-step run (lockstep_run.hpp). Within a chunk an SM does not see
+    // the DRAM reads other SMs started (l2_presence.hpp), so a chunk is short: 256 cycles at four
+    // schedulers, less than an L2 hit takes, so an SM is blind to what is on its way for at most
+    // that long.
+    static constexpr std::uint64_t kChunkRounds = 1024;
 
     // Throws SimulationError when a scheduler would hold more than 64 warps.
     // spec: the built-in workload, or null for a recorded kernel (no compiled loop known: "auto"

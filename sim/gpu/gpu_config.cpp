@@ -212,6 +212,9 @@ void validate(const GpuConfig& c) {
                  std::to_string(static_cast<int>(kMaxIssueCycles)));
         if (c.lat_l1_hit < 1 || c.lat_l1_miss < 1 || c.lat_l1_hit > (1u << 20) || c.lat_l1_miss > (1u << 20))
             fail("--lat-l1-hit/--lat-l1-miss: latencies must be between 1 and " + std::to_string(1u << 20) + " cycles");
+        if (c.lat_l2_far > (1u << 20))
+            fail("--lat-l2-far " + std::to_string(c.lat_l2_far) + " must be between 0 (off) and " +
+                 std::to_string(1u << 20) + " cycles");
         if (c.lat_dram > (1u << 20))
             fail("--lat-dram " + std::to_string(c.lat_dram) + " must be between 0 (off) and " +
                  std::to_string(1u << 20) + " cycles");

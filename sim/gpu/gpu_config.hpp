@@ -285,6 +285,11 @@ struct GpuConfig {
     // (l2_presence.hpp) takes this many cycles instead: it comes from DRAM. 0: every L1 miss takes
     // lat_l1_miss.
     std::uint32_t lat_dram = 0;
+    // Cycle timing with two L2 partitions filled from their homes (PartitionFill::home): an L1
+    // miss of a sector whose line's home is the other partition, and of which the SM's own
+    // partition holds no copy from an earlier chunk, takes this many cycles instead of
+    // lat_l1_miss: the far half serves it (and the near half keeps a copy). 0: one latency for both.
+    std::uint32_t lat_l2_far = 0;
     LoadGates load_gates = LoadGates::sass;
     // Cycle timing: cycles a scheduler is taken by each request it issues, the loop's other
     // instructions included (the busiest of its issue port and pipes, loop_issue_cost.hpp), so a

@@ -574,6 +574,18 @@ std::vector<GpuParameter> make_table() {
                                              "together, wave after wave\")"),
                              only("h100", A, "0: off; 716 cycles, the median DRAM read l2probe measures on an H100 "
                                              "(tests/data/h100/l2probe.txt), is an option")}});
+    t.push_back({.option = "lat-l2-far", .report_key = "lat_l2_far", .field = "lat_l2_far", .group = kCycles,
+                 .type = P::count, .range = "0..1048576", .min = 0, .max = 2000,
+                 .help = "cycles: cycles from a load's issue to its data when a sector misses in L1, its line's home "
+                         "is the other L2 partition and the SM's own partition holds no copy from an earlier chunk "
+                         "(two partitions filled from their homes); 0: --lat-l1-miss for both halves",
+                 .get = get_number<&GpuConfig::lat_l2_far>, .set = set_count32<&GpuConfig::lat_l2_far>,
+                 .sources = {every(A, "0: off, one latency for both halves (not measured on this chip)"),
+                             only("h200", A, "0: off; about 460 cycles, the far hits l2probe measures from an SM of the "
+                                             "other partition (above the mix's median 418, up to its p90 488: "
+                                             "tests/data/h200/l2probe_sm.csv), is an option: with it and --lat-dram 691 "
+                                             "the fresh matmul sets part too far (docs/fidelity.md, \"Alternatives tried "
+                                             "and not kept\")")}});
     t.push_back({.option = "load-gates", .report_key = "load_gates", .field = "load_gates", .group = kCycles,
                  .type = P::choice, .choices = texts(kLoadGatesChoices),
                  .help = "cycles: where a warp waits inside an iteration of its loop",

@@ -20,6 +20,12 @@ namespace cachesim {
 
 class IssueScheduler {
 public:
+    // Rounds per chunk of the lock-step run (lockstep_run.hpp). An SM's L1 state (about 130 KiB on
+    // the H200) is cold in the host's caches when its turn comes again, so a chunk must be long
+    // enough to pay for reloading it: 1,024 rounds took the naive matmul with warp rate spread
+    // twice as long as 16,384.
+    static constexpr std::uint64_t kChunkRounds = 16384;
+
     IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
                    WarpSlots& slots);
     // A launch of `blocks` blocks whose warps issue `burst` requests per turn (issue_burst_for),

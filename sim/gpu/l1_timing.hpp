@@ -12,6 +12,7 @@
 
 #include "sim/gpu/gpu_config.hpp"
 #include "sim/gpu/l2_presence.hpp"
+#include "sim/gpu/partition_routing.hpp"
 
 namespace cachesim {
 
@@ -22,7 +23,14 @@ public:
         : hit_(config.lat_l1_hit), miss_(config.lat_l1_miss), dram_(config.lat_dram),
           sectors_per_line_(sectors_per_line),
           sector_shift_(static_cast<std::uint32_t>(std::countr_zero(config.l1.sector_bytes))),
-          presence_(config.sms, static_cast<std::uint32_t>(std::countr_zero(config.dram_fetch_bytes))) {
+          presence_(config.sms, static_cast<std::uint32_t>(std::countr_zero(config.dram_fetch_bytes))),
+          copies_(config.sms, static_cast<std::uint32_t>(std::countr_zero(config.dram_fetch_bytes))) {
+        if (config.lat_l2_far && config.l2.enabled() && config.l2_partitions == 2 &&
+            config.partition_fill == PartitionFill::home) {
+            far_ = config.lat_l2_far;
+            near_ = near_partitions(config, 2);
+            l2_line_shift_ = static_cast<std::uint32_t>(std::countr_zero(config.l2.line_bytes));
+        }
         arrival_.assign(config.sms, std::vector<std::uint64_t>(l1_lines * sectors_per_line, 0));
         if (config.l1_miss_bandwidth > 0)
             miss_gap_ = static_cast<std::uint64_t>(static_cast<double>(kFixed) / config.l1_miss_bandwidth + 0.5);
@@ -41,7 +49,7 @@ public:
             if ((hit >> i) & 1u) {
                 ready = std::max(ready, std::max(now + hit_, arrival[i]));
             } else {
-                arrival[i] = sent(s, now) + miss_latency(s, line_address + (static_cast<std::uint64_t>(i) << sector_shift_));
+                arrival[i] = miss_arrival(s, line_address + (static_cast<std::uint64_t>(i) << sector_shift_), sent(s, now));
                 ready = std::max(ready, arrival[i]);
             }
         }
@@ -49,16 +57,18 @@ public:
     }
     // A load of the line at `line_address` with no L1: every sector comes from the L2 (or DRAM).
     std::uint64_t uncached(std::uint32_t s, std::uint64_t line_address, std::uint64_t now) {
-        return sent(s, now) + miss_latency(s, line_address);
+        return miss_arrival(s, line_address, sent(s, now));
     }
     // Between chunks of cycles (lockstep_run.hpp): what the SMs asked of the L2 is there now.
     void end_chunk() {
         if (dram_) presence_.merge();
+        if (far_) copies_.merge();
     }
     // A new launch on the same L2 (GpuConfig::l2_start warm): the L1s start empty and the clock at
     // 0, the L2 keeps what the launch before asked for.
     void start_launch() {
-        end_chunk();
+        if (dram_) presence_.settle();
+        if (far_) copies_.settle();
         for (std::vector<std::uint64_t>& a : arrival_) std::fill(a.begin(), a.end(), 0);
         std::fill(port_free_.begin(), port_free_.end(), 0);
     }
@@ -74,16 +84,36 @@ private:
         return (free - miss_gap_) / kFixed;
     }
 
-    // An L1 miss of SM s for `address`: from the L2, or from DRAM where no earlier chunk asked for it.
-    std::uint64_t miss_latency(std::uint32_t s, std::uint64_t address) {
-        if (dram_ == 0 || presence_.holds(address)) return miss_;
-        presence_.note(s, address);
-        return dram_;
+    // When the data of SM s's L1 miss for `address`, sent to the L2 at cycle `at`, arrives: from
+    // the L2, or from DRAM where no earlier chunk asked for it, or when the DRAM read an earlier
+    // chunk started arrives, if that is later than an L2 hit would be.
+    std::uint64_t miss_arrival(std::uint32_t s, std::uint64_t address, std::uint64_t at) {
+        const std::uint64_t l2_hit = at + l2_latency(s, address);
+        if (dram_ == 0) return l2_hit;
+        const std::uint64_t dram_read = presence_.arrival(address);
+        if (dram_read != L2Presence::kAbsent) return std::max(l2_hit, dram_read);
+        presence_.note(s, address, at + dram_);
+        return at + dram_;
+    }
+    // An L2 hit's latency for SM s: from the far half where the line's home is the other
+    // partition and SM s's partition has no copy yet (it keeps one from now on).
+    std::uint64_t l2_latency(std::uint32_t s, std::uint64_t address) {
+        if (far_ == 0) return miss_;
+        const std::uint32_t near = near_[s];
+        if (l2_home_partition(address >> l2_line_shift_) == near || copies_.holds(address, near)) return miss_;
+        copies_.note(s, address, 0, near);
+        return far_;
     }
 
     std::uint64_t hit_, miss_, dram_;  // dram_ 0: every miss takes miss_
     std::uint32_t sectors_per_line_, sector_shift_;
     L2Presence presence_;
+    // Two partitions and lat_l2_far: the granules each partition holds a copy of (tag: partition),
+    // the SMs' partitions and the L2's line size.
+    L2Presence copies_;
+    std::uint64_t far_ = 0;
+    std::vector<std::uint32_t> near_;
+    std::uint32_t l2_line_shift_ = 7;
     std::vector<std::vector<std::uint64_t>> arrival_;  // per SM: per L1 slot and sector
     std::uint64_t miss_gap_ = 0;                      // fixed point cycles between miss sectors (0: no limit)
     std::vector<std::uint64_t> port_free_;            // per SM, fixed point: when its port is free

@@ -89,11 +89,9 @@ public:
     }
 
 private:
-    // Rounds per chunk. An SM's L1 state (about 130 KiB on the H200) is cold in the host's caches
-    // when its turn comes again, so a chunk must be long enough to pay for reloading it: 1,024
-    // rounds took the naive matmul with warp rate spread twice as long as 16,384. Per SM and
-    // chunk the L2 events are buffered (tens of MiB at most).
-    static constexpr std::uint64_t kChunkRounds = 16384;
+    // Rounds (or ticks) per chunk: the scheduler's. Per SM and chunk the L2 events are buffered
+    // (tens of MiB at most).
+    static constexpr std::uint64_t kChunkRounds = Scheduler::kChunkRounds;
     static constexpr std::uint64_t kNotParked = ~0ull;
     static constexpr std::uint32_t kNoEvent = ~0u;
     static constexpr std::uint32_t kPrefetchAhead = 6;  // SMs
