@@ -56,13 +56,20 @@ TEST(L2Presence, KeepsTheEarliestArrival) {
     EXPECT_FALSE(l2.holds(0x2040));
 }
 
-TEST(L1Timing, AMissWaitsForTheDramReadAnotherSmStarted) {
+// The h200 preset under cycle timing with the latencies worked by hand: L1 hit 10, L2 hit 100,
+// 64 B DRAM fetch granules.
+GpuConfig cycles_by_hand() {
     GpuConfig c = find_gpu_preset("h200")->config;
     c.timing = IssueTiming::cycles;
     c.lat_l1_hit = 10;
     c.lat_l1_miss = 100;
-    c.lat_dram = 5000;
     c.dram_fetch_bytes = 64;
+    return c;
+}
+
+TEST(L1Timing, AMissWaitsForTheDramReadAnotherSmStarted) {
+    GpuConfig c = cycles_by_hand();
+    c.lat_dram = 5000;
     L1Timing t(c, 16, 4);
     const std::uint64_t a = 0x10000, b = 0x20000, d = 0x30000;
     // SM 0 misses a's first sector at cycle 0: nobody asked for its granule, so DRAM, at 5,000.
@@ -92,12 +99,8 @@ TEST(L1Timing, AMissWaitsForTheDramReadAnotherSmStarted) {
 // other partition is served by the far half, 400 cycles here against 100, until the SM's own
 // partition holds a copy from an earlier chunk; a line homed in the SM's partition is near.
 TEST(L1Timing, AMissHomedInTheFarHalfTakesTheFarLatencyUntilTheNearHalfHasACopy) {
-    GpuConfig c = find_gpu_preset("h200")->config;
-    c.timing = IssueTiming::cycles;
-    c.lat_l1_hit = 10;
-    c.lat_l1_miss = 100;
+    GpuConfig c = cycles_by_hand();
     c.lat_l2_far = 400;
-    c.dram_fetch_bytes = 64;
     ASSERT_EQ(c.partition_fill, PartitionFill::home);
     const std::vector<std::uint32_t> near = near_partitions(c, 2);
     // two SMs of one partition and one of the other
