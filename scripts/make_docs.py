@@ -1489,8 +1489,8 @@ def gen_warm_l2():
     return (note("from `{0}/warm_probe_cold.csv` and `{0}/warm_probe_warm.csv` (`scripts/device_heldout.sh warm`: the "
                  "same launches on the H200 with the L2 flushed and with their arrays in it, gpubench `--warm-l2`) and "
                  "`{0}/compare/{{preset,cycles_cold,cycles_warm}}.csv`, written by `scripts/warm_l2_report.sh` (the "
-                 "presets; `--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto`, with `--gpu "
-                 "lat-dram=691` for the cold L2); the L1 hit rate in %, — where compare left the row out (its L2 "
+                 "presets; `--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto --gpu lat-dram=691` "
+                 "for cycle timing, every row with the L2 start it was measured with); the L1 hit rate in %, — where compare left the row out (its L2 "
                  "counters contradict each other)".format(WARM_L2))
             + "\n" + "\n".join(out) + "\n\n"
             + "- the chip, warm less cold: {:+.1f} to {:+.1f} points\n".format(min(drops), max(drops))
@@ -1531,8 +1531,8 @@ def gen_warm_l2_training():
     return (note("from `{0}/warm_training_cold.csv` and `{0}/warm_training_warm.csv` (`scripts/device_heldout.sh "
                  "warm_training`: the training set's 1024³ matmul on the H200 with the L2 flushed and with its arrays "
                  "in it) and `{0}/compare/{{training,training_cycles_cold,training_cycles_warm}}.csv` "
-                 "(`scripts/warm_l2_report.sh`: the presets, one prediction for both starts; cycle timing with "
-                 "`--gpu lat-dram=691` on the cold rows and without on the warm ones); the L1 hit rate in %".format(WARM_L2))
+                 "(`scripts/warm_l2_report.sh`: the presets, one L1 prediction for both starts; cycle timing with "
+                 "`--gpu lat-dram=691`, every row with the L2 start it was measured with); the L1 hit rate in %".format(WARM_L2))
             + "\n" + "\n".join(out) + "\n\n" + "\n".join("- " + line for line in summary) + "\n")
 
 def gen_warm_l2_counts():
