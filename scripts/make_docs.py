@@ -507,6 +507,59 @@ SET_NAMES = {"training": "training (the fit's own rows)", "heldout": "held-out",
              "fresh2": "second fresh"}
 
 
+OTHER = S + "l1_hit_rate_other_block.pct"  # points of the simulated L1 rate from another block
+OTHER_BUCKETS = [(0, 1), (1, 5), (5, 10), (10, 20), (20, 40), (40, 100)]
+
+
+def gen_hit_sources():
+    """gpu-model.md: the training matmul at block 128, each schedule's hits from other blocks."""
+    path = report_path("h200", "training", "matmul")
+    out = ["| schedule | the chip's L1 % | the model's L1 % | of which from another block (points) | error (points) |",
+           "|---|---:|---:|---:|---:|"]
+    for r in read_csv(path):
+        if r["block"] != "128":
+            continue
+        out.append("| `{}` | {:.1f} | {:.1f} | {:.1f} | {:+.1f} |".format(
+            r["schedule"], float(r[M + L1R]), float(r[S + L1R]), float(r[OTHER]), l1_error(r)))
+    return note("`{}`, written by `scripts/fidelity_report.sh` (`cachesim compare --preset h200`: the 1024³ "
+                "matmul at block 128, the training set)".format(path)) + "\n" + "\n".join(out) + "\n"
+
+
+def gen_hit_sources_errors():
+    """fidelity.md: the L1 error of every launch of both chips by the points of its simulated
+    L1 rate that come from another block."""
+    groups = [("h200", "training (the fit's own rows)", lambda r: r["set"] == "training"),
+              ("h200", "held-out and both fresh sets", lambda r: r["set"] != "training"),
+              ("h100", "every set (nothing fitted on this chip)", lambda r: True)]
+    out = ["| GPU | set | from another block (points) | launches | L1 within 3 points | L1 beyond 6 | "
+           "mean \\|L1 error\\| | error range (points) |",
+           "|---|---|---|---:|---:|---:|---:|---|"]
+    used = []
+    for gpu, label, keep in groups:
+        rows = []
+        for set_name in ALL_REPORT_SETS:
+            for kernel in REPORT_KERNELS:
+                path = report_path(gpu, set_name, kernel)
+                if not os.path.exists(os.path.join(ROOT, path)):
+                    continue
+                if path not in used:
+                    used.append(path)
+                rows += [r for r in read_csv(path) if keep(r)]
+        for lo, hi in OTHER_BUCKETS:
+            members = [r for r in rows if lo <= float(r[OTHER]) < hi or (hi == 100 and float(r[OTHER]) >= hi)]
+            if not members:
+                continue
+            errors = [l1_error(r) for r in members]
+            out.append("| {} | {} | {}{} | {} | {} | {} | {:.2f} | {:+.1f} to {:+.1f} |".format(
+                gpu, label, lo, "–{}".format(hi) if hi < 100 else " or more", len(members),
+                sum(abs(e) <= 3 for e in errors), sum(abs(e) > 6 for e in errors),
+                sum(abs(e) for e in errors) / len(errors), min(errors), max(errors)))
+    return note("from `cachesim compare`'s joined CSVs {}, written by `scripts/fidelity_report.sh` (each "
+                "launch simulated with its chip's preset; `simulated:l1_hit_rate_other_block.pct` is the "
+                "points of the simulated L1 hit rate from sectors another block on the SM brought)".format(
+                    ", ".join("`{}`".format(p) for p in used))) + "\n" + "\n".join(out) + "\n"
+
+
 def gen_fidelity_overview():
     """README's one table: every set of each chip, all compilations together."""
     out = ["| GPU | set | launches | L1 within 3 points | L1 beyond 6 | mean \\|L1 error\\| | "
@@ -1570,6 +1623,8 @@ GENERATORS = {
     "examples-table": gen_examples_table,
     "fidelity-sets": lambda: gen_fidelity_sets(sets=ALL_REPORT_SETS),
     "fidelity-overview": gen_fidelity_overview,
+    "hit-sources": gen_hit_sources,
+    "hit-sources-errors": gen_hit_sources_errors,
     "waves-probe": gen_waves_probe,
     "waves-strip": gen_waves_strip,
     "waves-probe-unroll1": gen_waves_probe_unroll1,

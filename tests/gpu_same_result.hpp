@@ -41,6 +41,9 @@ inline void expect_same(const GpuResult& a, const GpuResult& b) {
     EXPECT_EQ(a.load_sectors, b.load_sectors);
     EXPECT_EQ(a.store_sectors, b.store_sectors);
     EXPECT_EQ(a.ncu.metrics(), b.ncu.metrics());
+    EXPECT_EQ(a.l1_hit_sources.own_warp, b.l1_hit_sources.own_warp);
+    EXPECT_EQ(a.l1_hit_sources.own_block, b.l1_hit_sources.own_block);
+    EXPECT_EQ(a.l1_hit_sources.other_block, b.l1_hit_sources.other_block);
     EXPECT_EQ(a.result.reads, b.result.reads);
     EXPECT_EQ(a.result.writes, b.result.writes);
     EXPECT_EQ(a.result.accesses, b.result.accesses);

@@ -165,7 +165,7 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
     for (const std::string& n : names) out << ",measured:" << n << ",simulated:" << n;
     out << ",measured:l2_hit_rate.pct,simulated:l2_hit_rate.pct,l1_hit_rate_error_pp,l2_hit_rate_error_pp"
         << ",measured:l1_hit_rate.pct:min,measured:l1_hit_rate.pct:max,measured:l2_hit_rate.pct:min"
-        << ",measured:l2_hit_rate.pct:max,set,variant,l2_start\n";
+        << ",measured:l2_hit_rate.pct:max,set,variant,l2_start,simulated:l1_hit_rate_other_block.pct\n";
     for (const ComparedRun& r : runs) {
         const MeasuredRun& m = r.measured;
         const WorkloadSpec& w = m.workload;
@@ -193,7 +193,7 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
             out << "," << (range ? format(range->min, 4) : std::string()) << ","
                 << (range ? format(range->max, 4) : std::string());
         out << "," << csv_field(m.set) << "," << csv_field(m.variant) << ","
-            << (l2_start_of(m) == L2Start::warm ? "warm" : "cold") << "\n";
+            << (l2_start_of(m) == L2Start::warm ? "warm" : "cold") << "," << format(r.other_block_hit_pct(), 4) << "\n";
     }
     return out.str();
 }
@@ -268,6 +268,7 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                 GpuConfig config = base;
                 config.block = measured[i].block;
                 config.l2_start = l2_start_of(measured[i]);
+                config.count_l1_hit_sources = true;  // the joined CSV's simulated:l1_hit_rate_other_block.pct
                 if (const auto compilation = compilation_of(measured[i])) config.compilation = *compilation;
                 runs[i].measured = measured[i];
                 RunControl control;
@@ -279,9 +280,13 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                 if (measured[i].recorded()) {  // the trace of the same launch, with the kernel's own footprint
                     if (measured[i].shared_bytes) config.smem_per_block = *measured[i].shared_bytes;
                     if (measured[i].registers) config.regs_per_thread = *measured[i].registers;
-                    runs[i].simulated = simulate_gpu_trace(measured[i].trace, config, control).ncu;
+                    const GpuResult g = simulate_gpu_trace(measured[i].trace, config, control);
+                    runs[i].simulated = g.ncu;
+                    runs[i].simulated_hit_sources = g.l1_hit_sources;
                 } else {
-                    runs[i].simulated = simulate_gpu_model(measured[i].workload, config, control).ncu;
+                    const GpuResult g = simulate_gpu_model(measured[i].workload, config, control);
+                    runs[i].simulated = g.ncu;
+                    runs[i].simulated_hit_sources = g.l1_hit_sources;
                 }
             } catch (...) {
                 std::lock_guard lock(error_mutex);

@@ -30,7 +30,12 @@ po::options_description output_options() {
          "GPU model: also write FILE (CSV, atomically): per warp that issued, block,warp,sm,slot and "
          "its end: end_cycle, the cycle its last data arrived (--timing cycles), or end_round, 1 + the "
          "round of its last request (rounds); the columns of gpubench --warp-ends, to compare the "
-         "model's warp order with the chip's");
+         "model's warp order with the chip's")
+        ("hit-sources", po::bool_switch(),
+         "GPU model: count the L1's read hits by who brought the sector: the same warp, another warp "
+         "of its block, or another block on the SM (printed under the L1, and as the parameters "
+         "l1_hits_own_warp, l1_hits_own_block, l1_hits_other_block); hits from another block last only "
+         "while the SM's blocks keep in step. About a tenth slower");
     return d;
 }
 
@@ -88,6 +93,11 @@ int run_simulate(int argc, char** argv) {
         if (vm->count("output")) write_file_atomically((*vm)["output"].as<std::string>(), text.str());
         else std::cout << text.str();
         return 0;
+    }
+    if ((*vm)["hit-sources"].as<bool>()) {
+        if (sim.model != ModelKind::gpu)
+            throw InputError("--hit-sources counts the GPU model's L1 hits: it needs --model gpu (or a GPU preset)");
+        sim.gpu.count_l1_hit_sources = true;
     }
     WarpTimeline timeline;
     read_timeline(*vm, sim, timeline);

@@ -13,6 +13,9 @@ double ComparedRun::l1_error_pp() const { return simulated.l1_hit_rate_pct() - m
 double ComparedRun::simulated_l2_hit_rate_pct() const {
     return measured.metrics.l2_read_hit_rate_pct ? simulated.l2_read_hit_rate_pct() : simulated.l2_hit_rate_pct();
 }
+double ComparedRun::other_block_hit_pct() const {
+    return simulated.l1_sectors_ld ? 100.0 * simulated_hit_sources.other_block / simulated.l1_sectors_ld : 0.0;
+}
 double ComparedRun::l2_error_pp() const { return simulated_l2_hit_rate_pct() - measured.metrics.l2_hit_rate_pct(); }
 
 std::optional<double> ComparedRun::l1_range_error_pp() const {

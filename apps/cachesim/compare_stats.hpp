@@ -13,11 +13,15 @@ namespace cachesim::cli {
 struct ComparedRun {
     MeasuredRun measured;
     NcuCounters simulated;
+    L1HitSourceCounts simulated_hit_sources;
     // The simulated L2 hit rate as the measurement defines it: over all L2 read lookups when the
     // file has lts__t_sector_op_read_hit_rate.pct, else over the lookups from the L1s.
     double simulated_l2_hit_rate_pct() const;
     double l1_error_pp() const;  // simulated - measured L1 hit rate, percentage points
     double l2_error_pp() const;
+    // Points of the simulated L1 hit rate from sectors another block on the SM brought: the part
+    // that depends on the SM's blocks keeping in step.
+    double other_block_hit_pct() const;
     // Distance of the simulated rate from the measured run-to-run range (0 inside it); only when
     // the measurement has the range.
     std::optional<double> l1_range_error_pp() const;

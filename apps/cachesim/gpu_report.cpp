@@ -40,6 +40,14 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         {"l2_far_hits", n(g.l2_far_hits())},
         {"l2_sectors_coalesced", n(g.ncu.l2_sectors_coalesced)},
     });
+    if (c.count_l1_hit_sources && g.l1.enabled()) {
+        report.parameters.insert(report.parameters.end(), {
+            {"l1_hits_own_warp", n(g.l1_hit_sources.own_warp)},
+            {"l1_hits_own_block", n(g.l1_hit_sources.own_block)},
+            {"l1_hits_other_block", n(g.l1_hit_sources.other_block)},
+        });
+        report.l1_hit_sources = g.l1_hit_sources;
+    }
     if (c.timeline) {
         report.parameters.emplace_back("warp_times", c.timeline->source);
         report.parameters.emplace_back("warp_times_launch", n(c.timeline->launch));

@@ -194,6 +194,15 @@ void print_table(std::ostream& out, const RunReport& r, bool show_reuse) {
         out << "  all        " << std::setw(15) << with_commas(s.accesses()) << "   hits " << std::setw(15)
             << with_commas(s.hits()) << "   misses " << std::setw(15) << with_commas(s.misses())
             << "   hit rate " << percent(s.hit_rate()) << "\n";
+        if (r.l1_hit_sources && s.name == "L1" && r.l1_hit_sources->total()) {
+            // Hits from another block last only while the SM's blocks keep in step (docs/gpu-model.md).
+            const L1HitSourceCounts& h = *r.l1_hit_sources;
+            const double all = static_cast<double>(h.total());
+            out << "  read hits by who brought the sector: the same warp " << with_commas(h.own_warp) << " ("
+                << percent(h.own_warp / all) << "), another warp of its block " << with_commas(h.own_block) << " ("
+                << percent(h.own_block / all) << "), another block on the SM " << with_commas(h.other_block) << " ("
+                << percent(h.other_block / all) << ")\n";
+        }
         if (s.classified)
             out << "  miss classes" << sample_note(s) << ": compulsory " << with_commas(s.compulsory) << ", capacity "
                 << with_commas(s.capacity) << ", conflict " << with_commas(s.conflict) << "\n";

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/gpu/l1_hit_sources.hpp"
 #include "sim/level_stats.hpp"
 #include "sim/thread_model.hpp"
 #include "traces/workload_spec.hpp"
@@ -25,6 +26,8 @@ struct RunReport {
     std::vector<std::pair<std::string, double>> ncu;
     // Extra key/values describing the run (GPU model: block size, SMs, ...).
     std::vector<std::pair<std::string, std::string>> parameters;
+    // GPU model: the L1's load hits by the warp that brought the sector.
+    std::optional<L1HitSourceCounts> l1_hit_sources;
 };
 
 // Whether an ncu metric counts something (printed as a whole number, as ncu prints it).

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "sim/geometry.hpp"
+#include "sim/gpu/l1_hit_sources.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"
 
@@ -129,6 +130,12 @@ MemoryEstimate estimate_memory(const SimulationOptions& sim, std::uint64_t max_m
     const HierarchyConfig& h = sim.hierarchy;
     const bool gpu = sim.model == ModelKind::gpu;
     std::uint64_t l1_bytes = cache_bytes(h.l1);
+    if (gpu && sim.gpu.count_l1_hit_sources && h.l1.enabled()) {  // who filled each sector (l1_hit_sources.hpp)
+        const GeometryResult g = make_geometry(h.l1);
+        if (g.geometry)
+            l1_bytes = saturating_add(l1_bytes, saturating_mul(saturating_mul(g.geometry->lines, g.geometry->sectors_per_line),
+                                                               L1HitSources::kBytesPerSector));
+    }
     if (gpu) l1_bytes = saturating_mul(l1_bytes, sim.gpu.sms);
     const std::uint64_t l2_bytes = cache_bytes(h.l2);
     e.caches = saturating_add(l1_bytes, l2_bytes);

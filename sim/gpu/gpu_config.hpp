@@ -311,6 +311,9 @@ struct GpuConfig {
     // filled when it ends (GpuWarpEnd), to compare with gpubench --warp-ends. Not with a measured
     // timeline. Not owned.
     std::vector<GpuWarpEnd>* warp_ends = nullptr;
+    // Count the L1's read hits by the warp that brought the sector (GpuResult::l1_hit_sources,
+    // l1_hit_sources.hpp): 16 bytes per L1 sector of every SM, and about a tenth more time.
+    bool count_l1_hit_sources = false;
     // Measured timing (gpubench --warp-times): when set, every warp runs on the SM and over the
     // interval the timeline gives, its requests spread evenly over it, and all requests are
     // replayed in time order instead of lockstep rounds (cta_order, cta_refill and scheduler do

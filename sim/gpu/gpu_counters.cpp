@@ -41,6 +41,7 @@ GpuCounters& GpuCounters::operator+=(const GpuCounters& o) {
     thread_writes += o.thread_writes;
     memory_bytes_read += o.memory_bytes_read;
     memory_bytes_written += o.memory_bytes_written;
+    l1_hit_sources += o.l1_hit_sources;
     return *this;
 }
 
@@ -50,6 +51,7 @@ void GpuCounters::report(GpuResult& out, bool l1_enabled, bool l2_enabled) const
     out.store_requests = store_requests;
     out.load_sectors = load_sectors;
     out.store_sectors = store_sectors;
+    out.l1_hit_sources = l1_hit_sources;
     SimulationResult& r = out.result;
     r.reads = thread_reads;
     r.writes = thread_writes;

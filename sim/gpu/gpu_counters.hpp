@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "sim/gpu/gpu_result.hpp"
+#include "sim/gpu/l1_hit_sources.hpp"
 #include "sim/level_stats.hpp"
 
 namespace cachesim {
@@ -18,6 +19,7 @@ struct alignas(64) GpuCounters {
     std::uint64_t load_sectors = 0, store_sectors = 0;
     std::uint64_t thread_reads = 0, thread_writes = 0;  // active lanes of the requests
     std::uint64_t memory_bytes_read = 0, memory_bytes_written = 0;
+    L1HitSourceCounts l1_hit_sources;
 
     std::uint64_t requests() const { return load_requests + store_requests; }
     GpuCounters& operator+=(const GpuCounters& o);

@@ -88,6 +88,11 @@ void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& co
     if (config.timing == IssueTiming::cycles && !config.timeline)
         timing.emplace(config, l1_enabled ? l1_geometry->lines : 0, config.l1.line_bytes / config.l1.sector_bytes);
 
+    // Who filled each L1 sector, where the run counts its hits by their source.
+    std::optional<L1HitSources> hit_sources;
+    if (l1_enabled && config.count_l1_hit_sources)
+        hit_sources.emplace(config.sms, l1_geometry->lines, config.l1.line_bytes / config.l1.sector_bytes);
+
     // One pass over a launch: fresh L1s, warps and front ends; the L2 as the pass before left it.
     const auto pass = [&](const Launch& run, const RunControl& ctl, bool measured) {
         PassResult result;
@@ -97,9 +102,11 @@ void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& co
         WarpSlots slots = run.recorded ? WarpSlots(*run.recorded, config, slot_count)
                                        : WarpSlots(*run.workload, config, slot_count);
         std::deque<SmFrontEnd<L1Policy>> fronts;  // (a deque: a front end is never moved)
-        for (GpuCounters& counters : front_counters)
+        for (GpuCounters& counters : front_counters) {
             fronts.emplace_back(config, l1_enabled ? l1s.data() : nullptr, l2_enabled, l2.sector_shift(), counters,
                                 ctl.observer);
+            if (hit_sources) fronts.back().set_hit_sources(&*hit_sources);
+        }
         // One entry per warp of the launch, filled as each ends (rounds and cycles alike).
         GpuConfig pass_config = config;
         if (!measured) {

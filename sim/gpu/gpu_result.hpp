@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "sim/gpu/gpu_config.hpp"
+#include "sim/gpu/l1_hit_sources.hpp"
 #include "sim/gpu/ncu_counters.hpp"
 #include "sim/level_stats.hpp"
 #include "traces/workload_spec.hpp"
@@ -25,6 +26,8 @@ struct GpuResult {
     std::uint64_t sm_batches = 0, sm_batch_runs = 0;
     std::uint64_t load_requests = 0, store_requests = 0;
     std::uint64_t load_sectors = 0, store_sectors = 0;
+    // The L1's load sector hits by the warp that brought the sector (l1_hit_sources.hpp).
+    L1HitSourceCounts l1_hit_sources;
     // A recorded launch: the workload the trace was written from, if it names one.
     std::optional<WorkloadSpec> recorded_workload;
     // Two partitions: sectors near misses looked up in the far partition, and those it served

@@ -12,6 +12,7 @@
 #include "sim/gpu/coalescer.hpp"
 #include "sim/gpu/gpu_counters.hpp"
 #include "sim/gpu/host_line_allocator.hpp"
+#include "sim/gpu/l1_hit_sources.hpp"
 #include "sim/gpu/l1_timing.hpp"
 #include "sim/gpu/l2_event.hpp"
 #include "sim/gpu/l2_slicing.hpp"
@@ -62,6 +63,10 @@ public:
     L1Timing* timing() const { return timing_; }
     void set_clock(std::uint64_t cycle) { now_ = cycle; }
     std::uint64_t data_ready() const { return ready_; }
+
+    // Who filled each L1 sector (l1_hit_sources.hpp), to count the hits by their source; none
+    // when the L1 is off.
+    void set_hit_sources(L1HitSources* sources) { sources_ = sources; }
 
     // The L2's slices (L2System::split): each L2 event goes to its slice's list.
     void set_slicing(const L2Slicing& slicing) { slicing_ = slicing; }
@@ -120,7 +125,7 @@ private:
         // L1's index are asked of the host's memory together rather than one after the other.
         if (l1s_ && request_.lines.size() > 1)
             for (const CoalescedLine& line : request_.lines) l1s_[s].prefetch_line(line.line);
-        for (const CoalescedLine& line : request_.lines) missed |= load_line(s, line, shape.array, round, list);
+        for (const CoalescedLine& line : request_.lines) missed |= load_line(s, warp, line, shape.array, round, list);
         return missed;
     }
 
@@ -145,8 +150,8 @@ private:
     }
 
     template <class Lists>
-    [[gnu::always_inline]] bool load_line(std::uint32_t s, const CoalescedLine& cl, std::uint16_t array, std::uint32_t round,
-                   const Lists& list) {
+    [[gnu::always_inline]] bool load_line(std::uint32_t s, const WarpSlot& warp, const CoalescedLine& cl,
+                                          std::uint16_t array, std::uint32_t round, const Lists& list) {
         const std::uint64_t wanted = cl.sectors;
         const std::uint32_t n = static_cast<std::uint32_t>(std::popcount(wanted));
         std::uint64_t hit = 0;
@@ -163,6 +168,8 @@ private:
                 slot = cache.insert(cl.line, wanted, 0, evicted);
                 filled = true;
             }
+            if (sources_)
+                sources_->lookup(s, slot, hit, wanted & ~hit, warp.age, warp.block, counters_.l1_hit_sources);
             if (timing_) [[unlikely]]
                 ready_ = std::max(ready_, timing_->serve(s, slot, cl.line << line_shift_, wanted, hit, now_));
         } else if (timing_) [[unlikely]] {
@@ -255,6 +262,7 @@ private:
     std::uint32_t line_shift_ = 7, sector_shift_ = 5, sector_bytes_ = 32;
     L2Slicing slicing_;
     L1Timing* timing_ = nullptr;               // cycle timing only
+    L1HitSources* sources_ = nullptr;
     std::uint64_t now_ = 0, ready_ = 0;        // the request's cycle, and when its data is there
 };
 

@@ -1,0 +1,91 @@
+// The L1's hits by who brought the sector, through the command line: `simulate --hit-sources`
+// (table, JSON, the memory estimate, refusal without the GPU model) and compare's joined-CSV
+// column. Expected values by hand, from the matmul's sharing:
+//  - matmul 128x128, depth 128, block 128 on the h200 preset: 128 blocks, one a row of C, one on
+//    each SM. A warp reads one sector of A an iteration (its block's row, shared by the block's
+//    four warps, 8 iterations to a sector) and 4 sectors of B's row that no other warp of the SM
+//    reads: per block and 8 iterations the warp that filled A's sector finds it 7 times and the
+//    other three 8 times each, and nothing of B is found.
+//  - the strip probe at one wave (128x2112, block 128, column:128): 16 blocks an SM, each a row
+//    of C, read the same 16 sectors of B's row every iteration; 15 of each sector's 16 lookups
+//    find it from another block: 240 of the SM's 320 lookups an iteration, 75 points.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli_util.hpp"
+#include "tests/csv_table.hpp"
+
+namespace cachesim {
+namespace {
+
+const std::string kMatmul = "simulate --preset h200 --workload matmul --size 128x128 --depth 128 --block 128";
+constexpr double kBlocks = 128, kGroups = 128 / 8;
+
+nlohmann::json parameters(const std::string& args) {
+    const auto r = test::run_cachesim(args + " --format json");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out).at("parameters");
+}
+
+double number(const nlohmann::json& params, const char* key) { return std::stod(params.at(key).get<std::string>()); }
+
+TEST(CliHitSources, JsonCountsByHand) {
+    const auto r = test::run_cachesim(kMatmul + " --hit-sources --format json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& p = j.at("parameters");
+    EXPECT_EQ(number(p, "l1_hits_own_warp"), kBlocks * kGroups * 7);
+    EXPECT_EQ(number(p, "l1_hits_own_block"), kBlocks * kGroups * 24);
+    EXPECT_EQ(number(p, "l1_hits_other_block"), 0.0);
+    EXPECT_EQ(j.at("levels")[0].at("read_hits").get<double>(), kBlocks * kGroups * 31);
+}
+
+TEST(CliHitSources, TableLineUnderTheL1) {
+    const auto r = test::run_cachesim(kMatmul + " --hit-sources");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("  read hits by who brought the sector: the same warp 14,336 (22.58%), another warp of its "
+                         "block 49,152 (77.42%), another block on the SM 0 (0.00%)\n"),
+              std::string::npos)
+        << r.out;
+}
+
+TEST(CliHitSources, OnlyWhenAsked) {
+    const auto p = parameters(kMatmul);
+    EXPECT_FALSE(p.contains("l1_hits_own_warp"));
+    const auto r = test::run_cachesim(kMatmul);
+    EXPECT_EQ(r.out.find("read hits by who brought"), std::string::npos);
+}
+
+TEST(CliHitSources, MemoryEstimateCountsTheSources) {
+    // 16 bytes for each of the 4 sectors of the 1920 lines of each of the 132 SMs' L1s (the
+    // 240 KiB the carve-out leaves beside blocks of 128 threads).
+    auto estimate = [](const std::string& extra) {
+        const auto r = test::run_cachesim(kMatmul + " --dry-run" + extra);
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return std::stod(r.out.substr(r.out.find(": ") + 2));
+    };
+    EXPECT_EQ(estimate(" --hit-sources") - estimate(""), 132.0 * 1920 * 4 * 16);
+}
+
+TEST(CliHitSources, RefusedWithoutTheGpuModel) {
+    const auto r = test::run_cachesim("simulate --hit-sources");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--hit-sources"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--model gpu"), std::string::npos) << r.err;
+}
+
+TEST(CliHitSources, CompareWritesThePointsFromOtherBlocks) {
+    const std::string file = std::string(CACHESIM_TEST_DATA_DIR) + "/h200/waves/waves_strip_matmul.csv";
+    const auto out = test::temp_dir() / "hit_sources_joined.csv";
+    const auto r = test::run_cachesim("compare --measured '" + file +
+                                      "' --where height=2112 --where schedule=column:128 --where variant=index64 "
+                                      "--plot none --no-progress --out '" + out.string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const test::CsvTable joined = test::CsvTable::from_file(out.string());
+    ASSERT_EQ(joined.rows(), 1u);
+    EXPECT_DOUBLE_EQ(joined.number(0, "simulated:l1_hit_rate_other_block.pct"), 75.0);
+}
+
+}  // namespace
+}  // namespace cachesim
