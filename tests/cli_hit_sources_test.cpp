@@ -1,6 +1,6 @@
 // The L1's hits by who brought the sector, through the command line: `simulate --hit-sources`
-// (table, JSON, the memory estimate, refusal without the GPU model) and compare's joined-CSV
-// column. Expected values by hand, from the matmul's sharing:
+// (table, JSON, the memory estimate, refusal without the GPU model), sweep --hit-sources's columns
+// and compare's joined-CSV column. Expected values by hand, from the matmul's sharing:
 //  - matmul 128x128, depth 128, block 128 on the h200 preset: 128 blocks, one a row of C, one on
 //    each SM. A warp reads one sector of A an iteration (its block's row, shared by the block's
 //    four warps, 8 iterations to a sector) and 4 sectors of B's row that no other warp of the SM
@@ -11,7 +11,11 @@
 //    find it from another block: 240 of the SM's 320 lookups an iteration, 75 points.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
+
+#include "apps/cachesim/sweep_results.hpp"
 
 #include "tests/cli_util.hpp"
 #include "tests/csv_table.hpp"
@@ -73,6 +77,32 @@ TEST(CliHitSources, RefusedWithoutTheGpuModel) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--hit-sources"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("--model gpu"), std::string::npos) << r.err;
+}
+
+TEST(CliHitSources, SweepColumns) {
+    // Block 256: two rows of C a block, whose warps w and w + 4 read the same 4 sectors of B's row
+    // each iteration: 16 more hits from the block an iteration, 64 blocks x 128 iterations.
+    const auto r = test::run_cachesim("sweep --preset h200 --workload matmul --size 128x128 --depth 128 --block 128,256 "
+                                      "--hit-sources -q");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto rows = cli::parse_csv(r.out);
+    ASSERT_EQ(rows.size(), 3u);
+    const auto column = [&](const char* name) {
+        const auto at = std::find(rows[0].begin(), rows[0].end(), name);
+        EXPECT_NE(at, rows[0].end()) << name;
+        return static_cast<std::size_t>(at - rows[0].begin());
+    };
+    const std::size_t own_warp = column("l1_hits_own_warp"), own_block = column("l1_hits_own_block"),
+                      other_block = column("l1_hits_other_block"), block = column("block");
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        const bool wide = rows[i].at(block) == "256";
+        EXPECT_EQ(std::stod(rows[i].at(own_warp)), kBlocks * kGroups * 7);
+        EXPECT_EQ(std::stod(rows[i].at(own_block)), kBlocks * kGroups * 24 + (wide ? 64.0 * 128 * 16 : 0.0));
+        EXPECT_EQ(std::stod(rows[i].at(other_block)), 0.0);
+    }
+    const auto thread_model = test::run_cachesim("sweep --workload matmul --size 64x64 --hit-sources -q");
+    EXPECT_EQ(thread_model.exit_code, 2);
+    EXPECT_NE(thread_model.err.find("--hit-sources"), std::string::npos) << thread_model.err;
 }
 
 TEST(CliHitSources, CompareWritesThePointsFromOtherBlocks) {

@@ -41,6 +41,9 @@ po::options_description sweep_options() {
          "GPU model: threads of each configuration's run (0: the cores --jobs leaves; by default jobs x threads "
          "<= cores); results do not depend on it")
         ("fresh", po::bool_switch(), "start over: ignore FILE's rows and the partial logs of earlier runs")
+        ("hit-sources", po::bool_switch(),
+         "GPU model: count every configuration's L1 read hits by who brought the sector (columns "
+         "l1_hits_own_warp, l1_hits_own_block, l1_hits_other_block; cachesim simulate --hit-sources)")
         ("quiet,q", po::bool_switch(), "no progress bar");
     d.add(memory_options());
     return d;
@@ -126,7 +129,14 @@ int run_sweep(int argc, char** argv) {
 
     const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);
     const std::vector<SweepConfiguration> configs = expand_configurations(axes);
-    const std::vector<SimulationOptions> sims = prepare_configurations(configs, simulate);
+    std::vector<SimulationOptions> sims = prepare_configurations(configs, simulate);
+    if (vm["hit-sources"].as<bool>())
+        for (std::size_t i = 0; i < sims.size(); ++i) {
+            if (sims[i].model != ModelKind::gpu)
+                throw InputError("configuration " + std::to_string(i + 1) + " (" + configs[i].key +
+                                 "): --hit-sources counts the GPU model's L1 hits: it needs --model gpu (or a GPU preset)");
+            sims[i].gpu.count_l1_hit_sources = true;
+        }
     const bool any_gpu = std::any_of(sims.begin(), sims.end(), [](const SimulationOptions& sim) { return sim.model == ModelKind::gpu; });
     const Parallelism parallel =
         choose_parallelism("sweep", jobs_given, threads_given, workers_or_all_cores(0), sims.size(), any_gpu);

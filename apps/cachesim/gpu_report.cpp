@@ -40,7 +40,8 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         {"l2_far_hits", n(g.l2_far_hits())},
         {"l2_sectors_coalesced", n(g.ncu.l2_sectors_coalesced)},
     });
-    if (c.count_l1_hit_sources && g.l1.enabled()) {
+    // (the configured L1, not the result's: a sweep's columns come from an empty result)
+    if (c.count_l1_hit_sources && sim.hierarchy.l1.enabled()) {
         report.parameters.insert(report.parameters.end(), {
             {"l1_hits_own_warp", n(g.l1_hit_sources.own_warp)},
             {"l1_hits_own_block", n(g.l1_hit_sources.own_block)},
