@@ -560,6 +560,44 @@ def gen_hit_sources_errors():
                     ", ".join("`{}`".format(p) for p in used))) + "\n" + "\n".join(out) + "\n"
 
 
+LATENCIES_RUNS = [
+    ("every latency", "tests/data/cycles_latencies", "--gpu lat-dram=691 --gpu lat-l2-far=460"),
+    ("DRAM wait alone", "tests/data/cycles_dram", "--gpu lat-dram=691"),
+    ("without the far half and DRAM", CYCLES_NO_LRC_DIR, ""),
+    ("the presets", "tests/data", None),
+]
+LATENCIES_ROWS = [("training", "", "training matmul"), ("heldout", "index64", "held-out matmul, index64"),
+                  ("heldout", "index32", "held-out matmul, index32"), ("heldout", "unroll1", "held-out matmul, unroll1"),
+                  ("fresh", "index64", "fresh matmul, index64"), ("fresh", "index32", "fresh matmul, index32"),
+                  ("fresh2", "index64", "second fresh matmul, index64")]
+
+
+def gen_cycles_latencies():
+    """fidelity.md: cycle timing's latencies on the H200's matmul sets, against the presets."""
+    header = "| set | " + " | ".join(label for label, _, _ in LATENCIES_RUNS) + " |"
+    out = [header, "|---" * (len(LATENCIES_RUNS) + 1) + "|"]
+    used = []
+    for set_name, variant, label in LATENCIES_ROWS:
+        cells = []
+        for _, base, _ in LATENCIES_RUNS:
+            path = report_path("h200", set_name, "matmul", base)
+            if path not in used:
+                used.append(path)
+            rows = [r for r in read_csv(path) if r["variant"] in ((variant, "") if variant == "index64" else (variant,))]
+            errors = [abs(l1_error(r)) for r in rows]
+            cells.append("{}/{}, {}, {:.2f}".format(sum(e <= 3 for e in errors), len(errors), sum(e > 6 for e in errors),
+                                                    sum(errors) / len(errors)))
+        out.append("| {} | {} |".format(label, " | ".join(cells)))
+    base_cmd = ("scripts/fidelity_report.sh --by-row --jobs 32 --gpu timing=cycles --gpu warp-scheduler=gto --gpu "
+                "load-gates=burst --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0")
+    commands = "; ".join("{}: `{} {}--out {} h200`".format(label, base_cmd, extra + " " if extra else "", base)
+                         for label, base, extra in LATENCIES_RUNS if extra is not None)
+    return note("L1 within 3 points / beyond 6 / mean \\|error\\| of the H200's matmul launches, from `cachesim "
+                "compare`'s joined CSVs {}; cycle timing with greedy then oldest, one wait per burst, the measured "
+                "issue cost and no L2 request coalescer, nothing fitted: {}".format(
+                    ", ".join("`{}`".format(p) for p in used), commands)) + "\n" + "\n".join(out) + "\n"
+
+
 def gen_fidelity_overview():
     """README's one table: every set of each chip, all compilations together."""
     out = ["| GPU | set | launches | L1 within 3 points | L1 beyond 6 | mean \\|L1 error\\| | "
@@ -1625,6 +1663,7 @@ GENERATORS = {
     "fidelity-overview": gen_fidelity_overview,
     "hit-sources": gen_hit_sources,
     "hit-sources-errors": gen_hit_sources_errors,
+    "cycles-latencies": gen_cycles_latencies,
     "waves-probe": gen_waves_probe,
     "waves-strip": gen_waves_strip,
     "waves-probe-unroll1": gen_waves_probe_unroll1,
