@@ -35,11 +35,16 @@ void SimJob::run() {
         viz::RecordedRun run;
         if (input_.gpu_model) {
             GpuResult gpu;
-            run = input_.trace ? viz::record_gpu_trace(input_.trace->path, input_.gpu, recorder, control, &gpu)
-                               : viz::record_gpu_model(input_.workload, input_.gpu, recorder, control, &gpu);
+            GpuConfig config = input_.gpu;
+            config.count_l1_hit_sources = true;  // for the counters panel
+            run = input_.trace ? viz::record_gpu_trace(input_.trace->path, config, recorder, control, &gpu)
+                               : viz::record_gpu_model(input_.workload, config, recorder, control, &gpu);
             out->rounds = input_.gpu.timeline ? gpu.requests() : gpu.rounds;
             out->input.hierarchy = viz::gpu_hierarchy(input_.gpu);
-            if (!run.stopped_after_window) out->memory_chart = viz::gpu_memory_chart(gpu, input_.gpu);
+            if (!run.stopped_after_window) {
+                out->memory_chart = viz::gpu_memory_chart(gpu, input_.gpu);
+                if (gpu.l1.enabled()) out->l1_hit_sources = gpu.l1_hit_sources;
+            }
         } else if (input_.trace) {
             cst::TraceFileSource source(input_.trace->path);
             if (recorder.expected_steps == 0) recorder.expected_steps = input_.trace->header.steps;

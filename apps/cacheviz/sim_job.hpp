@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "apps/cacheviz/recorded_trace.hpp"
+#include "sim/gpu/l1_hit_sources.hpp"
 #include "traces/warp_times.hpp"
 #include "viz/memory_chart.hpp"
 #include "viz/record.hpp"
@@ -41,6 +42,8 @@ struct JobOutput {
     double seconds = 0;
     // GPU model: the run's memory chart (viz/memory_chart.hpp), from the model's counters.
     std::optional<viz::MemoryChart> memory_chart;
+    // GPU model, a whole run: the L1's read hits by who brought the sector (l1_hit_sources.hpp).
+    std::optional<L1HitSourceCounts> l1_hit_sources;
 };
 
 class SimJob {

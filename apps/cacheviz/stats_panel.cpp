@@ -91,6 +91,18 @@ void App::stats_panel(float, float) {
             row("  capacity", num([](const LevelStats& s) { return s.capacity; }));
             row("  conflict", num([](const LevelStats& s) { return s.conflict; }));
             row("  evictions", num([](const LevelStats& s) { return s.evictions; }));
+            if (lvl == 0) {
+                // Hits from other blocks last only while the SM's blocks keep in step (docs/gpu-model.md).
+                row("  hits from: own warp / own block / other blocks", [](const JobOutput& o) {
+                    if (!o.l1_hit_sources || o.l1_hit_sources->total() == 0) return std::string("-");
+                    const L1HitSourceCounts& h = *o.l1_hit_sources;
+                    const double all = static_cast<double>(h.total());
+                    char b[64];
+                    std::snprintf(b, sizeof b, "%.1f%% / %.1f%% / %.1f%%", 100.0 * h.own_warp / all, 100.0 * h.own_block / all,
+                                  100.0 * h.other_block / all);
+                    return std::string(b);
+                });
+            }
         }
         row("fetches (first level read misses)", [](const JobOutput& o) {
             return o.result.levels.empty() ? std::string("-") : viz::thousands(o.result.levels[0].read_misses);
