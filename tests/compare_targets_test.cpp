@@ -1,6 +1,7 @@
 // The fidelity targets `cachesim compare` counts per set, on hand-made runs: L1 errors beyond 6
 // points, L2 within 5 on stencil launches only, the best schedule within 1 point, exact request
-// counts, and a compilation variant keeping its own schedule group.
+// counts, the L1 target split by the points of the simulated rate from other blocks, and a
+// compilation variant keeping its own schedule group.
 #include <gtest/gtest.h>
 
 #include "apps/cachesim/compare_stats.hpp"
@@ -51,6 +52,21 @@ TEST(CompareTargets, CountsEachTarget) {
     EXPECT_EQ(s.l1_best_same, 1u);                  // stencil: linear in both
     EXPECT_EQ(s.l1_best_within_1pp, 2u);            // matmul: 0.5 lost
     EXPECT_EQ(s.l2_best_within_1pp, 1u);            // matmul: 2 lost; stencil: linear in both
+}
+
+TEST(CompareTargets, SplitsTheL1TargetByThePointsFromOtherBlocks) {
+    using K = WorkloadKind;
+    // Of 100 sectors, 9 / 10 / 40 hits from other blocks: 9, 10 and 40 points of the simulated rate.
+    std::vector<cli::ComparedRun> runs = {run(K::matmul, "linear", 50, 58, 99, 99),
+                                          run(K::matmul, "column:8", 80, 81, 99, 99),
+                                          run(K::matmul, "column:16", 80, 85, 99, 99)};
+    runs[0].simulated_hit_sources.other_block = 9;
+    runs[1].simulated_hit_sources.other_block = 10;
+    runs[2].simulated_hit_sources.other_block = 40;
+    const cli::CompareSummary s = cli::summarize(runs);
+    EXPECT_EQ(s.timing_dependent_runs, 2u);            // 10 and 40 points
+    EXPECT_EQ(s.timing_dependent_l1_within_3pp, 1u);   // +1; not +5
+    EXPECT_EQ(s.other_runs_l1_within_3pp, 0u);         // the 9-point run is 8 points off
 }
 
 TEST(CompareTargets, AVariantIsItsOwnScheduleGroup) {

@@ -117,6 +117,12 @@ CompareSummary summarize(const std::vector<ComparedRun>& runs) {
         s.sector_count_exact += static_cast<double>(r.simulated.l1_sectors_ld) == r.measured.metrics.l1_sectors;
         s.request_count_exact += static_cast<double>(r.simulated.l1_requests_ld) == r.measured.metrics.l1_requests;
         s.l1_beyond_6pp += e1 > 6.0;
+        if (r.other_block_hit_pct() >= CompareSummary::kTimingDependentPoints) {
+            ++s.timing_dependent_runs;
+            s.timing_dependent_l1_within_3pp += e1 <= 3.0;
+        } else {
+            s.other_runs_l1_within_3pp += e1 <= 3.0;
+        }
         if (r.measured.workload.kind == WorkloadKind::stencil) {
             ++s.stencil_runs;
             s.stencil_l2_within_5pp += e2 <= 5.0;
