@@ -1,6 +1,7 @@
 // The thesis's bounds are shown only where they apply: a GPU-model run gets the reason instead of
 // eq. 4.8; a thread-model run of the thesis's stencil keeps its bound with the condition it
-// needs; a recommended column width at or past the image width is replaced by why none is needed.
+// needs; a recommended column width at or past the image width is replaced by why none is needed;
+// a GPU run's L1 hits by who brought the sector are given as shares.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -63,4 +64,14 @@ TEST(VizBoundsNotes, RecommendedWidthOnlyBelowTheImageWidth) {
     // The thesis's cache: 6 columns, narrower than the 16-wide image.
     const auto thesis = run_notes(viz::testing::thesis_stencil(), viz::testing::thesis_cache(), r);
     EXPECT_TRUE(has(thesis, "recommended column width: 6"));
+}
+
+TEST(VizBoundsNotes, HitSourcesAsShares) {
+    L1HitSourceCounts h;
+    h.own_warp = 230;
+    h.own_block = 52;
+    h.other_block = 718;
+    EXPECT_EQ(hit_sources_note(h),
+              "L1 hits from: own warp 23.0%, block 5.2%, other blocks 71.8%");
+    EXPECT_EQ(hit_sources_note(L1HitSourceCounts{}), "");
 }

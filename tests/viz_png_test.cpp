@@ -158,6 +158,7 @@ TEST(VizPng, CliGpuModelDiagramMatchesInProcessRendering) {
     GpuConfig config = with_sms(find_gpu_preset("h200")->config, 2);
     config.block = 64;
     config.block_start_skip = 0;
+    config.count_l1_hit_sources = true;  // the legend's split of the L1's hits
     GpuResult gpu;
     const RecordedRun run = record_gpu_model(w, config, RecorderOptions{}, {}, &gpu);
     TimeDiagramStyle style;
@@ -166,6 +167,7 @@ TEST(VizPng, CliGpuModelDiagramMatchesInProcessRendering) {
     style.title = w.describe() + " (GPU model, block 64)";
     style.time_label = "time step (scheduling rounds: every SM with work issues one request)";
     style.notes = run_notes(w, gpu_hierarchy(config), run.result, {true, 2});
+    style.notes.push_back(hit_sources_note(gpu.l1_hit_sources));
     style.memory_chart = gpu_memory_chart(gpu, config);
     const RenderedTimeDiagram expect = render_time_diagram(run.diagram, style);
     // Round 0: warp 0 of SM 0 reads row 0 of `in` (line 0), which comes from memory: a miss

@@ -20,6 +20,15 @@ std::string describe_level(const CacheConfig& c) {
            " B, " + ways + ", " + std::string(policy_name(c.policy));
 }
 
+std::string hit_sources_note(const L1HitSourceCounts& h) {
+    if (h.total() == 0) return "";
+    const double all = static_cast<double>(h.total());
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "L1 hits from: own warp %.1f%%, block %.1f%%, other blocks %.1f%%",
+                  100.0 * h.own_warp / all, 100.0 * h.own_block / all, 100.0 * h.other_block / all);
+    return buf;
+}
+
 std::vector<std::string> run_notes(const std::optional<WorkloadSpec>& workload, const HierarchyConfig& h,
                                    const SimulationResult& r, const RunKind& kind) {
     std::vector<std::string> notes;

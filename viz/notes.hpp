@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/gpu/l1_hit_sources.hpp"
 #include "sim/level_stats.hpp"
 #include "sim/thread_model.hpp"
 #include "traces/workload_spec.hpp"
@@ -15,6 +16,10 @@ namespace cachesim::viz {
 std::string describe_level(const CacheConfig& c);
 // "12,345"
 std::string thousands(std::uint64_t v);
+// A GPU-model run's L1 hits by who brought the sector (the warp itself, another warp of its block,
+// another block), as shares: "L1 hits from: own warp 23.0%, block 5.2%, other blocks 71.8%"
+// (empty without hits).
+std::string hit_sources_note(const L1HitSourceCounts& hits);
 // What the run was, for the notes: the thesis's bounds apply only to the thread model.
 struct RunKind {
     bool gpu_model = false;

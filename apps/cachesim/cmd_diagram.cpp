@@ -99,6 +99,8 @@ int run_diagram(int argc, char** argv) {
         sim.workload ? std::nullopt : std::optional(drawable_trace_header(sim, (*vm)["trace"].as<std::string>()));
     WarpTimeline timeline;
     read_timeline(*vm, sim, timeline);
+    // A GPU run's legend splits the L1's hits by who brought the sector (l1_hit_sources.hpp).
+    if (sim.model == ModelKind::gpu) sim.gpu.count_l1_hit_sources = true;
     estimate_memory(sim, max_memory_option(*vm), max_cells);  // refuses a run past --max-memory
     const std::optional<WorkloadSpec>& w = sim.workload;
     const std::vector<ArrayInfo> arrays = w ? w->arrays() : trace->arrays;
@@ -127,6 +129,7 @@ int run_diagram(int argc, char** argv) {
     auto notes = [&](const SimulationResult& result) {
         std::vector<std::string> lines = viz::run_notes(w, sim.hierarchy, result, {gpu, sim.gpu.sms});
         if (trace) lines.insert(lines.begin(), "trace " + what);
+        if (gpu && gpu_run.l1_hit_sources.total()) lines.push_back(viz::hit_sources_note(gpu_run.l1_hit_sources));
         return lines;
     };
     std::string encoded;
