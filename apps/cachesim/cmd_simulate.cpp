@@ -35,7 +35,7 @@ po::options_description output_options() {
          "GPU model: count the L1's read hits by who brought the sector: the same warp, another warp "
          "of its block, or another block on the SM (printed under the L1, and as the parameters "
          "l1_hits_own_warp, l1_hits_own_block, l1_hits_other_block); hits from another block last only "
-         "while the SM's blocks keep in step. About a tenth slower");
+         "while the SM's blocks keep in step. 10-15% slower");
     return d;
 }
 

@@ -312,7 +312,7 @@ struct GpuConfig {
     // timeline. Not owned.
     std::vector<GpuWarpEnd>* warp_ends = nullptr;
     // Count the L1's read hits by the warp that brought the sector (GpuResult::l1_hit_sources,
-    // l1_hit_sources.hpp): 16 bytes per L1 sector of every SM, and about a tenth more time.
+    // l1_hit_sources.hpp): 16 bytes per L1 sector of every SM, and 10-15% more time.
     bool count_l1_hit_sources = false;
     // Measured timing (gpubench --warp-times): when set, every warp runs on the SM and over the
     // interval the timeline gives, its requests spread evenly over it, and all requests are
