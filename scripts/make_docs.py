@@ -1014,8 +1014,12 @@ def gen_set_rows(gpu, set_name, kernel):
             out.append("| | the presets' error | " + " | ".join(
                 "{:+.1f}".format(float(by[s][S + rate]) - float(by[s][M + rate])) if s in by else ""
                 for s in schedules) + " |")
+            if rate == L1R:  # the hits that need the SM's blocks in step
+                out.append("| | of the model's L1, from other blocks | " + " | ".join(
+                    "{:.1f}".format(float(by[s][OTHER])) if s in by else "" for s in schedules) + " |")
     return (note("`{}`, written by `scripts/fidelity_report.sh {}:{}:{}`: the chip's hit rates, then the "
-                 "model's error in points".format(path, gpu, set_name, kernel)) + "\n" + "\n".join(out) + "\n")
+                 "model's error in points; under the L1, the points of the model's L1 rate from sectors "
+                 "another block on the SM brought".format(path, gpu, set_name, kernel)) + "\n" + "\n".join(out) + "\n")
 
 
 WAVES = H200 + "/waves"
