@@ -285,14 +285,11 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                 if (measured[i].recorded()) {  // the trace of the same launch, with the kernel's own footprint
                     if (measured[i].shared_bytes) config.smem_per_block = *measured[i].shared_bytes;
                     if (measured[i].registers) config.regs_per_thread = *measured[i].registers;
-                    const GpuResult g = simulate_gpu_trace(measured[i].trace, config, control);
-                    runs[i].simulated = g.ncu;
-                    runs[i].simulated_hit_sources = g.l1_hit_sources;
-                } else {
-                    const GpuResult g = simulate_gpu_model(measured[i].workload, config, control);
-                    runs[i].simulated = g.ncu;
-                    runs[i].simulated_hit_sources = g.l1_hit_sources;
                 }
+                const GpuResult g = measured[i].recorded() ? simulate_gpu_trace(measured[i].trace, config, control)
+                                                           : simulate_gpu_model(measured[i].workload, config, control);
+                runs[i].simulated = g.ncu;
+                runs[i].simulated_hit_sources = g.l1_hit_sources;
             } catch (...) {
                 std::lock_guard lock(error_mutex);
                 if (!error) error = std::current_exception();

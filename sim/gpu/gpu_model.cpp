@@ -91,7 +91,7 @@ void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& co
     // Who filled each L1 sector, where the run counts its hits by their source.
     std::optional<L1HitSources> hit_sources;
     if (l1_enabled && config.count_l1_hit_sources)
-        hit_sources.emplace(config.sms, l1_geometry->lines, config.l1.line_bytes / config.l1.sector_bytes);
+        hit_sources.emplace(config.sms, l1_geometry->lines, l1_geometry->sectors_per_line);
 
     // One pass over a launch: fresh L1s, warps and front ends; the L2 as the pass before left it.
     const auto pass = [&](const Launch& run, const RunControl& ctl, bool measured) {
