@@ -144,6 +144,9 @@ FIGURES = [
     ("gpu_stencil128_sm.png", "GPU model, coloured by SM",
      ["--model", "gpu", "--sms", "4", "--block", "128", "--size", "128x128", "--stencil", "5x5"],
      ["--colour-by", "sm", "--title", "128x128 5x5 stencil, GPU model on 4 SMs, coloured by SM"]),
+    ("gpu_stencil128_source.png", "GPU model, coloured by hit source",
+     ["--model", "gpu", "--sms", "4", "--block", "128", "--size", "128x128", "--stencil", "5x5"],
+     ["--colour-by", "source", "--title", "128x128 5x5 stencil, GPU model on 4 SMs: who brought what L1 hits found"]),
 ]
 
 

@@ -8,10 +8,13 @@
 //    other three 8 times each, and nothing of B is found.
 //  - the strip probe at one wave (128x2112, block 128, column:128): 16 blocks an SM, each a row
 //    of C, read the same 16 sectors of B's row every iteration; 15 of each sector's 16 lookups
-//    find it from another block: 240 of the SM's 320 lookups an iteration, 75 points.
+//    find it from another block: 240 of the SM's 320 lookups an iteration, 75 points. Its
+//    diagram, coloured by source, shows B's hits in the colour of other blocks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +22,8 @@
 
 #include "tests/cli_util.hpp"
 #include "tests/csv_table.hpp"
+#include "viz/canvas.hpp"
+#include "viz/render.hpp"
 
 namespace cachesim {
 namespace {
@@ -115,6 +120,28 @@ TEST(CliHitSources, CompareWritesThePointsFromOtherBlocks) {
     const test::CsvTable joined = test::CsvTable::from_file(out.string());
     ASSERT_EQ(joined.rows(), 1u);
     EXPECT_DOUBLE_EQ(joined.number(0, "simulated:l1_hit_rate_other_block.pct"), 75.0);
+}
+
+TEST(CliHitSources, DiagramColoursTheHitsBySource) {
+    const auto png = test::temp_dir() / "hit_sources_strip.png";
+    const std::string strip = "diagram --preset h200 --workload matmul --size 128x2112 --depth 64 --block 128 "
+                              "--schedule column:128 --out '" + png.string() + "'";
+    // Pixels in the colour of hits from other blocks.
+    const auto other_block_pixels = [&] {
+        std::ifstream in(png, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const viz::Canvas c = viz::decode_png(bytes);
+        std::uint64_t n = 0;
+        for (int y = 0; y < c.height(); ++y)
+            for (int x = 0; x < c.width(); ++x) n += c.pixel(x, y) == viz::hit_source_color(HitSource::other_block);
+        return n;
+    };
+    auto r = test::run_cachesim(strip + " --colour-by source");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_GT(other_block_pixels(), 2000u);  // B's band; the legend's swatch is 15 x 15
+    r = test::run_cachesim(strip);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(other_block_pixels(), 0u);
 }
 
 }  // namespace

@@ -169,6 +169,21 @@ TEST(CliMemoryBound, HugeDiagramIsRefusedBeforeAllocating) {
     if (kPeakIsTheProgramsOwn) { EXPECT_LT(run.peak_bytes, 64 * kMiB); }
 }
 
+TEST(CliMemoryBound, GpuDiagramCountsItsCellsAndTheirTags) {
+    // 2^26 cells at 2 bytes each (4 bits, the zoom pyramid up to 3x more) are 128 MiB; a byte each
+    // for the hit sources of --colour-by source makes 192 MiB. Beside the program (24 MiB) and the
+    // h200 preset's L1s and L2 (33.3 MiB), 200M holds the first and not the second.
+    const std::vector<std::string> args = {"diagram", "--model", "gpu", "--size", "64x64", "--max-cells", "67108864",
+                                           "--max-memory", "200M", "--out", (temp_dir() / "tags.png").string()};
+    const MeasuredRun plain = run_measured(args);
+    EXPECT_EQ(plain.exit_code, 0) << plain.err;
+    std::vector<std::string> with_sources = args;
+    with_sources.insert(with_sources.end(), {"--colour-by", "source"});
+    const MeasuredRun sources = run_measured(with_sources);
+    EXPECT_EQ(sources.exit_code, 2);
+    EXPECT_NE(sources.err.find("diagram 192 MiB"), std::string::npos) << sources.err;
+}
+
 TEST(CliMemoryBound, WorkloadRunsStayWithinTheirEstimate) {
     const std::vector<std::string> caches = {"--l1-size", "32K", "--l1-ways", "8", "--l2-size", "1M", "--l2-ways", "16"};
     for (const bool analysis : {true, false}) {

@@ -200,20 +200,27 @@ TEST(VizGuiAggregation, ZoomedOutStencilShowsTheLoggedMissesAndPriorityHidesThem
     EXPECT_EQ(d.state.value("pane A command").find("--aggregate"), std::string::npos);  // density: the default
 }
 
+namespace {
+
+// Pixels of pane A's diagram in `colour`.
+int diagram_pixels(const Shot& g, Rgba colour) {
+    const vt::Placement& p = g.at;
+    int n = 0;
+    for (int y = static_cast<int>(p.y) + 1; y < static_cast<int>(p.y + p.h); ++y)
+        for (int x = static_cast<int>(p.x) + 3; x < static_cast<int>(p.x + p.w); ++x) n += g.image.pixel(x, y) == colour;
+    return n;
+}
+
+}  // namespace
+
 TEST(VizGuiAggregation, GpuRunColoursBySmAndShowsItsMemoryChart) {
     REQUIRE_GUI();
     const Shot g = shoot("gpu", "--workload stencil --size 128x128 --stencil 5x5 --start-gpu h200 --start-block 128 --start-sms 4 "
                                 "--colour-by sm --tab chart");
     ASSERT_GT(g.image.width(), 0);
     // Each of the 4 SMs' colours covers cells of the diagram.
-    const vt::Placement& p = g.at;
-    for (std::uint32_t sm = 0; sm < 4; ++sm) {
-        int n = 0;
-        for (int y = static_cast<int>(p.y) + 1; y < static_cast<int>(p.y + p.h); ++y)
-            for (int x = static_cast<int>(p.x) + 3; x < static_cast<int>(p.x + p.w); ++x) n += g.image.pixel(x, y) == sm_color(sm);
-        EXPECT_GT(n, 100) << "SM " << sm;
-    }
-    EXPECT_EQ(g.state.value("pane A colouring rule").find("by_sm 1") != std::string::npos, true);
+    for (std::uint32_t sm = 0; sm < 4; ++sm) EXPECT_GT(diagram_pixels(g, sm_color(sm)), 100) << "SM " << sm;
+    EXPECT_EQ(g.state.value("pane A colouring rule").find(" by sm ") != std::string::npos, true);
     // The memory chart: 16,384 threads in warps of 32 each load the 25 stencil elements once
     // (512 x 25 = 12,800 load requests) and store one result (512 store requests).
     EXPECT_TRUE(g.state.has("pane A chart_box kernel: 4 SMs"));
@@ -227,6 +234,20 @@ TEST(VizGuiAggregation, GpuRunColoursBySmAndShowsItsMemoryChart) {
     EXPECT_TRUE(g.state.has("pane A note thesis bounds not shown: they model one cache"));
     EXPECT_FALSE(g.state.any_starting("pane A note thesis sec."));
     EXPECT_NE(g.state.value("pane A command").find(" --colour-by sm "), std::string::npos);
+}
+
+TEST(VizGuiAggregation, GpuRunColoursByHitSource) {
+    REQUIRE_GUI();
+    // On 4 SMs a block is a row of the 128x128 stencil and an SM runs rows 4 apart, which share
+    // lines of the rows between them: hits from other blocks, beside each warp's own.
+    const Shot g = shoot("source", "--workload stencil --size 128x128 --stencil 5x5 --start-gpu h200 --start-block 128 "
+                                   "--start-sms 4 --colour-by source");
+    ASSERT_GT(g.image.width(), 0);
+    for (HitSource source : {HitSource::own_warp, HitSource::other_block})
+        EXPECT_GT(diagram_pixels(g, hit_source_color(source)), 100) << hit_source_name(source);
+    EXPECT_EQ(g.state.value("colour_by"), "source");
+    EXPECT_NE(g.state.value("pane A colouring rule").find(" by source "), std::string::npos);
+    EXPECT_NE(g.state.value("pane A command").find(" --colour-by source "), std::string::npos);
 }
 
 // The copied command reproduces the view: cropped to lines, it says --lines, and it draws.

@@ -204,7 +204,8 @@ TEST(VizPng, CliBadDiagramOptions) {
         {"diagram --model gpu --size 64x64 --from 400" + o, "past the run's last step 399"},
         {"diagram --aggregate most" + o, "--aggregate: expected density, any-miss or priority"},
         {"diagram --colour-by sm" + o, "--colour-by sm: needs --model gpu"},
-        {"diagram --colour-by warp --model gpu" + o, "--colour-by: expected state or sm"},
+        {"diagram --colour-by source" + o, "--colour-by source: needs --model gpu"},
+        {"diagram --colour-by warp --model gpu" + o, "--colour-by: expected state, sm or source"},
         {"diagram --miss-rate maybe" + o, "--miss-rate: expected auto, on or off"},
     };
     for (const auto& [args, message] : cases) {

@@ -7,12 +7,21 @@
 
 namespace cachesim::viz {
 
-CellColouring CellColouring::choose(AggregateRule requested, bool aggregated, bool by_sm) {
+CellColouring CellColouring::choose(AggregateRule requested, bool aggregated, ColourBy by) {
     CellColouring c;
     c.rule = aggregated ? requested : AggregateRule::priority;
-    c.by_sm = by_sm;
-    c.density = c.rule == AggregateRule::density && !by_sm;
+    c.by = by;
+    c.density = c.rule == AggregateRule::density && by == ColourBy::state;
     return c;
+}
+
+bool CellColouring::wants_tag(CellCode code) const {
+    switch (by) {
+        case ColourBy::sm: return code & kCodeAccessed;
+        case ColourBy::hit_source:
+            return (code & kCodeAccessed) && (code & kCodeHit) && !(rule == AggregateRule::any_miss && has_fetch(code));
+        case ColourBy::state: default: return false;
+    }
 }
 
 double CellColouring::ramp_position(double d) const {
@@ -20,14 +29,14 @@ double CellColouring::ramp_position(double d) const {
     return std::clamp(std::log(d / density_min) / std::log(density_max / density_min), 0.0, 1.0);
 }
 
-Rgba CellColouring::colour(CellCode code, double d, std::uint8_t sm) const {
-    if (by_sm && sm) return sm_color(sm - 1u);
+Rgba CellColouring::colour(CellCode code, double d, std::uint8_t tag) const {
+    if (tag && wants_tag(code)) return by == ColourBy::sm ? sm_color(tag - 1u) : hit_source_color(static_cast<HitSource>(tag));
     if (density && has_fetch(code)) return miss_density_color(ramp_position(d));
     if (muted()) return muted_color(decode(code, AggregateRule::any_miss));
     return cell_color(decode(code, rule));
 }
 
-std::uint8_t majority_sm(const SmGrid& g, std::uint64_t c0, std::uint64_t c1, std::uint64_t b0, std::uint64_t b1,
+std::uint8_t majority_tag(const TagGrid& g, std::uint64_t c0, std::uint64_t c1, std::uint64_t b0, std::uint64_t b1,
                          std::vector<std::uint32_t>& votes, std::uint64_t max_side) {
     std::uint8_t best = 0;
     std::uint32_t best_votes = 0;

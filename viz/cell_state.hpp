@@ -39,6 +39,13 @@ constexpr CellState combine(CellState a, CellState b) { return a > b ? a : b; }
 //             state colour (the density of one cell is its state).
 enum class AggregateRule : std::uint8_t { priority, any_miss, density };
 
+// What, beside the state, colours the cells (GPU model; the diagram's TagGrids):
+//   state       the palette below
+//   sm          accessed cells in the colour of the SM that accessed them
+//   hit_source  L1 hits in the colour of who brought the sectors they found (own warp, another
+//               warp of the block, another block on the SM); fetches keep their state colours
+enum class ColourBy : std::uint8_t { state, sm, hit_source };
+
 // What a recorded cell holds, in 4 bits, so that every rule can be applied to the same
 // recording: with an access, kAccessed | the access kinds seen (a union over the cells merged);
 // without, the strongest residency (not_cached 0, in_l2 1, in_l1 2).

@@ -158,7 +158,7 @@ std::size_t Diagram::memory_bytes() const {
     std::size_t total = 0;
     for (const auto& chain : levels_)
         for (const CellGrid& g : chain) total += g.bytes();
-    total += miss_counts_.bytes() + sms_.bytes();
+    total += miss_counts_.bytes() + sms_.bytes() + hit_sources_.bytes();
     return total;
 }
 

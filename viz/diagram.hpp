@@ -15,7 +15,7 @@
 
 #include "viz/cell_state.hpp"
 #include "viz/miss_record.hpp"
-#include "viz/sm_grid.hpp"
+#include "viz/tag_grid.hpp"
 #include "viz/row_layout.hpp"
 
 namespace cachesim::viz {
@@ -100,18 +100,27 @@ public:
 
     // Recorded beside the cells (DiagramRecorder fills them; empty in a hand-built diagram):
     // L1 fetch counts for miss density, per-level miss rates over time (L1, then L2), and with
-    // RecorderOptions::record_sm the SM of each base cell (GPU model).
+    // RecorderOptions::record_sm the SM of each base cell, with record_hit_sources who brought
+    // the sectors its L1 hits found (GPU model).
     const MissCounts& miss_counts() const { return miss_counts_; }
     const std::vector<MissRateSeries>& miss_rates() const { return miss_rates_; }
-    const SmGrid& sms() const { return sms_; }
+    const TagGrid& sms() const { return sms_; }
+    const TagGrid& hit_sources() const { return hit_sources_; }
+    // The tags `by` colours with (none for ColourBy::state, or where they were not recorded).
+    const TagGrid* tags(ColourBy by) const {
+        const TagGrid* g = by == ColourBy::sm ? &sms_ : by == ColourBy::hit_source ? &hit_sources_ : nullptr;
+        return g && !g->empty() ? g : nullptr;
+    }
     void set_miss_counts(MissCounts counts) { miss_counts_ = std::move(counts); }
     void set_miss_rates(std::vector<MissRateSeries> rates) { miss_rates_ = std::move(rates); }
-    void set_sms(SmGrid sms) { sms_ = std::move(sms); }
+    void set_sms(TagGrid sms) { sms_ = std::move(sms); }
+    void set_hit_sources(TagGrid sources) { hit_sources_ = std::move(sources); }
 
 private:
     MissCounts miss_counts_;
     std::vector<MissRateSeries> miss_rates_;
-    SmGrid sms_;
+    TagGrid sms_;
+    TagGrid hit_sources_;
     RowLayout layout_;
     std::uint64_t first_step_ = 0, steps_ = 0;
     std::uint64_t first_row_ = 0, recorded_rows_ = 0;

@@ -52,9 +52,15 @@ DiagramRecorder::DiagramRecorder(const std::vector<ArrayInfo>& arrays, const Hie
     step_lookups_.assign(count, 0);
     step_misses_.assign(count, 0);
     if (options_.record_sm && options_.issue_log) {
-        sms_ = SmGrid(buckets_);
+        sms_ = TagGrid(buckets_);
         sm_column_.assign(buckets_, 0);
         row_request_.assign(rows_.rows(), 0);
+    }
+    if (options_.record_hit_sources) {
+        hit_sources_ = TagGrid(buckets_);
+        step_sources_.assign(buckets_, SourceCounts{});
+        column_sources_.assign(buckets_, SourceCounts{});
+        source_column_.assign(buckets_, 0);
     }
     row_flags_.assign(rows_.rows(), 0);
     bucket_dirty_.assign(buckets_, 0);
@@ -125,6 +131,17 @@ void DiagramRecorder::on_lookup(int level, std::uint64_t line, bool hit, bool is
                 if (row_flags_[row] & kFetchPending) row_flags_[row] |= kFetchedMemory;
             });
     }
+}
+
+void DiagramRecorder::on_l1_hit_source(std::uint64_t line, HitSource source) {
+    if (step_sources_.empty() || levels_.empty()) return;
+    for_rows_of(levels_[0], line, [&](std::uint64_t row) {
+        const std::uint64_t b = bucket_of(row);
+        if (b == kNoRow) return;
+        SourceCounts& n = step_sources_[b];
+        if (n[0] == 0 && n[1] == 0 && n[2] == 0) source_buckets_.push_back(b);
+        ++n[static_cast<std::size_t>(source) - 1];
+    });
 }
 
 void DiagramRecorder::change_residency(int level, std::uint64_t line, bool fill) {
@@ -265,8 +282,10 @@ void DiagramRecorder::on_step_end(std::uint64_t step) {
             if (s == CellState::fetched_from_memory || s == CellState::fetched_from_l2)
                 counts_.add(rel, row - options_.first_row);
             if ((row_flags_[row] & kSmKnown) && row_request_[row] < options_.issue_log->size())
-                sm_column_[b] = SmGrid::code((*options_.issue_log)[row_request_[row]].sm);
+                sm_column_[b] = sm_tag((*options_.issue_log)[row_request_[row]].sm);
         }
+        for (std::uint64_t b : source_buckets_)
+            for (std::size_t k = 0; k < 3; ++k) column_sources_[b][k] += step_sources_[b][k];
         if (column_needs_residency_) {
             for (std::uint64_t b = 0; b < buckets_; ++b)
                 column_[b] = combine_codes(column_[b], encode(residency_of_bucket(b)));
@@ -298,6 +317,8 @@ void DiagramRecorder::on_step_end(std::uint64_t step) {
     std::fill(step_lookups_.begin(), step_lookups_.end(), 0);
     std::fill(step_misses_.begin(), step_misses_.end(), 0);
     if (options_.issue_log) options_.issue_log->clear();
+    for (std::uint64_t b : source_buckets_) step_sources_[b] = SourceCounts{};
+    source_buckets_.clear();
     for (std::uint64_t b : dirty_buckets_) bucket_dirty_[b] = 0;
     dirty_buckets_.clear();
 }
@@ -306,10 +327,23 @@ void DiagramRecorder::store_column(std::uint64_t column, const std::vector<std::
     while (column >= max_columns_) {
         base_.halve_columns();
         if (!sm_column_.empty()) sms_.halve_columns();
+        if (!column_sources_.empty()) hit_sources_.halve_columns();
         steps_per_column_ *= 2;
         column /= 2;
     }
     if (!sm_column_.empty()) sms_.store(column, sm_column_);
+    if (!column_sources_.empty()) {
+        for (std::uint64_t b = 0; b < buckets_; ++b) {
+            const SourceCounts& n = column_sources_[b];
+            // The most hits; a tie goes to the farther source (the later one in HitSource).
+            std::size_t best = 2;
+            for (std::size_t k : {std::size_t{1}, std::size_t{0}})
+                if (n[k] > n[best]) best = k;
+            source_column_[b] = n[best] ? static_cast<std::uint8_t>(best + 1) : 0;
+        }
+        hit_sources_.store(column, source_column_);
+        std::fill(column_sources_.begin(), column_sources_.end(), SourceCounts{});
+    }
     if (column < base_.columns()) {
         for (std::uint64_t b = 0; b < buckets_; ++b) base_.merge(column, b, states[b]);
         return;
@@ -334,6 +368,7 @@ Diagram DiagramRecorder::finish() {
     d.set_miss_counts(std::move(counts_));
     d.set_miss_rates(std::move(rates_));
     d.set_sms(std::move(sms_));
+    d.set_hit_sources(std::move(hit_sources_));
     return d;
 }
 

@@ -10,6 +10,7 @@
 // Stores at a write-through, no-write-allocate L1 cause no L1 lookup; when the workload is known,
 // or a trace's stores are handed over as it is read (StepStores), the recorder marks the stored
 // line as accessed at its step, otherwise the L2 lookup of the forwarded store marks it.
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -53,6 +54,12 @@ struct RecorderOptions {
     // step's end: an L1 lookup belongs to the request the log receives next).
     bool record_sm = false;
     std::vector<GpuIssue>* issue_log = nullptr;
+    // GPU model: also record who brought the sectors each base cell's L1 hits found
+    // (Diagram::hit_sources(), one byte per cell: the HitSource most of them had; ties go to the
+    // farther source, since then at least half the hits depend on it). Needs the model to count
+    // the sources (GpuConfig::count_l1_hit_sources), which record_gpu_model and
+    // record_gpu_trace ask for.
+    bool record_hit_sources = false;
     // Miss counts (Diagram::miss_counts): at most this many blocks of 32-bit counts (0: max_cells
     // / 8, the base grid's bytes) and at most `max_count_rows` blocks of lines.
     std::uint64_t max_count_cells = 0;
@@ -87,6 +94,7 @@ public:
                     std::optional<WorkloadSpec> workload = std::nullopt);
 
     void on_lookup(int level, std::uint64_t line, bool hit, bool is_write, std::uint16_t array) override;
+    void on_l1_hit_source(std::uint64_t line, HitSource source) override;
     void on_fill(int level, std::uint64_t line) override;
     void on_evict(int level, std::uint64_t line) override;
     void on_step_end(std::uint64_t step) override;
@@ -164,9 +172,16 @@ private:
     MissCounts counts_;
     std::vector<MissRateSeries> rates_;                 // by enabled-level index
     std::vector<std::uint64_t> step_lookups_, step_misses_;  // current step, by level
-    SmGrid sms_;
+    TagGrid sms_;
     std::vector<std::uint8_t> sm_column_;       // current column: SM code per bucket
     std::vector<std::uint32_t> row_request_;    // current step: issue-log index per row
+    // Hit sources: L1 hits per source (own warp, own block, other block) per bucket in the
+    // current step and in the current column, and the step's buckets that have any.
+    using SourceCounts = std::array<std::uint32_t, 3>;
+    TagGrid hit_sources_;
+    std::vector<SourceCounts> step_sources_, column_sources_;
+    std::vector<std::uint64_t> source_buckets_;
+    std::vector<std::uint8_t> source_column_;  // the current column's tags, when it is stored
     std::uint64_t last_step_ = 0;
     bool any_step_ = false;
     std::optional<LineSnapshot> snapshot_;

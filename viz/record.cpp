@@ -93,6 +93,7 @@ RecordedRun record_gpu_launch(const std::vector<ArrayInfo>& arrays, const GpuCon
         options.issue_log = &issues;
         run_config.issue_log = &issues;
     }
+    if (options.record_hit_sources) run_config.count_l1_hit_sources = true;
     // Rounds are unknown up front; the recorder merges columns as the run grows.
     DiagramRecorder recorder(arrays, gpu_hierarchy(config), options);
     GpuResult r;

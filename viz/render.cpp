@@ -134,6 +134,22 @@ Rgba sm_color(std::uint32_t sm) {
     return kPalette[sm % 12];
 }
 
+Rgba hit_source_color(HitSource source) {
+    switch (source) {
+        case HitSource::own_warp: return {20, 20, 20, 255};
+        case HitSource::own_block: return {27, 120, 55, 255};
+        case HitSource::other_block: default: return {118, 42, 131, 255};
+    }
+}
+
+std::string_view hit_source_name(HitSource source) {
+    switch (source) {
+        case HitSource::own_warp: return "L1 hit: brought by the same warp";
+        case HitSource::own_block: return "L1 hit: by another warp of its block";
+        case HitSource::other_block: default: return "L1 hit: by another block on the SM";
+    }
+}
+
 namespace {
 
 void draw_memory_chart(Canvas& c, const MemoryChart& chart, const PixelRect& r, double font) {
@@ -260,8 +276,8 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
         y += h + gap;
     }
 
-    const bool by_sm = style.colour_by == TimeDiagramStyle::ColourBy::sm && !d.sms().empty();
-    CellColouring colouring = CellColouring::choose(style.aggregate, aggregated, by_sm);
+    const TagGrid* tags = d.tags(style.colour_by);
+    CellColouring colouring = CellColouring::choose(style.aggregate, aggregated, tags ? style.colour_by : ColourBy::state);
     const AggregateRule rule = colouring.rule;
     lay.density = colouring.density;
     const bool muted = colouring.muted();
@@ -270,7 +286,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     struct PixelCell {
         CellCode code;
         double density;
-        std::uint8_t sm;
+        std::uint8_t tag;
     };
     const MissCounts& counts = d.miss_counts();
     std::vector<std::uint32_t> votes(256, 0);
@@ -283,9 +299,9 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
         if (want_density && has_fetch(pc.code)) {
             pc.density = miss_density(counts.sum(rel_step(t0), rel_step(t1), rel_row(r0), rel_row(r1)));
         }
-        if (by_sm && (pc.code & kCodeAccessed)) {
+        if (tags && colouring.wants_tag(pc.code)) {
             const std::uint64_t spc = d.steps_per_column(), rpb = d.rows_per_bucket();
-            pc.sm = majority_sm(d.sms(), rel_step(t0) / spc, (rel_step(t1) + spc - 1) / spc, rel_row(r0) / rpb,
+            pc.tag = majority_tag(*tags, rel_step(t0) / spc, (rel_step(t1) + spc - 1) / spc, rel_row(r0) / rpb,
                                 (rel_row(r1) + rpb - 1) / rpb, votes);
         }
         return pc;
@@ -310,7 +326,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
         for (int py = 0; py < band.h; ++py)
             for (int px = 0; px < lay.plot.w; ++px) {
                 const PixelCell pc = pixel_cell(i, py, px, lay.density);
-                c.set_pixel(band.x + px, band.y + py, colouring.colour(pc.code, pc.density, pc.sm));
+                c.set_pixel(band.x + px, band.y + py, colouring.colour(pc.code, pc.density, pc.tag));
             }
     }
 
@@ -425,9 +441,13 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
             for (std::size_t l = 0; l < lay.strip_levels.size(); ++l) notes.push_back("strip: " + lay.strip_levels[l]);
         lay.legend = draw_legend(c, lx, lay.plot.y, font, heading, false, notes);
     } else {
-        // Muted states, then the density ramp or the SMs.
+        // Muted states, then the density ramp, the SMs or the hit sources.
+        const bool by_source = colouring.by == ColourBy::hit_source;
         int ly = lay.plot.y;
-        c.draw_text(lx, ly, lay.density ? "legend: L1 misses per cell" : "legend: SM that accessed the line",
+        c.draw_text(lx, ly,
+                    lay.density ? "legend: L1 misses per cell"
+                    : by_source ? "legend: who brought the sectors L1 hits found"
+                                : "legend: SM that accessed the line",
                     {.size_px = font, .color = kAxis});
         const int line = static_cast<int>(font * 1.7), sw = static_cast<int>(font * 1.2);
         ly += line;
@@ -445,6 +465,13 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
             ly += static_cast<int>(font * 1.3);
             c.draw_text(lx, ly, "misses / (steps x lines) a pixel covers, log scale", {.size_px = font * 0.85, .color = kAxis});
             ly += line;
+        } else if (by_source) {
+            for (HitSource source : kHitSourceOrder) {
+                c.fill_rect(lx, ly, sw, sw, hit_source_color(source));
+                c.draw_rect(lx, ly, sw, sw, kAxis);
+                c.draw_text(lx + sw + 8, ly + sw / 2.0, std::string(hit_source_name(source)), {.size_px = font, .valign = VAlign::middle});
+                ly += line;
+            }
         } else {
             std::uint32_t max_sm = 0;
             for (std::uint64_t col = 0; col < d.sms().columns(); ++col)
@@ -459,12 +486,16 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
                 ly += line;
             }
         }
-        for (CellState st : {CellState::accessed, CellState::in_l1, CellState::in_l2, CellState::not_cached}) {
+        std::vector<CellState> shown_states = {CellState::accessed, CellState::in_l1, CellState::in_l2, CellState::not_cached};
+        // (by source, fetches keep their colours; by SM they take the SM's)
+        if (by_source) shown_states.insert(shown_states.begin(), {CellState::fetched_from_memory, CellState::fetched_from_l2});
+        for (CellState st : shown_states) {
             PixelRect r{lx, ly, sw, sw};
             c.fill_rect(r.x, r.y, r.w, r.h, muted_color(st));
             c.draw_rect(r.x, r.y, r.w, r.h, kAxis);
             std::string label(cell_state_name(st));
-            if (st == CellState::accessed && !lay.density) label = "accessed, SM unknown (stores)";
+            if (st == CellState::accessed && by_source) label = "accessed, no L1 hit (stores)";
+            else if (st == CellState::accessed && !lay.density) label = "accessed, SM unknown (stores)";
             c.draw_text(lx + sw + 8, ly + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
             lay.legend.push_back({st, label, r});
             ly += line;

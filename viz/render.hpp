@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/observer.hpp"
 #include "viz/array_view.hpp"
 #include "viz/canvas.hpp"
 #include "viz/diagram.hpp"
@@ -38,8 +39,11 @@ struct TimeDiagramStyle {
     // the miss-density ramp (miss_density_color), the other states muted colours.
     AggregateRule aggregate = AggregateRule::density;
     // state: the palette above; sm: accessed cells in the colour of the SM that accessed them
-    // (the diagram needs RecorderOptions::record_sm), untouched ones by residency, muted.
-    enum class ColourBy { state, sm } colour_by = ColourBy::state;
+    // (the diagram needs RecorderOptions::record_sm); hit_source: L1 hits in the colour of who
+    // brought their sectors (RecorderOptions::record_hit_sources), fetches red and orange. The
+    // other cells by residency, muted.
+    using ColourBy = viz::ColourBy;
+    ColourBy colour_by = ColourBy::state;
     // Rows shown (default all): the bands of the arrays they cross, each line as tall as the others.
     std::optional<RowRange> rows;
     // The miss rate per pixel column of each recorded level, in a strip above the time axis.
@@ -59,6 +63,13 @@ Rgba miss_density_color(double t);
 Rgba muted_color(CellState s);
 // The SM palette (12 colours, SM k gets colour k mod 12).
 Rgba sm_color(std::uint32_t sm);
+// Colouring by hit source: own warp near black (a hit as in the state palette), another warp of
+// the block green, another block purple (a pair that stays apart for red-green colour blindness).
+Rgba hit_source_color(HitSource source);
+// The legend's words for a source.
+std::string_view hit_source_name(HitSource source);
+// The sources in legend order, nearest first.
+inline constexpr HitSource kHitSourceOrder[] = {HitSource::own_warp, HitSource::own_block, HitSource::other_block};
 
 // Where things landed, for tests and for mapping clicks.
 struct TimeDiagramLayout {

@@ -19,6 +19,8 @@ inline constexpr EnumChoice<AggregateRule> kAggregateChoices[] = {
 inline constexpr EnumChoice<TimeDiagramStyle::ColourBy> kColourByChoices[] = {
     {TimeDiagramStyle::ColourBy::state, "state", ""},
     {TimeDiagramStyle::ColourBy::sm, "sm", "GPU model: accessed cells in the colour of their SM"},
+    {TimeDiagramStyle::ColourBy::hit_source, "source",
+     "GPU model: L1 hits in the colour of who brought the sector (own warp, own block, another block)"},
 };
 
 inline constexpr EnumChoice<TimeDiagramStyle::Strip> kMissRateChoices[] = {

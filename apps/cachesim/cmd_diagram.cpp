@@ -87,7 +87,7 @@ int run_diagram(int argc, char** argv) {
         option_choice<viz::AggregateRule>(viz::kAggregateChoices, "aggregate", (*vm)["aggregate"].as<std::string>());
     const viz::TimeDiagramStyle::ColourBy colour_by = option_choice<viz::TimeDiagramStyle::ColourBy>(
         viz::kColourByChoices, "colour-by", (*vm)["colour-by"].as<std::string>());
-    const bool by_sm = colour_by == viz::TimeDiagramStyle::ColourBy::sm;
+    const bool by_sm = colour_by == viz::ColourBy::sm, by_source = colour_by == viz::ColourBy::hit_source;
     const viz::TimeDiagramStyle::Strip miss_rate = option_choice<viz::TimeDiagramStyle::Strip>(
         viz::kMissRateChoices, "miss-rate", (*vm)["miss-rate"].as<std::string>());
     const std::string chart = (*vm)["memory-chart"].as<std::string>();
@@ -101,11 +101,13 @@ int run_diagram(int argc, char** argv) {
     read_timeline(*vm, sim, timeline);
     // A GPU run's legend splits the L1's hits by who brought the sector (l1_hit_sources.hpp).
     if (sim.model == ModelKind::gpu) sim.gpu.count_l1_hit_sources = true;
-    estimate_memory(sim, max_memory_option(*vm), max_cells);  // refuses a run past --max-memory
+    estimate_memory(sim, max_memory_option(*vm), max_cells, by_sm || by_source);  // refuses a run past --max-memory
     const std::optional<WorkloadSpec>& w = sim.workload;
     const std::vector<ArrayInfo> arrays = w ? w->arrays() : trace->arrays;
     const bool gpu = sim.model == ModelKind::gpu;
     if (by_sm && !gpu) throw InputError("--colour-by sm: needs --model gpu (the thread model has no SMs)");
+    if (by_source && !gpu)
+        throw InputError("--colour-by source: needs --model gpu (the thread model has no warps or blocks)");
     // Thread model: a step is a work item, so the run's length is known up front. GPU model: a step
     // is a scheduling round, known only once the run is over.
     // A trace's steps are its threads, in launch order.
@@ -162,6 +164,7 @@ int run_diagram(int argc, char** argv) {
             rec.window_rows = style.rows->rows();
         }
         rec.record_sm = by_sm;
+        rec.record_hit_sources = by_source;
         // Record only the window, at the finest resolution the cap allows.
         rec.first_step = style.from.value_or(0);
         if (steps || style.to) rec.window_steps = style.to.value_or(steps.value_or(0)) - rec.first_step;

@@ -160,19 +160,29 @@ void App::frame(float dt) {
     ImGui::End();
 }
 
+namespace {
+
+// A combo box over one of the view options' choice tables; true when the user picked another.
+// The tables' names are string literals, so their data() is NUL-terminated.
+template <class E, std::size_t N>
+bool choice_combo(const char* label, const EnumChoice<E> (&table)[N], E& value, float width) {
+    std::array<const char*, N> names{};
+    int at = 0;
+    for (std::size_t i = 0; i < N; ++i) {
+        names[i] = table[i].name.data();
+        if (table[i].value == value) at = static_cast<int>(i);
+    }
+    ImGui::SetNextItemWidth(width);
+    if (!ImGui::Combo(label, &at, names.data(), static_cast<int>(N))) return false;
+    value = table[at].value;
+    return true;
+}
+
+}  // namespace
+
 void App::view_options() {
     // As `cachesim diagram --aggregate / --colour-by / --miss-rate`.
-    // The table's names are string literals, so their data() is NUL-terminated.
-    constexpr int kRules = static_cast<int>(std::size(viz::kAggregateChoices));
-    static const std::array<const char*, kRules> rule_names = [] {
-        std::array<const char*, kRules> names{};
-        for (int i = 0; i < kRules; ++i) names[i] = viz::kAggregateChoices[i].name.data();
-        return names;
-    }();
-    int rule = 0;
-    while (rule + 1 < kRules && viz::kAggregateChoices[rule].value != options_.aggregate) ++rule;
-    ImGui::SetNextItemWidth(110);
-    if (ImGui::Combo("aggregate", &rule, rule_names.data(), kRules)) options_.aggregate = viz::kAggregateChoices[rule].value;
+    choice_combo("aggregate", viz::kAggregateChoices, options_.aggregate, 110);
     note_widget("aggregate");
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("what a texel standing for several cells shows (zoomed out):\n"
@@ -181,8 +191,13 @@ void App::view_options() {
     bool gpu = false;
     for (int i = 0; i < (compare_ ? 2 : 1); ++i) gpu |= panes_[i]->current && panes_[i]->current->input.gpu_model;
     ImGui::BeginDisabled(!gpu);
-    ImGui::Checkbox("colour by SM", &options_.colour_by_sm);
-    note_widget("colour_by_sm");
+    choice_combo("colour by", viz::kColourByChoices, options_.colour_by, 90);
+    note_widget("colour_by");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("GPU runs: what else colours the cells\nstate: the state colours only\n"
+                          "sm: accessed cells by the SM that accessed them\n"
+                          "source: L1 hits by who brought the sector: the same warp,\n"
+                          "another warp of its block, or another block on the SM");
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::Checkbox("miss rate", &options_.miss_rate_strip);

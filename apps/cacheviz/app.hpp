@@ -86,10 +86,10 @@ struct AppOptions {
     // Initial view (steps [first, second), lines [first, second)); the whole run when unset.
     std::optional<std::pair<double, double>> zoom_steps, zoom_lines;
     std::string bottom_tab = "stats";  // stats | contents | chart: the tab shown first
-    // How cells sharing a texel are shown (as `cachesim diagram --aggregate`), colour by SM (GPU
-    // runs, --colour-by sm) and the miss-rate strip under the cells.
+    // How cells sharing a texel are shown (as `cachesim diagram --aggregate`), what else colours
+    // them (GPU runs: SMs or hit sources, --colour-by) and the miss-rate strip under the cells.
     viz::AggregateRule aggregate = viz::AggregateRule::density;
-    bool colour_by_sm = false;
+    viz::ColourBy colour_by = viz::ColourBy::state;
     bool miss_rate_strip = true;
     std::string save_path = "cacheviz-view.png";  // Ctrl+S
 };

@@ -34,7 +34,8 @@ void App::start_run(Pane& pane) {
         in.gpu.timeline = in.timeline.get();
     }
     in.recorder.max_cells = options_.max_cells;
-    in.recorder.record_sm = in.gpu_model;  // for "colour by SM"
+    in.recorder.record_sm = in.gpu_model;  // for "colour by": SM
+    in.recorder.record_hit_sources = in.gpu_model;  // and hit source
     pane.job = std::make_unique<SimJob>(std::move(in));
     pane.array_view_step = ~std::uint64_t{0};
     drop_detail(pane);  // it shows the old configuration
@@ -70,6 +71,7 @@ void App::update_detail(Pane& pane, const viz::ViewExtent& view) {
     JobInput in = pane.current->input;
     in.recorder = viz::detail_recorder_options(*w);
     in.recorder.record_sm = pane.current->input.recorder.record_sm;
+    in.recorder.record_hit_sources = pane.current->input.recorder.record_hit_sources;
     in.stop_after_window = true;
     in.run_fraction = static_cast<double>(w->step_end()) / static_cast<double>(std::max<std::uint64_t>(steps, 1));
     pane.detail_job = std::make_unique<SimJob>(std::move(in));

@@ -18,7 +18,7 @@ std::string App::diagram_command(int i) const {
     const auto to = static_cast<std::uint64_t>(std::clamp(std::ceil(view_.t1), static_cast<double>(from + 1), static_cast<double>(std::max<std::uint64_t>(steps, from + 1))));
     gui::DiagramViewOptions opts;
     opts.aggregate = options_.aggregate;
-    opts.colour_by_sm = options_.colour_by_sm;
+    opts.colour_by = options_.colour_by;
     // Cropped to some lines: --lines, the rows the view shows (whole rows, outwards).
     const std::uint64_t rows = pane.current->diagram->rows();
     const auto r0 = static_cast<std::uint64_t>(std::clamp(std::floor(view_.r0), 0.0, static_cast<double>(rows ? rows - 1 : 0)));
@@ -39,7 +39,7 @@ std::string App::state_text() const {
     s << "layout " << controls_w_ << " " << bottom_h_ << " " << arrays_w_ << "\n";
     s << "status " << status_ << "\n";
     s << "aggregate " << viz::aggregate_name(options_.aggregate) << "\n";
-    s << "colour_by " << (options_.colour_by_sm ? "sm" : "state") << "\n";
+    s << "colour_by " << choice_name<viz::ColourBy>(viz::kColourByChoices, options_.colour_by) << "\n";
     for (const auto& [name, r] : widgets_) s << "widget " << name << " " << r[0] << " " << r[1] << " " << r[2] << " " << r[3] << "\n";
     for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
         const Pane& p = *panes_[i];
@@ -54,7 +54,8 @@ std::string App::state_text() const {
         s << "pane " << k << " command " << diagram_command(i) << "\n";
         {
             const viz::CellColouring& c = p.texture.colouring();
-            s << "pane " << k << " colouring rule " << viz::aggregate_name(c.rule) << " density " << c.density << " by_sm " << c.by_sm
+            s << "pane " << k << " colouring rule " << viz::aggregate_name(c.rule) << " density " << c.density << " by "
+              << choice_name<viz::ColourBy>(viz::kColourByChoices, c.by)
               << " aggregated " << p.texture.aggregated() << " range " << c.density_min << " " << c.density_max << "\n";
         }
         const StripShown& st = strips_[i];

@@ -72,7 +72,8 @@ std::string diagram_command(const JobInput& input, std::uint64_t from, std::uint
     if (view.lines)
         text.append(" --lines ").append(std::to_string(view.lines->first)).append(":").append(std::to_string(view.lines->second));
     if (view.aggregate != viz::AggregateRule::density) text.append(" --aggregate ").append(viz::aggregate_name(view.aggregate));
-    if (view.colour_by_sm && input.gpu_model) text.append(" --colour-by sm");
+    if (view.colour_by != viz::ColourBy::state && input.gpu_model)
+        text.append(" --colour-by ").append(choice_name<viz::ColourBy>(viz::kColourByChoices, view.colour_by));
     text.append(" --out ").append(shell_quote(out));
     return text;
 }

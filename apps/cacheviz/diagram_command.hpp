@@ -14,11 +14,11 @@ namespace cachesim::gui {
 // The simulation options of `input` (as `cachesim simulate` reads them).
 std::vector<std::string> simulation_args(const JobInput& input);
 // How the view draws the cells, for the command to draw them alike: the aggregation rule
-// (--aggregate; density is the default and left out), colour by SM (--colour-by sm, GPU runs)
-// and the lines shown when the view is cropped to some (--lines FROM:TO).
+// (--aggregate; density is the default and left out), colour by SM or hit source (--colour-by,
+// GPU runs) and the lines shown when the view is cropped to some (--lines FROM:TO).
 struct DiagramViewOptions {
     viz::AggregateRule aggregate = viz::AggregateRule::density;
-    bool colour_by_sm = false;
+    viz::ColourBy colour_by = viz::ColourBy::state;
     std::optional<std::pair<std::uint64_t, std::uint64_t>> lines;
 };
 // `cachesim diagram OPTIONS --from FROM --to TO [view options] --out OUT`, quoted for a POSIX shell.

@@ -114,12 +114,12 @@ void App::diagram_pane(Pane& pane, float width, float height) {
             pane.texels_written_last_frame = pane.difference_texture.update(vp);
             pane.difference_texture.draw(dl, p0.x, p0.y, vp);
         } else {
-            pane.texture.set_colouring(options_.aggregate, options_.colour_by_sm);
+            pane.texture.set_colouring(options_.aggregate, options_.colour_by);
             pane.texels_written_last_frame = pane.texture.update(vp);
             pane.texture.draw(dl, p0.x, p0.y, vp);
         }
         if (exact && !difference) {  // the full-resolution window over the coarse cells
-            pane.detail_texture.set_colouring(options_.aggregate, options_.colour_by_sm);
+            pane.detail_texture.set_colouring(options_.aggregate, options_.colour_by);
             pane.texels_written_last_frame += pane.detail_texture.update(vp);
             pane.detail_texture.draw(dl, p0.x, p0.y, vp);
         }

@@ -128,7 +128,9 @@ int run(int argc, char** argv) {
         const cli::SimulationOptions o = cli::read_simulation_options(*vm);
         gui::PaneConfig c = gui::pane_config(o, *vm);  // a trace without an array layout is refused here
         // Refused up front (exit 2) past --max-memory, as `cachesim diagram` does, before any window opens.
-        cli::estimate_memory(o, cli::max_memory_option(*vm), (*vm)["max-cells"].as<std::uint64_t>());
+        // (a GPU run records its SMs and hit sources beside the cells)
+        cli::estimate_memory(o, cli::max_memory_option(*vm), (*vm)["max-cells"].as<std::uint64_t>(),
+                             o.model == cli::ModelKind::gpu ? 2 : 0);
         return c;
     }();
     auto apply_gpu = [&](gui::PaneConfig& c) {
@@ -220,7 +222,7 @@ int run(int argc, char** argv) {
     if (vm->count("zoom-lines")) app_options.zoom_lines = parse_range((*vm)["zoom-lines"].as<std::string>(), "--zoom-lines");
     app_options.bottom_tab = tab;
     app_options.aggregate = rule;
-    app_options.colour_by_sm = colour_by == viz::TimeDiagramStyle::ColourBy::sm;
+    app_options.colour_by = colour_by;
     app_options.miss_rate_strip = miss_rate == viz::TimeDiagramStyle::Strip::on;
     app_options.save_path = (*vm)["save-png"].as<std::string>();
 

@@ -174,8 +174,8 @@ std::vector<std::string> App::run_notes(int i) const {
 }
 
 void App::colour_legend() {
-    // The legend of what pane A's cells show now: the state colours, or (density, SM) the
-    // ramp or the SMs and the muted states, as the PNG's legend.
+    // The legend of what pane A's cells show now: the state colours, or (density, SM, hit
+    // source) the ramp, the SMs or the sources and the muted states, as the PNG's legend.
     const viz::CellColouring& c = panes_[0]->texture.colouring();
     const auto swatch = [](viz::Rgba colour, const std::string& label, bool same_line) {
         ImGui::ColorButton(label.c_str(), ImGui::ColorConvertU32ToFloat4(to_imgui(colour)), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
@@ -205,6 +205,13 @@ void App::colour_legend() {
         ImGui::Dummy(ImVec2(bar_w, bar_h + 2));
         ImGui::SameLine();
         ImGui::Text("%.3g", c.density_max);
+    } else if (c.by == viz::ColourBy::hit_source) {
+        ImGui::TextUnformatted("who brought the sectors L1 hits found:");
+        ImGui::SameLine();
+        for (HitSource s : viz::kHitSourceOrder) swatch(viz::hit_source_color(s), std::string(viz::hit_source_name(s)), true);
+        ImGui::NewLine();
+        for (viz::CellState s : {viz::CellState::fetched_from_memory, viz::CellState::fetched_from_l2})
+            swatch(viz::muted_color(s), std::string(viz::cell_state_name(s)), true);
     } else {
         const std::uint32_t sms = panes_[0]->current ? panes_[0]->current->input.gpu.sms : 0;
         ImGui::TextUnformatted("SM that accessed the line:");
@@ -215,7 +222,8 @@ void App::colour_legend() {
     }
     for (viz::CellState s : {viz::CellState::accessed, viz::CellState::in_l1, viz::CellState::in_l2, viz::CellState::not_cached}) {
         std::string label(viz::cell_state_name(s));
-        if (s == viz::CellState::accessed && !c.density) label = "accessed, SM unknown (stores)";
+        if (s == viz::CellState::accessed && c.by == viz::ColourBy::hit_source) label = "accessed, no L1 hit (stores)";
+        else if (s == viz::CellState::accessed && !c.density) label = "accessed, SM unknown (stores)";
         swatch(viz::muted_color(s), label, s != viz::CellState::not_cached);
     }
 }

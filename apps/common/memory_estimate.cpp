@@ -123,7 +123,8 @@ std::uint64_t max_memory_option(const po::variables_map& vm) {
     return bytes;
 }
 
-MemoryEstimate estimate_memory(const SimulationOptions& sim, std::uint64_t max_memory, std::uint64_t diagram_cells) {
+MemoryEstimate estimate_memory(const SimulationOptions& sim, std::uint64_t max_memory, std::uint64_t diagram_cells,
+                               std::uint64_t diagram_tag_grids) {
     MemoryEstimate e;
     e.max_memory = max_memory;
     e.fixed = kFixedBytes;
@@ -153,8 +154,21 @@ MemoryEstimate estimate_memory(const SimulationOptions& sim, std::uint64_t max_m
                    std::to_string(g.geometry ? g.geometry->lines : 0) + " lines",
                "--" + level + "-size and --" + level + "-line");
     }
-    if (gpu) return e;  // the GPU model keeps no analysis or OPT tables
     const std::vector<ArrayInfo> arrays = sim.workload ? sim.workload->arrays() : std::vector<ArrayInfo>{};
+    // A diagram: per row (a line of the arrays) and per recorded cell.
+    const auto count_diagram = [&] {
+        if (!diagram_cells) return;
+        std::uint64_t rows = 0;
+        for (const ArrayInfo& a : arrays) rows = saturating_add(rows, a.bytes() / std::max<std::uint32_t>(h.l1.line_bytes, 1) + 2);
+        e.diagram = saturating_add(saturating_mul(rows, kDiagramBytesPerRow),
+                                   saturating_mul(diagram_cells, kDiagramBytesPerCell + diagram_tag_grids));
+        if (e.total() > max_memory)
+            refuse("the diagram has " + std::to_string(rows) + " rows (cache lines of the arrays)", "--size and --l1-line");
+    };
+    if (gpu) {  // the GPU model keeps no analysis or OPT tables
+        count_diagram();
+        return e;
+    }
     e.opt_lookup_limit = h.opt_max_lookups;
     const int opt_levels = (h.l1.enabled() && h.l1.policy == PolicyKind::opt) + (h.l2.enabled() && h.l2.policy == PolicyKind::opt);
     if (opt_levels) {
@@ -170,13 +184,7 @@ MemoryEstimate estimate_memory(const SimulationOptions& sim, std::uint64_t max_m
         e.opt = saturating_mul(lookups, kOptBytesPerLookup * opt_levels);
     }
     if (e.total() > max_memory) refuse("OPT keeps " + human_bytes(kOptBytesPerLookup) + " per lookup", "--l1-policy/--l2-policy opt");
-    if (diagram_cells) {
-        std::uint64_t rows = 0;
-        for (const ArrayInfo& a : arrays) rows = saturating_add(rows, a.bytes() / std::max<std::uint32_t>(h.l1.line_bytes, 1) + 2);
-        e.diagram = saturating_add(saturating_mul(rows, kDiagramBytesPerRow), saturating_mul(diagram_cells, kDiagramBytesPerCell));
-        if (e.total() > max_memory)
-            refuse("the diagram has " + std::to_string(rows) + " rows (cache lines of the arrays)", "--size and --l1-line");
-    }
+    count_diagram();
     if (!h.analysis) return e;
     const std::uint64_t left = max_memory - e.total();
     if (sim.workload) {

@@ -34,11 +34,12 @@ struct MemoryEstimate {
 po::options_description memory_options();
 std::uint64_t max_memory_option(const po::variables_map& vm);
 
-// The estimate of a simulate/diagram run; `diagram_cells` > 0 adds a diagram's rows and cells.
+// The estimate of a simulate/diagram run; `diagram_cells` > 0 adds a diagram's rows and cells,
+// and a byte per cell for each of its `diagram_tag_grids` (the SMs, the hit sources: tag_grid.hpp).
 // Throws InputError naming the estimate, its largest part and the options that set it when it
 // exceeds max_memory.
 MemoryEstimate estimate_memory(const SimulationOptions& sim, std::uint64_t max_memory,
-                               std::uint64_t diagram_cells = 0);
+                               std::uint64_t diagram_cells = 0, std::uint64_t diagram_tag_grids = 0);
 
 // "512 KiB", "1.5 GiB".
 std::string human_bytes(std::uint64_t bytes);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/gpu/host_line_allocator.hpp"
+#include "sim/observer.hpp"
 
 namespace cachesim {
 
@@ -54,6 +55,14 @@ public:
             counts.other_block += !own_block;
         }
         for (std::uint64_t m = filled; m; m &= m - 1) line[std::countr_zero(m)] = Source{age, block};
+    }
+
+    // Who filled `sector` of the line in `slot` of SM s, for a lookup by warp (age, block) that
+    // found it (an observer's view; the counts come from lookup()).
+    HitSource source_of(std::uint32_t s, std::uint32_t slot, std::uint32_t sector, std::uint64_t age,
+                        std::uint64_t block) const {
+        const Source& from = sources_[(static_cast<std::size_t>(s) * lines_ + slot) * sectors_per_line_ + sector];
+        return from.age == age ? HitSource::own_warp : from.block == block ? HitSource::own_block : HitSource::other_block;
     }
 
 private:

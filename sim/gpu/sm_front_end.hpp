@@ -157,9 +157,10 @@ private:
         std::uint64_t hit = 0;
         bool filled = false;
         SectorEviction evicted;
+        std::uint32_t slot = 0;
         if (l1s_) {
             L1& cache = l1s_[s];
-            std::uint32_t slot = cache.find(cl.line);
+            slot = cache.find(cl.line);
             if (slot != L1::kNone) {
                 hit = cache.valid(slot) & wanted;
                 cache.touch(slot);
@@ -186,8 +187,13 @@ private:
         a.reads += n;
         a.read_misses += n - hits;
         if (observer_) [[unlikely]]
-            for (std::uint64_t m = wanted; m; m &= m - 1)
-                observer_->on_lookup(0, cl.line, (hit >> std::countr_zero(m)) & 1u, false, array);
+            for (std::uint64_t m = wanted; m; m &= m - 1) {
+                const std::uint32_t sector = static_cast<std::uint32_t>(std::countr_zero(m));
+                const bool sector_hit = (hit >> sector) & 1u;
+                if (sector_hit && sources_)
+                    observer_->on_l1_hit_source(cl.line, sources_->source_of(s, slot, sector, warp.age, warp.block));
+                observer_->on_lookup(0, cl.line, sector_hit, false, array);
+            }
         const std::uint64_t missing = wanted & ~hit;
         if (missing) {
             // One L1 line lies in one L2 line (or slicing is off): one slice for all its sectors.

@@ -20,11 +20,11 @@ void DiagramTexture::set_difference(std::shared_ptr<const Diagram> diagram, std:
     if (diagram_ && other && same_shape(*diagram_, *other)) other_ = std::move(other);
 }
 
-void DiagramTexture::set_colouring(AggregateRule rule, bool by_sm) {
-    if (rule == rule_ && by_sm == by_sm_) return;
+void DiagramTexture::set_colouring(AggregateRule rule, ColourBy by) {
+    if (rule == rule_ && by == by_) return;
     rule_ = rule;
-    by_sm_ = by_sm;
-    valid_ = {};  // densities or SMs may be needed that were not computed
+    by_ = by;
+    valid_ = {};  // densities or tags may be needed that were not computed
 }
 
 bool DiagramTexture::same_shape(const Diagram& a, const Diagram& b) {
@@ -91,18 +91,18 @@ void DiagramTexture::compute(std::uint64_t c0, std::uint64_t c1, std::uint64_t r
             const std::size_t i = at(c, r);
             codes_[i] = code;
             densities_[i] = 0;
-            sms_[i] = 0;
+            tags_[i] = 0;
             if (o) {
-                sms_[i] = decode(o->code(c, r), state_rule) != decode(code, state_rule);
+                tags_[i] = decode(o->code(c, r), state_rule) != decode(code, state_rule);
                 continue;
             }
             if (colouring_.density && has_fetch(code)) {
                 const MissCounts::Blocks k = counts.blocks(c * steps, (c + 1) * steps, r * lines, (r + 1) * lines);
                 densities_[i] = static_cast<float>(miss_density({count_sum(k.c0, k.c1, k.b0, k.b1), k.cells}));
             }
-            // A large texel's SM is the majority of a bounded sample of its base cells (16 x 16).
-            if (colouring_.by_sm && (code & kCodeAccessed))
-                sms_[i] = majority_sm(d.sms(), c * cols, (c + 1) * cols, r * rows, (r + 1) * rows, votes_, 16);
+            // A large texel's tag is the majority of a bounded sample of its base cells (16 x 16).
+            if (const TagGrid* tags = d.tags(colouring_.by); tags && colouring_.wants_tag(code))
+                tags_[i] = majority_tag(*tags, c * cols, (c + 1) * cols, r * rows, (r + 1) * rows, votes_, 16);
         }
 }
 
@@ -119,8 +119,8 @@ std::size_t DiagramTexture::upload(std::uint64_t c0, std::uint64_t c1, std::uint
             for (unsigned y = 0; y < h; ++y)
                 for (unsigned x = 0; x < w; ++x) {
                     const std::size_t i = at(cs + x, rs + y);
-                    const Rgba c = !other_ ? colouring_.colour(codes_[i], densities_[i], sms_[i])
-                                   : sms_[i] ? kDifferent
+                    const Rgba c = !other_ ? colouring_.colour(codes_[i], densities_[i], tags_[i])
+                                   : tags_[i] ? kDifferent
                                              : pale(cell_color(decode(codes_[i], state_rule)));
                     std::uint8_t* p = &scratch_[(static_cast<std::size_t>(y) * w + x) * 4];
                     p[0] = c.r; p[1] = c.g; p[2] = c.b; p[3] = 255;
@@ -148,7 +148,7 @@ std::size_t DiagramTexture::update(const Viewport& v) {
         texture_.setSmooth(false);
         const std::size_t n = static_cast<std::size_t>(tw_) * th_;
         codes_.assign(n, 0);
-        sms_.assign(n, 0);
+        tags_.assign(n, 0);
         densities_.assign(n, 0.0f);
         valid_ = {};
     }
@@ -160,8 +160,8 @@ std::size_t DiagramTexture::update(const Viewport& v) {
         valid_ = {};
     }
     aggregated_ = lt_ > 0 || lr_ > 0 || !d.exact();
-    const CellColouring want = CellColouring::choose(rule_, aggregated_, by_sm_ && !d.sms().empty() && !other_);
-    if (want.rule != colouring_.rule || want.density != colouring_.density || want.by_sm != colouring_.by_sm) {
+    const CellColouring want = CellColouring::choose(rule_, aggregated_, d.tags(by_) && !other_ ? by_ : ColourBy::state);
+    if (want.rule != colouring_.rule || want.density != colouring_.density || want.by != colouring_.by) {
         colouring_ = want;
         valid_ = {};
     }

@@ -37,9 +37,10 @@ public:
     static bool same_shape(const Diagram& a, const Diagram& b);
     const std::shared_ptr<const Diagram>& diagram() const { return diagram_; }
 
-    // How cells that share a texel are shown (the PNG's --aggregate) and whether accessed cells
-    // take their SM's colour (GPU runs recorded with SMs); a change recolours the view.
-    void set_colouring(AggregateRule rule, bool by_sm);
+    // How cells that share a texel are shown (the PNG's --aggregate) and what else colours them
+    // (the PNG's --colour-by: SMs or hit sources, where the run recorded them); a change
+    // recolours the view.
+    void set_colouring(AggregateRule rule, ColourBy by);
     // The colouring in effect after the last update: the rule, whether the density ramp is on and
     // its range. The range spans the visible texels' densities, widened to powers of two so that
     // panning seldom changes it (a change recolours the visible texels).
@@ -64,7 +65,7 @@ private:
     };
     Range visible(const Viewport& view, int lt, int lr) const;
     void choose_levels(const Viewport& view, int& lt, int& lr) const;
-    // Computes the texels' codes, densities and SMs into the CPU copy; upload() colours and sends them.
+    // Computes the texels' codes, densities and tags into the CPU copy; upload() colours and sends them.
     void compute(std::uint64_t c0, std::uint64_t c1, std::uint64_t r0, std::uint64_t r1);
     std::size_t upload(std::uint64_t c0, std::uint64_t c1, std::uint64_t r0, std::uint64_t r1);
     // L1 fetches in base-count blocks [c0, c1) x [b0, b1) from the summed-area table (built on first use).
@@ -77,16 +78,16 @@ private:
     int lt_ = -1, lr_ = -1;
     Range valid_;
     std::vector<std::uint8_t> scratch_;
-    // Per texel of the torus: its code, density (misses per step x line) and SM code (in a
+    // Per texel of the torus: its code, density (misses per step x line) and tag (in a
     // difference view: 1 where the other diagram shows another state).
-    std::vector<std::uint8_t> codes_, sms_;
+    std::vector<std::uint8_t> codes_, tags_;
     std::vector<float> densities_;
     // Summed-area table of the diagram's miss counts, modulo 2^32 (exact for any block holding
     // fewer than 2^32 misses): (columns + 1) x (buckets + 1), so a texel's count costs four reads.
     std::vector<std::uint32_t> count_table_;
     std::vector<std::uint32_t> votes_ = std::vector<std::uint32_t>(256, 0);
     AggregateRule rule_ = AggregateRule::density;
-    bool by_sm_ = false;
+    ColourBy by_ = ColourBy::state;
     CellColouring colouring_;
     bool aggregated_ = false;
 };
