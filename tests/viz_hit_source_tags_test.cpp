@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "viz/detail_window.hpp"
 #include "viz/diagram_recorder.hpp"
 
 using namespace cachesim;
@@ -70,6 +71,10 @@ TEST(VizHitSourceTags, EachCellTakesTheSourceOfMostOfItsHitsTiesToTheFartherOne)
     EXPECT_EQ(g.at(0, 3), kNone);   // no hit
     EXPECT_EQ(g.at(1, 0), kWarp);
     for (std::uint64_t row = 1; row < 4; ++row) EXPECT_EQ(g.at(1, row), kNone);
+    // As the tooltip reads them: by step and line.
+    EXPECT_EQ(d.tag_at_step(ColourBy::hit_source, 0, 1), kOther);
+    EXPECT_EQ(shown_cell(d, nullptr, 1, 0).hit_source, kWarp);
+    EXPECT_EQ(shown_cell(d, nullptr, 1, 0).sm, 0);
     EXPECT_EQ(d.tags(ColourBy::hit_source), &g);
     EXPECT_EQ(d.tags(ColourBy::sm), nullptr);  // not recorded
     EXPECT_EQ(d.tags(ColourBy::state), nullptr);

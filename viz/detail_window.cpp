@@ -69,10 +69,11 @@ bool overlaps(const DetailWindow& w, const ViewExtent& v, std::uint64_t steps, s
 }
 
 ShownCell shown_cell(const Diagram& coarse, const Diagram* detail, std::uint64_t step, std::uint64_t row) {
-    if (detail && step >= detail->first_step() && step - detail->first_step() < detail->steps() && row >= detail->first_row() &&
-        row - detail->first_row() < detail->recorded_rows())
-        return {detail->at_step(step, row), detail->exact()};
-    return {coarse.at_step(step, row), coarse.exact()};
+    const bool in_detail = detail && step >= detail->first_step() && step - detail->first_step() < detail->steps() &&
+                           row >= detail->first_row() && row - detail->first_row() < detail->recorded_rows();
+    const Diagram& d = in_detail ? *detail : coarse;
+    return {d.at_step(step, row), d.exact(), d.tag_at_step(ColourBy::sm, step, row),
+            d.tag_at_step(ColourBy::hit_source, step, row)};
 }
 
 RecorderOptions detail_recorder_options(const DetailWindow& w) {

@@ -60,6 +60,7 @@ bool overlaps(const DetailWindow& window, const ViewExtent& view, std::uint64_t 
 struct ShownCell {
     CellState state = CellState::not_cached;
     bool exact = false;
+    std::uint8_t sm = 0, hit_source = 0;  // its tags (tag_grid.hpp), where the run recorded them
 };
 ShownCell shown_cell(const Diagram& coarse, const Diagram* detail, std::uint64_t step, std::uint64_t row);
 

@@ -105,6 +105,12 @@ CellState Diagram::at_step(std::uint64_t step, std::uint64_t row) const {
     return g.get(c, b);
 }
 
+std::uint8_t Diagram::tag_at_step(ColourBy by, std::uint64_t step, std::uint64_t row) const {
+    const TagGrid* g = tags(by);
+    if (!g || step < first_step_ || row < first_row_) return 0;
+    return g->at((step - first_step_) / steps_per_column_, (row - first_row_) / rows_per_bucket_);
+}
+
 namespace {
 
 // Splits [lo, hi) of an axis of n cells into aligned power-of-two blocks (level, index), each

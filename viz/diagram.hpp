@@ -86,6 +86,8 @@ public:
 
     // State of one step and one line (rounded to its base cell).
     CellState at_step(std::uint64_t step, std::uint64_t row) const;
+    // The tag `by` gives that base cell (0: none, or none recorded).
+    std::uint8_t tag_at_step(ColourBy by, std::uint64_t step, std::uint64_t row) const;
     // Exact aggregate (combine) over steps [t0, t1) and rows [r0, r1) (lines, not base rows), both
     // rounded outwards to base cells; not_cached for an empty range. O(log^2) cells read.
     CellState query(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1,

@@ -144,9 +144,9 @@ Rgba hit_source_color(HitSource source) {
 
 std::string_view hit_source_name(HitSource source) {
     switch (source) {
-        case HitSource::own_warp: return "L1 hit: brought by the same warp";
-        case HitSource::own_block: return "L1 hit: by another warp of its block";
-        case HitSource::other_block: default: return "L1 hit: by another block on the SM";
+        case HitSource::own_warp: return "the same warp";
+        case HitSource::own_block: return "another warp of its block";
+        case HitSource::other_block: default: return "another block on the SM";
     }
 }
 
@@ -469,7 +469,8 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
             for (HitSource source : kHitSourceOrder) {
                 c.fill_rect(lx, ly, sw, sw, hit_source_color(source));
                 c.draw_rect(lx, ly, sw, sw, kAxis);
-                c.draw_text(lx + sw + 8, ly + sw / 2.0, std::string(hit_source_name(source)), {.size_px = font, .valign = VAlign::middle});
+                c.draw_text(lx + sw + 8, ly + sw / 2.0, "L1 hit brought by " + std::string(hit_source_name(source)),
+                            {.size_px = font, .valign = VAlign::middle});
                 ly += line;
             }
         } else {

@@ -66,7 +66,7 @@ Rgba sm_color(std::uint32_t sm);
 // Colouring by hit source: own warp near black (a hit as in the state palette), another warp of
 // the block green, another block purple (a pair that stays apart for red-green colour blindness).
 Rgba hit_source_color(HitSource source);
-// The legend's words for a source.
+// Who a source is, in words ("another block on the SM").
 std::string_view hit_source_name(HitSource source);
 // The sources in legend order, nearest first.
 inline constexpr HitSource kHitSourceOrder[] = {HitSource::own_warp, HitSource::own_block, HitSource::other_block};

@@ -45,6 +45,10 @@ void cell_tooltip(const JobOutput& out, const viz::Diagram& diagram, const viz::
     else if (!cell.exact)
         ImGui::TextDisabled("(a cell covers %llu steps x %llu lines)", static_cast<unsigned long long>(d->steps_per_column()),
                             static_cast<unsigned long long>(d->rows_per_bucket()));
+    if (cell.sm) ImGui::Text("accessed by SM %u%s", cell.sm - 1u, cell.sm == 255 ? " or later" : "");
+    if (cell.hit_source)
+        ImGui::Text("most of its L1 hits brought by %s",
+                    std::string(viz::hit_source_name(static_cast<HitSource>(cell.hit_source))).c_str());
     if (other && other->diagram && step < other->diagram->steps() && row < other->diagram->rows()) {
         const viz::CellState a = viz::shown_cell(*other->diagram, nullptr, step, row).state;
         ImGui::Text("A: %s%s", std::string(viz::cell_state_name(a)).c_str(), a == cell.state ? " (the same)" : " (differs)");

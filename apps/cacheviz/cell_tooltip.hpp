@@ -1,7 +1,8 @@
 #pragma once
 // The tooltip over a diagram cell: which step (work item, round or measured request) and which
-// cache line it is, the cell's state, and (thread model) the line's reuse distance and what
-// evicted it, from the caches' contents at that step.
+// cache line it is, the cell's state, (GPU model) the SM that accessed it and who brought most of
+// its L1 hits, and (thread model) the line's reuse distance and what evicted it, from the caches'
+// contents at that step.
 #include <cstdint>
 
 #include "apps/cacheviz/sim_job.hpp"
