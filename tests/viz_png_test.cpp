@@ -185,6 +185,29 @@ TEST(VizPng, CliGpuModelDiagramMatchesInProcessRendering) {
     EXPECT_EQ(differing, 0);
 }
 
+TEST(VizPng, TheMemoryChartsWidthMakesRoomForItBesideLongNotes) {
+    WorkloadSpec w;
+    w.width = w.height = 32;
+    w.stencil_w = w.stencil_h = 3;
+    const GpuConfig config = with_sms(find_gpu_preset("h200")->config, 2);
+    GpuResult gpu;
+    const RecordedRun run = record_gpu_model(w, config, RecorderOptions{}, {}, &gpu);
+    TimeDiagramStyle style;
+    style.memory_chart = gpu_memory_chart(gpu, config);
+    style.notes = {std::string(300, 'x')};  // a note wider than a 2000-pixel picture's legend column
+    for (const ColourBy by : {ColourBy::state, ColourBy::hit_source}) {
+        style.colour_by = by;
+        const int needed = time_diagram_width_for_chart(run.diagram, style);
+        EXPECT_GT(needed, 2000);
+        style.width = needed;
+        EXPECT_GT(render_time_diagram(run.diagram, style).layout.memory_chart.w, 0);
+        style.width = needed - 2;
+        EXPECT_EQ(render_time_diagram(run.diagram, style).layout.memory_chart.w, 0);
+    }
+    style.memory_chart.reset();
+    EXPECT_EQ(time_diagram_width_for_chart(run.diagram, style), 0);
+}
+
 TEST(VizPng, CliBadDiagramOptions) {
     const auto out = test::temp_dir() / "never.png";
     const std::string o = " --out '" + out.string() + "'";

@@ -40,13 +40,36 @@ std::vector<LegendEntry> draw_legend(Canvas& c, int x, int y, double font, const
     return entries;
 }
 
-int legend_width(double font, bool array_labels, const std::vector<std::string>& notes) {
+// `labels`: swatch labels beside the states'.
+int legend_width(double font, bool array_labels, const std::vector<std::string>& notes,
+                 const std::vector<std::string>& labels = {}) {
     int w = 0;
     for (CellState s : kLegendOrder)
         w = std::max(w, measure_text(array_labels ? array_state_name(s) : cell_state_name(s), font).width);
+    for (const std::string& l : labels) w = std::max(w, measure_text(l, font).width);
     w += static_cast<int>(font * 1.2) + 8;
     for (const std::string& n : notes) w = std::max(w, measure_text(n, font * 0.92).width);
     return w;
+}
+
+std::string hit_source_label(HitSource source) { return "L1 hit brought by " + std::string(hit_source_name(source)); }
+constexpr const char* kStoresWithoutHitSource = "accessed, no L1 hit (stores)";
+
+// The time view's legend column: its widest swatch label or note, and a margin.
+int time_legend_width(const TimeDiagramStyle& style) {
+    std::vector<std::string> labels;
+    if (style.colour_by == ColourBy::hit_source) {
+        for (HitSource source : kHitSourceOrder) labels.push_back(hit_source_label(source));
+        labels.emplace_back(kStoresWithoutHitSource);
+    }
+    return legend_width(style.font_px, false, style.notes, labels) + 40;
+}
+
+// The time view's left margin: array names and row ticks.
+int time_left_margin(const std::vector<const RowGroup*>& groups, double font) {
+    int name_w = 0;
+    for (const RowGroup* g : groups) name_w = std::max(name_w, measure_text(g->array.name, font * 1.1).width);
+    return 16 + name_w + 10 + measure_text("y=0000", font * 0.85).width + 8;
 }
 
 std::string with_thousands(std::uint64_t v) {
@@ -198,7 +221,20 @@ int memory_chart_width(const MemoryChart& chart, double font) {
     return std::max({w_for_boxes, w_for_labels, measure_text(chart.title, font).width});
 }
 
+// The picture's width at which the chart fits beside a plot of at least half of it.
+int width_with_chart(int left, int legend_w, const MemoryChart& chart, double font) {
+    return 2 * (left + legend_w + memory_chart_width(chart, font) + 30);
+}
+
 }  // namespace
+
+int time_diagram_width_for_chart(const Diagram& d, const TimeDiagramStyle& style) {
+    if (!style.memory_chart) return 0;
+    std::vector<const RowGroup*> groups;  // (every array: a range of rows shows some of them)
+    for (const RowGroup& g : d.layout().groups()) groups.push_back(&g);
+    return width_with_chart(time_left_margin(groups, style.font_px), time_legend_width(style), *style.memory_chart,
+                            style.font_px);
+}
 
 RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle& style) {
     RenderedTimeDiagram out;
@@ -227,11 +263,10 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
 
     // Margins: title on top, array names and row ticks left, legend right, time axis below.
     const int top = style.title.empty() ? 12 : static_cast<int>(font * 2.6);
-    int name_w = 0;
-    for (const Shown& g : shown) name_w = std::max(name_w, measure_text(g.group->array.name, font * 1.1).width);
-    const int tick_w = measure_text("y=0000", font * 0.85).width;
-    const int left = 16 + name_w + 10 + tick_w + 8;
-    const int legend_w = legend_width(font, false, style.notes) + 40;
+    std::vector<const RowGroup*> shown_groups;
+    for (const Shown& g : shown) shown_groups.push_back(g.group);
+    const int left = time_left_margin(shown_groups, font);
+    const int legend_w = time_legend_width(style);
     int chart_w = style.memory_chart ? memory_chart_width(*style.memory_chart, font) + 30 : 0;
     // The chart only where the plot keeps at least half the width.
     const bool chart_fits = style.width - left - legend_w - chart_w >= style.width / 2;
@@ -469,8 +504,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
             for (HitSource source : kHitSourceOrder) {
                 c.fill_rect(lx, ly, sw, sw, hit_source_color(source));
                 c.draw_rect(lx, ly, sw, sw, kAxis);
-                c.draw_text(lx + sw + 8, ly + sw / 2.0, "L1 hit brought by " + std::string(hit_source_name(source)),
-                            {.size_px = font, .valign = VAlign::middle});
+                c.draw_text(lx + sw + 8, ly + sw / 2.0, hit_source_label(source), {.size_px = font, .valign = VAlign::middle});
                 ly += line;
             }
         } else {
@@ -495,7 +529,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
             c.fill_rect(r.x, r.y, r.w, r.h, muted_color(st));
             c.draw_rect(r.x, r.y, r.w, r.h, kAxis);
             std::string label(cell_state_name(st));
-            if (st == CellState::accessed && by_source) label = "accessed, no L1 hit (stores)";
+            if (st == CellState::accessed && by_source) label = kStoresWithoutHitSource;
             else if (st == CellState::accessed && !lay.density) label = "accessed, SM unknown (stores)";
             c.draw_text(lx + sw + 8, ly + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
             lay.legend.push_back({st, label, r});
@@ -511,8 +545,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     }
     if (style.memory_chart && !chart_fits) {
         c.draw_text(lx, style.height - font * 1.5,
-                    "memory chart: needs --width " +
-                        std::to_string(2 * (left + legend_w + memory_chart_width(*style.memory_chart, font) + 30)) +
+                    "memory chart: needs --width " + std::to_string(width_with_chart(left, legend_w, *style.memory_chart, font)) +
                         " or more",
                     {.size_px = font * 0.92, .color = kAxis});
     }

@@ -100,6 +100,9 @@ struct RenderedTimeDiagram {
 };
 
 RenderedTimeDiagram render_time_diagram(const Diagram& diagram, const TimeDiagramStyle& style);
+// A width at which `style`'s memory chart fits beside the legend and a plot of at least half the
+// picture, twice the margins, legend and chart (0 without a chart); two pixels less leaves it out.
+int time_diagram_width_for_chart(const Diagram& diagram, const TimeDiagramStyle& style);
 
 struct ArrayViewStyle {
     int width = 1200, height = 700;

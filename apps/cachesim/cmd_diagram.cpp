@@ -1,5 +1,6 @@
 // cachesim diagram: the spatial-temporal diagram (or the array view at one step) of one
 // configuration, rendered headless into a PNG.
+#include <algorithm>
 #include <iostream>
 
 #include "apps/common/atomic_file.hpp"
@@ -30,7 +31,7 @@ po::options_description diagram_options() {
         ("time", po::value<std::uint64_t>()->default_value(0), "step shown by the array view")
         ("from", po::value<std::uint64_t>(), "time view: first step shown (default 0)")
         ("to", po::value<std::uint64_t>(), "time view: step after the last shown (default: the end)")
-        ("width", po::value<int>()->default_value(0), "image width in pixels (default 1400 time, 2000 with a memory chart, 1200 array)")
+        ("width", po::value<int>()->default_value(0), "image width in pixels (default 1400 time, 2000 with a memory chart or wider where the chart needs it, 1200 array)")
         ("height", po::value<int>()->default_value(0), "image height in pixels (default 800 time, 700 array)")
         ("title", po::value<std::string>(), "title (default: the workload and schedule)")
         ("max-cells", po::value<std::uint64_t>()->default_value(std::uint64_t{1} << 25),
@@ -179,7 +180,12 @@ int run_diagram(int argc, char** argv) {
                                    ? "time step (requests, in the order the GPU ran them: --warp-times)"
                                    : "time step (scheduling rounds: every SM with work issues one request)";
         style.notes = notes(run.result);
-        if (gpu && chart == "auto") style.memory_chart = viz::gpu_memory_chart(gpu_run, sim.gpu);
+        if (gpu && chart == "auto") {
+            style.memory_chart = viz::gpu_memory_chart(gpu_run, sim.gpu);
+            // Unless asked for a width, as wide as the chart needs beside the legend's notes.
+            if ((*vm)["width"].as<int>() == 0)
+                style.width = std::clamp(viz::time_diagram_width_for_chart(run.diagram, style), style.width, 16384);
+        }
         encoded = viz::encode_png(viz::render_time_diagram(run.diagram, style).image);
     } else {
         const std::uint64_t t = (*vm)["time"].as<std::uint64_t>();
