@@ -40,6 +40,23 @@ TEST(CliWarpTimes, ReplaysTheMeasuredOrder) {
     EXPECT_EQ(j.at("parameters").at("rounds").get<std::string>(), "0");
 }
 
+TEST(CliWarpTimes, TheTogetherWarpsHitsBySource) {
+    // The same two warps, each a block of its own on SM 0: of the 23 hits, block 0's warp finds
+    // A's sector (both rows of A lie in it) again at k = 1..3, its own; block 1's warp finds what
+    // block 0's brought: A's sector 4 times and B's row k (4 sectors) at each of the 4 k, 20 hits.
+    const std::string file = write_file("together_sources.csv", kHeader + "matmul,32,2,0,0,4,linear,32,0,0,0,0,0,0,90\n"
+                                                                          "matmul,32,2,0,0,4,linear,32,0,1,0,0,1,0,90\n");
+    const auto r = run_cachesim("simulate " + kTwoRows + " --warp-times " + file + " --hit-sources --format json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto p = nlohmann::json::parse(r.out).at("parameters");
+    EXPECT_EQ(p.at("l1_hits_own_warp").get<std::string>(), "3");
+    EXPECT_EQ(p.at("l1_hits_own_block").get<std::string>(), "0");
+    EXPECT_EQ(p.at("l1_hits_other_block").get<std::string>(), "20");
+    const std::string png = (temp_dir() / "together_sources.png").string();
+    EXPECT_EQ(run_cachesim("diagram " + kTwoRows + " --warp-times " + file + " --colour-by source --out " + png).exit_code, 0);
+    EXPECT_TRUE(std::filesystem::exists(png));
+}
+
 TEST(CliWarpTimes, DiagramsTheMeasuredOrder) {
     // One step per request: 2 warps x 9 requests.
     const std::string file = write_file("diagram.csv", kHeader + "matmul,32,2,0,0,4,linear,32,0,0,0,0,0,0,90\n"
