@@ -326,5 +326,35 @@ TEST(CompareCli, WarmRowsAreSimulatedWarm) {
     EXPECT_NE(overridden.err.find("--gpu l2-start: not an override here"), std::string::npos) << overridden.err;
 }
 
+// Rows gpubench measured with --smem-per-block (its smem_per_block column) are simulated with that
+// much shared memory per block: at block 128 on the h200 preset, 16 blocks of 11 KiB and the 1 KiB
+// the driver keeps per block take the 196 KiB carve-out and leave a 60 KiB L1, not 240. Checked
+// against the library run with the same shared memory, and apart from the run without.
+TEST(CompareCli, SmemPerBlockRowsAreSimulatedWithTheirSharedMemory) {
+    const auto dir = test::temp_dir();
+    const std::string file = (dir / "smem.csv").string();
+    // Counters made up (consistent): what matters is the simulated side.
+    std::ofstream(file) << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
+                           "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+                        << kL1Sectors << "," << kL1Hits << "," << kL1Rate << "," << kL2Reads << "," << kL2ReadHits
+                        << ",dram__bytes_read.sum,smem_per_block\n"
+                           "matmul,256,256,0,0,1024,linear,128,4,NVIDIA H200,1,4194304,10485760,7800000,74.39,"
+                           "2685760,2600000,524288,11264\n";
+    const auto r = test::run_cachesim("compare --measured '" + file + "' --plot none --no-progress --out '" +
+                                      (dir / "smem_joined.csv").string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const test::CsvTable joined = test::CsvTable::from_file((dir / "smem_joined.csv").string());
+    ASSERT_EQ(joined.rows(), 1u);
+    const test::CsvTable measured = test::CsvTable::from_file(file);
+    GpuConfig config = find_gpu_preset("h200")->config;
+    config.smem_per_block = 11264;
+    config.block = 128;
+    ASSERT_EQ(gpu_occupancy(config).l1_bytes, 60u * 1024);
+    const GpuResult with_smem = simulate_row(measured, 0, config);
+    const GpuResult without = simulate_row(measured, 0);
+    EXPECT_EQ(joined.number(0, "simulated:" + kL1Hits), static_cast<double>(with_smem.ncu.l1_sectors_ld_hit));
+    EXPECT_NE(with_smem.ncu.l1_sectors_ld_hit, without.ncu.l1_sectors_ld_hit);
+}
+
 }  // namespace
 }  // namespace cachesim

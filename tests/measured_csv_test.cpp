@@ -56,6 +56,22 @@ TEST(MeasuredCsv, L2StartColumnSaysWhichRowsStartedWarm) {
     EXPECT_NE(error.find("'hot' (expected cold or warm)"), std::string::npos) << error;
 }
 
+// gpubench --smem-per-block rows give their shared memory per block in a last smem_per_block
+// column, read as the kernel's shared memory (as a recorded row's shared_bytes).
+TEST(MeasuredCsv, SmemPerBlockColumnIsTheKernelsSharedMemory) {
+    std::string header = kHeader;
+    header.insert(header.size() - 1, ",smem_per_block");
+    const std::string row = "matmul,64,64,0,0,64,linear,128,4,\"NVIDIA H200\",0.5,10,40,30,75,20,15,2048,";
+    const auto runs = parse_measured_csv(header + row + "11264\n" + row + "0\n" + row + "\n", "m.csv");
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_EQ(runs[0].shared_bytes, std::optional<std::uint32_t>(11264));
+    EXPECT_EQ(runs[1].shared_bytes, std::optional<std::uint32_t>(0));
+    EXPECT_FALSE(runs[2].shared_bytes);
+    EXPECT_FALSE(runs[0].recorded());
+    const std::string error = error_of(header + row + "lots\n");
+    EXPECT_NE(error.find("m.csv:2, column 'smem_per_block'"), std::string::npos) << error;
+}
+
 TEST(MeasuredCsv, SinglePassL2RateWinsOverMixedLaunchRatio) {
     std::string header = kHeader;
     header.insert(header.size() - 1, ",lts__t_sector_op_read_hit_rate.pct");

@@ -193,6 +193,7 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
               schedule = require_column(t, "schedule"), block = require_column(t, "block");
     const int elem = t.column("elem_bytes"), gpu = t.column("gpu"), time = t.column("time_ms"), trace = t.column("trace");
     const int set = t.column("set"), variant = t.column("variant"), l2_start = t.column("l2_start");
+    const int smem = t.column("smem_per_block");
     const std::vector<int> metrics = metric_columns(t);
     std::vector<MeasuredRun> runs;
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
@@ -234,6 +235,7 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
         w.schedule = at(cell.where("schedule"), [&] { return parse_schedule(field(schedule)); });
         at(t.source + ":" + std::to_string(run.line), [&] { validate(w); return 0; });
         run.block = to_whole(field(block), cell.where("block"), false);
+        if (smem >= 0 && !field(smem).empty()) run.shared_bytes = to_whole(field(smem), cell.where("smem_per_block"), true);
         if (gpu >= 0) run.gpu = field(gpu);
         if (time >= 0 && !field(time).empty()) run.time_ms = to_number(field(time), cell.where("time_ms"));
         read_metrics(t, r, metrics, run.metrics);

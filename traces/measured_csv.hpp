@@ -71,6 +71,8 @@ struct MeasuredRun {
     // spec as the row names them; the compiled kernel's shared memory per block and registers per
     // thread when the row has them.
     std::string trace, kernel, order, example;
+    // Shared memory per block: a recorded row's shared_bytes, or a built-in row's smem_per_block
+    // (gpubench --smem-per-block); the L1 is what the carve-out for it leaves.
     std::optional<std::uint32_t> shared_bytes, registers;
     bool recorded() const { return !trace.empty(); }
 };
@@ -94,8 +96,9 @@ struct InvalidMeasuredRow {
 };
 
 // gpubench's CSV. Required columns: kernel, width, height, stencil_w, stencil_h, depth, schedule,
-// block, and the seven metrics; optional: elem_bytes (4), gpu, time_ms, set, variant, and for
-// recorded kernels trace, example, shared_bytes, registers (a row with a trace may name any kernel).
+// block, and the seven metrics; optional: elem_bytes (4), gpu, time_ms, set, variant, l2_start,
+// smem_per_block, and for recorded kernels trace, example, shared_bytes, registers (a row with a
+// trace may name any kernel).
 // Throws InputError naming the line and column of anything missing, unknown or non-numeric. A row with inconsistent counters
 // throws InconsistentCountersError, or, when `invalid` is given, is left out and listed there.
 std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source,

@@ -60,8 +60,9 @@ bool matches(const MeasuredRun& run, const std::vector<std::string>& filters) {
         else if (key == "stencil") actual = std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h);
         else if (key == "depth") actual = std::to_string(w.depth);
         else if (key == "variant") actual = run.variant.empty() ? "index64" : run.variant;
+        else if (key == "smem_per_block") actual = std::to_string(run.shared_bytes.value_or(0));
         else throw InputError("--where: unknown field '" + key +
-                              "' (kernel, schedule, block, width, height, stencil, depth, variant)");
+                              "' (kernel, schedule, block, width, height, stencil, depth, variant, smem_per_block)");
         if (actual != value) return false;
     }
     return true;
@@ -282,10 +283,9 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                     done.report(i, fraction);
                     print(false);
                 };
-                if (measured[i].recorded()) {  // the trace of the same launch, with the kernel's own footprint
-                    if (measured[i].shared_bytes) config.smem_per_block = *measured[i].shared_bytes;
-                    if (measured[i].registers) config.regs_per_thread = *measured[i].registers;
-                }
+                // The kernel's own footprint: a recorded launch's, or gpubench --smem-per-block's.
+                if (measured[i].shared_bytes) config.smem_per_block = *measured[i].shared_bytes;
+                if (measured[i].registers) config.regs_per_thread = *measured[i].registers;
                 const GpuResult g = measured[i].recorded() ? simulate_gpu_trace(measured[i].trace, config, control)
                                                            : simulate_gpu_model(measured[i].workload, config, control);
                 runs[i].simulated = g.ncu;
@@ -412,7 +412,8 @@ int run_compare(int argc, char** argv) {
         ("plot", po::value<std::string>(), "write a PNG plot to FILE: scatter with identity line and per-schedule bars")
         ("rows", po::value<std::string>(), "only data rows A-B (1-based) of the measured file")
         ("where", po::value<std::vector<std::string>>()->composing(), "only rows with field=value (kernel, schedule, block, width, height, stencil, depth, variant: "
-                                                                    "the compilation, index64 where the file has none); repeatable")
+                                                                    "the compilation, index64 where the file has none; smem_per_block, "
+                                                                    "0 where the file has none); repeatable")
         ("jobs,j", po::value<unsigned>()->default_value(0),
          "configurations simulated at once (0: all cores, or cores / --threads)")
         ("threads", po::value<unsigned>()->default_value(0),

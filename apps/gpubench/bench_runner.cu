@@ -169,11 +169,11 @@ std::function<void()> BenchRunner::launcher(const BenchConfig& config, Instantia
     };
     if (s.kind == cachesim::WorkloadKind::stencil)
         return bind(StencilArgs{arrays_->out, arrays_->inputs[0], s.width, s.height, s.stencil_w, s.stencil_h, s.schedule,
-                                placement, warps, config.variant},
+                                placement, warps, config.variant, options_.smem_per_block.value_or(0)},
                     &launch_stencil<TimedLaunch>, &launch_stencil<ProfiledLaunch>, &launch_stencil<PlacedLaunch>,
                     &launch_stencil<EndStampedLaunch>);
     return bind(MatmulArgs{arrays_->out, arrays_->inputs[0], arrays_->inputs[1], s.width, s.height, s.depth, s.schedule,
-                           placement, warps, config.variant},
+                           placement, warps, config.variant, options_.smem_per_block.value_or(0)},
                 &launch_matmul<TimedLaunch>, &launch_matmul<ProfiledLaunch>, &launch_matmul<PlacedLaunch>,
                 &launch_matmul<EndStampedLaunch>);
 }
@@ -309,6 +309,7 @@ ResultRow BenchRunner::run(const BenchConfig& config) {
     row.config = config;
     row.gpu = device_.name;
     row.warm_l2 = options_.warm_l2;
+    row.smem_per_block = options_.smem_per_block;
     row.metrics.assign(options_.counters == CounterMode::none ? 0 : options_.metrics.size(), std::nullopt);
     if (options_.check) row.relative_error = check(config);
     time(config, row);

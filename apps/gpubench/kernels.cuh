@@ -51,6 +51,9 @@ struct StencilArgs {
     BlockPlacement* placement = nullptr;  // PlacedLaunch only
     WarpTiming* warps = nullptr;          // PlacedLaunch (may be null), EndStampedLaunch
     KernelVariant variant = KernelVariant::index64;  // Timed and Profiled launches only
+    // Dynamic shared memory per block, never touched: it only makes the driver take a larger
+    // shared-memory carve-out, and so leave the L1 less (gpubench --smem-per-block).
+    std::uint32_t smem_bytes = 0;
 };
 
 struct MatmulArgs {
@@ -62,6 +65,7 @@ struct MatmulArgs {
     BlockPlacement* placement = nullptr;  // PlacedLaunch only
     WarpTiming* warps = nullptr;          // PlacedLaunch (may be null), EndStampedLaunch
     KernelVariant variant = KernelVariant::index64;  // Timed and Profiled launches only
+    std::uint32_t smem_bytes = 0;  // as StencilArgs::smem_bytes
 };
 
 template <class Launch>

@@ -63,7 +63,7 @@ int run_benchmarks(const Options& options) {
     std::ostream& out = output.stream();
     // Only CUPTI profiles a configuration more than once; ncu's single launch has no spread.
     write_header(out, options.counters == CounterMode::none ? std::vector<std::string>{} : options.metrics,
-                 options.counters == CounterMode::cupti, options.warm_l2);
+                 options.counters == CounterMode::cupti, options.warm_l2, options.smem_per_block.has_value());
 
     std::unique_ptr<OutputFile> placement;
     if (!options.placement_path.empty()) {

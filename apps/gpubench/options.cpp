@@ -40,6 +40,9 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
     return parts;
 }
 
+// Dynamic shared memory a launch may ask for without opting in to more per kernel.
+constexpr std::uint32_t kMaxDefaultSmemPerBlock = 48 * 1024;
+
 std::uint32_t parse_count(std::string_view text, std::string_view option, std::uint32_t min,
                           std::uint32_t max) {
     std::uint32_t value = 0;
@@ -111,6 +114,10 @@ Measurement:
   --warm-l2           start every timed, profiled and recorded launch with its arrays in the
                       L2 (the flush, then one unmeasured launch of the same configuration)
                       instead of a cold L2; with --counters cupti or none (ncu flushes itself)
+  --smem-per-block B  launch every stencil and matmul block with B bytes of dynamic shared
+                      memory (0..49152), never used: the driver then takes a larger shared-memory
+                      carve-out and leaves the L1 less, as beside a kernel that uses shared
+                      memory; the CSV gains a smem_per_block column
   --seed N            seed of the random inputs
   --device N          CUDA device index (default 0)
   --out FILE          CSV output (default: standard output)
@@ -240,6 +247,8 @@ Options parse_options(int argc, char** argv) {
             o.placement_repetitions = static_cast<int>(parse_count(value(), "--placement-reps", 1, 100));
         } else if (arg == "--warm-l2") {
             o.warm_l2 = true;
+        } else if (arg == "--smem-per-block") {
+            o.smem_per_block = static_cast<std::uint32_t>(parse_count(value(), "--smem-per-block", 0, kMaxDefaultSmemPerBlock));
         } else if (arg == "--describe") {
             o.describe_path = file_name();
         } else if (arg == "--dry-run") {
@@ -278,6 +287,8 @@ Options parse_options(int argc, char** argv) {
     if (o.warm_l2 && o.counters == CounterMode::ncu)
         throw InputError("--warm-l2 with --counters ncu: Nsight Compute's --cache-control all flushes the L2 before "
                          "the profiled launch (use --counters cupti)");
+    if (o.smem_per_block && !o.examples.empty())
+        throw InputError("--smem-per-block applies to the stencil and matmul sweeps, not to --examples");
     if (o.warm_l2 && !o.examples.empty())
         throw InputError("--warm-l2 applies to the stencil and matmul sweeps, not to --examples");
     if (o.merge_ncu_csv.empty() != o.merge_rows_csv.empty())

@@ -1,6 +1,7 @@
 #pragma once
 // gpubench's command line: what to sweep, how to time and which counters to collect.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,10 @@ struct Options {
     std::string warp_ends_path;     // --warp-ends: every warp's SM, slot and end only (EndStampedLaunch)
     bool check = true;
     bool warm_l2 = false;  // --warm-l2: each measured launch starts with its arrays in the L2
+    // --smem-per-block: dynamic shared memory each block is launched with, never touched: a kernel
+    // that uses shared memory, as far as the L1 left beside it goes. Given (even 0), the CSV has
+    // its column.
+    std::optional<std::uint32_t> smem_per_block;
     std::uint64_t seed = 20240601;
     int device = 0;
     bool dry_run = false;        // print the configurations and exit (no GPU needed)

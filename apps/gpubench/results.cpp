@@ -29,7 +29,7 @@ bool ends_with(const std::string& text, std::string_view suffix) {
 }  // namespace
 
 void write_header(std::ostream& out, const std::vector<std::string>& metric_names, bool spread_columns,
-                  bool warm_l2) {
+                  bool warm_l2, bool smem_column) {
     bool first = true;
     for (const std::string& c : fixed_columns()) {
         out << (first ? "" : ",") << c;
@@ -40,6 +40,7 @@ void write_header(std::ostream& out, const std::vector<std::string>& metric_name
         for (const std::string& m : metric_names)
             out << "," << csv_field(m + std::string(kMinSuffix)) << "," << csv_field(m + std::string(kMaxSuffix));
     if (warm_l2) out << ",l2_start";
+    if (smem_column) out << ",smem_per_block";
     out << "\n";
 }
 
@@ -83,6 +84,7 @@ void write_row(std::ostream& out, const ResultRow& row) {
     for (const ResultRow::Spread& spread : row.metric_spread)
         out << "," << format_metric(spread.min) << "," << format_metric(spread.max);
     if (row.warm_l2) out << ",warm";
+    if (row.smem_per_block) out << "," << *row.smem_per_block;
     out << "\n";
 }
 
