@@ -48,6 +48,13 @@
 #             60 MiB L2, so it starts partly warm)
 #   strip_depths: the strip at 2 and 4 waves (heights 4224, 8448) at depths 256, 512, 2048 and
 #             4096, column:128 (waves_strip_depth_matmul): how the parting scales with the loop;
+#   smem:     the L1 beside shared memory, in no set: the training configurations' 1024^3 matmul
+#             and 9x9 stencil on 4096^2 at block 128, five schedules, each block launched with 0,
+#             5120 and 11264 bytes of dynamic shared memory it never touches (gpubench
+#             --smem-per-block: by the carve-out rule the L1 is 240, 156 and 60 KiB), index64 and
+#             index32 (smem_matmul, smem_stencil); and the carve-out the driver took for each, from
+#             Nsight Compute's launch attributes (smem_carveout.csv): whether the model's sharing
+#             between an SM's blocks holds when the L1 holds less of the blocks' lines
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
@@ -64,7 +71,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -309,6 +316,24 @@ if want strip_depths; then
     sweep waves_strip_depth_matmul 200 --kernel matmul --size 128x4224,128x8448 --depth 256,512,2048,4096 \
       --schedules column:128 --blocks 128 --variants "$v"
   done
+fi
+
+if want smem; then
+  for s in 0 5120 11264; do
+    for v in index64 index32; do
+      sweep smem_matmul 200 --kernel matmul --size 1024x1024 --schedules linear,column:32,column:128,tiled:32x32,morton \
+        --blocks 128 --variants "$v" --smem-per-block "$s"
+      sweep smem_stencil 200 --kernel stencil --size 4096x4096 --stencil 9x9 \
+        --schedules linear,column:32,column:128,tiled:32x32,morton --blocks 128 --variants "$v" --smem-per-block "$s"
+    done
+    # The carve-out the driver took (one launch: the attributes are the same for every schedule).
+    timeout 120 ncu --csv --page raw --print-units base --kernel-name-base demangled --kernel-name regex:ProfiledLaunch \
+      --metrics launch__shared_mem_config_size,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,launch__occupancy_limit_threads \
+      "$BIN" --counters ncu --kernel matmul --size 1024x1024 --schedules linear --blocks 128 --reps 1 --warmup 0 --no-check \
+      --smem-per-block "$s" --out "$OUT/logs/smem_rows_$s.csv" >>"$OUT/logs/smem_carveout.log" 2>&1
+    echo "carve-out run for $s: rc=$?"
+  done
+  ncu_raw_rows "$OUT/logs/smem_carveout.log" "$OUT/smem_carveout.csv"
 fi
 
 for f in "$OUT"/*.csv; do [ -e "$f" ] && echo "$(basename "$f"): $(($(wc -l <"$f") - 1)) rows"; done

@@ -1653,6 +1653,68 @@ def gen_warm_l2_counts():
             + "\n" + "\n".join(out) + "\n")
 
 
+SMEM = "tests/data/h200/smem"
+SMEM_SIZES = ["0", "5120", "11264"]
+SMEM_MODELS = [("preset_rule", "the preset, its carve-out rule"), ("preset", "the preset"),
+               ("cycles_gto", "cycles, gto"), ("cycles_no_lrc", "cycles, issue cost, no coalescer")]
+
+
+def smem_carveouts():
+    """The driver's carve-out per smem_per_block, from Nsight Compute's launch attributes."""
+    return {str(int(ncu_number(r["launch__shared_mem_per_block_dynamic"]))): r for r in read_csv(SMEM + "/smem_carveout.csv")}
+
+
+def gen_smem_carveout():
+    """fidelity.md: the carve-out the driver took for each shared memory, against the model's rule."""
+    out = ["| dynamic shared memory per block | blocks an SM | the driver's carve-out | its L1 | the model's rule: carve-out | its L1 |",
+           "|---:|---:|---:|---:|---:|---:|"]
+    for smem, r in sorted(smem_carveouts().items(), key=lambda kv: int(kv[0])):
+        blocks = int(min(ncu_number(r["launch__occupancy_limit_warps"]), ncu_number(r["launch__occupancy_limit_shared_mem"])))
+        chip = int(ncu_number(r["launch__shared_mem_config_size"])) // 1024
+        # (the L1 a block size and shared memory leave, whatever the launch: a small one)
+        rule = run_csv(["simulate", "--preset", "h200", "--workload", "matmul", "--size", "128x128", "--depth", "8",
+                        "--block", "128", "--smem-per-block", smem])
+        rule_l1 = int(rule["l1_size"]) // 1024
+        out.append("| {} | {} | {} KiB | {} KiB | {} KiB | {} KiB |".format(
+            num(smem), blocks, chip, 256 - chip, 256 - rule_l1, rule_l1))
+    return (note("the driver's from `{}/smem_carveout.csv` (Nsight Compute's `launch__shared_mem_config_size` and "
+                 "occupancy limits of gpubench's 1024³ matmul at block 128, `scripts/device_heldout.sh smem`), the "
+                 "model's from `cachesim simulate --preset h200 --workload matmul --size 128x128 --depth 8 --block 128 "
+                 "--smem-per-block B --format csv` (its `l1_size` of the 256 KiB, the carve-out the rest)".format(SMEM)) + "\n" + "\n".join(out) + "\n")
+
+
+def gen_smem_probe(kernel):
+    """fidelity.md: the shared-memory probe, the chip's L1 and each model's error, per shared memory."""
+    carve = smem_carveouts()
+    out = ["| compilation | schedule | shared memory (the chip's L1) | the chip's L1 % | " +
+           " | ".join(label for _, label in SMEM_MODELS) + " | of the preset's L1, from other blocks |",
+           "|---|---|---|---:|" + "---:|" * len(SMEM_MODELS) + "---:|"]
+    totals = {stem: [] for stem, _ in SMEM_MODELS}
+    for variant in ("index64", "index32"):
+        for smem in SMEM_SIZES:
+            rows = {stem: [r for r in read_csv("{}/compare/{}_{}_{}.csv".format(SMEM, stem, kernel, smem))
+                           if r["variant"] == variant] for stem, _ in SMEM_MODELS}
+            l1_kib = 256 - int(ncu_number(carve[smem]["launch__shared_mem_config_size"])) // 1024
+            for i, r in enumerate(rows["preset"]):
+                cells = []
+                for stem, _ in SMEM_MODELS:
+                    other = rows[stem][i]
+                    assert other["schedule"] == r["schedule"]
+                    cells.append("{:+.1f}".format(l1_error(other)))
+                    totals[stem].append(l1_error(other))
+                out.append("| {} | `{}` | {} B ({} KiB) | {:.1f} | {} | {:.1f} |".format(
+                    variant, r["schedule"], num(smem), l1_kib, float(r[M + L1R]), " | ".join(cells),
+                    float(r["simulated:l1_hit_rate_other_block.pct"])))
+    out.append("| all | | | | " + " | ".join("{}/{} within 3, {} beyond 6, {:.2f}".format(
+        sum(abs(e) <= 3 for e in errs), len(errs), sum(abs(e) > 6 for e in errs), sum(abs(e) for e in errs) / len(errs))
+        for errs in (totals[stem] for stem, _ in SMEM_MODELS)) + " | |")
+    return (note("the chip's L1 hit rate and each model's error in points, from `cachesim compare`'s joined CSVs "
+                 "`{0}/compare/MODEL_{1}_B.csv`, written by `scripts/smem_probe_report.sh` from `{0}/smem_{1}.csv` "
+                 "(gpubench `--smem-per-block B`, `scripts/device_heldout.sh smem`); the preset and both cycle "
+                 "timings simulate the L1 the driver's carve-out left (`--gpu l1-size`), the first column the L1 "
+                 "the model's own carve-out rule gives; nothing fitted".format(SMEM, kernel)) + "\n" + "\n".join(out) + "\n")
+
+
 GENERATORS = {
     "parameters": gen_parameters,
     "simulate-default": gen_simulate_default,
@@ -1671,6 +1733,9 @@ GENERATORS = {
     "hit-sources": gen_hit_sources,
     "hit-sources-errors": gen_hit_sources_errors,
     "cycles-latencies": gen_cycles_latencies,
+    "smem-carveout": gen_smem_carveout,
+    "smem-probe-matmul": lambda: gen_smem_probe("matmul"),
+    "smem-probe-stencil": lambda: gen_smem_probe("stencil"),
     "waves-probe": gen_waves_probe,
     "waves-strip": gen_waves_strip,
     "waves-probe-unroll1": gen_waves_probe_unroll1,

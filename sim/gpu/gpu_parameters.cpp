@@ -166,7 +166,11 @@ std::vector<GpuParameter> make_table() {
                      if (!c.l1_auto) c.l1.size_bytes = byte_size(text, option);
                  },
                  .sources = {every(D, "auto, what the carve-out leaves: " "CUDA C++ Programming "
-                                      "Guide, sections on shared memory configuration")},
+                                      "Guide, sections on shared memory configuration; the H200's driver took "
+                                      "larger carve-outs at block 128 (32 KiB without shared memory, 132 with "
+                                      "5,120 B a block, where this gives 16 and 100: "
+                                      "tests/data/h200/smem/smem_carveout.csv; docs/fidelity.md, \"A smaller L1 "
+                                      "beside shared memory\")")},
                  .cache_option = true});
     t.push_back({.option = "l1-line", .field = "l1.line_bytes", .group = "L1 and shared memory", .type = P::count,
                  .range = "a power of two", .min = 32, .max = 256, .help = "L1 line size in bytes",
