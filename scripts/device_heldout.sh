@@ -55,6 +55,9 @@
 #             index32 (smem_matmul, smem_stencil); and the carve-out the driver took for each, from
 #             Nsight Compute's launch attributes (smem_carveout.csv): whether the model's sharing
 #             between an SM's blocks holds when the L1 holds less of the blocks' lines
+#   carveout: the carve-out the driver takes, from Nsight Compute's launch attributes only (no
+#             counters): the matmul at blocks 32 to 1024 with 0 to 49152 bytes of dynamic shared
+#             memory per block (carveout.csv): the rule --l1-size auto should follow
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
@@ -71,7 +74,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|carveout) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -334,6 +337,28 @@ if want smem; then
     echo "carve-out run for $s: rc=$?"
   done
   ncu_raw_rows "$OUT/logs/smem_carveout.log" "$OUT/smem_carveout.csv"
+fi
+
+if want carveout; then
+  for s in 0 1024 2048 3072 4096 5120 6144 8192 11264 12288 16384 24576 32768 49152; do
+    timeout 120 ncu --csv --page raw --print-units base --kernel-name-base demangled --kernel-name regex:ProfiledLaunch \
+      --metrics launch__shared_mem_config_size,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps,launch__occupancy_limit_blocks,launch__occupancy_limit_registers \
+      "$BIN" --counters ncu --kernel matmul --size 1024x1024 --depth 16 --schedules linear \
+      --blocks 32,64,96,128,192,256,384,512,768,1024 --reps 1 --warmup 0 --no-check --smem-per-block "$s" \
+      --out "$OUT/logs/carveout_rows_$s.csv" >>"$OUT/logs/carveout.log" 2>&1
+    echo "carve-outs for $s: rc=$?"
+  done
+  ncu_raw_rows "$OUT/logs/carveout.log" "$OUT/logs/carveout_raw.csv"
+  # Only the launch's shape and its launch attributes (ncu's raw page has some 200 columns more).
+  python3 - "$OUT/logs/carveout_raw.csv" "$OUT/carveout.csv" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+keep = ["Block Size", "Grid Size"] + sorted(k for k in rows[0] if k.startswith("launch__"))
+with open(sys.argv[2], "w", newline="") as out:
+    w = csv.DictWriter(out, fieldnames=keep, extrasaction="ignore")
+    w.writeheader()
+    w.writerows(rows)
+EOF
 fi
 
 for f in "$OUT"/*.csv; do [ -e "$f" ] && echo "$(basename "$f"): $(($(wc -l <"$f") - 1)) rows"; done

@@ -1683,6 +1683,38 @@ def gen_smem_carveout():
                  "--smem-per-block B --format csv` (its `l1_size` of the 256 KiB, the carve-out the rest)".format(SMEM)) + "\n" + "\n".join(out) + "\n")
 
 
+def model_l1_kib(block, smem):
+    """The L1 (KiB) the h200 preset's carve-out rule leaves at a block size and shared memory."""
+    r = run_csv(["simulate", "--preset", "h200", "--workload", "matmul", "--size", "128x128", "--depth", "8",
+                 "--block", str(block), "--smem-per-block", str(smem)])
+    return int(r["l1_size"]) // 1024
+
+
+def gen_carveout_grid():
+    """fidelity.md: the driver's carve-out at every block size and shared memory probed, and the model's."""
+    cells = {}
+    for r in read_csv(SMEM + "/carveout.csv"):
+        block = int(r["launch__block_size"].replace(",", ""))
+        smem = int(ncu_number(r["launch__shared_mem_per_block_dynamic"]))
+        cells[(smem, block)] = int(ncu_number(r["launch__shared_mem_config_size"])) // 1024
+    blocks = sorted({b for _, b in cells})
+    out = ["| dynamic shared memory a block | " + " | ".join(str(b) for b in blocks) + " |",
+           "|---:|" + "---:|" * len(blocks)]
+    same = 0
+    for smem in sorted({s for s, _ in cells}):
+        row = []
+        for b in blocks:
+            chip, model = cells[(smem, b)], 256 - model_l1_kib(b, smem)
+            same += chip == model
+            row.append(str(chip) if chip == model else "{} ({})".format(chip, model))
+        out.append("| {} | {} |".format(num(smem), " | ".join(row)))
+    return (note("the carve-out in KiB the driver took for gpubench's matmul, from Nsight Compute's "
+                 "`launch__shared_mem_config_size` in `{}/carveout.csv` (`scripts/device_heldout.sh carveout`), by "
+                 "threads a block (columns); in brackets where the model's rule takes another (`cachesim simulate "
+                 "--preset h200 --block T --smem-per-block B`: 256 KiB less its `l1_size`); the same in {} of {}".format(
+                     SMEM, same, len(cells))) + "\n" + "\n".join(out) + "\n")
+
+
 def gen_smem_probe(kernel):
     """fidelity.md: the shared-memory probe, the chip's L1 and each model's error, per shared memory."""
     carve = smem_carveouts()
@@ -1734,6 +1766,7 @@ GENERATORS = {
     "hit-sources-errors": gen_hit_sources_errors,
     "cycles-latencies": gen_cycles_latencies,
     "smem-carveout": gen_smem_carveout,
+    "carveout-grid": gen_carveout_grid,
     "smem-probe-matmul": lambda: gen_smem_probe("matmul"),
     "smem-probe-stencil": lambda: gen_smem_probe("stencil"),
     "waves-probe": gen_waves_probe,
