@@ -55,6 +55,9 @@
 #             index32 (smem_matmul, smem_stencil); and the carve-out the driver took for each, from
 #             Nsight Compute's launch attributes (smem_carveout.csv): whether the model's sharing
 #             between an SM's blocks holds when the L1 holds less of the blocks' lines
+#   smem256:  the same for the 64-bit matmul at block 256 with 0, 11264, 16384 and 24576 bytes
+#             a block (by the driver's carve-outs in carveout.csv an L1 of 224, 124, 92 and 28 KiB,
+#             eight blocks an SM each time): smem256_matmul
 #   carveout: the carve-out the driver takes, from Nsight Compute's launch attributes only (no
 #             counters): the matmul at blocks 32 to 1024 with 0 to 49152 bytes of dynamic shared
 #             memory per block (carveout.csv): the rule --l1-size auto should follow
@@ -74,7 +77,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|carveout) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|carveout) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -337,6 +340,13 @@ if want smem; then
     echo "carve-out run for $s: rc=$?"
   done
   ncu_raw_rows "$OUT/logs/smem_carveout.log" "$OUT/smem_carveout.csv"
+fi
+
+if want smem256; then
+  for s in 0 11264 16384 24576; do
+    sweep smem256_matmul 200 --kernel matmul --size 1024x1024 --schedules linear,column:32,column:128,tiled:32x32,morton \
+      --blocks 256 --variants index64 --smem-per-block "$s"
+  done
 fi
 
 if want carveout; then

@@ -1715,18 +1715,33 @@ def gen_carveout_grid():
                      SMEM, same, len(cells))) + "\n" + "\n".join(out) + "\n")
 
 
-def gen_smem_probe(kernel):
-    """fidelity.md: the shared-memory probe, the chip's L1 and each model's error, per shared memory."""
-    carve = smem_carveouts()
+SMEM_PROBES = {  # probe: its measured file, block size and shared memory per block
+    "matmul": ("smem_matmul.csv", 128, ["0", "5120", "11264"]),
+    "stencil": ("smem_stencil.csv", 128, ["0", "5120", "11264"]),
+    "matmul256": ("smem256_matmul.csv", 256, ["0", "11264", "16384", "24576"]),
+}
+
+
+def driver_l1_kib(block, smem):
+    """The L1 (KiB) the driver's carve-out left, from the carve-out probe."""
+    for r in read_csv(SMEM + "/carveout.csv"):
+        if int(ncu_number(r["launch__block_size"])) == block and int(ncu_number(r["launch__shared_mem_per_block_dynamic"])) == int(smem):
+            return 256 - int(ncu_number(r["launch__shared_mem_config_size"])) // 1024
+    raise SystemExit("make_docs: no carve-out measured for block {}, {} bytes".format(block, smem))
+
+
+def gen_smem_probe(probe):
+    """fidelity.md: a shared-memory probe, the chip's L1 and each model's error, per shared memory."""
+    measured, block, sizes = SMEM_PROBES[probe]
     out = ["| compilation | schedule | shared memory (the chip's L1) | the chip's L1 % | " +
            " | ".join(label for _, label in SMEM_MODELS) + " | of the preset's L1, from other blocks |",
            "|---|---|---|---:|" + "---:|" * len(SMEM_MODELS) + "---:|"]
     totals = {stem: [] for stem, _ in SMEM_MODELS}
-    for variant in ("index64", "index32"):
-        for smem in SMEM_SIZES:
-            rows = {stem: [r for r in read_csv("{}/compare/{}_{}_{}.csv".format(SMEM, stem, kernel, smem))
+    variants = sorted({r["variant"] for r in read_csv("{}/{}".format(SMEM, measured))})
+    for variant in variants:
+        for smem in sizes:
+            rows = {stem: [r for r in read_csv("{}/compare/{}_{}_{}.csv".format(SMEM, stem, probe, smem))
                            if r["variant"] == variant] for stem, _ in SMEM_MODELS}
-            l1_kib = 256 - int(ncu_number(carve[smem]["launch__shared_mem_config_size"])) // 1024
             for i, r in enumerate(rows["preset"]):
                 cells = []
                 for stem, _ in SMEM_MODELS:
@@ -1735,16 +1750,17 @@ def gen_smem_probe(kernel):
                     cells.append("{:+.1f}".format(l1_error(other)))
                     totals[stem].append(l1_error(other))
                 out.append("| {} | `{}` | {} B ({} KiB) | {:.1f} | {} | {:.1f} |".format(
-                    variant, r["schedule"], num(smem), l1_kib, float(r[M + L1R]), " | ".join(cells),
+                    variant, r["schedule"], num(smem), driver_l1_kib(block, smem), float(r[M + L1R]), " | ".join(cells),
                     float(r["simulated:l1_hit_rate_other_block.pct"])))
     out.append("| all | | | | " + " | ".join("{}/{} within 3, {} beyond 6, {:.2f}".format(
         sum(abs(e) <= 3 for e in errs), len(errs), sum(abs(e) > 6 for e in errs), sum(abs(e) for e in errs) / len(errs))
         for errs in (totals[stem] for stem, _ in SMEM_MODELS)) + " | |")
-    return (note("the chip's L1 hit rate and each model's error in points, from `cachesim compare`'s joined CSVs "
-                 "`{0}/compare/MODEL_{1}_B.csv`, written by `scripts/smem_probe_report.sh` from `{0}/smem_{1}.csv` "
-                 "(gpubench `--smem-per-block B`, `scripts/device_heldout.sh smem`); the preset and both cycle "
-                 "timings simulate the L1 the driver's carve-out left (`--gpu l1-size`), the first column the L1 "
-                 "the model's own carve-out rule gives; nothing fitted".format(SMEM, kernel)) + "\n" + "\n".join(out) + "\n")
+    return (note("block {2}: the chip's L1 hit rate and each model's error in points, from `cachesim compare`'s joined "
+                 "CSVs `{0}/compare/MODEL_{1}_B.csv`, written by `scripts/smem_probe_report.sh {1}` from `{0}/{3}` "
+                 "(gpubench `--smem-per-block B`, `scripts/device_heldout.sh {4}`); the preset and both cycle timings "
+                 "simulate the L1 the driver's carve-out left (`{0}/carveout.csv`, `--gpu l1-size`), the first column "
+                 "the L1 the model's own carve-out rule gives; nothing fitted".format(
+                     SMEM, probe, block, measured, "smem256" if block == 256 else "smem")) + "\n" + "\n".join(out) + "\n")
 
 
 GENERATORS = {
@@ -1769,6 +1785,7 @@ GENERATORS = {
     "carveout-grid": gen_carveout_grid,
     "smem-probe-matmul": lambda: gen_smem_probe("matmul"),
     "smem-probe-stencil": lambda: gen_smem_probe("stencil"),
+    "smem-probe-matmul256": lambda: gen_smem_probe("matmul256"),
     "waves-probe": gen_waves_probe,
     "waves-strip": gen_waves_strip,
     "waves-probe-unroll1": gen_waves_probe_unroll1,
