@@ -14,6 +14,13 @@ const std::string kHeader =
     "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
     "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n";
 
+// kHeader with one more column at its end.
+std::string header_with(const std::string& column) {
+    std::string header = kHeader;
+    header.insert(header.size() - 1, "," + column);
+    return header;
+}
+
 std::string error_of(const std::string& text) {
     try {
         parse_measured_csv(text, "m.csv");
@@ -42,8 +49,7 @@ TEST(MeasuredCsv, ParsesGpubenchRows) {
 
 // gpubench --warm-l2 rows say so in a last l2_start column; a cold start is the default.
 TEST(MeasuredCsv, L2StartColumnSaysWhichRowsStartedWarm) {
-    std::string header = kHeader;
-    header.insert(header.size() - 1, ",l2_start");
+    const std::string header = header_with("l2_start");
     const std::string row = "matmul,64,64,0,0,64,linear,128,4,\"NVIDIA H200\",0.5,10,40,30,75,20,15,2048,";
     const auto runs = parse_measured_csv(header + row + "warm\n" + row + "cold\n" + row + "\n", "m.csv");
     ASSERT_EQ(runs.size(), 3u);
@@ -59,8 +65,7 @@ TEST(MeasuredCsv, L2StartColumnSaysWhichRowsStartedWarm) {
 // gpubench --smem-per-block rows give their shared memory per block in a last smem_per_block
 // column, read as the kernel's shared memory (as a recorded row's shared_bytes).
 TEST(MeasuredCsv, SmemPerBlockColumnIsTheKernelsSharedMemory) {
-    std::string header = kHeader;
-    header.insert(header.size() - 1, ",smem_per_block");
+    const std::string header = header_with("smem_per_block");
     const std::string row = "matmul,64,64,0,0,64,linear,128,4,\"NVIDIA H200\",0.5,10,40,30,75,20,15,2048,";
     const auto runs = parse_measured_csv(header + row + "11264\n" + row + "0\n" + row + "\n", "m.csv");
     ASSERT_EQ(runs.size(), 3u);
@@ -73,8 +78,7 @@ TEST(MeasuredCsv, SmemPerBlockColumnIsTheKernelsSharedMemory) {
 }
 
 TEST(MeasuredCsv, SinglePassL2RateWinsOverMixedLaunchRatio) {
-    std::string header = kHeader;
-    header.insert(header.size() - 1, ",lts__t_sector_op_read_hit_rate.pct");
+    const std::string header = header_with("lts__t_sector_op_read_hit_rate.pct");
     const auto runs = parse_measured_csv(header + "matmul,64,32,0,0,16,linear,128,4,g,1,10,40,30,75,20,21,2048,96.5\n", "m.csv");
     EXPECT_DOUBLE_EQ(runs[0].metrics.l2_hit_rate_pct(), 96.5);  // not 21/20, capped to 100
     const auto without = parse_measured_csv(kHeader + "matmul,64,32,0,0,16,linear,128,4,g,1,10,40,30,75,20,21,2048\n", "m.csv");

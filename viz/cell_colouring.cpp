@@ -24,6 +24,12 @@ bool CellColouring::wants_tag(CellCode code) const {
     }
 }
 
+std::string muted_state_label(CellState s, ColourBy by, bool density) {
+    if (s == CellState::accessed && by == ColourBy::hit_source) return "accessed, no L1 hit (stores)";
+    if (s == CellState::accessed && !density) return "accessed, SM unknown (stores)";
+    return std::string(cell_state_name(s));
+}
+
 double CellColouring::ramp_position(double d) const {
     if (!(density_max > density_min) || density_min <= 0) return 1.0;
     return std::clamp(std::log(d / density_min) / std::log(density_max / density_min), 0.0, 1.0);

@@ -36,6 +36,10 @@ struct CellColouring {
     Rgba colour(CellCode code, double density, std::uint8_t tag) const;
 };
 
+// A muted state's legend label while the ramp (`density`) or tags (`by`) are shown: an accessed
+// cell without a tag is a store (no SM recorded, no L1 hit). Shared by the PNG and the GUI.
+std::string muted_state_label(CellState s, ColourBy by, bool density);
+
 // Misses per (step x line) cell of a block of counts; a fetch the counts do not hold (a
 // hand-built diagram) counts as one.
 inline double miss_density(const MissCounts::Sum& sum) {

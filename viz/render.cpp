@@ -53,14 +53,13 @@ int legend_width(double font, bool array_labels, const std::vector<std::string>&
 }
 
 std::string hit_source_label(HitSource source) { return "L1 hit brought by " + std::string(hit_source_name(source)); }
-constexpr const char* kStoresWithoutHitSource = "accessed, no L1 hit (stores)";
 
 // The time view's legend column: its widest swatch label or note, and a margin.
 int time_legend_width(const TimeDiagramStyle& style) {
     std::vector<std::string> labels;
     if (style.colour_by == ColourBy::hit_source) {
         for (HitSource source : kHitSourceOrder) labels.push_back(hit_source_label(source));
-        labels.emplace_back(kStoresWithoutHitSource);
+        labels.push_back(muted_state_label(CellState::accessed, ColourBy::hit_source, false));
     }
     return legend_width(style.font_px, false, style.notes, labels) + 40;
 }
@@ -528,9 +527,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
             PixelRect r{lx, ly, sw, sw};
             c.fill_rect(r.x, r.y, r.w, r.h, muted_color(st));
             c.draw_rect(r.x, r.y, r.w, r.h, kAxis);
-            std::string label(cell_state_name(st));
-            if (st == CellState::accessed && by_source) label = kStoresWithoutHitSource;
-            else if (st == CellState::accessed && !lay.density) label = "accessed, SM unknown (stores)";
+            const std::string label = muted_state_label(st, colouring.by, lay.density);
             c.draw_text(lx + sw + 8, ly + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
             lay.legend.push_back({st, label, r});
             ly += line;

@@ -221,10 +221,7 @@ void App::colour_legend() {
         ImGui::NewLine();
     }
     for (viz::CellState s : {viz::CellState::accessed, viz::CellState::in_l1, viz::CellState::in_l2, viz::CellState::not_cached}) {
-        std::string label(viz::cell_state_name(s));
-        if (s == viz::CellState::accessed && c.by == viz::ColourBy::hit_source) label = "accessed, no L1 hit (stores)";
-        else if (s == viz::CellState::accessed && !c.density) label = "accessed, SM unknown (stores)";
-        swatch(viz::muted_color(s), label, s != viz::CellState::not_cached);
+        swatch(viz::muted_color(s), viz::muted_state_label(s, c.by, c.density), s != viz::CellState::not_cached);
     }
 }
 
