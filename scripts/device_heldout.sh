@@ -61,6 +61,13 @@
 #   carveout: the carve-out the driver takes, from Nsight Compute's launch attributes only (no
 #             counters): the matmul at blocks 32 to 1024 with 0 to 49152 bytes of dynamic shared
 #             memory per block (carveout.csv): the rule --l1-size auto should follow
+#   carveout_check: the same attributes where carveout.csv has none, to check a rule read from it:
+#             the matmul at blocks 160 to 896 and the stencil (another register count) at blocks
+#             128 to 1024, with 0 to 40960 bytes a block at other steps, and some of carveout.csv's
+#             launches again (carveout_check_{matmul,stencil,repeat}.csv)
+#   carveout_edges: where the choice changes with the block size: the matmul at every block of
+#             32 to 1024 threads without shared memory, and at 800 to 1024 with 2048, 3072 and
+#             8192 bytes a block (carveout_edges_{none,large}.csv)
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
@@ -77,7 +84,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|carveout) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -349,18 +356,21 @@ if want smem256; then
   done
 fi
 
-if want carveout; then
-  for s in 0 1024 2048 3072 4096 5120 6144 8192 11264 12288 16384 24576 32768 49152; do
+# launch_attributes NAME SMEM_LIST gpubench-args...: Nsight Compute's launch attributes of one launch
+# per configuration and shared memory, trimmed to the launch's shape and its launch__ columns
+# (the raw page has some 200 columns more), into $OUT/NAME.csv.
+launch_attributes() {
+  local name=$1 smems=$2 s
+  shift 2
+  for s in ${smems//,/ }; do
     timeout 120 ncu --csv --page raw --print-units base --kernel-name-base demangled --kernel-name regex:ProfiledLaunch \
       --metrics launch__shared_mem_config_size,launch__shared_mem_per_block_dynamic,launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps,launch__occupancy_limit_blocks,launch__occupancy_limit_registers \
-      "$BIN" --counters ncu --kernel matmul --size 1024x1024 --depth 16 --schedules linear \
-      --blocks 32,64,96,128,192,256,384,512,768,1024 --reps 1 --warmup 0 --no-check --smem-per-block "$s" \
-      --out "$OUT/logs/carveout_rows_$s.csv" >>"$OUT/logs/carveout.log" 2>&1
-    echo "carve-outs for $s: rc=$?"
+      "$BIN" --counters ncu --reps 1 --warmup 0 --no-check --smem-per-block "$s" "$@" \
+      --out "$OUT/logs/${name}_rows_$s.csv" >>"$OUT/logs/$name.log" 2>&1
+    echo "$name: launch attributes for $s bytes: rc=$?"
   done
-  ncu_raw_rows "$OUT/logs/carveout.log" "$OUT/logs/carveout_raw.csv"
-  # Only the launch's shape and its launch attributes (ncu's raw page has some 200 columns more).
-  python3 - "$OUT/logs/carveout_raw.csv" "$OUT/carveout.csv" <<'EOF'
+  ncu_raw_rows "$OUT/logs/$name.log" "$OUT/logs/${name}_raw.csv"
+  python3 - "$OUT/logs/${name}_raw.csv" "$OUT/$name.csv" <<'EOF'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 keep = ["Block Size", "Grid Size"] + sorted(k for k in rows[0] if k.startswith("launch__"))
@@ -369,6 +379,29 @@ with open(sys.argv[2], "w", newline="") as out:
     w.writeheader()
     w.writerows(rows)
 EOF
+}
+
+if want carveout; then
+  launch_attributes carveout 0,1024,2048,3072,4096,5120,6144,8192,11264,12288,16384,24576,32768,49152 \
+    --kernel matmul --size 1024x1024 --depth 16 --schedules linear --blocks 32,64,96,128,192,256,384,512,768,1024
+fi
+
+if want carveout_check; then
+  CHECK_SMEM=0,512,1536,2560,3584,7168,9216,14336,20480,28672,40960
+  launch_attributes carveout_check_matmul $CHECK_SMEM \
+    --kernel matmul --size 1024x1024 --depth 16 --schedules linear --blocks 160,224,320,448,640,896
+  launch_attributes carveout_check_stencil $CHECK_SMEM \
+    --kernel stencil --size 1024x1024 --schedules linear --blocks 128,256,512,1024
+  # a few of carveout.csv's own launches again, after the others: the same choice or not
+  launch_attributes carveout_check_repeat 0,5120 \
+    --kernel matmul --size 1024x1024 --depth 16 --schedules linear --blocks 128,256,512
+fi
+
+if want carveout_edges; then
+  launch_attributes carveout_edges_none 0 --kernel matmul --size 1024x1024 --depth 16 --schedules linear \
+    --blocks "$(seq -s, 32 32 1024)"
+  launch_attributes carveout_edges_large 2048,3072,8192 --kernel matmul --size 1024x1024 --depth 16 \
+    --schedules linear --blocks 800,832,864,928,960,992,1024
 fi
 
 for f in "$OUT"/*.csv; do [ -e "$f" ] && echo "$(basename "$f"): $(($(wc -l <"$f") - 1)) rows"; done

@@ -389,20 +389,20 @@ REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
 
 
 CYCLES_DIR = "tests/data/cycles_gto"
-CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu timing=cycles --gpu warp-scheduler=gto "
+CYCLES_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu carveout-rule=occupancy --gpu timing=cycles --gpu warp-scheduler=gto "
               "--gpu load-gates=burst --out tests/data/cycles_gto h200 h100 rtx2080s")
 TURNS_DIR = "tests/data/first_wave_turns"
-TURNS_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu cta-order=floorplan-turns --gpu miss-wait-turns=0 --out tests/data/first_wave_turns "
+TURNS_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu carveout-rule=occupancy --gpu cta-order=floorplan-turns --gpu miss-wait-turns=0 --out tests/data/first_wave_turns "
              "h200 h100")
 L1_FOLD_DIR = "tests/data/l1_four_way_fold"
-L1_FOLD_CMD = ("scripts/fidelity_report.sh --by-row --jobs 32 --gpu l1-ways=4 --gpu l1-index=fold "
+L1_FOLD_CMD = ("scripts/fidelity_report.sh --by-row --jobs 32 --gpu carveout-rule=occupancy --gpu l1-ways=4 --gpu l1-index=fold "
                "--out tests/data/l1_four_way_fold h200 h100")
 CYCLES_NO_LRC_DIR = "tests/data/cycles_issue_no_lrc"
-CYCLES_NO_LRC_CMD = ("scripts/fidelity_report.sh --by-row --jobs 32 --gpu timing=cycles --gpu warp-scheduler=gto "
+CYCLES_NO_LRC_CMD = ("scripts/fidelity_report.sh --by-row --jobs 32 --gpu carveout-rule=occupancy --gpu timing=cycles --gpu warp-scheduler=gto "
                      "--gpu load-gates=burst --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0 "
                      "--out tests/data/cycles_issue_no_lrc h200 h100")
 FIXED_DIR = "tests/data/fixed_rate"
-FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
+FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu carveout-rule=occupancy --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
              "--gpu block-start-skip=1 --gpu warp-age-weight=1 --gpu miss-wait-turns=0 --out tests/data/fixed_rate h200 h100")
 
 
@@ -591,13 +591,15 @@ def gen_cycles_latencies():
             cells.append("{}/{}, {}, {:.2f}".format(sum(e <= 3 for e in errors), len(errors), sum(e > 6 for e in errors),
                                                     sum(errors) / len(errors)))
         out.append("| {} | {} |".format(label, " | ".join(cells)))
-    base_cmd = ("scripts/fidelity_report.sh --by-row --jobs 32 --gpu timing=cycles --gpu warp-scheduler=gto --gpu "
-                "load-gates=burst --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0")
+    base_cmd = ("scripts/fidelity_report.sh --by-row --jobs 32 --gpu carveout-rule=occupancy --gpu timing=cycles "
+                "--gpu warp-scheduler=gto --gpu load-gates=burst --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu "
+                "lrc-miss-cycles=0")
     commands = "; ".join("{}: `{} {}--out {} h200`".format(label, base_cmd, extra + " " if extra else "", base)
                          for label, base, extra in LATENCIES_RUNS if extra is not None)
     return note("L1 within 3 points / beyond 6 / mean \\|error\\| of the H200's matmul launches, from `cachesim "
                 "compare`'s joined CSVs {}; cycle timing with greedy then oldest, one wait per burst, the measured "
-                "issue cost and no L2 request coalescer, nothing fitted: {}".format(
+                "issue cost and no L2 request coalescer, nothing fitted, with the occupancy rule's carve-out (the "
+                "presets with the driver's): {}".format(
                     ", ".join("`{}`".format(p) for p in used), commands)) + "\n" + "\n".join(out) + "\n"
 
 
@@ -883,7 +885,7 @@ def gen_start_skip_fit():
         mark = "**" if (skip, spread) == chosen else ""
         out.append("| {m}{}{m} | {m}{}{m} | ".format(skip, spread, m=mark) + " | ".join(mark + c + mark for c in cells) + " |")
     return (note("from `{}/{{train,probe}}_sJ_S.csv`, written by `scripts/start_skip_fit.sh` (`cachesim compare "
-                 "--preset h200 --gpu block-start-skip=J --gpu warp-rate-spread=S` on "
+                 "--preset h200 --gpu block-start-skip=J --gpu warp-rate-spread=S --gpu carveout-rule=occupancy` on "
                  "`tests/data/h200/fidelity_matmul_spread21.csv` and rows 1-10 of "
                  "`tests/data/h200/drift_probe/drift_probe_matmul.csv`); in bold the preset's pair".format(START_SKIP_FIT))
             + "\n" + "\n".join(out) + "\n")
@@ -927,7 +929,7 @@ def gen_age_weight_sweep():
 
 
 NO_AGE_DIR = "tests/data/no_age_weight"
-NO_AGE_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu warp-age-weight=1 --gpu miss-wait-turns=0 --out tests/data/no_age_weight "
+NO_AGE_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu carveout-rule=occupancy --gpu warp-age-weight=1 --gpu miss-wait-turns=0 --out tests/data/no_age_weight "
               "h200:heldout:matmul h100:heldout:matmul h200:fresh:matmul h200:fresh:stencil")
 # The files the presets' warp age weight is checked on: (GPU, set, kernel).
 AGE_WEIGHT_CHECKS = [("h200", "heldout", "matmul"), ("h100", "heldout", "matmul"), ("h200", "fresh", "matmul"),
@@ -1125,14 +1127,14 @@ def gen_wave_sync():
             r["l1_profiled"]))
     return (note("`{0}/wave_sync.csv`, written by `scripts/wave_sync_report.py --times {0}/waves_SIZE_SCHEDULE.csv.gz "
                  "... --ncu {0}/waves_ncu.csv --replay --out {0}/wave_sync.csv` from `scripts/device_progress.sh "
-                 "waves` (index64; the replay: `cachesim simulate --preset h200 --warp-times`)".format(WAVES))
+                 "waves` (index64; the replay: `cachesim simulate --preset h200 --carveout-rule occupancy --warp-times`)".format(WAVES))
             + "\n" + "\n".join(out) + "\n")
 
 
 WAVE_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/wave_ends_index32.csv.gz --chip {0}/wave_ends_unroll1.csv.gz "
                    "--compilation index32 --compilation unroll1 --ncu {0}/wave_ends_ncu.csv --rows {0}/wave_ends_rows.csv "
-                   "--model 'preset=' --model 'cycles=--timing cycles --warp-scheduler gto --issue-cycles auto' "
-                   "--model 'cycles_dram=--timing cycles --warp-scheduler gto --issue-cycles auto --lat-dram 691' "
+                   "--model 'preset=--carveout-rule occupancy' --model 'cycles=--carveout-rule occupancy --timing cycles --warp-scheduler gto --issue-cycles auto' "
+                   "--model 'cycles_dram=--carveout-rule occupancy --timing cycles --warp-scheduler gto --issue-cycles auto --lat-dram 691' "
                    "--jobs 16 --out {0}/wave_groups.csv".format(WAVES))
 WAVE_GROUP_SOURCES = [  # (source in the CSV, column label)
     ("chip", "the chip"),
@@ -1173,7 +1175,7 @@ def gen_wave_groups():
 REFILL_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/refill_ends_unroll1.csv.gz "
                      "--chip {0}/wave_ends_unroll1.csv.gz --compilation unroll1 --ncu {0}/refill_ends_ncu.csv "
                      "--rows {0}/refill_ends_rows.csv --ncu {0}/wave_ends_ncu.csv --rows {0}/wave_ends_rows.csv "
-                     "--model 'preset=' --jobs 2 --out {0}/refill_groups.csv".format(WAVES))
+                     "--model 'preset=--carveout-rule occupancy' --jobs 2 --out {0}/refill_groups.csv".format(WAVES))
 
 
 def gen_refill_groups():
@@ -1343,12 +1345,12 @@ KNEE_ENDS_MODELS = [("cycles_gto", "cycle timing, L1 miss 291 cycles"),
                     ("cycles_gto_lat650_turns", "the same, the chip's first wave")]
 KNEE_ENDS_RUNS = [KNEE_ENDS, ISSUE_COST + "/knee_ends_more"]  # two device runs, each its ncu and rows files
 KNEE_ENDS_CMD = ("scripts/warp_ends_report.py --chip {0}_index32.csv.gz --chip {1}_index32.csv.gz "
-                 "--model 'cycles_gto=--warp-scheduler gto "
-                 "--issue-cycles auto' --model 'cycles_gto_lat650=--warp-scheduler gto --issue-cycles auto "
-                 "--lat-l1-miss 650' --model 'cycles_gto_lat650_turns=--warp-scheduler gto --issue-cycles auto "
-                 "--lat-l1-miss 650 --cta-order floorplan-turns --seed 4' --rounds 'rounds_preset=' --rounds "
-                 "'rounds_first_form=--warp-age-group 1 --warp-age-weight 0.95' --rounds "
-                 "'rounds_no_weight=--warp-age-weight 1' --jobs 16 --out {0}_summary.csv".format(*KNEE_ENDS_RUNS))
+                 "--model 'cycles_gto=--carveout-rule occupancy --warp-scheduler gto "
+                 "--issue-cycles auto' --model 'cycles_gto_lat650=--carveout-rule occupancy --warp-scheduler gto --issue-cycles auto "
+                 "--lat-l1-miss 650' --model 'cycles_gto_lat650_turns=--carveout-rule occupancy --warp-scheduler gto --issue-cycles auto "
+                 "--lat-l1-miss 650 --cta-order floorplan-turns --seed 4' --rounds 'rounds_preset=--carveout-rule occupancy' --rounds "
+                 "'rounds_first_form=--carveout-rule occupancy --warp-age-group 1 --warp-age-weight 0.95' --rounds "
+                 "'rounds_no_weight=--carveout-rule occupancy --warp-age-weight 1' --jobs 16 --out {0}_summary.csv".format(*KNEE_ENDS_RUNS))
 
 
 def knee_ends_chip_l1():
@@ -1458,8 +1460,9 @@ def gen_knee_rounds():
     summary_lines = ["{}: against the measured kernel, {}".format(label, l1_error_counts(errors[name]))
                      for name, label in KNEE_ROUNDS_MODELS]
     return (note("from the `rounds_*` rows of `{0}_summary.csv` (`scripts/warp_ends_report.py ... --rounds "
-                 "'rounds_preset=' --rounds 'rounds_first_form=--warp-age-group 1 --warp-age-weight 0.95' --rounds "
-                 "'rounds_no_weight=--warp-age-weight 1'`, the command of the table above) and the chip's L1 as "
+                 "'rounds_preset=--carveout-rule occupancy' --rounds 'rounds_first_form=--carveout-rule occupancy "
+                 "--warp-age-group 1 --warp-age-weight 0.95' --rounds 'rounds_no_weight=--carveout-rule occupancy "
+                 "--warp-age-weight 1'`, the command of the table above) and the chip's L1 as "
                  "there (the measured kernel, the end-stamped one in brackets); the model's L1 %, its error against "
                  "the measured kernel in brackets".format(KNEE_ENDS))
             + "\n" + "\n".join(out) + "\n\n" + "\n".join("- " + l for l in summary_lines) + "\n")
@@ -1655,8 +1658,16 @@ def gen_warm_l2_counts():
 
 SMEM = "tests/data/h200/smem"
 SMEM_SIZES = ["0", "5120", "11264"]
-SMEM_MODELS = [("preset_rule", "the preset, its carve-out rule"), ("preset", "the preset"),
+SMEM_MODELS = [("preset_rule", "the preset, occupancy rule"), ("preset", "the preset"),
                ("cycles_gto", "cycles, gto"), ("cycles_no_lrc", "cycles, issue cost, no coalescer")]
+# The carve-out probes: Nsight Compute's launch attributes of gpubench launches, the driver's choice
+# in launch__shared_mem_config_size.
+CARVEOUT_FILES = [("carveout.csv", "the grid the rule was read from (matmul, 32 registers)"),
+                  ("carveout_check_matmul.csv", "check: the matmul at other block sizes and shared memory"),
+                  ("carveout_check_stencil.csv", "check: the stencil (40 registers: fewer resident blocks)"),
+                  ("carveout_check_repeat.csv", "check: launches of the grid again, after the others"),
+                  ("carveout_edges_none.csv", "edges: every block size without shared memory"),
+                  ("carveout_edges_large.csv", "edges: blocks of 800 to 1,024 threads with shared memory")]
 
 
 def smem_carveouts():
@@ -1664,55 +1675,114 @@ def smem_carveouts():
     return {str(int(ncu_number(r["launch__shared_mem_per_block_dynamic"]))): r for r in read_csv(SMEM + "/smem_carveout.csv")}
 
 
+_l1_tables = {}
+
+
+def model_l1_kib(block, smem, regs=0, rule=None):
+    """The L1 (KiB) the h200 preset leaves at a block size, shared memory and registers a thread
+    (its own carve-out rule, or `rule`): from one `cachesim sweep` over every block size and
+    shared memory the carve-out probes hold, per registers and rule."""
+    key = (regs, rule)
+    if key not in _l1_tables:
+        blocks = sorted({b for name, _ in CARVEOUT_FILES for b, _, _ in carveout_launches(name)} | {128})
+        smems = sorted({s for name, _ in CARVEOUT_FILES for _, s, _ in carveout_launches(name)}
+                       | {int(x) for x in smem_carveouts()})
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "l1.csv")
+            args = ["sweep", "--model", "gpu", "--preset", "h200", "--workload", "matmul", "--size", "128x128",
+                    "--depth", "8", "--block", ",".join(map(str, blocks)), "--smem-per-block", ",".join(map(str, smems)),
+                    "--regs-per-thread", str(regs), "--out", out]
+            if rule:
+                args += ["--carveout-rule", rule]
+            run(args)
+            _l1_tables[key] = {(int(r["block"]), int(r["smem_per_block_bytes"])): int(r["l1_size"]) // 1024
+                               for r in read_csv(out)}
+    return _l1_tables[key][(int(block), int(smem))]
+
+
 def gen_smem_carveout():
-    """fidelity.md: the carve-out the driver took for each shared memory, against the model's rule."""
-    out = ["| dynamic shared memory per block | blocks an SM | the driver's carve-out | its L1 | the model's rule: carve-out | its L1 |",
-           "|---:|---:|---:|---:|---:|---:|"]
+    """fidelity.md: the carve-out the driver took for each shared memory, against the model's rules."""
+    out = ["| dynamic shared memory per block | blocks an SM | the driver's carve-out | its L1 | the preset's carve-out "
+           "| its L1 | the occupancy rule's carve-out | its L1 |",
+           "|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for smem, r in sorted(smem_carveouts().items(), key=lambda kv: int(kv[0])):
         blocks = int(min(ncu_number(r["launch__occupancy_limit_warps"]), ncu_number(r["launch__occupancy_limit_shared_mem"])))
         chip = int(ncu_number(r["launch__shared_mem_config_size"])) // 1024
-        # (the L1 a block size and shared memory leave, whatever the launch: a small one)
-        rule = run_csv(["simulate", "--preset", "h200", "--workload", "matmul", "--size", "128x128", "--depth", "8",
-                        "--block", "128", "--smem-per-block", smem])
-        rule_l1 = int(rule["l1_size"]) // 1024
-        out.append("| {} | {} | {} KiB | {} KiB | {} KiB | {} KiB |".format(
-            num(smem), blocks, chip, 256 - chip, 256 - rule_l1, rule_l1))
+        preset, occupancy = model_l1_kib(128, smem), model_l1_kib(128, smem, rule="occupancy")
+        out.append("| {} | {} | {} KiB | {} KiB | {} KiB | {} KiB | {} KiB | {} KiB |".format(
+            num(smem), blocks, chip, 256 - chip, 256 - preset, preset, 256 - occupancy, occupancy))
     return (note("the driver's from `{}/smem_carveout.csv` (Nsight Compute's `launch__shared_mem_config_size` and "
                  "occupancy limits of gpubench's 1024³ matmul at block 128, `scripts/device_heldout.sh smem`), the "
                  "model's from `cachesim simulate --preset h200 --workload matmul --size 128x128 --depth 8 --block 128 "
-                 "--smem-per-block B --format csv` (its `l1_size` of the 256 KiB, the carve-out the rest)".format(SMEM)) + "\n" + "\n".join(out) + "\n")
+                 "--smem-per-block B --format csv` (its `l1_size` of the 256 KiB, the carve-out the rest), with "
+                 "`--carveout-rule occupancy` for the last two columns".format(SMEM)) + "\n" + "\n".join(out) + "\n")
 
 
-def model_l1_kib(block, smem):
-    """The L1 (KiB) the h200 preset's carve-out rule leaves at a block size and shared memory."""
-    r = run_csv(["simulate", "--preset", "h200", "--workload", "matmul", "--size", "128x128", "--depth", "8",
-                 "--block", str(block), "--smem-per-block", str(smem)])
-    return int(r["l1_size"]) // 1024
+def carveout_launches(name):
+    """(block, shared memory, registers a thread) -> the driver's carve-out (KiB), from one probe file."""
+    cells = {}
+    for r in read_csv(SMEM + "/" + name):
+        key = (int(ncu_number(r["launch__block_size"])), int(ncu_number(r["launch__shared_mem_per_block_dynamic"])),
+               int(ncu_number(r["launch__registers_per_thread"])))
+        cells[key] = int(ncu_number(r["launch__shared_mem_config_size"])) // 1024
+    return cells
 
 
 def gen_carveout_grid():
-    """fidelity.md: the driver's carve-out at every block size and shared memory probed, and the model's."""
-    cells = {}
-    for r in read_csv(SMEM + "/carveout.csv"):
-        block = int(r["launch__block_size"].replace(",", ""))
-        smem = int(ncu_number(r["launch__shared_mem_per_block_dynamic"]))
-        cells[(smem, block)] = int(ncu_number(r["launch__shared_mem_config_size"])) // 1024
+    """fidelity.md: the driver's carve-out at every block size and shared memory of the grid, and the occupancy rule's."""
+    cells = {(s, b): c for (b, s, _), c in carveout_launches("carveout.csv").items()}
     blocks = sorted({b for _, b in cells})
     out = ["| dynamic shared memory a block | " + " | ".join(str(b) for b in blocks) + " |",
            "|---:|" + "---:|" * len(blocks)]
-    same = 0
+    preset_same = occupancy_same = 0
     for smem in sorted({s for s, _ in cells}):
         row = []
         for b in blocks:
-            chip, model = cells[(smem, b)], 256 - model_l1_kib(b, smem)
-            same += chip == model
-            row.append(str(chip) if chip == model else "{} ({})".format(chip, model))
+            chip = cells[(smem, b)]
+            preset, occupancy = 256 - model_l1_kib(b, smem, 32), 256 - model_l1_kib(b, smem, 32, "occupancy")
+            preset_same += chip == preset
+            occupancy_same += chip == occupancy
+            row.append(str(chip) if chip == occupancy else "{} ({})".format(chip, occupancy))
         out.append("| {} | {} |".format(num(smem), " | ".join(row)))
-    return (note("the carve-out in KiB the driver took for gpubench's matmul, from Nsight Compute's "
-                 "`launch__shared_mem_config_size` in `{}/carveout.csv` (`scripts/device_heldout.sh carveout`), by "
-                 "threads a block (columns); in brackets where the model's rule takes another (`cachesim simulate "
-                 "--preset h200 --block T --smem-per-block B`: 256 KiB less its `l1_size`); the same in {} of {}".format(
-                     SMEM, same, len(cells))) + "\n" + "\n".join(out) + "\n")
+    return (note("the carve-out in KiB the driver took for gpubench's matmul (32 registers a thread), from Nsight "
+                 "Compute's `launch__shared_mem_config_size` in `{}/carveout.csv` (`scripts/device_heldout.sh "
+                 "carveout`), by threads a block (columns); in brackets where the occupancy rule takes another "
+                 "(`cachesim simulate --preset h200 --block T --smem-per-block B --regs-per-thread 32 --carveout-rule "
+                 "occupancy`: 256 KiB less its `l1_size`): the same in {} of {}; the h200 preset's own rule takes the "
+                 "driver's in {} of {}".format(SMEM, occupancy_same, len(cells), preset_same, len(cells)))
+            + "\n" + "\n".join(out) + "\n")
+
+
+def gen_carveout_check():
+    """fidelity.md: every carve-out probe file, the launches where the preset's rule and the occupancy rule take the driver's."""
+    out = ["| launches | file | blocks (threads) | shared memory a block (B) | registers a thread | the preset's rule "
+           "takes the driver's | the occupancy rule does | where the preset's rule does not: block, shared memory, the "
+           "driver's carve-out (the rule's) |",
+           "|---|---|---|---|---:|---:|---:|---|"]
+    totals = [0, 0, 0]
+    for name, label in CARVEOUT_FILES:
+        cells = carveout_launches(name)
+        misses, occupancy_same = [], 0
+        for (b, smem, regs), chip in sorted(cells.items()):
+            preset = 256 - model_l1_kib(b, smem, regs)
+            occupancy_same += chip == 256 - model_l1_kib(b, smem, regs, "occupancy")
+            if preset != chip:
+                misses.append("{}, {}: {} ({})".format(b, num(smem), chip, preset))
+        blocks = sorted({b for b, _, _ in cells})
+        smems = sorted({s for _, s, _ in cells})
+        regs = sorted({r for _, _, r in cells})
+        span = lambda v: "{} to {} ({} values)".format(num(v[0]), num(v[-1]), len(v)) if len(v) > 3 else ", ".join(num(x) for x in v)
+        out.append("| {} | `{}` | {} | {} | {} | {}/{} | {}/{} | {} |".format(
+            label, name, span(blocks), span(smems), ", ".join(str(r) for r in regs), len(cells) - len(misses),
+            len(cells), occupancy_same, len(cells), "; ".join(misses)))
+        totals[0] += len(cells) - len(misses)
+        totals[1] += occupancy_same
+        totals[2] += len(cells)
+    out.append("| all | | | | | {0}/{2} | {1}/{2} | |".format(*totals))
+    return (note("the carve-out the H200's driver took, Nsight Compute's `launch__shared_mem_config_size` in "
+                 "`{}/FILE` (`scripts/device_heldout.sh carveout`, `carveout_check` and `carveout_edges`), against "
+                 "`cachesim simulate --preset h200 --block T --smem-per-block B --regs-per-thread R` (256 KiB less its "
+                 "`l1_size`), and the same with `--carveout-rule occupancy`".format(SMEM)) + "\n" + "\n".join(out) + "\n")
 
 
 SMEM_PROBES = {  # probe: its measured file, block size and shared memory per block
@@ -1758,8 +1828,8 @@ def gen_smem_probe(probe):
     return (note("block {2}: the chip's L1 hit rate and each model's error in points, from `cachesim compare`'s joined "
                  "CSVs `{0}/compare/MODEL_{1}_B.csv`, written by `scripts/smem_probe_report.sh {1}` from `{0}/{3}` "
                  "(gpubench `--smem-per-block B`, `scripts/device_heldout.sh {4}`); the preset and both cycle timings "
-                 "simulate the L1 the driver's carve-out left (`{0}/carveout.csv`, `--gpu l1-size`), the first column "
-                 "the L1 the model's own carve-out rule gives; nothing fitted".format(
+                 "take the driver's carve-out in each of these launches (`{0}/carveout.csv`), the first column the "
+                 "occupancy rule's (`--gpu carveout-rule=occupancy`); nothing fitted".format(
                      SMEM, probe, block, measured, "smem256" if block == 256 else "smem")) + "\n" + "\n".join(out) + "\n")
 
 
@@ -1783,6 +1853,7 @@ GENERATORS = {
     "cycles-latencies": gen_cycles_latencies,
     "smem-carveout": gen_smem_carveout,
     "carveout-grid": gen_carveout_grid,
+    "carveout-check": gen_carveout_check,
     "smem-probe-matmul": lambda: gen_smem_probe("matmul"),
     "smem-probe-stencil": lambda: gen_smem_probe("stencil"),
     "smem-probe-matmul256": lambda: gen_smem_probe("matmul256"),

@@ -3,11 +3,12 @@
 # scripts/device_heldout.sh smem and smem256) through `cachesim compare`, one run per probe, shared
 # memory and model, into DIR/{preset_rule,preset,cycles_gto,cycles_no_lrc}_PROBE_S.{csv,txt}:
 #
-#   preset_rule    the h200 preset, its L1 what the model's carve-out rule leaves for the row's
-#                  smem_per_block (the smallest carve-out that holds the resident blocks' shared memory)
-#   preset         the h200 preset with the L1 the driver's carve-out left, as Nsight Compute
-#                  reported it for the block size and shared memory (carveout.csv: --gpu l1-size)
-#   cycles_gto     the same L1, cycle timing, greedy then oldest, one wait per burst
+#   preset_rule    the h200 preset with CUDA's occupancy rule for the carve-out (--gpu
+#                  carveout-rule=occupancy: the smallest carve-out that holds the resident blocks'
+#                  shared memory), so an L1 other than the chip's where the driver took more
+#   preset         the h200 preset: its carve-out rule takes the driver's carve-out in each of these
+#                  launches (Nsight Compute's, carveout.csv), so its L1 is the chip's
+#   cycles_gto     the same, cycle timing, greedy then oldest, one wait per burst
 #   cycles_no_lrc  that with each loop's measured issue cost and no L2 request coalescer
 #
 #   scripts/smem_probe_report.sh [--jobs N] [--out DIR] [PROBE ...]     (DIR: tests/data/h200/smem/compare)
@@ -33,20 +34,6 @@ done
 [ ${#probes[@]} -gt 0 ] || probes=(matmul stencil matmul256)
 mkdir -p "$out"
 data=tests/data/h200/smem
-# The L1 the driver left at a block size and shared memory: 256 KiB less the carve-out it took
-# (launch__shared_mem_config_size).
-chip_l1() {
-  python3 - "$data/carveout.csv" "$1" "$2" <<'EOF'
-import csv, sys
-for row in csv.DictReader(open(sys.argv[1])):
-    if (int(row["launch__block_size"].replace(",", "")) == int(sys.argv[2])
-            and int(row["launch__shared_mem_per_block_dynamic"].replace(",", "")) == int(sys.argv[3])):
-        print(256 * 1024 - int(row["launch__shared_mem_config_size"].replace(",", "")))
-        break
-else:
-    sys.exit("smem_probe_report: no carve-out measured for block %s, %s bytes" % (sys.argv[2], sys.argv[3]))
-EOF
-}
 gto=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu load-gates=burst)
 no_lrc=("${gto[@]}" --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0)
 run() {  # NAME PROBE FILE SMEM compare-options...
@@ -57,15 +44,14 @@ run() {  # NAME PROBE FILE SMEM compare-options...
 }
 for probe in "${probes[@]}"; do
   case $probe in
-    matmul256) file=smem256_matmul.csv block=256 sizes="0 11264 16384 24576" ;;
-    *) file=smem_$probe.csv block=128 sizes="0 5120 11264" ;;
+    matmul256) file=smem256_matmul.csv sizes="0 11264 16384 24576" ;;
+    *) file=smem_$probe.csv sizes="0 5120 11264" ;;
   esac
   for smem in $sizes; do
-    l1=$(chip_l1 "$block" "$smem")
-    run preset_rule "$probe" "$file" "$smem"
-    run preset "$probe" "$file" "$smem" --gpu "l1-size=$l1"
-    run cycles_gto "$probe" "$file" "$smem" --gpu "l1-size=$l1" "${gto[@]}"
-    run cycles_no_lrc "$probe" "$file" "$smem" --gpu "l1-size=$l1" "${no_lrc[@]}"
+    run preset_rule "$probe" "$file" "$smem" --gpu carveout-rule=occupancy
+    run preset "$probe" "$file" "$smem"
+    run cycles_gto "$probe" "$file" "$smem" "${gto[@]}"
+    run cycles_no_lrc "$probe" "$file" "$smem" "${no_lrc[@]}"
   done
 done
 failed=0

@@ -14,7 +14,7 @@ spread (at tenths 2..8 of the launch, on each SM, the most and the least advance
 fraction of its run time done, the difference's median over SMs and instants: 0 in step, about 1
 spread over a whole run). --ncu: the raw page (--csv --page raw) of scripts/device_progress.sh waves,
 whose launches come in the order of the --times files, each configuration's profiled launch
-followed by its placed ones. --replay: `cachesim simulate --preset h200 --warp-times FILE` on each
+followed by its placed ones. --replay: `cachesim simulate --preset h200 --carveout-rule occupancy --warp-times FILE` on each
 (the binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim).
 """
 import argparse
@@ -114,7 +114,8 @@ def ncu_rates(path, count):
 
 
 def replay(binary, path, config):
-    cmd = [binary, "simulate", "--preset", "h200", "--workload", config["kernel"],
+    # (with CUDA's occupancy rule for the carve-out, as the committed wave_sync.csv was made)
+    cmd = [binary, "simulate", "--preset", "h200", "--carveout-rule", "occupancy", "--workload", config["kernel"],
            "--size", f"{config['width']}x{config['height']}", "--depth", config["depth"],
            "--block", config["block_size"], "--schedule", config["schedule"], "--warp-times", path,
            "--threads", "1", "--format", "json"]

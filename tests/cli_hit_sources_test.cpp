@@ -67,14 +67,14 @@ TEST(CliHitSources, OnlyWhenAsked) {
 }
 
 TEST(CliHitSources, MemoryEstimateCountsTheSources) {
-    // 16 bytes for each of the 4 sectors of the 1920 lines of each of the 132 SMs' L1s (the
-    // 240 KiB the carve-out leaves beside blocks of 128 threads).
+    // 16 bytes for each of the 4 sectors of the 1792 lines of each of the 132 SMs' L1s (the
+    // 224 KiB the H200 driver's 32 KiB carve-out leaves beside blocks of 128 threads).
     auto estimate = [](const std::string& extra) {
         const auto r = test::run_cachesim(kMatmul + " --dry-run" + extra);
         EXPECT_EQ(r.exit_code, 0) << r.err;
         return std::stod(r.out.substr(r.out.find(": ") + 2));
     };
-    EXPECT_EQ(estimate(" --hit-sources") - estimate(""), 132.0 * 1920 * 4 * 16);
+    EXPECT_EQ(estimate(" --hit-sources") - estimate(""), 132.0 * 1792 * 4 * 16);
 }
 
 TEST(CliHitSources, RefusedWithoutTheGpuModel) {

@@ -53,7 +53,8 @@ TEST(GpuCli, NcuObjectHasExactlyTheMetricNames) {
     EXPECT_EQ(parameter(j, "block"), "128");
     EXPECT_EQ(parameter(j, "sms"), "132");
     EXPECT_EQ(parameter(j, "resident_blocks_per_sm"), "16");
-    EXPECT_EQ(parameter(j, "l1_bytes_per_sm"), std::to_string(240 * 1024));
+    // The H200's driver carves out 32 KiB at block 128 without shared memory (tests/data/h200/smem/carveout.csv).
+    EXPECT_EQ(parameter(j, "l1_bytes_per_sm"), std::to_string(224 * 1024));
 }
 
 // Later waves: the refill order is reported, a seed gives the same run every time, and the two
@@ -88,7 +89,8 @@ TEST(GpuCli, PresetValuesAndOverrides) {
     EXPECT_EQ(h200.at("levels")[1].at("config").at("size_bytes"), 62914560);
     EXPECT_EQ(h200.at("levels")[0].at("config").at("line_bytes"), 128);
     EXPECT_EQ(h200.at("levels")[0].at("config").at("sector_bytes"), 32);
-    EXPECT_EQ(parameter(h200, "l1_bytes_per_sm"), std::to_string(248 * 1024));  // block 256: 8 KiB carved out
+    // block 256 without shared memory: the H200's driver carves out 32 KiB (tests/data/h200/smem/carveout.csv)
+    EXPECT_EQ(parameter(h200, "l1_bytes_per_sm"), std::to_string(224 * 1024));
     // --model gpu alone means the h200 preset.
     const auto plain = run_json("--model gpu --size 64x64 --stencil 3x3");
     EXPECT_EQ(parameter(plain, "gpu"), "h200");

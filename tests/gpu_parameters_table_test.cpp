@@ -20,7 +20,7 @@ namespace {
 const std::set<std::string> kModelFields = {
     "sms", "warp_size", "block", "max_threads_per_sm", "max_blocks_per_sm", "regs_per_sm",
     "regs_per_thread", "smem_per_block", "smem_reserved_per_block", "l2_start", "l1_auto", "unified_l1_bytes",
-    "carveouts_kib", "l1.size_bytes", "l1.line_bytes", "l1.sector_bytes", "l1.ways", "l1_set_index", "l1.policy",
+    "carveouts_kib", "carveout_rule", "l1.size_bytes", "l1.line_bytes", "l1.sector_bytes", "l1.ways", "l1_set_index", "l1.policy",
     "l2.size_bytes", "l2.line_bytes", "l2.sector_bytes", "l2.ways", "l2.policy", "l2_partitions",
     "partition_map", "partition_fill", "l2_set_index", "dram_fetch_bytes", "l2_coalesce_hit_rounds",
     "l2_coalesce_miss_rounds", "l2_coalesce_requesters", "l2_coalesce_scope", "cta_order", "cta_refill",

@@ -4,13 +4,15 @@
 // from (CUDA C++ Programming Guide, the shared memory sections of cc 7.x, 8.x and 9.0, and the
 // Volta, Turing, Ampere, Ada and Hopper tuning guides). cudaGetDeviceProperties reports the rest
 // (SMs, L2 size, threads, blocks and registers per SM, the largest carve-out, the shared memory
-// reserved per block). One table, read by the presets and by the description of a device
-// (device_description.hpp). Plain C++ headers only: gpubench compiles it without the library.
+// reserved per block). Also how the driver chooses among the carve-outs. One table, read by the
+// presets and by the description of a device (device_description.hpp). Plain C++ headers only.
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
+
+#include "sim/gpu/carveout_choice.hpp"
 
 namespace cachesim {
 
@@ -27,6 +29,9 @@ struct ComputeCapability {
     // The preset whose model (policies, mechanisms, what was measured on its chip) a device of this
     // compute capability that no preset describes takes, with the device's own sizes.
     std::string_view base_preset;
+    // How the driver picks among the carve-outs: measured on the H200 for cc 9.0 (carveout_choice.hpp);
+    // elsewhere CUDA's occupancy reasoning, as nothing was measured.
+    CarveoutRule carveout_rule = CarveoutRule::occupancy;
 };
 
 inline constexpr std::array<ComputeCapability, 8> kComputeCapabilities = {{
@@ -37,7 +42,7 @@ inline constexpr std::array<ComputeCapability, 8> kComputeCapabilities = {{
     {8, 6, "Ampere", 128, {0, 8, 16, 32, 64, 100}, 6, 1024, 1, "a100"},
     {8, 7, "Ampere", 192, {0, 8, 16, 32, 64, 100, 132, 164}, 8, 1024, 1, "a100"},
     {8, 9, "Ada", 128, {0, 8, 16, 32, 64, 100}, 6, 1024, 1, "a100"},
-    {9, 0, "Hopper", 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 10, 1024, 2, "h100"},
+    {9, 0, "Hopper", 256, {0, 8, 16, 32, 64, 100, 132, 164, 196, 228}, 10, 1024, 2, "h100", CarveoutRule::hopper},
 }};
 
 // The entry of compute capability major.minor, or null. (Index loops: a sanitizer build cannot

@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "sim/gpu/carveout_choice.hpp"
 #include "sim/thread_model.hpp"
 
 namespace cachesim {
@@ -89,18 +90,13 @@ GpuOccupancy gpu_occupancy(const GpuConfig& c) {
         fail("no block of " + std::to_string(c.block) + " threads can be resident on an SM (limited by " +
              o.limiter + ")");
     o.blocks_per_sm = static_cast<std::uint32_t>(limit);
-    // The driver picks the smallest carve-out that holds the resident blocks' shared memory.
-    const std::uint64_t needed = limit * smem_block;
-    if (c.carveouts_kib.empty()) {
-        o.carveout_bytes = needed;
-    } else {
-        o.carveout_bytes = ~0ull;
-        for (std::uint32_t kib : c.carveouts_kib) {
-            const std::uint64_t bytes = static_cast<std::uint64_t>(kib) * 1024;
-            if (bytes >= needed && bytes < o.carveout_bytes && bytes <= c.unified_l1_bytes) o.carveout_bytes = bytes;
-        }
-        if (o.carveout_bytes == ~0ull) fail("no shared-memory carve-out holds " + std::to_string(needed) + " bytes");
-    }
+    o.carveout_bytes = choose_carveout_bytes(c.carveout_rule,
+                                             {.warps_per_block = o.warps_per_block,
+                                              .resident_blocks = o.blocks_per_sm,
+                                              .max_blocks_per_sm = c.max_blocks_per_sm,
+                                              .smem_per_block = c.smem_per_block,
+                                              .smem_block_total = smem_block},
+                                             c.carveouts_kib, c.unified_l1_bytes);
     if (c.l1_auto) {
         if (c.unified_l1_bytes < o.carveout_bytes) fail("the shared-memory carve-out exceeds the unified L1");
         const std::uint64_t line = c.l1.line_bytes ? c.l1.line_bytes : 1;

@@ -10,6 +10,7 @@
 
 #include "sim/enum_choices.hpp"
 #include "sim/geometry.hpp"
+#include "sim/gpu/carveout_choice.hpp"
 #include "sim/gpu/set_index.hpp"
 
 namespace cachesim {
@@ -211,10 +212,11 @@ struct GpuConfig {
     std::uint32_t smem_reserved_per_block = 1024;  // set aside by CUDA per block (cc >= 8.0)
     L2Start l2_start = L2Start::cold;
     // L1 / shared memory. With l1_auto, the L1 gets what the unified array leaves after the
-    // smallest shared-memory carve-out that does not limit residency; otherwise l1.size_bytes.
+    // shared-memory carve-out that carveout_rule takes (carveout_choice.hpp); otherwise l1.size_bytes.
     bool l1_auto = true;
     std::uint64_t unified_l1_bytes = 256 * 1024;
     std::vector<std::uint32_t> carveouts_kib = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+    CarveoutRule carveout_rule = CarveoutRule::occupancy;
     CacheConfig l1{"L1", 256 * 1024, 128, 32, 0, PolicyKind::lru,
                    WritePolicy::write_through_no_allocate};
     // L2: l2.size_bytes is the total; each of l2_partitions partitions holds an equal share.

@@ -31,6 +31,11 @@ constexpr std::string_view kL1ProbeWays =
     "which this does not model";
 constexpr std::string_view kL1ProbeWaysGh100 =
     "fully associative, as measured on the H200 (the same GH100 chip): l1policyprobe, tests/data/h200/l1policy";
+constexpr std::string_view kHopperCarveouts =
+    "hopper: the carve-out the H200's driver took in 309 launches of gpubench's matmul and stencil at blocks of 32 "
+    "to 1,024 threads with 0 to 49,152 B of shared memory a block (Nsight Compute's launch__shared_mem_config_size, "
+    "tests/data/h200/smem/carveout*.csv; read from carveout.csv, checked on carveout_check_*.csv, its edges from "
+    "carveout_edges_*.csv: 308 of 309; docs/fidelity.md \"Which carve-out the driver takes\")";
 constexpr std::string_view kL1ProbeRecency =
     "LRU: lines read again outlive lines read once (l1policyprobe on an H200: 92% against 61% of 512 each, "
     "tests/data/h200/l1policy; docs/h200-data.md \"Which lines the L1 keeps\")";
@@ -157,6 +162,17 @@ std::vector<GpuParameter> make_table() {
                              only("rtx2080s", D, "32 or 64 KiB of shared memory, the rest L1 (64 KiB for kernels with "
                                                  "at most 32 KiB of shared memory, as typical CUDA code): CUDA C++ "
                                                  "Programming Guide, cc 7.5; Jia et al. 2019")}});
+    t.push_back({.option = "carveout-rule", .report_key = "carveout_rule", .field = "carveout_rule",
+                 .group = "L1 and shared memory", .type = P::choice, .choices = texts(kCarveoutRuleChoices),
+                 .help = "how the driver chooses among the carve-outs (and so what --l1-size auto leaves the L1)",
+                 .get = get_choice<&GpuConfig::carveout_rule, kCarveoutRuleChoices>,
+                 .set = set_choice<&GpuConfig::carveout_rule, kCarveoutRuleChoices>,
+                 .sources = {only("h200", M, kHopperCarveouts),
+                             only("h100", A, "hopper: the H200's driver's choices (the same compute capability, "
+                                             "9.0), not measured on the H100"),
+                             every(D, "occupancy: the smallest carve-out that holds the resident blocks' shared "
+                                      "memory, as the CUDA C++ Programming Guide's shared memory sections and its "
+                                      "occupancy calculation reason; not measured on this chip")}});
     t.push_back({.option = "l1-size", .field = "l1.size_bytes, l1_auto", .group = "L1 and shared memory",
                  .type = P::text, .range = "auto or bytes (K/M/G); 0 disables the L1",
                  .help = "L1 size per SM; auto: the unified L1/shared memory less the carve-out",
@@ -165,12 +181,8 @@ std::vector<GpuParameter> make_table() {
                      c.l1_auto = text == "auto";
                      if (!c.l1_auto) c.l1.size_bytes = byte_size(text, option);
                  },
-                 .sources = {every(D, "auto, what the carve-out leaves: " "CUDA C++ Programming "
-                                      "Guide, sections on shared memory configuration; the H200's driver took "
-                                      "larger carve-outs at block 128 (32 KiB without shared memory, 132 with "
-                                      "5,120 B a block, where this gives 16 and 100: "
-                                      "tests/data/h200/smem/smem_carveout.csv; docs/fidelity.md, \"A smaller L1 "
-                                      "beside shared memory\")")},
+                 .sources = {every(D, "auto, what the carve-out that --carveout-rule takes leaves: CUDA C++ "
+                                      "Programming Guide, sections on shared memory configuration")},
                  .cache_option = true});
     t.push_back({.option = "l1-line", .field = "l1.line_bytes", .group = "L1 and shared memory", .type = P::count,
                  .range = "a power of two", .min = 32, .max = 256, .help = "L1 line size in bytes",

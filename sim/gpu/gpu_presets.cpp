@@ -27,6 +27,7 @@ GpuConfig base(std::string name, const ComputeCapability& cc, std::uint32_t sms,
     c.l1_auto = true;
     c.unified_l1_bytes = std::uint64_t{cc.unified_l1_kib} * 1024;
     c.carveouts_kib = carveouts_of(cc);
+    c.carveout_rule = cc.carveout_rule;
     c.l1 = CacheConfig{"L1", c.unified_l1_bytes, 128, 32, 0, l1_policy, WritePolicy::write_through_no_allocate};
     c.l2 = CacheConfig{"L2", l2_bytes, 128, 32, 16, PolicyKind::lru, WritePolicy::write_back_allocate};
     c.l2_partitions = cc.l2_partitions;
