@@ -775,7 +775,7 @@ def gen_issue_cost_runs():
                 mean_l1_error(rows), c["l2_5"], c["runs"], pick("linear"),
                 pick("column:128")))
     return note("from `cachesim compare`'s joined CSVs {} (`cachesim compare --preset h200 --gpu timing=cycles "
-                "--gpu issue-cycles=auto --gpu issue-burst=auto --gpu compilation=V`, with `--gpu "
+                "--gpu issue-cycles=auto --gpu issue-burst=auto --gpu compilation=V --gpu carveout-rule=occupancy`, with `--gpu "
                 "warp-scheduler=gto`, `--gpu load-gates=burst` and `--gpu l1-miss-bandwidth=0.6` as the row says, on "
                 "the H200's measured rows of the set and compilation V)".format(
                     ", ".join("`{}`".format(p) for p in used))) + "\n" + "\n".join(out) + "\n"
