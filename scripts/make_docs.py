@@ -14,6 +14,7 @@ line names the command and the files it comes from.
 import argparse
 import csv
 import filecmp
+import functools
 import json
 import os
 import re
@@ -1718,8 +1719,10 @@ def gen_smem_carveout():
                  "`--carveout-rule occupancy` for the last two columns".format(SMEM)) + "\n" + "\n".join(out) + "\n")
 
 
+@functools.lru_cache(maxsize=None)
 def carveout_launches(name):
-    """(block, shared memory, registers a thread) -> the driver's carve-out (KiB), from one probe file."""
+    """(block, shared memory, registers a thread) -> the driver's carve-out (KiB), from one probe file
+    (read once; the callers only read the dict)."""
     cells = {}
     for r in read_csv(SMEM + "/" + name):
         key = (int(ncu_number(r["launch__block_size"])), int(ncu_number(r["launch__shared_mem_per_block_dynamic"])),
@@ -1794,9 +1797,9 @@ SMEM_PROBES = {  # probe: its measured file, block size and shared memory per bl
 
 def driver_l1_kib(block, smem):
     """The L1 (KiB) the driver's carve-out left, from the carve-out probe."""
-    for r in read_csv(SMEM + "/carveout.csv"):
-        if int(ncu_number(r["launch__block_size"])) == block and int(ncu_number(r["launch__shared_mem_per_block_dynamic"])) == int(smem):
-            return 256 - int(ncu_number(r["launch__shared_mem_config_size"])) // 1024
+    for (b, s, _), carveout in carveout_launches("carveout.csv").items():
+        if b == block and s == int(smem):
+            return 256 - carveout
     raise SystemExit("make_docs: no carve-out measured for block {}, {} bytes".format(block, smem))
 
 

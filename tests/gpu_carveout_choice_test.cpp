@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,12 +17,6 @@ namespace cachesim {
 namespace {
 
 constexpr std::uint64_t KiB = 1024;
-
-GpuConfig preset(std::string_view name) {
-    const GpuPreset* p = find_gpu_preset(name);
-    if (!p) throw std::invalid_argument("no preset " + std::string(name));
-    return p->config;
-}
 
 std::uint64_t number(const std::string& text) {  // Nsight Compute writes "1,024"
     std::string digits;
@@ -57,7 +50,7 @@ std::vector<Launch> measured(const std::string& file) {
 }
 
 GpuOccupancy h200_occupancy(const Launch& l) {
-    GpuConfig c = preset("h200");
+    GpuConfig c = find_gpu_preset("h200")->config;
     c.block = l.block;
     c.smem_per_block = l.smem;
     c.regs_per_thread = l.regs;
@@ -145,12 +138,12 @@ TEST(CarveoutChoice, OccupancyRuleWorkedByHand) {
 }
 
 TEST(CarveoutChoice, PresetsTakeTheirComputeCapabilitysRule) {
-    EXPECT_EQ(preset("h200").carveout_rule, CarveoutRule::hopper);
-    EXPECT_EQ(preset("h100").carveout_rule, CarveoutRule::hopper);
-    EXPECT_EQ(preset("a100").carveout_rule, CarveoutRule::occupancy);
-    EXPECT_EQ(preset("rtx2080s").carveout_rule, CarveoutRule::occupancy);
+    EXPECT_EQ(find_gpu_preset("h200")->config.carveout_rule, CarveoutRule::hopper);
+    EXPECT_EQ(find_gpu_preset("h100")->config.carveout_rule, CarveoutRule::hopper);
+    EXPECT_EQ(find_gpu_preset("a100")->config.carveout_rule, CarveoutRule::occupancy);
+    EXPECT_EQ(find_gpu_preset("rtx2080s")->config.carveout_rule, CarveoutRule::occupancy);
     // The h200 at block 128 without shared memory: the driver's 32 KiB leaves 224 KiB of L1.
-    GpuConfig c = preset("h200");
+    GpuConfig c = find_gpu_preset("h200")->config;
     c.block = 128;
     EXPECT_EQ(gpu_occupancy(c).l1_bytes, 224 * KiB);
     c.carveout_rule = CarveoutRule::occupancy;
