@@ -136,7 +136,8 @@ machine("start")
 print(f"# {rounds} rounds; medians of wall and CPU seconds (whole process); counters checked equal across runs",
       flush=True)
 times = {}
-counters = {}
+counters = {}   # (launch, binary) -> the counters of its first run
+differing = set()  # launches whose baseline counters differ from this build's (said once)
 for r in range(rounds):
     for name, kind, args, _ in launches:
         for threads in thread_counts:
@@ -150,9 +151,9 @@ for r in range(rounds):
                 if any(first[k] != v for k, v in row.items() if k in first):
                     sys.exit(f"bench_gpu.sh: {label} on {threads} threads gave other counters for {name}")
                 ours = counters[(name, binaries[0][0])]
-                if label != binaries[0][0] and (name, "differs") not in counters and any(
+                if label != binaries[0][0] and name not in differing and any(
                         ours[k] != v for k, v in row.items() if k in ours):
-                    counters[(name, "differs")] = True
+                    differing.add(name)
                     print(f"# {name}: the {label}'s counters differ from this build's (the model changed "
                           "between them)", flush=True)
     print(f"# round {r + 1} done", flush=True)
