@@ -302,6 +302,7 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --l1-write back", "write-through"},
         {"--model gpu --l2-write through", "write-back"},
         {"--model gpu --carveouts 8,x", "--carveouts"},
+        {"--model gpu --carveout-rule driver", "--carveout-rule: expected occupancy or hopper, not 'driver'"},
         {"--model gpu --smem-per-block 300K", "carve-out"},
         {"--model gpu --regs-per-thread 300", "--regs-per-thread"},
         {"--model gpu --warp-size 0", "warp size"},
