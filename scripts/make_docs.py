@@ -886,7 +886,7 @@ def gen_start_skip_fit():
         mark = "**" if (skip, spread) == chosen else ""
         out.append("| {m}{}{m} | {m}{}{m} | ".format(skip, spread, m=mark) + " | ".join(mark + c + mark for c in cells) + " |")
     return (note("from `{}/{{train,probe}}_sJ_S.csv`, written by `scripts/start_skip_fit.sh` (`cachesim compare "
-                 "--preset h200 --gpu block-start-skip=J --gpu warp-rate-spread=S --gpu carveout-rule=occupancy` on "
+                 "--preset h200 --gpu block-start-skip=J --gpu warp-rate-spread=S` on "
                  "`tests/data/h200/fidelity_matmul_spread21.csv` and rows 1-10 of "
                  "`tests/data/h200/drift_probe/drift_probe_matmul.csv`); in bold the preset's pair".format(START_SKIP_FIT))
             + "\n" + "\n".join(out) + "\n")
