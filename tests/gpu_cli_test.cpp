@@ -302,6 +302,9 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --l1-write back", "write-through"},
         {"--model gpu --l2-write through", "write-back"},
         {"--model gpu --carveouts 8,x", "--carveouts"},
+        // 300 KiB cannot be carved from the h200's 256 KiB array, nor 64 KiB from a 48 KiB one
+        {"--preset h200 --carveouts 0,8,300", "--carveouts: 300 KiB is more than the unified L1/shared-memory array (256 KiB, --unified-l1)"},
+        {"--preset h200 --unified-l1 48K --carveouts 0,16,64", "--carveouts: 64 KiB is more than the unified L1/shared-memory array (48 KiB"},
         {"--model gpu --carveout-rule driver", "--carveout-rule: expected occupancy or hopper, not 'driver'"},
         {"--model gpu --smem-per-block 300K", "carve-out"},
         {"--model gpu --regs-per-thread 300", "--regs-per-thread"},

@@ -140,6 +140,11 @@ GpuConfig with_sms(GpuConfig c, std::uint32_t sms) {
 }
 
 void validate(const GpuConfig& c) {
+    // A carve-out larger than the array it is carved from is a typing mistake, not a choice the driver has.
+    for (std::uint32_t kib : c.carveouts_kib)
+        if (c.unified_l1_bytes != 0 && std::uint64_t{kib} * 1024 > c.unified_l1_bytes)
+            fail("--carveouts: " + std::to_string(kib) + " KiB is more than the unified L1/shared-memory array (" +
+                 std::to_string(c.unified_l1_bytes / 1024) + " KiB, --unified-l1)");
     const GpuOccupancy o = gpu_occupancy(c);
     const std::uint32_t coalesce_line = c.l1.line_bytes;
     if (coalesce_line == 0 || !std::has_single_bit(coalesce_line))

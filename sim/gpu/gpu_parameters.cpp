@@ -153,8 +153,8 @@ std::vector<GpuParameter> make_table() {
                                                  "Programming Guide, cc 7.5")}});
     t.push_back({.option = "carveouts", .report_key = "carveouts_kib", .field = "carveouts_kib",
                  .group = "L1 and shared memory", .type = P::text, .range = "KiB, comma separated",
-                 .help = "shared-memory carve-outs the driver chooses from; it takes the smallest that holds the "
-                         "resident blocks' shared memory",
+                 .help = "shared-memory carve-outs the driver chooses from (which one: --carveout-rule); each at most "
+                         "--unified-l1",
                  .get = carveouts_text, .set = set_carveouts,
                  .sources = {every(D, kCudaGuide),
                              only("t4", D, "L1 32 or 64 KiB: NVIDIA Turing GPU Architecture whitepaper (2018); Jia "
