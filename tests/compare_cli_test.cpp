@@ -328,7 +328,7 @@ TEST(CompareCli, WarmRowsAreSimulatedWarm) {
 
 // Rows gpubench measured with --smem-per-block (its smem_per_block column) are simulated with that
 // much shared memory per block: at block 128 on the h200 preset, 16 blocks of 11 KiB and the 1 KiB
-// the driver keeps per block take the 196 KiB carve-out and leave a 60 KiB L1, not 240. Checked
+// the driver keeps per block take the 196 KiB carve-out and leave a 60 KiB L1, not 224. Checked
 // against the library run with the same shared memory, and apart from the run without.
 TEST(CompareCli, SmemPerBlockRowsAreSimulatedWithTheirSharedMemory) {
     const auto dir = test::temp_dir();
@@ -354,6 +354,25 @@ TEST(CompareCli, SmemPerBlockRowsAreSimulatedWithTheirSharedMemory) {
     const GpuResult without = simulate_row(measured, 0);
     EXPECT_EQ(joined.number(0, "simulated:" + kL1Hits), static_cast<double>(with_smem.ncu.l1_sectors_ld_hit));
     EXPECT_NE(with_smem.ncu.l1_sectors_ld_hit, without.ncu.l1_sectors_ld_hit);
+}
+
+// A row no SM could run (300,000 B of shared memory a block, more than the h200's largest carve-out
+// of 228 KiB) is refused naming the file and line of the row, and no joined CSV is written.
+TEST(CompareCli, ARowThatCannotBeSimulatedIsNamedByItsLine) {
+    const auto dir = test::temp_dir();
+    const std::string file = (dir / "too_much_smem.csv").string();
+    const std::string header = "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
+                               "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum," + kL1Sectors + "," + kL1Hits + "," +
+                               kL1Rate + "," + kL2Reads + "," + kL2ReadHits + ",dram__bytes_read.sum,smem_per_block\n";
+    const std::string row = "matmul,256,256,0,0,1024,linear,128,4,NVIDIA H200,1,4194304,10485760,7800000,74.39,"
+                            "2685760,2600000,524288,";
+    std::ofstream(file) << header << row << "0\n" << row << "300000\n";
+    const std::string out = (dir / "joined.csv").string();
+    const auto r = test::run_cachesim("compare --measured '" + file + "' --plot none --no-progress --out '" + out + "'");
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(file + ":3: this row cannot be simulated: a block's shared memory (301024 B"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 }  // namespace

@@ -291,8 +291,17 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                 runs[i].simulated = g.ncu;
                 runs[i].simulated_hit_sources = g.l1_hit_sources;
             } catch (...) {
+                std::exception_ptr failure = std::current_exception();
+                try {
+                    throw;
+                } catch (const SimulationError& e) {
+                    // which row could not be simulated, in the user's file
+                    failure = std::make_exception_ptr(InputError(measured[i].source + ":" + std::to_string(measured[i].line) +
+                                                                 ": this row cannot be simulated: " + e.what()));
+                } catch (...) {
+                }
                 std::lock_guard lock(error_mutex);
-                if (!error) error = std::current_exception();
+                if (!error) error = failure;
                 next = measured.size();
             }
             done.finish(i);
@@ -302,13 +311,7 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < jobs; ++t) pool.emplace_back(worker);
     for (std::thread& t : pool) t.join();
-    if (error) {
-        try {
-            std::rethrow_exception(error);
-        } catch (const SimulationError& e) {
-            throw InputError(std::string("simulating a measured configuration: ") + e.what());
-        }
-    }
+    if (error) std::rethrow_exception(error);
     return runs;
 }
 
