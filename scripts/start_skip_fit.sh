@@ -9,21 +9,24 @@
 # into tests/data/h200/start_skip_fit/{train,probe}_sJ_S.csv (cachesim compare's joined CSVs), which
 # scripts/make_docs.sh tabulates in docs/fidelity.md ("The block start skip and the rate spread").
 #
-#   scripts/start_skip_fit.sh [--jobs N] [--by-row] [J:S ...]
+#   scripts/start_skip_fit.sh [--jobs N] [--by-row] [--out DIR] [J:S ...]
 #
 # Default pairs: the grid in the docs. About 14 CPU minutes a pair (the training matmul dominates);
 # the cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim. --jobs: rows simulated at
 # once, one thread each. --by-row: every row of every pair its own compare run, all pairs' rows at
 # once in --jobs processes (default: all cores), longest first, each file then merged in row order:
 # the same CSVs, with no cores idle at the end of each file (the whole grid: about 5 CPU hours).
+# --out DIR: write the CSVs there instead (each file is written whole, or not at all).
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/.."
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
-jobs=0 pairs=() by_row=
+jobs=0 pairs=() by_row= dir=tests/data/h200/start_skip_fit
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs="$2"; shift 2 ;;
     --by-row) by_row=1; shift ;;
+    --out) case "$2" in /*) dir="$2" ;; *) dir="$caller/$2" ;; esac; shift 2 ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "start_skip_fit: unknown option $1 (see --help)" >&2; exit 2 ;;
     *:*) pairs+=("$1"); shift ;;
@@ -36,7 +39,6 @@ if [ ! -x "$bin" ]; then
   echo "start_skip_fit: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
 fi
-dir=tests/data/h200/start_skip_fit
 train=tests/data/h200/fidelity_matmul_spread21.csv
 probe=tests/data/h200/drift_probe/drift_probe_matmul.csv
 mkdir -p "$dir"
@@ -57,8 +59,10 @@ if [ -z "$by_row" ]; then
   for pair in "${pairs[@]}"; do
     skip=${pair%%:*} spread=${pair#*:}
     echo "start_skip_fit: skip $skip, spread $spread" >&2
-    compare_fit "$skip" "$spread" train "$dir/train_s${skip}_$spread.csv" "${parallel[@]}"
-    compare_fit "$skip" "$spread" probe "$dir/probe_s${skip}_$spread.csv" --rows 1-10 "${parallel[@]}"
+    compare_fit "$skip" "$spread" train "$dir/train_s${skip}_$spread.csv.new" "${parallel[@]}"
+    compare_fit "$skip" "$spread" probe "$dir/probe_s${skip}_$spread.csv.new" --rows 1-10 "${parallel[@]}"
+    mv "$dir/train_s${skip}_$spread.csv.new" "$dir/train_s${skip}_$spread.csv"
+    mv "$dir/probe_s${skip}_$spread.csv.new" "$dir/probe_s${skip}_$spread.csv"
   done
   exit 0
 fi
