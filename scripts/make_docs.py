@@ -15,6 +15,7 @@ import argparse
 import csv
 import filecmp
 import functools
+import gzip
 import json
 import os
 import re
@@ -1437,6 +1438,32 @@ def gen_warp_age_measure():
             + "\n" + "\n".join(out) + "\n")
 
 
+def gen_block_warp_ends():
+    """How closely a block's warps end together on the chip, blocks left behind included."""
+    spreads = {}
+    for run in KNEE_ENDS_RUNS:
+        with gzip.open(os.path.join(ROOT, run + "_index32.csv.gz"), "rt") as f:
+            for r in csv.DictReader(f):
+                if r["launch"] != "0" or r["width"] not in ("768", "1536") or r["height"] != "768":
+                    continue
+                key = (r["width"], r["height"], r["depth"], r["schedule"], r["block_size"])
+                block = spreads.setdefault(key, {}).setdefault(r["block"], [])
+                block.append(int(r["end_ns"]))
+    out = ["| launch (index32) | blocks | a block's warps: last end less first, median | 90th percentile | largest |",
+           "|---|---:|---:|---:|---:|"]
+    for key in sorted(spreads, key=lambda k: (int(k[0]), k[3] != "linear", int(k[4]))):
+        ends = [(max(e) - min(e), max(e)) for e in spreads[key].values()]
+        spread = sorted(d for d, _ in ends)
+        share = sorted(d / end for d, end in ends)
+        pick = lambda xs, q: xs[min(len(xs) - 1, int(q * len(xs)))]
+        out.append("| {}x{} d{} `{}` b{} | {:,} | {:.1f} µs ({:.2f}% of its end) | {:.1f} µs ({:.2f}%) | {:.1f} µs |".format(
+            *key, len(ends), pick(spread, 0.5) / 1e3, 100 * pick(share, 0.5), pick(spread, 0.9) / 1e3,
+            100 * pick(share, 0.9), spread[-1] / 1e3))
+    return (note("from `{}_index32.csv.gz` and `{}_index32.csv.gz` (`scripts/device_progress.sh knee_ends`: "
+                 "gpubench `--warp-ends`, launch 0; the depth probe's launches of several waves)".format(*KNEE_ENDS_RUNS))
+            + "\n" + "\n".join(out) + "\n")
+
+
 KNEE_ROUNDS_MODELS = [("rounds_preset", "the presets (a group of 12, W 0.863)"),
                       ("rounds_first_form", "every older warp weighing 0.95"),
                       ("rounds_no_weight", "no age weight")]
@@ -1892,6 +1919,7 @@ GENERATORS = {
     "knee-latency": gen_knee_latency,
     "knee-ends": gen_knee_ends,
     "warp-age-measure": gen_warp_age_measure,
+    "block-warp-ends": gen_block_warp_ends,
     "knee-rounds": gen_knee_rounds,
     "heldout-index64-summary": gen_heldout_index64_summary,
     "warm-l2": gen_warm_l2,

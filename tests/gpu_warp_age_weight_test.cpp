@@ -141,6 +141,35 @@ TEST(GpuWarpAgeWeight, RanksCountTheWarpsOfTheSameScheduler) {
     EXPECT_EQ(slots[3].rate, expected_rate(c, 1, 1, 1));
 }
 
+// One scheduler and blocks of two warps: a block's warps keep one pace (on the H200 a block's
+// warps end within a microsecond of each other, stragglers too: tests/data/h200/issue_cost/
+// knee_ends_index32.csv.gz, 768x768 at block 256), so the rank counts the older blocks' warps
+// only: block 0's two warps rank 0, block 1's both rank 2 (not 0, 1, 2 and 3); when one of block
+// 0's warps finishes, block 1's warps move up to rank 1 together.
+TEST(GpuWarpAgeWeight, ABlocksWarpsShareTheirRank) {
+    const GpuConfig c = one_sm(0.5, 64, 2, 1);
+    const WorkloadSpec spec = test::stencil(64, 3, 3);  // 3 blocks of two warps
+    const GpuOccupancy occupancy = gpu_occupancy(c);
+    ASSERT_EQ(occupancy.blocks_per_sm, 2u);
+    WarpSlots slots(spec, c, 4);
+    IssueScheduler scheduler(c, occupancy, slots, 3, 1, c.warp_age_weight);
+    scheduler.first_wave();
+    EXPECT_EQ(slots[0].rate, expected_rate(c, 0, 0, 0));
+    EXPECT_EQ(slots[1].rate, expected_rate(c, 0, 1, 0));
+    EXPECT_EQ(slots[2].rate, expected_rate(c, 1, 0, 2));
+    EXPECT_EQ(slots[3].rate, expected_rate(c, 1, 1, 2));
+    std::size_t freed = 0;  // run until the first warp finishes (block 0's, the faster block)
+    while (true) {
+        freed = scheduler.pick(0);
+        if (slots[freed].k + 1 == slots[freed].requests) break;
+        scheduler.retire(0, freed, false);
+    }
+    ASSERT_LT(freed, 2u);
+    scheduler.retire(0, freed, false);
+    EXPECT_EQ(slots[2].rate, expected_rate(c, 1, 0, 1));
+    EXPECT_EQ(slots[3].rate, expected_rate(c, 1, 1, 1));
+}
+
 // A warp's share of the SM's turns is its rate's share: with rates near 1 and weight 0.5, the
 // older of two warps on one scheduler issues two requests for each of the younger's.
 TEST(GpuWarpAgeWeight, TurnsAreSharedInProportion) {

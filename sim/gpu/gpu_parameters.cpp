@@ -469,9 +469,10 @@ std::vector<GpuParameter> make_table() {
                                              "compilation probes; see the h200 preset), not re-fitted on the H100")}});
     t.push_back({.option = "warp-age-weight", .report_key = "warp_age_weight", .field = "warp_age_weight",
                  .group = "Scheduling", .type = P::text, .range = "auto or above 0 to 1",
-                 .help = "lrr with a rate spread: each older live warp of the same scheduler (warp slot mod 4) "
-                         "multiplies a warp's rate by W, so warps progress oldest first, W or auto (the fitted "
-                         "weight for gpubench's loops that a pipe limits, 1 for the others: --compilation); 1: none",
+                 .help = "lrr with a rate spread: each live warp of an older block on the same scheduler (warp slot "
+                         "mod 4), past --warp-age-group, multiplies a warp's rate by W, so blocks progress oldest "
+                         "first; W, or auto (the measured weight for gpubench's loops that a pipe limits, 1 for the "
+                         "others: --compilation); 1: none",
                  .get = get_real_or_auto<&GpuConfig::warp_age_weight, kWarpAgeWeightValues>,
                  .set = set_real_or_auto<&GpuConfig::warp_age_weight, kWarpAgeWeightValues>,
                  // the loop's weight for "auto"; only the rounds' loose round robin with rates weighs ages
@@ -488,10 +489,11 @@ std::vector<GpuParameter> make_table() {
                              only("h100", M, "auto: measured on the H200 (see the h200 preset), not on the H100")}});
     t.push_back({.option = "warp-age-group", .report_key = "warp_age_group", .field = "warp_age_group",
                  .group = "Scheduling", .type = P::count, .range = "1..64", .min = 1, .max = 64,
-                 .help = "with --warp-age-weight below 1: a scheduler's N oldest live warps keep their drawn rates "
-                         "and each younger one runs at W times the one before it; 1: every older warp weighs",
+                 .help = "with --warp-age-weight below 1: warps with fewer than N live warps of older blocks on "
+                         "their scheduler keep their drawn rates, each rank beyond runs at W times the one before "
+                         "(a block's warps share a rank); 1: every older block's warp weighs",
                  .get = get_number<&GpuConfig::warp_age_group>, .set = set_count32<&GpuConfig::warp_age_group>,
-                 .sources = {every(A, "1: each older warp of the scheduler weighs"),
+                 .sources = {every(A, "1: each older block's warp on the scheduler weighs"),
                              only("h200", M, "12: the blocks of 128 threads that end together on each SM of the "
                                              "knee probe's one-wave launches at 14-16 warps a scheduler (gpubench "
                                              "--warp-ends; scripts/warp_age_measure.py, "

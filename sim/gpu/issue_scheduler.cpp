@@ -78,9 +78,11 @@ void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&
         // Warps past the end of a built-in launch, or recorded warps without an access, issue nothing.
         const std::size_t slot = static_cast<std::size_t>(block_slot) * warps_per_block_ + w;
         if (!load(slot, w)) continue;
-        if (age_weights_.on()) {  // a new warp is the youngest of its scheduler
+        if (age_weights_.on()) {  // a new block is the youngest of its SM
+            // Its rank counts the live warps of older blocks on its scheduler, not its own block's: on
+            // the chip a block's warps end together, also when it is left behind.
             std::uint32_t rank = 0;
-            for_scheduler_mates(s, slot, [&](std::size_t o) { rank += o != slot && slots_[o].live(); });
+            for_scheduler_mates(s, slot, [&](std::size_t o) { rank += !same_block(o, slot) && slots_[o].live(); });
             warp_rank_[slot] = rank;
             slots_[slot].rate = age_weights_.apply(slots_[slot].rate, rank);
         }
@@ -92,7 +94,7 @@ void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&
 void IssueScheduler::promote_younger(std::uint32_t s, const WarpSlot& finished) {
     for_scheduler_mates(s, static_cast<std::size_t>(&finished - slots_.data()), [&](std::size_t o) {
         WarpSlot& w = slots_[o];
-        if (!w.live() || w.age < finished.age) return;
+        if (!w.live() || w.age < finished.age || same_block(o, static_cast<std::size_t>(&finished - slots_.data()))) return;
         --warp_rank_[o];
         w.rate = drawn_rate(w, warp_in_block(s, o));
     });

@@ -155,8 +155,10 @@ private:
         if (!age_weights_.on()) return credit;
         return age_weights_.apply(credit, warp_rank_[static_cast<std::size_t>(&w - slots_.data())]);
     }
-    // Warp `finished` of SM s is done: the younger warps of its scheduler move up a rank.
+    // Warp `finished` of SM s is done: the younger blocks' warps on its scheduler move up a rank.
     void promote_younger(std::uint32_t s, const WarpSlot& finished);
+    // Whether warp slots a and b hold warps of one block (a block's warps sit in consecutive slots).
+    bool same_block(std::size_t a, std::size_t b) const { return a / warps_per_block_ == b / warps_per_block_; }
     // Calls f(o) for every warp slot o of SM s on the same scheduler as `slot` (slot itself included).
     template <class F>
     void for_scheduler_mates(std::uint32_t s, std::size_t slot, F&& f) const {
@@ -191,7 +193,7 @@ private:
     std::uint64_t miss_wait_odds_ = 0;   // its fraction, scaled to 2^64
     std::vector<std::uint32_t> block_left_;  // live warps per block residency slot
     WarpAgeWeights age_weights_;             // rated: older warps first (off when the weight is 1)
-    std::vector<std::uint32_t> warp_rank_;   // per warp slot: older live warps on its scheduler
+    std::vector<std::uint32_t> warp_rank_;   // per warp slot: live warps of older blocks on its scheduler
     std::uint32_t schedulers_ = 1;           // warp schedulers per SM: a warp slot's is its index mod this
     std::vector<SmTurn> sms_;
 };

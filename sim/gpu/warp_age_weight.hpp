@@ -5,8 +5,8 @@
 // round robin with rates, a scheduler's `group` oldest live warps (warp slot mod
 // schedulers_per_sm) run at their drawn rates and each younger one at the weight times the one
 // before it: the chip keeps a group of its oldest warps together and leaves the younger ones
-// behind one by one, each slower than the last. A warp's rank (its older live mates) moves up when
-// an older one finishes.
+// behind one by one, each slower than the last. A warp's rank counts the live warps of older blocks
+// on its scheduler (a block's warps keep one pace, as on the chip) and moves up when one finishes.
 #include <cstdint>
 #include <vector>
 
@@ -18,8 +18,8 @@ public:
     // Ranks 0..max_rank; rank r runs at weight^max(0, r - group + 1) of its drawn rate.
     void configure(double weight, std::uint32_t group, std::uint32_t max_rank);
     bool on() const { return !scale_.empty(); }
-    // A drawn rate (fixed point, warp_rate.hpp) for a warp with `rank` older live warps on its
-    // scheduler; at least 1, so that every warp still moves.
+    // A drawn rate (fixed point, warp_rate.hpp) for a warp with `rank` live warps of older blocks on
+    // its scheduler; at least 1, so that every warp still moves.
     std::uint64_t apply(std::uint64_t credit, std::uint32_t rank) const {
         const unsigned __int128 scaled = static_cast<unsigned __int128>(credit) * scale_[rank];
         const std::uint64_t rate = static_cast<std::uint64_t>(scaled >> 32);
