@@ -1464,6 +1464,48 @@ def gen_block_warp_ends():
             + "\n" + "\n".join(out) + "\n")
 
 
+def gen_next_wave_groups():
+    """On the chip, how many of an SM's blocks end together in the first wave and among the blocks
+    that take the first wave's group's slots (the depth probe's launches of several waves)."""
+    from warp_ends_report import group_cuts  # scripts/, beside this file
+    ends = {}
+    for run in KNEE_ENDS_RUNS:
+        with gzip.open(os.path.join(ROOT, run + "_index32.csv.gz"), "rt") as f:
+            for r in csv.DictReader(f):
+                if r["launch"] != "0" or r["width"] not in ("768", "1536") or r["height"] != "768":
+                    continue
+                key = (r["width"], r["height"], r["depth"], r["schedule"], r["block_size"])
+                sm = ends.setdefault(key, {}).setdefault(int(r["sm"]), {})
+                sm[int(r["block"])] = max(int(r["end_ns"]), sm.get(int(r["block"]), 0))
+    out = ["| launch (index32) | blocks an SM holds | first wave: blocks ending together (median over SMs) | "
+           "the blocks taking their places: ending together | the presets' group, in blocks |",
+           "|---|---:|---:|---:|---:|"]
+    median = lambda xs: sorted(xs)[len(xs) // 2]
+    for key in sorted(ends, key=lambda k: (int(k[0]), k[3] != "linear", int(k[4]))):
+        block = int(key[4])
+        resident = min(16, 2048 // block)  # the 32-bit matmul's blocks an SM holds (threads, 32 blocks)
+        first_groups, next_groups = [], []
+        for blocks in ends[key].values():
+            ids = sorted(blocks)
+            first = sorted(blocks[b] for b in ids[:resident])
+            group = (group_cuts(first) or [len(first)])[0]
+            following = sorted(blocks[b] for b in ids[resident:resident + group])
+            if len(following) < group:
+                continue
+            gap = 0.02 * first[0]  # the first wave's cut, as group_cuts makes it
+            together = next((i for i in range(1, group) if following[i] - following[i - 1] > gap), group)
+            first_groups.append(group)
+            next_groups.append(together)
+        out.append("| {}x{} d{} `{}` b{} | {} | {} | {} | {} |".format(
+            *key, resident, median(first_groups), median(next_groups), 12 * 128 // block))
+    return (note("from `{}_index32.csv.gz` and `{}_index32.csv.gz` (`scripts/device_progress.sh knee_ends`: "
+                 "gpubench `--warp-ends`, launch 0): per SM the first wave is its blocks of lowest index, cut "
+                 "into groups as `scripts/warp_ends_report.py` does (an end more than 2% of the first end after "
+                 "the one before); the blocks taking the first group's places are the next as many by index, "
+                 "cut the same way".format(*KNEE_ENDS_RUNS))
+            + "\n" + "\n".join(out) + "\n")
+
+
 KNEE_ROUNDS_MODELS = [("rounds_preset", "the presets (a group of 12, W 0.863)"),
                       ("rounds_first_form", "every older warp weighing 0.95"),
                       ("rounds_no_weight", "no age weight")]
@@ -1920,6 +1962,7 @@ GENERATORS = {
     "knee-ends": gen_knee_ends,
     "warp-age-measure": gen_warp_age_measure,
     "block-warp-ends": gen_block_warp_ends,
+    "next-wave-groups": gen_next_wave_groups,
     "knee-rounds": gen_knee_rounds,
     "heldout-index64-summary": gen_heldout_index64_summary,
     "warm-l2": gen_warm_l2,
