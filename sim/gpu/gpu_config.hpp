@@ -258,15 +258,15 @@ struct GpuConfig {
     // from (seed, block), uniform in 0..block_start_skip: blocks dispatched together do not run
     // in exact step on different SMs. 0: every block starts at its first turn.
     std::uint32_t block_start_skip = 0;
-    // Loops bound by their instructions (lrr with a rate spread): a warp behind the group of its
-    // scheduler's oldest (warp slot mod schedulers_per_sm; warp_age_group below) runs at this
-    // weight times the rate of the warp before it (warp_age_weight.hpp), so warps progress oldest
-    // first. 1: every warp at its drawn rates. kWarpAgeWeightAuto: the measured weight for loops a
+    // Loops bound by their instructions (lrr with a rate spread): a warp ranked behind the group of
+    // its scheduler's oldest (warp slot mod schedulers_per_sm; ranked by the live warps of older
+    // blocks; warp_age_group below) runs at this weight times the rate of the rank before it
+    // (warp_age_weight.hpp), so blocks progress oldest first. 1: every warp at its drawn rates. kWarpAgeWeightAuto: the measured weight for loops a
     // pipe limits, 1 for the others (loop_issue_cost.hpp).
     double warp_age_weight = 1;
-    // How many of a scheduler's oldest live warps keep together: the oldest warp_age_group run at
-    // their drawn rates, and each younger one at warp_age_weight times the one before it. 1:
-    // every older warp weighs.
+    // How many ranks of a scheduler keep together: warps with fewer than warp_age_group live warps
+    // of older blocks on their scheduler run at their drawn rates, each rank beyond at
+    // warp_age_weight times the one before it. 1: every older block's warp weighs.
     std::uint32_t warp_age_group = 1;
     // Loops whose warps wait for memory (rounds under loose round robin): a warp whose request
     // misses in L1 is passed over on its next X turns, X a whole number of turns plus one more

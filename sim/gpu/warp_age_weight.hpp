@@ -2,11 +2,11 @@
 // Older warps first (GpuConfig::warp_age_weight): where a loop is bound by its instructions, not
 // by memory, a warp scheduler nearly always has several warps ready and gives the slot to the
 // oldest, so the warps it holds progress in the order they arrived instead of together. Under loose
-// round robin with rates, a scheduler's `group` oldest live warps (warp slot mod
-// schedulers_per_sm) run at their drawn rates and each younger one at the weight times the one
-// before it: the chip keeps a group of its oldest warps together and leaves the younger ones
-// behind one by one, each slower than the last. A warp's rank counts the live warps of older blocks
-// on its scheduler (a block's warps keep one pace, as on the chip) and moves up when one finishes.
+// round robin with rates, a warp's rank counts the live warps of older blocks on its scheduler
+// (warp slot mod schedulers_per_sm; a block's warps keep one pace, as on the chip) and moves up when
+// one finishes; ranks below `group` run at their drawn rates and each rank beyond at the weight
+// times the one before it: the chip keeps a group of its oldest warps together and leaves the
+// younger blocks behind one by one, each slower than the last.
 #include <cstdint>
 #include <vector>
 
