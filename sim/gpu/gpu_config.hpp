@@ -261,8 +261,9 @@ struct GpuConfig {
     // Loops bound by their instructions (lrr with a rate spread): a warp ranked behind the group of
     // its scheduler's oldest (warp slot mod schedulers_per_sm; ranked by the live warps of older
     // blocks; warp_age_group below) runs at this weight times the rate of the rank before it
-    // (warp_age_weight.hpp), so blocks progress oldest first. 1: every warp at its drawn rates. kWarpAgeWeightAuto: the measured weight for loops a
-    // pipe limits, 1 for the others (loop_issue_cost.hpp).
+    // (warp_age_weight.hpp), so blocks progress oldest first. 1: every warp at its drawn rates.
+    // kWarpAgeWeightAuto: the measured weight for loops a pipe limits, 1 for the others
+    // (loop_issue_cost.hpp).
     double warp_age_weight = 1;
     // How many ranks of a scheduler keep together: warps with fewer than warp_age_group live warps
     // of older blocks on their scheduler run at their drawn rates, each rank beyond at
