@@ -1438,36 +1438,10 @@ def gen_warp_age_measure():
             + "\n" + "\n".join(out) + "\n")
 
 
-def gen_block_warp_ends():
-    """How closely a block's warps end together on the chip, blocks left behind included."""
-    spreads = {}
-    for run in KNEE_ENDS_RUNS:
-        with gzip.open(os.path.join(ROOT, run + "_index32.csv.gz"), "rt") as f:
-            for r in csv.DictReader(f):
-                if r["launch"] != "0" or r["width"] not in ("768", "1536") or r["height"] != "768":
-                    continue
-                key = (r["width"], r["height"], r["depth"], r["schedule"], r["block_size"])
-                block = spreads.setdefault(key, {}).setdefault(r["block"], [])
-                block.append(int(r["end_ns"]))
-    out = ["| launch (index32) | blocks | a block's warps: last end less first, median | 90th percentile | largest |",
-           "|---|---:|---:|---:|---:|"]
-    for key in sorted(spreads, key=lambda k: (int(k[0]), k[3] != "linear", int(k[4]))):
-        ends = [(max(e) - min(e), max(e)) for e in spreads[key].values()]
-        spread = sorted(d for d, _ in ends)
-        share = sorted(d / end for d, end in ends)
-        pick = lambda xs, q: xs[min(len(xs) - 1, int(q * len(xs)))]
-        out.append("| {}x{} d{} `{}` b{} | {:,} | {:.1f} µs ({:.2f}% of its end) | {:.1f} µs ({:.2f}%) | {:.1f} µs |".format(
-            *key, len(ends), pick(spread, 0.5) / 1e3, 100 * pick(share, 0.5), pick(spread, 0.9) / 1e3,
-            100 * pick(share, 0.9), spread[-1] / 1e3))
-    return (note("from `{}_index32.csv.gz` and `{}_index32.csv.gz` (`scripts/device_progress.sh knee_ends`: "
-                 "gpubench `--warp-ends`, launch 0; the depth probe's launches of several waves)".format(*KNEE_ENDS_RUNS))
-            + "\n" + "\n".join(out) + "\n")
-
-
-def gen_next_wave_groups():
-    """On the chip, how many of an SM's blocks end together in the first wave and among the blocks
-    that take the first wave's group's slots (the depth probe's launches of several waves)."""
-    from warp_ends_report import group_cuts  # scripts/, beside this file
+@functools.lru_cache(maxsize=None)
+def depth_probe_warp_ends():
+    """The chip's warp ends of the depth probe's launches of several waves (768x768 and 1536x768,
+    launch 0): {(width, height, depth, schedule, block size): {sm: {block: [its warps' ends]}}}."""
     ends = {}
     for run in KNEE_ENDS_RUNS:
         with gzip.open(os.path.join(ROOT, run + "_index32.csv.gz"), "rt") as f:
@@ -1476,16 +1450,52 @@ def gen_next_wave_groups():
                     continue
                 key = (r["width"], r["height"], r["depth"], r["schedule"], r["block_size"])
                 sm = ends.setdefault(key, {}).setdefault(int(r["sm"]), {})
-                sm[int(r["block"])] = max(int(r["end_ns"]), sm.get(int(r["block"]), 0))
+                sm.setdefault(int(r["block"]), []).append(int(r["end_ns"]))
+    return ends
+
+
+def depth_probe_order(key):
+    """The tables' order of the depth probe's launches: by width, the naive order first, by block."""
+    return int(key[0]), key[3] != "linear", int(key[4])
+
+
+DEPTH_PROBE_ENDS_SOURCE = ("`{}_index32.csv.gz` and `{}_index32.csv.gz` (`scripts/device_progress.sh knee_ends`: "
+                           "gpubench `--warp-ends`, launch 0".format(*KNEE_ENDS_RUNS))
+
+
+def gen_block_warp_ends():
+    """How closely a block's warps end together on the chip, blocks left behind included."""
+    ends = depth_probe_warp_ends()
+    out = ["| launch (index32) | blocks | a block's warps: last end less first, median | 90th percentile | largest |",
+           "|---|---:|---:|---:|---:|"]
+    pick = lambda xs, q: xs[min(len(xs) - 1, int(q * len(xs)))]
+    for key in sorted(ends, key=depth_probe_order):
+        blocks = [(max(e) - min(e), max(e)) for sm in ends[key].values() for e in sm.values()]
+        spread = sorted(d for d, _ in blocks)
+        share = sorted(d / end for d, end in blocks)
+        out.append("| {}x{} d{} `{}` b{} | {:,} | {:.1f} µs ({:.2f}% of its end) | {:.1f} µs ({:.2f}%) | {:.1f} µs |".format(
+            *key, len(blocks), pick(spread, 0.5) / 1e3, 100 * pick(share, 0.5), pick(spread, 0.9) / 1e3,
+            100 * pick(share, 0.9), spread[-1] / 1e3))
+    return (note("from {}; the depth probe's launches of several waves)".format(DEPTH_PROBE_ENDS_SOURCE))
+            + "\n" + "\n".join(out) + "\n")
+
+
+def gen_next_wave_groups():
+    """On the chip, how many of an SM's blocks end together in the first wave and among the blocks
+    that take the first wave's group's slots (the depth probe's launches of several waves)."""
+    from warp_ends_report import group_cuts  # scripts/, beside this file
+    ends = depth_probe_warp_ends()
+    presets_group = int(h200_parameters()["warp_age_group"])  # warps a scheduler
     out = ["| launch (index32) | blocks an SM holds | first wave: blocks ending together (median over SMs) | "
            "the blocks taking their places: ending together | the presets' group, in blocks |",
            "|---|---:|---:|---:|---:|"]
     median = lambda xs: sorted(xs)[len(xs) // 2]
-    for key in sorted(ends, key=lambda k: (int(k[0]), k[3] != "linear", int(k[4]))):
+    for key in sorted(ends, key=depth_probe_order):
         block = int(key[4])
         resident = min(16, 2048 // block)  # the 32-bit matmul's blocks an SM holds (threads, 32 blocks)
         first_groups, next_groups = [], []
-        for blocks in ends[key].values():
+        for sm in ends[key].values():
+            blocks = {b: max(e) for b, e in sm.items()}  # a block ends with its last warp
             ids = sorted(blocks)
             first = sorted(blocks[b] for b in ids[:resident])
             group = (group_cuts(first) or [len(first)])[0]
@@ -1497,12 +1507,11 @@ def gen_next_wave_groups():
             first_groups.append(group)
             next_groups.append(together)
         out.append("| {}x{} d{} `{}` b{} | {} | {} | {} | {} |".format(
-            *key, resident, median(first_groups), median(next_groups), 12 * 128 // block))
-    return (note("from `{}_index32.csv.gz` and `{}_index32.csv.gz` (`scripts/device_progress.sh knee_ends`: "
-                 "gpubench `--warp-ends`, launch 0): per SM the first wave is its blocks of lowest index, cut "
-                 "into groups as `scripts/warp_ends_report.py` does (an end more than 2% of the first end after "
-                 "the one before); the blocks taking the first group's places are the next as many by index, "
-                 "cut the same way".format(*KNEE_ENDS_RUNS))
+            *key, resident, median(first_groups), median(next_groups), presets_group * 128 // block))
+    return (note("from {}): per SM the first wave is its blocks of lowest index, cut into groups as "
+                 "`scripts/warp_ends_report.py` does (an end more than 2% of the first end after the one before); "
+                 "the blocks taking the first group's places are the next as many by index, cut the same "
+                 "way".format(DEPTH_PROBE_ENDS_SOURCE))
             + "\n" + "\n".join(out) + "\n")
 
 
