@@ -268,6 +268,12 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                      eta < 0 ? "ETA unknown" : ("ETA " + std::to_string(static_cast<long long>(eta + 0.5)) + " s").c_str());
         if (finished == measured.size()) std::fputc('\n', stderr);
     };
+    // The first failure is kept and ends the work: no further row is started.
+    auto stop = [&](std::exception_ptr failure) {
+        std::lock_guard lock(error_mutex);
+        if (!error) error = failure;
+        next = measured.size();
+    };
     auto worker = [&] {
         for (std::size_t i; (i = next++) < measured.size();) {
             try {
@@ -290,19 +296,12 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                                                            : simulate_gpu_model(measured[i].workload, config, control);
                 runs[i].simulated = g.ncu;
                 runs[i].simulated_hit_sources = g.l1_hit_sources;
+            } catch (const SimulationError& e) {
+                // which row could not be simulated, in the user's file
+                stop(std::make_exception_ptr(InputError(measured[i].source + ":" + std::to_string(measured[i].line) +
+                                                        ": this row cannot be simulated: " + e.what())));
             } catch (...) {
-                std::exception_ptr failure = std::current_exception();
-                try {
-                    throw;
-                } catch (const SimulationError& e) {
-                    // which row could not be simulated, in the user's file
-                    failure = std::make_exception_ptr(InputError(measured[i].source + ":" + std::to_string(measured[i].line) +
-                                                                 ": this row cannot be simulated: " + e.what()));
-                } catch (...) {
-                }
-                std::lock_guard lock(error_mutex);
-                if (!error) error = failure;
-                next = measured.size();
+                stop(std::current_exception());
             }
             done.finish(i);
             print(true);

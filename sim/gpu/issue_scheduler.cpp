@@ -92,9 +92,10 @@ void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&
 }
 
 void IssueScheduler::promote_younger(std::uint32_t s, const WarpSlot& finished) {
-    for_scheduler_mates(s, static_cast<std::size_t>(&finished - slots_.data()), [&](std::size_t o) {
+    const std::size_t done = static_cast<std::size_t>(&finished - slots_.data());
+    for_scheduler_mates(s, done, [&](std::size_t o) {
         WarpSlot& w = slots_[o];
-        if (!w.live() || w.age < finished.age || same_block(o, static_cast<std::size_t>(&finished - slots_.data()))) return;
+        if (!w.live() || w.age < finished.age || same_block(o, done)) return;
         --warp_rank_[o];
         w.rate = drawn_rate(w, warp_in_block(s, o));
     });
