@@ -68,6 +68,11 @@
 #   carveout_edges: where the choice changes with the block size: the matmul at every block of
 #             32 to 1024 threads without shared memory, and at 800 to 1024 with 2048, 3072 and
 #             8192 bytes a block (carveout_edges_{none,large}.csv)
+#   loop:     what limits each compiled loop, launch by launch: the training and held-out sets'
+#             launches with the loop's counters beside the fidelity metrics (gpubench --metrics
+#             ...,loop; one profiled launch each, no reference check: loop_training_{stencil,matmul}.csv,
+#             loop_heldout_{stencil,matmul}.csv): whether the limit the presets read from the probes'
+#             table (tests/data/h200/issue_cost/issue_cost.csv) holds at every size, block and schedule
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
@@ -84,7 +89,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -122,7 +127,7 @@ sweep() {
   echo "== $name: $*"
   local rc attempt
   for attempt in 1 2; do  # once more after a crash: gpubench writes its CSV only when it finishes
-    timeout "$seconds" "$BIN" --counters cupti --metrics "$METRICS" --profile-reps "${PROFILE_REPS:-3}" --reps 5 \
+    timeout "$seconds" "$BIN" --counters cupti --metrics "${SWEEP_METRICS:-$METRICS}" --profile-reps "${PROFILE_REPS:-3}" --reps 5 \
       --out "$OUT/logs/part.csv" "$@" 2>>"$OUT/logs/$name.log"
     rc=$?
     [ $rc -eq 0 ] || [ $rc -eq 124 ] && break
@@ -178,6 +183,41 @@ if want training; then
   sweep training_stencil 280 --kernel stencil --size 4096x4096 --stencil 9x9,3x3 \
     --schedules "$SCHEDULES" --blocks 128,256,1024
   sweep training_matmul 200 --kernel matmul --size 1024x1024 --schedules "$SCHEDULES" --blocks 128,256,1024
+fi
+
+if want loop; then
+  # gpubench's named metric sets, once on a tiny launch (the log says whether CUPTI took them all)
+  timeout 60 "$BIN" --counters cupti --metrics fidelity,loop --kernel matmul --size 256x256 --schedules linear \
+    --blocks 128 --profile-reps 1 --reps 1 --out "$OUT/logs/named_sets.csv" >"$OUT/logs/named_sets.log" 2>&1
+  echo "named sets fidelity,loop: rc=$?"
+  LOOP_METRICS=$(accepted_metrics "$BIN" smsp__inst_executed.sum sm__pipe_alu_cycles_active.sum \
+    sm__pipe_fma_cycles_active.sum sm__pipe_fmaheavy_cycles_active.sum sm__pipe_fmalite_cycles_active.sum \
+    sm__pipe_fp64_cycles_active.sum sm__pipe_tensor_cycles_active.sum)
+  echo "loop metrics: $LOOP_METRICS"
+  # one profiled launch each, the loop's counters beside the fidelity metrics
+  with_loop() { SWEEP_METRICS="$METRICS,$LOOP_METRICS" PROFILE_REPS=1 "$@"; }
+  with_loop sweep loop_training_stencil 200 --no-check --kernel stencil --size 4096x4096 --stencil 9x9,3x3 \
+    --schedules "$SCHEDULES" --blocks 128,256,1024
+  with_loop sweep loop_training_matmul 120 --no-check --kernel matmul --size 1024x1024 --schedules "$SCHEDULES" \
+    --blocks 128,256,1024
+  with_loop sweep loop_heldout_stencil 120 --no-check --kernel stencil --size 3072x3072 --stencil 11x11 \
+    --schedules "$SCHEDULES" --blocks 96,384
+  with_loop sweep loop_heldout_stencil 60 --no-check --kernel stencil --size 1536x1536 --stencil 3x5 \
+    --schedules "$SCHEDULES" --blocks 96,384
+  with_loop sweep loop_heldout_stencil 120 --no-check --kernel stencil --size 3000x5000 --stencil 13x13 \
+    --schedules "$SCHEDULES" --blocks 256
+  with_loop variant_sweeps loop_heldout_stencil 100 --no-check --kernel stencil --size 3072x3072 --stencil 11x11 \
+    --schedules "$SCHEDULES" --blocks 384
+  with_loop variant_sweeps loop_heldout_stencil 60 --no-check --kernel stencil --size 1536x1536 --stencil 3x5 \
+    --schedules "$SCHEDULES" --blocks 96
+  with_loop sweep loop_heldout_matmul 120 --no-check --kernel matmul --size 1024x1024 --depth 512,2048 \
+    --schedules "$SCHEDULES" --blocks 128,256
+  with_loop sweep loop_heldout_matmul 120 --no-check --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" \
+    --blocks 96,384
+  with_loop variant_sweeps loop_heldout_matmul 100 --no-check --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" \
+    --blocks 96
+  with_loop variant_sweeps loop_heldout_matmul 60 --no-check --kernel matmul --size 1024x1024 --depth 512 \
+    --schedules "$SCHEDULES" --blocks 128
 fi
 
 if want heldout_stencil; then

@@ -29,6 +29,17 @@ def number(text):
     return float(text.replace(",", "")) if text not in ("", "n/a") else 0.0
 
 
+def unit_costs(counters, requests):
+    """{"issue" or a pipe's name: its cycles per load request} from a launch's counters (column ->
+    text); the issue port first, so that it wins a tie under max()."""
+    cost = {"issue": number(counters["smsp__inst_executed.sum"]) / requests}
+    for key, value in counters.items():
+        if key.startswith("sm__pipe_") and key.endswith("_cycles_active.sum"):
+            pipe = key[len("sm__pipe_"):-len("_cycles_active.sum")]
+            cost[pipe] = number(value) / requests / (2 if pipe == "fma" else 1)
+    return cost
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -43,11 +54,7 @@ def main():
             sys.exit(f"{kind}: {len(launches)} profiled launches but {len(configs)} configurations")
         for launch, config in zip(launches, configs):
             requests = number(launch["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"])
-            cost = {"issue": number(launch["smsp__inst_executed.sum"]) / requests}
-            for key, value in launch.items():
-                if key.startswith("sm__pipe_") and key.endswith("_cycles_active.sum"):
-                    pipe = key[len("sm__pipe_"):-len("_cycles_active.sum")]
-                    cost[pipe] = number(value) / requests / (2 if pipe == "fma" else 1)
+            cost = unit_costs(launch, requests)
             busiest = max(cost, key=cost.get)
             out.writerow([kind, config["stencil_w"], config["stencil_h"], config["depth"], config["variant"],
                           int(requests), *(f"{cost.get(p, 0):.2f}" for p in ("issue", "alu", "fmaheavy", "fmalite")),

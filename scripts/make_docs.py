@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-from issue_cost_table import ncu_rows  # scripts/, beside this file
+from issue_cost_table import ncu_rows, unit_costs  # scripts/, beside this file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 H200 = "tests/data/h200"
@@ -1438,6 +1438,81 @@ def gen_warp_age_measure():
             + "\n" + "\n".join(out) + "\n")
 
 
+LOOP_DIR = "tests/data/h200/loop"
+LOOP_FILES = ["loop_training_stencil.csv", "loop_training_matmul.csv", "loop_heldout_stencil.csv",
+              "loop_heldout_matmul.csv"]
+LOOP_CMD = "scripts/device_heldout.sh loop"
+LOOP_COMPARE_CMD = "scripts/loop_counters_report.sh --jobs 31"
+ISSUE_COST_TABLE = ISSUE_COST + "/issue_cost.csv"
+
+
+def loop_name(kernel, box_w, box_h):
+    return "matmul" if kernel == "matmul" else "stencil {}x{}".format(box_w, box_h)
+
+
+def gen_loop_limits():
+    """fidelity.md: each compiled loop's limit read launch by launch from its own counters, against
+    the probes' table the presets read."""
+    table = {(loop_name(r["kernel"], r["stencil_w"], r["stencil_h"]), r["variant"]): r for r in read_csv(ISSUE_COST_TABLE)}
+    launches = {}
+    for name in LOOP_FILES:
+        for r in read_csv(os.path.join(LOOP_DIR, name)):
+            cost = unit_costs(r, float(r["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]))
+            busiest = max(cost, key=cost.get)
+            key = (loop_name(r["kernel"], r["stencil_w"], r["stencil_h"]), r["variant"])
+            launches.setdefault(key, []).append((r["schedule"], busiest, cost[busiest]))
+    out = ["| loop | compilation | the table: limit, cycles a request | launches | same limit | cycles a request, "
+           "every order but Morton | the Morton order |",
+           "|---|---|---|---:|---:|---|---|"]
+    for key in sorted(launches, key=lambda k: (k[0] != "matmul", k[0], k[1])):
+        t = table[key]
+        limit = lambda busiest: "issue" if busiest == "issue" else "pipe"
+        rows = launches[key]
+        same = sum(limit(b) == limit(t["busiest"]) for _, b, _ in rows)
+        others = [c for s, _, c in rows if s != "morton"]
+        morton = sorted({"{} {:.1f}".format(b, c) for s, b, c in rows if s == "morton"})
+        out.append("| {} | {} | {} {} | {} | {} | {:.2f}-{:.2f} | {} |".format(
+            key[0], key[1], t["busiest"], t["cycles_per_request"], len(rows), same, min(others), max(others),
+            ", ".join(morton)))
+    return (note("from `{}` (the probe launches at the naive order, `scripts/issue_cost_table.py`) and the launches "
+                 "of `{}` (`{}`: the training and held-out configurations with gpubench `--metrics ...,loop`, one "
+                 "profiled launch each); a loop's limit is the busiest of the issue port and the pipes per load "
+                 "request, `issue` or a pipe (`alu`, `fmaheavy`)".format(
+                     ISSUE_COST_TABLE, "`, `".join(os.path.join(LOOP_DIR, f) for f in LOOP_FILES), LOOP_CMD))
+            + "\n" + "\n".join(out) + "\n")
+
+
+def gen_loop_counters_compare():
+    """fidelity.md: the launches of gen_loop_limits through compare with their own counters and
+    with the table's, and the 32-bit and unrolled-once matmuls without their variant."""
+    out = ["| rows | simulated with | runs | L1 within 3 | L1 beyond 6 | mean \\|L1 error\\| | L2 within 5, stencil "
+           "| largest change of a row's L1 (points) |",
+           "|---|---|---:|---:|---:|---:|---:|---:|"]
+    used = []
+    for own, table, what in (("own", "table", ("their own counters", "the table (`--ignore-loop-counters`)")),
+                             ("unnamed_own", "unnamed_table", ("their own counters", "neither: the table's 64-bit loop"))):
+        paths = [os.path.join(LOOP_DIR, "compare", m + ".csv") for m in (own, table)]
+        used += paths
+        by_model = [read_csv(p) for p in paths]
+        labels = []
+        for r in by_model[0]:
+            if report_label(r["set"], r["variant"]) not in labels:
+                labels.append(report_label(r["set"], r["variant"]))
+        for label in labels:
+            pair = [[r for r in rows if report_label(r["set"], r["variant"]) == label] for rows in by_model]
+            change = max(abs(float(a[S + L1R]) - float(b[S + L1R])) for a, b in zip(*pair))
+            for rows, how in zip(pair, what):
+                c = target_counts(rows)
+                out.append("| {} | {} | {} | {}/{} | {} | {:.2f} | {}/{} | {} |".format(
+                    label, how, c["runs"], c["l1_3"], c["runs"], c["l1_6"], mean_l1_error(rows), c["l2_5_stencil"],
+                    c["stencil"], "{:.2f}".format(change) if how == what[0] else ""))
+    return (note("from `cachesim compare`'s joined CSVs {}, written by `{}` (the launches of the table above, and "
+                 "the held-out 32-bit and unrolled-once matmuls with their `variant` emptied, as a kernel compiled "
+                 "in a way the table does not know; the rows whose L2 hits exceed their lookups left out)".format(
+                     ", ".join("`{}`".format(p) for p in used), LOOP_COMPARE_CMD))
+            + "\n" + "\n".join(out) + "\n")
+
+
 @functools.lru_cache(maxsize=None)
 def depth_probe_warp_ends():
     """The chip's warp ends of the depth probe's launches of several waves (768x768 and 1536x768,
@@ -1970,6 +2045,8 @@ GENERATORS = {
     "knee-latency": gen_knee_latency,
     "knee-ends": gen_knee_ends,
     "warp-age-measure": gen_warp_age_measure,
+    "loop-limits": gen_loop_limits,
+    "loop-counters-compare": gen_loop_counters_compare,
     "block-warp-ends": gen_block_warp_ends,
     "next-wave-groups": gen_next_wave_groups,
     "knee-rounds": gen_knee_rounds,

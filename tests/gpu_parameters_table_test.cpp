@@ -26,7 +26,8 @@ const std::set<std::string> kModelFields = {
     "l2_coalesce_miss_rounds", "l2_coalesce_requesters", "l2_coalesce_scope", "cta_order", "cta_refill",
     "scheduler", "warp_rate_spread", "warp_rate_redraw", "issue_burst", "block_start_skip", "warp_age_weight", "warp_age_group",
     "miss_wait_turns",
-    "compilation", "timing", "schedulers_per_sm", "lat_l1_hit", "lat_l1_miss", "lat_dram", "lat_l2_far", "load_gates", "issue_cycles",
+    "compilation", "loop_limit", "loop_issue_cost", "timing", "schedulers_per_sm", "lat_l1_hit", "lat_l1_miss",
+    "lat_dram", "lat_l2_far", "load_gates", "issue_cycles",
     "l1_miss_bandwidth", "l2_coalesce_hit_cycles", "l2_coalesce_miss_cycles",
 };
 

@@ -128,6 +128,43 @@ void keep_or_list(MeasuredRun&& run, std::vector<MeasuredRun>& runs, std::vector
     invalid->push_back({run.source, run.line, reason});
 }
 
+// The loop's counter columns: smsp__inst_executed.sum and each sm__pipe_<name>_cycles_active.sum.
+struct LoopColumns {
+    int instructions = -1;
+    std::vector<std::pair<std::string, int>> pipes;  // the pipe's name, its column
+};
+
+LoopColumns loop_columns(const CsvTable& t) {
+    LoopColumns c;
+    c.instructions = t.column(ncu::kInstExecuted);
+    for (std::size_t i = 0; i < t.header.size(); ++i)
+        if (std::string pipe = pipe_of_metric(t.header[i]); !pipe.empty())
+            c.pipes.emplace_back(std::move(pipe), static_cast<int>(i));
+    // pipes alone say nothing of the issue port: such a file is read as one without the counters
+    if (c.instructions >= 0 && c.pipes.empty())
+        throw InputError(t.source + ": column '" + std::string(ncu::kInstExecuted) + "' without any '" +
+                         std::string(ncu::kPipeCyclesPrefix) + "<pipe>" + std::string(ncu::kPipeCyclesSuffix) +
+                         "' column: what limits the loop needs both (gpubench --metrics fidelity,loop)");
+    return c;
+}
+
+// Row r's loop counters, when the file has their columns and the row fills them.
+std::optional<LoopCounters> read_loop(const CsvTable& t, std::size_t r, const LoopColumns& c, double requests) {
+    if (c.instructions < 0) return std::nullopt;
+    const std::string& text = t.rows[r][static_cast<std::size_t>(c.instructions)];
+    if (text.empty()) return std::nullopt;  // not collected for this row
+    const double instructions = to_number(text, Cell{t, r}.where(ncu::kInstExecuted));
+    std::vector<PipeCycles> pipes;
+    for (const auto& [pipe, column] : c.pipes) {
+        const std::string& cycles = t.rows[r][static_cast<std::size_t>(column)];
+        if (cycles.empty())
+            throw InputError(Cell{t, r}.where(t.header[static_cast<std::size_t>(column)]) + ": empty where " +
+                             std::string(ncu::kInstExecuted) + " is given");
+        pipes.push_back({pipe, to_number(cycles, Cell{t, r}.where(t.header[static_cast<std::size_t>(column)]))});
+    }
+    return at(Cell{t, r}.where(ncu::kInstExecuted), [&] { return loop_counters(requests, instructions, pipes); });
+}
+
 std::vector<int> metric_columns(const CsvTable& t) {
     std::vector<int> columns;
     for (const std::string& name : measured_metric_names()) columns.push_back(require_column(t, name));
@@ -195,6 +232,7 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
     const int set = t.column("set"), variant = t.column("variant"), l2_start = t.column("l2_start");
     const int smem = t.column("smem_per_block");
     const std::vector<int> metrics = metric_columns(t);
+    const LoopColumns loop = loop_columns(t);
     std::vector<MeasuredRun> runs;
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
         const auto& row = t.rows[r];
@@ -219,6 +257,7 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
             if (gpu >= 0) run.gpu = field(gpu);
             if (time >= 0 && !field(time).empty()) run.time_ms = to_number(field(time), cell.where("time_ms"));
             read_metrics(t, r, metrics, run.metrics);
+            run.loop = read_loop(t, r, loop, run.metrics.l1_requests);
             keep_or_list(std::move(run), runs, invalid);
             continue;
         }
@@ -239,6 +278,7 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
         if (gpu >= 0) run.gpu = field(gpu);
         if (time >= 0 && !field(time).empty()) run.time_ms = to_number(field(time), cell.where("time_ms"));
         read_metrics(t, r, metrics, run.metrics);
+        run.loop = read_loop(t, r, loop, run.metrics.l1_requests);
         keep_or_list(std::move(run), runs, invalid);
     }
     if (runs.empty()) throw InputError(source + ": no measured rows" + (invalid && !invalid->empty() ? " left" : ""));
@@ -253,6 +293,7 @@ std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::str
     const int block = require_column(t, "Block Size");
     const int device = t.column("Device Name");
     const std::vector<int> metrics = metric_columns(t);
+    const LoopColumns loop = loop_columns(t);
     std::vector<MeasuredRun> runs;
     std::size_t launches = 0;
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
@@ -264,6 +305,14 @@ std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::str
                     throw InputError(Cell{t, r}.where(measured_metric_names()[i]) + ": unit '" + unit +
                                      "' is scaled; collect with ncu --print-units base");
             }
+            auto check_unit = [&](int column, std::string_view base_unit) {
+                const std::string& unit = row[static_cast<std::size_t>(column)];
+                if (!unit.empty() && unit != base_unit)
+                    throw InputError(Cell{t, r}.where(t.header[static_cast<std::size_t>(column)]) + ": unit '" + unit +
+                                     "' is scaled; collect with ncu --print-units base");
+            };
+            if (loop.instructions >= 0) check_unit(loop.instructions, "inst");
+            for (const auto& pipe : loop.pipes) check_unit(pipe.second, "cycle");
             continue;
         }
         MeasuredRun run;
@@ -291,6 +340,7 @@ std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::str
         run.block = static_cast<std::uint32_t>(threads);
         if (device >= 0) run.gpu = row[static_cast<std::size_t>(device)];
         read_metrics(t, r, metrics, run.metrics);
+        run.loop = read_loop(t, r, loop, run.metrics.l1_requests);
         keep_or_list(std::move(run), runs, invalid);
     }
     if (runs.empty()) throw InputError(source + ": no profiled launches" + (launches ? " left" : ""));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "traces/input_error.hpp"
+#include "traces/loop_counters.hpp"
 #include "traces/workload_spec.hpp"
 
 namespace cachesim {
@@ -74,6 +75,9 @@ struct MeasuredRun {
     // Shared memory per block: a recorded row's shared_bytes, or a built-in row's smem_per_block
     // (gpubench --smem-per-block); the L1 is what the carve-out for it leaves.
     std::optional<std::uint32_t> shared_bytes, registers;
+    // What limits the launch's compiled loop, when the row has its counters (smsp__inst_executed.sum
+    // and sm__pipe_<name>_cycles_active.sum columns, filled): loop_counters.hpp.
+    std::optional<LoopCounters> loop;
     bool recorded() const { return !trace.empty(); }
 };
 
@@ -97,8 +101,9 @@ struct InvalidMeasuredRow {
 
 // gpubench's CSV. Required columns: kernel, width, height, stencil_w, stencil_h, depth, schedule,
 // block, and the seven metrics; optional: elem_bytes (4), gpu, time_ms, set, variant, l2_start,
-// smem_per_block, and for recorded kernels trace, example, shared_bytes, registers (a row with a
-// trace may name any kernel).
+// smem_per_block, the loop's counters (smsp__inst_executed.sum with one or more
+// sm__pipe_<name>_cycles_active.sum; a row may leave them empty), and for recorded kernels trace,
+// example, shared_bytes, registers (a row with a trace may name any kernel).
 // Throws InputError naming the line and column of anything missing, unknown or non-numeric. A row with inconsistent counters
 // throws InconsistentCountersError, or, when `invalid` is given, is left out and listed there.
 std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source,

@@ -22,6 +22,14 @@ inline constexpr std::string_view kL2CoalescedSectors = "lrc__request_sectors_op
 // All L2 read lookups (from the L1s and over the link); measured in one pass (the two counters above cannot be collected together on Hopper).
 inline constexpr std::string_view kL2ReadHitRate = "lts__t_sector_op_read_hit_rate.pct";
 inline constexpr std::string_view kDramBytesRead = "dram__bytes_read.sum";
+// What limits the compiled loop (loop_counters.hpp): warp instructions issued, and each pipe's
+// active cycles, sm__pipe_<name>_cycles_active.sum.
+inline constexpr std::string_view kInstExecuted = "smsp__inst_executed.sum";
+inline constexpr std::string_view kPipeCyclesPrefix = "sm__pipe_";
+inline constexpr std::string_view kPipeCyclesSuffix = "_cycles_active.sum";
+// The pipes gpubench records with --metrics loop: those Nsight Compute reported for the H200's
+// issue-cost probes (tests/data/h200/issue_cost/ncu_*.csv).
+inline constexpr std::string_view kLoopPipes[] = {"alu", "fma", "fmaheavy", "fmalite", "fp64", "tensor"};
 // gpubench's run-to-run columns: `<metric>:min` and `<metric>:max` over the profiled launches.
 inline constexpr std::string_view kMinSuffix = ":min";
 inline constexpr std::string_view kMaxSuffix = ":max";

@@ -161,6 +161,18 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
             << "/" << s.l2_repeatable_pairs << "\n";
 }
 
+// A row that carries its loop's counters (smsp__inst_executed, sm__pipe_*) is simulated with its
+// loop as measured, where the options leave the loop to auto: what limits it decides the Hopper
+// presets' scheduling rules, as the H200's table does for gpubench's loops. The counters are of
+// the compiled code (instructions and pipe cycles per load request), not of the caches.
+void apply_loop_counters(const MeasuredRun& run, GpuConfig& config) {
+    if (!run.loop) return;
+    if (config.loop_limit == LoopLimit::automatic)
+        config.loop_limit = run.loop->pipe_bound() ? LoopLimit::pipe : LoopLimit::issue;
+    if (config.loop_issue_cost == kLoopIssueCostAuto)
+        config.loop_issue_cost = std::clamp(run.loop->cycles_per_request, 1.0, kMaxIssueCycles);
+}
+
 // Where a measured row's L2 started: gpubench's l2_start column (warm with --warm-l2), else cold.
 L2Start l2_start_of(const MeasuredRun& run) { return run.l2_start == "warm" ? L2Start::warm : L2Start::cold; }
 
@@ -171,7 +183,8 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
     for (const std::string& n : names) out << ",measured:" << n << ",simulated:" << n;
     out << ",measured:l2_hit_rate.pct,simulated:l2_hit_rate.pct,l1_hit_rate_error_pp,l2_hit_rate_error_pp"
         << ",measured:l1_hit_rate.pct:min,measured:l1_hit_rate.pct:max,measured:l2_hit_rate.pct:min"
-        << ",measured:l2_hit_rate.pct:max,set,variant,l2_start,simulated:l1_hit_rate_other_block.pct\n";
+        << ",measured:l2_hit_rate.pct:max,set,variant,l2_start,simulated:l1_hit_rate_other_block.pct"
+        << ",measured:loop_cycles_per_request,measured:loop_busiest\n";
     for (const ComparedRun& r : runs) {
         const MeasuredRun& m = r.measured;
         const WorkloadSpec& w = m.workload;
@@ -199,7 +212,9 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
             out << "," << (range ? format(range->min, 4) : std::string()) << ","
                 << (range ? format(range->max, 4) : std::string());
         out << "," << csv_field(m.set) << "," << csv_field(m.variant) << ","
-            << (l2_start_of(m) == L2Start::warm ? "warm" : "cold") << "," << format(r.other_block_hit_pct(), 4) << "\n";
+            << (l2_start_of(m) == L2Start::warm ? "warm" : "cold") << "," << format(r.other_block_hit_pct(), 4) << ","
+            << (m.loop ? format(m.loop->cycles_per_request, 2) : std::string()) << ","
+            << (m.loop ? csv_field(m.loop->busiest) : std::string()) << "\n";
     }
     return out.str();
 }
@@ -282,6 +297,7 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                 config.l2_start = l2_start_of(measured[i]);
                 config.count_l1_hit_sources = true;  // the joined CSV's simulated:l1_hit_rate_other_block.pct
                 if (const auto compilation = compilation_of(measured[i])) config.compilation = *compilation;
+                apply_loop_counters(measured[i], config);
                 runs[i].measured = measured[i];
                 RunControl control;
                 control.threads = threads;
@@ -312,6 +328,22 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
     for (std::thread& t : pool) t.join();
     if (error) std::rethrow_exception(error);
     return runs;
+}
+
+// Says how many rows carry their loop's counters and what they were taken for (empty: none).
+std::string loop_counters_note(const std::vector<MeasuredRun>& rows, const GpuConfig& base) {
+    const auto with = std::count_if(rows.begin(), rows.end(), [](const MeasuredRun& r) { return r.loop.has_value(); });
+    if (with == 0) return {};
+    const auto pipe = std::count_if(rows.begin(), rows.end(),
+                                    [](const MeasuredRun& r) { return r.loop && r.loop->pipe_bound(); });
+    std::string note = std::to_string(with) + " of the " + std::to_string(rows.size()) +
+                       " rows carry their loop's counters (" + std::to_string(pipe) + " bound by a pipe, " +
+                       std::to_string(with - pipe) + " by the issue port)";
+    const bool limit = base.loop_limit == LoopLimit::automatic, cost = base.loop_issue_cost == kLoopIssueCostAuto;
+    if (limit && cost) return note + ": each such row is simulated with its loop's limit and issue cost";
+    if (!limit && !cost) return note + ": not used, --gpu loop-limit and loop-issue-cost are given";
+    return note + ": each such row is simulated with its loop's " + (limit ? "limit" : "issue cost") + ", --gpu " +
+           (limit ? "loop-issue-cost" : "loop-limit") + " being given";
 }
 
 // The GPUs the rows were measured on (their `gpu` cells, each once, in the order they come; rows
@@ -400,6 +432,9 @@ int run_compare(int argc, char** argv) {
         ("skip-invalid-rows", po::bool_switch(),
          "leave out rows whose counters contradict each other (hits more than 110% of lookups) and list "
          "them, instead of refusing the file")
+        ("ignore-loop-counters", po::bool_switch(),
+         "simulate rows that carry their loop's counters (smsp__inst_executed, sm__pipe_*) as rows without "
+         "them: gpubench's loops as the H200's table has them")
         ("preset", po::value<std::string>(),
          "GPU preset to simulate with (default: the preset of the GPU the rows' gpu column names; h200 for rows "
          "that name none)")
@@ -493,6 +528,7 @@ int run_compare(int argc, char** argv) {
         }
         for (MeasuredRun& r : runs) {
             if (r.set.empty()) r.set = set;
+            if (vm["ignore-loop-counters"].as<bool>()) r.loop.reset();
             compilation_of(r);  // an unknown variant is refused before minutes of simulation
         }
         measured.insert(measured.end(), runs.begin(), runs.end());
@@ -542,6 +578,8 @@ int run_compare(int argc, char** argv) {
     }
     const GpuPreset* preset = find_gpu_preset(preset_name);
     const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides);
+    const std::string loop_note = loop_counters_note(measured, base);
+    if (!loop_note.empty()) std::cerr << "compare: note: " << loop_note << "\n";
     const std::string config_name =
         described ? "config=" + std::filesystem::path(vm["config"].as<std::string>()).filename().string() : "";
     const std::string model = described ? model_name(preset_name + " " + config_name,
@@ -581,6 +619,7 @@ int run_compare(int argc, char** argv) {
         print_summary(report, summary);
     }
     if (!warm_note.empty()) report << "\nnote: " << warm_note << "\n";
+    if (!loop_note.empty()) report << "\nnote: " << loop_note << "\n";
     if (!invalid.empty()) {
         report << "\nleft out (--skip-invalid-rows), " << invalid.size() << " rows with inconsistent counters:\n";
         for (const InvalidMeasuredRow& row : invalid)

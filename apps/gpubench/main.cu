@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "apps/gpubench/bench_runner.hpp"
 #include "apps/gpubench/example_runner.hpp"
@@ -41,6 +42,9 @@ int describe_gpu(const Options& options) {
 int run_benchmarks(const Options& options) {
     const std::vector<BenchConfig> configs = expand_configs(options);
     if (options.dry_run) {
+        std::string metrics;  // what the named sets expanded to
+        for (const std::string& m : options.metrics) metrics += (metrics.empty() ? "" : ",") + m;
+        std::fprintf(stderr, "gpubench: metrics %s\n", metrics.c_str());
         for (const BenchConfig& c : configs) std::cout << c.label() << "\n";
         return kExitOk;
     }

@@ -1,5 +1,6 @@
 #include "apps/gpubench/options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <string_view>
 
@@ -23,6 +24,17 @@ const std::vector<std::string>& default_metrics() {
         std::string(ncu::kL1HitRate),  std::string(ncu::kL2Sectors),     std::string(ncu::kL2SectorHits),
         std::string(ncu::kL2ReadHitRate), std::string(ncu::kDramBytesRead),
     };
+    return metrics;
+}
+
+const std::vector<std::string>& loop_metrics() {
+    namespace ncu = cachesim::ncu;
+    static const std::vector<std::string> metrics = [] {
+        std::vector<std::string> m{std::string(ncu::kInstExecuted)};
+        for (std::string_view pipe : ncu::kLoopPipes)
+            m.push_back(std::string(ncu::kPipeCyclesPrefix) + std::string(pipe) + std::string(ncu::kPipeCyclesSuffix));
+        return m;
+    }();
     return metrics;
 }
 
@@ -108,7 +120,10 @@ Measurement:
   --counters M        cupti (in-process range profiler, default), ncu (one extra launch per
                       configuration of a kernel whose name contains ProfiledLaunch, for
                       'ncu --kernel-name regex:ProfiledLaunch'), or none
-  --metrics LIST      Nsight Compute metric names (default: the fidelity set, see docs/gpubench.md)
+  --metrics LIST      Nsight Compute metric names, or the sets 'fidelity' (the default: what
+                      cachesim compare reads) and 'loop' (what limits the compiled loop:
+                      warp instructions and pipe cycles, which cachesim compare also reads);
+                      see docs/gpubench.md
   --profile-reps N    profiled launches per metric group, median reported (default 3; cupti)
   --no-check          skip the CPU reference check
   --warm-l2           start every timed, profiled and recorded launch with its arrays in the
@@ -225,9 +240,16 @@ Options parse_options(int argc, char** argv) {
             o.counters = parse_counter_mode(value());
         } else if (arg == "--metrics") {
             o.metrics.clear();
+            auto add = [&](const std::string& metric) {  // each metric once
+                if (std::find(o.metrics.begin(), o.metrics.end(), metric) == o.metrics.end())
+                    o.metrics.push_back(metric);
+            };
             for (std::string_view part : split(value(), ',')) {
                 if (part.empty()) throw InputError("--metrics: empty metric name");
-                o.metrics.emplace_back(part);
+                // the named sets: cachesim compare's metrics, and what limits the compiled loop
+                if (part == "fidelity") for (const std::string& m : default_metrics()) add(m);
+                else if (part == "loop") for (const std::string& m : loop_metrics()) add(m);
+                else add(std::string(part));
             }
         } else if (arg == "--no-check") {
             o.check = false;

@@ -57,6 +57,8 @@ struct Options {
 const std::vector<std::uint32_t>& thesis_column_widths();
 // The metrics collected unless --metrics says otherwise (Nsight Compute names).
 const std::vector<std::string>& default_metrics();
+// What limits the compiled loop (traces/loop_counters.hpp): warp instructions and pipe cycles.
+const std::vector<std::string>& loop_metrics();
 
 // Throws cachesim::InputError with a message naming the option.
 Options parse_options(int argc, char** argv);

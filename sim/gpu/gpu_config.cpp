@@ -196,6 +196,9 @@ void validate(const GpuConfig& c) {
     if (c.miss_wait_turns != kMissWaitAuto && !(c.miss_wait_turns >= 0 && c.miss_wait_turns <= kMaxMissWaitTurns))
         fail("--miss-wait-turns " + (std::ostringstream() << c.miss_wait_turns).str() +
              " must be 'auto' or from 0 to 64");
+    if (c.loop_issue_cost != kLoopIssueCostAuto && !(c.loop_issue_cost >= 1 && c.loop_issue_cost <= kMaxIssueCycles))
+        fail("--loop-issue-cost " + (std::ostringstream() << c.loop_issue_cost).str() +
+             " must be 'auto' or between 1 and " + std::to_string(static_cast<int>(kMaxIssueCycles)));
     if (c.warp_age_group < 1 || c.warp_age_group > 64)
         fail("--warp-age-group " + std::to_string(c.warp_age_group) + " must be between 1 and 64");
     if (c.l2_coalesce_requesters < 2 || c.l2_coalesce_requesters > 255)

@@ -55,6 +55,14 @@ enum class KernelCompilation : std::uint8_t {
     unroll1,  // '#pragma unroll 1' on every loop: one iteration's loads at a time
 };
 
+// What limits the kernel's compiled loop (loop_issue_cost.hpp): which of the Hopper presets'
+// scheduling rules apply to it.
+enum class LoopLimit : std::uint8_t {
+    automatic,  // gpubench's loops as measured on the H200 (KernelCompilation); any other: issue
+    issue,      // the scheduler's issue port, one instruction a cycle
+    pipe,       // a pipe that takes the loop's instructions at part rate (fmaheavy, alu, ...)
+};
+
 // Cycle timing: when a warp waits inside an iteration of its loop (load_gates.hpp).
 enum class LoadGates : std::uint8_t {
     burst,  // only at the end of the burst, for all of its data
@@ -123,6 +131,11 @@ inline constexpr EnumChoice<KernelCompilation> kKernelCompilationChoices[] = {
     {KernelCompilation::index64, "index64", "64-bit indices, loops unrolled (stencil SWxSH loads, matmul 32)"},
     {KernelCompilation::index32, "index32", "32-bit indices, loops as index64"},
     {KernelCompilation::unroll1, "unroll1", "loops not unrolled (stencil 1 load, matmul 2)"},
+};
+inline constexpr EnumChoice<LoopLimit> kLoopLimitChoices[] = {
+    {LoopLimit::automatic, "auto", "gpubench's loops as measured on the H200 (--compilation); any other loop: issue"},
+    {LoopLimit::issue, "issue", "the warp scheduler's issue port, one instruction a cycle"},
+    {LoopLimit::pipe, "pipe", "a pipe that takes the loop's instructions at part rate (fmaheavy, alu, ...)"},
 };
 inline constexpr EnumChoice<L2Start> kL2StartChoices[] = {
     {L2Start::cold, "cold", "the L2 starts empty (gpubench flushes it before each measured launch)"},
@@ -254,6 +267,12 @@ struct GpuConfig {
     // waits for them. kIssueBurstAuto: from the workload (issue_burst_for); 1: one request per turn.
     std::uint32_t issue_burst = 1;
     KernelCompilation compilation = KernelCompilation::index64;  // what issue_burst's auto reads
+    // The compiled loop as measured: what limits its issue, and the cycles of its warp scheduler
+    // each global load request takes (loop_issue_cost.hpp), which warp_age_weight's,
+    // miss_wait_turns's and issue_cycles's autos read. automatic / kLoopIssueCostAuto: the H200's
+    // measurements of gpubench's loops (compilation).
+    LoopLimit loop_limit = LoopLimit::automatic;
+    double loop_issue_cost = 0;  // kLoopIssueCostAuto
     // A block's warps are passed over by the round robin on their first J turns, J drawn per block
     // from (seed, block), uniform in 0..block_start_skip: blocks dispatched together do not run
     // in exact step on different SMs. 0: every block starts at its first turn.
@@ -332,6 +351,7 @@ inline constexpr std::uint32_t kMaxBlockStartSkip = 1u << 10;
 inline constexpr double kWarpAgeWeightAuto = 0;  // GpuConfig::warp_age_weight: from the compiled loop
 inline constexpr double kIssueCyclesAuto = 0;  // GpuConfig::issue_cycles: from loop_issue_cost.hpp
 inline constexpr double kMissWaitAuto = -1;    // GpuConfig::miss_wait_turns: from loop_issue_cost.hpp
+inline constexpr double kLoopIssueCostAuto = 0;  // GpuConfig::loop_issue_cost: gpubench's loops as measured
 inline constexpr double kMaxMissWaitTurns = 64;
 inline constexpr double kMaxIssueCycles = 1024;
 

@@ -52,6 +52,7 @@ PresetSource only(std::string_view preset, Provenance kind, std::string_view det
 constexpr RealOrAuto kWarpAgeWeightValues{kWarpAgeWeightAuto, 1e-6, 1, "auto or a number above 0 and at most 1"};
 constexpr RealOrAuto kMissWaitValues{kMissWaitAuto, 0, kMaxMissWaitTurns, "auto or a number from 0 to 64"};
 constexpr RealOrAuto kIssueCyclesValues{kIssueCyclesAuto, 1, kMaxIssueCycles, "auto or a number from 1 to 1024"};
+constexpr RealOrAuto kLoopIssueCostValues{kLoopIssueCostAuto, 1, kMaxIssueCycles, "auto or a number from 1 to 1024"};
 
 // The rounds' loose round robin (not cycle timing, not a measured timeline).
 bool lrr_rounds(const GpuConfig& c) {
@@ -532,6 +533,35 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(M, "index64 unless given: the training compilation; the bursts of all three "
                                       "from cuobjdump -sass of gpubench's kernels "
                                       "(tests/data/h200/sass_loads_variants.txt)")}});
+    t.push_back({.option = "loop-limit", .report_key = "loop_limit", .field = "loop_limit", .group = "Scheduling",
+                 .type = P::choice, .choices = texts(kLoopLimitChoices),
+                 .help = "what limits the kernel's compiled loop, which --warp-age-weight auto reads (a loop a pipe "
+                         "limits weighs its warps by age)",
+                 .get = get_choice<&GpuConfig::loop_limit, kLoopLimitChoices>,
+                 .set = set_choice<&GpuConfig::loop_limit, kLoopLimitChoices>,
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
+                     return std::string(choice_name<LoopLimit>(kLoopLimitChoices, loop_limit_for(c, w)));
+                 },
+                 .sources = {every(M, "auto: gpubench's compiled loops as measured on the H200, the busiest of the "
+                                      "issue port and the pipes per load request (probe launches in no validation "
+                                      "set: scripts/device_issue_cost.sh, tests/data/h200/issue_cost/issue_cost.csv); "
+                                      "any other loop, a recorded kernel's included, issue unless given (a loop of "
+                                      "your own: from its Nsight Compute counters, docs/cli.md \"The loop's own "
+                                      "counters\")")}});
+    t.push_back({.option = "loop-issue-cost", .report_key = "loop_issue_cost", .field = "loop_issue_cost",
+                 .group = "Scheduling", .type = P::text, .range = "auto or 1..1024",
+                 .help = "cycles of a warp scheduler each global load request of the kernel's loop takes, its other "
+                         "instructions included (the busiest of the issue port and the pipes), which "
+                         "--miss-wait-turns auto and --issue-cycles auto read; auto: gpubench's loops as measured",
+                 .get = get_real_or_auto<&GpuConfig::loop_issue_cost, kLoopIssueCostValues>,
+                 .set = set_real_or_auto<&GpuConfig::loop_issue_cost, kLoopIssueCostValues>,
+                 // 0: not measured (a loop of no table, a recorded kernel)
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) { return short_real(loop_issue_cost_for(c, w)); },
+                 .sources = {every(M, "auto: gpubench's compiled loops as measured on the H200 "
+                                      "(tests/data/h200/issue_cost/issue_cost.csv: matmul 3.62 / 5.22 / 7.59 cycles "
+                                      "for index64 / index32 / unroll1, stencils 6.7-27); 0 (unknown) for any other "
+                                      "loop unless given (a loop of your own: from its Nsight Compute counters, "
+                                      "docs/cli.md \"The loop's own counters\")")}});
     // ---- Cycle timing
     constexpr std::string_view kCycles = "Cycle timing";
     t.push_back({.option = "timing", .report_key = "timing", .field = "timing", .group = kCycles, .type = P::choice,

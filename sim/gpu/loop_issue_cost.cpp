@@ -57,18 +57,28 @@ double measured_issue_cost(const WorkloadSpec& spec, KernelCompilation compilati
 
 LoopLimit measured_loop_limit(const WorkloadSpec& spec, KernelCompilation compilation) {
     const LoopCost* loop = find_loop(spec, compilation);
-    return loop ? loop->limit : LoopLimit::unknown;
+    return loop ? loop->limit : LoopLimit::automatic;
+}
+
+double loop_issue_cost_for(const GpuConfig& config, const WorkloadSpec* spec) {
+    if (config.loop_issue_cost != kLoopIssueCostAuto) return config.loop_issue_cost;
+    return spec ? measured_issue_cost(*spec, config.compilation) : 0;
+}
+
+LoopLimit loop_limit_for(const GpuConfig& config, const WorkloadSpec* spec) {
+    if (config.loop_limit != LoopLimit::automatic) return config.loop_limit;
+    const LoopLimit measured = spec ? measured_loop_limit(*spec, config.compilation) : LoopLimit::automatic;
+    return measured == LoopLimit::automatic ? LoopLimit::issue : measured;
 }
 
 double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec) {
     if (config.warp_age_weight != kWarpAgeWeightAuto) return config.warp_age_weight;
-    const bool pipe = spec && measured_loop_limit(*spec, config.compilation) == LoopLimit::pipe;
-    return pipe ? kPipeBoundWarpAgeWeight : 1;
+    return loop_limit_for(config, spec) == LoopLimit::pipe ? kPipeBoundWarpAgeWeight : 1;
 }
 
 double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, std::uint32_t warps_per_sm) {
     if (config.miss_wait_turns != kMissWaitAuto) return config.miss_wait_turns;
-    const double cost = spec ? measured_issue_cost(*spec, config.compilation) : 0;
+    const double cost = spec ? loop_issue_cost_for(config, spec) : 0;
     if (cost <= 0) return 0;
     const double warps = static_cast<double>(warps_per_sm) / std::max(1u, config.schedulers_per_sm);
     // the loop as compiled, whatever burst the rounds are given
@@ -79,8 +89,8 @@ double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, st
 
 double cycle_issue_cost(const GpuConfig& config, const WorkloadSpec* spec) {
     if (config.issue_cycles != kIssueCyclesAuto) return config.issue_cycles;
-    const double measured = spec ? measured_issue_cost(*spec, config.compilation) : 0;
-    return measured > 0 ? measured : 1;
+    const double cost = loop_issue_cost_for(config, spec);
+    return cost > 0 ? cost : 1;
 }
 
 }  // namespace cachesim

@@ -12,20 +12,24 @@
 namespace cachesim {
 
 // The cycles per request cycle timing charges a scheduler: GpuConfig::issue_cycles, or for
-// kIssueCyclesAuto the measured cost of the workload's loop as compiled (GpuConfig::compilation);
-// 1 (one request a cycle) for a loop that was not measured or a recorded kernel (spec null).
+// kIssueCyclesAuto the loop's (loop_issue_cost_for); 1 (one request a cycle) where that is unknown.
 double cycle_issue_cost(const GpuConfig& config, const WorkloadSpec* spec);
 
 // The measured cost of gpubench's loop for this workload and compilation; 0 when not measured.
 double measured_issue_cost(const WorkloadSpec& spec, KernelCompilation compilation);
-
-// What limits the loop's issue on the H200: its scheduler's issue port, or a pipe that takes its
-// instructions at part rate (warps then wait on the pipe with their operands ready).
-enum class LoopLimit : std::uint8_t { unknown, issue, pipe };
+// What limits gpubench's loop for this workload and compilation on the H200; automatic when not
+// measured.
 LoopLimit measured_loop_limit(const WorkloadSpec& spec, KernelCompilation compilation);
 
+// The loop's cost per request as applied: GpuConfig::loop_issue_cost, or for kLoopIssueCostAuto the
+// measured cost of gpubench's loop (spec null, a recorded kernel: 0, unknown).
+double loop_issue_cost_for(const GpuConfig& config, const WorkloadSpec* spec);
+// What limits the loop as applied: GpuConfig::loop_limit, or for automatic gpubench's loop as
+// measured; issue for a loop not measured and a recorded kernel (spec null).
+LoopLimit loop_limit_for(const GpuConfig& config, const WorkloadSpec* spec);
+
 // GpuConfig::warp_age_weight as applied: the given weight, or for kWarpAgeWeightAuto
-// kPipeBoundWarpAgeWeight for a loop a pipe limits and 1 for any other (or a recorded kernel).
+// kPipeBoundWarpAgeWeight for a loop a pipe limits (loop_limit_for) and 1 for any other.
 double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec);
 // GpuConfig::miss_wait_turns as applied to a launch with `warps_per_sm` resident warps: the given
 // turns, or for kMissWaitAuto the share of a turn a miss makes a warp wait beyond its next turn.
@@ -33,8 +37,8 @@ double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec);
 // schedulers_per_sm) x burst x the loop's measured issue cost in cycles; a miss's data comes back
 // after lat_l1_miss cycles. Where the pass is the longer, the data is there by the warp's next turn
 // and a miss costs it nothing (0: loops the issue port or a pipe keeps busy); where it is the
-// shorter, the warp waits (lat_l1_miss - pass) / pass turns more than one that hit. 0 for a loop
-// whose issue cost was not measured, and for a recorded kernel.
+// shorter, the warp waits (lat_l1_miss - pass) / pass turns more than one that hit. The cost is
+// loop_issue_cost_for's; 0 where it is unknown, and for a recorded kernel, whose burst is unknown.
 double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, std::uint32_t warps_per_sm);
 // Measured: the pace of the warps the H200 leaves behind its group, each W times the one before
 // (scripts/warp_age_measure.py on the knee probe's warp ends, tests/data/h200/issue_cost/

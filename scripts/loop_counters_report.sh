@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The loop's own counters against the H200's table of gpubench's loops: the training and held-out
+# launches measured with the loop's counters beside the fidelity metrics (tests/data/h200/loop/,
+# from `scripts/device_heldout.sh loop`: gpubench --metrics ...,loop, one profiled launch each)
+# through `cachesim compare` (rows whose L2 hits exceed their lookups left out: one profiled launch a
+# metric group, so they come from different launches), writing tests/data/h200/loop/compare/MODEL.{csv,txt}:
+#
+#   own           every row with its own counters (compare's default for rows that carry them)
+#   table         the same rows with --ignore-loop-counters: gpubench's loops as the table has them
+#   unnamed_own   the held-out 32-bit and unrolled-once matmuls without their variant column, as a
+#                 kernel compiled some way the table does not know: with their own counters
+#   unnamed_table the same rows without the counters either: the table's 64-bit loop
+#
+#   scripts/loop_counters_report.sh [--jobs N] [MODEL ...]
+#
+# The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
+dir=tests/data/h200/loop
+jobs=0 models=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --jobs) jobs="$2"; shift 2 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "loop_counters_report: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) models+=("$1"); shift ;;
+  esac
+done
+[ ${#models[@]} -gt 0 ] || models=(own table unnamed_own unnamed_table)
+if [ ! -x "$bin" ]; then
+  echo "loop_counters_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
+  exit 2
+fi
+parallel=()
+[ "$jobs" = 0 ] || parallel=(--jobs "$jobs" --threads 1)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# The held-out 32-bit and unrolled-once matmuls with their variant column emptied.
+python3 - "$dir/loop_heldout_matmul.csv" "$tmp/unnamed_matmul.csv" <<'PY'
+import csv, sys
+with open(sys.argv[1]) as f:
+    rows = list(csv.DictReader(f))
+with open(sys.argv[2], "w", newline="") as f:
+    # the compilation goes to the set column, so that the report still gives each its own table
+    out = csv.DictWriter(f, fieldnames=list(rows[0]) + ["set"], lineterminator="\n")
+    out.writeheader()
+    for r in rows:
+        if r["variant"] in ("index32", "unroll1"):
+            out.writerow({**r, "variant": "", "set": "unnamed " + r["variant"]})
+PY
+all=(--measured "training=$dir/loop_training_stencil.csv" --measured "training=$dir/loop_training_matmul.csv"
+     --measured "heldout=$dir/loop_heldout_stencil.csv" --measured "heldout=$dir/loop_heldout_matmul.csv")
+mkdir -p "$dir/compare"
+for model in "${models[@]}"; do
+  case "$model" in
+    own) measured=("${all[@]}"); options=() ;;
+    table) measured=("${all[@]}"); options=(--ignore-loop-counters) ;;
+    unnamed_own) measured=(--measured "unnamed=$tmp/unnamed_matmul.csv"); options=() ;;
+    unnamed_table) measured=(--measured "unnamed=$tmp/unnamed_matmul.csv"); options=(--ignore-loop-counters) ;;
+    *) echo "loop_counters_report: unknown model $model (own, table, unnamed_own, unnamed_table)" >&2; exit 2 ;;
+  esac
+  echo "loop_counters_report: $model" >&2
+  "$bin" compare --preset h200 "${measured[@]}" --skip-invalid-rows "${options[@]}" "${parallel[@]}" --no-progress --plot none \
+    --out "$dir/compare/$model.csv" > "$dir/compare/$model.txt.new"
+  mv "$dir/compare/$model.txt.new" "$dir/compare/$model.txt"
+done
