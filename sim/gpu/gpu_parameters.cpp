@@ -472,8 +472,8 @@ std::vector<GpuParameter> make_table() {
                  .group = "Scheduling", .type = P::text, .range = "auto or above 0 to 1",
                  .help = "lrr with a rate spread: each live warp of an older block on the same scheduler (warp slot "
                          "mod 4), past --warp-age-group, multiplies a warp's rate by W, so blocks progress oldest "
-                         "first; W, or auto (the measured weight for gpubench's loops that a pipe limits, 1 for the "
-                         "others: --compilation); 1: none",
+                         "first; W, or auto (the measured weight for loops a pipe limits, 1 for the others: "
+                         "--loop-limit); 1: none",
                  .get = get_real_or_auto<&GpuConfig::warp_age_weight, kWarpAgeWeightValues>,
                  .set = set_real_or_auto<&GpuConfig::warp_age_weight, kWarpAgeWeightValues>,
                  // the loop's weight for "auto"; only the rounds' loose round robin with rates weighs ages
@@ -503,8 +503,9 @@ std::vector<GpuParameter> make_table() {
     t.push_back({.option = "miss-wait-turns", .report_key = "miss_wait_turns", .field = "miss_wait_turns",
                  .group = "Scheduling", .type = P::text, .range = "auto or 0..64",
                  .help = "lrr: a warp whose request misses in L1 is passed over on its next X turns (a fraction: "
-                         "one turn with that probability), X or auto (from gpubench's compiled loop: a loop whose "
-                         "scheduler comes back to a warp before its miss's data does; --compilation); 0: none",
+                         "one turn with that probability), X or auto (from the compiled loop: a loop whose "
+                         "scheduler comes back to a warp before its miss's data does; --loop-issue-cost, "
+                         "--compilation); 0: none",
                  .get = get_real_or_auto<&GpuConfig::miss_wait_turns, kMissWaitValues>,
                  .set = set_real_or_auto<&GpuConfig::miss_wait_turns, kMissWaitValues>,
                  // the loop's turns for "auto"; only the rounds' loose round robin passes warps over
@@ -645,8 +646,7 @@ std::vector<GpuParameter> make_table() {
     t.push_back({.option = "issue-cycles", .report_key = "issue_cycles", .field = "issue_cycles", .group = kCycles,
                  .type = P::text, .range = "auto or 1..1024",
                  .help = "cycles: cycles of its scheduler each request takes, the loop's other instructions "
-                         "included, N or auto (measured for gpubench's compiled loop: --compilation); 1: one "
-                         "request a cycle",
+                         "included, N or auto (the loop's: --loop-issue-cost); 1: one request a cycle",
                  .get = get_real_or_auto<&GpuConfig::issue_cycles, kIssueCyclesValues>,
                  .set = set_real_or_auto<&GpuConfig::issue_cycles, kIssueCyclesValues>,
                  // the loop's measured value for "auto"; the rounds issue one request a round
