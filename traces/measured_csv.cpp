@@ -1,5 +1,6 @@
 #include "traces/measured_csv.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -140,7 +141,8 @@ LoopColumns loop_columns(const CsvTable& t) {
     for (std::size_t i = 0; i < t.header.size(); ++i)
         if (std::string pipe = pipe_of_metric(t.header[i]); !pipe.empty())
             c.pipes.emplace_back(std::move(pipe), static_cast<int>(i));
-    // pipes alone say nothing of the issue port: such a file is read as one without the counters
+    // Instructions alone cannot tell whether a pipe limits the loop: refused. (Pipes alone say
+    // nothing of the issue port: read_loop reads such a file as one without the counters.)
     if (c.instructions >= 0 && c.pipes.empty())
         throw InputError(t.source + ": column '" + std::string(ncu::kInstExecuted) + "' without any '" +
                          std::string(ncu::kPipeCyclesPrefix) + "<pipe>" + std::string(ncu::kPipeCyclesSuffix) +
@@ -299,20 +301,15 @@ std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::str
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
         const auto& row = t.rows[r];
         if (row[static_cast<std::size_t>(id)].empty()) {  // the units row
-            for (std::size_t i = 0; i < metrics.size(); ++i) {
-                const std::string& unit = row[static_cast<std::size_t>(metrics[i])];
-                if (!unit.empty() && unit != "byte" && unit != "sector" && unit != "request" && unit != "%")
-                    throw InputError(Cell{t, r}.where(measured_metric_names()[i]) + ": unit '" + unit +
-                                     "' is scaled; collect with ncu --print-units base");
-            }
-            auto check_unit = [&](int column, std::string_view base_unit) {
+            auto check_unit = [&](int column, std::initializer_list<std::string_view> base_units) {
                 const std::string& unit = row[static_cast<std::size_t>(column)];
-                if (!unit.empty() && unit != base_unit)
+                if (!unit.empty() && std::find(base_units.begin(), base_units.end(), unit) == base_units.end())
                     throw InputError(Cell{t, r}.where(t.header[static_cast<std::size_t>(column)]) + ": unit '" + unit +
                                      "' is scaled; collect with ncu --print-units base");
             };
-            if (loop.instructions >= 0) check_unit(loop.instructions, "inst");
-            for (const auto& pipe : loop.pipes) check_unit(pipe.second, "cycle");
+            for (int column : metrics) check_unit(column, {"byte", "sector", "request", "%"});
+            if (loop.instructions >= 0) check_unit(loop.instructions, {"inst"});
+            for (const auto& pipe : loop.pipes) check_unit(pipe.second, {"cycle"});
             continue;
         }
         MeasuredRun run;
