@@ -73,6 +73,11 @@
 #             ...,loop; one profiled launch each, no reference check: loop_training_{stencil,matmul}.csv,
 #             loop_heldout_{stencil,matmul}.csv): whether the limit the presets read from the probes'
 #             table (tests/data/h200/issue_cost/issue_cost.csv) holds at every size, block and schedule
+#   loop_o1:  the same for a compilation the table does not know: gpubench built with ptxas at -O1
+#             (CMAKE_CUDA_FLAGS=-Xptxas -O1, build-device-o1), its kernels' loads per loop iteration
+#             from its SASS (sass_loads_o1.txt), and the held-out 1024^2 matmul at depth 512,
+#             block 128, and the 768^3 compilation probes' launches (blocks 128 and 256), every
+#             compilation, with the loop's counters (loop_o1_matmul.csv)
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
@@ -89,7 +94,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -218,6 +223,34 @@ if want loop; then
     --blocks 96
   with_loop variant_sweeps loop_heldout_matmul 60 --no-check --kernel matmul --size 1024x1024 --depth 512 \
     --schedules "$SCHEDULES" --blocks 128
+fi
+
+if want loop_o1; then
+  echo "== build with ptxas -O1"
+  cmake -S . -B build-device-o1 -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_FLAGS=-Xptxas -O1" \
+    >"$OUT/logs/build_o1.log" 2>&1 &&
+    cmake --build build-device-o1 -j"$(nproc)" --target gpubench >>"$OUT/logs/build_o1.log" 2>&1 ||
+    { tail -30 "$OUT/logs/build_o1.log"; pack_logs; exit 1; }
+  O1=build-device-o1/apps/gpubench/gpubench
+  # each profiled kernel's global loads, in order with its float adds (L, F), as the probe part counts them
+  cuobjdump -sass "$O1" | awk '
+    /Function :/ { if (name != "") print name ": " gsub(/L/, "L", seq) " loads\n" seq "\n"; name = ""; seq = ""
+                   if ($0 ~ /ProfiledLaunch/) name = $3; next }
+    name != "" { for (i = 1; i <= NF; ++i) { op = $i; if (op ~ /^@/) continue
+                 if (op ~ /^LDG/) { seq = seq "L"; break } if (op ~ /^(FADD|FFMA)/) { seq = seq "F"; break }
+                 if (op ~ /^[A-Z]/) break } }
+    END { if (name != "") print name ": " gsub(/L/, "L", seq) " loads\n" seq }' >"$OUT/sass_loads_o1.txt"
+  grep loads "$OUT/sass_loads_o1.txt" | grep -i matmul
+  LOOP_METRICS=$(accepted_metrics "$O1" smsp__inst_executed.sum sm__pipe_alu_cycles_active.sum \
+    sm__pipe_fma_cycles_active.sum sm__pipe_fmaheavy_cycles_active.sum sm__pipe_fmalite_cycles_active.sum \
+    sm__pipe_fp64_cycles_active.sum sm__pipe_tensor_cycles_active.sum)
+  for v in index64 index32 unroll1; do
+    BIN=$O1 SWEEP_METRICS="$METRICS,$LOOP_METRICS" PROFILE_REPS=1 sweep loop_o1_matmul 120 --no-check --kernel matmul \
+      --size 1024x1024 --depth 512 --schedules "$SCHEDULES" --blocks 128 --variants "$v"
+    BIN=$O1 SWEEP_METRICS="$METRICS,$LOOP_METRICS" PROFILE_REPS=1 sweep loop_o1_matmul 120 --no-check --kernel matmul \
+      --size 768x768 --depth 768 --schedules linear,column:32,column:64,column:128,tiled:32x32 --blocks 128,256 \
+      --variants "$v"
+  done
 fi
 
 if want heldout_stencil; then

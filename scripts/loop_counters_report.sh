@@ -10,6 +10,12 @@
 #   unnamed_own   the held-out 32-bit and unrolled-once matmuls without their variant column, as a
 #                 kernel compiled some way the table does not know: with their own counters
 #   unnamed_table the same rows without the counters either: the table's 64-bit loop
+#   o1            gpubench built with ptxas at -O1 (loop_o1_matmul.csv, `scripts/device_heldout.sh
+#                 loop_o1`), a compilation the table does not know, with its own counters and the
+#                 table's burst for its variant (32 loads an iteration for index64 and index32)
+#   o1_burst8_index64, o1_burst8_index32   the same compilations with the burst their SASS gives
+#                 (sass_loads_o1.txt: the unrolled loop's 8 loads, --gpu issue-burst=8; the
+#                 unrolled-once loop keeps its 2)
 #
 #   scripts/loop_counters_report.sh [--jobs N] [MODEL ...]
 #
@@ -27,7 +33,7 @@ while [ $# -gt 0 ]; do
     *) models+=("$1"); shift ;;
   esac
 done
-[ ${#models[@]} -gt 0 ] || models=(own table unnamed_own unnamed_table)
+[ ${#models[@]} -gt 0 ] || models=(own table unnamed_own unnamed_table o1 o1_burst8_index64 o1_burst8_index32)
 if [ ! -x "$bin" ]; then
   echo "loop_counters_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
@@ -58,7 +64,13 @@ for model in "${models[@]}"; do
     table) measured=("${all[@]}"); options=(--ignore-loop-counters) ;;
     unnamed_own) measured=(--measured "unnamed=$tmp/unnamed_matmul.csv"); options=() ;;
     unnamed_table) measured=(--measured "unnamed=$tmp/unnamed_matmul.csv"); options=(--ignore-loop-counters) ;;
-    *) echo "loop_counters_report: unknown model $model (own, table, unnamed_own, unnamed_table)" >&2; exit 2 ;;
+    o1) measured=(--measured "o1=$dir/loop_o1_matmul.csv"); options=() ;;
+    o1_burst8_index64|o1_burst8_index32)
+      measured=(--measured "o1=$dir/loop_o1_matmul.csv" --where "variant=${model#o1_burst8_}")
+      options=(--gpu issue-burst=8) ;;
+    *) echo "loop_counters_report: unknown model $model (own, table, unnamed_own, unnamed_table, o1," \
+            "o1_burst8_index64, o1_burst8_index32)" >&2
+       exit 2 ;;
   esac
   echo "loop_counters_report: $model" >&2
   "$bin" compare --preset h200 "${measured[@]}" --skip-invalid-rows "${options[@]}" "${parallel[@]}" --no-progress --plot none \

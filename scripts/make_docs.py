@@ -1513,6 +1513,41 @@ def gen_loop_counters_compare():
             + "\n" + "\n".join(out) + "\n")
 
 
+def gen_loop_o1():
+    """fidelity.md: gpubench built with ptxas at -O1, a compilation the table does not know, with its
+    own counters and the table's burst or its own SASS's."""
+    runs = [("o1", "the table's, by the variant")] + [
+        ("o1_burst8_" + v, "its SASS's (`--gpu issue-burst=8`)") for v in ("index64", "index32")]
+    out = ["| compilation (ptxas -O1) | limit by its counters | burst | runs | L1 within 3 | L1 beyond 6 | "
+           "mean \\|L1 error\\| | the naive order's L1 error (points) |",
+           "|---|---|---|---:|---:|---:|---:|---|"]
+    used = []
+    for model, burst in runs:
+        path = os.path.join(LOOP_DIR, "compare", model + ".csv")
+        used.append(path)
+        rows = read_csv(path)
+        for variant in ("index64", "index32", "unroll1"):
+            members = [r for r in rows if r["variant"] == variant]
+            if not members:
+                continue
+            limits = sorted({"pipe" if r["measured:loop_busiest"] != "issue" else "issue" for r in members})
+            pipes = sum(r["measured:loop_busiest"] != "issue" for r in members)
+            naive = [r for r in members if r["schedule"] == "linear"]
+            naive.sort(key=lambda r: (-int(r["width"]), int(r["block"])))
+            c = target_counts(members)
+            out.append("| {} | {} | {}: {} | {} | {}/{} | {} | {:.2f} | {} |".format(
+                variant, "pipe in {} of {}".format(pipes, len(members)) if len(limits) > 1 else limits[0],
+                2 if variant == "unroll1" else 8 if model != "o1" else 32, burst, c["runs"], c["l1_3"], c["runs"],
+                c["l1_6"], mean_l1_error(members), ", ".join("{}² b{} {:+.1f}".format(r["width"], r["block"], l1_error(r))
+                                                             for r in naive)))
+    return (note("from `cachesim compare`'s joined CSVs {}, written by `{}` on `{}` (`scripts/device_heldout.sh "
+                 "loop_o1`: gpubench built with `-Xptxas -O1`, the held-out 1024² matmul at depth 512 and block 128 "
+                 "and the 768³ compilation probes at blocks 128 and 256, one profiled launch each; its loads in "
+                 "`{}`)".format(", ".join("`{}`".format(p) for p in used), LOOP_COMPARE_CMD,
+                                os.path.join(LOOP_DIR, "loop_o1_matmul.csv"), os.path.join(LOOP_DIR, "sass_loads_o1.txt")))
+            + "\n" + "\n".join(out) + "\n")
+
+
 @functools.lru_cache(maxsize=None)
 def depth_probe_warp_ends():
     """The chip's warp ends of the depth probe's launches of several waves (768x768 and 1536x768,
@@ -2047,6 +2082,7 @@ GENERATORS = {
     "warp-age-measure": gen_warp_age_measure,
     "loop-limits": gen_loop_limits,
     "loop-counters-compare": gen_loop_counters_compare,
+    "loop-o1": gen_loop_o1,
     "block-warp-ends": gen_block_warp_ends,
     "next-wave-groups": gen_next_wave_groups,
     "knee-rounds": gen_knee_rounds,
