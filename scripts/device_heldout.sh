@@ -154,30 +154,45 @@ variant_sweeps() {
   for v in index32 unroll1; do sweep "$name" "$seconds" "$@" --variants "$v"; done
 }
 
+# sass_loads SASS: each profiled kernel of a cuobjdump -sass listing, its global loads (L), float
+# adds (F), stores (S) and branches (B) in order, and its loads before the first add.
+sass_loads() {
+  awk '
+  /Function :/ {
+    if (name != "") print name ": " gsub(/L/, "L", seq) " loads, " first " before the first F\n" seq "\n"
+    name = ""; seq = ""; first = -1
+    if ($0 ~ /ProfiledLaunch/) name = $3
+    next
+  }
+  name != "" {
+    for (i = 1; i <= NF; ++i) {
+      op = $i
+      if (op ~ /^@/) continue
+      if (op ~ /^LDG/) { seq = seq "L"; break }
+      if (op ~ /^(FADD|FFMA)/) { if (first < 0) first = gsub(/L/, "L", seq); seq = seq "F"; break }
+      if (op ~ /^STG/) { seq = seq "S"; break }
+      if (op ~ /^BRA/) { seq = seq "B"; break }
+      if (op ~ /^[A-Z]/) break
+    }
+  }
+  END { if (name != "") print name ": " gsub(/L/, "L", seq) " loads, " first " before the first F\n" seq }
+  ' "$1"
+}
+
+# loop_metrics GPUBENCH: the loop's counters (what limits the compiled loop) that CUPTI accepts.
+loop_metrics() {
+  accepted_metrics "$1" smsp__inst_executed.sum sm__pipe_alu_cycles_active.sum sm__pipe_fma_cycles_active.sum \
+    sm__pipe_fmaheavy_cycles_active.sum sm__pipe_fmalite_cycles_active.sum sm__pipe_fp64_cycles_active.sum \
+    sm__pipe_tensor_cycles_active.sum
+}
+# with_loop COMMAND...: the sweep with the loop's counters ($LOOP_METRICS) beside the fidelity
+# metrics, one profiled launch each.
+with_loop() { SWEEP_METRICS="$METRICS,$LOOP_METRICS" PROFILE_REPS=1 "$@"; }
+
 if want probe; then
   echo "== SASS"
   cuobjdump -sass "$BIN" >"$OUT/logs/gpubench.sass" || true
-  # Every profiled kernel: its global loads (L), float adds (F), stores (S), branches (B) in order.
-  awk '
-    /Function :/ {
-      if (name != "") print name ": " gsub(/L/, "L", seq) " loads, " first " before the first F\n" seq "\n"
-      name = ""; seq = ""; first = -1
-      if ($0 ~ /ProfiledLaunch/) name = $3
-      next
-    }
-    name != "" {
-      for (i = 1; i <= NF; ++i) {
-        op = $i
-        if (op ~ /^@/) continue
-        if (op ~ /^LDG/) { seq = seq "L"; break }
-        if (op ~ /^(FADD|FFMA)/) { if (first < 0) first = gsub(/L/, "L", seq); seq = seq "F"; break }
-        if (op ~ /^STG/) { seq = seq "S"; break }
-        if (op ~ /^BRA/) { seq = seq "B"; break }
-        if (op ~ /^[A-Z]/) break
-      }
-    }
-    END { if (name != "") print name ": " gsub(/L/, "L", seq) " loads, " first " before the first F\n" seq }
-  ' "$OUT/logs/gpubench.sass" >"$OUT/sass_loads_variants.txt"
+  sass_loads "$OUT/logs/gpubench.sass" >"$OUT/sass_loads_variants.txt"
   grep loads "$OUT/sass_loads_variants.txt"
   echo "== l2probe"
   timeout 120 build-device/apps/gpubench/l2probe "$OUT" >"$OUT/l2probe.txt" 2>&1
@@ -195,12 +210,8 @@ if want loop; then
   timeout 60 "$BIN" --counters cupti --metrics fidelity,loop --kernel matmul --size 256x256 --schedules linear \
     --blocks 128 --profile-reps 1 --reps 1 --out "$OUT/logs/named_sets.csv" >"$OUT/logs/named_sets.log" 2>&1
   echo "named sets fidelity,loop: rc=$?"
-  LOOP_METRICS=$(accepted_metrics "$BIN" smsp__inst_executed.sum sm__pipe_alu_cycles_active.sum \
-    sm__pipe_fma_cycles_active.sum sm__pipe_fmaheavy_cycles_active.sum sm__pipe_fmalite_cycles_active.sum \
-    sm__pipe_fp64_cycles_active.sum sm__pipe_tensor_cycles_active.sum)
+  LOOP_METRICS=$(loop_metrics "$BIN")
   echo "loop metrics: $LOOP_METRICS"
-  # one profiled launch each, the loop's counters beside the fidelity metrics
-  with_loop() { SWEEP_METRICS="$METRICS,$LOOP_METRICS" PROFILE_REPS=1 "$@"; }
   with_loop sweep loop_training_stencil 200 --no-check --kernel stencil --size 4096x4096 --stencil 9x9,3x3 \
     --schedules "$SCHEDULES" --blocks 128,256,1024
   with_loop sweep loop_training_matmul 120 --no-check --kernel matmul --size 1024x1024 --schedules "$SCHEDULES" \
@@ -232,24 +243,15 @@ if want loop_o1; then
     cmake --build build-device-o1 -j"$(nproc)" --target gpubench >>"$OUT/logs/build_o1.log" 2>&1 ||
     { tail -30 "$OUT/logs/build_o1.log"; pack_logs; exit 1; }
   O1=build-device-o1/apps/gpubench/gpubench
-  # each profiled kernel's global loads, in order with its float adds (L, F), as the probe part counts them
-  cuobjdump -sass "$O1" | awk '
-    /Function :/ { if (name != "") print name ": " gsub(/L/, "L", seq) " loads\n" seq "\n"; name = ""; seq = ""
-                   if ($0 ~ /ProfiledLaunch/) name = $3; next }
-    name != "" { for (i = 1; i <= NF; ++i) { op = $i; if (op ~ /^@/) continue
-                 if (op ~ /^LDG/) { seq = seq "L"; break } if (op ~ /^(FADD|FFMA)/) { seq = seq "F"; break }
-                 if (op ~ /^[A-Z]/) break } }
-    END { if (name != "") print name ": " gsub(/L/, "L", seq) " loads\n" seq }' >"$OUT/sass_loads_o1.txt"
+  cuobjdump -sass "$O1" >"$OUT/logs/gpubench_o1.sass" || true
+  sass_loads "$OUT/logs/gpubench_o1.sass" >"$OUT/sass_loads_o1.txt"
   grep loads "$OUT/sass_loads_o1.txt" | grep -i matmul
-  LOOP_METRICS=$(accepted_metrics "$O1" smsp__inst_executed.sum sm__pipe_alu_cycles_active.sum \
-    sm__pipe_fma_cycles_active.sum sm__pipe_fmaheavy_cycles_active.sum sm__pipe_fmalite_cycles_active.sum \
-    sm__pipe_fp64_cycles_active.sum sm__pipe_tensor_cycles_active.sum)
+  LOOP_METRICS=$(loop_metrics "$O1")
   for v in index64 index32 unroll1; do
-    BIN=$O1 SWEEP_METRICS="$METRICS,$LOOP_METRICS" PROFILE_REPS=1 sweep loop_o1_matmul 120 --no-check --kernel matmul \
-      --size 1024x1024 --depth 512 --schedules "$SCHEDULES" --blocks 128 --variants "$v"
-    BIN=$O1 SWEEP_METRICS="$METRICS,$LOOP_METRICS" PROFILE_REPS=1 sweep loop_o1_matmul 120 --no-check --kernel matmul \
-      --size 768x768 --depth 768 --schedules linear,column:32,column:64,column:128,tiled:32x32 --blocks 128,256 \
-      --variants "$v"
+    BIN=$O1 with_loop sweep loop_o1_matmul 120 --no-check --kernel matmul --size 1024x1024 --depth 512 \
+      --schedules "$SCHEDULES" --blocks 128 --variants "$v"
+    BIN=$O1 with_loop sweep loop_o1_matmul 120 --no-check --kernel matmul --size 768x768 --depth 768 \
+      --schedules linear,column:32,column:64,column:128,tiled:32x32 --blocks 128,256 --variants "$v"
   done
 fi
 
