@@ -40,6 +40,16 @@ def unit_costs(counters, requests):
     return cost
 
 
+def busiest_unit(cost):
+    """The unit of unit_costs() that limits the loop: the issue port wins a tie."""
+    return max(cost, key=cost.get)
+
+
+def loop_limit(busiest):
+    """What limits a loop whose busiest unit is `busiest`: the issue port, or a pipe."""
+    return "issue" if busiest == "issue" else "pipe"
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -55,7 +65,7 @@ def main():
         for launch, config in zip(launches, configs):
             requests = number(launch["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"])
             cost = unit_costs(launch, requests)
-            busiest = max(cost, key=cost.get)
+            busiest = busiest_unit(cost)
             out.writerow([kind, config["stencil_w"], config["stencil_h"], config["depth"], config["variant"],
                           int(requests), *(f"{cost.get(p, 0):.2f}" for p in ("issue", "alu", "fmaheavy", "fmalite")),
                           f"{cost.get('fma', 0):.2f}", busiest, f"{cost[busiest]:.2f}"])

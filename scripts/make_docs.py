@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-from issue_cost_table import ncu_rows, unit_costs  # scripts/, beside this file
+from issue_cost_table import busiest_unit, loop_limit, ncu_rows, unit_costs  # scripts/, beside this file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 H200 = "tests/data/h200"
@@ -1458,7 +1458,7 @@ def gen_loop_limits():
     for name in LOOP_FILES:
         for r in read_csv(os.path.join(LOOP_DIR, name)):
             cost = unit_costs(r, float(r["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]))
-            busiest = max(cost, key=cost.get)
+            busiest = busiest_unit(cost)
             key = (loop_name(r["kernel"], r["stencil_w"], r["stencil_h"]), r["variant"])
             launches.setdefault(key, []).append((r["schedule"], busiest, cost[busiest]))
     out = ["| loop | compilation | the table: limit, cycles a request | launches | same limit | cycles a request, "
@@ -1466,9 +1466,8 @@ def gen_loop_limits():
            "|---|---|---|---:|---:|---|---|"]
     for key in sorted(launches, key=lambda k: (k[0] != "matmul", k[0], k[1])):
         t = table[key]
-        limit = lambda busiest: "issue" if busiest == "issue" else "pipe"
         rows = launches[key]
-        same = sum(limit(b) == limit(t["busiest"]) for _, b, _ in rows)
+        same = sum(loop_limit(b) == loop_limit(t["busiest"]) for _, b, _ in rows)
         others = [c for s, _, c in rows if s != "morton"]
         morton = sorted({"{} {:.1f}".format(b, c) for s, b, c in rows if s == "morton"})
         out.append("| {} | {} | {} {} | {} | {} | {:.2f}-{:.2f} | {} |".format(
@@ -1530,13 +1529,14 @@ def gen_loop_o1():
             members = [r for r in rows if r["variant"] == variant]
             if not members:
                 continue
-            limits = sorted({"pipe" if r["measured:loop_busiest"] != "issue" else "issue" for r in members})
-            pipes = sum(r["measured:loop_busiest"] != "issue" for r in members)
+            pipes = sum(loop_limit(r["measured:loop_busiest"]) == "pipe" for r in members)
+            limit = "pipe" if pipes == len(members) else "issue" if pipes == 0 else "pipe in {} of {}".format(
+                pipes, len(members))
             naive = [r for r in members if r["schedule"] == "linear"]
             naive.sort(key=lambda r: (-int(r["width"]), int(r["block"])))
             c = target_counts(members)
             out.append("| {} | {} | {}: {} | {} | {}/{} | {} | {:.2f} | {} |".format(
-                variant, "pipe in {} of {}".format(pipes, len(members)) if len(limits) > 1 else limits[0],
+                variant, limit,
                 2 if variant == "unroll1" else 8 if model != "o1" else 32, burst, c["runs"], c["l1_3"], c["runs"],
                 c["l1_6"], mean_l1_error(members), ", ".join("{}² b{} {:+.1f}".format(r["width"], r["block"], l1_error(r))
                                                              for r in naive)))

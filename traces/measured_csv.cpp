@@ -159,10 +159,9 @@ std::optional<LoopCounters> read_loop(const CsvTable& t, std::size_t r, const Lo
     std::vector<PipeCycles> pipes;
     for (const auto& [pipe, column] : c.pipes) {
         const std::string& cycles = t.rows[r][static_cast<std::size_t>(column)];
-        if (cycles.empty())
-            throw InputError(Cell{t, r}.where(t.header[static_cast<std::size_t>(column)]) + ": empty where " +
-                             std::string(ncu::kInstExecuted) + " is given");
-        pipes.push_back({pipe, to_number(cycles, Cell{t, r}.where(t.header[static_cast<std::size_t>(column)]))});
+        const std::string where = Cell{t, r}.where(t.header[static_cast<std::size_t>(column)]);
+        if (cycles.empty()) throw InputError(where + ": empty where " + std::string(ncu::kInstExecuted) + " is given");
+        pipes.push_back({pipe, to_number(cycles, where)});
     }
     return at(Cell{t, r}.where(ncu::kInstExecuted), [&] { return loop_counters(requests, instructions, pipes); });
 }

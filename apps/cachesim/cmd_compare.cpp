@@ -495,6 +495,7 @@ int run_compare(int argc, char** argv) {
         for (const std::string& o : vm["gpu"].as<std::vector<std::string>>()) overrides.push_back(o);
 
     const bool skip_invalid = vm["skip-invalid-rows"].as<bool>();
+    const bool ignore_loop_counters = vm["ignore-loop-counters"].as<bool>();
     std::vector<InvalidMeasuredRow> invalid;
     std::vector<MeasuredRun> measured;
     for (const std::string& arg : paths) {
@@ -528,7 +529,7 @@ int run_compare(int argc, char** argv) {
         }
         for (MeasuredRun& r : runs) {
             if (r.set.empty()) r.set = set;
-            if (vm["ignore-loop-counters"].as<bool>()) r.loop.reset();
+            if (ignore_loop_counters) r.loop.reset();
             compilation_of(r);  // an unknown variant is refused before minutes of simulation
         }
         measured.insert(measured.end(), runs.begin(), runs.end());
