@@ -7,17 +7,23 @@
 # why the 32-bit build of the matmul shares less in L1, the warp states (why warps did not issue)
 # of held-out launches compiled both ways; and the knee: how many warps a scheduler runs at full
 # speed in each compiled matmul loop (the same loop with 1 to 16 warps per scheduler, one wave:
-# cycles stay flat while each warp's own latency limits it and grow once the scheduler does). Usage:
-#   scripts/device_issue_cost.sh [probe|states|knee|all]   (default all: probe and states)
+# cycles stay flat while each warp's own latency limits it and grow once the scheduler does); and
+# the probe loops' executed instructions, PC by PC (what a recorded trace holds), beside each pipe's
+# instructions and active cycles, to check the opcode-to-pipe table a recorded kernel's loop is
+# read with (docs/trace-format.md). Usage:
+#   scripts/device_issue_cost.sh [probe|states|knee|opcodes|all]   (default all: probe and states)
 # Writes under $OUT (default ./device-out): probe: ncu_{stencil,matmul}.csv (ncu --page raw),
 # rows_{stencil,matmul}.csv (gpubench's rows, in the same order; scripts/issue_cost_table.py
 # turns them into issue_cost.csv); states: warp_states_{1536,1024}.csv and
 # rows_warp_states_{1536,1024}.csv; knee: {knee,knee_spread}.csv and rows_{knee,knee_spread}.csv;
+# opcodes: opcodes_source.csv (ncu --page source: every SASS instruction of each probe launch with
+# its executed warp instructions, launch after launch), opcodes_raw.csv (the launches' counters),
+# rows_opcodes.csv (gpubench's rows), likewise opcodes_o1_* for gpubench built with ptxas -O1;
 # and environment.txt.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 PART=${1:-all}
-case $PART in probe|states|knee|all) ;; *) echo "unknown part $PART (probe, states, knee or all)" >&2; exit 2;; esac
+case $PART in probe|states|knee|opcodes|all) ;; *) echo "unknown part $PART (probe, states, knee, opcodes or all)" >&2; exit 2;; esac
 OUT=${OUT:-$PWD/device-out}
 mkdir -p "$OUT/logs"
 cmake -S . -B build-device -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/logs/build.log" 2>&1 &&
@@ -37,6 +43,44 @@ run() {
     --out "$OUT/rows_$name.csv" >"$OUT/ncu_$name.csv" 2>"$OUT/logs/$name.err"
   echo "rc=$? $name"
 }
+if [ "$PART" = opcodes ]; then
+  . scripts/device_common.sh
+  ncu --version >>"$OUT/environment.txt"
+  # Each pipe's instructions and active cycles, where this ncu knows the metric.
+  ncu --query-metrics --chip gh100 >"$OUT/logs/query_metrics.txt" 2>&1
+  OPM=smsp__inst_executed.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+  for p in alu fma fmaheavy fmalite fp64 lsu uniform xu adu cbu tensor fp16; do
+    for m in smsp__inst_executed_pipe_$p sm__pipe_${p}_cycles_active; do
+      grep -q "^$m " "$OUT/logs/query_metrics.txt" && OPM=$OPM,$m.sum
+    done
+  done
+  echo "$OPM" >"$OUT/logs/opcode_metrics.txt"
+  # opcode_run NAME GPUBENCH ARGS...: the launches with the source counters into a report, then its
+  # source page (SASS, executed instructions per PC) and raw page.
+  opcode_run() {
+    local name=$1 bin=$2
+    shift 2
+    timeout 300 ncu --kernel-name-base demangled --kernel-name regex:ProfiledLaunch --cache-control all \
+      --clock-control none --section SourceCounters --metrics "$OPM" -f -o "$OUT/logs/$name" \
+      "$bin" --counters ncu "$@" --variants index64,index32,unroll1 --reps 1 --warmup 0 --no-check \
+      --out "$OUT/rows_$name.csv" >"$OUT/logs/$name.log" 2>&1
+    echo "rc=$? $name"
+    ncu -i "$OUT/logs/$name.ncu-rep" --page source --csv --print-source sass >"$OUT/${name}_source.csv" 2>"$OUT/logs/${name}_source.err"
+    echo "rc=$? $name source"
+    ncu -i "$OUT/logs/$name.ncu-rep" --page raw --csv --print-units base >"$OUT/logs/${name}_raw_all.csv" 2>&1
+    ncu_raw_rows "$OUT/logs/${name}_raw_all.csv" "$OUT/${name}_raw.csv"
+  }
+  opcode_run opcodes_stencil "$BIN" --kernel stencil --size 1024x1024 --stencil 3x3,5x5,7x7,9x9,3x5,11x11,13x13 \
+    --blocks 256 --schedules linear
+  opcode_run opcodes_matmul "$BIN" --kernel matmul --size 512x512 --depth 512 --blocks 128 --schedules linear
+  cmake -S . -B build-device-o1 -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CUDA_FLAGS=-Xptxas -O1" \
+    >"$OUT/logs/build_o1.log" 2>&1 &&
+    cmake --build build-device-o1 -j"$(nproc)" --target gpubench >>"$OUT/logs/build_o1.log" 2>&1 &&
+    opcode_run opcodes_o1_matmul build-device-o1/apps/gpubench/gpubench --kernel matmul --size 512x512 --depth 512 \
+      --blocks 128 --schedules linear
+  pack_logs
+  exit 0
+fi
 if [ "$PART" = knee ]; then
   # 128-thread blocks of the matmul, 132*m rows, depth 3072 (a long launch): m blocks an SM in one
   # wave, so m warps on each of its four schedulers. knee: width 128, one block a row, every block

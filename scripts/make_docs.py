@@ -1573,6 +1573,52 @@ DEPTH_PROBE_ENDS_SOURCE = ("`{}_index32.csv.gz` and `{}_index32.csv.gz` (`script
                            "gpubench `--warp-ends`, launch 0".format(*KNEE_ENDS_RUNS))
 
 
+OPCODE_MIX = ISSUE_COST + "/opcode_mix.csv"
+OPCODE_COUNTERS = ISSUE_COST + "/opcode_counters.csv"
+
+
+def heavy_only_cycles(opcode, count):
+    """The fma pipe's heavy-half-only cycles of `count` executions of `opcode`: integer multiplies,
+    4 cycles when wide or high, else 2 (NVIDIA's pipe classes; the H200's counters: fidelity.md)."""
+    name, *modifiers = opcode.split(".")
+    if name not in ("IMAD", "IMUL", "IDP"):
+        return 0
+    return count * (4 if "WIDE" in modifiers or "HI" in modifiers else 2)
+
+
+def gen_recorded_loop():
+    """fidelity.md: each probe loop's limit from its executed instructions (what a traceg holds)
+    against its counters."""
+    heavy_only = {}
+    for r in read_csv(OPCODE_MIX):
+        heavy_only[r["launch"]] = heavy_only.get(r["launch"], 0) + heavy_only_cycles(r["opcode"], int(r["warp_instructions"]))
+    out = ["| loop | compilation | build | the counters: limit, cycles a request | the instructions: limit, cycles a "
+           "request | the heavy half's cycles a request: the chip, the even split |",
+           "|---|---|---|---|---|---|"]
+    agree = 0
+    for r in read_csv(OPCODE_COUNTERS):
+        req = float(r["load_requests"])
+        fma = float(r["fmaheavy_cycles"]) + float(r["fmalite_cycles"])
+        measured = {"issue": float(r["warp_instructions"]) / req, "alu": float(r["alu_cycles"]) / req,
+                    "fmaheavy": float(r["fmaheavy_cycles"]) / req, "fmalite": float(r["fmalite_cycles"]) / req,
+                    "fma": fma / 2 / req}
+        split = max(heavy_only[r["launch"]], fma / 2) / req
+        recorded = {"issue": measured["issue"], "alu": measured["alu"], "fmaheavy": split}
+        m, rec = busiest_unit(measured), busiest_unit(recorded)
+        agree += loop_limit(m) == loop_limit(rec)
+        out.append("| {} | {} | {} | {} {:.2f} | {} {:.2f}{} | {:.2f}, {:.2f} |".format(
+            r["kernel"] + (" " + r["box"] if r["box"] else ""), r["variant"], r["build"], m, measured[m], rec,
+            recorded[rec], "" if loop_limit(m) == loop_limit(rec) else " (differs)", measured["fmaheavy"], split))
+    return (note("from `{}` and `{}` (`scripts/device_issue_cost.sh opcodes`, `scripts/opcode_mix.py`: the probe "
+                 "launches of the issue-cost table, each launch's executed instructions PC by PC from Nsight "
+                 "Compute's source page, beside its counters). The counters' limit is the busiest of the issue port "
+                 "and the pipes per load request; the instructions' takes the issue port and the ALU as counted (the "
+                 "opcode table gives both exactly) and the heavy half as the larger of its integer multiplies and half "
+                 "the fma pipe's cycles. Same limit (issue port or a pipe): {} of {}".format(
+                     OPCODE_COUNTERS, OPCODE_MIX, agree, len(out) - 2))
+            + "\n" + "\n".join(out) + "\n")
+
+
 def gen_block_warp_ends():
     """How closely a block's warps end together on the chip, blocks left behind included."""
     ends = depth_probe_warp_ends()
@@ -2081,6 +2127,7 @@ GENERATORS = {
     "knee-ends": gen_knee_ends,
     "warp-age-measure": gen_warp_age_measure,
     "loop-limits": gen_loop_limits,
+    "recorded-loop": gen_recorded_loop,
     "loop-counters-compare": gen_loop_counters_compare,
     "loop-o1": gen_loop_o1,
     "block-warp-ends": gen_block_warp_ends,

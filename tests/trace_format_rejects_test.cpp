@@ -83,10 +83,10 @@ TEST(TraceFormatRejects, PayloadFlipIsAChecksumErrorAtTheBlock) {
 
 TEST(TraceFormatRejects, WrongVersionAndMagic) {
     std::string file = valid_file();
-    std::string v3 = file;
-    v3[8] = 3;
-    EXPECT_NE(rejection(v3).find("byte 8: unsupported trace version 3 (this build reads versions 1 and 2)"),
-              std::string::npos) << rejection(v3);
+    std::string v4 = file;
+    v4[8] = 4;
+    EXPECT_NE(rejection(v4).find("byte 8: unsupported trace version 4 (this build reads versions 1 to 3)"),
+              std::string::npos) << rejection(v4);
     std::string other = file;
     other[0] = 'X';
     EXPECT_NE(rejection(other).find("byte 0: not a cachesim trace"), std::string::npos) << rejection(other);

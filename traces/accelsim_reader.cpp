@@ -259,6 +259,7 @@ bool TracegReader::next_warp(WarpAccesses& out) {
         if (state_ == State::instructions && remaining_ == 0) {
             state_ = State::block_begun;
             ++counts_.warps;
+            profiler_.end_warp();
             return true;
         }
         if (pending_line_) {
@@ -360,6 +361,7 @@ void TracegReader::instruction_line(WarpAccesses& out) {
         if (!is_register(need("destination register"))) fail("bad destination register '" + std::string(tok) + "'");
     const std::string_view opcode = need("opcode");
     if (!is_opcode(opcode)) fail("bad opcode '" + std::string(opcode) + "'");
+    profiler_.add(pc, opcode);
     decimal("source register count", registers);
     if (registers > kWarpSize) fail("source register count " + std::to_string(registers) + " is implausible");
     for (std::uint32_t i = 0; i < registers; ++i)
@@ -453,7 +455,10 @@ void TracegReader::instruction_line(WarpAccesses& out) {
     case Space::local: ++counts_.local; return;
     case Space::constant: ++counts_.constant; return;
     case Space::other: ++counts_.other_memory; return;
-    case Space::global_load: ++counts_.global_loads; break;
+    case Space::global_load:
+        ++counts_.global_loads;
+        if (mask != 0) profiler_.load_request();
+        break;
     case Space::global_store: ++counts_.global_stores; break;
     default: ++counts_.global_atomics; break;
     }
@@ -575,6 +580,7 @@ TracegConversion convert_traceg(const std::string& in_path, const std::string& o
         pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
         result.kernel = reader.kernel();
         result.counts = reader.counts();
+        result.loop = reader.loop();
     }
     // Pass 2: write every thread's accesses, each tagged with its region.
     buffer.rewind();  // (before anything is written: a pipe cannot be read twice)
@@ -582,6 +588,7 @@ TracegConversion convert_traceg(const std::string& in_path, const std::string& o
     header.elem_bytes = 1;
     header.arrays = regions_for_pages(pages);
     header.launch = result.kernel.launch;
+    if (!result.loop.empty()) header.loop = result.loop;
     cst::TraceWriter writer(out_path, header, zstd_level);
     std::istream in(&buffer);
     TracegReader reader(in, input.name());

@@ -3,7 +3,8 @@
 // post-processing write (one kernel launch: a header, then per thread block and warp the warp's
 // instructions with their active mask and, for memory instructions, the lanes' addresses in one
 // of three compressed forms). The reader turns a kernel's global memory instructions into each
-// thread's accesses in program order; the converter writes them as a cst version 2 launch.
+// thread's accesses in program order, and its instructions into the kernel's loop (what limits
+// it, its loads per iteration); the converter writes them as a cst launch with that loop.
 // docs/trace-format.md ("Accel-Sim traces") describes the format and what is kept.
 #include <cstdint>
 #include <istream>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "traces/access.hpp"
+#include "traces/instruction_pipes.hpp"
 #include "traces/trace_format.hpp"
 
 namespace cachesim::accelsim {
@@ -66,6 +68,8 @@ public:
     // The next warp (blocks in launch order, warps in increasing order); false at the end.
     bool next_warp(WarpAccesses& out);
     const ImportCounts& counts() const { return counts_; }
+    // The kernel's loop from the instructions of the warps read so far (instruction_pipes.hpp).
+    RecordedLoop loop() const { return profiler_.loop(); }
 
 private:
     enum class State { header, between_blocks, block_begun, warp_named, instructions };
@@ -82,6 +86,7 @@ private:
     std::string name_;
     KernelInfo kernel_;
     ImportCounts counts_;
+    InstructionProfiler profiler_;
     std::string line_;
     std::uint64_t line_number_ = 0;
     bool have_grid_ = false, have_block_ = false;
@@ -103,10 +108,12 @@ private:
 struct TracegConversion {
     KernelInfo kernel;
     ImportCounts counts;
+    RecordedLoop loop;        // the kernel's loop (empty without global load requests)
     cst::TraceHeader header;  // as written
 };
 
-// Converts `in_path` (a plain-text traceg) to the cst version 2 trace `out_path`. Reads the input
+// Converts `in_path` (a plain-text traceg) to the cst trace `out_path`: version 3, with the
+// kernel's loop, when the kernel makes global load requests, else version 2. Reads the input
 // twice: first to check it all and find the address regions its accesses touch (the arrays),
 // then to write. Nothing is written when the input is bad.
 TracegConversion convert_traceg(const std::string& in_path, const std::string& out_path, int zstd_level = 3);

@@ -72,6 +72,36 @@ LaunchGeometry decode_launch(ByteCursor& in) {
     return g;
 }
 
+void encode_loop(std::string& out, const RecordedLoop& l) {
+    for (std::uint64_t v : {l.load_requests, l.warp_instructions, l.alu_cycles, l.fma_heavy_only_cycles, l.fma_either_cycles})
+        put_u64(out, v);
+    put_u32(out, l.loads_per_iteration);
+}
+
+// A loop no trace could give is refused: every load request is an instruction, a pipe takes at
+// most 4 cycles of an instruction (instruction_pipes.hpp), an iteration holds at most every load.
+RecordedLoop decode_loop(ByteCursor& in) {
+    RecordedLoop l;
+    const std::uint64_t at = in.offset();
+    l.load_requests = in.u64("loop load requests");
+    l.warp_instructions = in.u64("loop warp instructions");
+    l.alu_cycles = in.u64("loop ALU cycles");
+    l.fma_heavy_only_cycles = in.u64("loop fma heavy-only cycles");
+    l.fma_either_cycles = in.u64("loop fma either-half cycles");
+    l.loads_per_iteration = in.u32("loop loads per iteration");
+    const auto text = [](std::uint64_t v) { return std::to_string(v); };
+    if (l.load_requests == 0 || l.warp_instructions < l.load_requests)
+        in.fail_at(at, "loop of " + text(l.load_requests) + " load requests in " + text(l.warp_instructions) +
+                           " warp instructions is impossible (at least one request, each an instruction)");
+    const std::uint64_t cap = l.warp_instructions > ~0ull / 4 ? ~0ull : 4 * l.warp_instructions;
+    if (l.alu_cycles > cap || l.fma_heavy_only_cycles > cap || l.fma_either_cycles > cap - l.fma_heavy_only_cycles)
+        in.fail_at(at + 16, "loop pipe cycles exceed 4 per warp instruction (" + text(l.warp_instructions) + ")");
+    if (l.loads_per_iteration == 0 || l.loads_per_iteration > l.load_requests)
+        in.fail_at(at + 40, "loop loads per iteration " + text(l.loads_per_iteration) + " is outside 1.." +
+                                text(l.load_requests));
+    return l;
+}
+
 }  // namespace
 
 std::string LaunchGeometry::describe() const {
@@ -115,6 +145,7 @@ std::string encode_header_body(const TraceHeader& h) {
     put_u8(out, h.workload ? 1 : 0);
     if (h.workload) encode_workload(out, *h.workload);
     if (h.version >= kVersionLaunch) encode_launch(out, h.launch.value_or(LaunchGeometry{}));
+    if (h.version >= kVersionLoop) encode_loop(out, h.loop.value_or(RecordedLoop{}));
     return out;
 }
 
@@ -195,6 +226,7 @@ TraceHeader decode_header_body(std::string_view body, std::uint32_t version) {
             in.fail_at(launch_at, "launch " + h.launch->describe() + " is not the 1D launch of the workload's " +
                                       std::to_string(h.steps) + " threads");
     }
+    if (version >= kVersionLoop) h.loop = decode_loop(in);
     if (in.remaining() != 0)
         in.fail(std::to_string(in.remaining()) + " unexpected bytes after the header fields");
     return h;

@@ -3,13 +3,17 @@
 // blocks. All integers are little-endian. Version 1: steps of a fixed number of accesses (plain
 // traces, and workloads without a launch). Version 2: a kernel launch, its geometry in the header;
 // a step is one thread, named by its global linear index (block * threads per block + thread in
-// block), with its own number of accesses. This build writes both and reads both.
+// block), with its own number of accesses. Version 3: a version 2 launch whose header also holds
+// the kernel's compiled loop as its executed instructions give it (RecordedLoop: a converted
+// Accel-Sim trace). This build writes and reads all three.
 //
 //   offset  size  field
 //   0       8     magic "CSTRACE\x1a"
 //   8       4     version (1 or 2)
 //   12      4     header body length H (at most kMaxHeaderBytes)
-//   16      H     header body (see TraceHeader; written by encode_header_body)
+//   16      H     header body (see TraceHeader; written by encode_header_body; version 3 ends it
+//                 with the loop: u64 load requests, u64 warp instructions, u64 ALU cycles, u64 fma
+//                 heavy-only cycles, u64 fma either-half cycles, u32 loads per iteration)
 //   16+H    8     checksum of bytes 0 .. 16+H
 //   then blocks, each: 32-byte block header + payload
 //     u32 tag "CSTB", u32 payload bytes, u32 accesses, u32 steps, u64 first step,
@@ -33,6 +37,7 @@
 #include <vector>
 
 #include "traces/access_source.hpp"
+#include "traces/recorded_loop.hpp"
 #include "traces/workload_spec.hpp"
 
 namespace cachesim::cst {
@@ -40,6 +45,7 @@ namespace cachesim::cst {
 inline constexpr char kMagic[8] = {'C', 'S', 'T', 'R', 'A', 'C', 'E', '\x1a'};
 inline constexpr std::uint32_t kVersionPlain = 1;   // fixed-size steps, no launch
 inline constexpr std::uint32_t kVersionLaunch = 2;  // threads of a kernel launch
+inline constexpr std::uint32_t kVersionLoop = 3;    // a launch and its kernel's recorded loop
 inline constexpr std::uint32_t kPreambleBytes = 16;  // magic, version, header length
 inline constexpr std::uint32_t kMaxHeaderBytes = 1u << 20;
 inline constexpr std::uint32_t kBlockHeaderBytes = 32;
@@ -83,6 +89,7 @@ struct TraceHeader {
     std::vector<ArrayInfo> arrays;        // at least one; accesses index into it
     std::optional<WorkloadSpec> workload; // the workload and schedule that produced it, if any
     std::optional<LaunchGeometry> launch; // version 2: the launch whose threads the steps are
+    std::optional<RecordedLoop> loop;     // version 3: the launch's kernel's loop (never empty)
 };
 
 // The header body (without preamble and checksum); decode throws InputError naming the byte

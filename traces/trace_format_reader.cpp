@@ -80,10 +80,10 @@ void TraceFileSource::open_and_check() {
     if (std::memcmp(preamble, kMagic, sizeof kMagic) != 0)
         fail(0, "not a cachesim trace (bad magic; expected \"CSTRACE\\x1a\")");
     const std::uint32_t version = load_le<std::uint32_t>(preamble + 8);
-    if (version != kVersionPlain && version != kVersionLaunch)
+    if (version != kVersionPlain && version != kVersionLaunch && version != kVersionLoop)
         fail(8, "unsupported trace version " + std::to_string(version) + " (this build reads versions " +
-                    std::to_string(kVersionPlain) + " and " + std::to_string(kVersionLaunch) + ")");
-    launch_ = version == kVersionLaunch;
+                    std::to_string(kVersionPlain) + " to " + std::to_string(kVersionLoop) + ")");
+    launch_ = version >= kVersionLaunch;
     const std::uint32_t body_bytes = load_le<std::uint32_t>(preamble + 12);
     if (body_bytes > kMaxHeaderBytes)
         fail(12, "header length " + std::to_string(body_bytes) + " exceeds the limit of " +

@@ -17,7 +17,9 @@ TraceWriter::TraceWriter(std::string path, TraceHeader header, int zstd_level)
     if (header_.arrays.size() > kMaxArrays) throw InputError(path_ + ": too many arrays for a cst trace");
     for (const ArrayInfo& a : header_.arrays)
         if (a.name.size() > kMaxNameBytes) throw InputError(path_ + ": array name '" + a.name + "' is too long");
-    header_.version = header_.launch ? kVersionLaunch : kVersionPlain;
+    if (header_.loop && (!header_.launch || header_.loop->empty()))
+        throw InputError(path_ + ": a recorded loop needs a launch and at least one load request");
+    header_.version = header_.loop ? kVersionLoop : header_.launch ? kVersionLaunch : kVersionPlain;
     if (header_.launch) {
         const LaunchGeometry& g = *header_.launch;
         for (int i = 0; i < 3; ++i)

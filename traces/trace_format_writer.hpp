@@ -19,8 +19,8 @@ namespace cachesim::cst {
 class TraceWriter {
 public:
     // `header` supplies the arrays, element size, workload and launch; counts are filled in as
-    // steps arrive. With a launch the file is version 2 (threads with their identity), without
-    // one version 1. Throws InputError when the temporary file cannot be created.
+    // steps arrive. With a launch the file is version 2 (threads with their identity), 3 with a
+    // recorded loop as well, without one version 1. Throws InputError when the temporary file cannot be created.
     TraceWriter(std::string path, TraceHeader header, int zstd_level = 3);
     ~TraceWriter();  // without finish(): the temporary file is removed
     TraceWriter(const TraceWriter&) = delete;

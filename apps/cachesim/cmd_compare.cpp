@@ -26,6 +26,7 @@
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "sim/gpu/loop_issue_cost.hpp"
 #include "sim/text.hpp"
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
@@ -166,11 +167,7 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
 // presets' scheduling rules, as the H200's table does for gpubench's loops. The counters are of
 // the compiled code (instructions and pipe cycles per load request), not of the caches.
 void apply_loop_counters(const MeasuredRun& run, GpuConfig& config) {
-    if (!run.loop) return;
-    if (config.loop_limit == LoopLimit::automatic)
-        config.loop_limit = run.loop->pipe_bound() ? LoopLimit::pipe : LoopLimit::issue;
-    if (config.loop_issue_cost == kLoopIssueCostAuto)
-        config.loop_issue_cost = std::clamp(run.loop->cycles_per_request, 1.0, kMaxIssueCycles);
+    if (run.loop) apply_launch_loop(config, *run.loop, 0);  // the burst is the compilation's (variant)
 }
 
 // Where a measured row's L2 started: gpubench's l2_start column (warm with --warm-l2), else cold.

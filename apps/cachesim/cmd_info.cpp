@@ -93,6 +93,7 @@ int run_info(int argc, char** argv) {
     if (h.launch)
         std::cout << "launch:            " << h.launch->describe() << " (" << h.launch->blocks() << " blocks of "
                   << h.launch->threads_per_block() << " threads)\n";
+    if (h.loop) std::cout << "loop:              " << h.loop->describe() << "\n";
     std::cout << "workload:          "
               << (h.workload ? h.workload->describe()
                              : std::string(h.launch ? "none (a recorded kernel)" : "none (plain trace)"))

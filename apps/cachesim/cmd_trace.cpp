@@ -97,7 +97,9 @@ int convert_accelsim_trace(const std::string& in, const std::string& out, int le
     std::cout << "wrote " << out << ": " << h.steps << " threads, " << h.accesses << " accesses in " << h.blocks
               << " blocks, " << h.launch->describe() << ", " << h.arrays.size() << " address regions; kernel '"
               << c.kernel.name << "' (Accel-Sim tracer version " << c.kernel.tracer_version << ")\n  "
-              << accelsim::describe(c.counts) << "\n";
+              << accelsim::describe(c.counts) << "\n  loop: " << c.loop.describe()
+              << (c.loop.empty() ? "" : " (the GPU model's --issue-burst, --loop-limit and --loop-issue-cost auto)")
+              << "\n";
     return 0;
 }
 

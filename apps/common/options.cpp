@@ -13,6 +13,7 @@
 #include "apps/common/presets.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "sim/gpu/loop_issue_cost.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"
 #include "traces/trace_input.hpp"
@@ -348,6 +349,7 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     if (o.model == ModelKind::gpu && o.preset.empty()) o.preset = kDefaultGpuPreset;
     reject_options_that_do_not_apply(vm, o);
     std::uint32_t trace_block = 0;
+    std::optional<RecordedLoop> trace_loop;
     if (vm.count("trace")) {
         o.trace_path = vm["trace"].as<std::string>();
         o.trace_input = resolve_trace_input(vm["trace-format"].as<std::string>(), o.trace_path);
@@ -367,6 +369,7 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
                 throw InputError(o.trace_path + ": a version 1 trace holds no launch; the GPU model replays "
                                  "version 2 traces (cachesim trace writes them by default)");
             trace_block = trace.header().launch->threads_per_block();
+            trace_loop = trace.header().loop;
         }
     } else {
         WorkloadSpec w;
@@ -387,6 +390,12 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     }
     if (o.model == ModelKind::gpu) {
         o.gpu = read_gpu(vm, o, trace_block);
+        // A trace that carries its kernel's loop (cst version 3) is replayed with it where the
+        // options leave the loop to auto, as gpubench's kernels are with the H200's table.
+        if (trace_loop) {
+            o.trace_loop = trace_loop;
+            apply_launch_loop(o.gpu, trace_loop->counters(), trace_loop->loads_per_iteration);
+        }
         o.hierarchy.l1 = effective_l1(o.gpu);
         o.hierarchy.l2 = o.gpu.l2;
         return o;

@@ -30,6 +30,8 @@ struct SimulationOptions {
     std::shared_ptr<const accelsim::ConvertedTrace> traceg;  // --trace-format traceg: trace_path is its cst
     // The trace as the user named it, for reports (a traceg's temporary conversion is not).
     const std::string& trace_shown() const { return traceg ? traceg->source_path() : trace_path; }
+    // The replayed trace's kernel loop (cst version 3), applied to gpu's auto loop options.
+    std::optional<RecordedLoop> trace_loop;
     ModelKind model = ModelKind::thread;
     std::string preset;
     HierarchyConfig hierarchy;  // gpu: the L1 as simulated (carve-out resolved) and the whole L2

@@ -433,7 +433,8 @@ std::vector<GpuParameter> make_table() {
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
                  .type = P::text, .range = "auto or 1..65536",
                  .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "
-                         "gpubench's compiled loop: stencil SWxSH, matmul 32); 1: one request per turn",
+                         "the compiled loop: gpubench's stencil SWxSH, matmul 32; a traceg's from its instructions); "
+                         "1: one request per turn",
                  .get = [](const GpuConfig& c) {
                      return c.issue_burst == kIssueBurstAuto ? std::string("auto") : std::to_string(c.issue_burst);
                  },
@@ -447,7 +448,8 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "1: one request per turn"),
                              only("h200", M, "auto: a warp issues the loads of one iteration of its compiled loop in "
                                              "a row, as nvcc -arch=sm_90 compiles gpubench's kernels (cuobjdump -sass: "
-                                             "tests/data/h200/sass_loads.txt; docs/h200-data.md)"),
+                                             "tests/data/h200/sass_loads.txt; docs/h200-data.md); a recorded kernel's "
+                                             "from its traceg's instructions (the loads between jumps back)"),
                              only("h100", M, "auto: the same compiled loops (cuobjdump -sass of the binary profiled "
                                              "on the H100: tests/data/h100/sass_loads_variants.txt)")}});
     t.push_back({.option = "block-start-skip", .report_key = "block_start_skip", .field = "block_start_skip",
@@ -546,7 +548,9 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(M, "auto: gpubench's compiled loops as measured on the H200, the busiest of the "
                                       "issue port and the pipes per load request (probe launches in no validation "
                                       "set: scripts/device_issue_cost.sh, tests/data/h200/issue_cost/issue_cost.csv); "
-                                      "any other loop, a recorded kernel's included, issue unless given (a loop of "
+                                      "a recorded kernel whose trace holds its instructions (an Accel-Sim traceg): "
+                                      "from them, the pipes by the opcode table checked on the H200 "
+                                      "(traces/instruction_pipes.hpp); any other loop issue unless given (a loop of "
                                       "your own: from its Nsight Compute counters, docs/cli.md \"The loop's own "
                                       "counters\")")}});
     t.push_back({.option = "loop-issue-cost", .report_key = "loop_issue_cost", .field = "loop_issue_cost",
@@ -560,9 +564,10 @@ std::vector<GpuParameter> make_table() {
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) { return short_real(loop_issue_cost_for(c, w)); },
                  .sources = {every(M, "auto: gpubench's compiled loops as measured on the H200 "
                                       "(tests/data/h200/issue_cost/issue_cost.csv: matmul 3.62 / 5.22 / 7.59 cycles "
-                                      "for index64 / index32 / unroll1, stencils 6.7-27); 0 (unknown) for any other "
-                                      "loop unless given (a loop of your own: from its Nsight Compute counters, "
-                                      "docs/cli.md \"The loop's own counters\")")}});
+                                      "for index64 / index32 / unroll1, stencils 6.7-27); a recorded kernel's from "
+                                      "its traceg's instructions (traces/instruction_pipes.hpp); 0 (unknown) for "
+                                      "any other loop unless given (a loop of your own: from its Nsight Compute "
+                                      "counters, docs/cli.md \"The loop's own counters\")")}});
     // ---- Cycle timing
     constexpr std::string_view kCycles = "Cycle timing";
     t.push_back({.option = "timing", .report_key = "timing", .field = "timing", .group = kCycles, .type = P::choice,

@@ -50,6 +50,14 @@ const LoopCost* find_loop(const WorkloadSpec& spec, KernelCompilation compilatio
 
 }  // namespace
 
+void apply_launch_loop(GpuConfig& config, const LoopCounters& loop, std::uint32_t loads_per_iteration) {
+    if (config.loop_limit == LoopLimit::automatic) config.loop_limit = loop.pipe_bound() ? LoopLimit::pipe : LoopLimit::issue;
+    if (config.loop_issue_cost == kLoopIssueCostAuto)
+        config.loop_issue_cost = std::clamp(loop.cycles_per_request, 1.0, kMaxIssueCycles);
+    if (config.issue_burst == kIssueBurstAuto && loads_per_iteration > 0)
+        config.issue_burst = std::min(loads_per_iteration, kMaxIssueBurst);
+}
+
 double measured_issue_cost(const WorkloadSpec& spec, KernelCompilation compilation) {
     const LoopCost* loop = find_loop(spec, compilation);
     return loop ? loop->cycles : 0;
@@ -78,11 +86,14 @@ double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec) {
 
 double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, std::uint32_t warps_per_sm) {
     if (config.miss_wait_turns != kMissWaitAuto) return config.miss_wait_turns;
-    const double cost = spec ? loop_issue_cost_for(config, spec) : 0;
-    if (cost <= 0) return 0;
+    const double cost = loop_issue_cost_for(config, spec);
+    // the loop as compiled, whatever burst the rounds are given; a recorded kernel's is the burst
+    // its trace gave (apply_launch_loop), unknown while that is auto
+    const std::uint32_t burst = spec ? compiled_loop_burst(config.compilation, *spec)
+                                     : (config.issue_burst == kIssueBurstAuto ? 0 : config.issue_burst);
+    if (cost <= 0 || burst == 0) return 0;
     const double warps = static_cast<double>(warps_per_sm) / std::max(1u, config.schedulers_per_sm);
-    // the loop as compiled, whatever burst the rounds are given
-    const double pass = warps * compiled_loop_burst(config.compilation, *spec) * cost;
+    const double pass = warps * burst * cost;
     const double miss = static_cast<double>(config.lat_l1_miss);
     return miss > pass ? (miss - pass) / pass : 0;
 }

@@ -7,6 +7,7 @@
 // the warps compete for it instead of waiting for memory. Measured per compiled loop on the H200
 // (scripts/device_issue_cost.sh, scripts/issue_cost_table.py: tests/data/h200/issue_cost/).
 #include "sim/gpu/gpu_config.hpp"
+#include "traces/loop_counters.hpp"
 #include "traces/workload_spec.hpp"
 
 namespace cachesim {
@@ -14,6 +15,12 @@ namespace cachesim {
 // The cycles per request cycle timing charges a scheduler: GpuConfig::issue_cycles, or for
 // kIssueCyclesAuto the loop's (loop_issue_cost_for); 1 (one request a cycle) where that is unknown.
 double cycle_issue_cost(const GpuConfig& config, const WorkloadSpec* spec);
+
+// A launch's own loop, where the options leave it to auto: what limits it and its cost per request
+// (from a measured row's counters or a recorded trace's instructions), and, when known (not 0),
+// the loads of one iteration as the issue burst. The Hopper presets' scheduling rules read them
+// as they read the H200's table for gpubench's loops.
+void apply_launch_loop(GpuConfig& config, const LoopCounters& loop, std::uint32_t loads_per_iteration);
 
 // The measured cost of gpubench's loop for this workload and compilation; 0 when not measured.
 double measured_issue_cost(const WorkloadSpec& spec, KernelCompilation compilation);
@@ -38,7 +45,8 @@ double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec);
 // after lat_l1_miss cycles. Where the pass is the longer, the data is there by the warp's next turn
 // and a miss costs it nothing (0: loops the issue port or a pipe keeps busy); where it is the
 // shorter, the warp waits (lat_l1_miss - pass) / pass turns more than one that hit. The cost is
-// loop_issue_cost_for's; 0 where it is unknown, and for a recorded kernel, whose burst is unknown.
+// loop_issue_cost_for's; 0 where it is unknown. A recorded kernel's burst is GpuConfig::issue_burst
+// (its trace's loads per iteration, apply_launch_loop); 0 while that is auto, the burst unknown.
 double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, std::uint32_t warps_per_sm);
 // Measured: the pace of the warps the H200 leaves behind its group, each W times the one before
 // (scripts/warp_age_measure.py on the knee probe's warp ends, tests/data/h200/issue_cost/
