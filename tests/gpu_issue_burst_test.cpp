@@ -12,6 +12,7 @@
 #include "sim/gpu/gpu_presets.hpp"
 #include "tests/gpu_issue_order.hpp"
 #include "tests/gpu_test_util.hpp"
+#include "traces/instruction_pipes.hpp"
 
 namespace cachesim {
 namespace {
@@ -104,6 +105,68 @@ TEST(GpuIssueBurst, AutoIsOneIterationOfTheCompiledLoop) {
     EXPECT_EQ(issue_burst_for(c, &matmul), 1u);
     EXPECT_EQ(find_gpu_preset("h200")->config.issue_burst, kIssueBurstAuto);
     EXPECT_EQ(find_gpu_preset("v100")->config.issue_burst, 1u);  // not measured: one per turn
+}
+
+// Boxes gpubench does not specialise run the generic kernel: a row's loads in pieces of w mod 4 + 4,
+// then 4 each (tests/data/h200/issue_cost/opcode_mix.csv: the 3x5, 11x11 and 13x13 probes execute
+// their 1-load, 2-load and 4-load blocks so). By hand, the mean over a row's loads of their piece:
+TEST(GpuIssueBurst, TheGenericStencilKernelsRowIsItsPieces) {
+    GpuConfig c = base();
+    c.issue_burst = kIssueBurstAuto;
+    auto box = [](std::uint32_t w, std::uint32_t h) {
+        WorkloadSpec s = test::stencil(64, 64, 3);
+        s.stencil_w = w;
+        s.stencil_h = h;
+        return s;
+    };
+    const std::tuple<std::uint32_t, std::uint32_t, std::uint32_t> cases[] = {
+        {3, 5, 3},    // one piece of 3
+        {5, 7, 5},    // 1 + 4 in one piece (the loop of 4 runs once: no jump back)
+        {11, 11, 6},  // 3 + 4, then 4: (49 + 16) / 11 = 5.9
+        {13, 13, 4},  // 1 + 4, 4, 4: (25 + 16 + 16) / 13 = 4.4
+        {8, 8, 4},    // 0 + 4, 4
+        {2, 9, 2},
+        {9, 9, 81},   // specialised: the whole box
+        {5, 5, 25},
+    };
+    for (const auto& [w, h, burst] : cases) {
+        const WorkloadSpec s = box(w, h);
+        EXPECT_EQ(issue_burst_for(c, &s), burst) << w << "x" << h;
+    }
+    c.compilation = KernelCompilation::unroll1;
+    const WorkloadSpec s = box(11, 11);
+    EXPECT_EQ(issue_burst_for(c, &s), 1u);
+}
+
+// The same burst, derived the other way: the generic kernel's rows run as its SASS lays them out
+// (a 1-load block, a 2-load block, then the loop of 4 with its jump back, then the row loop's),
+// fed to the profiler a recorded trace's loop is read with (traces/instruction_pipes.hpp).
+TEST(GpuIssueBurst, TheGenericKernelsBurstIsWhatItsInstructionsGive) {
+    GpuConfig c = base();
+    c.issue_burst = kIssueBurstAuto;
+    for (std::uint32_t w = 1; w <= 17; ++w) {
+        if (w == 5) continue;  // 5x5 is specialised: every other box of 5 rows runs the generic kernel
+        InstructionProfiler p;
+        auto load = [&](std::uint64_t pc) {
+            p.add(pc, "LDG.E");
+            p.load_request();
+        };
+        for (int row = 0; row < 5; ++row) {
+            p.add(0x100, "IADD3");
+            if (w % 4 & 1) load(0x110);
+            if (w % 4 & 2) load(0x120), load(0x130);
+            for (std::uint32_t i = 0; i < w / 4; ++i) {
+                for (std::uint64_t pc : {0x200, 0x210, 0x220, 0x230}) load(pc);
+                p.add(0x240, "BRA");  // back to 0x200 while the row has more
+            }
+            p.add(0x400, "BRA");  // back to 0x100 for the next row
+        }
+        p.end_warp();
+        WorkloadSpec s = test::stencil(64, 64, 3);
+        s.stencil_w = w;
+        s.stencil_h = 5;
+        EXPECT_EQ(issue_burst_for(c, &s), p.loop().loads_per_iteration) << "box " << w << "x5";
+    }
 }
 
 // Bursts and skips reorder requests; they never add, drop or reshape one.

@@ -128,7 +128,7 @@ inline constexpr EnumChoice<IssueTiming> kIssueTimingChoices[] = {
     {IssueTiming::cycles, "cycles", "warps issue a burst, then wait for its data (latencies in cycles)"},
 };
 inline constexpr EnumChoice<KernelCompilation> kKernelCompilationChoices[] = {
-    {KernelCompilation::index64, "index64", "64-bit indices, loops unrolled (stencil SWxSH loads, matmul 32)"},
+    {KernelCompilation::index64, "index64", "64-bit indices, loops unrolled (3x3..9x9 stencils SWxSH loads, other boxes a row's pieces of 4, matmul 32)"},
     {KernelCompilation::index32, "index32", "32-bit indices, loops as index64"},
     {KernelCompilation::unroll1, "unroll1", "loops not unrolled (stencil 1 load, matmul 2)"},
 };
