@@ -34,6 +34,7 @@ TEST(CliTraceLoop, TheTracesLoopIsAppliedAsIfGiven) {
         EXPECT_EQ(automatic.value("issue_burst", ""), "2") << trace;
         EXPECT_EQ(automatic.value("loop_limit", ""), "pipe") << trace;
         EXPECT_EQ(automatic.value("loop_issue_cost", ""), "6.66667") << trace;
+        EXPECT_EQ(automatic.value("trace_loop", ""), "2 loads an iteration, 6.67 cycles per load request (fmaheavy pipe)");
         // 60 / 9 to 17 digits is the same double
         EXPECT_EQ(parameters("--trace '" + trace + "' --issue-burst 2 --loop-limit pipe --loop-issue-cost 6.6666666666666670"),
                   automatic) << trace;

@@ -23,6 +23,8 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
     for (const GpuParameter& p : gpu_parameters())
         if (!p.report_key.empty())
             report.parameters.emplace_back(std::string(p.report_key), applied_value(p, c, workload));
+    // Where the auto loop options above came from, when the trace carried the kernel's loop.
+    if (sim.trace_loop) report.parameters.emplace_back("trace_loop", sim.trace_loop->describe());
     report.parameters.insert(report.parameters.end(), {
         {"warps_per_block", n(g.occupancy.warps_per_block)},
         {"resident_blocks_per_sm", n(g.occupancy.blocks_per_sm)},
