@@ -113,8 +113,8 @@ TEST(InstructionPipes, TheH200CountsEveryInstructionInTheTablesPipe) {
 // build, whose heavy half the chip kept 4% busier than the issue port: its scheduler sent the
 // heavy half more of the FP32 adds than an even split would (8.69 cycles a request against the
 // instructions' 7.84), which the instructions alone cannot tell. Where the issue port limits, the
-// cost per request is the counters' exactly; where a pipe does, the instructions' even split gives
-// a lower bound on the heavy half's busy cycles.
+// cost per request is the counters' exactly; where the heavy half does, the instructions' even
+// split comes out below the chip's heavy half.
 TEST(InstructionPipes, TheInstructionsGiveTheCountersLoopLimit) {
     const std::vector<Launch> launches = launches_from_the_mix();
     const auto counters = read_csv(kData + "opcode_counters.csv");

@@ -448,8 +448,10 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "1: one request per turn"),
                              only("h200", M, "auto: a warp issues the loads of one iteration of its compiled loop in "
                                              "a row, as nvcc -arch=sm_90 compiles gpubench's kernels (cuobjdump -sass: "
-                                             "tests/data/h200/sass_loads.txt; docs/h200-data.md); a recorded kernel's "
-                                             "from its traceg's instructions (the loads between jumps back)"),
+                                             "tests/data/h200/sass_loads.txt; docs/h200-data.md; the generic stencil "
+                                             "kernel's row pieces from Nsight Compute's per-PC counts, "
+                                             "tests/data/h200/issue_cost/opcode_mix.csv); a recorded kernel's from its "
+                                             "traceg's instructions (the loads between jumps back)"),
                              only("h100", M, "auto: the same compiled loops (cuobjdump -sass of the binary profiled "
                                              "on the H100: tests/data/h100/sass_loads_variants.txt)")}});
     t.push_back({.option = "block-start-skip", .report_key = "block_start_skip", .field = "block_start_skip",
