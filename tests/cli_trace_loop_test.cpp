@@ -1,5 +1,5 @@
 // A recorded kernel replays with its own loop: `cachesim trace` prints the loop it read from a
-// traceg's instructions, and `simulate --model gpu` takes the loop's burst, limit and cost where
+// traceg's instructions, `cachesim info` shows it in the cst, and `simulate --model gpu` takes the loop's burst, limit and cost where
 // the options leave them to auto, exactly as if they were given (the handwritten loop kernel of
 // tests/traceg_loop_kernel.hpp: 2 loads an iteration, the fma pipe's heavy half 60 / 9 cycles a
 // request). Options given win.
@@ -28,6 +28,11 @@ TEST(CliTraceLoop, TheTracesLoopIsAppliedAsIfGiven) {
     ASSERT_EQ(t.exit_code, 0) << t.err;
     EXPECT_NE(t.out.find("loop: 2 loads an iteration, 6.67 cycles per load request (fmaheavy pipe)"), std::string::npos)
         << t.out;
+    const CommandResult info = run_cachesim("info '" + cst + "'");
+    ASSERT_EQ(info.exit_code, 0) << info.err;
+    EXPECT_NE(info.out.find("cst version 3"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("loop:              2 loads an iteration, 6.67 cycles per load request (fmaheavy pipe)"),
+              std::string::npos) << info.out;
 
     for (const std::string& trace : {traceg, cst}) {
         const nlohmann::json automatic = parameters("--trace '" + trace + "'");
