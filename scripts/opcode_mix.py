@@ -15,6 +15,8 @@ import csv
 import re
 import sys
 
+from issue_cost_table import number  # scripts/, beside this file
+
 PARTS = [("opcodes_stencil", "O3"), ("opcodes_matmul", "O3"), ("opcodes_o1_matmul", "O1")]
 COUNTERS = [
     ("load_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
@@ -47,10 +49,6 @@ def source_listings(path):
             continue
         unique.append((key, listing))
     return [listing for _, listing in unique]
-
-
-def number(text):
-    return int(float(text.replace(",", ""))) if text not in ("", "n/a") else 0
 
 
 def opcode(sass):
@@ -87,11 +85,11 @@ def main():
             key = [launch, kernel, box, variant, build]
             by_opcode = collections.Counter()
             for r in listing["rows"]:
-                executed = number(r["Instructions Executed"])
+                executed = int(number(r["Instructions Executed"]))
                 if executed:
                     by_opcode[opcode(r["Source"])] += executed
             mix_rows += [key + [op, n] for op, n in sorted(by_opcode.items())]
-            counter_rows.append(key + [number(counters[metric]) for _, metric in COUNTERS])
+            counter_rows.append(key + [int(number(counters[metric])) for _, metric in COUNTERS])
             launch += 1
     head = ["launch", "kernel", "box", "variant", "build"]
     with open(f"{dst}/opcode_mix.csv", "w", newline="") as f:

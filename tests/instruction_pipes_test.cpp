@@ -5,12 +5,11 @@
 // the rule the issue-cost table was derived with); the loads per iteration are worked out by hand.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "traces/csv_table.hpp"
 #include "traces/instruction_pipes.hpp"
 #include "traces/loop_counters.hpp"
 
@@ -36,24 +35,13 @@ TEST(InstructionPipes, OpcodesByTheirPipe) {
         EXPECT_EQ(pipe_cost(other).pipe, InstructionPipe::none) << other;
 }
 
+// Each row as column -> field.
 std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {
-    std::ifstream in(path);
-    EXPECT_TRUE(in) << path;
-    auto split = [](const std::string& line) {
-        std::vector<std::string> out;
-        std::stringstream s(line);
-        for (std::string cell; std::getline(s, cell, ',');) out.push_back(cell);
-        return out;
-    };
-    std::string line;
-    std::getline(in, line);
-    const std::vector<std::string> header = split(line);
+    const CsvTable table = read_csv_file(path);
     std::vector<std::map<std::string, std::string>> rows;
-    while (std::getline(in, line)) {
-        const std::vector<std::string> cells = split(line);
-        std::map<std::string, std::string> row;
-        for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
-        rows.push_back(row);
+    for (const std::vector<std::string>& cells : table.rows) {
+        std::map<std::string, std::string>& row = rows.emplace_back();
+        for (std::size_t i = 0; i < table.header.size(); ++i) row[table.header[i]] = cells[i];
     }
     return rows;
 }
@@ -132,8 +120,12 @@ TEST(InstructionPipes, TheInstructionsGiveTheCountersLoopLimit) {
         const bool odd_one = l.name == "stencil 5x5 index32 O3";
         EXPECT_EQ(recorded.pipe_bound(), measured.pipe_bound() != odd_one) << l.name;
         agree += recorded.pipe_bound() == measured.pipe_bound();
-        if (!measured.pipe_bound() && !odd_one) EXPECT_DOUBLE_EQ(recorded.cycles_per_request, measured.cycles_per_request) << l.name;
-        if (measured.busiest == "fmaheavy") EXPECT_LE(recorded.cycles_per_request, measured.cycles_per_request) << l.name;
+        if (!measured.pipe_bound() && !odd_one) {
+            EXPECT_DOUBLE_EQ(recorded.cycles_per_request, measured.cycles_per_request) << l.name;
+        }
+        if (measured.busiest == "fmaheavy") {
+            EXPECT_LE(recorded.cycles_per_request, measured.cycles_per_request) << l.name;
+        }
     }
     EXPECT_EQ(agree, 26);
 }

@@ -3,54 +3,19 @@
 // implementation (scripts/issue_cost_table.py, tests/data/h200/issue_cost/issue_cost.csv).
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
 #include "traces/loop_counters.hpp"
 
 namespace cachesim {
 namespace {
 
-// One CSV line's fields; ncu quotes every field and writes thousands separators inside the quotes.
-std::vector<std::string> fields(const std::string& line) {
-    std::vector<std::string> out;
-    std::string cell;
-    bool quoted = false;
-    for (char c : line) {
-        if (c == '"') quoted = !quoted;
-        else if (c == ',' && !quoted) out.push_back(std::exchange(cell, {}));
-        else if (c != ',' || quoted) cell += c;
-    }
-    out.push_back(cell);
-    return out;
-}
-
 double number(std::string text) {
-    std::erase(text, ',');
+    std::erase(text, ',');  // ncu writes thousands separators inside its quoted fields
     return std::stod(text);
-}
-
-// The launches of an ncu raw page, each as column -> field.
-std::vector<std::vector<std::pair<std::string, std::string>>> ncu_launches(const std::string& path) {
-    std::ifstream in(path);
-    EXPECT_TRUE(in) << path;
-    std::string line;
-    while (std::getline(in, line) && line.rfind("\"ID\"", 0) != 0) {
-    }
-    const std::vector<std::string> header = fields(line);
-    std::getline(in, line);  // units
-    std::vector<std::vector<std::pair<std::string, std::string>>> launches;
-    while (std::getline(in, line)) {
-        const std::vector<std::string> f = fields(line);
-        std::vector<std::pair<std::string, std::string>> launch;
-        for (std::size_t i = 0; i < header.size() && i < f.size(); ++i) launch.emplace_back(header[i], f[i]);
-        launches.push_back(launch);
-    }
-    return launches;
 }
 
 const std::string kData = CACHESIM_TEST_DATA_DIR "/h200/issue_cost/";
@@ -58,21 +23,23 @@ const std::string kData = CACHESIM_TEST_DATA_DIR "/h200/issue_cost/";
 // Each of the 24 compiled loops of the H200's issue-cost probes comes out as the table has it:
 // its busiest unit and that unit's cycles per load request.
 TEST(LoopCounters, TheProbesGiveTheIssueCostTable) {
-    std::ifstream table(kData + "issue_cost.csv");
-    ASSERT_TRUE(table);
-    std::string line;
-    std::getline(table, line);  // kernel,...,busiest,cycles_per_request
-    std::vector<std::vector<std::string>> expected;
-    while (std::getline(table, line)) expected.push_back(fields(line));
-    std::vector<std::vector<std::pair<std::string, std::string>>> launches;
-    for (const char* kind : {"stencil", "matmul"})
-        for (auto& launch : ncu_launches(kData + "ncu_" + kind + ".csv")) launches.push_back(launch);
+    const CsvTable table = read_csv_file(kData + "issue_cost.csv");  // kernel,...,busiest,cycles_per_request
+    const std::vector<std::vector<std::string>>& expected = table.rows;
+    // The launches of ncu's raw pages: the header starts with "ID", a row of units follows it.
+    std::vector<std::pair<const CsvTable*, std::size_t>> launches;
+    const CsvTable pages[] = {read_csv_file(kData + "ncu_stencil.csv", "\"ID\""),
+                              read_csv_file(kData + "ncu_matmul.csv", "\"ID\"")};
+    for (const CsvTable& page : pages)
+        for (std::size_t r = 1; r < page.rows.size(); ++r) launches.push_back({&page, r});
     ASSERT_EQ(launches.size(), expected.size());
     ASSERT_EQ(expected.size(), 24u);
     for (std::size_t i = 0; i < launches.size(); ++i) {
+        const auto& [page, r] = launches[i];
         double requests = 0, instructions = 0;
         std::vector<PipeCycles> pipes;
-        for (const auto& [column, value] : launches[i]) {
+        for (std::size_t c = 0; c < page->header.size(); ++c) {
+            const std::string& column = page->header[c];
+            const std::string& value = page->rows[r][c];
             if (column == ncu::kL1Requests) requests = number(value);
             else if (column == ncu::kInstExecuted) instructions = number(value);
             else if (std::string pipe = pipe_of_metric(column); !pipe.empty()) pipes.push_back({pipe, number(value)});

@@ -64,8 +64,7 @@ PipeCost pipe_cost(std::string_view opcode) {
 }
 
 void InstructionProfiler::add(std::uint64_t pc, std::string_view opcode) {
-    if (in_warp_ && pc < last_pc_) end_iteration();  // a jump back: the loop's next iteration
-    in_warp_ = true;
+    if (pc < last_pc_) end_iteration();  // a jump back: the loop's next iteration
     last_pc_ = pc;
     ++loop_.warp_instructions;
     const PipeCost cost = pipe_cost(opcode);
@@ -91,7 +90,7 @@ void InstructionProfiler::end_iteration() {
 
 void InstructionProfiler::end_warp() {
     end_iteration();
-    in_warp_ = false;
+    last_pc_ = 0;  // the next warp's first instruction starts an iteration, wherever it is
 }
 
 RecordedLoop InstructionProfiler::loop() const {

@@ -49,8 +49,7 @@ public:
 private:
     void end_iteration();
     RecordedLoop loop_;
-    std::uint64_t last_pc_ = 0;
-    bool in_warp_ = false;
+    std::uint64_t last_pc_ = 0;  // the current warp's last instruction; 0 before its first
     std::uint64_t iteration_loads_ = 0;
     double loads_ = 0, loads_squared_ = 0;  // over ended iterations: the load-weighted mean's terms
 };
