@@ -2,6 +2,7 @@
 // compare` from gpubench's CSV (--metrics fidelity,loop) and from Nsight Compute's raw page.
 #include <gtest/gtest.h>
 
+#include "tests/measured_csv_test_util.hpp"
 #include "traces/input_error.hpp"
 #include "traces/measured_csv.hpp"
 
@@ -17,15 +18,6 @@ const std::string kHeader =
     "smsp__inst_executed.sum,sm__pipe_alu_cycles_active.sum,sm__pipe_fma_cycles_active.sum,"
     "sm__pipe_fmaheavy_cycles_active.sum,sm__pipe_fma_cycles_active.sum:min,sm__pipe_fma_cycles_active.sum:max\n";
 const std::string kConfig = "matmul,64,64,0,0,64,linear,128,1000,4000,2000,50,2000,1900,8192,";
-
-std::string error_of(const std::string& text) {
-    try {
-        parse_measured_csv(text, "m.csv");
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 // 1,000 requests: the issue port 4 cycles a request, alu 3, fma 6,000 / 2 = 3, fmaheavy 5.
 TEST(MeasuredCsvLoopCounters, ARowsCountersSayWhatLimitsItsLoop) {
@@ -43,18 +35,18 @@ TEST(MeasuredCsvLoopCounters, ARowsCountersSayWhatLimitsItsLoop) {
 }
 
 TEST(MeasuredCsvLoopCounters, IncompleteCountersAreNamed) {
-    EXPECT_NE(error_of(kHeader + kConfig + "4000,,6000,5000,5900,6100\n")
+    EXPECT_NE(test::measured_csv_error(kHeader + kConfig + "4000,,6000,5000,5900,6100\n")
                   .find("m.csv:2, column 'sm__pipe_alu_cycles_active.sum': empty where smsp__inst_executed.sum is given"),
               std::string::npos);
-    EXPECT_NE(error_of(kHeader + kConfig + "4000,3000,lots,5000,5900,6100\n")
+    EXPECT_NE(test::measured_csv_error(kHeader + kConfig + "4000,3000,lots,5000,5900,6100\n")
                   .find("m.csv:2, column 'sm__pipe_fma_cycles_active.sum': 'lots' is not a number"),
               std::string::npos);
-    EXPECT_NE(error_of(kHeader + kConfig + "900,3000,6000,5000,5900,6100\n")
+    EXPECT_NE(test::measured_csv_error(kHeader + kConfig + "900,3000,6000,5000,5900,6100\n")
                   .find("m.csv:2, column 'smsp__inst_executed.sum': smsp__inst_executed.sum 900 is less than"),
               std::string::npos);
     // instructions without any pipe cannot say whether a pipe limits the loop
     const std::string no_pipes = kHeader.substr(0, kHeader.find(",sm__pipe_")) + "\n";
-    EXPECT_NE(error_of(no_pipes + kConfig + "4000\n").find("column 'smsp__inst_executed.sum' without any"),
+    EXPECT_NE(test::measured_csv_error(no_pipes + kConfig + "4000\n").find("column 'smsp__inst_executed.sum' without any"),
               std::string::npos);
 }
 

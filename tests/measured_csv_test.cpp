@@ -2,6 +2,7 @@
 // and every bad row named by line and column.
 #include <gtest/gtest.h>
 
+#include "tests/measured_csv_test_util.hpp"
 #include "traces/input_error.hpp"
 #include "traces/measured_csv.hpp"
 
@@ -19,15 +20,6 @@ std::string header_with(const std::string& column) {
     std::string header = kHeader;
     header.insert(header.size() - 1, "," + column);
     return header;
-}
-
-std::string error_of(const std::string& text) {
-    try {
-        parse_measured_csv(text, "m.csv");
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 TEST(MeasuredCsv, ParsesGpubenchRows) {
@@ -57,7 +49,7 @@ TEST(MeasuredCsv, L2StartColumnSaysWhichRowsStartedWarm) {
     EXPECT_EQ(runs[1].l2_start, "");
     EXPECT_EQ(runs[2].l2_start, "");
     EXPECT_EQ(parse_measured_csv(kHeader + "stencil,64,32,3,5,0,linear,128,4,x,0.5,10,40,30,75,20,15,2048\n", "m.csv")[0].l2_start, "");
-    const std::string error = error_of(header + row + "hot\n");
+    const std::string error = test::measured_csv_error(header + row + "hot\n");
     EXPECT_NE(error.find("m.csv:2, column 'l2_start'"), std::string::npos) << error;
     EXPECT_NE(error.find("'hot' (expected cold or warm)"), std::string::npos) << error;
 }
@@ -73,7 +65,7 @@ TEST(MeasuredCsv, SmemPerBlockColumnIsTheKernelsSharedMemory) {
     EXPECT_EQ(runs[1].shared_bytes, std::optional<std::uint32_t>(0));
     EXPECT_FALSE(runs[2].shared_bytes);
     EXPECT_FALSE(runs[0].recorded());
-    const std::string error = error_of(header + row + "lots\n");
+    const std::string error = test::measured_csv_error(header + row + "lots\n");
     EXPECT_NE(error.find("m.csv:2, column 'smem_per_block'"), std::string::npos) << error;
 }
 
@@ -87,19 +79,19 @@ TEST(MeasuredCsv, SinglePassL2RateWinsOverMixedLaunchRatio) {
 
 TEST(MeasuredCsv, BadRowsNameLineAndColumn) {
     const std::string ok_metrics = ",10,40,30,75,20,15,2048\n";
-    EXPECT_NE(error_of("kernel,width\nstencil,4\n").find("missing column 'height'"), std::string::npos);
-    EXPECT_NE(error_of(kHeader + "fft,64,32,3,5,0,linear,128,4,g,1" + ok_metrics).find("m.csv:2, column 'kernel'"),
+    EXPECT_NE(test::measured_csv_error("kernel,width\nstencil,4\n").find("missing column 'height'"), std::string::npos);
+    EXPECT_NE(test::measured_csv_error(kHeader + "fft,64,32,3,5,0,linear,128,4,g,1" + ok_metrics).find("m.csv:2, column 'kernel'"),
               std::string::npos);
-    EXPECT_NE(error_of(kHeader + "stencil,64,32,3,5,0,spiral,128,4,g,1" + ok_metrics).find("column 'schedule'"),
+    EXPECT_NE(test::measured_csv_error(kHeader + "stencil,64,32,3,5,0,spiral,128,4,g,1" + ok_metrics).find("column 'schedule'"),
               std::string::npos);
-    EXPECT_NE(error_of(kHeader + "stencil,64,32,3,5,0,linear,12x,4,g,1" + ok_metrics).find("m.csv:2, column 'block': '12x' is not a number"),
+    EXPECT_NE(test::measured_csv_error(kHeader + "stencil,64,32,3,5,0,linear,12x,4,g,1" + ok_metrics).find("m.csv:2, column 'block': '12x' is not a number"),
               std::string::npos);
-    EXPECT_NE(error_of(kHeader + "stencil,64,32,3,5,0,linear,128,4,g,1,10,forty,30,75,20,15,2048\n")
+    EXPECT_NE(test::measured_csv_error(kHeader + "stencil,64,32,3,5,0,linear,128,4,g,1,10,forty,30,75,20,15,2048\n")
                   .find("column 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'"),
               std::string::npos);
-    EXPECT_NE(error_of(kHeader + "stencil,64,32,3,5,0,linear,128,4,g,1,10,40\n").find("m.csv:2: 13 fields"),
+    EXPECT_NE(test::measured_csv_error(kHeader + "stencil,64,32,3,5,0,linear,128,4,g,1,10,40\n").find("m.csv:2: 13 fields"),
               std::string::npos);
-    EXPECT_NE(error_of(kHeader).find("no measured rows"), std::string::npos);
+    EXPECT_NE(test::measured_csv_error(kHeader).find("no measured rows"), std::string::npos);
 }
 
 TEST(MeasuredCsv, NcuRawCsvTakesTheConfigurationFromTheCaller) {
