@@ -17,20 +17,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
-jobs=0 weights=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --jobs) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "age_weight_sweep: unknown option $1 (see --help)" >&2; exit 2 ;;
-    *) weights+=("$1"); shift ;;
-  esac
-done
+. scripts/report_common.sh
+report_args age_weight_sweep weights "$@"
 [ ${#weights[@]} -gt 0 ] || weights=(0.5 0.7 0.8 0.85 0.86 0.863 0.87 0.88 0.89 0.9 0.91 0.92 0.93 0.94 0.95 0.96 0.97 1)
-if [ ! -x "$bin" ]; then
-  echo "age_weight_sweep: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
-  exit 2
-fi
+require_cachesim age_weight_sweep
 dir=tests/data/h200/age_weight_sweep
 mkdir -p "$dir"
 parallel=()

@@ -30,21 +30,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
-jobs=0 models=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --jobs) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "drift_probe_report: unknown option $1 (see --help)" >&2; exit 2 ;;
-    *) models+=("$1"); shift ;;
-  esac
-done
+. scripts/report_common.sh
+report_args drift_probe_report models "$@"
 [ ${#models[@]} -gt 0 ] || models=(preset redraw_0.3 fixed_0.05 redraw_0.6 redraw_1.0 cycles_gto no_age_weight
                                      cycles_gto_lat650 first_form)
-if [ ! -x "$bin" ]; then
-  echo "drift_probe_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
-  exit 2
-fi
+require_cachesim drift_probe_report
 parallel=()
 [ "$jobs" = 0 ] || parallel=(--jobs "$jobs" --threads 1)
 # compare_probe DIR FILE: compare's report and joined CSV for $model on DIR/FILE, into DIR/compare/.

@@ -24,20 +24,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
 dir=tests/data/h200/loop
-jobs=0 models=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --jobs) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "loop_counters_report: unknown option $1 (see --help)" >&2; exit 2 ;;
-    *) models+=("$1"); shift ;;
-  esac
-done
+. scripts/report_common.sh
+report_args loop_counters_report models "$@"
 [ ${#models[@]} -gt 0 ] || models=(own table unnamed_own unnamed_table o1 o1_burst8_index64 o1_burst8_index32)
-if [ ! -x "$bin" ]; then
-  echo "loop_counters_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
-  exit 2
-fi
+require_cachesim loop_counters_report
 parallel=()
 [ "$jobs" = 0 ] || parallel=(--jobs "$jobs" --threads 1)
 tmp=$(mktemp -d)

@@ -24,20 +24,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
 dir=tests/data/h200/warm_l2
-jobs=0 models=()
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --jobs) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -*) echo "warm_l2_report: unknown option $1 (see --help)" >&2; exit 2 ;;
-    *) models+=("$1"); shift ;;
-  esac
-done
+. scripts/report_common.sh
+report_args warm_l2_report models "$@"
 [ ${#models[@]} -gt 0 ] || models=(preset cycles_cold cycles_warm training training_cycles_cold training_cycles_warm)
-if [ ! -x "$bin" ]; then
-  echo "warm_l2_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
-  exit 2
-fi
+require_cachesim warm_l2_report
 parallel=()
 [ "$jobs" = 0 ] || parallel=(--jobs "$jobs" --threads 1)
 cycles=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu issue-cycles=auto --gpu lat-dram=691)
