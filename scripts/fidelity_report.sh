@@ -8,7 +8,7 @@
 #   tests/data/h100/fidelity_report_{training,heldout}_{stencil,matmul}.{csv,txt}   (--preset h100)
 #   tests/data/rtx2080s/thesis_sweep.csv                                            (--preset rtx2080s)
 #
-#   scripts/fidelity_report.sh [--jobs N] [--by-row] [--head N] [--gpu KEY=VALUE ...] [--out DIR] [PART ...]
+#   scripts/fidelity_report.sh [--jobs N] [--by-row [--work DIR]] [--head N] [--gpu KEY=VALUE ...] [--out DIR] [PART ...]
 #
 # PART: h200, h100, rtx2080s, or GPU:SET:KERNEL for one file (e.g. h100:heldout:matmul, h200:fresh2:stencil); all by
 # default. --jobs: rows simulated at once, one thread each (default: all cores). --head N: only the first N rows of each
@@ -21,18 +21,21 @@
 # --by-row: every row of every part its own compare run, all parts' rows at once in --jobs processes,
 # longest first, each file's joined CSV then merged in row order and its .txt the rows' reports in
 # turn: the same CSVs (each row is simulated alone either way) in about 3 CPU hours / N on N cores,
-# where file after file leaves cores idle at the end of each.
+# where file after file leaves cores idle at the end of each. --work DIR (with --by-row): keep each
+# row's results in DIR instead of a temporary folder, and run only the rows DIR does not hold yet,
+# so that a run stopped part way (a time limit) goes on where it stopped when given the same DIR.
 # Long: about 3 CPU hours in all (the matmul files dominate); the cachesim binary is $CACHESIM_BIN,
 # else build/apps/cachesim/cachesim.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
-jobs=0 head="" out=tests/data parts=() gpu_options=() sweep_options=() by_row=
+jobs=0 head="" out=tests/data parts=() gpu_options=() sweep_options=() by_row= work_dir=
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs="$2"; shift 2 ;;
     --head) head="$2"; shift 2 ;;
     --by-row) by_row=1; shift ;;
+    --work) work_dir="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --gpu) gpu_options+=(--gpu "$2"); sweep_options+=("--$2"); shift 2 ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -41,6 +44,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#parts[@]} -gt 0 ] || parts=(h200 h100 rtx2080s)
+if [ -n "$work_dir" ] && [ -z "$by_row" ]; then
+  echo "fidelity_report: --work keeps the rows of a --by-row run; give --by-row too" >&2
+  exit 2
+fi
 if [ ! -x "$bin" ]; then
   echo "fidelity_report: no cachesim binary at $bin (build with scripts/build.sh, or set CACHESIM_BIN)" >&2
   exit 2
@@ -98,16 +105,32 @@ thesis_sweep() {
 
 # --by-row: compare_one lists the files; run_rows simulates their rows and merges them.
 if [ -n "$by_row" ]; then
-  work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
+  if [ -n "$work_dir" ]; then
+    mkdir -p "$work_dir"
+    work=$(cd "$work_dir" && pwd)
+    # rows made with other options must not be merged with these: the folder keeps its options
+    options="gpu options: ${gpu_options[*]}; head: $head; binary: $(cksum < "$bin")"
+    if [ -f "$work/options" ] && [ "$(cat "$work/options")" != "$options" ]; then
+      echo "fidelity_report: $work_dir holds rows run with other options or another binary ($(cat "$work/options")); give an empty folder" >&2
+      exit 2
+    fi
+    echo "$options" > "$work/options"
+  else
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+  fi
   row_files="$work/files"
   : > "$row_files"
 fi
 
 compare_row() {  # GPU SET KERNEL MEASURED ROW
+  local stem="$work/$1_$2_$3_$5"
+  # the report is renamed into place only once the row has run to the end: a row whose .txt is
+  # there is done (--work)
   "$bin" compare --preset "$1" --measured "$4" --skip-invalid-rows "${gpu_options[@]}" --jobs 1 --threads 1 \
-    --no-progress --rows "$5" --out "$work/$1_$2_$3_$5.csv" > "$work/$1_$2_$3_$5.txt" 2>&1 ||
-    { echo "fidelity_report: $1 $2 $3 row $5 failed:" >&2; cat "$work/$1_$2_$3_$5.txt" >&2; return 1; }
+    --no-progress --rows "$5" --out "$stem.csv" > "$stem.txt.part" 2>&1 ||
+    { echo "fidelity_report: $1 $2 $3 row $5 failed:" >&2; cat "$stem.txt.part" >&2; return 1; }
+  mv "$stem.txt.part" "$stem.txt"
 }
 
 run_rows() {
@@ -115,11 +138,11 @@ run_rows() {
   local n=$jobs
   [ "$n" != 0 ] || n=$(nproc)
   # one task a row, the largest launches (most loads) first
-  python3 scripts/fidelity_rows.py tasks "$row_files" "$head" > "$work/tasks"
+  python3 scripts/fidelity_rows.py tasks "$row_files" "$head" "$work" > "$work/tasks"
   echo "fidelity_report: $(wc -l < "$work/tasks") rows in $n processes" >&2
   export -f compare_row
   export bin work
-  GPU_OPTIONS="${gpu_options[*]}" xargs -P "$n" -L 1 bash -c \
+  GPU_OPTIONS="${gpu_options[*]}" xargs -r -P "$n" -L 1 bash -c \
     'gpu_options=($GPU_OPTIONS); compare_row "$@"' _ < "$work/tasks"
   python3 scripts/fidelity_rows.py merge "$row_files" "$head" "$work" "$out"
 }

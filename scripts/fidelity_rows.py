@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The row-by-row half of scripts/fidelity_report.sh --by-row.
 
-  fidelity_rows.py tasks FILES HEAD            one line a row: GPU SET KERNEL MEASURED ROW, largest first
+  fidelity_rows.py tasks FILES HEAD [WORK]     one line a row: GPU SET KERNEL MEASURED ROW, largest first;
+                                               with WORK, only the rows whose report WORK does not hold
   fidelity_rows.py merge FILES HEAD WORK OUT   each file's rows' joined CSVs and reports, merged
 
 FILES lists one measured file a line: GPU SET KERNEL MEASURED (MEASURED as compare's --measured
@@ -35,10 +36,17 @@ def loads(row, kernel):
     return cells * max(1, number("depth")) * 2
 
 
-def tasks(files_path, head):
+def row_stem(work, gpu, set_name, kernel, index):
+    return os.path.join(work, "{}_{}_{}_{}".format(gpu, set_name, kernel, index))
+
+
+def tasks(files_path, head, work=None):
     out = []
     for gpu, set_name, kernel, measured in measured_files(files_path):
         for index, row in enumerate(measured_rows(measured, head), 1):
+            stem = row_stem(work, gpu, set_name, kernel, index) if work else None
+            if stem and os.path.exists(stem + ".txt") and os.path.exists(stem + ".csv"):
+                continue  # done in an earlier run
             out.append((loads(row, kernel), gpu, set_name, kernel, measured, index))
     out.sort(key=lambda t: -t[0])
     for _, *fields in out:
@@ -55,7 +63,7 @@ def merge(files_path, head, work, out):
     for gpu, set_name, kernel, measured in measured_files(files_path):
         header, data, reports = None, [], []
         for index in range(1, len(measured_rows(measured, head)) + 1):
-            stem = os.path.join(work, "{}_{}_{}_{}".format(gpu, set_name, kernel, index))
+            stem = row_stem(work, gpu, set_name, kernel, index)
             with open(stem + ".csv") as f:
                 lines = f.read().splitlines(keepends=True)
             if header is None:
@@ -77,8 +85,8 @@ def merge(files_path, head, work, out):
 
 
 def main(argv):
-    if len(argv) == 4 and argv[1] == "tasks":
-        tasks(argv[2], argv[3])
+    if len(argv) in (4, 5) and argv[1] == "tasks":
+        tasks(argv[2], argv[3], argv[4] if len(argv) == 5 else None)
     elif len(argv) == 6 and argv[1] == "merge":
         merge(argv[2], argv[3], argv[4], argv[5])
     else:

@@ -403,6 +403,10 @@ CYCLES_NO_LRC_DIR = "tests/data/cycles_issue_no_lrc"
 CYCLES_NO_LRC_CMD = ("scripts/fidelity_report.sh --by-row --jobs 32 --gpu carveout-rule=occupancy --gpu timing=cycles --gpu warp-scheduler=gto "
                      "--gpu load-gates=burst --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0 "
                      "--out tests/data/cycles_issue_no_lrc h200 h100")
+CYCLES_SASS_TPC_DIR = "tests/data/cycles_gto_sass_tpc"
+CYCLES_SASS_TPC_CMD = ("scripts/fidelity_report.sh --by-row --work DIR --jobs 16 --gpu carveout-rule=occupancy --gpu timing=cycles "
+                       "--gpu warp-scheduler=gto --gpu load-gates=sass --gpu l2-coalesce-among=tpc "
+                       "--out tests/data/cycles_gto_sass_tpc h200 h100")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu carveout-rule=occupancy --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
              "--gpu block-start-skip=1 --gpu warp-age-weight=1 --gpu miss-wait-turns=0 --out tests/data/fixed_rate h200 h100")
@@ -2106,6 +2110,7 @@ GENERATORS = {
     "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD, ALL_REPORT_SETS),
+    "fidelity-sets-cycles-sass-tpc": lambda: gen_fidelity_sets(CYCLES_SASS_TPC_DIR, CYCLES_SASS_TPC_CMD, ALL_REPORT_SETS),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, ALL_REPORT_SETS),
     "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),

@@ -4,7 +4,9 @@ file of three rows: a 64x64 stencil 3x3 (36,864 loads), a 128x128 stencil 3x3 (1
 32x32 stencil 9x9 (82,944), and one of two matmul rows, 64x64 at depth 8 (65,536 loads) and the
 first of --head 1. `tasks` lists a row a line, the most loads first; `merge` writes each file's
 rows in file order under one header, leaves out a row whose run kept none (--skip-invalid-rows),
-puts the rows' reports in turn in the .txt, and refuses parts whose columns differ."""
+puts the rows' reports in turn in the .txt, and refuses parts whose columns differ. With a work
+folder (--work), `tasks` leaves out the rows whose .csv and .txt are there, and runs again a row
+stopped part way (its report still .txt.part)."""
 import os
 import subprocess
 import sys
@@ -60,6 +62,20 @@ def main():
         with open(os.path.join(out, "h200", "fidelity_report_heldout_stencil.txt")) as f:
             text = f.read()
         assert text.index("report h200_heldout_stencil_1") < text.index("report h200_heldout_stencil_3"), text
+
+        # resuming: rows 1 and 3 of the stencil done, row 2 stopped part way, the matmul not begun
+        resume = os.path.join(tmp, "resume")
+        os.mkdir(resume)
+        for stem in ("h200_heldout_stencil_1", "h200_heldout_stencil_3"):
+            for ext in (".csv", ".txt"):
+                open(os.path.join(resume, stem + ext), "w").close()
+        open(os.path.join(resume, "h200_heldout_stencil_2.txt.part"), "w").close()
+        got = run("tasks", files, "", resume)
+        assert got.returncode == 0, got.stderr
+        rows = [line.split()[-1] + line.split()[2][0] for line in got.stdout.splitlines()]
+        assert rows == ["2m", "2s", "1m"], rows
+        got = run("tasks", files, "", work)  # every row done
+        assert got.returncode == 0 and got.stdout == "", got.stdout
 
         with open(os.path.join(work, "h200_heldout_stencil_2.csv"), "w") as f:
             f.write("line,kernel,l2\n3,stencil,60\n")
