@@ -577,8 +577,10 @@ std::vector<GpuParameter> make_table() {
                  .help = "what the model's time is; cycles replaces the warp rate spread and block start skip",
                  .get = get_choice<&GpuConfig::timing, kIssueTimingChoices>,
                  .set = set_choice<&GpuConfig::timing, kIssueTimingChoices>,
-                 .sources = {every(A, "rounds: the lock step, as before cycle timing existed; cycles is validated on "
-                                      "the H200 only (docs/fidelity.md, \"Cycle timing\")")}});
+                 .sources = {every(A, "rounds: warps take their turns at their drawn rates (in lock step with no "
+                                      "rate spread); cycles, warps that wait for memory, misses the fidelity targets "
+                                      "on the H200's training set that the rounds meet (docs/fidelity.md, \"Cycle "
+                                      "timing\")")}});
     t.push_back({.option = "schedulers-per-sm", .report_key = "schedulers_per_sm", .field = "schedulers_per_sm",
                  .group = kCycles, .type = P::count, .range = "1..16", .min = 1, .max = 16,
                  .help = "warp schedulers per SM, a warp slot's being the slot mod N: with cycles each issues at "
