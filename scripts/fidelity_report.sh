@@ -23,7 +23,8 @@
 # turn: the same CSVs (each row is simulated alone either way) in about 3 CPU hours / N on N cores,
 # where file after file leaves cores idle at the end of each. --work DIR (with --by-row): keep each
 # row's results in DIR instead of a temporary folder, and run only the rows DIR does not hold yet,
-# so that a run stopped part way (a time limit) goes on where it stopped when given the same DIR.
+# so that a run stopped part way (a time limit) goes on where it stopped when given the same DIR;
+# a DIR whose rows were run with other --gpu options, another --head or another binary is refused.
 # Long: about 3 CPU hours in all (the matmul files dominate); the cachesim binary is $CACHESIM_BIN,
 # else build/apps/cachesim/cachesim.
 set -euo pipefail
