@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|knee_ends|waves|wave_ends|refill_ends]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|knee_ends|waves|wave_ends|refill_ends|block_starts]. Writes under $OUT
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
@@ -47,12 +47,18 @@
 #   blocks an SM receives together when several of its blocks end at once
 #   refill_ends.tar                     refill_ends/refill_ends_unroll1.csv.gz, refill_ends_ncu.csv
 #                                       and refill_ends_rows.csv (as wave_ends)
+#   block_starts: where and when each block of the 4096x4096 3x3 stencil (column:128, linear and
+#   column:32, two launches each) and of the 9x9 (column:128, one launch) starts and ends, at
+#   block 128 (gpubench --placement): how far apart consecutive blocks start
+#   placement_stencil3x3.csv.gz, placement_stencil9x9.csv.gz   per block: configuration, launch,
+#                                       block, SM, start_ns, end_ns
+#   times_stencil3x3.csv, times_stencil9x9.csv   gpubench's rows of the same configurations
 #   logs.tar.gz                         build log, environment
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|knee_ends|waves|wave_ends|refill_ends) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|knee_ends|waves|wave_ends|refill_ends|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -176,6 +182,22 @@ if [ "$MODE" = refill_ends ]; then
   U1=(--kernel matmul --size 1024x2048 --depth 1024 --blocks 128,256
       --schedules linear,column:16,column:128,tiled:32x32,morton --variants unroll1)
   ends_with_ncu refill_ends U1
+  pack_logs
+  exit 0
+fi
+
+if [ "$MODE" = block_starts ]; then
+  GPUBENCH=build-device/apps/gpubench/gpubench
+  echo "== block starts"
+  "$GPUBENCH" --kernel stencil --size 4096x4096 --stencil 3x3 --schedules column:128,linear,column:32 --blocks 128 \
+    --counters none --reps 1 --warmup 1 --placement "$OUT/placement_stencil3x3.csv" --placement-reps 2 \
+    --out "$OUT/times_stencil3x3.csv" 2>>"$OUT/logs/block_starts.log"
+  echo "rc=$?"
+  "$GPUBENCH" --kernel stencil --size 4096x4096 --stencil 9x9 --schedules column:128 --blocks 128 \
+    --counters none --reps 1 --warmup 1 --placement "$OUT/placement_stencil9x9.csv" --placement-reps 1 \
+    --out "$OUT/times_stencil9x9.csv" 2>>"$OUT/logs/block_starts.log"
+  echo "rc=$?"
+  gzip -9 "$OUT"/placement_stencil*.csv
   pack_logs
   exit 0
 fi

@@ -1178,6 +1178,28 @@ def gen_wave_groups():
             + "\n" + "\n".join(out) + "\n")
 
 
+BLOCK_STARTS = "tests/data/h200/block_starts"
+BLOCK_STARTS_CMD = ("scripts/block_starts_report.py {0}/placement_stencil3x3.csv.gz {0}/placement_stencil9x9.csv.gz "
+                    "--out {0}/block_starts.csv".format(BLOCK_STARTS))
+
+
+def gen_block_starts():
+    """When the chip starts consecutive blocks, after the first wave (gpubench --placement)."""
+    out = ["| launch | schedule | launch # | later blocks a µs | gap between consecutive blocks' starts, ns: "
+           "p25 / median / p75 / p90 | the same SM / TPC | a block's run, ns (median) |",
+           "|---|---|---:|---:|---|---:|---:|"]
+    for r in read_csv(BLOCK_STARTS + "/block_starts.csv"):
+        out.append("| {} {}x{} b{} | `{}` | {} | {} | {} / {} / {} / {} | {} / {} | {} |".format(
+            r["kernel"], r["stencil_w"], r["stencil_h"], r["block_size"], r["schedule"], r["launch"],
+            r["later_blocks_per_us"], r["gap_p25"], r["gap_p50"], r["gap_p75"], r["gap_p90"], r["same_sm"],
+            r["same_tpc"], num(r["run_p50"])))
+    return (note("`{}/block_starts.csv`, written by `{}` from `scripts/device_progress.sh block_starts` (gpubench "
+                 "`--placement` of the 4096² stencils at block 128: per block its SM and when its thread 0 started "
+                 "and its last warp ended, `%globaltimer`, whose readings come in steps of 32 ns); the blocks after "
+                 "the first wave (132 SMs x 16)".format(BLOCK_STARTS, BLOCK_STARTS_CMD))
+            + "\n" + "\n".join(out) + "\n")
+
+
 REFILL_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/refill_ends_unroll1.csv.gz "
                      "--chip {0}/wave_ends_unroll1.csv.gz --compilation unroll1 --ncu {0}/refill_ends_ncu.csv "
                      "--rows {0}/refill_ends_rows.csv --ncu {0}/wave_ends_ncu.csv --rows {0}/wave_ends_rows.csv "
@@ -2105,6 +2127,7 @@ GENERATORS = {
     "waves-strip-depth": gen_waves_strip_depth,
     "wave-sync": gen_wave_sync,
     "wave-groups": gen_wave_groups,
+    "block-starts": gen_block_starts,
     "refill-groups": gen_refill_groups,
     "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),
     "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),
