@@ -10,7 +10,7 @@ resident blocks, resident = 2048 threads over the block size, at most 32):
   later_blocks_per_us   how many later blocks start per microsecond (the dispatch rate);
   gap_p25/p50/p75/p90   quantiles of |start(i+1) - start(i)| over consecutive later blocks, ns;
   same_sm, same_tpc     the share of consecutive later blocks on one SM, on one TPC (SMs 2k, 2k+1);
-  run_p50               the later blocks' median run time (end - start), ns;
+  run_p10/p50/p90       quantiles of the later blocks' run times (end - start), ns;
   uniform_ns            the width W of a start delay drawn uniformly from [0, W) per block that
                         gives the same median gap: two such draws differ by a median of
                         W (1 - 1/sqrt 2).
@@ -70,7 +70,7 @@ def summarise(key, blocks):
         "gap_p90": quantile(gaps, 0.9),
         "same_sm": "{:.3f}".format(sum(a[0] == b[0] for a, b in pairs) / len(pairs)),
         "same_tpc": "{:.3f}".format(sum(a[0] // 2 == b[0] // 2 for a, b in pairs) / len(pairs)),
-        "run_p50": quantile(runs, 0.5),
+        "run_p10": quantile(runs, 0.1), "run_p50": quantile(runs, 0.5), "run_p90": quantile(runs, 0.9),
         "uniform_ns": "{:.0f}".format(median_gap / (1 - 1 / math.sqrt(2))),
     })
     return row

@@ -1186,13 +1186,13 @@ BLOCK_STARTS_CMD = ("scripts/block_starts_report.py {0}/placement_stencil3x3.csv
 def gen_block_starts():
     """When the chip starts consecutive blocks, after the first wave (gpubench --placement)."""
     out = ["| launch | schedule | launch # | later blocks a µs | gap between consecutive blocks' starts, ns: "
-           "p25 / median / p75 / p90 | the same SM / TPC | a block's run, ns (median) |",
+           "p25 / median / p75 / p90 | the same SM / TPC | a block's run, ns: p10 / median / p90 |",
            "|---|---|---:|---:|---|---:|---:|"]
     for r in read_csv(BLOCK_STARTS + "/block_starts.csv"):
-        out.append("| {} {}x{} b{} | `{}` | {} | {} | {} / {} / {} / {} | {} / {} | {} |".format(
+        out.append("| {} {}x{} b{} | `{}` | {} | {} | {} / {} / {} / {} | {} / {} | {} / {} / {} |".format(
             r["kernel"], r["stencil_w"], r["stencil_h"], r["block_size"], r["schedule"], r["launch"],
             r["later_blocks_per_us"], r["gap_p25"], r["gap_p50"], r["gap_p75"], r["gap_p90"], r["same_sm"],
-            r["same_tpc"], num(r["run_p50"])))
+            r["same_tpc"], num(r["run_p10"]), num(r["run_p50"]), num(r["run_p90"])))
     return (note("`{}/block_starts.csv`, written by `{}` from `scripts/device_progress.sh block_starts` (gpubench "
                  "`--placement` of the 4096² stencils at block 128: per block its SM and when its thread 0 started "
                  "and its last warp ended, `%globaltimer`, whose readings come in steps of 32 ns); the blocks after "

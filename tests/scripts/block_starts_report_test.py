@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """scripts/block_starts_report.py on a placement made up by hand: 2 SMs (a TPC), blocks of 1024
 threads (2 resident, so blocks 0-3 are the first wave) and 4 later blocks 4-7 on SMs 0, 1, 1, 0
-starting at 100, 150, 250, 260 ns and each running 1,000 ns. The gaps of the consecutive later
+starting at 100, 150, 250, 260 ns and running 1,000, 900, 1,200 and 1,000 ns (sorted 900, 1,000,
+1,000, 1,200: 900 at q = 0.1, 1,000 at 0.5, 1,200 at 0.9). The gaps of the consecutive later
 pairs (4,5), (5,6), (6,7) are 50, 100 and 10 ns: sorted 10, 50, 100, so the quantile at floor(q n)
 is 10 for q = 0.25, 50 for 0.5 and 100 for 0.75 and 0.9; one of the three pairs is on one SM
 (5, 6), all three on one TPC; 4 later blocks over 160 ns are 25.0 a microsecond; a uniform start
@@ -29,8 +30,8 @@ def main():
             f.write(HEADER)
             for b, sm in enumerate((0, 1, 0, 1)):
                 f.write(line(0, b, sm, 0))
-            for b, sm, start in ((4, 0, 100), (5, 1, 150), (6, 1, 250), (7, 0, 260)):
-                f.write(line(0, b, sm, start))
+            for b, sm, start, run in ((4, 0, 100, 1000), (5, 1, 150, 900), (6, 1, 250, 1200), (7, 0, 260, 1000)):
+                f.write(line(0, b, sm, start, run))
             for b, sm in enumerate((0, 1, 0, 1)):  # launch 1: one wave only
                 f.write(line(1, b, sm, 0))
         out = os.path.join(tmp, "s.csv")
@@ -43,7 +44,8 @@ def main():
         r = rows[0]
         expected = {"launch": "0", "blocks": "8", "sms": "2", "first_wave": "4", "later_blocks_per_us": "25.0",
                     "gap_p25": "10", "gap_p50": "50", "gap_p75": "100", "gap_p90": "100", "same_sm": "0.333",
-                    "same_tpc": "1.000", "run_p50": "1000", "uniform_ns": "171"}
+                    "same_tpc": "1.000", "run_p10": "900", "run_p50": "1000", "run_p90": "1200",
+                    "uniform_ns": "171"}
         for k, v in expected.items():
             assert r[k] == v, (k, r[k], v)
 
