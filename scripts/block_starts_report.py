@@ -19,14 +19,11 @@ resident blocks, resident = 2048 threads over the block size, at most 32):
 """
 import argparse
 import csv
-import gzip
 import math
 import os
 import sys
 
-
-def open_text(path):
-    return gzip.open(path, "rt", newline="") if path.endswith(".gz") else open(path, newline="")
+from warp_ends_report import fail, open_text  # one error exit and one reader for the scripts beside this file
 
 
 def quantile(values, q):
@@ -35,16 +32,23 @@ def quantile(values, q):
 
 
 KEY = ("kernel", "width", "height", "stencil_w", "stencil_h", "depth", "schedule", "block_size", "launch")
+BLOCK = ("block", "sm", "start_ns", "end_ns")
 
 
 def read_launches(paths):
     launches = {}
     for path in paths:
         with open_text(path) as f:
-            for row in csv.DictReader(f):
-                key = tuple(row[k] for k in KEY)
-                launches.setdefault(key, {})[int(row["block"])] = (
-                    int(row["sm"]), int(row["start_ns"]), int(row["end_ns"]))
+            reader = csv.DictReader(f)
+            missing = [k for k in KEY + BLOCK if k not in (reader.fieldnames or [])]
+            if missing:
+                fail("{}: not a gpubench --placement file: no column {}".format(path, ", ".join(missing)))
+            for line, row in enumerate(reader, 2):
+                try:
+                    block, sm, start, end = (int(row[k]) for k in BLOCK)
+                except (TypeError, ValueError):
+                    fail("{}:{}: block, sm, start_ns and end_ns must be whole numbers".format(path, line))
+                launches.setdefault(tuple(row[k] for k in KEY), {})[block] = (sm, start, end)
     return launches
 
 
@@ -90,7 +94,7 @@ def main(argv):
             continue
         rows.append(row)
     if not rows:
-        sys.exit("block_starts_report: no launch with blocks after its first wave")
+        fail("no launch with blocks after its first wave")
     tmp = args.out + ".new"
     with open(tmp, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))

@@ -7,7 +7,8 @@ pairs (4,5), (5,6), (6,7) are 50, 100 and 10 ns: sorted 10, 50, 100, so the quan
 is 10 for q = 0.25, 50 for 0.5 and 100 for 0.75 and 0.9; one of the three pairs is on one SM
 (5, 6), all three on one TPC; 4 later blocks over 160 ns are 25.0 a microsecond; a uniform start
 delay with a median gap of 50 ns is 50 / (1 - 1/sqrt 2) = 170.7 ns wide. A launch without later
-blocks is left out with a message; a file with none at all is an error."""
+blocks is left out with a message; a file with none at all, a missing file, a file without the
+placement columns and a start that is not a number are errors naming the file, with no output."""
 import csv
 import os
 import subprocess
@@ -56,6 +57,19 @@ def main():
                              capture_output=True, text=True)
         assert got.returncode != 0 and "no launch with blocks after its first wave" in got.stderr, got.stderr
         assert not os.path.exists(os.path.join(tmp, "t.csv"))
+
+        no_columns = os.path.join(tmp, "r.csv")
+        with open(no_columns, "w") as f:
+            f.write("kernel,block,sm\nstencil,0,0\n")
+        bad_start = os.path.join(tmp, "b.csv")
+        with open(bad_start, "w") as f:
+            f.write(HEADER + line(0, 0, 0, 0).replace(",0,1000\n", ",x,1000\n"))
+        for path, message in ((os.path.join(tmp, "absent.csv"), "absent.csv"),
+                              (no_columns, "no column width"), (bad_start, "b.csv:2: block, sm, start_ns")):
+            got = subprocess.run([sys.executable, SCRIPT, path, "--out", os.path.join(tmp, "u.csv")],
+                                 capture_output=True, text=True)
+            assert got.returncode == 2 and message in got.stderr and "Traceback" not in got.stderr, got.stderr
+            assert not os.path.exists(os.path.join(tmp, "u.csv"))
     print("block_starts_report: all checks passed")
 
 
