@@ -407,6 +407,10 @@ CYCLES_SASS_TPC_DIR = "tests/data/cycles_gto_sass_tpc"
 CYCLES_SASS_TPC_CMD = ("scripts/fidelity_report.sh --by-row --work DIR --jobs 16 --gpu carveout-rule=occupancy --gpu timing=cycles "
                        "--gpu warp-scheduler=gto --gpu load-gates=sass --gpu l2-coalesce-among=tpc "
                        "--out tests/data/cycles_gto_sass_tpc h200 h100")
+LOCKSTEP_DIR = "tests/data/lockstep_wait"
+LOCKSTEP_OPTIONS = "--gpu warp-rate-spread=0 --gpu block-start-skip=10 --gpu miss-wait-turns=1"
+LOCKSTEP_CMD = ("scripts/fidelity_report.sh --by-row --work DIR --jobs 16 " + LOCKSTEP_OPTIONS
+                + " --out tests/data/lockstep_wait h200 h100")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu carveout-rule=occupancy --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
              "--gpu block-start-skip=1 --gpu warp-age-weight=1 --gpu miss-wait-turns=0 --out tests/data/fixed_rate h200 h100")
@@ -868,6 +872,39 @@ def gen_heldout_index64_summary():
         ", ".join("`{}`".format(p) for p in used))) + "\n```\n" + "\n".join(out) + "\n```\n")
 
 
+def grid_row(cells, bold):
+    """A row of a fitted grid's table, every cell in bold for the pair chosen."""
+    mark = "**" if bold else ""
+    return "| " + " | ".join(mark + str(c) + mark for c in cells) + " |"
+
+
+def gen_lockstep_grid():
+    """fidelity.md: lock step with a block start skip and a missed turn, the grid on the training set
+    the pair was chosen on (tests/data/lockstep_wait/grid/kJ_mwW, the chosen pair's rows in
+    tests/data/lockstep_wait/h200)."""
+    pattern = re.compile(r"k(\d+)_mw([0-9.]+)$")
+    grid = {(int(m.group(1)), m.group(2)): "{}/grid/{}".format(LOCKSTEP_DIR, m.group(0)) for m in
+            (pattern.match(d) for d in os.listdir(os.path.join(ROOT, LOCKSTEP_DIR, "grid"))) if m}
+    chosen = tuple(int(x) if i == 0 else x for i, x in
+                   enumerate(re.search(r"block-start-skip=(\d+) .*miss-wait-turns=([0-9.]+)", LOCKSTEP_OPTIONS).groups()))
+    grid[chosen] = LOCKSTEP_DIR + "/h200"
+    out = ["| block start skip | missed turn | training matmul: L1 within 3 | beyond 6 | mean \\|L1 error\\| "
+           "| training stencils: L1 within 3 | L2 within 5 |", "|---:|---:|---:|---:|---:|---:|---:|"]
+    for skip, wait in sorted(grid, key=lambda k: (k[0], float(k[1]))):
+        folder = grid[(skip, wait)]
+        matmul = read_csv(folder + "/fidelity_report_training_matmul.csv")
+        stencil = read_csv(folder + "/fidelity_report_training_stencil.csv")
+        m, t = target_counts(matmul), target_counts(stencil)
+        out.append(grid_row([skip, wait, "{}/{}".format(m["l1_3"], m["runs"]), m["l1_6"],
+                             "{:.2f}".format(mean_l1_error(matmul)), "{}/{}".format(t["l1_3"], t["runs"]),
+                             "{}/{}".format(t["l2_5_stencil"], t["stencil"])], (skip, wait) == chosen))
+    return (note("from `{0}/grid/kJ_mwW/fidelity_report_training_{{stencil,matmul}}.csv` and, for the pair in bold, "
+                 "`{0}/h200`, written by `scripts/fidelity_report.sh --by-row --jobs 16 --gpu warp-rate-spread=0 "
+                 "--gpu block-start-skip=J --gpu miss-wait-turns=W --out DIR h200:training:stencil "
+                 "h200:training:matmul` (the H200's training set only)".format(LOCKSTEP_DIR))
+            + "\n" + "\n".join(out) + "\n")
+
+
 START_SKIP_FIT = H200 + "/start_skip_fit"
 
 
@@ -885,11 +922,10 @@ def gen_start_skip_fit():
         train = read_csv("{}/train_s{}_{}.csv".format(START_SKIP_FIT, skip, spread))
         probe = read_csv("{}/probe_s{}_{}.csv".format(START_SKIP_FIT, skip, spread))
         t, p = target_counts(train), target_counts(probe)
-        cells = ["{}/{}".format(t["l1_3"], t["runs"]), str(t["l1_6"]), "{:.2f}".format(mean_l1_error(train)),
-                 "{}/{}".format(p["l1_3"], p["runs"]), "{:.2f}".format(mean_l1_error(probe)),
-                 "{:.2f}".format(mean_l1_error(train + probe))]
-        mark = "**" if (skip, spread) == chosen else ""
-        out.append("| {m}{}{m} | {m}{}{m} | ".format(skip, spread, m=mark) + " | ".join(mark + c + mark for c in cells) + " |")
+        out.append(grid_row([skip, spread, "{}/{}".format(t["l1_3"], t["runs"]), t["l1_6"],
+                             "{:.2f}".format(mean_l1_error(train)), "{}/{}".format(p["l1_3"], p["runs"]),
+                             "{:.2f}".format(mean_l1_error(probe)), "{:.2f}".format(mean_l1_error(train + probe))],
+                            (skip, spread) == chosen))
     return (note("from `{}/{{train,probe}}_sJ_S.csv`, written by `scripts/start_skip_fit.sh` (`cachesim compare "
                  "--preset h200 --gpu block-start-skip=J --gpu warp-rate-spread=S` on "
                  "`tests/data/h200/fidelity_matmul_spread21.csv` and rows 1-10 of "
@@ -1920,7 +1956,8 @@ def gen_warm_l2_counts():
 SMEM = "tests/data/h200/smem"
 SMEM_SIZES = ["0", "5120", "11264"]
 SMEM_MODELS = [("preset_rule", "the preset, occupancy rule"), ("preset", "the preset"),
-               ("cycles_gto", "cycles, gto"), ("cycles_no_lrc", "cycles, issue cost, no coalescer")]
+               ("cycles_gto", "cycles, gto"), ("cycles_no_lrc", "cycles, issue cost, no coalescer"),
+               ("lockstep_wait", "lock step, a missed turn")]
 # The carve-out probes: Nsight Compute's launch attributes of gpubench launches, the driver's choice
 # in launch__shared_mem_config_size.
 CARVEOUT_FILES = [("carveout.csv", "the grid the rule was read from (matmul, 32 registers)"),
@@ -2090,9 +2127,10 @@ def gen_smem_probe(probe):
         for errs in (totals[stem] for stem, _ in SMEM_MODELS)) + " | |")
     return (note("block {2}: the chip's L1 hit rate and each model's error in points, from `cachesim compare`'s joined "
                  "CSVs `{0}/compare/MODEL_{1}_B.csv`, written by `scripts/smem_probe_report.sh {1}` from `{0}/{3}` "
-                 "(gpubench `--smem-per-block B`, `scripts/device_heldout.sh {4}`); the preset and both cycle timings "
-                 "take the driver's carve-out in each of these launches (`{0}/carveout.csv`), the first column the "
-                 "occupancy rule's (`--gpu carveout-rule=occupancy`); nothing fitted".format(
+                 "(gpubench `--smem-per-block B`, `scripts/device_heldout.sh {4}`); every model but the first takes the "
+                 "driver's carve-out in each of these launches (`{0}/carveout.csv`), the first the occupancy rule's "
+                 "(`--gpu carveout-rule=occupancy`); nothing fitted on these rows (the lock step's skip and missed "
+                 "turn were chosen on the training set)".format(
                      SMEM, probe, block, measured, "smem256" if block == 256 else "smem")) + "\n" + "\n".join(out) + "\n")
 
 
@@ -2134,6 +2172,8 @@ GENERATORS = {
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD, ALL_REPORT_SETS),
     "fidelity-sets-cycles-sass-tpc": lambda: gen_fidelity_sets(CYCLES_SASS_TPC_DIR, CYCLES_SASS_TPC_CMD, ALL_REPORT_SETS),
+    "fidelity-sets-lockstep-wait": lambda: gen_fidelity_sets(LOCKSTEP_DIR, LOCKSTEP_CMD, ALL_REPORT_SETS),
+    "lockstep-wait-grid": gen_lockstep_grid,
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, ALL_REPORT_SETS),
     "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),
