@@ -411,6 +411,11 @@ LOCKSTEP_DIR = "tests/data/lockstep_wait"
 LOCKSTEP_OPTIONS = "--gpu warp-rate-spread=0 --gpu block-start-skip=10 --gpu miss-wait-turns=1"
 LOCKSTEP_CMD = ("scripts/fidelity_report.sh --by-row --work DIR --jobs 16 " + LOCKSTEP_OPTIONS
                 + " --out tests/data/lockstep_wait h200 h100")
+BLOCK_RATES_DIR = "tests/data/block_rates"
+BLOCK_RATES_OPTIONS = "--gpu warp-rate-scope=block --gpu block-start-skip=4 --gpu warp-rate-spread=0.15"
+BLOCK_RATES_CMD = ("scripts/fidelity_report.sh --by-row --work DIR --jobs 16 " + BLOCK_RATES_OPTIONS
+                   + " --out tests/data/block_rates h200:training:stencil h200:training:matmul h200:heldout:stencil "
+                   "h200:heldout:matmul")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu carveout-rule=occupancy --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
              "--gpu block-start-skip=1 --gpu warp-age-weight=1 --gpu miss-wait-turns=0 --out tests/data/fixed_rate h200 h100")
@@ -474,12 +479,12 @@ def report_label(set_name, variant):
     return set_name + ("" if variant in ("", "index64") else ", " + variant)
 
 
-def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS):
+def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS, gpus=REPORT_GPUS):
     out = ["| GPU | set | runs | L1 within 3 | L1 beyond 6 | mean \\|L1 error\\| | L2 within 5, stencil "
            "| L2 within 5, matmul | best schedule within 1 (L1 / L2) | requests exact | sectors exact |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     used, missing = [], []
-    for gpu in REPORT_GPUS:
+    for gpu in gpus:
         by_label = {}
         for set_name in sets:
             for kernel in REPORT_KERNELS:
@@ -878,31 +883,29 @@ def grid_row(cells, bold):
     return "| " + " | ".join(mark + str(c) + mark for c in cells) + " |"
 
 
-def gen_lockstep_grid():
-    """fidelity.md: lock step with a block start skip and a missed turn, the grid on the training set
-    the pair was chosen on (tests/data/lockstep_wait/grid/kJ_mwW, the chosen pair's rows in
-    tests/data/lockstep_wait/h200)."""
-    pattern = re.compile(r"k(\d+)_mw([0-9.]+)$")
-    grid = {(int(m.group(1)), m.group(2)): "{}/grid/{}".format(LOCKSTEP_DIR, m.group(0)) for m in
-            (pattern.match(d) for d in os.listdir(os.path.join(ROOT, LOCKSTEP_DIR, "grid"))) if m}
-    chosen = tuple(int(x) if i == 0 else x for i, x in
-                   enumerate(re.search(r"block-start-skip=(\d+) .*miss-wait-turns=([0-9.]+)", LOCKSTEP_OPTIONS).groups()))
-    grid[chosen] = LOCKSTEP_DIR + "/h200"
-    out = ["| block start skip | missed turn | training matmul: L1 within 3 | beyond 6 | mean \\|L1 error\\| "
-           "| training stencils: L1 within 3 | L2 within 5 |", "|---:|---:|---:|---:|---:|---:|---:|"]
-    for skip, wait in sorted(grid, key=lambda k: (k[0], float(k[1]))):
-        folder = grid[(skip, wait)]
-        matmul = read_csv(folder + "/fidelity_report_training_matmul.csv")
-        stencil = read_csv(folder + "/fidelity_report_training_stencil.csv")
+def gen_training_grid(base, pattern, options, columns, command):
+    """fidelity.md: a pair of parameters tried over a grid on the H200's training set, the pair
+    chosen in bold (base/grid/NAME for the others, base/h200 for the chosen pair's rows). pattern:
+    a folder name's two values; options: the chosen pair as --gpu options, matched by the same
+    two keys; columns: the two values' headings."""
+    name = re.compile(pattern + "$")
+    keys = re.findall(r"--gpu ([a-z-]+)=[A-Z](?![\w.])", command)  # the two the grid varies
+    chosen = tuple(re.search(r"--gpu {}=([0-9.]+)".format(k), options).group(1) for k in keys)
+    grid = {m.groups(): "{}/grid/{}".format(base, m.group(0)) for m in
+            (name.match(d) for d in os.listdir(os.path.join(ROOT, base, "grid"))) if m}
+    grid[chosen] = base + "/h200"
+    out = ["| {} | {} | training matmul: L1 within 3 | beyond 6 | mean \\|L1 error\\| "
+           "| training stencils: L1 within 3 | L2 within 5 |".format(*columns), "|---:|---:|---:|---:|---:|---:|---:|"]
+    for pair in sorted(grid, key=lambda k: tuple(float(x) for x in k)):
+        matmul = read_csv(grid[pair] + "/fidelity_report_training_matmul.csv")
+        stencil = read_csv(grid[pair] + "/fidelity_report_training_stencil.csv")
         m, t = target_counts(matmul), target_counts(stencil)
-        out.append(grid_row([skip, wait, "{}/{}".format(m["l1_3"], m["runs"]), m["l1_6"],
+        out.append(grid_row([*pair, "{}/{}".format(m["l1_3"], m["runs"]), m["l1_6"],
                              "{:.2f}".format(mean_l1_error(matmul)), "{}/{}".format(t["l1_3"], t["runs"]),
-                             "{}/{}".format(t["l2_5_stencil"], t["stencil"])], (skip, wait) == chosen))
-    return (note("from `{0}/grid/kJ_mwW/fidelity_report_training_{{stencil,matmul}}.csv` and, for the pair in bold, "
-                 "`{0}/h200`, written by `scripts/fidelity_report.sh --by-row --jobs 16 --gpu warp-rate-spread=0 "
-                 "--gpu block-start-skip=J --gpu miss-wait-turns=W --out DIR h200:training:stencil "
-                 "h200:training:matmul` (the H200's training set only)".format(LOCKSTEP_DIR))
-            + "\n" + "\n".join(out) + "\n")
+                             "{}/{}".format(t["l2_5_stencil"], t["stencil"])], pair == chosen))
+    return (note("from `{0}/grid/*/fidelity_report_training_{{stencil,matmul}}.csv` and, for the pair in bold, "
+                 "`{0}/h200`, written by `{1} --out DIR h200:training:stencil h200:training:matmul` (the H200's "
+                 "training set only)".format(base, command)) + "\n" + "\n".join(out) + "\n")
 
 
 START_SKIP_FIT = H200 + "/start_skip_fit"
@@ -1957,7 +1960,7 @@ SMEM = "tests/data/h200/smem"
 SMEM_SIZES = ["0", "5120", "11264"]
 SMEM_MODELS = [("preset_rule", "the preset, occupancy rule"), ("preset", "the preset"),
                ("cycles_gto", "cycles, gto"), ("cycles_no_lrc", "cycles, issue cost, no coalescer"),
-               ("lockstep_wait", "lock step, a missed turn")]
+               ("lockstep_wait", "lock step, a missed turn"), ("block_rates", "one rate per block")]
 # The carve-out probes: Nsight Compute's launch attributes of gpubench launches, the driver's choice
 # in launch__shared_mem_config_size.
 CARVEOUT_FILES = [("carveout.csv", "the grid the rule was read from (matmul, 32 registers)"),
@@ -2129,8 +2132,8 @@ def gen_smem_probe(probe):
                  "CSVs `{0}/compare/MODEL_{1}_B.csv`, written by `scripts/smem_probe_report.sh {1}` from `{0}/{3}` "
                  "(gpubench `--smem-per-block B`, `scripts/device_heldout.sh {4}`); every model but the first takes the "
                  "driver's carve-out in each of these launches (`{0}/carveout.csv`), the first the occupancy rule's "
-                 "(`--gpu carveout-rule=occupancy`); nothing fitted on these rows (the lock step's skip and missed "
-                 "turn were chosen on the training set)".format(
+                 "(`--gpu carveout-rule=occupancy`); nothing fitted on these rows (the last two models' pairs were "
+                 "chosen on the training set)".format(
                      SMEM, probe, block, measured, "smem256" if block == 256 else "smem")) + "\n" + "\n".join(out) + "\n")
 
 
@@ -2173,7 +2176,15 @@ GENERATORS = {
     "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD, ALL_REPORT_SETS),
     "fidelity-sets-cycles-sass-tpc": lambda: gen_fidelity_sets(CYCLES_SASS_TPC_DIR, CYCLES_SASS_TPC_CMD, ALL_REPORT_SETS),
     "fidelity-sets-lockstep-wait": lambda: gen_fidelity_sets(LOCKSTEP_DIR, LOCKSTEP_CMD, ALL_REPORT_SETS),
-    "lockstep-wait-grid": gen_lockstep_grid,
+    "lockstep-wait-grid": lambda: gen_training_grid(
+        LOCKSTEP_DIR, r"k(\d+)_mw([0-9.]+)", LOCKSTEP_OPTIONS, ("block start skip", "missed turn"),
+        "scripts/fidelity_report.sh --by-row --jobs 16 --gpu warp-rate-spread=0 --gpu block-start-skip=J "
+        "--gpu miss-wait-turns=W"),
+    "block-rates-grid": lambda: gen_training_grid(
+        BLOCK_RATES_DIR, r"k(\d+)_s([0-9.]+)", BLOCK_RATES_OPTIONS, ("block start skip", "rate spread"),
+        "scripts/fidelity_report.sh --by-row --jobs 16 --gpu warp-rate-scope=block --gpu block-start-skip=J "
+        "--gpu warp-rate-spread=S"),
+    "fidelity-sets-block-rates": lambda: gen_fidelity_sets(BLOCK_RATES_DIR, BLOCK_RATES_CMD, REPORT_SETS, ["h200"]),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, ALL_REPORT_SETS),
     "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),

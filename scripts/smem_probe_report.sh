@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the shared-memory probe (tests/data/h200/smem: gpubench --smem-per-block, measured by
 # scripts/device_heldout.sh smem and smem256) through `cachesim compare`, one run per probe, shared
-# memory and model, into DIR/{preset_rule,preset,cycles_gto,cycles_no_lrc,lockstep_wait}_PROBE_S.{csv,txt}:
+# memory and model, into DIR/{preset_rule,preset,cycles_gto,cycles_no_lrc,lockstep_wait,block_rates}_PROBE_S.{csv,txt}:
 #
 #   preset_rule    the h200 preset with CUDA's occupancy rule for the carve-out (--gpu
 #                  carveout-rule=occupancy: the smallest carve-out that holds the resident blocks'
@@ -14,10 +14,13 @@
 #                  turns apart and a warp whose request missed in L1 passed over on its next turn
 #                  (the skip and the missed turn fitted on the training set: docs/fidelity.md,
 #                  "Lock step and a missed turn")
+#   block_rates    the h200 preset with one rate per block instead of per warp, blocks starting up
+#                  to 4 turns apart (the skip fitted with it on the training set: docs/fidelity.md,
+#                  "One rate per block")
 #
 #   scripts/smem_probe_report.sh [--jobs N] [--out DIR] [--model NAME ...] [PROBE ...]
 #
-# DIR: tests/data/h200/smem/compare; --model: only these models (default: all five).
+# DIR: tests/data/h200/smem/compare; --model: only these models (default: all six).
 #
 # PROBE: matmul and stencil (block 128, smem_{matmul,stencil}.csv) and matmul256 (block 256,
 # smem256_matmul.csv); all by default. Nothing is fitted on these rows. --jobs: rows simulated at
@@ -34,8 +37,8 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --model)
       case "$2" in
-        preset_rule|preset|cycles_gto|cycles_no_lrc|lockstep_wait) models+=("$2"); shift 2 ;;
-        *) echo "smem_probe_report: unknown model $2 (preset_rule, preset, cycles_gto, cycles_no_lrc, lockstep_wait)" >&2; exit 2 ;;
+        preset_rule|preset|cycles_gto|cycles_no_lrc|lockstep_wait|block_rates) models+=("$2"); shift 2 ;;
+        *) echo "smem_probe_report: unknown model $2 (preset_rule, preset, cycles_gto, cycles_no_lrc, lockstep_wait, block_rates)" >&2; exit 2 ;;
       esac ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     matmul|stencil|matmul256) probes+=("$1"); shift ;;
@@ -43,12 +46,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#probes[@]} -gt 0 ] || probes=(matmul stencil matmul256)
-[ ${#models[@]} -gt 0 ] || models=(preset_rule preset cycles_gto cycles_no_lrc lockstep_wait)
+[ ${#models[@]} -gt 0 ] || models=(preset_rule preset cycles_gto cycles_no_lrc lockstep_wait block_rates)
 mkdir -p "$out"
 data=tests/data/h200/smem
 gto=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu load-gates=burst)
 no_lrc=("${gto[@]}" --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0)
 lockstep=(--gpu warp-rate-spread=0 --gpu block-start-skip=10 --gpu miss-wait-turns=1)
+block_rates=(--gpu warp-rate-scope=block --gpu block-start-skip=4)
 run() {  # NAME PROBE FILE SMEM compare-options...
   local name=$1 probe=$2 file=$3 smem=$4
   shift 4
@@ -67,6 +71,7 @@ for probe in "${probes[@]}"; do
     run cycles_gto "$probe" "$file" "$smem" "${gto[@]}"
     run cycles_no_lrc "$probe" "$file" "$smem" "${no_lrc[@]}"
     run lockstep_wait "$probe" "$file" "$smem" "${lockstep[@]}"
+    run block_rates "$probe" "$file" "$smem" "${block_rates[@]}"
   done
 done
 failed=0

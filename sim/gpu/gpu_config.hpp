@@ -33,6 +33,12 @@ enum class CtaRefill : std::uint8_t {
     sm_order,  // SM index order, which replays the first wave's placement exactly in every wave
 };
 
+// Whose rate a warp takes (GpuConfig::warp_rate_spread): its own, or its block's.
+enum class WarpRateScope : std::uint8_t {
+    warp,   // every warp of a block draws its own rate (a block's warps drift apart too)
+    block,  // a block's warps share one draw, so they keep in step and only blocks drift apart
+};
+
 // Which resident warp of an SM issues the SM's next request.
 enum class WarpScheduler : std::uint8_t {
     lrr,  // loose round robin: the next live warp after the last one to issue, in slot order
@@ -118,6 +124,10 @@ inline constexpr EnumChoice<SetIndex> kSetIndexChoices[] = {
 inline constexpr EnumChoice<CtaRefill> kCtaRefillChoices[] = {
     {CtaRefill::shuffled, "shuffled", "a seeded random order per round, as timing decides on the chip"},
     {CtaRefill::sm_order, "sm-order", "SM index order: every wave repeats the first wave's placement"},
+};
+inline constexpr EnumChoice<WarpRateScope> kWarpRateScopeChoices[] = {
+    {WarpRateScope::warp, "warp", "each warp draws its own rate"},
+    {WarpRateScope::block, "block", "a block's warps share one rate, so only blocks drift apart"},
 };
 inline constexpr EnumChoice<WarpScheduler> kWarpSchedulerChoices[] = {
     {WarpScheduler::lrr, "lrr", "loose round robin"},
@@ -261,6 +271,9 @@ struct GpuConfig {
     // that warps wander apart as a random walk, by about the square root of the loop's length,
     // instead of in proportion to it. 0: a warp keeps one rate for its life.
     std::uint32_t warp_rate_redraw = 0;
+    // Whether the warps of a block draw their rates apart (warp) or share their block's (block:
+    // the draw keyed on (seed, b, k / N) alone).
+    WarpRateScope warp_rate_scope = WarpRateScope::warp;
     // Requests a warp issues in a row once the round robin picks it (lrr; gto ignores it): its
     // requests go in groups k = 0..B-1, B..2B-1, ... (the last group ends with the store), one
     // group per turn, as a warp issues the loads of one iteration of its compiled loop before it

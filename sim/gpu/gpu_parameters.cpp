@@ -430,6 +430,13 @@ std::vector<GpuParameter> make_table() {
                                              "compiled matmul loop (its issue burst, from the SASS), so that the "
                                              "matmul's warps change rate once an iteration; not fitted"),
                              only("h100", A, "32: as the h200 preset")}});
+    t.push_back({.option = "warp-rate-scope", .report_key = "warp_rate_scope", .field = "warp_rate_scope",
+                 .group = "Scheduling", .type = P::choice, .choices = texts(kWarpRateScopeChoices),
+                 .help = "lrr with a rate spread: each warp draws its own rate (warp), or a block's warps share "
+                         "one (block), so that they keep in step and only blocks drift apart",
+                 .get = get_choice<&GpuConfig::warp_rate_scope, kWarpRateScopeChoices>,
+                 .set = set_choice<&GpuConfig::warp_rate_scope, kWarpRateScopeChoices>,
+                 .sources = {every(A, "warp: each warp draws its own rate")}});
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
                  .type = P::text, .range = "auto or 1..65536",
                  .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "

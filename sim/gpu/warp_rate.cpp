@@ -9,8 +9,10 @@ namespace cachesim {
 
 double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32_t warp, std::uint64_t epoch) {
     if (config.warp_rate_spread <= 0) return 1.0;
-    // Two splitmix64 draws from (seed, block, warp, epoch), Box-Muller to a standard normal z.
-    std::uint64_t state = keyed_draw_state(config.seed, DrawStream::warp_rate, block, warp, epoch);
+    // Two splitmix64 draws from (seed, block, warp, epoch), Box-Muller to a standard normal z; a
+    // block's warps share warp 0's draw where the rate is the block's (WarpRateScope::block).
+    const std::uint32_t drawer = config.warp_rate_scope == WarpRateScope::block ? 0u : warp;
+    std::uint64_t state = keyed_draw_state(config.seed, DrawStream::warp_rate, block, drawer, epoch);
     auto uniform = [&] { return static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53; };  // [0, 1)
     const double u1 = 1.0 - uniform(), u2 = uniform();  // u1 in (0, 1]
     const double z = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);

@@ -1,0 +1,79 @@
+// Whose rate a warp takes (GpuConfig::warp_rate_scope): with `block`, every warp of a block takes
+// the one draw its block makes, the draw warp 0 makes with `warp`, so a block's warps keep in step
+// and only blocks drift apart.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "sim/gpu/gpu_model.hpp"
+#include "sim/gpu/gpu_parameters.hpp"
+#include "sim/gpu/gpu_presets.hpp"
+#include "sim/gpu/warp_rate.hpp"
+#include "traces/input_error.hpp"
+#include "tests/gpu_test_util.hpp"
+
+namespace cachesim {
+namespace {
+
+GpuConfig spread(WarpRateScope scope) {
+    GpuConfig c = find_gpu_preset("h200")->config;
+    c.warp_rate_spread = 0.2;
+    c.warp_rate_redraw = 32;
+    c.warp_rate_scope = scope;
+    return c;
+}
+
+TEST(GpuWarpRateScope, ABlocksWarpsShareTheDrawOfItsWarpZero) {
+    const GpuConfig per_block = spread(WarpRateScope::block), per_warp = spread(WarpRateScope::warp);
+    std::size_t blocks_apart = 0, warps_apart = 0;
+    for (std::uint64_t block = 0; block < 200; ++block)
+        for (std::uint64_t epoch : {0ull, 1ull, 17ull})
+            for (std::uint32_t warp = 0; warp < 8; ++warp) {
+                EXPECT_EQ(warp_issue_rate(per_block, block, warp, epoch), warp_issue_rate(per_warp, block, 0, epoch));
+                EXPECT_EQ(warp_issue_credit(per_block, block, warp, epoch), warp_issue_credit(per_block, block, 0, epoch));
+                warps_apart += warp_issue_rate(per_warp, block, warp, epoch) != warp_issue_rate(per_warp, block, 0, epoch);
+                blocks_apart += warp_issue_rate(per_block, block, warp, epoch) !=
+                                warp_issue_rate(per_block, block + 1, warp, epoch);
+            }
+    // continuous draws: two of them coincide only when both are capped at rate 1 (0.13% each)
+    EXPECT_GT(warps_apart, 200u * 3u * 7u * 99u / 100u);
+    EXPECT_GT(blocks_apart, 200u * 3u * 8u * 99u / 100u);
+}
+
+// One block resident per SM, blocks starting at their first turn: with one rate for the whole
+// block, its warps gain credit alike and issue in the order they would in lock step, only with
+// passes in between that no warp issues in, so the L1 counts the same hits as with no spread at
+// all. Warps drawing their own rates drift apart and lose some of the B lines a block's warps
+// share (column:32: a block's four warps read the same 32 columns of B).
+TEST(GpuWarpRateScope, ABlocksWarpsInStepHitAsInLockStep) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 4);
+    c.block = 128;
+    c.max_threads_per_sm = 128;  // one block an SM: no sharing between blocks to drift from
+    c.l1_auto = false;
+    c.l1.size_bytes = 8 * 1024;  // small: a warp that runs ahead leaves the others' lines behind
+    c.block_start_skip = 0;
+    c.warp_rate_redraw = 0;
+    auto hits = [&](double rate_spread, WarpRateScope scope) {
+        GpuConfig run = c;
+        run.warp_rate_spread = rate_spread;
+        run.warp_rate_scope = scope;
+        return simulate_gpu_model(test::matmul(128, 64, 512, "column:32"), run).ncu.l1_sectors_ld_hit;
+    };
+    const std::uint64_t lock_step = hits(0.0, WarpRateScope::warp);
+    EXPECT_EQ(hits(0.3, WarpRateScope::block), lock_step);
+    EXPECT_LT(hits(0.3, WarpRateScope::warp), lock_step * 95 / 100);
+}
+
+TEST(GpuWarpRateScope, TheOptionNamesBothScopes) {
+    const GpuParameter* option = find_gpu_parameter("warp-rate-scope");
+    ASSERT_NE(option, nullptr);
+    GpuConfig c = find_gpu_preset("h200")->config;
+    EXPECT_EQ(option->get(c), "warp");  // the presets draw a rate per warp
+    option->set(c, "block", "--warp-rate-scope");
+    EXPECT_EQ(c.warp_rate_scope, WarpRateScope::block);
+    EXPECT_EQ(option->get(c), "block");
+    EXPECT_THROW(option->set(c, "sm", "--warp-rate-scope"), InputError);
+}
+
+}  // namespace
+}  // namespace cachesim
