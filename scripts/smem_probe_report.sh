@@ -35,28 +35,34 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    --model)
-      case "$2" in
-        preset_rule|preset|cycles_gto|cycles_no_lrc|lockstep_wait|block_rates) models+=("$2"); shift 2 ;;
-        *) echo "smem_probe_report: unknown model $2 (preset_rule, preset, cycles_gto, cycles_no_lrc, lockstep_wait, block_rates)" >&2; exit 2 ;;
-      esac ;;
+    --model) models+=("$2"); shift 2 ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     matmul|stencil|matmul256) probes+=("$1"); shift ;;
     *) echo "smem_probe_report: unknown option or probe $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 [ ${#probes[@]} -gt 0 ] || probes=(matmul stencil matmul256)
-[ ${#models[@]} -gt 0 ] || models=(preset_rule preset cycles_gto cycles_no_lrc lockstep_wait block_rates)
+# Each model's compare options (words without spaces), in the order of the docs' columns.
+all_models=(preset_rule preset cycles_gto cycles_no_lrc lockstep_wait block_rates)
+gto="--gpu timing=cycles --gpu warp-scheduler=gto --gpu load-gates=burst"
+declare -A model_options=(
+  [preset_rule]="--gpu carveout-rule=occupancy"
+  [preset]=""
+  [cycles_gto]="$gto"
+  [cycles_no_lrc]="$gto --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0"
+  [lockstep_wait]="--gpu warp-rate-spread=0 --gpu block-start-skip=10 --gpu miss-wait-turns=1"
+  [block_rates]="--gpu warp-rate-scope=block --gpu block-start-skip=4"
+)
+[ ${#models[@]} -gt 0 ] || models=("${all_models[@]}")
+for name in "${models[@]}"; do
+  [[ -v model_options[$name] ]] ||
+    { echo "smem_probe_report: unknown model $name (${all_models[*]})" >&2; exit 2; }
+done
 mkdir -p "$out"
 data=tests/data/h200/smem
-gto=(--gpu timing=cycles --gpu warp-scheduler=gto --gpu load-gates=burst)
-no_lrc=("${gto[@]}" --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0)
-lockstep=(--gpu warp-rate-spread=0 --gpu block-start-skip=10 --gpu miss-wait-turns=1)
-block_rates=(--gpu warp-rate-scope=block --gpu block-start-skip=4)
 run() {  # NAME PROBE FILE SMEM compare-options...
   local name=$1 probe=$2 file=$3 smem=$4
   shift 4
-  [[ " ${models[*]} " == *" $name "* ]] || return 0
   "$bin" compare --measured "$data/$file" --where "smem_per_block=$smem" --plot none --no-progress \
     -j "$jobs" "$@" --out "$out/${name}_${probe}_$smem.csv" >"$out/${name}_${probe}_$smem.txt" 2>&1 &
 }
@@ -66,12 +72,10 @@ for probe in "${probes[@]}"; do
     *) file=smem_$probe.csv sizes="0 5120 11264" ;;
   esac
   for smem in $sizes; do
-    run preset_rule "$probe" "$file" "$smem" --gpu carveout-rule=occupancy
-    run preset "$probe" "$file" "$smem"
-    run cycles_gto "$probe" "$file" "$smem" "${gto[@]}"
-    run cycles_no_lrc "$probe" "$file" "$smem" "${no_lrc[@]}"
-    run lockstep_wait "$probe" "$file" "$smem" "${lockstep[@]}"
-    run block_rates "$probe" "$file" "$smem" "${block_rates[@]}"
+    for name in "${models[@]}"; do
+      # shellcheck disable=SC2086  # the options split into words
+      run "$name" "$probe" "$file" "$smem" ${model_options[$name]}
+    done
   done
 done
 failed=0
