@@ -414,8 +414,7 @@ LOCKSTEP_CMD = ("scripts/fidelity_report.sh --by-row --work DIR --jobs 16 " + LO
 BLOCK_RATES_DIR = "tests/data/block_rates"
 BLOCK_RATES_OPTIONS = "--gpu warp-rate-scope=block --gpu block-start-skip=4 --gpu warp-rate-spread=0.15"
 BLOCK_RATES_CMD = ("scripts/fidelity_report.sh --by-row --work DIR --jobs 16 " + BLOCK_RATES_OPTIONS
-                   + " --out tests/data/block_rates h200:training:stencil h200:training:matmul h200:heldout:stencil "
-                   "h200:heldout:matmul")
+                   + " --out tests/data/block_rates h200 h100")
 FIXED_DIR = "tests/data/fixed_rate"
 FIXED_CMD = ("scripts/fidelity_report.sh --jobs 16 --gpu carveout-rule=occupancy --gpu warp-rate-redraw=0 --gpu warp-rate-spread=0.05 "
              "--gpu block-start-skip=1 --gpu warp-age-weight=1 --gpu miss-wait-turns=0 --out tests/data/fixed_rate h200 h100")
@@ -2184,7 +2183,7 @@ GENERATORS = {
         BLOCK_RATES_DIR, r"k(\d+)_s([0-9.]+)", BLOCK_RATES_OPTIONS, ("block start skip", "rate spread"),
         "scripts/fidelity_report.sh --by-row --jobs 16 --gpu warp-rate-scope=block --gpu block-start-skip=J "
         "--gpu warp-rate-spread=S"),
-    "fidelity-sets-block-rates": lambda: gen_fidelity_sets(BLOCK_RATES_DIR, BLOCK_RATES_CMD, REPORT_SETS, ["h200"]),
+    "fidelity-sets-block-rates": lambda: gen_fidelity_sets(BLOCK_RATES_DIR, BLOCK_RATES_CMD, ALL_REPORT_SETS),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, ALL_REPORT_SETS),
     "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),
