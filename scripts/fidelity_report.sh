@@ -24,7 +24,8 @@
 # where file after file leaves cores idle at the end of each. --work DIR (with --by-row): keep each
 # row's results in DIR instead of a temporary folder, and run only the rows DIR does not hold yet,
 # so that a run stopped part way (a time limit) goes on where it stopped when given the same DIR;
-# a DIR whose rows were run with other --gpu options, another --head or another binary is refused.
+# a DIR whose rows were run with other --gpu options, another --head or another binary is refused,
+# and so is a DIR another run is using.
 # Long: about 3 CPU hours in all (the matmul files dominate); the cachesim binary is $CACHESIM_BIN,
 # else build/apps/cachesim/cachesim.
 set -euo pipefail
@@ -109,6 +110,13 @@ if [ -n "$by_row" ]; then
   if [ -n "$work_dir" ]; then
     mkdir -p "$work_dir"
     work=$(cd "$work_dir" && pwd)
+    # two runs on one folder would run the same rows twice and rename each other's reports: the
+    # second is refused while the first holds the folder's lock (released when this shell exits)
+    exec 9> "$work/lock"
+    if ! flock -n 9; then
+      echo "fidelity_report: $work_dir is in use by another fidelity_report run; wait for it or give another folder" >&2
+      exit 2
+    fi
     # rows made with other options must not be merged with these: the folder keeps its options
     options="gpu options: ${gpu_options[*]}; head: $head; binary: $(cksum < "$bin")"
     if [ -f "$work/options" ] && [ "$(cat "$work/options")" != "$options" ]; then

@@ -4,9 +4,10 @@ row it is asked for, a CSV of one header and one line naming the GPU, the measur
 row, and logs each call. A first run simulates every row (the first 2 of two files); the same
 command again simulates none and writes the same files; a row stopped part way (its report still
 .txt.part) runs again alone; a row that fails fails the script and names the row. Refused, with
-exit 2 and the folder left as it was: a folder whose rows were run with other --gpu options,
-another --head or another binary; --work without --by-row; --head or --gpu writing into
-tests/data."""
+exit 2 and the folder left as it was: a folder another run holds; a folder whose rows were run with
+other --gpu options, another --head or another binary; --work without --by-row; --head or --gpu
+writing into tests/data."""
+import fcntl
 import os
 import shutil
 import stat
@@ -103,6 +104,15 @@ def main():
         got, calls = run(*common, *PARTS)
         assert got.returncode == 0 and calls == ["h100 {} 2".format(heldout)], (got.stderr, calls)
 
+        # a folder another run holds is refused and left as it was
+        kept = snapshot(work)
+        with open(os.path.join(work, "lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # as the other run's shell holds it
+            got, calls = run(*common, *PARTS)
+        assert got.returncode == 2 and calls == [], (got.returncode, calls)
+        assert "is in use by another fidelity_report run" in got.stderr, got.stderr
+        assert snapshot(work) == kept
+
         # a folder of rows run otherwise is refused and left as it was
         kept = snapshot(work)
         other = os.path.join(tmp, "other", "cachesim")
@@ -123,7 +133,7 @@ def main():
             got, calls = run(*args)
             assert got.returncode == 2 and message in got.stderr and calls == [], (args, got.stderr)
         shutil.rmtree(work)
-    print("fidelity_report.sh --work: rows resumed, failures named, other options and binaries refused")
+    print("fidelity_report.sh --work: rows resumed, failures named, a folder in use, other options and binaries refused")
 
 
 if __name__ == "__main__":
