@@ -58,6 +58,12 @@
 #   smem256:  the same for the 64-bit matmul at block 256 with 0, 11264, 16384 and 24576 bytes
 #             a block (by the driver's carve-outs in carveout.csv an L1 of 224, 124, 92 and 28 KiB,
 #             eight blocks an SM each time): smem256_matmul
+#   smem2:    a second shared-memory set, in no set and measured after the first had been compared
+#             with the models: launches the first has not (the 1536^3 matmul at block 96 with 6144
+#             and 11264 bytes, index64 and index32; the 1024^2 matmul at depth 512, block 128, with
+#             8192 bytes, every compilation; the 2048^2 matmul at depth 1024, block 256, with 16384
+#             bytes; the 7x7 stencil on 2048^2 at block 128 with 11264 bytes, index64 and index32;
+#             six schedules): smem2_matmul, smem2_stencil
 #   carveout: the carve-out the driver takes, from Nsight Compute's launch attributes only (no
 #             counters): the matmul at blocks 32 to 1024 with 0 to 49152 bytes of dynamic shared
 #             memory per block (carveout.csv): the rule --l1-size auto should follow
@@ -94,7 +100,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -429,6 +435,24 @@ if want smem256; then
     sweep smem256_matmul 200 --kernel matmul --size 1024x1024 --schedules linear,column:32,column:128,tiled:32x32,morton \
       --blocks 256 --variants index64 --smem-per-block "$s"
   done
+fi
+
+if want smem2; then
+  SMEM2_SCHEDULES=linear,column:32,column:64,column:128,tiled:32x32,morton
+  for v in index64 index32; do
+    for s in 6144 11264; do
+      sweep smem2_matmul 200 --kernel matmul --size 1536x1536 --depth 1536 --schedules "$SMEM2_SCHEDULES" --blocks 96 \
+        --variants "$v" --smem-per-block "$s"
+    done
+    sweep smem2_stencil 200 --kernel stencil --size 2048x2048 --stencil 7x7 --schedules "$SMEM2_SCHEDULES" --blocks 128 \
+      --variants "$v" --smem-per-block 11264
+  done
+  for v in index64 index32 unroll1; do
+    sweep smem2_matmul 200 --kernel matmul --size 1024x1024 --depth 512 --schedules "$SMEM2_SCHEDULES" --blocks 128 \
+      --variants "$v" --smem-per-block 8192
+  done
+  sweep smem2_matmul 200 --kernel matmul --size 2048x2048 --depth 1024 --schedules "$SMEM2_SCHEDULES" --blocks 256 \
+    --variants index64 --smem-per-block 16384
 fi
 
 # launch_attributes NAME SMEM_LIST gpubench-args...: Nsight Compute's launch attributes of one launch

@@ -22,8 +22,11 @@
 #
 # DIR: tests/data/h200/smem/compare; --model: only these models (default: all six).
 #
-# PROBE: matmul and stencil (block 128, smem_{matmul,stencil}.csv) and matmul256 (block 256,
-# smem256_matmul.csv); all by default. Nothing is fitted on these rows. --jobs: rows simulated at
+# PROBE: matmul and stencil (block 128, smem_{matmul,stencil}.csv), matmul256 (block 256,
+# smem256_matmul.csv), and the second set, measured after the first had been compared with the
+# models (scripts/device_heldout.sh smem2): smem2 (smem2_matmul.csv: 1536^3 at block 96, 1024^2
+# at depth 512, block 128, 2048^2 at depth 1024, block 256) and smem2_stencil (smem2_stencil.csv);
+# all by default. Nothing is fitted on these rows. --jobs: rows simulated at
 # once per compare run (default 3; the runs go in parallel, so give a machine of about 16 x N
 # cores a probe, or expect about half a CPU hour a probe). The cachesim binary is $CACHESIM_BIN,
 # else build/apps/cachesim/cachesim.
@@ -37,11 +40,11 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --model) models+=("$2"); shift 2 ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    matmul|stencil|matmul256) probes+=("$1"); shift ;;
+    matmul|stencil|matmul256|smem2|smem2_stencil) probes+=("$1"); shift ;;
     *) echo "smem_probe_report: unknown option or probe $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-[ ${#probes[@]} -gt 0 ] || probes=(matmul stencil matmul256)
+[ ${#probes[@]} -gt 0 ] || probes=(matmul stencil matmul256 smem2 smem2_stencil)
 # Each model's compare options (words without spaces), in the order of the docs' columns.
 all_models=(preset_rule preset cycles_gto cycles_no_lrc lockstep_wait block_rates)
 gto="--gpu timing=cycles --gpu warp-scheduler=gto --gpu load-gates=burst"
@@ -69,6 +72,8 @@ run() {  # NAME PROBE FILE SMEM compare-options...
 for probe in "${probes[@]}"; do
   case $probe in
     matmul256) file=smem256_matmul.csv sizes="0 11264 16384 24576" ;;
+    smem2) file=smem2_matmul.csv sizes="6144 8192 11264 16384" ;;
+    smem2_stencil) file=smem2_stencil.csv sizes="11264" ;;
     *) file=smem_$probe.csv sizes="0 5120 11264" ;;
   esac
   for smem in $sizes; do
