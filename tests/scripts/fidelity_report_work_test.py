@@ -10,9 +10,10 @@ writing into tests/data."""
 import fcntl
 import os
 import shutil
-import stat
 import subprocess
 import tempfile
+
+from stand_in import write_stand_in
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "scripts", "fidelity_report.sh")
@@ -34,9 +35,7 @@ print("report of {} row {}".format(gpu, row))
 
 
 def write_fake(path, extra=""):
-    with open(path, "w") as f:
-        f.write(FAKE + extra)
-    os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+    write_stand_in(path, FAKE + extra)
 
 
 class Runner:

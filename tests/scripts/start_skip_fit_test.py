@@ -6,9 +6,10 @@ file order under one header, one file a pair and fit file; a row that fails must
 and leave the files of an earlier run as they were; a pair that is not SKIP:SPREAD is refused."""
 import csv
 import os
-import stat
 import subprocess
 import tempfile
+
+from stand_in import write_stand_in
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "scripts", "start_skip_fit.sh")
@@ -39,9 +40,7 @@ def run(out, fake, *args, fail_row=""):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         fake = os.path.join(tmp, "cachesim")
-        with open(fake, "w") as f:
-            f.write(FAKE)
-        os.chmod(fake, os.stat(fake).st_mode | stat.S_IEXEC)
+        write_stand_in(fake, FAKE)
         out = os.path.join(tmp, "fit")
 
         got = run(out, fake, "8:0.15", "1:0.3")

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""scripts/probe_sets_report.sh with a stand-in for cachesim that logs its arguments and writes the
+CSV it is asked for. Each probe is compared with the measured files named as the presets' own
+report of that probe names them (the names below are read off those reports' first rows, not off
+the script), with every --gpu option, into DIR/PROBE.{csv,txt}; a report is renamed into place
+only when its run succeeded. Refused with exit 2 and nothing run: no --out, no --gpu (the presets'
+reports are the probes' own), an unknown probe."""
+import csv
+import os
+import subprocess
+import tempfile
+
+from stand_in import write_stand_in
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "scripts", "probe_sets_report.sh")
+H200 = os.path.join(ROOT, "tests", "data", "h200")
+
+FAKE = """#!/usr/bin/env python3
+import os, sys
+args = sys.argv[1:]
+with open(os.environ["CALLS"], "a") as f:
+    f.write("\\t".join(args) + "\\n")
+if os.environ.get("FAIL"):
+    sys.exit("made-up failure")
+with open(args[args.index("--out") + 1], "w") as f:
+    f.write("line\\n2\\n")
+print("report")
+"""
+
+# probe: the presets' joined CSV of it, whose `set` column names the measured files
+PRESETS = {
+    "compilation": "drift_probe/compare/preset.csv",
+    "depth": "depth_probe/compare/preset.csv",
+    "warm": "warm_l2/compare/preset.csv",
+    "waves": "waves/waves_probe_compare.csv",
+    "waves_unroll1": "waves/waves_probe_unroll1_compare.csv",
+    "strip": "waves/waves_strip_compare.csv",
+    "strip_blocks": "waves/waves_strip_blocks_compare.csv",
+    "examples": "examples_compare.csv",
+}
+
+
+def presets_sets(probe):
+    with open(os.path.join(H200, PRESETS[probe]), newline="") as f:
+        return sorted({row.get("set", "") for row in csv.DictReader(f)})
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = os.path.join(tmp, "cachesim")
+        write_stand_in(fake, FAKE)
+        calls = os.path.join(tmp, "calls")
+
+        def run(*args, fail=False):
+            open(calls, "w").close()
+            env = dict(os.environ, CACHESIM_BIN=fake, CALLS=calls, FAIL="1" if fail else "")
+            got = subprocess.run([SCRIPT, *args], capture_output=True, text=True, env=env, cwd=ROOT)
+            with open(calls) as f:
+                return got, [line.rstrip("\n").split("\t") for line in f]
+
+        out = os.path.join(tmp, "out")
+        got, logged = run("--gpu", "warp-rate-scope=block", "--gpu", "block-start-skip=4", "--out", out)
+        assert got.returncode == 0, got.stderr
+        assert len(logged) == len(PRESETS), logged
+        for args in logged:
+            name = os.path.basename(args[args.index("--out") + 1])[:-len(".csv")]
+            assert name in PRESETS, name
+            measured = [args[i + 1] for i, a in enumerate(args) if a == "--measured"]
+            # "NAME=FILE" gives its rows the set NAME; a bare FILE its name without .csv
+            sets = sorted(m.split("=", 1)[0] if "=" in m else os.path.basename(m)[:-len(".csv")] for m in measured)
+            assert sets == presets_sets(name), (name, sets, presets_sets(name))
+            for m in measured:
+                assert os.path.exists(os.path.join(ROOT, m.split("=", 1)[-1])), m
+            assert args[args.index("--preset") + 1] == "h200", args
+            gpu = [args[i + 1] for i, a in enumerate(args) if a == "--gpu"]
+            assert gpu == ["warp-rate-scope=block", "block-start-skip=4"], gpu
+            assert os.path.exists(os.path.join(out, name + ".txt")), name
+        assert sorted(os.listdir(out)) == sorted(p + e for p in PRESETS for e in (".csv", ".txt"))
+
+        # a run that fails leaves no report in place
+        failed = os.path.join(tmp, "failed")
+        got, logged = run("--gpu", "timing=cycles", "--out", failed, "depth", fail=True)
+        assert got.returncode != 0 and len(logged) == 1, (got.returncode, logged)
+        assert not os.path.exists(os.path.join(failed, "depth.txt"))
+
+        for args, message in [(["--gpu", "timing=cycles"], "give --out DIR"),
+                              (["--out", out], "at least one --gpu"),
+                              (["--gpu", "timing=cycles", "--out", out, "smem"], "unknown probe smem")]:
+            got, logged = run(*args)
+            assert got.returncode == 2 and message in got.stderr and logged == [], (args, got.stderr, logged)
+    print("probe_sets_report.sh: each probe's measured files named as the presets' reports name them; "
+          "failures and missing options refused")
+
+
+if __name__ == "__main__":
+    main()
