@@ -356,6 +356,38 @@ TEST(CompareCli, SmemPerBlockRowsAreSimulatedWithTheirSharedMemory) {
     EXPECT_NE(with_smem.ncu.l1_sectors_ld_hit, without.ncu.l1_sectors_ld_hit);
 }
 
+// A row whose shared memory leaves the L1 smaller than the 224 KiB the presets' per-warp rates
+// were fitted at (11,264 bytes a block of 128 threads: 60 KiB) is noted, on the terminal and in the
+// report; not where the row has no shared memory, nor where the rates are one per block.
+TEST(CompareCli, RowsWithASmallL1AreNoted) {
+    const auto dir = test::temp_dir();
+    auto write = [&](const std::string& name, int smem) {
+        const std::string file = (dir / name).string();
+        std::ofstream(file) << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
+                               "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+                            << kL1Sectors << "," << kL1Hits << "," << kL1Rate << "," << kL2Reads << "," << kL2ReadHits
+                            << ",dram__bytes_read.sum,smem_per_block\n"
+                               "matmul,256,256,0,0,1024,linear,128,4,NVIDIA H200,1,4194304,10485760,7800000,74.39,"
+                               "2685760,2600000,524288,"
+                            << smem << "\n";
+        return file;
+    };
+    const std::string note = "1 of the 1 rows leave the L1 smaller than the 224 KiB the per-warp rates were fitted at";
+    const auto small = test::run_cachesim("compare --measured '" + write("small.csv", 11264) +
+                                          "' --plot none --no-progress --out none");
+    ASSERT_EQ(small.exit_code, 0) << small.err;
+    EXPECT_NE(small.err.find("compare: note: " + note), std::string::npos) << small.err;
+    EXPECT_NE(small.out.find("note: " + note), std::string::npos) << small.out;
+    const auto full = test::run_cachesim("compare --measured '" + write("full.csv", 0) +
+                                         "' --plot none --no-progress --out none");
+    ASSERT_EQ(full.exit_code, 0) << full.err;
+    EXPECT_EQ(full.err.find("fitted at"), std::string::npos) << full.err;
+    const auto block = test::run_cachesim("compare --measured '" + write("block.csv", 11264) +
+                                          "' --plot none --no-progress --out none --gpu warp-rate-scope=block");
+    ASSERT_EQ(block.exit_code, 0) << block.err;
+    EXPECT_EQ(block.err.find("fitted at"), std::string::npos) << block.err;
+}
+
 // A row no SM could run (300,000 B of shared memory a block, more than the h200's largest carve-out
 // of 228 KiB) is refused naming the file and line of the row, and no joined CSV is written.
 TEST(CompareCli, ARowThatCannotBeSimulatedIsNamedByItsLine) {

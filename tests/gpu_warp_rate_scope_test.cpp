@@ -64,6 +64,31 @@ TEST(GpuWarpRateScope, ABlocksWarpsInStepHitAsInLockStep) {
     EXPECT_LT(hits(0.3, WarpRateScope::warp), lock_step * 95 / 100);
 }
 
+// Which launches run per-warp rates below the L1 they were fitted at: on the h200 preset a block of
+// 128 threads without shared memory leaves the L1 the 256 KiB less the 32 KiB carve-out the driver
+// takes (224 KiB, the fitted L1: not below); with 11,264 bytes a block the carve-out is 196 KiB and
+// the L1 60 KiB (below). One rate per block, no spread or cycle timing draw no per-warp rates.
+TEST(GpuWarpRateScope, PerWarpRatesBelowTheFittedL1AreTold) {
+    GpuConfig c = find_gpu_preset("h200")->config;
+    c.block = 128;
+    const std::uint64_t full = gpu_occupancy(c).l1_bytes;
+    EXPECT_EQ(full, 224u * 1024);
+    EXPECT_FALSE(per_warp_rates_below_fitted_l1(c, full));
+    c.smem_per_block = 11264;
+    const std::uint64_t small = gpu_occupancy(c).l1_bytes;
+    EXPECT_EQ(small, 60u * 1024);
+    EXPECT_TRUE(per_warp_rates_below_fitted_l1(c, small));
+    GpuConfig other = c;
+    other.warp_rate_scope = WarpRateScope::block;
+    EXPECT_FALSE(per_warp_rates_below_fitted_l1(other, small));
+    other = c;
+    other.warp_rate_spread = 0;
+    EXPECT_FALSE(per_warp_rates_below_fitted_l1(other, small));
+    other = c;
+    other.timing = IssueTiming::cycles;
+    EXPECT_FALSE(per_warp_rates_below_fitted_l1(other, small));
+}
+
 TEST(GpuWarpRateScope, TheOptionNamesBothScopes) {
     const GpuParameter* option = find_gpu_parameter("warp-rate-scope");
     ASSERT_NE(option, nullptr);

@@ -27,6 +27,7 @@
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 #include "sim/gpu/loop_issue_cost.hpp"
+#include "sim/gpu/warp_rate.hpp"
 #include "sim/text.hpp"
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
@@ -327,6 +328,27 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
     return runs;
 }
 
+// Says how many rows the rounds simulate with per-warp rates and an L1 that a row's shared memory
+// leaves smaller than the one those rates were fitted at (empty: none).
+std::string small_l1_note(const std::vector<MeasuredRun>& rows, const GpuConfig& base) {
+    std::size_t below = 0;
+    for (const MeasuredRun& r : rows) {
+        GpuConfig config = base;
+        config.block = r.block;
+        if (r.shared_bytes) config.smem_per_block = *r.shared_bytes;
+        if (r.registers) config.regs_per_thread = *r.registers;
+        try {
+            below += per_warp_rates_below_fitted_l1(config, gpu_occupancy(config).l1_bytes);
+        } catch (const SimulationError&) {  // a row no SM can hold is refused where it is simulated
+        }
+    }
+    if (below == 0) return {};
+    return std::to_string(below) + " of the " + std::to_string(rows.size()) + " rows leave the L1 smaller than the " +
+           std::to_string(kRatesFittedL1Bytes / 1024) + " KiB the per-warp rates were fitted at (their shared memory "
+           "takes the rest); there one rate per block (--gpu warp-rate-scope=block --gpu block-start-skip=4) is "
+           "nearer the H200 (docs/fidelity.md, \"A second shared-memory set\")";
+}
+
 // Says how many rows carry their loop's counters and what they were taken for (empty: none).
 std::string loop_counters_note(const std::vector<MeasuredRun>& rows, const GpuConfig& base) {
     const auto with = std::count_if(rows.begin(), rows.end(), [](const MeasuredRun& r) { return r.loop.has_value(); });
@@ -578,6 +600,8 @@ int run_compare(int argc, char** argv) {
     const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides);
     const std::string loop_note = loop_counters_note(measured, base);
     if (!loop_note.empty()) std::cerr << "compare: note: " << loop_note << "\n";
+    const std::string l1_note = small_l1_note(measured, base);
+    if (!l1_note.empty()) std::cerr << "compare: note: " << l1_note << "\n";
     const std::string config_name =
         described ? "config=" + std::filesystem::path(vm["config"].as<std::string>()).filename().string() : "";
     const std::string model = described ? model_name(preset_name + " " + config_name,
@@ -617,6 +641,7 @@ int run_compare(int argc, char** argv) {
         print_summary(report, summary);
     }
     if (!warm_note.empty()) report << "\nnote: " << warm_note << "\n";
+    if (!l1_note.empty()) report << "\nnote: " << l1_note << "\n";
     if (!loop_note.empty()) report << "\nnote: " << loop_note << "\n";
     if (!invalid.empty()) {
         report << "\nleft out (--skip-invalid-rows), " << invalid.size() << " rows with inconsistent counters:\n";

@@ -20,6 +20,15 @@ double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32
 std::uint64_t warp_issue_credit(const GpuConfig& config, std::uint64_t block, std::uint32_t warp,
                                 std::uint64_t epoch = 0);
 
+// The L1 the h200 and h100 presets' rate spread and block start skip were fitted at: the training
+// launches', which use no shared memory (224 KiB at blocks of 128 and 256 threads). Below it, where
+// a kernel's shared memory takes the rest, per-warp rates part a block's warps further than the
+// H200 does (docs/fidelity.md, "A second shared-memory set").
+inline constexpr std::uint64_t kRatesFittedL1Bytes = 224 * 1024;
+// Whether `config` draws a rate per warp in the rounds (loose round robin, a spread, warp scope)
+// for a launch whose L1 holds `l1_bytes`, below the L1 those rates were fitted at.
+bool per_warp_rates_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes);
+
 // Loose round robin with rates: the slot among warps[0, count) that issues next; `last` is the
 // slot that issued last and becomes the one returned. Each live warp the turn reaches gains its
 // rate in credit and issues once the credit makes a request; a warp with skipped turns left (block
