@@ -2102,6 +2102,110 @@ def driver_l1_kib(block, smem):
     raise SystemExit("make_docs: no carve-out measured for block {}, {} bytes".format(block, smem))
 
 
+# The probes in no set that one rate per block is held against (scripts/probe_sets_report.sh): the
+# label, the presets' joined CSV and the block-rate run's file in BLOCK_RATES_DIR/probes; the
+# compilation probes without their index64 rows, on which the presets' skip and spread were fitted.
+BLOCK_RATES_PROBES = [
+    ("the compilation probes, index32 and unroll1 (768³)", H200 + "/drift_probe/compare/preset.csv", "compilation"),
+    ("the depth probes (index32)", H200 + "/depth_probe/compare/preset.csv", "depth"),
+    ("the warm-L2 probes, cold and warm", H200 + "/warm_l2/compare/preset.csv", "warm"),
+    ("the wave probes", WAVES + "/waves_probe_compare.csv", "waves"),
+    ("the wave probes, unroll1", WAVES + "/waves_probe_unroll1_compare.csv", "waves_unroll1"),
+    ("the strip probes", WAVES + "/waves_strip_compare.csv", "strip"),
+    ("the strip probes, blocks", WAVES + "/waves_strip_blocks_compare.csv", "strip_blocks"),
+    ("the example kernels", H200 + "/examples_compare.csv", "examples"),
+]
+BLOCK_RATES_PROBES_CMD = ("scripts/probe_sets_report.sh " + BLOCK_RATES_OPTIONS + " --out tests/data/block_rates/probes")
+
+
+def paired_l1_errors(presets_csv, other_csv, keep=lambda r: True):
+    """The presets' and another model's L1 errors on the rows both joined CSVs have (by set and line)."""
+    other = {(r.get("set", ""), r["line"]): r for r in read_csv(other_csv)}
+    pairs = [(l1_error(r), l1_error(other[(r.get("set", ""), r["line"])]))
+             for r in read_csv(presets_csv) if keep(r) and (r.get("set", ""), r["line"]) in other]
+    return [a for a, _ in pairs], [b for _, b in pairs]
+
+
+def gen_block_rates_probes():
+    """fidelity.md: the presets against one rate per block on every probe in no set."""
+    def cells(errors):
+        return "{}/{} | {} | {:.2f}".format(sum(abs(e) <= 3 for e in errors), len(errors),
+                                            sum(abs(e) > 6 for e in errors), sum(abs(e) for e in errors) / len(errors))
+    out = ["| probe | launches | the presets: L1 within 3 | beyond 6 | mean \\|L1 error\\| "
+           "| one rate per block: L1 within 3 | beyond 6 | mean \\|L1 error\\| |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    blind = ([], [])
+    for label, presets_csv, stem in BLOCK_RATES_PROBES:
+        other_csv = "{}/probes/{}.csv".format(BLOCK_RATES_DIR, stem)
+        keep = (lambda r: r["variant"] != "index64") if stem == "compilation" else (lambda r: True)
+        a, b = paired_l1_errors(presets_csv, other_csv, keep)
+        blind[0].extend(a)
+        blind[1].extend(b)
+        out.append("| {} | {} | {} | {} |".format(label, len(a), cells(a), cells(b)))
+    out.append("| **every probe above** | {} | {} | {} |".format(len(blind[0]), cells(blind[0]), cells(blind[1])))
+    smem = ([], [])
+    for probe, sizes in (("matmul", (5120, 11264)), ("matmul256", (11264, 16384, 24576)), ("stencil", (5120, 11264))):
+        for size in sizes:
+            presets_csv = "{}/compare/preset_{}_{}.csv".format(SMEM, probe, size)
+            a, b = paired_l1_errors(presets_csv, presets_csv.replace("/preset_", "/block_rates_"))
+            smem[0].extend(a)
+            smem[1].extend(b)
+    out.append("| the shared-memory probes with shared memory (which suggested the form) | {} | {} | {} |".format(
+        len(smem[0]), cells(smem[0]), cells(smem[1])))
+    second = smem2_errors()
+    out.append("| the second shared-memory set (measured after the form was chosen) | {} | {} | {} |".format(
+        len(second), cells([t[2] for t in second]), cells([t[3] for t in second])))
+    return note("from the joined CSVs of `{}` (one rate per block) in `{}/probes` beside the presets' reports of "
+                "the same probes ({}), and for the shared-memory probes `scripts/smem_probe_report.sh`'s `preset` "
+                "and `block_rates` runs (`{}/compare`, their rows with shared memory); the compilation probes' "
+                "index64 rows, on which the presets' skip and spread were fitted, left out".format(
+                    BLOCK_RATES_PROBES_CMD, BLOCK_RATES_DIR,
+                    ", ".join("`{}`".format(presets_csv) for _, presets_csv, _ in BLOCK_RATES_PROBES), SMEM)) + \
+        "\n" + "\n".join(out) + "\n"
+
+
+# The second shared-memory set (scripts/device_heldout.sh smem2): its probes for
+# scripts/smem_probe_report.sh, and their shared memory per block.
+SMEM2_PROBES = [("smem2", "smem2_matmul.csv", ["6144", "8192", "11264", "16384"]),
+                ("smem2_stencil", "smem2_stencil.csv", ["11264"])]
+
+
+def smem2_errors():
+    """Per row of the second shared-memory set: (row of the presets' joined CSV, its shared memory per
+    block, the presets' L1 error, one rate per block's), in the order of the measured files."""
+    out = []
+    for probe, _, sizes in SMEM2_PROBES:
+        for smem in sizes:
+            presets_csv = "{}/compare/preset_{}_{}.csv".format(SMEM, probe, smem)
+            a = read_csv(presets_csv)
+            b = {r["line"]: r for r in read_csv(presets_csv.replace("/preset_", "/block_rates_"))}
+            out += [(r, smem, l1_error(r), l1_error(b[r["line"]])) for r in a]
+    return sorted(out, key=lambda t: (t[0]["kernel"], int(t[0]["line"])))
+
+
+def gen_smem2():
+    """fidelity.md: the second shared-memory set, the chip's L1 and the two forms' errors."""
+    out = ["| launch | compilation | shared memory a block (the chip's L1) | schedule | the chip's L1 % | the presets "
+           "| one rate per block |",
+           "|---|---|---|---|---:|---:|---:|"]
+    rows = smem2_errors()
+    for r, smem, a, b in rows:
+        shape = ("{}³".format(r["width"]) if r["width"] == r["height"] == r["depth"] else
+                 "{}² d{}".format(r["width"], r["depth"])) if r["kernel"] == "matmul" else \
+            "{}x{} on {}²".format(r["stencil_w"], r["stencil_h"], r["width"])
+        out.append("| {} {} b{} | {} | {} B ({} KiB) | `{}` | {:.1f} | {:+.1f} | {:+.1f} |".format(
+            r["kernel"], shape, r["block"], r["variant"], num(smem), driver_l1_kib(int(r["block"]), smem),
+            r["schedule"], float(r[M + L1R]), a, b))
+    out.append("")
+    for kernel in ("matmul", "stencil"):
+        for label, i in (("the presets", 2), ("one rate per block", 3)):
+            out.append("- {}, {}: {}".format(kernel, label, l1_error_counts([t[i] for t in rows if t[0]["kernel"] == kernel])))
+    return note("`scripts/smem_probe_report.sh --model preset --model block_rates smem2 smem2_stencil` (its "
+                "`preset` and `block_rates` runs in `{}/compare`) on `{}/smem2_matmul.csv` and "
+                "`smem2_stencil.csv`, measured by `scripts/device_heldout.sh smem2`; the chip's L1 from "
+                "`carveout.csv`; the model's L1 error in points".format(SMEM, SMEM)) + "\n" + "\n".join(out) + "\n"
+
+
 def gen_smem_probe(probe):
     """fidelity.md: a shared-memory probe, the chip's L1 and each model's error, per shared memory."""
     measured, block, sizes = SMEM_PROBES[probe]
@@ -2183,6 +2287,8 @@ GENERATORS = {
         BLOCK_RATES_DIR, r"k(\d+)_s([0-9.]+)", BLOCK_RATES_OPTIONS, ("block start skip", "rate spread"),
         "scripts/fidelity_report.sh --by-row --jobs 16 --gpu warp-rate-scope=block --gpu block-start-skip=J "
         "--gpu warp-rate-spread=S"),
+    "block-rates-probes": gen_block_rates_probes,
+    "smem2": gen_smem2,
     "fidelity-sets-block-rates": lambda: gen_fidelity_sets(BLOCK_RATES_DIR, BLOCK_RATES_CMD, ALL_REPORT_SETS),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, ALL_REPORT_SETS),
