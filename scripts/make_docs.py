@@ -1958,7 +1958,7 @@ def gen_warm_l2_counts():
 SMEM = "tests/data/h200/smem"
 SMEM_SIZES = ["0", "5120", "11264"]
 SMEM_MODELS = [("preset_rule", "the preset, occupancy rule"), ("preset", "the preset"),
-               ("cycles_gto", "cycles, gto"), ("cycles_no_lrc", "cycles, issue cost, no coalescer"),
+               ("per_warp", "a rate per warp, skip 8"), ("cycles_gto", "cycles, gto"), ("cycles_no_lrc", "cycles, issue cost, no coalescer"),
                ("lockstep_wait", "lock step, a missed turn"), ("block_rates", "one rate per block")]
 # The carve-out probes: Nsight Compute's launch attributes of gpubench launches, the driver's choice
 # in launch__shared_mem_config_size.

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Runs the shared-memory probe (tests/data/h200/smem: gpubench --smem-per-block, measured by
 # scripts/device_heldout.sh smem and smem256) through `cachesim compare`, one run per probe, shared
-# memory and model, into DIR/{preset_rule,preset,cycles_gto,cycles_no_lrc,lockstep_wait,block_rates}_PROBE_S.{csv,txt}:
+# memory and model, into DIR/{preset_rule,preset,per_warp,cycles_gto,cycles_no_lrc,lockstep_wait,block_rates}_PROBE_S.{csv,txt}:
 #
 #   preset_rule    the h200 preset with CUDA's occupancy rule for the carve-out (--gpu
 #                  carveout-rule=occupancy: the smallest carve-out that holds the resident blocks'
 #                  shared memory), so an L1 other than the chip's where the driver took more
 #   preset         the h200 preset: its carve-out rule takes the driver's carve-out in each of these
-#                  launches (Nsight Compute's, carveout.csv), so its L1 is the chip's
+#                  launches (Nsight Compute's, carveout.csv), so its L1 is the chip's; below 224 KiB
+#                  its warps draw one rate per block
+#   per_warp       the h200 preset with a rate per warp and a block start skip of 8 at every L1
+#                  (its form at the training launches' L1)
 #   cycles_gto     the same, cycle timing, greedy then oldest, one wait per burst
 #   cycles_no_lrc  that with each loop's measured issue cost and no L2 request coalescer
 #   lockstep_wait  the h200 preset's rounds in lock step (no rate spread), blocks starting up to 10
@@ -20,7 +23,7 @@
 #
 #   scripts/smem_probe_report.sh [--jobs N] [--out DIR] [--model NAME ...] [PROBE ...]
 #
-# DIR: tests/data/h200/smem/compare; --model: only these models (default: all six).
+# DIR: tests/data/h200/smem/compare; --model: only these models (default: all seven).
 #
 # PROBE: matmul and stencil (block 128, smem_{matmul,stencil}.csv), matmul256 (block 256,
 # smem256_matmul.csv), and the second set, measured after the first had been compared with the
@@ -46,11 +49,12 @@ while [ $# -gt 0 ]; do
 done
 [ ${#probes[@]} -gt 0 ] || probes=(matmul stencil matmul256 smem2 smem2_stencil)
 # Each model's compare options (words without spaces), in the order of the docs' columns.
-all_models=(preset_rule preset cycles_gto cycles_no_lrc lockstep_wait block_rates)
+all_models=(preset_rule preset per_warp cycles_gto cycles_no_lrc lockstep_wait block_rates)
 gto="--gpu timing=cycles --gpu warp-scheduler=gto --gpu load-gates=burst"
 declare -A model_options=(
   [preset_rule]="--gpu carveout-rule=occupancy"
   [preset]=""
+  [per_warp]="--gpu warp-rate-scope=warp --gpu block-start-skip=8"
   [cycles_gto]="$gto"
   [cycles_no_lrc]="$gto --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0"
   [lockstep_wait]="--gpu warp-rate-spread=0 --gpu block-start-skip=10 --gpu miss-wait-turns=1"

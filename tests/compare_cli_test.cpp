@@ -356,9 +356,10 @@ TEST(CompareCli, SmemPerBlockRowsAreSimulatedWithTheirSharedMemory) {
     EXPECT_NE(with_smem.ncu.l1_sectors_ld_hit, without.ncu.l1_sectors_ld_hit);
 }
 
-// A row whose shared memory leaves the L1 smaller than the 224 KiB the presets' per-warp rates
+// With per-warp rates given, a row whose shared memory leaves the L1 smaller than the 224 KiB they
 // were fitted at (11,264 bytes a block of 128 threads: 60 KiB) is noted, on the terminal and in the
-// report; not where the row has no shared memory, nor where the rates are one per block.
+// report; not where the row has no shared memory, nor with the presets' own form (one rate per
+// block there).
 TEST(CompareCli, RowsWithASmallL1AreNoted) {
     const auto dir = test::temp_dir();
     auto write = [&](const std::string& name, int smem) {
@@ -374,16 +375,16 @@ TEST(CompareCli, RowsWithASmallL1AreNoted) {
     };
     const std::string note = "1 of the 1 rows leave the L1 smaller than the 224 KiB the per-warp rates were fitted at";
     const auto small = test::run_cachesim("compare --measured '" + write("small.csv", 11264) +
-                                          "' --plot none --no-progress --out none");
+                                          "' --plot none --no-progress --out none --gpu warp-rate-scope=warp");
     ASSERT_EQ(small.exit_code, 0) << small.err;
     EXPECT_NE(small.err.find("compare: note: " + note), std::string::npos) << small.err;
     EXPECT_NE(small.out.find("note: " + note), std::string::npos) << small.out;
     const auto full = test::run_cachesim("compare --measured '" + write("full.csv", 0) +
-                                         "' --plot none --no-progress --out none");
+                                         "' --plot none --no-progress --out none --gpu warp-rate-scope=warp");
     ASSERT_EQ(full.exit_code, 0) << full.err;
     EXPECT_EQ(full.err.find("fitted at"), std::string::npos) << full.err;
     const auto block = test::run_cachesim("compare --measured '" + write("block.csv", 11264) +
-                                          "' --plot none --no-progress --out none --gpu warp-rate-scope=block");
+                                          "' --plot none --no-progress --out none");
     ASSERT_EQ(block.exit_code, 0) << block.err;
     EXPECT_EQ(block.err.find("fitted at"), std::string::npos) << block.err;
 }

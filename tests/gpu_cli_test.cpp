@@ -286,7 +286,7 @@ TEST(GpuCli, InvalidGpuOptionsExitWith2) {
         {"--model gpu --l2-start lukewarm", "--l2-start: expected cold or warm, not 'lukewarm'"},
         {"--model gpu --l1-miss-bandwidth -1", "--l1-miss-bandwidth: expected a number from 0 to 1024, not '-1'"},
         {"--model gpu --l1-miss-bandwidth 2x", "--l1-miss-bandwidth: expected a number from 0 to 1024, not '2x'"},
-        {"--model gpu --block-start-skip 2000", "--block-start-skip 2000 must be between 0 and 1024"},
+        {"--model gpu --block-start-skip 2000", "--block-start-skip: expected auto or a count from 0 to 1024, not '2000'"},
         {"--model gpu --block-start-skip -1", "--block-start-skip"},
         {"--model gpu --l2-partitions 3", "--l2-partitions must be 1 or 2"},
         {"--model gpu --l2-partition-map diagonal", "--l2-partition-map"},

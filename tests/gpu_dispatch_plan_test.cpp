@@ -12,11 +12,20 @@
 #include "sim/gpu/dispatch_plan.hpp"
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "sim/gpu/warp_rate.hpp"
 #include "sim/gpu/issue_burst.hpp"
 #include "tests/gpu_test_util.hpp"
 
 namespace cachesim {
 namespace {
+
+// The h200 preset on `sms` SMs for blocks of `block` threads, its rate scope and block start skip
+// resolved as a run resolves them for the launch: the planner is given the configuration a run uses.
+GpuConfig h200_blocks(std::uint32_t sms, std::uint32_t block) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, sms);
+    c.block = block;
+    return with_rate_form(c);
+}
 
 DispatchPlan plan_for(const WorkloadSpec& spec, const GpuConfig& c) {
     return plan_dispatch(spec, c, gpu_occupancy(c), (spec.items() + c.block - 1) / c.block, issue_burst_for(c, &spec));
@@ -71,8 +80,7 @@ TEST(DispatchPlan, WorkedOutByHandForTwoSmsInStep) {
 // that round is the one in which another block of that SM issued its last request. The first wave
 // and the plan together hold every block once.
 TEST(DispatchPlan, MatchesTheBlocksASerialRunIssues) {
-    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 8);
-    c.block = 256;
+    GpuConfig c = h200_blocks(8, 256);
     const WorkloadSpec spec = test::stencil(512, 256, 3);  // 512 blocks, 8 resident per SM
     ASSERT_TRUE(dispatch_plannable(c));
     std::vector<GpuIssue> log;
@@ -121,8 +129,7 @@ TEST(DispatchPlan, MatchesTheBlocksASerialRunIssues) {
 // Planned a stretch of rounds at a time, as the run on several threads plans it (a chunk ahead of
 // the SMs), the plan is the one planned at once.
 TEST(DispatchPlan, PlannedInStretchesIsPlannedAtOnce) {
-    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 8);
-    c.block = 128;
+    GpuConfig c = h200_blocks(8, 128);
     const WorkloadSpec spec = test::matmul(256, 128, 64);
     const GpuOccupancy occupancy = gpu_occupancy(c);
     const std::uint64_t blocks = (spec.items() + c.block - 1) / c.block;
@@ -179,8 +186,7 @@ TEST(DispatchPlan, KeptPicksWorkedOutByHand) {
 // index in its block, and each block keeps one residency slot (pick / warps per block) while it runs,
 // which no other block on the SM holds meanwhile.
 TEST(DispatchPlan, KeptPicksAreTheWarpsASerialRunIssues) {
-    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 8);
-    c.block = 256;
+    GpuConfig c = h200_blocks(8, 256);
     const WorkloadSpec spec = test::stencil(512, 256, 3);
     std::vector<GpuIssue> log;
     c.issue_log = &log;

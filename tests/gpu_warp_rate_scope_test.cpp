@@ -64,12 +64,52 @@ TEST(GpuWarpRateScope, ABlocksWarpsInStepHitAsInLockStep) {
     EXPECT_LT(hits(0.3, WarpRateScope::warp), lock_step * 95 / 100);
 }
 
-// Which launches run per-warp rates below the L1 they were fitted at: on the h200 preset a block of
-// 128 threads without shared memory leaves the L1 the 256 KiB less the 32 KiB carve-out the driver
-// takes (224 KiB, the fitted L1: not below); with 11,264 bytes a block the carve-out is 196 KiB and
-// the L1 60 KiB (below). One rate per block, no spread or cycle timing draw no per-warp rates.
+// The presets' automatic form, per launch: on the h200 preset a block of 128 threads without shared
+// memory leaves the L1 the 256 KiB less the 32 KiB carve-out the driver takes, 224 KiB, the L1 the
+// rates were fitted at: a rate per warp and a skip of 8; with 11,264 bytes a block the carve-out
+// is 196 KiB and the L1 60 KiB: one rate per block and a skip of 4. What is given is kept.
+TEST(GpuWarpRateScope, TheAutomaticFormFollowsTheL1) {
+    GpuConfig c = find_gpu_preset("h200")->config;
+    EXPECT_EQ(c.warp_rate_scope, WarpRateScope::automatic);
+    EXPECT_EQ(c.block_start_skip, kBlockStartSkipAuto);
+    c.block = 128;
+    GpuConfig full = with_rate_form(c);
+    EXPECT_EQ(full.warp_rate_scope, WarpRateScope::warp);
+    EXPECT_EQ(full.block_start_skip, 8u);
+    c.smem_per_block = 11264;
+    GpuConfig small = with_rate_form(c);
+    EXPECT_EQ(small.warp_rate_scope, WarpRateScope::block);
+    EXPECT_EQ(small.block_start_skip, 4u);
+    c.block_start_skip = 2;
+    EXPECT_EQ(with_rate_form(c).block_start_skip, 2u);
+    c.warp_rate_scope = WarpRateScope::warp;
+    EXPECT_EQ(with_rate_form(c).warp_rate_scope, WarpRateScope::warp);
+    c.block_start_skip = kBlockStartSkipAuto;
+    EXPECT_EQ(with_rate_form(c).block_start_skip, 8u);
+}
+
+// A run with the automatic form is the run with the form it resolves to, at both L1s.
+TEST(GpuWarpRateScope, AnAutomaticRunIsTheRunOfItsForm) {
+    GpuConfig c = with_sms(find_gpu_preset("h200")->config, 4);
+    c.block = 128;
+    const WorkloadSpec spec = test::matmul(256, 128, 128, "column:64");
+    for (std::uint32_t smem : {0u, 11264u}) {
+        c.smem_per_block = smem;
+        GpuConfig given = c;
+        given.warp_rate_scope = smem ? WarpRateScope::block : WarpRateScope::warp;
+        given.block_start_skip = smem ? 4 : 8;
+        EXPECT_EQ(simulate_gpu_model(spec, c).ncu.l1_sectors_ld_hit, simulate_gpu_model(spec, given).ncu.l1_sectors_ld_hit)
+            << smem;
+    }
+}
+
+// Which launches run per-warp rates below the L1 they were fitted at: per-warp rates given, a
+// block of 128 threads without shared memory (224 KiB) is not below, with 11,264 bytes (60 KiB)
+// it is. One rate per block, the automatic form, no spread or cycle timing draw no per-warp rates
+// there.
 TEST(GpuWarpRateScope, PerWarpRatesBelowTheFittedL1AreTold) {
     GpuConfig c = find_gpu_preset("h200")->config;
+    c.warp_rate_scope = WarpRateScope::warp;
     c.block = 128;
     const std::uint64_t full = gpu_occupancy(c).l1_bytes;
     EXPECT_EQ(full, 224u * 1024);
@@ -80,6 +120,8 @@ TEST(GpuWarpRateScope, PerWarpRatesBelowTheFittedL1AreTold) {
     EXPECT_TRUE(per_warp_rates_below_fitted_l1(c, small));
     GpuConfig other = c;
     other.warp_rate_scope = WarpRateScope::block;
+    EXPECT_FALSE(per_warp_rates_below_fitted_l1(other, small));
+    other.warp_rate_scope = WarpRateScope::automatic;
     EXPECT_FALSE(per_warp_rates_below_fitted_l1(other, small));
     other = c;
     other.warp_rate_spread = 0;
@@ -93,7 +135,7 @@ TEST(GpuWarpRateScope, TheOptionNamesBothScopes) {
     const GpuParameter* option = find_gpu_parameter("warp-rate-scope");
     ASSERT_NE(option, nullptr);
     GpuConfig c = find_gpu_preset("h200")->config;
-    EXPECT_EQ(option->get(c), "warp");  // the presets draw a rate per warp
+    EXPECT_EQ(option->get(c), "auto");  // the presets': by the launch's L1
     option->set(c, "block", "--warp-rate-scope");
     EXPECT_EQ(c.warp_rate_scope, WarpRateScope::block);
     EXPECT_EQ(option->get(c), "block");

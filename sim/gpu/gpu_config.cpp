@@ -187,7 +187,7 @@ void validate(const GpuConfig& c) {
     if (c.issue_burst > kMaxIssueBurst)
         fail("--issue-burst " + std::to_string(c.issue_burst) + " must be 'auto' or between 1 and " +
              std::to_string(kMaxIssueBurst));
-    if (c.block_start_skip > kMaxBlockStartSkip)
+    if (c.block_start_skip != kBlockStartSkipAuto && c.block_start_skip > kMaxBlockStartSkip)
         fail("--block-start-skip " + std::to_string(c.block_start_skip) + " must be between 0 and " +
              std::to_string(kMaxBlockStartSkip));
     if (c.warp_age_weight != kWarpAgeWeightAuto && !(c.warp_age_weight > 0 && c.warp_age_weight <= 1))

@@ -37,6 +37,7 @@ enum class CtaRefill : std::uint8_t {
 enum class WarpRateScope : std::uint8_t {
     warp,   // every warp of a block draws its own rate (a block's warps drift apart too)
     block,  // a block's warps share one draw, so they keep in step and only blocks drift apart
+    automatic,  // per warp where the L1 is at least the one the rates were fitted at, per block below
 };
 
 // Which resident warp of an SM issues the SM's next request.
@@ -128,6 +129,9 @@ inline constexpr EnumChoice<CtaRefill> kCtaRefillChoices[] = {
 inline constexpr EnumChoice<WarpRateScope> kWarpRateScopeChoices[] = {
     {WarpRateScope::warp, "warp", "each warp draws its own rate"},
     {WarpRateScope::block, "block", "a block's warps share one rate, so only blocks drift apart"},
+    {WarpRateScope::automatic, "auto",
+     "per warp where the L1 is at least the 224 KiB the presets' rates were fitted at, per block where shared "
+     "memory leaves it smaller"},
 };
 inline constexpr EnumChoice<WarpScheduler> kWarpSchedulerChoices[] = {
     {WarpScheduler::lrr, "lrr", "loose round robin"},
@@ -288,7 +292,8 @@ struct GpuConfig {
     double loop_issue_cost = 0;  // kLoopIssueCostAuto
     // A block's warps are passed over by the round robin on their first J turns, J drawn per block
     // from (seed, block), uniform in 0..block_start_skip: blocks dispatched together do not run
-    // in exact step on different SMs. 0: every block starts at its first turn.
+    // in exact step on different SMs. 0: every block starts at its first turn. kBlockStartSkipAuto:
+    // the skip fitted with the rate scope the launch runs (with_rate_form, warp_rate.hpp).
     std::uint32_t block_start_skip = 0;
     // Loops bound by their instructions (lrr with a rate spread): a warp ranked behind the group of
     // its scheduler's oldest (warp slot mod schedulers_per_sm; ranked by the live warps of older
@@ -361,6 +366,8 @@ struct GpuConfig {
 inline constexpr std::uint32_t kIssueBurstAuto = 0;
 inline constexpr std::uint32_t kMaxIssueBurst = 1u << 16;     // validate's bounds
 inline constexpr std::uint32_t kMaxBlockStartSkip = 1u << 10;
+// block_start_skip: the skip fitted with the rate scope the launch resolves to (warp_rate.hpp).
+inline constexpr std::uint32_t kBlockStartSkipAuto = ~0u;
 inline constexpr double kWarpAgeWeightAuto = 0;  // GpuConfig::warp_age_weight: from the compiled loop
 inline constexpr double kIssueCyclesAuto = 0;  // GpuConfig::issue_cycles: from loop_issue_cost.hpp
 inline constexpr double kMissWaitAuto = -1;    // GpuConfig::miss_wait_turns: from loop_issue_cost.hpp

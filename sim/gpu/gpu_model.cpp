@@ -1,4 +1,5 @@
 #include "sim/gpu/gpu_model.hpp"
+#include "sim/gpu/warp_rate.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -183,8 +184,9 @@ void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& co
 }
 
 // `warm_up`: the launch a warm L2 start runs first (GpuConfig::l2_start), or null.
-GpuResult run_with_policies(const Launch& launch, const Launch* warm_up, const GpuConfig& config,
+GpuResult run_with_policies(const Launch& launch, const Launch* warm_up, const GpuConfig& given,
                             const RunControl& control) {
+    const GpuConfig config = with_rate_form(given);  // the rate scope and start skip for this launch
     if (config.warp_ends && config.timeline)
         throw SimulationError("warp ends are not recorded with --warp-times, which replays measured ones");
     // OPT needs a pre-pass over each cache's own lookups, which the GPU model does not make.

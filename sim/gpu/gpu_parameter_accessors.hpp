@@ -165,6 +165,17 @@ inline void set_issue_burst(GpuConfig& c, std::string_view text, std::string_vie
     c.issue_burst = static_cast<std::uint32_t>(v);
 }
 
+inline void set_block_start_skip(GpuConfig& c, std::string_view text, std::string_view option) {
+    if (text == "auto") {
+        c.block_start_skip = kBlockStartSkipAuto;
+        return;
+    }
+    const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string_view::npos;
+    const std::uint64_t v = digits ? std::stoull(std::string(text)) : kMaxBlockStartSkip + 1ull;
+    if (v > kMaxBlockStartSkip) bad_value(option, "auto or a count from 0 to " + std::to_string(kMaxBlockStartSkip), text);
+    c.block_start_skip = static_cast<std::uint32_t>(v);
+}
+
 inline void set_warp_rate_spread(GpuConfig& c, std::string_view text, std::string_view option) {
     const std::string s(text);
     char* end = nullptr;

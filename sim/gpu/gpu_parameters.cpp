@@ -3,6 +3,7 @@
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_parameter_accessors.hpp"
 #include "sim/gpu/loop_issue_cost.hpp"
+#include "sim/gpu/warp_rate.hpp"
 
 namespace cachesim {
 
@@ -436,7 +437,19 @@ std::vector<GpuParameter> make_table() {
                          "one (block), so that they keep in step and only blocks drift apart",
                  .get = get_choice<&GpuConfig::warp_rate_scope, kWarpRateScopeChoices>,
                  .set = set_choice<&GpuConfig::warp_rate_scope, kWarpRateScopeChoices>,
-                 .sources = {every(A, "warp: each warp draws its own rate")}});
+                 // the launch's scope for "auto"; only drawn rates have a scope
+                 .applied = [](const GpuConfig& c, const WorkloadSpec*) {
+                     return std::string(choice_name<WarpRateScope>(kWarpRateScopeChoices, with_rate_form(c).warp_rate_scope));
+                 },
+                 .sources = {every(A, "warp: each warp draws its own rate"),
+                             only("h200", M, "auto: per warp where the L1 is at least the 224 KiB the rate spread and "
+                                             "block start skip were fitted at (the training launches'), per block "
+                                             "where shared memory leaves it smaller: a block's warps end together on "
+                                             "the chip (gpubench --warp-ends), and on a shared-memory set measured "
+                                             "after the choice one rate per block has 25 of 48 matmul launches "
+                                             "within 3 points, the rate per warp 22 (tests/data/h200/smem/compare, "
+                                             "smem2; docs/fidelity.md, \"A second shared-memory set\")"),
+                             only("h100", M, "auto: as the h200 preset, not re-measured on the H100")}});
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
                  .type = P::text, .range = "auto or 1..65536",
                  .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "
@@ -462,23 +475,30 @@ std::vector<GpuParameter> make_table() {
                              only("h100", M, "auto: the same compiled loops (cuobjdump -sass of the binary profiled "
                                              "on the H100: tests/data/h100/sass_loads_variants.txt)")}});
     t.push_back({.option = "block-start-skip", .report_key = "block_start_skip", .field = "block_start_skip",
-                 .group = "Scheduling", .type = P::count, .range = "0..1024", .min = 0, .max = 64,
+                 .group = "Scheduling", .type = P::text, .range = "auto or 0..1024",
                  .help = "lrr: a block's warps are passed over on their first 0..N turns (drawn per block, seeded), "
-                         "so that blocks started together do not run in exact step",
-                 .get = get_number<&GpuConfig::block_start_skip>, .set = set_count32<&GpuConfig::block_start_skip>,
+                         "so that blocks started together do not run in exact step; auto: the skip fitted with "
+                         "the rate scope the launch runs (8 per warp, 4 per block)",
+                 .get = [](const GpuConfig& c) {
+                     return c.block_start_skip == kBlockStartSkipAuto ? std::string("auto")
+                                                                      : std::to_string(c.block_start_skip);
+                 },
+                 .set = set_block_start_skip,
                  .applied = [](const GpuConfig& c, const WorkloadSpec*) {
                      return std::to_string(c.timeline || c.scheduler != WarpScheduler::lrr ||
                                                    c.timing == IssueTiming::cycles
-                                               ? 0 : c.block_start_skip);
+                                               ? 0 : with_rate_form(c).block_start_skip);
                  },
                  .sources = {every(A, "0: blocks start at their first turn"),
-                             only("h200", F, "8 with a rate spread of 0.15, fitted together on the 27 training matmul "
-                                             "launches and the 10 index64 768^3 compilation probes (skips 4 / 8 / 16 "
-                                             "at their best spreads: mean L1 error 1.00 / 0.75 / 1.17 points over the "
-                                             "37 rows); the training stencils' L2 then 53 of 54 within 5 points; "
-                                             "docs/fidelity.md"),
-                             only("h100", F, "8: fitted on H200 measurements (the training matmul and the index64 "
-                                             "compilation probes; see the h200 preset), not re-fitted on the H100")}});
+                             only("h200", F, "auto: with a rate per warp 8 with a rate spread of 0.15, fitted together "
+                                             "on the 27 training matmul launches and the 10 index64 768^3 compilation "
+                                             "probes (skips 4 / 8 / 16 at their best spreads: mean L1 error 1.00 / "
+                                             "0.75 / 1.17 points over the 37 rows; the training stencils' L2 then 53 "
+                                             "of 54 within 5 points); with a rate per block 4, the only pair with "
+                                             "spread 0.15 of six run on the training set that met the presets' rule "
+                                             "(tests/data/block_rates/grid); docs/fidelity.md"),
+                             only("h100", F, "auto: fitted on H200 measurements (see the h200 preset), not re-fitted "
+                                             "on the H100")}});
     t.push_back({.option = "warp-age-weight", .report_key = "warp_age_weight", .field = "warp_age_weight",
                  .group = "Scheduling", .type = P::text, .range = "auto or above 0 to 1",
                  .help = "lrr with a rate spread: each live warp of an older block on the same scheduler (warp slot "

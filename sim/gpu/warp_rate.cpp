@@ -24,6 +24,15 @@ bool per_warp_rates_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_by
            config.warp_rate_spread > 0 && config.warp_rate_scope == WarpRateScope::warp && l1_bytes < kRatesFittedL1Bytes;
 }
 
+GpuConfig with_rate_form(GpuConfig config) {
+    if (config.warp_rate_scope == WarpRateScope::automatic)
+        config.warp_rate_scope = gpu_occupancy(config).l1_bytes < kRatesFittedL1Bytes ? WarpRateScope::block
+                                                                                       : WarpRateScope::warp;
+    if (config.block_start_skip == kBlockStartSkipAuto)
+        config.block_start_skip = config.warp_rate_scope == WarpRateScope::block ? kPerBlockStartSkip : kPerWarpStartSkip;
+    return config;
+}
+
 std::uint64_t warp_issue_credit(const GpuConfig& config, std::uint64_t block, std::uint32_t warp,
                                 std::uint64_t epoch) {
     const double rate = warp_issue_rate(config, block, warp, epoch);

@@ -29,6 +29,15 @@ inline constexpr std::uint64_t kRatesFittedL1Bytes = 224 * 1024;
 // for a launch whose L1 holds `l1_bytes`, below the L1 those rates were fitted at.
 bool per_warp_rates_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes);
 
+// The block start skips fitted with each rate scope and the spread 0.15 on the H200's training set
+// (docs/fidelity.md, "The block start skip and the rate spread" and "One rate per block").
+inline constexpr std::uint32_t kPerWarpStartSkip = 8;
+inline constexpr std::uint32_t kPerBlockStartSkip = 4;
+// `config` with an automatic rate scope and block start skip resolved for its launch (its block
+// and shared memory decide the L1): one rate per block where the L1 is below kRatesFittedL1Bytes,
+// per warp otherwise, each with its skip. Anything given explicitly is kept.
+GpuConfig with_rate_form(GpuConfig config);
+
 // Loose round robin with rates: the slot among warps[0, count) that issues next; `last` is the
 // slot that issued last and becomes the one returned. Each live warp the turn reaches gains its
 // rate in credit and issues once the credit makes a request; a warp with skipped turns left (block
