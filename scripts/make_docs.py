@@ -2143,24 +2143,11 @@ def gen_block_rates_probes():
         blind[1].extend(b)
         out.append("| {} | {} | {} | {} |".format(label, len(a), cells(a), cells(b)))
     out.append("| **every probe above** | {} | {} | {} |".format(len(blind[0]), cells(blind[0]), cells(blind[1])))
-    smem = ([], [])
-    for probe, sizes in (("matmul", (5120, 11264)), ("matmul256", (11264, 16384, 24576)), ("stencil", (5120, 11264))):
-        for size in sizes:
-            presets_csv = "{}/compare/preset_{}_{}.csv".format(SMEM, probe, size)
-            a, b = paired_l1_errors(presets_csv, presets_csv.replace("/preset_", "/block_rates_"))
-            smem[0].extend(a)
-            smem[1].extend(b)
-    out.append("| the shared-memory probes with shared memory (which suggested the form) | {} | {} | {} |".format(
-        len(smem[0]), cells(smem[0]), cells(smem[1])))
-    second = smem2_errors()
-    out.append("| the second shared-memory set (measured after the form was chosen) | {} | {} | {} |".format(
-        len(second), cells([t[2] for t in second]), cells([t[3] for t in second])))
     return note("from the joined CSVs of `{}` (one rate per block) in `{}/probes` beside the presets' reports of "
-                "the same probes ({}), and for the shared-memory probes `scripts/smem_probe_report.sh`'s `preset` "
-                "and `block_rates` runs (`{}/compare`, their rows with shared memory); the compilation probes' "
-                "index64 rows, on which the presets' skip and spread were fitted, left out".format(
+                "the same probes ({}); the compilation probes' index64 rows, on which the presets' skip and spread "
+                "were fitted, left out".format(
                     BLOCK_RATES_PROBES_CMD, BLOCK_RATES_DIR,
-                    ", ".join("`{}`".format(presets_csv) for _, presets_csv, _ in BLOCK_RATES_PROBES), SMEM)) + \
+                    ", ".join("`{}`".format(presets_csv) for _, presets_csv, _ in BLOCK_RATES_PROBES))) + \
         "\n" + "\n".join(out) + "\n"
 
 
@@ -2171,22 +2158,23 @@ SMEM2_PROBES = [("smem2", "smem2_matmul.csv", ["6144", "8192", "11264", "16384"]
 
 
 def smem2_errors():
-    """Per row of the second shared-memory set: (row of the presets' joined CSV, its shared memory per
-    block, the presets' L1 error, one rate per block's), in the order of the measured files."""
+    """Per row of the second shared-memory set: (row of the per-warp form's joined CSV, its shared memory
+    per block, the L1 error with a rate per warp, the presets' (one rate per block, each of these
+    launches' L1 being below 224 KiB)), in the order of the measured files."""
     out = []
     for probe, _, sizes in SMEM2_PROBES:
         for smem in sizes:
             presets_csv = "{}/compare/preset_{}_{}.csv".format(SMEM, probe, smem)
-            a = read_csv(presets_csv)
-            b = {r["line"]: r for r in read_csv(presets_csv.replace("/preset_", "/block_rates_"))}
+            a = read_csv(presets_csv.replace("/preset_", "/per_warp_"))
+            b = {r["line"]: r for r in read_csv(presets_csv)}
             out += [(r, smem, l1_error(r), l1_error(b[r["line"]])) for r in a]
     return sorted(out, key=lambda t: (t[0]["kernel"], int(t[0]["line"])))
 
 
 def gen_smem2():
     """fidelity.md: the second shared-memory set, the chip's L1 and the two forms' errors."""
-    out = ["| launch | compilation | shared memory a block (the chip's L1) | schedule | the chip's L1 % | the presets "
-           "| one rate per block |",
+    out = ["| launch | compilation | shared memory a block (the chip's L1) | schedule | the chip's L1 % "
+           "| a rate per warp, skip 8 | the presets: one rate per block, skip 4 |",
            "|---|---|---|---|---:|---:|---:|"]
     rows = smem2_errors()
     for r, smem, a, b in rows:
@@ -2198,10 +2186,10 @@ def gen_smem2():
             r["schedule"], float(r[M + L1R]), a, b))
     out.append("")
     for kernel in ("matmul", "stencil"):
-        for label, i in (("the presets", 2), ("one rate per block", 3)):
+        for label, i in (("a rate per warp", 2), ("the presets (one rate per block)", 3)):
             out.append("- {}, {}: {}".format(kernel, label, l1_error_counts([t[i] for t in rows if t[0]["kernel"] == kernel])))
-    return note("`scripts/smem_probe_report.sh --model preset --model block_rates smem2 smem2_stencil` (its "
-                "`preset` and `block_rates` runs in `{}/compare`) on `{}/smem2_matmul.csv` and "
+    return note("`scripts/smem_probe_report.sh --model per_warp --model preset smem2 smem2_stencil` (its "
+                "`per_warp` and `preset` runs in `{}/compare`) on `{}/smem2_matmul.csv` and "
                 "`smem2_stencil.csv`, measured by `scripts/device_heldout.sh smem2`; the chip's L1 from "
                 "`carveout.csv`; the model's L1 error in points".format(SMEM, SMEM)) + "\n" + "\n".join(out) + "\n"
 
