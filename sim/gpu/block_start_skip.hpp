@@ -9,7 +9,8 @@
 namespace cachesim {
 
 // The turns of the round robin that the warps of launch block `block` are passed over before their
-// first request (GpuConfig::block_start_skip): drawn from the seed and the block, 0..skip.
+// first request (GpuConfig::block_start_skip): drawn from the seed and the block, 0..skip. The
+// configuration is a run's, its automatic skip resolved (with_rate_form, warp_rate.hpp).
 std::uint32_t block_start_skip_turns(const GpuConfig& config, std::uint64_t block);
 
 }  // namespace cachesim

@@ -14,7 +14,7 @@ namespace cachesim {
 // (GpuConfig::warp_rate_spread): min(1, exp(spread * (z - 3))), z a standard normal drawn from the
 // seed, the block and the warp. 1 when the spread is 0.
 // epoch: the how-many-th draw (GpuConfig::warp_rate_redraw; 0, the first, is the warp's rate when
-// it is never redrawn).
+// it is never redrawn). The configuration is a run's, its automatic scope resolved (with_rate_form).
 double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32_t warp, std::uint64_t epoch = 0);
 // The same rate as the scheduler uses it: fixed point, kWarpCreditOne = one request (>= 1).
 std::uint64_t warp_issue_credit(const GpuConfig& config, std::uint64_t block, std::uint32_t warp,
