@@ -442,14 +442,15 @@ std::vector<GpuParameter> make_table() {
                      return std::string(choice_name<WarpRateScope>(kWarpRateScopeChoices, with_rate_form(c).warp_rate_scope));
                  },
                  .sources = {every(A, "warp: each warp draws its own rate"),
-                             only("h200", M, "auto: per warp where the L1 is at least the 224 KiB the rate spread and "
+                             only("h200", F, "auto: per warp where the L1 is at least the 224 KiB the rate spread and "
                                              "block start skip were fitted at (the training launches'), per block "
-                                             "where shared memory leaves it smaller: a block's warps end together on "
-                                             "the chip (gpubench --warp-ends), and on a shared-memory set measured "
-                                             "after the choice one rate per block has 25 of 48 matmul launches "
-                                             "within 3 points, the rate per warp 22 (tests/data/h200/smem/compare, "
-                                             "smem2; docs/fidelity.md, \"A second shared-memory set\")"),
-                             only("h100", M, "auto: as the h200 preset, not re-measured on the H100")}});
+                                             "where shared memory leaves it smaller, chosen on the first "
+                                             "shared-memory probes (a block's warps end together on the chip, "
+                                             "gpubench --warp-ends); on a second shared-memory set measured after "
+                                             "the choice one rate per block has 25 of 48 matmul launches within 3 "
+                                             "points, a rate per warp 22 (tests/data/h200/smem/compare, smem2; "
+                                             "docs/fidelity.md, \"A second shared-memory set\")"),
+                             only("h100", F, "auto: as the h200 preset, not re-fitted on the H100")}});
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
                  .type = P::text, .range = "auto or 1..65536",
                  .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "
