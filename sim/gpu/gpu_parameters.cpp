@@ -450,7 +450,8 @@ std::vector<GpuParameter> make_table() {
                                              "the choice one rate per block has 25 of 48 matmul launches within 3 "
                                              "points, a rate per warp 22 (tests/data/h200/smem/compare, smem2; "
                                              "docs/fidelity.md, \"A second shared-memory set\")"),
-                             only("h100", F, "auto: as the h200 preset, not re-fitted on the H100")}});
+                             only("h100", F, "auto: fitted on H200 measurements (see the h200 preset), not re-fitted "
+                                             "on the H100")}});
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
                  .type = P::text, .range = "auto or 1..65536",
                  .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "
