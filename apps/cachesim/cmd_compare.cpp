@@ -245,6 +245,13 @@ std::string report_group(const MeasuredRun& run) {
     return run.variant.empty() || run.variant == "index64" ? run.set : run.set + " " + run.variant;
 }
 
+// The kernel's own footprint in `config`: a recorded launch's shared memory and registers, or
+// gpubench --smem-per-block's shared memory.
+void with_row_footprint(const MeasuredRun& row, GpuConfig& config) {
+    if (row.shared_bytes) config.smem_per_block = *row.shared_bytes;
+    if (row.registers) config.regs_per_thread = *row.registers;
+}
+
 // Simulates every run, `jobs` at once, each on `threads` threads of the GPU model; results keep
 // the input order, whatever the timing. Progress weighs each run by its warp requests.
 std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, const GpuConfig& base,
@@ -303,9 +310,7 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                     done.report(i, fraction);
                     print(false);
                 };
-                // The kernel's own footprint: a recorded launch's, or gpubench --smem-per-block's.
-                if (measured[i].shared_bytes) config.smem_per_block = *measured[i].shared_bytes;
-                if (measured[i].registers) config.regs_per_thread = *measured[i].registers;
+                with_row_footprint(measured[i], config);
                 const GpuResult g = measured[i].recorded() ? simulate_gpu_trace(measured[i].trace, config, control)
                                                            : simulate_gpu_model(measured[i].workload, config, control);
                 runs[i].simulated = g.ncu;
@@ -335,8 +340,7 @@ std::string small_l1_note(const std::vector<MeasuredRun>& rows, const GpuConfig&
     for (const MeasuredRun& r : rows) {
         GpuConfig config = base;
         config.block = r.block;
-        if (r.shared_bytes) config.smem_per_block = *r.shared_bytes;
-        if (r.registers) config.regs_per_thread = *r.registers;
+        with_row_footprint(r, config);
         try {
             below += per_warp_rates_below_fitted_l1(config, gpu_occupancy(config).l1_bytes);
         } catch (const SimulationError&) {  // a row no SM can hold is refused where it is simulated

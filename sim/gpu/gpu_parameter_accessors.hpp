@@ -153,27 +153,23 @@ inline void set_carveouts(GpuConfig& c, std::string_view text, std::string_view 
     c.carveouts_kib = std::move(kib);
 }
 
-inline void set_issue_burst(GpuConfig& c, std::string_view text, std::string_view option) {
-    if (text == "auto") {
-        c.issue_burst = kIssueBurstAuto;
-        return;
-    }
+// "auto" as `automatic`, or a count from `min` to `max`; anything else is refused naming both.
+inline std::uint32_t count_or_auto(std::string_view text, std::string_view option, std::uint32_t min, std::uint32_t max,
+                                   std::uint32_t automatic) {
+    if (text == "auto") return automatic;
     const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string_view::npos;
     const std::uint64_t v = digits ? std::stoull(std::string(text)) : 0;
-    if (v == 0 || v > kMaxIssueBurst)
-        bad_value(option, "auto or a count from 1 to " + std::to_string(kMaxIssueBurst), text);
-    c.issue_burst = static_cast<std::uint32_t>(v);
+    if (!digits || v < min || v > max)
+        bad_value(option, "auto or a count from " + std::to_string(min) + " to " + std::to_string(max), text);
+    return static_cast<std::uint32_t>(v);
+}
+
+inline void set_issue_burst(GpuConfig& c, std::string_view text, std::string_view option) {
+    c.issue_burst = count_or_auto(text, option, 1, kMaxIssueBurst, kIssueBurstAuto);
 }
 
 inline void set_block_start_skip(GpuConfig& c, std::string_view text, std::string_view option) {
-    if (text == "auto") {
-        c.block_start_skip = kBlockStartSkipAuto;
-        return;
-    }
-    const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string_view::npos;
-    const std::uint64_t v = digits ? std::stoull(std::string(text)) : kMaxBlockStartSkip + 1ull;
-    if (v > kMaxBlockStartSkip) bad_value(option, "auto or a count from 0 to " + std::to_string(kMaxBlockStartSkip), text);
-    c.block_start_skip = static_cast<std::uint32_t>(v);
+    c.block_start_skip = count_or_auto(text, option, 0, kMaxBlockStartSkip, kBlockStartSkipAuto);
 }
 
 inline void set_warp_rate_spread(GpuConfig& c, std::string_view text, std::string_view option) {

@@ -55,14 +55,6 @@ constexpr RealOrAuto kMissWaitValues{kMissWaitAuto, 0, kMaxMissWaitTurns, "auto 
 constexpr RealOrAuto kIssueCyclesValues{kIssueCyclesAuto, 1, kMaxIssueCycles, "auto or a number from 1 to 1024"};
 constexpr RealOrAuto kLoopIssueCostValues{kLoopIssueCostAuto, 1, kMaxIssueCycles, "auto or a number from 1 to 1024"};
 
-// The rounds' loose round robin (not cycle timing, not a measured timeline).
-bool lrr_rounds(const GpuConfig& c) {
-    return c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds && !c.timeline;
-}
-
-// Whether warps draw rates (the rounds' loose round robin with a spread): what the rate redraw and
-// the warp age weight act on.
-bool rates_drawn(const GpuConfig& c) { return lrr_rounds(c) && c.warp_rate_spread > 0; }
 
 constexpr auto M = Provenance::measured;
 constexpr auto D = Provenance::documented;

@@ -19,9 +19,14 @@ double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32
     return std::min(1.0, std::exp(config.warp_rate_spread * (z - 3.0)));
 }
 
+bool lrr_rounds(const GpuConfig& config) {
+    return config.scheduler == WarpScheduler::lrr && config.timing == IssueTiming::rounds && !config.timeline;
+}
+
+bool rates_drawn(const GpuConfig& config) { return lrr_rounds(config) && config.warp_rate_spread > 0; }
+
 bool per_warp_rates_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes) {
-    return config.scheduler == WarpScheduler::lrr && config.timing == IssueTiming::rounds && !config.timeline &&
-           config.warp_rate_spread > 0 && config.warp_rate_scope == WarpRateScope::warp && l1_bytes < kRatesFittedL1Bytes;
+    return rates_drawn(config) && config.warp_rate_scope == WarpRateScope::warp && l1_bytes < kRatesFittedL1Bytes;
 }
 
 GpuConfig with_rate_form(GpuConfig config) {

@@ -20,6 +20,12 @@ double warp_issue_rate(const GpuConfig& config, std::uint64_t block, std::uint32
 std::uint64_t warp_issue_credit(const GpuConfig& config, std::uint64_t block, std::uint32_t warp,
                                 std::uint64_t epoch = 0);
 
+// The rounds' loose round robin (not cycle timing, not a measured timeline).
+bool lrr_rounds(const GpuConfig& config);
+// Whether warps draw rates (the rounds' loose round robin with a spread): what the rate redraw, the
+// rate scope and the warp age weight act on.
+bool rates_drawn(const GpuConfig& config);
+
 // The L1 the h200 and h100 presets' rate spread and block start skip were fitted at: the training
 // launches', which use no shared memory (224 KiB at blocks of 128 and 256 threads). Below it, where
 // a kernel's shared memory takes the rest, per-warp rates part a block's warps further than the
