@@ -64,6 +64,13 @@
 #             8192 bytes, every compilation; the 2048^2 matmul at depth 1024, block 256, with 16384
 #             bytes; the 7x7 stencil on 2048^2 at block 128 with 11264 bytes, index64 and index32;
 #             six schedules): smem2_matmul, smem2_stencil
+#   smem_waves: a small L1 over many waves, in no set: the matmul 1024 wide at depth 1024 and
+#             heights 256, 1056, 4224 and 8448 (1, 4, 16 and 32 waves), block 128 with 11264 bytes
+#             a block (16 blocks an SM) and block 256 with 24064 bytes (8 blocks an SM), both an L1
+#             of 60 KiB, where one 32-column strip of B (128 KiB) no longer fits; four schedules,
+#             index64 and index32 (smem_waves_matmul), and the carve-out the driver took
+#             (smem_waves_carveout.csv): whether an SM's blocks keep sharing B over many waves
+#             when the L1 cannot hold it from one block's pass to the next
 #   carveout: the carve-out the driver takes, from Nsight Compute's launch attributes only (no
 #             counters): the matmul at blocks 32 to 1024 with 0 to 49152 bytes of dynamic shared
 #             memory per block (carveout.csv): the rule --l1-size auto should follow
@@ -100,7 +107,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -479,6 +486,17 @@ with open(sys.argv[2], "w", newline="") as out:
     w.writerows(rows)
 EOF
 }
+
+if want smem_waves; then
+  for v in index64 index32; do
+    sweep smem_waves_matmul 300 --kernel matmul --size 1024x256,1024x1056,1024x4224,1024x8448 --depth 1024 \
+      --schedules linear,column:32,column:128,tiled:32x32 --blocks 128 --variants "$v" --smem-per-block 11264
+    sweep smem_waves_matmul 300 --kernel matmul --size 1024x256,1024x1056,1024x4224,1024x8448 --depth 1024 \
+      --schedules linear,column:32,column:128,tiled:32x32 --blocks 256 --variants "$v" --smem-per-block 24064
+  done
+  launch_attributes smem_waves_carveout 11264,24064 --kernel matmul --size 1024x1056 --depth 16 --schedules linear \
+    --blocks 128,256
+fi
 
 if want carveout; then
   launch_attributes carveout 0,1024,2048,3072,4096,5120,6144,8192,11264,12288,16384,24576,32768,49152 \
