@@ -71,6 +71,11 @@
 #             index64 and index32 (smem_waves_matmul), and the carve-out the driver took
 #             (smem_waves_carveout.csv): whether an SM's blocks keep sharing B over many waves
 #             when the L1 cannot hold it from one block's pass to the next
+#   eight_blocks: the thesis's matmul (1024^2, depth 1024) and a taller one (1024x2816, as many
+#             waves as the thesis's 48 SMs ran) at block 128 with 27648 bytes of shared memory a
+#             block: eight blocks an SM, as the RTX 2080 Super's 1024 threads an SM allow, and an
+#             L1 of 28 KiB; four schedules, index64 and index32 (eight_blocks_matmul): whether an
+#             SM's blocks share at that occupancy
 #   carveout: the carve-out the driver takes, from Nsight Compute's launch attributes only (no
 #             counters): the matmul at blocks 32 to 1024 with 0 to 49152 bytes of dynamic shared
 #             memory per block (carveout.csv): the rule --l1-size auto should follow
@@ -107,7 +112,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -496,6 +501,14 @@ if want smem_waves; then
   done
   launch_attributes smem_waves_carveout 11264,24064 --kernel matmul --size 1024x1056 --depth 16 --schedules linear \
     --blocks 128,256
+fi
+
+if want eight_blocks; then
+  for v in index64 index32; do
+    sweep eight_blocks_matmul 300 --kernel matmul --size 1024x1024,1024x2816 --depth 1024 \
+      --schedules linear,column:32,column:128,tiled:32x32 --blocks 128 --variants "$v" --smem-per-block 27648
+  done
+  launch_attributes eight_blocks_carveout 27648 --kernel matmul --size 1024x1024 --depth 16 --schedules linear --blocks 128
 fi
 
 if want carveout; then

@@ -2194,6 +2194,81 @@ def gen_smem2():
                 "`carveout.csv`; the model's L1 error in points".format(SMEM, SMEM)) + "\n" + "\n".join(out) + "\n"
 
 
+# The small L1 over many waves (scripts/device_heldout.sh smem_waves): its launches' heights and
+# the models of scripts/smem_probe_report.sh beside the chip.
+SMEM_WAVES_HEIGHTS = ["256", "1056", "4224", "8448"]
+SMEM_WAVES_MODELS = [("preset", "the presets (one rate per block, skip 4)"),
+                     ("per_warp", "a rate per warp, skip 8"),
+                     ("lockstep", "lock step (no rate spread, no start skip)")]
+
+
+def gen_smem_waves():
+    """fidelity.md: a 60 KiB L1 over 1 to 32 waves, the chip's L1 and each model's error per height."""
+    smem_of_block = {"128": "11264", "256": "24064"}
+    runs = {(stem, block): {(r["variant"], r["height"], r["schedule"]): l1_error(r)
+                            for r in read_csv("{}/compare/{}_smem_waves_{}.csv".format(SMEM, stem, smem))}
+            for stem, _ in SMEM_WAVES_MODELS for block, smem in smem_of_block.items()}
+    measured = read_csv("{}/smem_waves_matmul.csv".format(SMEM))
+    waves = {h: 1024 * int(h) / 128 / (132 * 16) for h in SMEM_WAVES_HEIGHTS}
+    out = ["| compilation | block (blocks an SM) | schedule | | " +
+           " | ".join("1024x{} ({:.0f} wave{})".format(h, waves[h], "" if round(waves[h]) == 1 else "s")
+                      for h in SMEM_WAVES_HEIGHTS) + " |",
+           "|---|---|---|---|" + "---:|" * len(SMEM_WAVES_HEIGHTS)]
+    chip = {(r["variant"], r["block"], r["height"], r["schedule"]): float(r[L1R]) for r in measured}
+    totals = {stem: [] for stem, _ in SMEM_WAVES_MODELS}
+    for variant in ("index64", "index32"):
+        for block in ("128", "256"):
+            for schedule in ("linear", "column:32", "column:128", "tiled:32x32"):
+                out.append("| {} | {} ({}) | `{}` | the chip's L1 % | ".format(
+                    variant, block, 2048 // int(block), schedule) + " | ".join(
+                    "{:.1f}".format(chip[(variant, block, h, schedule)]) for h in SMEM_WAVES_HEIGHTS) + " |")
+                for stem, label in SMEM_WAVES_MODELS:
+                    errors = [runs[(stem, block)][(variant, h, schedule)] for h in SMEM_WAVES_HEIGHTS]
+                    totals[stem] += errors
+                    out.append("| | | | {}: error | ".format(label) + " | ".join("{:+.1f}".format(e) for e in errors) + " |")
+    out.append("")
+    for stem, label in SMEM_WAVES_MODELS:
+        out.append("- {}: {}".format(label, l1_error_counts(totals[stem])))
+    return note("`scripts/smem_probe_report.sh --model preset --model per_warp --model lockstep smem_waves` (its "
+                "runs in `{0}/compare`) on `{0}/smem_waves_matmul.csv`, measured by `scripts/device_heldout.sh "
+                "smem_waves` (the matmul 1024 wide at depth 1024; block 128 with 11,264 bytes of shared memory a "
+                "block, block 256 with 24,064: an L1 of 60 KiB both, by `smem_waves_carveout.csv`); the chip's L1 "
+                "hit rate, then each model's error in points".format(SMEM)) + "\n" + "\n".join(out) + "\n"
+
+
+def gen_eight_blocks():
+    """fidelity.md: the thesis's matmul with eight blocks an SM on the H200, the chip's L1 and each model's error."""
+    runs = {stem: {(r["variant"], r["height"], r["schedule"]): l1_error(r)
+                   for r in read_csv("{}/compare/{}_eight_blocks_27648.csv".format(SMEM, stem))}
+            for stem, _ in SMEM_WAVES_MODELS}
+    out = ["| compilation | launch | schedule | the chip's L1 % | " +
+           " | ".join(label + ": error" for _, label in SMEM_WAVES_MODELS) + " |",
+           "|---|---|---|---:|" + "---:|" * len(SMEM_WAVES_MODELS)]
+    totals = {stem: [] for stem, _ in SMEM_WAVES_MODELS}
+    for r in read_csv("{}/eight_blocks_matmul.csv".format(SMEM)):
+        key = (r["variant"], r["height"], r["schedule"])
+        waves = int(r["width"]) * int(r["height"]) / int(r["block"]) / (132 * 8)
+        cells = []
+        for stem, _ in SMEM_WAVES_MODELS:
+            if key not in runs[stem]:  # compare left the row out: its L2 counters contradict each other
+                cells.append("left out")
+                continue
+            totals[stem].append(runs[stem][key])
+            cells.append("{:+.1f}".format(runs[stem][key]))
+        out.append("| {} | {}x{} d{} b{} ({:.1f} waves) | `{}` | {:.1f} | {} |".format(
+            r["variant"], r["width"], r["height"], r["depth"], r["block"], waves, r["schedule"], float(r[L1R]),
+            " | ".join(cells)))
+    out.append("")
+    for stem, label in SMEM_WAVES_MODELS:
+        out.append("- {}: {}".format(label, l1_error_counts(totals[stem])))
+    return note("`scripts/smem_probe_report.sh --model preset --model per_warp --model lockstep eight_blocks` (its "
+                "runs in `{0}/compare`) on `{0}/eight_blocks_matmul.csv`, measured by `scripts/device_heldout.sh "
+                "eight_blocks` (block 128 with 27,648 bytes of shared memory a block: eight blocks an SM and an L1 of "
+                "28 KiB, by `eight_blocks_carveout.csv`); the chip's L1 hit rate, then each model's error in "
+                "points; \"left out\": compare leaves out a row whose L2 counters contradict each other (more L2 "
+                "hits than lookups)".format(SMEM)) + "\n" + "\n".join(out) + "\n"
+
+
 def gen_smem_probe(probe):
     """fidelity.md: a shared-memory probe, the chip's L1 and each model's error, per shared memory."""
     measured, block, sizes = SMEM_PROBES[probe]
@@ -2277,6 +2352,8 @@ GENERATORS = {
         "--gpu warp-rate-spread=S"),
     "block-rates-probes": gen_block_rates_probes,
     "smem2": gen_smem2,
+    "smem-waves": gen_smem_waves,
+    "eight-blocks": gen_eight_blocks,
     "fidelity-sets-block-rates": lambda: gen_fidelity_sets(BLOCK_RATES_DIR, BLOCK_RATES_CMD, ALL_REPORT_SETS),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, ALL_REPORT_SETS),
