@@ -2202,6 +2202,11 @@ SMEM_WAVES_MODELS = [("preset", "the presets (one rate per block, skip 4)"),
                      ("lockstep", "lock step (no rate spread, no start skip)")]
 
 
+def smem_waves_summary(totals):
+    """The summary lines under a table of SMEM_WAVES_MODELS: each model's L1 target counts."""
+    return [""] + ["- {}: {}".format(label, l1_error_counts(totals[stem])) for stem, label in SMEM_WAVES_MODELS]
+
+
 def gen_smem_waves():
     """fidelity.md: a 60 KiB L1 over 1 to 32 waves, the chip's L1 and each model's error per height."""
     smem_of_block = {"128": "11264", "256": "24064"}
@@ -2226,9 +2231,7 @@ def gen_smem_waves():
                     errors = [runs[(stem, block)][(variant, h, schedule)] for h in SMEM_WAVES_HEIGHTS]
                     totals[stem] += errors
                     out.append("| | | | {}: error | ".format(label) + " | ".join("{:+.1f}".format(e) for e in errors) + " |")
-    out.append("")
-    for stem, label in SMEM_WAVES_MODELS:
-        out.append("- {}: {}".format(label, l1_error_counts(totals[stem])))
+    out += smem_waves_summary(totals)
     return note("`scripts/smem_probe_report.sh --model preset --model per_warp --model lockstep smem_waves` (its "
                 "runs in `{0}/compare`) on `{0}/smem_waves_matmul.csv`, measured by `scripts/device_heldout.sh "
                 "smem_waves` (the matmul 1024 wide at depth 1024; block 128 with 11,264 bytes of shared memory a "
@@ -2258,9 +2261,7 @@ def gen_eight_blocks():
         out.append("| {} | {}x{} d{} b{} ({:.1f} waves) | `{}` | {:.1f} | {} |".format(
             r["variant"], r["width"], r["height"], r["depth"], r["block"], waves, r["schedule"], float(r[L1R]),
             " | ".join(cells)))
-    out.append("")
-    for stem, label in SMEM_WAVES_MODELS:
-        out.append("- {}: {}".format(label, l1_error_counts(totals[stem])))
+    out += smem_waves_summary(totals)
     return note("`scripts/smem_probe_report.sh --model preset --model per_warp --model lockstep eight_blocks` (its "
                 "runs in `{0}/compare`) on `{0}/eight_blocks_matmul.csv`, measured by `scripts/device_heldout.sh "
                 "eight_blocks` (block 128 with 27,648 bytes of shared memory a block: eight blocks an SM and an L1 of "

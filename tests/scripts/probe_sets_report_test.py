@@ -7,26 +7,13 @@ only when its run succeeded. Refused with exit 2 and nothing run: no --out, no -
 reports are the probes' own), an unknown probe."""
 import csv
 import os
-import subprocess
 import tempfile
 
-from stand_in import write_stand_in
+from stand_in import logging_runner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "scripts", "probe_sets_report.sh")
 H200 = os.path.join(ROOT, "tests", "data", "h200")
-
-FAKE = """#!/usr/bin/env python3
-import os, sys
-args = sys.argv[1:]
-with open(os.environ["CALLS"], "a") as f:
-    f.write("\\t".join(args) + "\\n")
-if os.environ.get("FAIL"):
-    sys.exit("made-up failure")
-with open(args[args.index("--out") + 1], "w") as f:
-    f.write("line\\n2\\n")
-print("report")
-"""
 
 # probe: the presets' joined CSV of it, whose `set` column names the measured files
 PRESETS = {
@@ -48,16 +35,7 @@ def presets_sets(probe):
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        fake = os.path.join(tmp, "cachesim")
-        write_stand_in(fake, FAKE)
-        calls = os.path.join(tmp, "calls")
-
-        def run(*args, fail=False):
-            open(calls, "w").close()
-            env = dict(os.environ, CACHESIM_BIN=fake, CALLS=calls, FAIL="1" if fail else "")
-            got = subprocess.run([SCRIPT, *args], capture_output=True, text=True, env=env, cwd=ROOT)
-            with open(calls) as f:
-                return got, [line.rstrip("\n").split("\t") for line in f]
+        run = logging_runner(tmp, SCRIPT, ROOT)
 
         out = os.path.join(tmp, "out")
         got, logged = run("--gpu", "warp-rate-scope=block", "--gpu", "block-start-skip=4", "--out", out)

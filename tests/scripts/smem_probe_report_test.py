@@ -8,25 +8,13 @@ every other probe's runs refuse them. Refused with exit 2 and nothing run: an un
 model; a failed run gives exit 1."""
 import csv
 import os
-import subprocess
 import tempfile
 
-from stand_in import write_stand_in
+from stand_in import logging_runner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "scripts", "smem_probe_report.sh")
 SMEM = os.path.join(ROOT, "tests", "data", "h200", "smem")
-
-FAKE = """#!/usr/bin/env python3
-import os, sys
-args = sys.argv[1:]
-with open(os.environ["CALLS"], "a") as f:
-    f.write("\\t".join(args) + "\\n")
-if os.environ.get("FAIL"):
-    sys.exit("made-up failure")
-with open(args[args.index("--out") + 1], "w") as f:
-    f.write("line\\n2\\n")
-"""
 
 PROBES = {"smem_waves": "smem_waves_matmul.csv", "eight_blocks": "eight_blocks_matmul.csv"}
 # the models' meaning in the script's help: lock step is no rate spread and no block start skip
@@ -48,16 +36,7 @@ def main():
     assert has_contradicting_l2("eight_blocks_matmul.csv")
     assert not has_contradicting_l2("smem_waves_matmul.csv")
     with tempfile.TemporaryDirectory() as tmp:
-        fake = os.path.join(tmp, "cachesim")
-        write_stand_in(fake, FAKE)
-        calls = os.path.join(tmp, "calls")
-
-        def run(*args, fail=False):
-            open(calls, "w").close()
-            env = dict(os.environ, CACHESIM_BIN=fake, CALLS=calls, FAIL="1" if fail else "")
-            got = subprocess.run([SCRIPT, *args], capture_output=True, text=True, env=env, cwd=ROOT)
-            with open(calls) as f:
-                return got, [line.rstrip("\n").split("\t") for line in f if line.strip()]
+        run = logging_runner(tmp, SCRIPT, ROOT)
 
         out = os.path.join(tmp, "out")
         got, logged = run("--out", out, "--jobs", "1", "--model", "preset", "--model", "lockstep",
