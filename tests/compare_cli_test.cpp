@@ -356,10 +356,10 @@ TEST(CompareCli, SmemPerBlockRowsAreSimulatedWithTheirSharedMemory) {
     EXPECT_NE(with_smem.ncu.l1_sectors_ld_hit, without.ncu.l1_sectors_ld_hit);
 }
 
-// With per-warp rates given, a row whose shared memory leaves the L1 smaller than the 224 KiB they
-// were fitted at (11,264 bytes a block of 128 threads: 60 KiB) is noted, on the terminal and in the
-// report; not where the row has no shared memory, nor with the presets' own form (one rate per
-// block there).
+// A row whose shared memory leaves the L1 smaller than the 224 KiB the rates were fitted at
+// (11,264 bytes a block of 128 threads: 60 KiB) is noted, on the terminal and in the report: with
+// per-warp rates given, naming the nearer form; with the presets' own form, saying how far it was
+// off there. Not where the row has no shared memory, nor with one rate per block given.
 TEST(CompareCli, RowsWithASmallL1AreNoted) {
     const auto dir = test::temp_dir();
     auto write = [&](const std::string& name, int smem) {
@@ -383,8 +383,16 @@ TEST(CompareCli, RowsWithASmallL1AreNoted) {
                                          "' --plot none --no-progress --out none --gpu warp-rate-scope=warp");
     ASSERT_EQ(full.exit_code, 0) << full.err;
     EXPECT_EQ(full.err.find("fitted at"), std::string::npos) << full.err;
+    const auto presets = test::run_cachesim("compare --measured '" + write("presets.csv", 11264) +
+                                            "' --plot none --no-progress --out none");
+    ASSERT_EQ(presets.exit_code, 0) << presets.err;
+    EXPECT_NE(presets.err.find("compare: note: " + note + " (their shared memory takes the rest); there the presets "
+                               "draw one rate per block"),
+              std::string::npos)
+        << presets.err;
+    EXPECT_EQ(presets.err.find("is nearer the H200"), std::string::npos) << presets.err;
     const auto block = test::run_cachesim("compare --measured '" + write("block.csv", 11264) +
-                                          "' --plot none --no-progress --out none");
+                                          "' --plot none --no-progress --out none --gpu warp-rate-scope=block");
     ASSERT_EQ(block.exit_code, 0) << block.err;
     EXPECT_EQ(block.err.find("fitted at"), std::string::npos) << block.err;
 }

@@ -103,32 +103,31 @@ TEST(GpuWarpRateScope, AnAutomaticRunIsTheRunOfItsForm) {
     }
 }
 
-// Which launches run per-warp rates below the L1 they were fitted at: per-warp rates given, a
-// block of 128 threads without shared memory (224 KiB) is not below, with 11,264 bytes (60 KiB)
-// it is. One rate per block, the automatic form, no spread or cycle timing draw no per-warp rates
-// there.
-TEST(GpuWarpRateScope, PerWarpRatesBelowTheFittedL1AreTold) {
+// Which launches draw rates below the L1 they were fitted at: a block of 128 threads without shared
+// memory (224 KiB) is not below, with 11,264 bytes (60 KiB) it is, whatever the scope; no spread or
+// cycle timing draw no rates.
+TEST(GpuWarpRateScope, RatesDrawnBelowTheFittedL1AreTold) {
     GpuConfig c = find_gpu_preset("h200")->config;
     c.warp_rate_scope = WarpRateScope::warp;
     c.block = 128;
     const std::uint64_t full = gpu_occupancy(c).l1_bytes;
     EXPECT_EQ(full, 224u * 1024);
-    EXPECT_FALSE(per_warp_rates_below_fitted_l1(c, full));
+    EXPECT_FALSE(rates_drawn_below_fitted_l1(c, full));
     c.smem_per_block = 11264;
     const std::uint64_t small = gpu_occupancy(c).l1_bytes;
     EXPECT_EQ(small, 60u * 1024);
-    EXPECT_TRUE(per_warp_rates_below_fitted_l1(c, small));
+    EXPECT_TRUE(rates_drawn_below_fitted_l1(c, small));
     GpuConfig other = c;
     other.warp_rate_scope = WarpRateScope::block;
-    EXPECT_FALSE(per_warp_rates_below_fitted_l1(other, small));
+    EXPECT_TRUE(rates_drawn_below_fitted_l1(other, small));
     other.warp_rate_scope = WarpRateScope::automatic;
-    EXPECT_FALSE(per_warp_rates_below_fitted_l1(other, small));
+    EXPECT_TRUE(rates_drawn_below_fitted_l1(other, small));
     other = c;
     other.warp_rate_spread = 0;
-    EXPECT_FALSE(per_warp_rates_below_fitted_l1(other, small));
+    EXPECT_FALSE(rates_drawn_below_fitted_l1(other, small));
     other = c;
     other.timing = IssueTiming::cycles;
-    EXPECT_FALSE(per_warp_rates_below_fitted_l1(other, small));
+    EXPECT_FALSE(rates_drawn_below_fitted_l1(other, small));
 }
 
 TEST(GpuWarpRateScope, TheOptionNamesBothScopes) {

@@ -444,8 +444,8 @@ std::vector<GpuParameter> make_table() {
                                              "docs/fidelity.md, \"A second shared-memory set\"); on a third, "
                                              "measured after the presets took the form, 44 of 64 (a rate per warp "
                                              "17), up to 32 points low where the chip keeps an SM's blocks in step "
-                                             "in the first waves (smem_waves; docs/fidelity.md, \"A small L1 over "
-                                             "many waves\")"),
+                                             "in the first waves, and at eight blocks an SM up to 54 (smem_waves, "
+                                             "eight_blocks; docs/fidelity.md, \"A small L1 over many waves\")"),
                              only("h100", F, "auto: fitted on H200 measurements (see the h200 preset), not re-fitted "
                                              "on the H100")}});
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",

@@ -25,8 +25,8 @@ bool lrr_rounds(const GpuConfig& config) {
 
 bool rates_drawn(const GpuConfig& config) { return lrr_rounds(config) && config.warp_rate_spread > 0; }
 
-bool per_warp_rates_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes) {
-    return rates_drawn(config) && config.warp_rate_scope == WarpRateScope::warp && l1_bytes < kRatesFittedL1Bytes;
+bool rates_drawn_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes) {
+    return rates_drawn(config) && l1_bytes < kRatesFittedL1Bytes;
 }
 
 GpuConfig with_rate_form(GpuConfig config) {

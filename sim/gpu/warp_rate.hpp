@@ -31,9 +31,9 @@ bool rates_drawn(const GpuConfig& config);
 // a kernel's shared memory takes the rest, per-warp rates part a block's warps further than the
 // H200 does (docs/fidelity.md, "A second shared-memory set").
 inline constexpr std::uint64_t kRatesFittedL1Bytes = 224 * 1024;
-// Whether `config` draws a rate per warp in the rounds (loose round robin, a spread, warp scope)
-// for a launch whose L1 holds `l1_bytes`, below the L1 those rates were fitted at.
-bool per_warp_rates_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes);
+// Whether `config` draws rates in the rounds (loose round robin, a spread) for a launch whose L1
+// holds `l1_bytes`, below the L1 those rates were fitted at.
+bool rates_drawn_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes);
 
 // The block start skips fitted with each rate scope and the spread 0.15 on the H200's training set
 // (docs/fidelity.md, "The block start skip and the rate spread" and "One rate per block").
