@@ -11,11 +11,14 @@
 # the probe loops' executed instructions, PC by PC (what a recorded trace holds), beside each pipe's
 # instructions and active cycles, to check the opcode-to-pipe table a recorded kernel's loop is
 # read with (docs/trace-format.md). Usage:
-#   scripts/device_issue_cost.sh [probe|states|knee|opcodes|all]   (default all: probe and states)
+#   scripts/device_issue_cost.sh [probe|states|knee|knee_timed|opcodes|all]   (default all: probe and states)
 # Writes under $OUT (default ./device-out): probe: ncu_{stencil,matmul}.csv (ncu --page raw),
 # rows_{stencil,matmul}.csv (gpubench's rows, in the same order; scripts/issue_cost_table.py
 # turns them into issue_cost.csv); states: warp_states_{1536,1024}.csv and
 # rows_warp_states_{1536,1024}.csv; knee: {knee,knee_spread}.csv and rows_{knee,knee_spread}.csv;
+# knee_timed: knee_timed_{cold,warm}.csv, the knee's first layout timed by gpubench alone (no
+# profiler), each launch started with a cold L2 and with its arrays in the L2 (--warm-l2): whether the warps a scheduler runs at a lone warp's pace depend on where the loop's
+# data comes from;
 # opcodes: opcodes_source.csv (ncu --page source: every SASS instruction of each probe launch with
 # its executed warp instructions, launch after launch), opcodes_raw.csv (the launches' counters),
 # rows_opcodes.csv (gpubench's rows), likewise opcodes_o1_* for gpubench built with ptxas -O1;
@@ -23,7 +26,7 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 PART=${1:-all}
-case $PART in probe|states|knee|opcodes|all) ;; *) echo "unknown part $PART (probe, states, knee, opcodes or all)" >&2; exit 2;; esac
+case $PART in probe|states|knee|knee_timed|opcodes|all) ;; *) echo "unknown part $PART (probe, states, knee, knee_timed, opcodes or all)" >&2; exit 2;; esac
 OUT=${OUT:-$PWD/device-out}
 mkdir -p "$OUT/logs"
 cmake -S . -B build-device -DCACHESIM_CUDA_ONLY=ON -DCMAKE_BUILD_TYPE=Release >"$OUT/logs/build.log" 2>&1 &&
@@ -78,6 +81,23 @@ if [ "$PART" = opcodes ]; then
     cmake --build build-device-o1 -j"$(nproc)" --target gpubench >>"$OUT/logs/build_o1.log" 2>&1 &&
     opcode_run opcodes_o1_matmul build-device-o1/apps/gpubench/gpubench --kernel matmul --size 512x512 --depth 512 \
       --blocks 128 --schedules linear
+  pack_logs
+  exit 0
+fi
+if [ "$PART" = knee_timed ]; then
+  . scripts/device_common.sh
+  for start in cold warm; do
+    for m in 1 2 3 4 6 8 12 16; do
+      timeout 100 "$BIN" --counters none --kernel matmul --size "128x$((132 * m))" --depth 3072 --blocks 128 \
+        --schedules linear --variants index64,index32 --reps 11 --warmup 2 --no-check \
+        $([ $start = warm ] && echo --warm-l2) --out "$OUT/logs/knee_timed_${start}_$m.csv" 2>>"$OUT/logs/knee_timed.log"
+      echo "rc=$? $start $m"
+    done
+  done
+  for start in cold warm; do
+    { head -1 "$OUT/logs/knee_timed_${start}_1.csv"
+      for m in 1 2 3 4 6 8 12 16; do tail -n +2 "$OUT/logs/knee_timed_${start}_$m.csv"; done; } >"$OUT/knee_timed_$start.csv"
+  done
   pack_logs
   exit 0
 fi
