@@ -2270,6 +2270,29 @@ def gen_eight_blocks():
                 "hits than lookups)".format(SMEM)) + "\n" + "\n".join(out) + "\n"
 
 
+KNEE_TIMED_WARPS = [1, 2, 3, 4, 6, 8, 12, 16]
+
+
+def gen_knee_timed():
+    """fidelity.md: the knee's first layout timed cold and with a warm L2, each time over the lone warp's."""
+    times = {}
+    for start in ("cold", "warm"):
+        for r in read_csv("tests/data/h200/issue_cost/knee_timed_{}.csv".format(start)):
+            times[(r["variant"], start, int(r["height"]) // 132)] = float(r["time_ms"]) * 1000
+    out = ["| compilation | the launch's start | a lone warp (1 a scheduler), µs | " +
+           " | ".join("{} warps".format(m) for m in KNEE_TIMED_WARPS[1:]) + " |",
+           "|---|---|---:|" + "---:|" * (len(KNEE_TIMED_WARPS) - 1)]
+    for variant in ("index64", "index32"):
+        for start, label in (("cold", "cold L2 (data from DRAM)"), ("warm", "warm L2 (data in the L2)")):
+            lone = times[(variant, start, 1)]
+            out.append("| {} | {} | {:.0f} | ".format(variant, label, lone) + " | ".join(
+                "{:.2f}".format(times[(variant, start, m)] / lone) for m in KNEE_TIMED_WARPS[1:]) + " |")
+    return note("`tests/data/h200/issue_cost/knee_timed_cold.csv` and `knee_timed_warm.csv`, written by "
+                "`scripts/device_issue_cost.sh knee_timed` (gpubench's CUDA-event time, the median of 11 launches, of "
+                "the matmul 128 x 132m, depth 3072, block 128: m warps on each scheduler of every SM, one wave); each "
+                "launch's time over the lone warp's") + "\n" + "\n".join(out) + "\n"
+
+
 def gen_smem_probe(probe):
     """fidelity.md: a shared-memory probe, the chip's L1 and each model's error, per shared memory."""
     measured, block, sizes = SMEM_PROBES[probe]
@@ -2355,6 +2378,7 @@ GENERATORS = {
     "smem2": gen_smem2,
     "smem-waves": gen_smem_waves,
     "eight-blocks": gen_eight_blocks,
+    "knee-timed": gen_knee_timed,
     "fidelity-sets-block-rates": lambda: gen_fidelity_sets(BLOCK_RATES_DIR, BLOCK_RATES_CMD, ALL_REPORT_SETS),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, ALL_REPORT_SETS),
