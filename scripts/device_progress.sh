@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|knee_ends|waves|wave_ends|refill_ends|block_starts]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|block_starts]. Writes under $OUT
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
@@ -11,6 +11,9 @@
 #   knee_ends_<compilation>.csv.gz      per warp: configuration, launch, block, warp, SM, slot, end_ns
 #   knee_ends_ncu.csv                   ncu's raw page for the profiled and the end-stamped launches
 #   knee_ends_rows.csv                  their configurations, one row per pair of ncu rows, in order
+#   knee_ends_warm: the same warp ends of the knee's first layout at 12 and 16 warps a scheduler,
+#   each launch started with its arrays in the L2 (gpubench --warm-l2; no profiled launches)
+#   knee_ends_warm_<compilation>.csv.gz as knee_ends
 #   probe (default):
 #   progress_<schedule>_<block>.csv.gz  per warp: launch, block, warp, SM, warp slot, times (ns)
 #   progress_ncu.csv                    ncu's raw page, one row per profiled launch
@@ -58,7 +61,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|knee_ends|waves|wave_ends|refill_ends|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -87,6 +90,19 @@ if [ "$MODE" = ends ]; then
   echo "rc=$?"
   ncu_raw_rows "$OUT/logs/ncu_ends.csv" "$OUT/ends_ncu.csv"
   pack_logs
+  exit 0
+fi
+
+if [ "$MODE" = knee_ends_warm ]; then
+  GPUBENCH=build-device/apps/gpubench/gpubench
+  for v in index32 index64; do
+    "$GPUBENCH" --kernel matmul --size 128x1584,128x2112 --depth 3072 --blocks 128 --schedules linear --variants "$v" \
+      --counters none --reps 1 --warmup 1 --placement-reps 2 --warm-l2 --no-check \
+      --warp-ends "$OUT/ends_warm_$v.csv" --out "$OUT/logs/times_warm_$v.csv" 2>>"$OUT/logs/ends.log"
+    echo "warm warp ends $v rc=$?"
+    gzip -9 <"$OUT/ends_warm_$v.csv" >"$OUT/knee_ends_warm_$v.csv.gz" && rm -f "$OUT/ends_warm_$v.csv"
+  done
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
   exit 0
 fi
 

@@ -1502,6 +1502,31 @@ def gen_warp_age_measure():
             + "\n" + "\n".join(out) + "\n")
 
 
+WARP_AGE_WARM = "tests/data/h200/issue_cost/warp_age_measure_warm_{}.csv"
+
+
+def gen_warp_age_warm():
+    """fidelity.md: the group and the first stragglers' paces of the knee launches started with a warm L2."""
+    out = ["| compilation | launch (depth 3072, one wave, warm L2) | warps a scheduler | blocks ending together "
+           "(median) | stragglers | pace of straggler 1 | 2 | 3 | 4 |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for variant in ("index32", "index64"):
+        for r in read_csv(WARP_AGE_WARM.format(variant)):
+            if r["launch"] == "all":
+                continue
+            width_height, launch = r["launch"].split("#")
+            paces = [r.get("pace_{}".format(i), "") for i in range(1, 5)]
+            out.append("| {} | {} `linear` b128, launch {} | {} | {} | {} | {} |".format(
+                variant, width_height, launch, r["warps_per_scheduler"], r["group"], r["stragglers"],
+                " | ".join(paces)))
+    return note("from `{}` and the index64 file beside it, written by `scripts/warp_age_measure.py --sms 132 --chip "
+                "tests/data/h200/issue_cost/knee_ends_warm_V.csv.gz --launch 128x1584 --launch 128x2112 --out ...` "
+                "from `scripts/device_progress.sh knee_ends_warm` (gpubench `--warp-ends --warm-l2`, two launches "
+                "each); the group cut and the paces as for the cold launches in \"Loops bound by their "
+                "instructions\"".format(WARP_AGE_WARM.format("index32"))) + \
+        "\n" + "\n".join(out) + "\n"
+
+
 LOOP_DIR = "tests/data/h200/loop"
 LOOP_FILES = ["loop_training_stencil.csv", "loop_training_matmul.csv", "loop_heldout_stencil.csv",
               "loop_heldout_matmul.csv"]
@@ -2379,6 +2404,7 @@ GENERATORS = {
     "smem-waves": gen_smem_waves,
     "eight-blocks": gen_eight_blocks,
     "knee-timed": gen_knee_timed,
+    "warp-age-warm": gen_warp_age_warm,
     "fidelity-sets-block-rates": lambda: gen_fidelity_sets(BLOCK_RATES_DIR, BLOCK_RATES_CMD, ALL_REPORT_SETS),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
     "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, ALL_REPORT_SETS),
