@@ -17,8 +17,8 @@
 # turns them into issue_cost.csv); states: warp_states_{1536,1024}.csv and
 # rows_warp_states_{1536,1024}.csv; knee: {knee,knee_spread}.csv and rows_{knee,knee_spread}.csv;
 # knee_timed: knee_timed_{cold,warm}.csv, the knee's first layout timed by gpubench alone (no
-# profiler), each launch started with a cold L2 and with its arrays in the L2 (--warm-l2): whether the warps a scheduler runs at a lone warp's pace depend on where the loop's
-# data comes from;
+# profiler), each launch started with a cold L2 and with its arrays in the L2 (--warm-l2): whether
+# the warps a scheduler runs at a lone warp's pace depend on where the loop's data comes from;
 # opcodes: opcodes_source.csv (ncu --page source: every SASS instruction of each probe launch with
 # its executed warp instructions, launch after launch), opcodes_raw.csv (the launches' counters),
 # rows_opcodes.csv (gpubench's rows), likewise opcodes_o1_* for gpubench built with ptxas -O1;
@@ -84,10 +84,12 @@ if [ "$PART" = opcodes ]; then
   pack_logs
   exit 0
 fi
+# The knee's warps a scheduler (one wave of 132 x m blocks of 128 threads: m on each scheduler).
+KNEE_WARPS="1 2 3 4 6 8 12 16"
 if [ "$PART" = knee_timed ]; then
   . scripts/device_common.sh
   for start in cold warm; do
-    for m in 1 2 3 4 6 8 12 16; do
+    for m in $KNEE_WARPS; do
       timeout 100 "$BIN" --counters none --kernel matmul --size "128x$((132 * m))" --depth 3072 --blocks 128 \
         --schedules linear --variants index64,index32 --reps 11 --warmup 2 --no-check \
         $([ $start = warm ] && echo --warm-l2) --out "$OUT/logs/knee_timed_${start}_$m.csv" 2>>"$OUT/logs/knee_timed.log"
@@ -96,7 +98,7 @@ if [ "$PART" = knee_timed ]; then
   done
   for start in cold warm; do
     { head -1 "$OUT/logs/knee_timed_${start}_1.csv"
-      for m in 1 2 3 4 6 8 12 16; do tail -n +2 "$OUT/logs/knee_timed_${start}_$m.csv"; done; } >"$OUT/knee_timed_$start.csv"
+      for m in $KNEE_WARPS; do tail -n +2 "$OUT/logs/knee_timed_${start}_$m.csv"; done; } >"$OUT/knee_timed_$start.csv"
   done
   pack_logs
   exit 0
@@ -110,10 +112,9 @@ if [ "$PART" = knee ]; then
   KNEE_METRICS=$KNEE_METRICS,sm__warps_active.avg.per_cycle_active,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
   KNEE_METRICS=$KNEE_METRICS,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct
   . scripts/device_common.sh
-  WARPS="1 2 3 4 6 8 12 16"
   for probe in knee:128:1 knee_spread:16896:132; do
     IFS=: read -r name width per_row <<<"$probe"
-    for m in $WARPS; do
+    for m in $KNEE_WARPS; do
       timeout 100 ncu --csv --page raw --print-units base --kernel-name-base demangled --kernel-name regex:ProfiledLaunch \
         --cache-control all --clock-control none --metrics "$KNEE_METRICS" \
         "$BIN" --counters ncu --kernel matmul --size "${width}x$((132 * m / per_row))" --depth 3072 --blocks 128 \
@@ -121,9 +122,9 @@ if [ "$PART" = knee ]; then
         --out "$OUT/logs/rows_${name}_$m.csv" >"$OUT/logs/${name}_$m.csv" 2>"$OUT/logs/${name}_$m.err"
       echo "rc=$? $name $m"
     done
-    for m in $WARPS; do cat "$OUT/logs/${name}_$m.csv"; done >"$OUT/logs/${name}_all.csv"  # rows' order
+    for m in $KNEE_WARPS; do cat "$OUT/logs/${name}_$m.csv"; done >"$OUT/logs/${name}_all.csv"  # rows' order
     ncu_raw_rows "$OUT/logs/${name}_all.csv" "$OUT/$name.csv"
-    { head -1 "$OUT/logs/rows_${name}_1.csv"; for m in $WARPS; do tail -n +2 "$OUT/logs/rows_${name}_$m.csv"; done; } \
+    { head -1 "$OUT/logs/rows_${name}_1.csv"; for m in $KNEE_WARPS; do tail -n +2 "$OUT/logs/rows_${name}_$m.csv"; done; } \
       >"$OUT/rows_$name.csv"
   done
   pack_logs

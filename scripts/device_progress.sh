@@ -102,7 +102,7 @@ if [ "$MODE" = knee_ends_warm ]; then
     echo "warm warp ends $v rc=$?"
     gzip -9 <"$OUT/ends_warm_$v.csv" >"$OUT/knee_ends_warm_$v.csv.gz" && rm -f "$OUT/ends_warm_$v.csv"
   done
-  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
+  pack_logs
   exit 0
 fi
 

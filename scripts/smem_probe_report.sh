@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the shared-memory probe (tests/data/h200/smem: gpubench --smem-per-block, measured by
 # scripts/device_heldout.sh smem and smem256) through `cachesim compare`, one run per probe, shared
-# memory and model, into DIR/{preset_rule,preset,per_warp,cycles_gto,cycles_no_lrc,lockstep_wait,block_rates,lockstep}_PROBE_S.{csv,txt}:
+# memory and model, into
+# DIR/{preset_rule,preset,per_warp,cycles_gto,cycles_no_lrc,lockstep_wait,block_rates,lockstep}_PROBE_S.{csv,txt}:
 #
 #   preset_rule    the h200 preset with CUDA's occupancy rule for the carve-out (--gpu
 #                  carveout-rule=occupancy: the smallest carve-out that holds the resident blocks'
@@ -32,9 +33,9 @@
 # models (scripts/device_heldout.sh smem2): smem2 (smem2_matmul.csv: 1536^3 at block 96, 1024^2
 # at depth 512, block 128, 2048^2 at depth 1024, block 256) and smem2_stencil (smem2_stencil.csv);
 # and smem_waves (smem_waves_matmul.csv: the 1024-wide matmul at depth 1024 over 1 to 32 waves,
-# blocks 128 and 256 with an L1 of 60 KiB) and eight_blocks (eight_blocks_matmul.csv: the 1024^2 and
-# 1024x2816 matmul at block 128 with eight blocks an SM and an L1 of 28 KiB); all by default. Nothing is fitted on these rows. --jobs: rows simulated at
-# once per compare run (default 3; the runs go in parallel, so give a machine of about 16 x N
+# blocks 128 and 256 with an L1 of 60 KiB) and eight_blocks (eight_blocks_matmul.csv: the 1024^2
+# and 1024x2816 matmul at block 128 with eight blocks an SM and an L1 of 28 KiB); all by default.
+# Nothing is fitted on these rows. --jobs: rows simulated at once per compare run (default 3; the runs go in parallel, so give a machine of about 16 x N
 # cores a probe, or expect about half a CPU hour a probe). The cachesim binary is $CACHESIM_BIN,
 # else build/apps/cachesim/cachesim.
 set -euo pipefail

@@ -333,8 +333,10 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
     return runs;
 }
 
-// Says how many rows the rounds simulate with per-warp rates and an L1 that a row's shared memory
-// leaves smaller than the one those rates were fitted at (empty: none).
+// Says how many rows the rounds simulate with drawn rates and an L1 that a row's shared memory
+// leaves smaller than the one those rates were fitted at, and what is known of the form there: with
+// per-warp rates given, the nearer form; with the presets' own, how far it was off (empty: none,
+// or one rate per block given).
 std::string small_l1_note(const std::vector<MeasuredRun>& rows, const GpuConfig& base) {
     if (base.warp_rate_scope == WarpRateScope::block) return {};  // the user's own choice of form
     std::size_t below = 0;

@@ -55,7 +55,6 @@ constexpr RealOrAuto kMissWaitValues{kMissWaitAuto, 0, kMaxMissWaitTurns, "auto 
 constexpr RealOrAuto kIssueCyclesValues{kIssueCyclesAuto, 1, kMaxIssueCycles, "auto or a number from 1 to 1024"};
 constexpr RealOrAuto kLoopIssueCostValues{kLoopIssueCostAuto, 1, kMaxIssueCycles, "auto or a number from 1 to 1024"};
 
-
 constexpr auto M = Provenance::measured;
 constexpr auto D = Provenance::documented;
 constexpr auto F = Provenance::fitted;
