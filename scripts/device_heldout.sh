@@ -96,6 +96,12 @@
 #             from its SASS (sass_loads_o1.txt), and the held-out 1024^2 matmul at depth 512,
 #             block 128, and the 768^3 compilation probes' launches (blocks 128 and 256), every
 #             compilation, with the loop's counters (loop_o1_matmul.csv)
+#   heldout_matmul_rates21: the held-out matmul's launches again, its L1 and L2 hit rates only, each
+#             the median of 21 profiled launches as the training matmul's are (its L2 rate varies by
+#             tens of points from launch to launch): heldout_matmul_rates21.csv, which
+#             scripts/merge_profile_runs.py puts into heldout_matmul.csv's rows as the set heldout21
+#             (tests/data/h200/heldout21_matmul.csv); the compilations in RATES21_VARIANTS (default
+#             index64,index32,unroll1), in that order
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
@@ -108,11 +114,12 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 PARTS=",${1:-heldout},"
+RATES21_VARIANTS=${RATES21_VARIANTS:-index64,index32,unroll1}
 PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|heldout_matmul_rates21) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -252,6 +259,26 @@ if want loop; then
     --blocks 96
   with_loop variant_sweeps loop_heldout_matmul 60 --no-check --kernel matmul --size 1024x1024 --depth 512 \
     --schedules "$SCHEDULES" --blocks 128
+fi
+
+if want heldout_matmul_rates21; then
+  # The held-out matmul's launches (as heldout_matmul above), one process per group of schedules so
+  # that a time limit costs one group; the outputs were checked by the heldout_matmul run.
+  RATE_METRICS=$(accepted_metrics "$BIN" l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct \
+    lts__t_sector_op_read_hit_rate.pct)
+  rates21() { SWEEP_METRICS=$RATE_METRICS PROFILE_REPS=21 sweep heldout_matmul_rates21 400 --no-check \
+    --kernel matmul --schedules "$SCHEDULES" "$@"; }
+  for v in ${RATES21_VARIANTS//,/ }; do
+    if [ "$v" = index64 ]; then
+      for depth in 512 2048; do
+        for block in 128 256; do rates21 --size 1024x1024 --depth $depth --blocks $block --variants $v; done
+      done
+      for block in 96 384; do rates21 --size 1536x1536 --blocks $block --variants $v; done
+    else
+      rates21 --size 1536x1536 --blocks 96 --variants $v
+      rates21 --size 1024x1024 --depth 512 --blocks 128 --variants $v
+    fi
+  done
 fi
 
 if want loop_o1; then

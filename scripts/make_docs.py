@@ -386,6 +386,9 @@ def gen_examples_table():
 REPORT_GPUS = ["h200", "h100"]
 REPORT_SETS = ["training", "heldout"]
 ALL_REPORT_SETS = REPORT_SETS + ["fresh", "fresh2"]  # the fresh sets: the H200 only
+# the held-out matmul with its hit rates over 21 profiled launches, as the training matmul's: the H200 only
+HELDOUT21 = "heldout21"
+SET_KERNELS = {HELDOUT21: ["matmul"]}
 REPORT_KERNELS = ["stencil", "matmul"]
 REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
 
@@ -486,9 +489,9 @@ def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS, g
     for gpu in gpus:
         by_label = {}
         for set_name in sets:
-            for kernel in REPORT_KERNELS:
-                if set_name.startswith("fresh") and gpu != "h200":
-                    continue  # only the H200 has the fresh sets
+            for kernel in SET_KERNELS.get(set_name, REPORT_KERNELS):
+                if (set_name.startswith("fresh") or set_name == HELDOUT21) and gpu != "h200":
+                    continue  # only the H200 has the fresh sets and heldout21
                 path = report_path(gpu, set_name, kernel, base)
                 if not os.path.exists(os.path.join(ROOT, path)):
                     missing.append(path)
@@ -522,6 +525,54 @@ def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS, g
 
 SET_NAMES = {"training": "training (the fit's own rows)", "heldout": "held-out", "fresh": "fresh",
              "fresh2": "second fresh"}
+
+
+def gen_heldout21_groups():
+    """fidelity.md: each held-out matmul group's best schedule by L2, the chip's rates over 3 and
+    over 21 profiled launches side by side."""
+    paths = [report_path("h200", "heldout", "matmul"), report_path("h200", HELDOUT21, "matmul")]
+    runs = []
+    for path in paths:
+        groups = {}
+        for r in read_csv(path):
+            key = (r["variant"] or "index64", r["width"], r["height"], r["depth"], r["block"])
+            groups.setdefault(key, []).append(r)
+        runs.append(groups)
+    out = ["| compilation | launch | the model's L2 pick | 3 launches: the chip's best | the pick | "
+           "21 launches: the chip's best | the pick (its range) | within 1 point (3 / 21) |",
+           "|---|---|---|---|---:|---|---:|---|"]
+    for key, members in runs[0].items():
+        variant, width, height, depth, block = key
+        sim = [float(r[S + L2R]) for r in members]
+        pick = members[sim.index(max(sim))]["schedule"]
+        cells, verdicts = [], []
+        for groups in runs:
+            rows = {r["schedule"]: r for r in groups[key]}
+            best = max(rows.values(), key=lambda r: float(r[M + L2R]))
+            loss = float(best[M + L2R]) - float(rows[pick][M + L2R])
+            cells.append("`{}` {:.2f}".format(best["schedule"], float(best[M + L2R])))
+            picked = "{:.2f}".format(float(rows[pick][M + L2R]))
+            if groups is runs[1]:
+                picked += " ({:.1f}–{:.1f})".format(float(rows[pick][M + "l2_hit_rate.pct:min"]),
+                                                    float(rows[pick][M + "l2_hit_rate.pct:max"]))
+            cells.append(picked)
+            verdicts.append("yes" if loss <= 1.0 else "no, {:.2f} below".format(loss))
+        out.append("| {} | {}x{}, depth {}, block {} | `{}` | {} | {} |".format(
+            variant, width, height, depth, block, pick, " | ".join(cells), " / ".join(verdicts)))
+    return note("from `cachesim compare`'s joined CSVs {}, written by `scripts/fidelity_report.sh` (the "
+                "second's measured rates from `scripts/merge_profile_runs.py tests/data/h200/heldout_matmul.csv "
+                "tests/data/h200/heldout_matmul_rates21.csv --out tests/data/h200/heldout21_matmul.csv`; the "
+                "simulated rates are the same in both); the chip's L2 rates above 100% are shown as compare "
+                "caps them".format(", ".join("`{}`".format(p) for p in paths))) + "\n" + "\n".join(out) + "\n"
+
+
+def overview_paths(gpu, set_name):
+    """The report files of one set in README's table: the H200's held-out matmul with its hit
+    rates over 21 profiled launches, as its training matmul's are."""
+    kernels = {k: set_name for k in REPORT_KERNELS}
+    if gpu == "h200" and set_name == "heldout":
+        kernels["matmul"] = HELDOUT21
+    return [report_path(gpu, s, k) for k, s in kernels.items()]
 
 
 OTHER = S + "l1_hit_rate_other_block.pct"  # points of the simulated L1 rate from another block
@@ -626,8 +677,7 @@ def gen_fidelity_overview():
     for gpu in REPORT_GPUS:
         for set_name in ALL_REPORT_SETS:
             rows = []
-            for kernel in REPORT_KERNELS:
-                path = report_path(gpu, set_name, kernel)
+            for path in overview_paths(gpu, set_name):
                 if os.path.exists(os.path.join(ROOT, path)):
                     used.append(path)
                     rows += read_csv(path)
@@ -636,6 +686,8 @@ def gen_fidelity_overview():
             c = target_counts(rows)
             mean = sum(abs(float(r[S + L1R]) - float(r[M + L1R])) for r in rows) / len(rows)
             name = SET_NAMES[set_name]
+            if any(HELDOUT21 in p for p in overview_paths(gpu, set_name)):
+                name += " (the matmul's hit rates over 21 launches, as the training matmul's)"
             if gpu != "h200" and set_name == "training":
                 name = "the H200's training configurations (nothing fitted on this chip)"
             out.append("| {} | {} | {} | {}/{} ({:.0f}%) | {} | {:.2f} | {}/{} | {}/{} |".format(
@@ -2365,7 +2417,8 @@ GENERATORS = {
     "h200-medians": gen_h200_medians,
     "h200-spread": gen_h200_spread,
     "examples-table": gen_examples_table,
-    "fidelity-sets": lambda: gen_fidelity_sets(sets=ALL_REPORT_SETS),
+    "fidelity-sets": lambda: gen_fidelity_sets(sets=ALL_REPORT_SETS + [HELDOUT21]),
+    "heldout21-groups": gen_heldout21_groups,
     "fidelity-overview": gen_fidelity_overview,
     "hit-sources": gen_hit_sources,
     "hit-sources-errors": gen_hit_sources_errors,
