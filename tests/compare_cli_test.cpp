@@ -397,6 +397,41 @@ TEST(CompareCli, RowsWithASmallL1AreNoted) {
     EXPECT_EQ(block.err.find("fitted at"), std::string::npos) << block.err;
 }
 
+// Rows whose single-pass L2 rate is above 100%, in the median or at the top of the range, are
+// counted in a note, on the terminal and in the report, since compare reads them as 100%. Three
+// rows by hand: median 104.5 (range to 110.2), median 97 with a launch at 101.3, and one whose
+// every launch is below 100: two rows, one in its median, the highest 110.2. None: no note.
+TEST(CompareCli, L2RatesAbove100AreNoted) {
+    const auto dir = test::temp_dir();
+    auto write = [&](const std::string& name, const std::vector<std::string>& l2) {
+        const std::string file = (dir / name).string();
+        std::ofstream out(file);
+        out << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
+               "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+            << kL1Sectors << "," << kL1Hits << "," << kL1Rate << "," << kL2Reads << "," << kL2ReadHits
+            << ",dram__bytes_read.sum," << kL2Rate << "," << kL2Rate << ":min," << kL2Rate << ":max\n";
+        const char* schedules[] = {"linear", "column:32", "tiled:32x32"};
+        for (std::size_t i = 0; i < l2.size(); ++i)
+            out << "matmul,256,256,0,0,1024," << schedules[i] << ",128,4,NVIDIA H200,1,4194304,10485760,7800000,74.39,"
+                << "2685760,2600000,524288," << l2[i] << "\n";
+        return file;
+    };
+    const std::string note = "2 of the 3 rows report an L2 read hit rate above 100% (1 in their median, the highest "
+                             "110.2%), read here as 100%";
+    const auto over = test::run_cachesim("compare --measured '" +
+                                         write("over.csv", {"104.5,98,110.2", "97,90,101.3", "95,94,99"}) +
+                                         "' --plot none --no-progress --out none");
+    ASSERT_EQ(over.exit_code, 0) << over.err;
+    EXPECT_NE(over.err.find("compare: note: " + note), std::string::npos) << over.err;
+    EXPECT_NE(over.out.find("note: " + note), std::string::npos) << over.out;
+    const auto under = test::run_cachesim("compare --measured '" +
+                                          write("under.csv", {"99.5,98,100", "97,90,99.9", "95,94,99"}) +
+                                          "' --plot none --no-progress --out none");
+    ASSERT_EQ(under.exit_code, 0) << under.err;
+    EXPECT_EQ(under.err.find("above 100%"), std::string::npos) << under.err;
+    EXPECT_EQ(under.out.find("above 100%"), std::string::npos) << under.out;
+}
+
 // A row no SM could run (300,000 B of shared memory a block, more than the h200's largest carve-out
 // of 228 KiB) is refused naming the file and line of the row, and no joined CSV is written.
 TEST(CompareCli, ARowThatCannotBeSimulatedIsNamedByItsLine) {

@@ -75,6 +75,7 @@ TEST(MeasuredCsvSpreadColumns, HitRateRangesAreReadAndMustContainTheMedian) {
     EXPECT_DOUBLE_EQ(m.l1_hit_rate_range->max, 76);
     EXPECT_DOUBLE_EQ(m.l2_hit_rate_range->min, 94);
     EXPECT_DOUBLE_EQ(m.l2_hit_rate_range->max, 100);  // capped like the rate itself
+    EXPECT_DOUBLE_EQ(m.l2_read_hit_rate_top_pct, 104.5);  // the range's top before the capping
     EXPECT_DOUBLE_EQ(m.l1_hit_rate_range->distance(70), 3.5);
     EXPECT_DOUBLE_EQ(m.l1_hit_rate_range->distance(75.9), 0);
     EXPECT_DOUBLE_EQ(m.l1_hit_rate_range->distance(80), 4);
@@ -121,6 +122,7 @@ TEST(MeasuredCsvSpreadColumns, CommittedH200SpreadFilesReadTheirMedians) {
     EXPECT_DOUBLE_EQ(wide->metrics.l2_hit_rate_pct(), 100.0);
     ASSERT_TRUE(wide->metrics.l2_hit_rate_range.has_value());
     EXPECT_DOUBLE_EQ(wide->metrics.l2_hit_rate_range->max, 100.0);
+    EXPECT_NEAR(wide->metrics.l2_read_hit_rate_top_pct, 122.19, 0.01);  // the file's max, not capped
     for (const auto* runs : {&stencil, &matmul})
         for (const MeasuredRun& r : *runs) EXPECT_TRUE(r.metrics.l1_hit_rate_range && r.metrics.l2_hit_rate_range);
 }

@@ -89,6 +89,8 @@ void read_metrics(const CsvTable& t, std::size_t r, const std::vector<int>& colu
     m.l1_hit_rate_range = read_range(t, r, ncu::kL1HitRate, m.l1_hit_rate_pct);
     if (m.l2_read_hit_rate_pct) {
         m.l2_hit_rate_range = read_range(t, r, ncu::kL2ReadHitRate, *m.l2_read_hit_rate_pct);
+        m.l2_read_hit_rate_top_pct =
+            m.l2_hit_rate_range ? std::max(*m.l2_read_hit_rate_pct, m.l2_hit_rate_range->max) : *m.l2_read_hit_rate_pct;
         if (m.l2_hit_rate_range) {  // capped like l2_hit_rate_pct()
             m.l2_hit_rate_range->min = std::min(100.0, m.l2_hit_rate_range->min);
             m.l2_hit_rate_range->max = std::min(100.0, m.l2_hit_rate_range->max);

@@ -39,6 +39,10 @@ struct MeasuredMetrics {
     // Run-to-run ranges of the L1 hit rate and of the L2 rate above, when the file has them
     // (the L2 range capped at 100 like the rate).
     std::optional<MeasuredRange> l1_hit_rate_range, l2_hit_rate_range;
+    // The highest single-pass L2 rate the row reports, its median or its range's top, before the
+    // capping (0 without that rate): above 100 a pass counted more hits than lookups, which is
+    // no hit rate, and compare says so.
+    double l2_read_hit_rate_top_pct = 0;
     // The single-pass rate when present, else hits / lookups capped at 100.
     double l2_hit_rate_pct() const {
         if (l2_read_hit_rate_pct) return std::min(100.0, *l2_read_hit_rate_pct);

@@ -361,6 +361,29 @@ std::string small_l1_note(const std::vector<MeasuredRun>& rows, const GpuConfig&
                         "(docs/fidelity.md, \"A small L1 over many waves\")";
 }
 
+// Says how many rows report a single-pass L2 rate above 100%, which compare reads as 100 (empty:
+// none): more hits than lookups in one pass is no hit rate, and a user should not take the capped
+// figure for a measured one.
+std::string l2_over_100_note(const std::vector<MeasuredRun>& rows) {
+    std::size_t over = 0, median_over = 0;
+    double top = 0;
+    for (const MeasuredRun& r : rows) {
+        const MeasuredMetrics& m = r.metrics;
+        if (m.l2_read_hit_rate_top_pct <= 100.0) continue;
+        ++over;
+        median_over += m.l2_read_hit_rate_pct && *m.l2_read_hit_rate_pct > 100.0;
+        top = std::max(top, m.l2_read_hit_rate_top_pct);
+    }
+    if (over == 0) return {};
+    char highest[32];
+    std::snprintf(highest, sizeof highest, "%.1f", top);
+    return std::to_string(over) + " of the " + std::to_string(rows.size()) + " rows report an L2 read hit rate above 100% (" +
+           std::to_string(median_over) + " in their median, the highest " + highest +
+           "%), read here as 100%: such a pass counted more hits than lookups, so there a launch's L2 rate is good to a "
+           "few points at best, and a median over more launches (gpubench --profile-reps 21) steadies it "
+           "(docs/h200-data.md, \"What to trust, and how far\")";
+}
+
 // Says how many rows carry their loop's counters and what they were taken for (empty: none).
 std::string loop_counters_note(const std::vector<MeasuredRun>& rows, const GpuConfig& base) {
     const auto with = std::count_if(rows.begin(), rows.end(), [](const MeasuredRun& r) { return r.loop.has_value(); });
@@ -614,6 +637,8 @@ int run_compare(int argc, char** argv) {
     if (!loop_note.empty()) std::cerr << "compare: note: " << loop_note << "\n";
     const std::string l1_note = small_l1_note(measured, base);
     if (!l1_note.empty()) std::cerr << "compare: note: " << l1_note << "\n";
+    const std::string l2_note = l2_over_100_note(measured);
+    if (!l2_note.empty()) std::cerr << "compare: note: " << l2_note << "\n";
     const std::string config_name =
         described ? "config=" + std::filesystem::path(vm["config"].as<std::string>()).filename().string() : "";
     const std::string model = described ? model_name(preset_name + " " + config_name,
@@ -655,6 +680,7 @@ int run_compare(int argc, char** argv) {
     if (!warm_note.empty()) report << "\nnote: " << warm_note << "\n";
     if (!l1_note.empty()) report << "\nnote: " << l1_note << "\n";
     if (!loop_note.empty()) report << "\nnote: " << loop_note << "\n";
+    if (!l2_note.empty()) report << "\nnote: " << l2_note << "\n";
     if (!invalid.empty()) {
         report << "\nleft out (--skip-invalid-rows), " << invalid.size() << " rows with inconsistent counters:\n";
         for (const InvalidMeasuredRow& row : invalid)
