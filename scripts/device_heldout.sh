@@ -106,7 +106,8 @@
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
 # matmul}.csv, training_{stencil,matmul}.csv, fresh2_matmul.csv, waves_probe_matmul.csv, ...),
-# and sass_loads_variants.txt, l2probe*.{csv,txt}, logs.tar.gz.
+# and sass_loads_variants.txt, l2probe*.{csv,txt}, logs.tar.gz. A sweep stopped by its time limit
+# keeps the rows it had measured (and the log says how many).
 # The held-out set leaves out, on purpose, the configurations an outside check quoted (5x5 and
 # 7x7 boxes at 2048^2, 6000x4000 and 8192^2; the 9x9 at blocks 64 and 512; matmul depths 256 and
 # 4096; the 1024^3 matmul with 32-bit indices): they stay an independent check.
@@ -164,6 +165,17 @@ sweep() {
     echo "attempt $attempt: rc=$rc; $(tail -1 "$OUT/logs/$name.log")"
   done
   echo "rc=$rc; $(tail -1 "$OUT/logs/$name.log")"
+  # A sweep its time limit stopped leaves the rows it had measured in part.csv.partial (gpubench
+  # writes and flushes each row as it is measured): keep the whole ones, and say how many.
+  local partial="$OUT/logs/part.csv.partial"
+  if [ $rc -eq 124 ] && [ ! -s "$OUT/logs/part.csv" ] && [ -s "$partial" ]; then
+    [ -z "$(tail -c 1 "$partial")" ] || sed -i '$d' "$partial"  # a row cut short has no newline yet
+    if [ "$(wc -l < "$partial")" -gt 1 ]; then
+      mv "$partial" "$OUT/logs/part.csv"
+      echo "kept the $(($(wc -l < "$OUT/logs/part.csv") - 1)) rows measured before the time limit"
+    fi
+  fi
+  rm -f "$partial"
   if [ -s "$OUT/logs/part.csv" ]; then
     if [ -s "$OUT/$name.csv" ]; then tail -n +2 "$OUT/logs/part.csv" >>"$OUT/$name.csv"
     else cp "$OUT/logs/part.csv" "$OUT/$name.csv"; fi
