@@ -380,7 +380,7 @@ std::string l2_over_100_note(const std::vector<MeasuredRun>& rows) {
     return std::to_string(over) + " of the " + std::to_string(rows.size()) + " rows report an L2 read hit rate above 100% (" +
            std::to_string(median_over) + " in their median, the highest " + highest +
            "%), read here as 100%: such a pass counted more hits than lookups, so there a launch's L2 rate is good to a "
-           "few points at best, and a median over more launches (gpubench --profile-reps 21) steadies it "
+           "few points at best, and a median over more launches (gpubench --profile-reps 3..21) steadies it "
            "(docs/h200-data.md, \"What to trust, and how far\")";
 }
 

@@ -318,7 +318,8 @@ ResultRow BenchRunner::run(const BenchConfig& config) {
         // Run-to-run variation (which warps hit in L1 depends on timing) is damped by the median;
         // each metric's median stays a value one run produced.
         std::vector<std::vector<double>> runs(options_.metrics.size());
-        for (int r = 0; r < options_.profile_repetitions; ++r) {
+        int launches = 0;
+        for (; needs_another_launch(options_.profile_reps, options_.metrics, runs, launches); ++launches) {
             // A short range name: CUPTI's counter data image keeps range names in a fixed space,
             // and labels of 60 characters crashed it (SIGSEGV) on the H200.
             const std::vector<double> values = profiler_->measure("launch", flush, launcher(config, Instantiation::profiled));
@@ -329,6 +330,7 @@ ResultRow BenchRunner::run(const BenchConfig& config) {
             row.metrics[m] = runs[m][runs[m].size() / 2];
             row.metric_spread.push_back({runs[m].front(), runs[m].back()});  // the hardware's own spread
         }
+        if (options_.profile_reps.adaptive()) row.profile_launches = launches;
     } else if (options_.counters == CounterMode::ncu) {
         flush();  // ncu's --cache-control all flushes too; this keeps both paths alike
         cuda_check(cudaStreamSynchronize(stream_), "flush before the profiled launch");

@@ -244,7 +244,7 @@ int run_examples(const Options& options) {
         std::vector<ResultRow::Spread> spread;
         if (counters) {
             std::vector<std::vector<double>> runs(options.metrics.size());
-            for (int r = 0; r < options.profile_repetitions; ++r) {
+            for (int r = 0; r < options.profile_reps.least; ++r) {  // a fixed number here (options.cpp)
                 const std::vector<double> values = profiler->measure("launch", flush, launch);
                 for (std::size_t m = 0; m < values.size(); ++m) runs[m].push_back(values[m]);
             }

@@ -58,8 +58,8 @@ int run_benchmarks(const Options& options) {
         profiler = std::make_unique<RangeProfiler>(options.device, options.metrics);
         std::fprintf(stderr,
                      "gpubench: CUPTI range profiler on chip %s, %zu single-pass metric group(s), "
-                     "median of %d profiled launch(es) each\n",
-                     profiler->chip().c_str(), profiler->groups(), options.profile_repetitions);
+                     "median of %s profiled launch(es) each\n",
+                     profiler->chip().c_str(), profiler->groups(), describe(options.profile_reps).c_str());
         std::fprintf(stderr, "gpubench: metric groups %s\n", profiler->describe_groups().c_str());
     }
 
@@ -67,7 +67,8 @@ int run_benchmarks(const Options& options) {
     std::ostream& out = output.stream();
     // Only CUPTI profiles a configuration more than once; ncu's single launch has no spread.
     write_header(out, options.counters == CounterMode::none ? std::vector<std::string>{} : options.metrics,
-                 options.counters == CounterMode::cupti, options.warm_l2, options.smem_per_block.has_value());
+                 options.counters == CounterMode::cupti, options.warm_l2, options.smem_per_block.has_value(),
+                 options.profile_reps.adaptive());
 
     std::unique_ptr<OutputFile> placement;
     if (!options.placement_path.empty()) {

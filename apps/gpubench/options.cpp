@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <string_view>
 
 #include "traces/input_error.hpp"
@@ -124,7 +125,12 @@ Measurement:
                       cachesim compare reads) and 'loop' (what limits the compiled loop:
                       warp instructions and pipe cycles, which cachesim compare also reads);
                       see docs/gpubench.md
-  --profile-reps N    profiled launches per metric group, median reported (default 3; cupti)
+  --profile-reps N    profiled launches per metric group, median reported (default 3; cupti);
+                      N..M: N, and M for a configuration whose hit rates (the .pct metrics)
+                      move by more than --profile-spread points over its first N; the CSV then
+                      gains a profile_reps column (how many each row got)
+  --profile-spread P  the points a hit rate may move before N..M takes M (default 2: the H200's
+                      stencil rates repeat within 1.4 points, its matmul L2 rate by tens)
   --no-check          skip the CPU reference check
   --warm-l2           start every timed, profiled and recorded launch with its arrays in the
                       L2 (the flush, then one unmeasured launch of the same configuration)
@@ -169,8 +175,9 @@ Merging an Nsight Compute run (no GPU needed):
                       'ncu --csv --page raw --print-units base' output, in launch order
 Output: the configuration and time columns, one column per metric (with cupti the median over
   --profile-reps), then, with cupti only, '<metric>:min' and '<metric>:max' for every metric: the
-  smallest and largest value over the profiled launches (the hardware's run-to-run spread). With
-  --counters ncu there is one launch per configuration and no min/max columns.
+  smallest and largest value over the profiled launches (the hardware's run-to-run spread), and
+  with --profile-reps N..M a column profile_reps. With --counters ncu there is one launch per
+  configuration and no min/max columns.
 Exit codes: 0 ok, 1 output check failed, 2 bad input, 3 no GPU, 4 CUPTI failure, 5 CUDA error.
 )";
 }
@@ -235,7 +242,17 @@ Options parse_options(int argc, char** argv) {
         } else if (arg == "--reps") {
             o.repetitions = static_cast<int>(parse_count(value(), "--reps", 1, 100000));
         } else if (arg == "--profile-reps") {
-            o.profile_repetitions = static_cast<int>(parse_count(value(), "--profile-reps", 1, 1000));
+            const double spread = o.profile_reps.spread_points;
+            o.profile_reps = parse_profile_reps(value());
+            o.profile_reps.spread_points = spread;
+        } else if (arg == "--profile-spread") {
+            const std::string text(value());
+            char* end = nullptr;
+            const double points = std::strtod(text.c_str(), &end);
+            if (text.empty() || end != text.c_str() + text.size() || !(points > 0 && points <= 100))
+                throw InputError("--profile-spread: '" + text + "' is not a number of points above 0 and at most 100");
+            o.profile_reps.spread_points = points;
+            o.profile_spread_given = true;
         } else if (arg == "--counters") {
             o.counters = parse_counter_mode(value());
         } else if (arg == "--metrics") {
@@ -313,6 +330,12 @@ Options parse_options(int argc, char** argv) {
         throw InputError("--smem-per-block applies to the stencil and matmul sweeps, not to --examples");
     if (o.warm_l2 && !o.examples.empty())
         throw InputError("--warm-l2 applies to the stencil and matmul sweeps, not to --examples");
+    if (o.profile_spread_given && !o.profile_reps.adaptive())
+        throw InputError("--profile-spread says when --profile-reps N..M takes M; give --profile-reps a range");
+    if (o.profile_reps.adaptive() && !o.examples.empty())
+        throw InputError("--profile-reps N..M applies to the stencil and matmul sweeps; give --examples a fixed number");
+    if (o.profile_reps.adaptive() && o.counters != CounterMode::cupti)
+        throw InputError("--profile-reps N..M profiles with --counters cupti only (ncu profiles one launch)");
     if (o.merge_ncu_csv.empty() != o.merge_rows_csv.empty())
         throw InputError("--merge-ncu and --rows go together");
     return o;

@@ -1,5 +1,6 @@
 #pragma once
 // gpubench's command line: what to sweep, how to time and which counters to collect.
+#include "apps/gpubench/profile_reps.hpp"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,7 +27,8 @@ struct Options {
     std::vector<KernelVariant> variants{KernelVariant::index64};
     int warmup = 3;
     int repetitions = 21;
-    int profile_repetitions = 3;  // profiled launches per metric group; the median is reported
+    ProfileReps profile_reps;  // profiled launches per metric group; the median is reported
+    bool profile_spread_given = false;  // --profile-spread, which needs a range of launches
     CounterMode counters = CounterMode::cupti;
     std::vector<std::string> metrics;
     std::string out_path = "-";  // "-" is stdout

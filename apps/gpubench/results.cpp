@@ -29,7 +29,7 @@ bool ends_with(const std::string& text, std::string_view suffix) {
 }  // namespace
 
 void write_header(std::ostream& out, const std::vector<std::string>& metric_names, bool spread_columns,
-                  bool warm_l2, bool smem_column) {
+                  bool warm_l2, bool smem_column, bool profile_reps_column) {
     bool first = true;
     for (const std::string& c : fixed_columns()) {
         out << (first ? "" : ",") << c;
@@ -41,6 +41,7 @@ void write_header(std::ostream& out, const std::vector<std::string>& metric_name
             out << "," << csv_field(m + std::string(kMinSuffix)) << "," << csv_field(m + std::string(kMaxSuffix));
     if (warm_l2) out << ",l2_start";
     if (smem_column) out << ",smem_per_block";
+    if (profile_reps_column) out << ",profile_reps";
     out << "\n";
 }
 
@@ -85,6 +86,7 @@ void write_row(std::ostream& out, const ResultRow& row) {
         out << "," << format_metric(spread.min) << "," << format_metric(spread.max);
     if (row.warm_l2) out << ",warm";
     if (row.smem_per_block) out << "," << *row.smem_per_block;
+    if (row.profile_launches) out << "," << *row.profile_launches;
     out << "\n";
 }
 

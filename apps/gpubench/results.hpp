@@ -25,6 +25,7 @@ struct ResultRow {
     std::vector<Spread> metric_spread;
     bool warm_l2 = false;  // measured with --warm-l2: the l2_start column says "warm"
     std::optional<std::uint32_t> smem_per_block;  // --smem-per-block: the smem_per_block column
+    std::optional<int> profile_launches;  // --profile-reps N..M: the profile_reps column
 };
 
 // The configuration and timing columns, in order, before the metric columns.
@@ -34,9 +35,11 @@ const std::vector<std::string>& fixed_columns();
 // after all the medians, so readers that look columns up by name see the same table as before.
 // With `warm_l2` a column l2_start says each row's launches started with their arrays in the L2
 // (gpubench --warm-l2); without it the column is left out (the L2 flushed: a cold start). With
-// `smem_column` a last column, smem_per_block, gives the launches' dynamic shared memory.
+// `smem_column` a column smem_per_block gives the launches' dynamic shared memory, and with
+// `profile_reps_column` a last column, profile_reps, how many profiled launches per metric group
+// each row got (gpubench --profile-reps N..M).
 void write_header(std::ostream& out, const std::vector<std::string>& metric_names, bool spread_columns,
-                  bool warm_l2 = false, bool smem_column = false);
+                  bool warm_l2 = false, bool smem_column = false, bool profile_reps_column = false);
 // True for a column write_header adds with spread_columns.
 bool is_spread_column(const std::string& name);
 // The configuration fields kernel,width,height,stencil_w,stencil_h,depth,schedule,block (no
