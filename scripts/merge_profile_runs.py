@@ -16,7 +16,7 @@ in the rows measured over 3.
 
 Refused with exit code 2, naming what is wrong, and FILE left untouched: a file that cannot be
 read or has no rows, an OVERRIDE column BASE lacks, two rows of one file naming the same launch,
-an OVERRIDE row whose launch BASE does not have, FILE naming an input. FILE is written whole or
+an OVERRIDE row whose launch BASE does not have, FILE naming an input or a folder. FILE is written whole or
 not at all."""
 import argparse
 import csv
@@ -116,6 +116,8 @@ def main():
         out = os.path.realpath(args.out)
         if out in (os.path.realpath(args.base), os.path.realpath(args.override)):
             raise Refused("--out {} is one of the inputs; give another file".format(args.out))
+        if os.path.isdir(out):
+            raise Refused("--out {} is a folder; give a file".format(args.out))
         columns, rows, metrics, merged = merge(args.base, args.override)
         write_whole(args.out, columns, rows)
     except Refused as error:

@@ -3,7 +3,7 @@
 metrics (with their ranges) and keeps its own times and other metrics; launches differing only in
 compilation stay apart; rows the second run lacks, and the row order, stay as they were. Refused
 with exit 2, naming the problem, with the output left as it was: a column the base lacks, a launch
-twice in one file, a launch the base lacks, a ragged row, an empty file, an output that is an input.
+twice in one file, a launch the base lacks, a ragged row, an empty file, an output that is an input or a folder.
 And the committed merged held-out file is what the script makes from the committed runs."""
 import csv
 import filecmp
@@ -103,6 +103,8 @@ def check_refused(tmp):
     assert got.returncode == 2 and "one of the inputs" in got.stderr, got.stderr
     with open(base) as f:
         assert f.read() == BASE
+    got = run(base, override, "--out", tmp)
+    assert got.returncode == 2 and "is a folder" in got.stderr, got.stderr
     got = run(os.path.join(tmp, "missing.csv"), override, "--out", out)
     assert got.returncode == 2 and "cannot read" in got.stderr, got.stderr
     assert not [n for n in os.listdir(tmp) if n.startswith(".merge_profile_runs.")], os.listdir(tmp)
