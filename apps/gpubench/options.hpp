@@ -1,12 +1,12 @@
 #pragma once
 // gpubench's command line: what to sweep, how to time and which counters to collect.
-#include "apps/gpubench/profile_reps.hpp"
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "apps/gpubench/bench_config.hpp"
+#include "apps/gpubench/profile_reps.hpp"
 
 namespace gpubench {
 
