@@ -242,9 +242,9 @@ Options parse_options(int argc, char** argv) {
         } else if (arg == "--reps") {
             o.repetitions = static_cast<int>(parse_count(value(), "--reps", 1, 100000));
         } else if (arg == "--profile-reps") {
-            const double spread = o.profile_reps.spread_points;
-            o.profile_reps = parse_profile_reps(value());
-            o.profile_reps.spread_points = spread;
+            const ProfileReps launches = parse_profile_reps(value());  // --profile-spread keeps its own
+            o.profile_reps.least = launches.least;
+            o.profile_reps.most = launches.most;
         } else if (arg == "--profile-spread") {
             const std::string text(value());
             char* end = nullptr;

@@ -19,10 +19,6 @@ bool parse_launches(std::string_view text, int& value) {
            value <= kMostLaunches;
 }
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 }  // namespace
 
 ProfileReps parse_profile_reps(std::string_view text) {
@@ -47,7 +43,7 @@ bool needs_another_launch(const ProfileReps& reps, const std::vector<std::string
     if (done < reps.least) return true;
     if (done >= reps.most) return false;
     for (std::size_t m = 0; m < metrics.size() && m < runs.size(); ++m) {
-        if (!ends_with(metrics[m], ".pct") || runs[m].empty()) continue;
+        if (!metrics[m].ends_with(".pct") || runs[m].empty()) continue;
         const auto [lo, hi] = std::minmax_element(runs[m].begin(), runs[m].end());
         if (*hi - *lo > reps.spread_points) return true;
     }

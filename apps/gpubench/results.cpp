@@ -22,10 +22,6 @@ namespace {
 using cachesim::ncu::kMaxSuffix;
 using cachesim::ncu::kMinSuffix;
 
-bool ends_with(const std::string& text, std::string_view suffix) {
-    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 }  // namespace
 
 void write_header(std::ostream& out, const std::vector<std::string>& metric_names, bool spread_columns,
@@ -45,7 +41,7 @@ void write_header(std::ostream& out, const std::vector<std::string>& metric_name
     out << "\n";
 }
 
-bool is_spread_column(const std::string& name) { return ends_with(name, kMinSuffix) || ends_with(name, kMaxSuffix); }
+bool is_spread_column(const std::string& name) { return name.ends_with(kMinSuffix) || name.ends_with(kMaxSuffix); }
 
 std::string format_metric(double value) {
     char text[64];
