@@ -389,6 +389,7 @@ ALL_REPORT_SETS = REPORT_SETS + ["fresh", "fresh2"]  # the fresh sets: the H200 
 # the held-out matmul with its hit rates over 21 profiled launches, as the training matmul's: the H200 only
 HELDOUT21 = "heldout21"
 SET_KERNELS = {HELDOUT21: ["matmul"]}
+H200_ONLY_SETS = {"fresh", "fresh2", HELDOUT21}
 REPORT_KERNELS = ["stencil", "matmul"]
 REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
 
@@ -445,6 +446,17 @@ def l1_error_counts(errors):
         sum(abs(e) for e in errors) / len(errors))
 
 
+BEST_WITHIN_POINTS = 1.0  # the target: the model's best schedule within this of the chip's best
+
+
+def schedule_pick(members, rate):
+    """The model's best schedule of a group of compare's joined rows by `rate` (the highest simulated
+    rate), the chip's best, and how many points the chip loses running the model's pick."""
+    pick = max(members, key=lambda r: float(r[S + rate]))
+    best = max(members, key=lambda r: float(r[M + rate]))
+    return pick, best, float(best[M + rate]) - float(pick[M + rate])
+
+
 def target_counts(rows):
     """The fidelity targets over rows of compare's joined CSV, as cachesim compare counts them."""
     f = lambda r, k: float(r[k])
@@ -460,10 +472,7 @@ def target_counts(rows):
             continue
         best[0] += 1
         for i, rate in ((1, L1R), (2, L2R)):
-            sim = [f(r, S + rate) for r in members]
-            meas = [f(r, M + rate) for r in members]
-            pick = sim.index(max(sim))
-            best[i] += max(meas) - meas[pick] <= 1.0
+            best[i] += schedule_pick(members, rate)[2] <= BEST_WITHIN_POINTS
     return {
         "runs": len(rows),
         "l1_3": sum(e <= 3 for e in l1_err),
@@ -490,8 +499,8 @@ def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS, g
         by_label = {}
         for set_name in sets:
             for kernel in SET_KERNELS.get(set_name, REPORT_KERNELS):
-                if (set_name.startswith("fresh") or set_name == HELDOUT21) and gpu != "h200":
-                    continue  # only the H200 has the fresh sets and heldout21
+                if set_name in H200_ONLY_SETS and gpu != "h200":
+                    continue
                 path = report_path(gpu, set_name, kernel, base)
                 if not os.path.exists(os.path.join(ROOT, path)):
                     missing.append(path)
@@ -541,24 +550,20 @@ def gen_heldout21_groups():
     out = ["| compilation | launch | the model's L2 pick | 3 launches: the chip's best | the pick | "
            "21 launches: the chip's best | the pick (its range) | within 1 point (3 / 21) |",
            "|---|---|---|---|---:|---|---:|---|"]
-    for key, members in runs[0].items():
+    for key in runs[0]:
         variant, width, height, depth, block = key
-        sim = [float(r[S + L2R]) for r in members]
-        pick = members[sim.index(max(sim))]["schedule"]
         cells, verdicts = [], []
-        for groups in runs:
-            rows = {r["schedule"]: r for r in groups[key]}
-            best = max(rows.values(), key=lambda r: float(r[M + L2R]))
-            loss = float(best[M + L2R]) - float(rows[pick][M + L2R])
+        for groups, with_range in zip(runs, (False, True)):
+            pick, best, loss = schedule_pick(groups[key], L2R)  # both runs simulate alike: the same pick
             cells.append("`{}` {:.2f}".format(best["schedule"], float(best[M + L2R])))
-            picked = "{:.2f}".format(float(rows[pick][M + L2R]))
-            if groups is runs[1]:
-                picked += " ({:.1f}–{:.1f})".format(float(rows[pick][M + "l2_hit_rate.pct:min"]),
-                                                    float(rows[pick][M + "l2_hit_rate.pct:max"]))
+            picked = "{:.2f}".format(float(pick[M + L2R]))
+            if with_range:
+                picked += " ({:.1f}–{:.1f})".format(float(pick[M + "l2_hit_rate.pct:min"]),
+                                                    float(pick[M + "l2_hit_rate.pct:max"]))
             cells.append(picked)
-            verdicts.append("yes" if loss <= 1.0 else "no, {:.2f} below".format(loss))
+            verdicts.append("yes" if loss <= BEST_WITHIN_POINTS else "no, {:.2f} below".format(loss))
         out.append("| {} | {}x{}, depth {}, block {} | `{}` | {} | {} |".format(
-            variant, width, height, depth, block, pick, " | ".join(cells), " / ".join(verdicts)))
+            variant, width, height, depth, block, pick["schedule"], " | ".join(cells), " / ".join(verdicts)))
     return note("from `cachesim compare`'s joined CSVs {}, written by `scripts/fidelity_report.sh` (the "
                 "second's measured rates from `scripts/merge_profile_runs.py tests/data/h200/heldout_matmul.csv "
                 "tests/data/h200/heldout_matmul_rates21.csv --out tests/data/h200/heldout21_matmul.csv`; the "
@@ -677,7 +682,8 @@ def gen_fidelity_overview():
     for gpu in REPORT_GPUS:
         for set_name in ALL_REPORT_SETS:
             rows = []
-            for path in overview_paths(gpu, set_name):
+            paths = overview_paths(gpu, set_name)
+            for path in paths:
                 if os.path.exists(os.path.join(ROOT, path)):
                     used.append(path)
                     rows += read_csv(path)
@@ -686,7 +692,7 @@ def gen_fidelity_overview():
             c = target_counts(rows)
             mean = sum(abs(float(r[S + L1R]) - float(r[M + L1R])) for r in rows) / len(rows)
             name = SET_NAMES[set_name]
-            if any(HELDOUT21 in p for p in overview_paths(gpu, set_name)):
+            if any(HELDOUT21 in p for p in paths):
                 name += " (the matmul's hit rates over 21 launches, as the training matmul's)"
             if gpu != "h200" and set_name == "training":
                 name = "the H200's training configurations (nothing fitted on this chip)"
