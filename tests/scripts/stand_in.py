@@ -45,3 +45,11 @@ def logging_runner(folder, script, cwd):
     write_stand_in(stand_in, LOGGING_STAND_IN)
     calls = os.path.join(folder, "calls")
     return lambda *args, fail=False: run_logged(script, stand_in, calls, args, cwd, fail)
+
+
+def assert_refused(run, cases):
+    """Each (arguments, message) of `cases` run through `run` (a logging_runner) is refused: exit 2,
+    the message on stderr, and cachesim never called."""
+    for args, message in cases:
+        got, logged = run(*args)
+        assert got.returncode == 2 and message in got.stderr and logged == [], (args, got.stderr, logged)
