@@ -102,6 +102,9 @@
 #             scripts/merge_profile_runs.py puts into heldout_matmul.csv's rows as the set heldout21
 #             (tests/data/h200/heldout21_matmul.csv); the compilations in RATES21_VARIANTS (default
 #             index64,index32,unroll1), in that order
+#   fresh_matmul_rates21, fresh2_matmul_rates21: the same for the fresh sets' matmul launches
+#             (fresh_matmul_rates21.csv, fresh2_matmul_rates21.csv: the sets fresh21 and fresh2_21,
+#             tests/data/h200/fresh21_matmul.csv and fresh2_21_matmul.csv)
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
@@ -120,7 +123,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|heldout_matmul_rates21) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -189,6 +192,37 @@ variant_sweeps() {
   local name=$1 seconds=$2 v
   shift 2
   for v in index32 unroll1; do sweep "$name" "$seconds" "$@" --variants "$v"; done
+}
+
+# fresh_matmul_launches RUN / fresh2_matmul_launches RUN: each fresh set's matmul launches, as
+# RUN gpubench-args... calls (the sweep and its 21-launch rates run the same list).
+fresh_matmul_launches() {
+  local run=$1 v
+  # Sizes not a power of two, a block of six warps, a deeper loop and a larger grid.
+  for v in index32 index64; do
+    $run --size 2048x2048 --depth 1024 --blocks 128 --variants "$v"
+    $run --size 1280x1280 --blocks 192 --variants "$v"
+  done
+  $run --size 1536x1536 --blocks 384 --variants index32
+  $run --size 1024x1024 --depth 2048 --blocks 256 --variants index32
+}
+fresh2_matmul_launches() {
+  local run=$1 v
+  # 1792^2 at depth 768: twelve waves of 128-thread blocks; 1280x2560 at depth 640: a grid twice as
+  # tall as wide; 1152^2: blocks of two warps.
+  for v in index32 index64; do $run --size 1792x1792 --depth 768 --blocks 128 --variants "$v"; done
+  for v in index32 unroll1; do $run --size 1280x2560 --depth 640 --blocks 256 --variants "$v"; done
+  $run --size 1152x1152 --blocks 64 --variants index32
+}
+# rates21 NAME gpubench-args...: the L1 and L2 hit rates only, each the median of 21 profiled
+# launches, without the reference check (the set's own run checked those outputs).
+rates21() {
+  local name=$1
+  shift
+  # which of the two CUPTI takes, asked once
+  RATE_METRICS=${RATE_METRICS:-$(accepted_metrics "$BIN" l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct \
+    lts__t_sector_op_read_hit_rate.pct)}
+  SWEEP_METRICS=$RATE_METRICS PROFILE_REPS=21 sweep "$name" 400 --no-check --kernel matmul --schedules "$SCHEDULES" "$@"
 }
 
 # sass_loads SASS: each profiled kernel of a cuobjdump -sass listing, its global loads (L), float
@@ -275,20 +309,17 @@ fi
 
 if want heldout_matmul_rates21; then
   # The held-out matmul's launches (as heldout_matmul above), one process per group of schedules so
-  # that a time limit costs one group; the outputs were checked by the heldout_matmul run.
-  RATE_METRICS=$(accepted_metrics "$BIN" l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct \
-    lts__t_sector_op_read_hit_rate.pct)
-  rates21() { SWEEP_METRICS=$RATE_METRICS PROFILE_REPS=21 sweep heldout_matmul_rates21 400 --no-check \
-    --kernel matmul --schedules "$SCHEDULES" "$@"; }
+  # that a time limit costs one group.
+  heldout_rates21() { rates21 heldout_matmul_rates21 "$@"; }
   for v in ${RATES21_VARIANTS//,/ }; do
     if [ "$v" = index64 ]; then
       for depth in 512 2048; do
-        for block in 128 256; do rates21 --size 1024x1024 --depth $depth --blocks $block --variants $v; done
+        for block in 128 256; do heldout_rates21 --size 1024x1024 --depth $depth --blocks $block --variants $v; done
       done
-      for block in 96 384; do rates21 --size 1536x1536 --blocks $block --variants $v; done
+      for block in 96 384; do heldout_rates21 --size 1536x1536 --blocks $block --variants $v; done
     else
-      rates21 --size 1536x1536 --blocks 96 --variants $v
-      rates21 --size 1024x1024 --depth 512 --blocks 128 --variants $v
+      heldout_rates21 --size 1536x1536 --blocks 96 --variants $v
+      heldout_rates21 --size 1024x1024 --depth 512 --blocks 128 --variants $v
     fi
   done
 fi
@@ -357,15 +388,12 @@ if want depth; then
 fi
 
 if want fresh; then
-  # Sizes not a power of two, a block of six warps, a deeper loop and a larger grid.
-  for v in index32 index64; do
-    sweep fresh_matmul 200 --kernel matmul --size 2048x2048 --depth 1024 --schedules "$SCHEDULES" --blocks 128 \
-      --variants "$v"
-    sweep fresh_matmul 200 --kernel matmul --size 1280x1280 --schedules "$SCHEDULES" --blocks 192 --variants "$v"
-  done
-  sweep fresh_matmul 200 --kernel matmul --size 1536x1536 --schedules "$SCHEDULES" --blocks 384 --variants index32
-  sweep fresh_matmul 200 --kernel matmul --size 1024x1024 --depth 2048 --schedules "$SCHEDULES" --blocks 256 \
-    --variants index32
+  fresh_sweep() { sweep fresh_matmul 200 --kernel matmul --schedules "$SCHEDULES" "$@"; }
+  fresh_matmul_launches fresh_sweep
+fi
+if want fresh_matmul_rates21; then
+  fresh_rates21() { rates21 fresh_matmul_rates21 "$@"; }
+  fresh_matmul_launches fresh_rates21
 fi
 
 if want fresh_stencil; then
@@ -376,17 +404,12 @@ if want fresh_stencil; then
 fi
 
 if want fresh2_matmul; then
-  # 1792^2 at depth 768: twelve waves of 128-thread blocks; 1280x2560 at depth 640: a grid twice as
-  # tall as wide; 1152^2: blocks of two warps.
-  for v in index32 index64; do
-    sweep fresh2_matmul 200 --kernel matmul --size 1792x1792 --depth 768 --schedules "$SCHEDULES" --blocks 128 \
-      --variants "$v"
-  done
-  for v in index32 unroll1; do
-    sweep fresh2_matmul 200 --kernel matmul --size 1280x2560 --depth 640 --schedules "$SCHEDULES" --blocks 256 \
-      --variants "$v"
-  done
-  sweep fresh2_matmul 200 --kernel matmul --size 1152x1152 --schedules "$SCHEDULES" --blocks 64 --variants index32
+  fresh2_sweep() { sweep fresh2_matmul 200 --kernel matmul --schedules "$SCHEDULES" "$@"; }
+  fresh2_matmul_launches fresh2_sweep
+fi
+if want fresh2_matmul_rates21; then
+  fresh2_rates21() { rates21 fresh2_matmul_rates21 "$@"; }
+  fresh2_matmul_launches fresh2_rates21
 fi
 
 if want fresh2_stencil; then

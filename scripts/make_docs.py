@@ -386,10 +386,13 @@ def gen_examples_table():
 REPORT_GPUS = ["h200", "h100"]
 REPORT_SETS = ["training", "heldout"]
 ALL_REPORT_SETS = REPORT_SETS + ["fresh", "fresh2"]  # the fresh sets: the H200 only
-# the held-out matmul with its hit rates over 21 profiled launches, as the training matmul's: the H200 only
-HELDOUT21 = "heldout21"
-SET_KERNELS = {HELDOUT21: ["matmul"]}
-H200_ONLY_SETS = {"fresh", "fresh2", HELDOUT21}
+# the H200's matmul sets again with their hit rates over 21 profiled launches, as the training
+# matmul's (scripts/merge_profile_runs.py): each 3-launch set, its 21-launch set and the rates file
+RATES21_SETS = {"heldout": "heldout21", "fresh": "fresh-21", "fresh2": "fresh2-21"}
+RATES21_FILES = {"heldout": "heldout_matmul_rates21.csv", "fresh": "fresh_matmul_rates21.csv",
+                 "fresh2": "fresh2_matmul_rates21.csv"}
+SET_KERNELS = {name: ["matmul"] for name in RATES21_SETS.values()}
+H200_ONLY_SETS = {"fresh", "fresh2"} | set(RATES21_SETS.values())
 REPORT_KERNELS = ["stencil", "matmul"]
 REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
 
@@ -536,47 +539,51 @@ SET_NAMES = {"training": "training (the fit's own rows)", "heldout": "held-out",
              "fresh2": "second fresh"}
 
 
-def gen_heldout21_groups():
-    """fidelity.md: each held-out matmul group's best schedule by L2, the chip's rates over 3 and
-    over 21 profiled launches side by side."""
-    paths = [report_path("h200", "heldout", "matmul"), report_path("h200", HELDOUT21, "matmul")]
-    runs = []
-    for path in paths:
-        groups = {}
-        for r in read_csv(path):
-            key = (r["variant"] or "index64", r["width"], r["height"], r["depth"], r["block"])
-            groups.setdefault(key, []).append(r)
-        runs.append(groups)
+def gen_rates21_groups(set_names):
+    """fidelity.md: each matmul group's best schedule by L2 in the given 3-launch sets, the chip's
+    rates over 3 and over 21 profiled launches side by side."""
+    sets = [(report_path("h200", name, "matmul"), report_path("h200", RATES21_SETS[name], "matmul"))
+            for name in set_names]
     out = ["| compilation | launch | the model's L2 pick | 3 launches: the chip's best | the pick | "
            "21 launches: the chip's best | the pick (its range) | within 1 point (3 / 21) |",
            "|---|---|---|---|---:|---|---:|---|"]
-    for key in runs[0]:
-        variant, width, height, depth, block = key
-        cells, verdicts = [], []
-        for groups, with_range in zip(runs, (False, True)):
-            pick, best, loss = schedule_pick(groups[key], L2R)  # both runs simulate alike: the same pick
-            cells.append("`{}` {:.2f}".format(best["schedule"], float(best[M + L2R])))
-            picked = "{:.2f}".format(float(pick[M + L2R]))
-            if with_range:
-                picked += " ({:.1f}–{:.1f})".format(float(pick[M + "l2_hit_rate.pct:min"]),
-                                                    float(pick[M + "l2_hit_rate.pct:max"]))
-            cells.append(picked)
-            verdicts.append("yes" if loss <= BEST_WITHIN_POINTS else "no, {:.2f} below".format(loss))
-        out.append("| {} | {}x{}, depth {}, block {} | `{}` | {} | {} |".format(
-            variant, width, height, depth, block, pick["schedule"], " | ".join(cells), " / ".join(verdicts)))
+    for paths in sets:
+        runs = []
+        for path in paths:
+            groups = {}
+            for r in read_csv(path):
+                key = (r["variant"] or "index64", r["width"], r["height"], r["depth"], r["block"])
+                groups.setdefault(key, []).append(r)
+            runs.append(groups)
+        for key in runs[0]:
+            variant, width, height, depth, block = key
+            cells, verdicts = [], []
+            for groups, with_range in zip(runs, (False, True)):
+                pick, best, loss = schedule_pick(groups[key], L2R)  # both runs simulate alike: the same pick
+                cells.append("`{}` {:.2f}".format(best["schedule"], float(best[M + L2R])))
+                picked = "{:.2f}".format(float(pick[M + L2R]))
+                if with_range:
+                    picked += " ({:.1f}–{:.1f})".format(float(pick[M + "l2_hit_rate.pct:min"]),
+                                                        float(pick[M + "l2_hit_rate.pct:max"]))
+                cells.append(picked)
+                verdicts.append("yes" if loss <= BEST_WITHIN_POINTS else "no, {:.2f} below".format(loss))
+            out.append("| {} | {}x{}, depth {}, block {} | `{}` | {} | {} |".format(
+                variant, width, height, depth, block, pick["schedule"], " | ".join(cells), " / ".join(verdicts)))
+    merges = "; ".join("`scripts/merge_profile_runs.py tests/data/h200/{0}_matmul.csv tests/data/h200/{1} --out "
+                       "tests/data/h200/{2}_matmul.csv`".format(name, RATES21_FILES[name], RATES21_SETS[name])
+                       for name in set_names)
     return note("from `cachesim compare`'s joined CSVs {}, written by `scripts/fidelity_report.sh` (the "
-                "second's measured rates from `scripts/merge_profile_runs.py tests/data/h200/heldout_matmul.csv "
-                "tests/data/h200/heldout_matmul_rates21.csv --out tests/data/h200/heldout21_matmul.csv`; the "
-                "simulated rates are the same in both); the chip's L2 rates above 100% are shown as compare "
-                "caps them".format(", ".join("`{}`".format(p) for p in paths))) + "\n" + "\n".join(out) + "\n"
+                "21-launch sets' measured rates from {}; the simulated rates are the same in both); the chip's "
+                "L2 rates above 100% are shown as compare caps them".format(
+                    ", ".join("`{}`".format(p) for pair in sets for p in pair), merges)) + "\n" + "\n".join(out) + "\n"
 
 
 def overview_paths(gpu, set_name):
     """The report files of one set in README's table: the H200's held-out matmul with its hit
     rates over 21 profiled launches, as its training matmul's are."""
     kernels = {k: set_name for k in REPORT_KERNELS}
-    if gpu == "h200" and set_name == "heldout":
-        kernels["matmul"] = HELDOUT21
+    if gpu == "h200" and set_name in RATES21_SETS:
+        kernels["matmul"] = RATES21_SETS[set_name]
     return [report_path(gpu, s, k) for k, s in kernels.items()]
 
 
@@ -611,8 +618,7 @@ def gen_hit_sources_errors():
     for gpu, label, keep in groups:
         rows = []
         for set_name in ALL_REPORT_SETS:
-            for kernel in REPORT_KERNELS:
-                path = report_path(gpu, set_name, kernel)
+            for path in overview_paths(gpu, set_name):  # the H200's matmul over 21 launches
                 if not os.path.exists(os.path.join(ROOT, path)):
                     continue
                 if path not in used:
@@ -628,7 +634,8 @@ def gen_hit_sources_errors():
                 sum(abs(e) <= 3 for e in errors), sum(abs(e) > 6 for e in errors),
                 sum(abs(e) for e in errors) / len(errors), min(errors), max(errors)))
     return note("from `cachesim compare`'s joined CSVs {}, written by `scripts/fidelity_report.sh` (each "
-                "launch simulated with its chip's preset; `simulated:l1_hit_rate_other_block.pct` is the "
+                "launch simulated with its chip's preset, the H200's held-out and fresh matmuls with their hit "
+                "rates over 21 launches; `simulated:l1_hit_rate_other_block.pct` is the "
                 "points of the simulated L1 hit rate from sectors another block on the SM brought)".format(
                     ", ".join("`{}`".format(p) for p in used))) + "\n" + "\n".join(out) + "\n"
 
@@ -692,7 +699,7 @@ def gen_fidelity_overview():
             c = target_counts(rows)
             mean = sum(abs(float(r[S + L1R]) - float(r[M + L1R])) for r in rows) / len(rows)
             name = SET_NAMES[set_name]
-            if any(HELDOUT21 in p for p in paths):
+            if any(name in p for p in paths for name in RATES21_SETS.values()):
                 name += " (the matmul's hit rates over 21 launches, as the training matmul's)"
             if gpu != "h200" and set_name == "training":
                 name = "the H200's training configurations (nothing fitted on this chip)"
@@ -2423,8 +2430,9 @@ GENERATORS = {
     "h200-medians": gen_h200_medians,
     "h200-spread": gen_h200_spread,
     "examples-table": gen_examples_table,
-    "fidelity-sets": lambda: gen_fidelity_sets(sets=ALL_REPORT_SETS + [HELDOUT21]),
-    "heldout21-groups": gen_heldout21_groups,
+    "fidelity-sets": lambda: gen_fidelity_sets(sets=ALL_REPORT_SETS + list(RATES21_SETS.values())),
+    "heldout21-groups": lambda: gen_rates21_groups(["heldout"]),
+    "fresh21-groups": lambda: gen_rates21_groups(["fresh", "fresh2"]),
     "fidelity-overview": gen_fidelity_overview,
     "hit-sources": gen_hit_sources,
     "hit-sources-errors": gen_hit_sources_errors,

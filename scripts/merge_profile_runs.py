@@ -11,8 +11,8 @@ stays: its other metrics, its times, its rows that OVERRIDE does not measure, it
 row's line number is the same in FILE as in BASE).
 
 Used where a few metrics need more profiled launches than the whole set was measured with: the
-held-out matmul's hit rates over 21 launches (scripts/device_heldout.sh heldout_matmul_rates21)
-in the rows measured over 3.
+held-out and fresh matmuls' hit rates over 21 launches (scripts/device_heldout.sh
+heldout_matmul_rates21, fresh_matmul_rates21, fresh2_matmul_rates21) in the rows measured over 3.
 
 Refused with exit code 2, naming what is wrong, and FILE left untouched: a file that cannot be
 read or has no rows, an OVERRIDE column BASE lacks, two rows of one file naming the same launch,

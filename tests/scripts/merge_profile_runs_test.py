@@ -110,13 +110,19 @@ def check_refused(tmp):
     assert not [n for n in os.listdir(tmp) if n.startswith(".merge_profile_runs.")], os.listdir(tmp)
 
 
+# each committed 21-launch set: (the 3-launch file, the 21-launch rates, the merge)
+COMMITTED = [("heldout_matmul.csv", "heldout_matmul_rates21.csv", "heldout21_matmul.csv"),
+             ("fresh_matmul.csv", "fresh_matmul_rates21.csv", "fresh-21_matmul.csv"),
+             ("fresh2_matmul.csv", "fresh2_matmul_rates21.csv", "fresh2-21_matmul.csv")]
+
+
 def check_committed(tmp):
-    out = os.path.join(tmp, "heldout21_matmul.csv")
-    got = run(os.path.join(H200, "heldout_matmul.csv"), os.path.join(H200, "heldout_matmul_rates21.csv"),
-              "--out", out)
-    assert got.returncode == 0, got.stderr
-    assert filecmp.cmp(out, os.path.join(H200, "heldout21_matmul.csv"), shallow=False), \
-        "tests/data/h200/heldout21_matmul.csv is not what scripts/merge_profile_runs.py makes"
+    for base, override, merged in COMMITTED:
+        out = os.path.join(tmp, merged)
+        got = run(os.path.join(H200, base), os.path.join(H200, override), "--out", out)
+        assert got.returncode == 0, got.stderr
+        assert filecmp.cmp(out, os.path.join(H200, merged), shallow=False), \
+            "tests/data/h200/{} is not what scripts/merge_profile_runs.py makes".format(merged)
 
 
 def main():
