@@ -1,0 +1,1 @@
+"""The generators of scripts/make_docs.py, one module per part of the documentation."""

@@ -1,0 +1,235 @@
+"""Every launch of a set, the wave probes and what an SM's blocks do wave by wave."""
+
+from docgen.common import H200, L1R, L2R, M, S, note, num, read_csv
+from docgen.sets import OTHER, l1_error, report_path
+
+
+def grid_label(width, height):
+    return "{}²".format(width) if width == height else "{}x{}".format(width, height)
+
+
+def gen_set_rows(gpu, set_name, kernel):
+    """Every launch of one set's file, per schedule: the chip's L1 and L2 hit rates and the
+    presets' errors in points."""
+    path = report_path(gpu, set_name, kernel)
+    rows = read_csv(path)
+    key = lambda r: (r["width"], r["height"], r["stencil_w"], r["stencil_h"], r["depth"], r["block"], r["variant"])
+    groups = {}
+    for r in rows:
+        groups.setdefault(key(r), {})[r["schedule"]] = r
+    schedules = list(next(iter(groups.values())))
+    out = ["| launch | | " + " | ".join("`{}`".format(s) for s in schedules) + " |",
+           "|---|---|" + "---:|" * len(schedules)]
+    for (width, height, box_w, box_h, depth, block, variant), by in groups.items():
+        size = grid_label(width, height)
+        what = "d" + depth if kernel == "matmul" else "{}x{}".format(box_w, box_h)
+        name = "{} {} b{} {}".format(size, what, block, variant or "index64")
+        for rate, label in ((L1R, "L1"), (L2R, "L2")):
+            out.append("| {} | the chip's {} % | ".format(name if rate == L1R else "", label) + " | ".join(
+                "{:.1f}".format(float(by[s][M + rate])) if s in by else "" for s in schedules) + " |")
+            out.append("| | the presets' error | " + " | ".join(
+                "{:+.1f}".format(float(by[s][S + rate]) - float(by[s][M + rate])) if s in by else ""
+                for s in schedules) + " |")
+            if rate == L1R:  # the hits that need the SM's blocks in step
+                out.append("| | of the model's L1, from other blocks | " + " | ".join(
+                    "{:.1f}".format(float(by[s][OTHER])) if s in by else "" for s in schedules) + " |")
+    return (note("`{}`, written by `scripts/fidelity_report.sh {}:{}:{}`: the chip's hit rates, then the "
+                 "model's error in points; under the L1, the points of the model's L1 rate from sectors "
+                 "another block on the SM brought".format(path, gpu, set_name, kernel)) + "\n" + "\n".join(out) + "\n")
+
+
+WAVES = H200 + "/waves"
+WAVE_THREADS = 132 * 2048  # a wave of these kernels: the H200's SMs, each holding 2048 threads
+
+
+def waves_compare(label, stem, jobs=2):
+    """The compare run behind a probe table: its joined CSV, and the command that wrote it from
+    WAVES/STEM_matmul.csv (its report beside it, as STEM_compare.txt)."""
+    out = "{}/{}_compare".format(WAVES, stem)
+    return out + ".csv", ("cachesim compare --preset h200 --measured {}={}/{}_matmul.csv --jobs {} --threads 1 --out "
+                          "{}.csv > {}.txt".format(label, WAVES, stem, jobs, out, out))
+
+
+def waves_table(label, stem, schedules, part, variants=("index64", "index32"), jobs=2):
+    """The chip's L1 and the presets' error per compilation, block and schedule, one column per
+    launch size, in the order of their waves (compare's joined CSV of one depth)."""
+    compare_csv, command = waves_compare(label, stem, jobs)
+    rows = read_csv(compare_csv)
+    blocks = sorted({int(r["block"]) for r in rows})
+    sizes = sorted({(int(r["width"]), int(r["height"])) for r in rows}, key=lambda wh: wh[0] * wh[1])
+    out = ["| compilation | schedule | | " + " | ".join(
+        "{}x{} ({:.1f} waves)".format(w, h, w * h / WAVE_THREADS) for w, h in sizes) + " |",
+        "|---|---|---|" + "---:|" * len(sizes)]
+    for variant in variants:
+        for block in blocks:
+            for schedule in schedules:
+                by = {(int(r["width"]), int(r["height"])): r for r in rows
+                      if (r["variant"] or "index64") == variant and r["schedule"] == schedule and int(r["block"]) == block}
+                if not by:
+                    continue
+                label = variant if len(blocks) == 1 else "{}, block {}".format(variant, block)
+                out.append("| {} | `{}` | the chip's L1 % | ".format(label, schedule) + " | ".join(
+                    "{:.1f}".format(float(by[wh][M + L1R])) for wh in sizes) + " |")
+                out.append("| | | the presets' error | " + " | ".join("{:+.1f}".format(l1_error(by[wh])) for wh in sizes)
+                           + " |")
+    depth = rows[0]["depth"]
+    what = "block {}".format(blocks[0]) if len(blocks) == 1 else "blocks " + " and ".join(map(str, blocks))
+    return (note("`{}`, written by `{}` from `scripts/device_heldout.sh {}` (the matmul at depth {}, {}, on "
+                 "the H200); the chip's L1 hit rate, then the model's error in points".format(
+                     compare_csv, command, part, depth, what)) + "\n" + "\n".join(out) + "\n")
+
+
+def gen_waves_probe():
+    """The wave probes: the chip's L1 and the presets' error against the number of waves."""
+    return waves_table("waves", "waves_probe", ("column:128", "linear", "column:32"), "waves", jobs=16)
+
+
+def gen_waves_probe_unroll1():
+    """The wave probes of the unrolled-once loop."""
+    return waves_table("waves_unroll1", "waves_probe_unroll1", ("column:128", "linear", "column:32"), "waves_unroll1",
+                       ("unroll1",))
+
+
+def gen_waves_strip():
+    """The strip probes: one 128-column strip, from half a wave to eight."""
+    return waves_table("strips", "waves_strip", ("column:128", "column:32"), "strips")
+
+
+def gen_waves_strip_blocks():
+    """The strip probes' unrolled-once loop, and every compilation at block 256."""
+    return waves_table("strip_blocks", "waves_strip_blocks", ("column:128",), "strip_blocks",
+                       ("unroll1", "index64", "index32"))
+
+
+def gen_waves_strip_depth():
+    """The strip probes' column:128 at two and four waves against the loop's length (depth 1024
+    from the strip probes themselves)."""
+    depth_csv, command = waves_compare("strip_depths", "waves_strip_depth")
+    strip_csv, _ = waves_compare("strips", "waves_strip")
+    rows = [r for r in read_csv(depth_csv) + read_csv(strip_csv) if r["schedule"] == "column:128"]
+    by = {((r["variant"] or "index64"), int(r["height"]), int(r["depth"])): r for r in rows}
+    waves_of = lambda h: 128 * h // WAVE_THREADS  # the strip is 128 wide
+    heights = sorted({h for _, h, _ in by if 128 * h in (2 * WAVE_THREADS, 4 * WAVE_THREADS)})
+    depths = sorted({d for v, h, d in by if h in heights})
+    out = ["| compilation | launch | | " + " | ".join("depth {}".format(d) for d in depths) + " |",
+           "|---|---|---|" + "---:|" * len(depths)]
+    for variant in ("index64", "index32"):
+        for h in heights:
+            cells = [by.get((variant, h, d)) for d in depths]
+            out.append("| {} | 128x{} ({} waves) | the chip's L1 % | ".format(variant, h, waves_of(h)) + " | ".join(
+                "{:.1f}".format(float(r[M + L1R])) if r else "" for r in cells) + " |")
+            out.append("| | | the presets' error | " + " | ".join(
+                "{:+.1f}".format(l1_error(r)) if r else "" for r in cells) + " |")
+    return (note("`{}`, written by `{}` from `scripts/device_heldout.sh strip_depths`, and depth 1024 from `{}` (the "
+                 "matmul one 128-column strip wide, block 128, `column:128`, on the H200); the chip's L1 hit rate, "
+                 "then the model's error in points".format(depth_csv, command, strip_csv)) + "\n" + "\n".join(out) + "\n")
+
+
+def gen_wave_sync():
+    """Whether an SM's blocks start together, from the placed launches' warp times."""
+    rows = read_csv(WAVES + "/wave_sync.csv")
+    out = ["| launch | schedule | blocks | median run µs | start bunch of the median block | progress spread "
+           "| L1 %, placed launch | L1 %, its warp times replayed | L1 %, profiled launch |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        out.append("| {} d{} b{} | `{}` | {} | {} | {:g} | {} | {} | {} | {} |".format(
+            grid_label(r["width"], r["height"]), r["depth"], r["block_size"], r["schedule"], r["blocks"], r["median_run_us"],
+            float(r["median_start_bunch"]), r["progress_spread"], r["l1_placed"], r["l1_replay"] or "–",
+            r["l1_profiled"]))
+    return (note("`{0}/wave_sync.csv`, written by `scripts/wave_sync_report.py --times {0}/waves_SIZE_SCHEDULE.csv.gz "
+                 "... --ncu {0}/waves_ncu.csv --replay --out {0}/wave_sync.csv` from `scripts/device_progress.sh "
+                 "waves` (index64; the replay: `cachesim simulate --preset h200 --carveout-rule occupancy --warp-times`)".format(WAVES))
+            + "\n" + "\n".join(out) + "\n")
+
+
+WAVE_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/wave_ends_index32.csv.gz --chip {0}/wave_ends_unroll1.csv.gz "
+                   "--compilation index32 --compilation unroll1 --ncu {0}/wave_ends_ncu.csv --rows {0}/wave_ends_rows.csv "
+                   "--model 'preset=--carveout-rule occupancy' --model 'cycles=--carveout-rule occupancy --timing cycles --warp-scheduler gto --issue-cycles auto' "
+                   "--model 'cycles_dram=--carveout-rule occupancy --timing cycles --warp-scheduler gto --issue-cycles auto --lat-dram 691' "
+                   "--jobs 16 --out {0}/wave_groups.csv".format(WAVES))
+WAVE_GROUP_SOURCES = [  # (source in the CSV, column label)
+    ("chip", "the chip"),
+    ("preset", "the presets (rounds)"),
+    ("cycles", "cycle timing, every L1 miss 291 cycles"),
+    ("cycles_dram", "the same, first reads 691 (DRAM)"),
+]
+
+
+def gen_wave_groups():
+    """How an SM's blocks end together, wave after wave: the chip's end-stamped launches and the models."""
+    rows = read_csv(WAVES + "/wave_groups.csv")
+    launches = {}
+    for r in rows:
+        key = (r["compilation"], r["width"], r["height"], r["depth"], r["block_size"], r["schedule"])
+        launches.setdefault(key, {})[r["source"]] = r
+    out = ["| launch | schedule | " + " | ".join(label for _, label in WAVE_GROUP_SOURCES) + " |",
+           "|---|---|" + "---|" * len(WAVE_GROUP_SOURCES)]
+    for (compilation, width, height, depth, block, schedule), by in launches.items():
+        cells = []
+        for source, _ in WAVE_GROUP_SOURCES:
+            r = by[source]
+            l1 = "{:.1f}".format(float(r["l1"]))
+            if r["l1_stamped"]:
+                l1 += " ({:.1f})".format(float(r["l1_stamped"]))
+            cells.append("{} · {} · {} · {} · {}".format(l1, r["first_group"], r["later_alone"] or "–",
+                                                         r["later_group"] or "–", r["wave2_spread"] or "–"))
+        out.append("| {} {} d{} b{} | `{}` | {} |".format(compilation, grid_label(width, height), depth, block, schedule,
+                                                          " | ".join(cells)))
+    return (note("`{}/wave_groups.csv`, written by `{}` from `scripts/device_progress.sh wave_ends` (gpubench "
+                 "`--warp-ends`, launch 0). Each cell: the L1 hit rate % (the chip's profiled launch, and in brackets "
+                 "the end-stamped one whose ends these are) · the blocks of an SM's first group · the share of the "
+                 "later waves' blocks that end alone · the group of the median later block · the spread of the second wave's "
+                 "run times (standard deviation over median)".format(WAVES, WAVE_GROUPS_CMD))
+            + "\n" + "\n".join(out) + "\n")
+
+
+BLOCK_STARTS = "tests/data/h200/block_starts"
+BLOCK_STARTS_CMD = ("scripts/block_starts_report.py {0}/placement_stencil3x3.csv.gz {0}/placement_stencil9x9.csv.gz "
+                    "--out {0}/block_starts.csv".format(BLOCK_STARTS))
+
+
+def gen_block_starts():
+    """When the chip starts consecutive blocks, after the first wave (gpubench --placement)."""
+    out = ["| launch | schedule | launch # | later blocks a µs | gap between consecutive blocks' starts, ns: "
+           "p25 / median / p75 / p90 | the same SM / TPC | a block's run, ns: p10 / median / p90 |",
+           "|---|---|---:|---:|---|---:|---:|"]
+    for r in read_csv(BLOCK_STARTS + "/block_starts.csv"):
+        out.append("| {} {}x{} b{} | `{}` | {} | {} | {} / {} / {} / {} | {} / {} | {} / {} / {} |".format(
+            r["kernel"], r["stencil_w"], r["stencil_h"], r["block_size"], r["schedule"], r["launch"],
+            r["later_blocks_per_us"], r["gap_p25"], r["gap_p50"], r["gap_p75"], r["gap_p90"], r["same_sm"],
+            r["same_tpc"], num(r["run_p10"]), num(r["run_p50"]), num(r["run_p90"])))
+    return (note("`{}/block_starts.csv`, written by `{}` from `scripts/device_progress.sh block_starts` (gpubench "
+                 "`--placement` of the 4096² stencils at block 128: per block its SM and when its thread 0 started "
+                 "and its last warp ended, `%globaltimer`, whose readings come in steps of 32 ns); the blocks after "
+                 "the first wave (132 SMs x 16)".format(BLOCK_STARTS, BLOCK_STARTS_CMD))
+            + "\n" + "\n".join(out) + "\n")
+
+
+REFILL_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/refill_ends_unroll1.csv.gz "
+                     "--chip {0}/wave_ends_unroll1.csv.gz --compilation unroll1 --ncu {0}/refill_ends_ncu.csv "
+                     "--rows {0}/refill_ends_rows.csv --ncu {0}/wave_ends_ncu.csv --rows {0}/wave_ends_rows.csv "
+                     "--model 'preset=--carveout-rule occupancy' --jobs 2 --out {0}/refill_groups.csv".format(WAVES))
+
+
+def gen_refill_groups():
+    """Which blocks an SM receives together: the chip's refill runs beside the presets'."""
+    launches = {}
+    for r in read_csv(WAVES + "/refill_groups.csv"):
+        key = (r["width"], r["height"], r["depth"], r["block_size"], r["schedule"])
+        launches.setdefault(key, {})[r["source"]] = r
+    out = ["| launch | schedule | the chip's L1 % | the presets' error | later blocks received in runs: the chip "
+           "| the presets | later group: the chip | the presets | later blocks ending alone: the chip | the presets |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for (width, height, depth, block, schedule), by in launches.items():
+        chip, model = by["chip"], by["preset"]
+        out.append("| {} d{} b{} | `{}` | {:.1f} ({:.1f}) | {:+.1f} | {} | {} | {} | {} | {} | {} |".format(
+            grid_label(width, height), depth, block, schedule, float(chip["l1"]), float(chip["l1_stamped"]),
+            float(model["l1"]) - float(chip["l1"]), chip["later_runs"], model["later_runs"], chip["later_group"],
+            model["later_group"], chip["later_alone"], model["later_alone"]))
+    return (note("`{}/refill_groups.csv`, written by `{}` from `scripts/device_progress.sh refill_ends` and "
+                 "`wave_ends` (the unrolled-once matmul, gpubench `--warp-ends`, launch 0). The chip's L1: the profiled launch, in "
+                 "brackets the end-stamped one whose ends these are; the presets' error against the profiled one. "
+                 "Received in runs: the share of the later waves' blocks for which one of the launch's next 4 "
+                 "blocks went to the same SM (about 0.03 where blocks are spread at random over 132 SMs)"
+                 .format(WAVES, REFILL_GROUPS_CMD))
+            + "\n" + "\n".join(out) + "\n")
