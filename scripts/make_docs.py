@@ -13,6 +13,7 @@ line names the command and the files it comes from.
 
 import argparse
 import filecmp
+import functools
 import os
 import re
 import sys
@@ -20,6 +21,7 @@ import tempfile
 
 from docgen import common
 from docgen.common import ROOT, run
+from docgen.contents import CONTENTS_PAGES, gen_contents
 from docgen.tour import (
     FIGURES, SWEEP, SWEEP_PLOT, gen_simulate_default, gen_simulate_gpu, gen_sweep_tour, gen_thesis_figures,
     gen_worked_example,
@@ -145,6 +147,8 @@ GENERATORS = {
     "warm-l2-training": gen_warm_l2_training,
     "warm-l2-counts": gen_warm_l2_counts,
 }
+GENERATORS.update({"contents-" + os.path.basename(page)[:-len(".md")]: functools.partial(gen_contents, page)
+                   for page in CONTENTS_PAGES})
 
 
 # --- driver ------------------------------------------------------------------------------------
