@@ -76,6 +76,9 @@
 #             block: eight blocks an SM, as the RTX 2080 Super's 1024 threads an SM allow, and an
 #             L1 of 28 KiB; four schedules, index64 and index32 (eight_blocks_matmul): whether an
 #             SM's blocks share at that occupancy
+#   block_sizes: the matmul at 1280x1280, depth 640, blocks 128, 192, 256 and 384 (the same 6.06
+#             waves at each), linear, column:32 and column:128, index32 and index64, in no set
+#             (block_sizes_matmul): whether the block size alone moves what an SM's blocks share
 #   carveout: the carve-out the driver takes, from Nsight Compute's launch attributes only (no
 #             counters): the matmul at blocks 32 to 1024 with 0 to 49152 bytes of dynamic shared
 #             memory per block (carveout.csv): the rule --l1-size auto should follow
@@ -123,7 +126,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|block_sizes) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -571,6 +574,14 @@ if want eight_blocks; then
       --schedules linear,column:32,column:128,tiled:32x32 --blocks 128 --variants "$v" --smem-per-block 27648
   done
   launch_attributes eight_blocks_carveout 27648 --kernel matmul --size 1024x1024 --depth 16 --schedules linear --blocks 128
+fi
+
+if want block_sizes; then
+  # one grid and depth (6.06 waves at every block size), four block sizes
+  for v in index32 index64; do
+    sweep block_sizes_matmul 300 --kernel matmul --size 1280x1280 --depth 640 \
+      --schedules linear,column:32,column:128 --blocks 128,192,256,384 --variants "$v"
+  done
 fi
 
 if want carveout; then

@@ -233,3 +233,29 @@ def gen_refill_groups():
                  "blocks went to the same SM (about 0.03 where blocks are spread at random over 132 SMs)"
                  .format(WAVES, REFILL_GROUPS_CMD))
             + "\n" + "\n".join(out) + "\n")
+
+
+BLOCK_SIZES = H200 + "/block_sizes"
+BLOCK_SIZES_CMD = ("cachesim compare --preset h200 --measured block_sizes={0}/block_sizes_matmul.csv --jobs 2 "
+                   "--threads 1 --out {0}/block_sizes_compare.csv > {0}/block_sizes_compare.txt".format(BLOCK_SIZES))
+
+
+def gen_block_sizes():
+    """The block-size probe: one grid and depth, so the same waves, at four block sizes."""
+    rows = read_csv(BLOCK_SIZES + "/block_sizes_compare.csv")
+    blocks = sorted({int(r["block"]) for r in rows})
+    out = ["| compilation | schedule | | " + " | ".join("block {}".format(b) for b in blocks) + " |",
+           "|---|---|---|" + "---:|" * len(blocks)]
+    for variant in ("index32", "index64"):
+        for schedule in ("column:128", "linear", "column:32"):
+            by = {int(r["block"]): r for r in rows
+                  if (r["variant"] or "index64") == variant and r["schedule"] == schedule}
+            out.append("| {} | `{}` | the chip's L1 % | ".format(variant, schedule) + " | ".join(
+                "{:.1f}".format(float(by[b][M + L1R])) for b in blocks) + " |")
+            out.append("| | | the presets' error | " + " | ".join("{:+.1f}".format(l1_error(by[b])) for b in blocks) + " |")
+    r = rows[0]
+    return (note("`{}/block_sizes_compare.csv`, written by `{}` from `scripts/device_heldout.sh block_sizes` (the "
+                 "matmul at {}x{}, depth {}, {:.2f} waves at every block size, on the H200; in no set); the chip's L1 "
+                 "hit rate, then the model's error in points".format(
+                     BLOCK_SIZES, BLOCK_SIZES_CMD, r["width"], r["height"], r["depth"],
+                     int(r["width"]) * int(r["height"]) / WAVE_THREADS)) + "\n" + "\n".join(out) + "\n")
