@@ -79,6 +79,9 @@
 #   block_sizes: the matmul at 1280x1280, depth 640, blocks 128, 192, 256 and 384 (the same 6.06
 #             waves at each), linear, column:32 and column:128, index32 and index64, in no set
 #             (block_sizes_matmul): whether the block size alone moves what an SM's blocks share
+#   widths:   the matmul at 640x2560, 1280x1280 and 2560x640 (the same 6.06 waves), depth 640, block
+#             128, linear, column:32 and column:128, index32, in no set (widths_matmul): whether the
+#             layout alone moves what an SM's blocks share
 #   carveout: the carve-out the driver takes, from Nsight Compute's launch attributes only (no
 #             counters): the matmul at blocks 32 to 1024 with 0 to 49152 bytes of dynamic shared
 #             memory per block (carveout.csv): the rule --l1-size auto should follow
@@ -126,7 +129,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|block_sizes) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -582,6 +585,12 @@ if want block_sizes; then
     sweep block_sizes_matmul 300 --kernel matmul --size 1280x1280 --depth 640 \
       --schedules linear,column:32,column:128 --blocks 128,192,256,384 --variants "$v"
   done
+fi
+
+if want widths; then
+  # one number of threads (6.06 waves), depth and block, three widths: 5, 10 and 20 strips of 128 columns
+  sweep widths_matmul 300 --kernel matmul --size 640x2560,1280x1280,2560x640 --depth 640 \
+    --schedules linear,column:32,column:128 --blocks 128 --variants index32
 fi
 
 if want carveout; then

@@ -236,26 +236,38 @@ def gen_refill_groups():
 
 
 BLOCK_SIZES = H200 + "/block_sizes"
-BLOCK_SIZES_CMD = ("cachesim compare --preset h200 --measured block_sizes={0}/block_sizes_matmul.csv --jobs 2 "
-                   "--threads 1 --out {0}/block_sizes_compare.csv > {0}/block_sizes_compare.txt".format(BLOCK_SIZES))
+
+
+def one_wave_count_table(stem, part, column, label):
+    """A probe of one number of waves (BLOCK_SIZES/STEM_matmul.csv through compare): per compilation
+    and schedule the chip's L1 and the presets' error, one column per value of COLUMN(row)."""
+    out_csv = "{}/{}_compare.csv".format(BLOCK_SIZES, stem)
+    command = ("cachesim compare --preset h200 --measured {1}={0}/{1}_matmul.csv --jobs 2 --threads 1 --out {2} > "
+               "{0}/{1}_compare.txt".format(BLOCK_SIZES, stem, out_csv))
+    rows = read_csv(out_csv)
+    keys = sorted({column(r) for r in rows})
+    variants = [v for v in ("index32", "index64") if any((r["variant"] or "index64") == v for r in rows)]
+    out = ["| compilation | schedule | | " + " | ".join(label(k) for k in keys) + " |",
+           "|---|---|---|" + "---:|" * len(keys)]
+    for variant in variants:
+        for schedule in ("column:128", "linear", "column:32"):
+            by = {column(r): r for r in rows if (r["variant"] or "index64") == variant and r["schedule"] == schedule}
+            out.append("| {} | `{}` | the chip's L1 % | ".format(variant, schedule) + " | ".join(
+                "{:.1f}".format(float(by[k][M + L1R])) for k in keys) + " |")
+            out.append("| | | the presets' error | " + " | ".join("{:+.1f}".format(l1_error(by[k])) for k in keys) + " |")
+    waves = {int(r["width"]) * int(r["height"]) / WAVE_THREADS for r in rows}
+    assert len(waves) == 1, "{}: launches of different numbers of waves".format(out_csv)
+    return (note("`{}`, written by `{}` from `scripts/device_heldout.sh {}` (the matmul at depth {}, {:.2f} waves in "
+                 "every launch, on the H200; in no set); the chip's L1 hit rate, then the model's error in points".format(
+                     out_csv, command, part, rows[0]["depth"], waves.pop())) + "\n" + "\n".join(out) + "\n")
 
 
 def gen_block_sizes():
     """The block-size probe: one grid and depth, so the same waves, at four block sizes."""
-    rows = read_csv(BLOCK_SIZES + "/block_sizes_compare.csv")
-    blocks = sorted({int(r["block"]) for r in rows})
-    out = ["| compilation | schedule | | " + " | ".join("block {}".format(b) for b in blocks) + " |",
-           "|---|---|---|" + "---:|" * len(blocks)]
-    for variant in ("index32", "index64"):
-        for schedule in ("column:128", "linear", "column:32"):
-            by = {int(r["block"]): r for r in rows
-                  if (r["variant"] or "index64") == variant and r["schedule"] == schedule}
-            out.append("| {} | `{}` | the chip's L1 % | ".format(variant, schedule) + " | ".join(
-                "{:.1f}".format(float(by[b][M + L1R])) for b in blocks) + " |")
-            out.append("| | | the presets' error | " + " | ".join("{:+.1f}".format(l1_error(by[b])) for b in blocks) + " |")
-    r = rows[0]
-    return (note("`{}/block_sizes_compare.csv`, written by `{}` from `scripts/device_heldout.sh block_sizes` (the "
-                 "matmul at {}x{}, depth {}, {:.2f} waves at every block size, on the H200; in no set); the chip's L1 "
-                 "hit rate, then the model's error in points".format(
-                     BLOCK_SIZES, BLOCK_SIZES_CMD, r["width"], r["height"], r["depth"],
-                     int(r["width"]) * int(r["height"]) / WAVE_THREADS)) + "\n" + "\n".join(out) + "\n")
+    return one_wave_count_table("block_sizes", "block_sizes", lambda r: int(r["block"]), "block {}".format)
+
+
+def gen_widths():
+    """The width probe: one number of threads, depth and block, at three widths."""
+    return one_wave_count_table("widths", "widths", lambda r: (int(r["width"]), int(r["height"])),
+                                lambda wh: "{}x{} ({} strips)".format(wh[0], wh[1], wh[0] // 128))
