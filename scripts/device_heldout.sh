@@ -79,9 +79,10 @@
 #   block_sizes: the matmul at 1280x1280, depth 640, blocks 128, 192, 256 and 384 (the same 6.06
 #             waves at each), linear, column:32 and column:128, index32 and index64, in no set
 #             (block_sizes_matmul): whether the block size alone moves what an SM's blocks share
-#   widths:   the matmul at 640x2560, 1280x1280 and 2560x640 (the same 6.06 waves), depth 640, block
-#             128, linear, column:32 and column:128, index32, in no set (widths_matmul): whether the
-#             layout alone moves what an SM's blocks share
+#   widths:   the matmul at 640x2560, 1280x1280 and 2560x640 (the same 6.06 waves), depth 640, and at
+#             512x4096 and 2048x1024 (7.76 waves), depth 512; block 128, linear, column:32 and
+#             column:128, index32, in no set (widths_matmul): whether the layout alone moves what an
+#             SM's blocks share
 #   carveout: the carve-out the driver takes, from Nsight Compute's launch attributes only (no
 #             counters): the matmul at blocks 32 to 1024 with 0 to 49152 bytes of dynamic shared
 #             memory per block (carveout.csv): the rule --l1-size auto should follow
@@ -590,6 +591,9 @@ fi
 if want widths; then
   # one number of threads (6.06 waves), depth and block, three widths: 5, 10 and 20 strips of 128 columns
   sweep widths_matmul 300 --kernel matmul --size 640x2560,1280x1280,2560x640 --depth 640 \
+    --schedules linear,column:32,column:128 --blocks 128 --variants index32
+  # the same at depth 512 and 7.76 waves: 4 and 16 strips
+  sweep widths_matmul 300 --kernel matmul --size 512x4096,2048x1024 --depth 512 \
     --schedules linear,column:32,column:128 --blocks 128 --variants index32
 fi
 
