@@ -110,8 +110,8 @@
 #             (tests/data/h200/heldout21_matmul.csv); the compilations in RATES21_VARIANTS (default
 #             index64,index32,unroll1), in that order
 #   fresh_matmul_rates21, fresh2_matmul_rates21: the same for the fresh sets' matmul launches
-#             (fresh_matmul_rates21.csv, fresh2_matmul_rates21.csv: the sets fresh21 and fresh2_21,
-#             tests/data/h200/fresh21_matmul.csv and fresh2_21_matmul.csv)
+#             (fresh_matmul_rates21.csv, fresh2_matmul_rates21.csv: the sets fresh-21 and fresh2-21,
+#             tests/data/h200/fresh-21_matmul.csv and fresh2-21_matmul.csv)
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
