@@ -167,10 +167,11 @@ def gen_rates21_groups(set_names):
     rates over 3 and over 21 profiled launches side by side."""
     sets = [(report_path("h200", name, "matmul"), report_path("h200", RATES21_SETS[name], "matmul"))
             for name in set_names]
-    out = ["| compilation | launch | the model's L2 pick | 3 launches: the chip's best | the pick | "
-           "21 launches: the chip's best | the pick (its range) | within 1 point (3 / 21) |",
-           "|---|---|---|---|---:|---|---:|---|"]
-    for paths in sets:
+    several = len(set_names) > 1  # then a first column says which set a row is of
+    out = [("| set " if several else "") + "| compilation | launch | the model's L2 pick | 3 launches: the chip's best | "
+           "the pick | 21 launches: the chip's best | the pick (its range) | within 1 point (3 / 21) |",
+           ("|---" if several else "") + "|---|---|---|---|---:|---|---:|---|"]
+    for set_name, paths in zip(set_names, sets):
         runs = []
         for path in paths:
             groups = {}
@@ -190,8 +191,9 @@ def gen_rates21_groups(set_names):
                                                         float(pick[M + "l2_hit_rate.pct:max"]))
                 cells.append(picked)
                 verdicts.append("yes" if loss <= BEST_WITHIN_POINTS else "no, {:.2f} below".format(loss))
-            out.append("| {} | {}x{}, depth {}, block {} | `{}` | {} | {} |".format(
-                variant, width, height, depth, block, pick["schedule"], " | ".join(cells), " / ".join(verdicts)))
+            row = "| {} | {}x{}, depth {}, block {} | `{}` | {} | {} |".format(
+                variant, width, height, depth, block, pick["schedule"], " | ".join(cells), " / ".join(verdicts))
+            out.append(("| {} ".format(SET_NAMES[set_name]) if several else "") + row)
     merges = "; ".join("`scripts/merge_profile_runs.py tests/data/h200/{0}_matmul.csv tests/data/h200/{1} --out "
                        "tests/data/h200/{2}_matmul.csv`".format(name, RATES21_FILES[name], RATES21_SETS[name])
                        for name in set_names)
