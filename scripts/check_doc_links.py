@@ -41,8 +41,10 @@ def lines_outside_code(path):
                 yield line
 
 
-def anchors(path):
-    found, seen = set(), {}
+def headings(path):
+    """(level, text, anchor) of each heading of the file at path, in order; a repeated heading's
+    anchor numbered as GitHub numbers it."""
+    seen = {}
     for line in lines_outside_code(path):
         m = HEADING.match(line)
         if not m:
@@ -50,8 +52,11 @@ def anchors(path):
         base = slug(m.group(1))
         n = seen.get(base, 0)
         seen[base] = n + 1
-        found.add(base if n == 0 else "{}-{}".format(base, n))
-    return found
+        yield len(line) - len(line.lstrip("#")), m.group(1), base if n == 0 else "{}-{}".format(base, n)
+
+
+def anchors(path):
+    return {anchor for _, _, anchor in headings(path)}
 
 
 def broken_links():
