@@ -238,12 +238,13 @@ def gen_refill_groups():
 BLOCK_SIZES = H200 + "/block_sizes"
 
 
-def probe_table(stem, part, column, label):
-    """A probe of BLOCK_SIZES/STEM_matmul.csv through compare: per compilation and schedule the chip's
-    L1 and the presets' error, one column per value of COLUMN(row), in order, headed LABEL(value)."""
-    out_csv = "{}/{}_compare.csv".format(BLOCK_SIZES, stem)
+def probe_table(name, column, label):
+    """The probe NAME (scripts/device_heldout.sh NAME, BLOCK_SIZES/NAME_matmul.csv) through compare: per
+    compilation and schedule the chip's L1 and the presets' error, one column per value of COLUMN(row),
+    in order, headed LABEL(value)."""
+    out_csv = "{}/{}_compare.csv".format(BLOCK_SIZES, name)
     command = ("cachesim compare --preset h200 --measured {1}={0}/{1}_matmul.csv --jobs 2 --threads 1 --out {2} > "
-               "{0}/{1}_compare.txt".format(BLOCK_SIZES, stem, out_csv))
+               "{0}/{1}_compare.txt".format(BLOCK_SIZES, name, out_csv))
     rows = read_csv(out_csv)
     keys = sorted({column(r) for r in rows})
     variants = [v for v in ("index32", "index64") if any((r["variant"] or "index64") == v for r in rows)]
@@ -256,18 +257,18 @@ def probe_table(stem, part, column, label):
                 "{:.1f}".format(float(by[k][M + L1R])) for k in keys) + " |")
             out.append("| | | the presets' error | " + " | ".join("{:+.1f}".format(l1_error(by[k])) for k in keys) + " |")
     return (note("`{}`, written by `{}` from `scripts/device_heldout.sh {}` (the matmul on the H200, in no set); "
-                 "the chip's L1 hit rate, then the model's error in points".format(out_csv, command, part))
+                 "the chip's L1 hit rate, then the model's error in points".format(out_csv, command, name))
             + "\n" + "\n".join(out) + "\n")
 
 
 def gen_block_sizes():
     """The block-size probe: one grid and depth, so the same waves, at four block sizes."""
-    return probe_table("block_sizes", "block_sizes", lambda r: (int(r["block"]), r["width"], r["height"], r["depth"]),
+    return probe_table("block_sizes", lambda r: (int(r["block"]), r["width"], r["height"], r["depth"]),
                        lambda k: "{1}x{2}, depth {3}, block {0}".format(*k))
 
 
 def gen_widths():
     """The width probe: at each depth one number of threads and block, at several widths."""
-    return probe_table("widths", "widths", lambda r: (int(r["depth"]), int(r["width"]), int(r["height"])),
+    return probe_table("widths", lambda r: (int(r["depth"]), int(r["width"]), int(r["height"])),
                        lambda k: "{1}x{2}, depth {0} ({3} strips, {4:.2f} waves)".format(
                            *k, k[1] // 128, k[1] * k[2] / WAVE_THREADS))
