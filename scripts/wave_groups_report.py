@@ -18,7 +18,13 @@ in step end together, a block that runs alone ends alone. Per launch and source:
   later_runs    of the later waves' blocks, the share for which one of the launch's next
                 REFILL_RUN blocks went to the same SM: an SM whose blocks end at once receives
                 blocks in runs of the launch order (with blocks spread at random over the SMs,
-                about REFILL_RUN / SMs).
+                about REFILL_RUN / SMs);
+  later_partners  of the later waves' blocks, the share that another block of the same SM reading
+                the same 128 columns of B (linear and column:W orders) started within PARTNER_WINDOW
+                of a median later run of: blocks that start together and read the same lines can
+                share them in the L1 (a block's start: the end that freed its slot, as above);
+  later_bunched the same for another block of the SM of any columns: how many later blocks start
+                beside another, whichever lines it reads.
 A launch of one wave has no later blocks: its later columns stay empty.
 
   scripts/wave_groups_report.py --chip ENDS.csv.gz [--chip ...] [--compilation C ...] --out SUMMARY.csv
@@ -55,6 +61,8 @@ from wave_sync_report import ncu_l1_launches
 CONFIG = ("width", "height", "depth", "schedule", "block_size")
 THREADS_PER_SM, BLOCKS_PER_SM = 2048, 32
 REFILL_RUN = 4  # the next blocks of the launch that later_runs looks at
+PARTNER_WINDOW = 0.02  # starts this share of a median later run apart count as together
+B_PIECE = 128  # columns of B that later_partners compares: one 128-column strip, four warps' lines
 
 
 def resident_blocks(block_size):
@@ -81,17 +89,26 @@ def summarise(ends, resident):
     return first, alone, sorted(later_sizes)[len(later_sizes) // 2]
 
 
-def second_wave_spread(ends, resident):
-    """ends: (sm, block, end) per warp -> the second wave's run-time spread, or None without one."""
+def received_blocks(ends, resident):
+    """ends: (sm, block, end) per warp -> per SM its blocks in launch order (the order it received
+    them) as (block, start, end): the first `resident` start at 0, the (resident + j)-th at the
+    SM's j-th end, which freed its slot."""
     per_sm = defaultdict(list)
     for (sm, block), end in block_ends(ends).items():
         per_sm[sm].append((block, end))
-    runs = []
-    for blocks in per_sm.values():
-        blocks.sort()  # launch order: the order the SM received them
+    received = {}
+    for sm, blocks in per_sm.items():
+        blocks.sort()
         sorted_ends = sorted(end for _, end in blocks)
-        for j in range(resident, min(2 * resident, len(blocks))):
-            runs.append(blocks[j][1] - sorted_ends[j - resident])
+        received[sm] = [(block, 0 if j < resident else sorted_ends[j - resident], end)
+                        for j, (block, end) in enumerate(blocks)]
+    return received
+
+
+def second_wave_spread(ends, resident):
+    """ends: (sm, block, end) per warp -> the second wave's run-time spread, or None without one."""
+    runs = [end - start for blocks in received_blocks(ends, resident).values()
+            for _, start, end in blocks[resident:2 * resident]]
     if len(runs) < 2:
         return None
     return statistics.pstdev(runs) / statistics.median(runs)
@@ -114,6 +131,41 @@ def later_runs(ends, resident):
         return None
     together = sum(1 for b in later if any(sm_of.get(b + d) == sm_of[b] for d in range(1, REFILL_RUN + 1)))
     return together / len(later)
+
+
+def b_piece(config, block):
+    """The 128-column piece of B that `block`'s first thread reads (its output column // B_PIECE),
+    or None for an order this does not map (linear and column:W only)."""
+    width, height, _, schedule, block_size = config
+    width, height, t = int(width), int(height), block * int(block_size)
+    if schedule == "linear":
+        return (t % width) // B_PIECE
+    kind, _, w = schedule.partition(":")
+    if kind != "column" or not w.isdigit():
+        return None
+    w = int(w)
+    strip = t // (w * height)
+    return (strip * w + (t % (w * height)) % w) // B_PIECE
+
+
+def later_partners(ends, resident, config):
+    """ends: (sm, block, end) per warp -> (share of later blocks with a same-columns block of their
+    SM started within PARTNER_WINDOW of a median later run, the same for a block of any columns),
+    or (None, None) without later blocks or for an order b_piece does not map."""
+    if b_piece(config, 0) is None:
+        return None, None
+    received = received_blocks(ends, resident)
+    runs = [end - start for blocks in received.values() for _, start, end in blocks[resident:]]
+    if not runs:
+        return None, None
+    window = PARTNER_WINDOW * statistics.median(runs)
+    same = together = 0
+    for blocks in received.values():
+        for block, start, _ in blocks[resident:]:
+            near = [b for b, s, _ in blocks if b != block and abs(s - start) <= window]
+            together += bool(near)
+            same += any(b_piece(config, b) == b_piece(config, block) for b in near)
+    return same / len(runs), together / len(runs)
 
 
 def ncu_rates(ncu_path, rows_path):
@@ -154,11 +206,14 @@ def run_model(binary, options, config, compilation):
     return l1, ends
 
 
-def figures(ends, resident):
+def figures(ends, resident, config):
     first, alone, later = summarise(ends, resident)
     spread = second_wave_spread(ends, resident)
     runs = later_runs(ends, resident)
-    return {"first_group": first, "later_alone": "" if alone is None else f"{alone:.2f}",
+    partners, bunched = later_partners(ends, resident, config)
+    return {"later_partners": "" if partners is None else f"{partners:.2f}",
+            "later_bunched": "" if bunched is None else f"{bunched:.2f}",
+            "first_group": first, "later_alone": "" if alone is None else f"{alone:.2f}",
             "later_group": "" if later is None else later, "wave2_spread": "" if spread is None else f"{spread:.2f}",
             "later_runs": "" if runs is None else f"{runs:.2f}"}
 
@@ -216,15 +271,16 @@ def main():
             base = dict(zip(CONFIG, config), compilation=compilation_of[config])
             profiled, stamped = rates.get((config, compilation_of[config]), rates.get((config, None), (None, None)))
             rows.append(dict(base, source="chip", l1="" if profiled is None else f"{profiled:.2f}",
-                             l1_stamped="" if stamped is None else f"{stamped:.2f}", **figures(ends, resident)))
+                             l1_stamped="" if stamped is None else f"{stamped:.2f}", **figures(ends, resident, config)))
             for name, _ in models:
                 l1, model_ends = runs[(config, name)].result()
-                rows.append(dict(base, source=name, l1=f"{l1:.2f}", l1_stamped="", **figures(model_ends, resident)))
+                rows.append(dict(base, source=name, l1=f"{l1:.2f}", l1_stamped="", **figures(model_ends, resident, config)))
     tmp = args.out + ".tmp"
     with open(tmp, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(CONFIG) + ["compilation", "source", "l1", "l1_stamped",
                                                                 "first_group", "later_alone", "later_group",
-                                                                "wave2_spread", "later_runs"],
+                                                                "wave2_spread", "later_runs", "later_partners",
+                                                                "later_bunched"],
                                 lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)

@@ -155,6 +155,15 @@ WAVE_GROUP_SOURCES = [  # (source in the CSV, column label)
 ]
 
 
+def group_cell(r, last):
+    """One source's cell of wave_groups_report.py's row r: the L1 % (a chip's end-stamped launch in
+    brackets) · first group · later blocks alone · later group · the figure `last`."""
+    l1 = "{:.1f}".format(float(r["l1"]))
+    if r["l1_stamped"]:
+        l1 += " ({:.1f})".format(float(r["l1_stamped"]))
+    return " · ".join([l1, r["first_group"]] + [r[c] or "–" for c in ("later_alone", "later_group", last)])
+
+
 def gen_wave_groups():
     """How an SM's blocks end together, wave after wave: the chip's end-stamped launches and the models."""
     rows = read_csv(WAVES + "/wave_groups.csv")
@@ -165,14 +174,7 @@ def gen_wave_groups():
     out = ["| launch | schedule | " + " | ".join(label for _, label in WAVE_GROUP_SOURCES) + " |",
            "|---|---|" + "---|" * len(WAVE_GROUP_SOURCES)]
     for (compilation, width, height, depth, block, schedule), by in launches.items():
-        cells = []
-        for source, _ in WAVE_GROUP_SOURCES:
-            r = by[source]
-            l1 = "{:.1f}".format(float(r["l1"]))
-            if r["l1_stamped"]:
-                l1 += " ({:.1f})".format(float(r["l1_stamped"]))
-            cells.append("{} · {} · {} · {} · {}".format(l1, r["first_group"], r["later_alone"] or "–",
-                                                         r["later_group"] or "–", r["wave2_spread"] or "–"))
+        cells = [group_cell(by[source], "wave2_spread") for source, _ in WAVE_GROUP_SOURCES]
         out.append("| {} {} d{} b{} | `{}` | {} |".format(compilation, grid_label(width, height), depth, block, schedule,
                                                           " | ".join(cells)))
     return (note("`{}/wave_groups.csv`, written by `{}` from `scripts/device_progress.sh wave_ends` (gpubench "
@@ -272,3 +274,42 @@ def gen_widths():
     return probe_table("widths", lambda r: (int(r["depth"]), int(r["width"]), int(r["height"])),
                        lambda k: "{1}x{2}, depth {0} ({3} strips, {4:.2f} waves)".format(
                            *k, k[1] // 128, k[1] * k[2] / WAVE_THREADS))
+
+
+WIDTH_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/width_ends_index32.csv.gz --compilation index32 "
+                    "--ncu {0}/width_ends_ncu.csv --rows {0}/width_ends_rows.csv --model 'preset=' "
+                    "--model 'miss_wait=--miss-wait-turns 0.2' "
+                    "--model 'cycles=--timing cycles --warp-scheduler gto --issue-cycles auto' "
+                    "--jobs 2 --out {0}/width_groups.csv".format(BLOCK_SIZES))
+WIDTH_GROUP_SOURCES = [  # (source in the CSV, column label)
+    ("chip", "the chip"),
+    ("preset", "the presets"),
+    ("miss_wait", "the presets with `--miss-wait-turns 0.2`"),
+    ("cycles", "cycle timing (gto, the loop's issue cost)"),
+]
+FIRST_WAVE_BLOCKS = 16  # an SM's blocks of 128 threads in the first wave (2,048 threads an SM)
+
+
+def gen_width_groups():
+    """The width probes' warp ends: which of an SM's later blocks start together and read one strip."""
+    launches = {}
+    for r in read_csv(BLOCK_SIZES + "/width_groups.csv"):
+        key = (r["schedule"], int(r["depth"]), int(r["width"]), int(r["height"]))
+        launches.setdefault(key, {})[r["source"]] = r
+    out = ["| schedule | launch (index32, block 128) | strips | first-wave blocks a strip | "
+           + " | ".join(label for _, label in WIDTH_GROUP_SOURCES) + " |",
+           "|---|---|---:|---:|" + "---|" * len(WIDTH_GROUP_SOURCES)]
+    for (schedule, depth, width, height), by in sorted(launches.items(), key=lambda kv: (kv[0][0] != "column:128",
+                                                                                            kv[0][1], kv[0][2])):
+        cells = [group_cell(by[source], "later_partners") for source, _ in WIDTH_GROUP_SOURCES]
+        per_strip = min(FIRST_WAVE_BLOCKS, height / 132)
+        out.append("| `{}` | {} d{} | {} | {:.1f} | {} |".format(schedule, grid_label(width, height), depth,
+                                                                 width // 128, per_strip, " | ".join(cells)))
+    return (note("`{}/width_groups.csv`, written by `{}` from `scripts/device_progress.sh width_ends` (gpubench "
+                 "`--warp-ends`, launch 0; in no set). Each cell: the L1 hit rate % (the chip's profiled launch, and "
+                 "in brackets the end-stamped one whose ends these are) · the blocks of an SM's first group · the "
+                 "share of the later waves' blocks that end alone · the group of the median later block · the share "
+                 "of the later blocks beside which another block of the SM reading the same 128 columns of B started "
+                 "(within 2% of a median later run). First-wave blocks a strip: an SM's first 16 blocks lie 132 rows "
+                 "of C apart".format(BLOCK_SIZES, WIDTH_GROUPS_CMD))
+            + "\n" + "\n".join(out) + "\n")

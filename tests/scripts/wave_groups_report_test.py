@@ -13,6 +13,14 @@ spread of 0.32. Blocks are numbered in file order, SM 0's 0-4 and SM 1's 5-9, so
 blocks are 2, 3, 4 and 7, 8, 9: among the 4 blocks after each, 2, 3, 7 and 8 have one on their
 own SM, 4 (followed by SM 1's 5-8) and 9 (the last) none: 4 of 6 in runs (0.67). The ncu page
 gives the profiled launch 800 of 1,000 sectors hit (80%) and the end-stamped one 900 (90%).
+A later block starts at the end that freed its slot: SM 0's blocks 2, 3, 4 at 1000, 1000, 2000,
+SM 1's 7, 8, 9 at 1000, 1100, 1500; their runs 1000, 1010, 1000, 500, 1400, 1010 have the median
+1005, so starts 20.1 apart or less are together: only blocks 2 and 3 start beside another block
+of their SM (2 of 6, 0.33). In the naive order at width 1024 every block of 1024 threads reads
+the same 128 columns of B (its first thread's column is 0), so both of those have a partner
+(0.33). The same ends at 1280x8 under column:128 give each block its own 128-column strip (a
+strip of 8 rows is 1,024 threads): 0.33 start beside another block, none beside a partner. An
+order the figure does not map (tiled:32x32) leaves both empty.
 With two --ncu/--rows pairs for the same configuration, the one whose variant column names the
 file's compilation gives the rates (a 32-bit pair at 80/90% beside an unrolled-once one at 60/70%).
 --ncu without --rows, and a page whose launches are not a profiled and an end-stamped one per
@@ -31,14 +39,14 @@ HITS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
 ENDS = {0: [1000, 1000, 2000, 2010, 3000], 1: [1000, 1100, 1500, 2500, 2510]}
 
 
-def write_ends(path):
+def write_ends(path, config="matmul,1024,10,0,0,64,linear,1024"):
     with open(path, "w") as f:
         f.write(HEADER)
         block = 0
         for sm, ends in ENDS.items():
             for end in ends:
                 for warp in range(2):  # the block ends with its later warp
-                    f.write(f"matmul,1024,10,0,0,64,linear,1024,0,{block},{warp},{sm},{warp},{end - 5 * (1 - warp)}\n")
+                    f.write(f"{config},0,{block},{warp},{sm},{warp},{end - 5 * (1 - warp)}\n")
                 block += 1
 
 
@@ -68,8 +76,17 @@ def main():
         row = next(csv.DictReader(open(out)))
         checks = [("source", "chip"), ("compilation", "index32"), ("l1", "80.00"), ("l1_stamped", "90.00"),
                   ("first_group", "2"), ("later_alone", "0.33"), ("later_group", "2"), ("wave2_spread", "0.32"),
-                  ("later_runs", "0.67")]
+                  ("later_runs", "0.67"), ("later_partners", "0.33"), ("later_bunched", "0.33")]
         failures += [f"{k}: got {row[k]}, expected {v}" for k, v in checks if row[k] != v]
+
+        for schedule, size, expected in [("column:128", "1280,8", ("0.00", "0.33")), ("tiled:32x32", "1024,10", ("", ""))]:
+            other_ends = os.path.join(tmp, "ends_other.csv")
+            write_ends(other_ends, f"matmul,{size},0,0,64,{schedule},1024")
+            done = run("--chip", other_ends, "--out", out)
+            row = next(csv.DictReader(open(out))) if done.returncode == 0 else {}
+            got = (row.get("later_partners"), row.get("later_bunched"))
+            if got != expected:
+                failures.append(f"{schedule}: exit {done.returncode}, partners / bunched {got}, expected {expected}")
 
         other_ncu, other_rows = os.path.join(tmp, "ncu1.csv"), os.path.join(tmp, "rows1.csv")
         write_ncu(other_ncu, [("ProfiledLaunch", "600"), ("EndStampedLaunch", "700")])
