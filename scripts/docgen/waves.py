@@ -276,11 +276,15 @@ def gen_widths():
                            *k, k[1] // 128, k[1] * k[2] / WAVE_THREADS))
 
 
-WIDTH_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/width_ends_index32.csv.gz --compilation index32 "
-                    "--ncu {0}/width_ends_ncu.csv --rows {0}/width_ends_rows.csv --model 'preset=' "
+WIDTH_GROUP_RUNS = [  # (device_progress.sh part and file stem, compilation, summary CSV)
+    ("width_ends", "index32", "width_groups.csv"),
+    ("width_ends64", "index64", "width_groups64.csv"),
+]
+WIDTH_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/{1}_{2}.csv.gz --compilation {2} "
+                    "--ncu {0}/{1}_ncu.csv --rows {0}/{1}_rows.csv --model 'preset=' "
                     "--model 'miss_wait=--miss-wait-turns 0.2' "
                     "--model 'cycles=--timing cycles --warp-scheduler gto --issue-cycles auto' "
-                    "--jobs 2 --out {0}/width_groups.csv".format(BLOCK_SIZES))
+                    "--jobs 2 --out {0}/{3}")
 WIDTH_GROUP_SOURCES = [  # (source in the CSV, column label)
     ("chip", "the chip"),
     ("preset", "the presets"),
@@ -293,23 +297,27 @@ FIRST_WAVE_BLOCKS = 16  # an SM's blocks of 128 threads in the first wave (2,048
 def gen_width_groups():
     """The width probes' warp ends: which of an SM's later blocks start together and read one strip."""
     launches = {}
-    for r in read_csv(BLOCK_SIZES + "/width_groups.csv"):
-        key = (r["schedule"], int(r["depth"]), int(r["width"]), int(r["height"]))
-        launches.setdefault(key, {})[r["source"]] = r
-    out = ["| schedule | launch (index32, block 128) | strips | first-wave blocks a strip | "
+    for _, compilation, csv_name in WIDTH_GROUP_RUNS:
+        for r in read_csv(BLOCK_SIZES + "/" + csv_name):
+            key = (compilation, r["schedule"], int(r["depth"]), int(r["width"]), int(r["height"]))
+            launches.setdefault(key, {})[r["source"]] = r
+    out = ["| compilation | schedule | launch (block 128) | strips | first-wave blocks a strip | "
            + " | ".join(label for _, label in WIDTH_GROUP_SOURCES) + " |",
-           "|---|---|---:|---:|" + "---|" * len(WIDTH_GROUP_SOURCES)]
-    for (schedule, depth, width, height), by in sorted(launches.items(), key=lambda kv: (kv[0][0] != "column:128",
-                                                                                            kv[0][1], kv[0][2])):
+           "|---|---|---|---:|---:|" + "---|" * len(WIDTH_GROUP_SOURCES)]
+    order = [c for _, c, _ in WIDTH_GROUP_RUNS]
+    for (compilation, schedule, depth, width, height), by in sorted(
+            launches.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1] != "column:128", kv[0][2], kv[0][3])):
         cells = [group_cell(by[source], "later_partners") for source, _ in WIDTH_GROUP_SOURCES]
         per_strip = min(FIRST_WAVE_BLOCKS, height / 132)
-        out.append("| `{}` | {} d{} | {} | {:.1f} | {} |".format(schedule, grid_label(width, height), depth,
-                                                                 width // 128, per_strip, " | ".join(cells)))
-    return (note("`{}/width_groups.csv`, written by `{}` from `scripts/device_progress.sh width_ends` (gpubench "
-                 "`--warp-ends`, launch 0; in no set). Each cell: the L1 hit rate % (the chip's profiled launch, and "
-                 "in brackets the end-stamped one whose ends these are) · the blocks of an SM's first group · the "
-                 "share of the later waves' blocks that end alone · the group of the median later block · the share "
-                 "of the later blocks beside which another block of the SM reading the same 128 columns of B started "
-                 "(within 2% of a median later run). First-wave blocks a strip: an SM's first 16 blocks lie 132 rows "
-                 "of C apart".format(BLOCK_SIZES, WIDTH_GROUPS_CMD))
+        out.append("| {} | `{}` | {} d{} | {} | {:.1f} | {} |".format(
+            compilation, schedule, grid_label(width, height), depth, width // 128, per_strip, " | ".join(cells)))
+    commands = "; ".join("`{}` from `scripts/device_progress.sh {}`".format(
+        WIDTH_GROUPS_CMD.format(BLOCK_SIZES, part, compilation, csv_name), part)
+        for part, compilation, csv_name in WIDTH_GROUP_RUNS)
+    return (note("{} (gpubench `--warp-ends`, launch 0; in no set). Each cell: the L1 hit rate % (the chip's "
+                 "profiled launch, and in brackets the end-stamped one whose ends these are) · the blocks of an SM's "
+                 "first group · the share of the later waves' blocks that end alone · the group of the median later "
+                 "block · the share of the later blocks beside which another block of the SM reading the same 128 "
+                 "columns of B started (within 2% of a median later run). First-wave blocks a strip: an SM's first "
+                 "16 blocks lie 132 rows of C apart".format(commands))
             + "\n" + "\n".join(out) + "\n")
