@@ -211,18 +211,12 @@ if [ "$MODE" = refill_ends ]; then
   exit 0
 fi
 
-if [ "$MODE" = width_ends ]; then
-  W32=(--kernel matmul --size 640x2560,1280x1280,2560x640,512x4096,2048x1024 --depth 512,640 --blocks 128
-       --schedules column:128,linear --variants index32)
-  ends_with_ncu width_ends W32
-  pack_logs
-  exit 0
-fi
-
-if [ "$MODE" = width_ends64 ]; then
-  W64=(--kernel matmul --size 640x2560,1280x1280,2560x640,512x4096,2048x1024 --depth 512,640 --blocks 128
-       --schedules column:128,linear --variants index64)
-  ends_with_ncu width_ends64 W64
+if [ "$MODE" = width_ends ] || [ "$MODE" = width_ends64 ]; then
+  # one launch list, the 32-bit build under width_ends and the 64-bit one under width_ends64
+  if [ "$MODE" = width_ends ]; then VARIANT=index32; else VARIANT=index64; fi
+  WIDTHS=(--kernel matmul --size 640x2560,1280x1280,2560x640,512x4096,2048x1024 --depth 512,640 --blocks 128
+          --schedules column:128,linear --variants "$VARIANT")
+  ends_with_ncu "$MODE" WIDTHS
   pack_logs
   exit 0
 fi
