@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|width_ends|width_ends64|block_starts]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|width_ends|width_ends64|block_starts]. Writes under $OUT
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
@@ -28,6 +28,14 @@
 #   index32: progressprobe --index32 (32-bit load addresses, a loop a pipe limits) at 768^3
 #   progress_index32_<schedule>_<block>.csv.gz, progress32_ncu.csv  as probe, for linear,
 #                                       column:64 and column:128 at blocks 128/256
+#   progress_widths: progressprobe --index32 (a sample every 64 k, one launch) at the held-out
+#   1024x1024 depth 512 and the width probes' 1280x1280, 512x4096 and 2048x1024 at depth 640, block
+#   128, column:128 and the naive order: how fast each warp runs while it runs, for a replay of the
+#   chip's own pace (cachesim simulate --warp-times)
+#   progress_widths.tar                 progress_widths/progress_<W>x<H>_d<D>_index32_<schedule>_128.csv.gz
+#                                       per warp as probe; progress_widths_ncu.csv, ncu's raw page (a
+#                                       sample every 64 k, then start and end only, per layout in that
+#                                       order) and progress_widths_rows.csv, its layouts
 #   ends: the naive matmul's EndStampedLaunch (only warp ends recorded, after the loop)
 #   ends_linear.csv.gz                  per warp: configuration, launch, block, warp, SM, slot, end_ns
 #   ends_ncu.csv                        ncu's raw page for the end-stamped and the profiled launches
@@ -70,7 +78,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|width_ends|width_ends64|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|width_ends|width_ends64|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -345,7 +353,23 @@ progress_ncu() {
 }
 
 echo "== timestamps"
-if [ "$MODE" = index32 ]; then
+if [ "$MODE" = progress_widths ]; then
+  mkdir -p "$OUT/progress_widths"
+  echo "width,height,depth" >"$OUT/progress_widths/progress_widths_rows.csv"
+  : >"$OUT/logs/ncu_all"
+  for LAYOUT in 1024x1024:512 1280x1280:640 512x4096:640 2048x1024:640; do
+    SIZE=${LAYOUT%%:*} DEPTH=${LAYOUT##*:}
+    ARGS=(--index32 1 --size "$SIZE" --depth "$DEPTH" --schedules linear,column:128 --blocks 128 --every 64)
+    "$BIN" "$OUT/progress_widths/progress_${SIZE}_d$DEPTH" "${ARGS[@]}" --launches 1
+    echo "rc=$?"
+    progress_ncu "ncu_$SIZE.csv" "$DEPTH" "${ARGS[@]}"
+    cat "$OUT/ncu_$SIZE.csv" >>"$OUT/logs/ncu_all" && rm "$OUT/ncu_$SIZE.csv"
+    echo "${SIZE%x*},${SIZE#*x},$DEPTH" >>"$OUT/progress_widths/progress_widths_rows.csv"
+  done
+  ncu_raw_rows "$OUT/logs/ncu_all" "$OUT/progress_widths/progress_widths_ncu.csv"
+  gzip -9 "$OUT"/progress_widths/progress_*_index32_*.csv
+  tar -C "$OUT" -cf "$OUT/progress_widths.tar" progress_widths && rm -rf "$OUT/progress_widths"
+elif [ "$MODE" = index32 ]; then
   ARGS=(--index32 1 --size 768 --schedules linear,column:64,column:128 --blocks 128,256)
   "$BIN" "$OUT/progress" "${ARGS[@]}" --launches 2
   echo "rc=$?"

@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <map>
@@ -159,6 +160,107 @@ WarpTimeline parse_warp_times(std::string_view text, const std::string& source, 
     return t;
 }
 
+WarpTimeline parse_warp_progress(std::string_view text, const std::string& source, const WorkloadSpec& workload,
+                                 std::uint32_t block, std::optional<std::uint32_t> launch) {
+    if (block == 0) throw InputError(source + ": block size 0");
+    if (workload.kind != WorkloadKind::matmul)
+        throw InputError(source + ": progress samples (progressprobe) describe the matmul, not " + workload.describe());
+    WarpTimeline t;
+    t.source = source;
+    t.block = block;
+    t.warps_per_block = (block + 31) / 32;
+    const std::uint64_t blocks = (workload.items() + block - 1) / block;
+    const std::uint64_t expected = warps_in_range(workload.items(), block, 32);
+    if (expected > (1ull << 32)) throw InputError(source + ": launch too large for a warp timeline");
+    t.warps.assign(expected, WarpInterval{});
+    std::vector<bool> seen(expected, false);
+    std::uint64_t found = 0;
+    enum { kL, kB, kW, kS, kNamed };
+    const char* const names[kNamed] = {"launch", "block", "warp", "sm"};
+    int col[kNamed] = {-1, -1, -1, -1};
+    std::vector<std::size_t> sample_cols;  // the t<step> columns, in the file's order
+    bool have_header = false;
+    std::size_t line_no = 0, pos = 0;
+    while (pos < text.size()) {
+        std::size_t eol = text.find('\n', pos);
+        if (eol == std::string_view::npos) eol = text.size();
+        std::string_view line = text.substr(pos, eol - pos);
+        pos = eol + 1;
+        ++line_no;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+        const std::string where = source + ":" + std::to_string(line_no);
+        const std::vector<std::string> f = split_csv_record(line, where);
+        if (!have_header) {
+            for (std::size_t i = 0; i < f.size(); ++i) {
+                for (int c = 0; c < kNamed; ++c)
+                    if (f[i] == names[c]) col[c] = static_cast<int>(i);
+                if (f[i].size() > 1 && f[i][0] == 't' && f[i].find_first_not_of("0123456789", 1) == std::string::npos) {
+                    const std::uint64_t step = whole(f[i].substr(1), where + " (column " + f[i] + ")");
+                    if (!t.sample_steps.empty() ? step <= t.sample_steps.back() : step != 0)
+                        throw InputError(where + ": sample columns must rise from t0 (" + f[i] + ")");
+                    if (step > 0xffffffffull) throw InputError(where + ": sample step " + f[i] + " is out of range");
+                    t.sample_steps.push_back(static_cast<std::uint32_t>(step));
+                    sample_cols.push_back(i);
+                }
+            }
+            for (int c = 0; c < kNamed; ++c)
+                if (col[c] < 0) throw InputError(where + ": no column '" + names[c] + "' (expected progressprobe output)");
+            if (t.sample_steps.size() < 2)
+                throw InputError(where + ": fewer than two sample columns (t0, t32, ...; expected progressprobe output)");
+            if (t.sample_steps.back() != workload.depth)
+                throw InputError(where + ": the samples end at step " + std::to_string(t.sample_steps.back()) +
+                                 ", the simulated matmul's loop at its depth " + std::to_string(workload.depth) +
+                                 " (a file of another configuration?)");
+            t.samples.assign(expected * t.sample_steps.size(), 0);
+            have_header = true;
+            continue;
+        }
+        auto field = [&](std::size_t i, const std::string& name) -> std::uint64_t {
+            if (i >= f.size()) throw InputError(where + ": " + std::to_string(f.size()) + " fields, no " + name);
+            return whole(f[i], where + " (" + name + ")");
+        };
+        const std::uint64_t row_launch = field(static_cast<std::size_t>(col[kL]), "launch");
+        if (!launch) launch = static_cast<std::uint32_t>(row_launch);
+        if (row_launch != *launch) continue;
+        const std::uint64_t b = field(static_cast<std::size_t>(col[kB]), "block");
+        const std::uint64_t w = field(static_cast<std::size_t>(col[kW]), "warp");
+        const std::uint64_t index = b * t.warps_per_block + w;
+        if (w >= t.warps_per_block || b >= blocks || index >= expected)
+            throw InputError(where + ": block " + std::to_string(b) + " warp " + std::to_string(w) +
+                             " is outside the simulated launch (" + workload.describe() + ", block " +
+                             std::to_string(block) + ": a file of another configuration?)");
+        if (seen[index])
+            throw InputError(where + ": block " + std::to_string(b) + " warp " + std::to_string(w) + " of launch " +
+                             std::to_string(*launch) + " is given twice");
+        const std::uint64_t sm = field(static_cast<std::size_t>(col[kS]), "sm");
+        if (sm > 0xffffffffull) throw InputError(where + ": SM " + std::to_string(sm) + " is out of range");
+        std::uint64_t* const mine = t.samples.data() + index * t.sample_steps.size();
+        for (std::size_t j = 0; j < sample_cols.size(); ++j) {
+            mine[j] = field(sample_cols[j], "t" + std::to_string(t.sample_steps[j]));
+            if (j > 0 && mine[j] < mine[j - 1])
+                throw InputError(where + ": the warp's time goes back at step " + std::to_string(t.sample_steps[j]));
+        }
+        WarpInterval& iv = t.warps[index];
+        iv.sm = static_cast<std::uint32_t>(sm);
+        iv.start_ns = mine[0];
+        iv.end_ns = mine[sample_cols.size() - 1];
+        seen[index] = true;
+        ++found;
+    }
+    if (!have_header) throw InputError(source + ": empty (expected progressprobe output)");
+    if (found != expected) {
+        std::uint64_t first = 0;
+        while (seen[first]) ++first;
+        throw InputError(source + ": launch " + (launch ? std::to_string(*launch) : std::string("0")) + " has " +
+                         std::to_string(found) + " of the " + std::to_string(expected) +
+                         " warps; the first missing is block " + std::to_string(first / t.warps_per_block) +
+                         " warp " + std::to_string(first % t.warps_per_block));
+    }
+    t.launch = *launch;
+    return t;
+}
+
 namespace {
 
 // The file's text; gzip files (gpubench's output compressed, as in tests/data/h200) are inflated.
@@ -190,7 +292,28 @@ std::string read_maybe_gzip(const std::string& path) {
 
 WarpTimeline read_warp_times(const std::string& path, const WorkloadSpec& workload, std::uint32_t block,
                              std::optional<std::uint32_t> launch) {
-    return parse_warp_times(read_maybe_gzip(path), path, workload, block, launch);
+    const std::string text = read_maybe_gzip(path);
+    const std::string_view header = std::string_view(text).substr(0, text.find('\n'));
+    const bool progress = header.find("start_ns") == std::string_view::npos &&
+                          (header.find(",t0,") != std::string_view::npos || header.ends_with(",t0"));
+    return progress ? parse_warp_progress(text, path, workload, block, launch)
+                    : parse_warp_times(text, path, workload, block, launch);
+}
+
+double WarpTimeline::request_time(std::uint64_t warp, std::uint32_t k, std::uint32_t per_warp) const {
+    const double at = (k + 0.5) / static_cast<double>(per_warp);  // of the warp's loop
+    if (sample_steps.empty()) {
+        const WarpInterval& iv = warps[warp];
+        return static_cast<double>(iv.start_ns) + static_cast<double>(iv.end_ns - iv.start_ns) * at;
+    }
+    const double step = at * sample_steps.back();
+    // the last sample at or before the step (steps ascend from 0)
+    const auto after = std::upper_bound(sample_steps.begin(), sample_steps.end(), step);
+    const std::size_t i = static_cast<std::size_t>(after - sample_steps.begin()) - 1;
+    const std::uint64_t* const t = samples.data() + warp * sample_steps.size();
+    if (i + 1 >= sample_steps.size()) return static_cast<double>(t[i]);
+    const double within = (step - sample_steps[i]) / (sample_steps[i + 1] - sample_steps[i]);
+    return static_cast<double>(t[i]) + static_cast<double>(t[i + 1] - t[i]) * within;
 }
 
 }  // namespace cachesim

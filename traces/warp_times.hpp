@@ -28,6 +28,15 @@ struct WarpTimeline {
     std::uint32_t warps_per_block = 0;
     // Index block * warps_per_block + warp within its block: every warp with a thread in range.
     std::vector<WarpInterval> warps;
+    // Progress samples (progressprobe's files; empty for start and end only): the loop steps at
+    // which each warp's time was taken, ascending from 0 to the loop's last, and per warp one time
+    // per step (warp * sample_steps.size() + sample), the first its start and the last its end.
+    std::vector<std::uint32_t> sample_steps;
+    std::vector<std::uint64_t> samples;
+
+    // When the warp's request k of `per_warp` issues: spread evenly over its interval, or over the
+    // progress samples between which its loop step falls.
+    double request_time(std::uint64_t warp, std::uint32_t k, std::uint32_t per_warp) const;
 };
 
 // The warps of `workload` run with `block` threads per block, launch `launch` (the file's first
@@ -38,6 +47,14 @@ struct WarpTimeline {
 // the file does hold.
 WarpTimeline parse_warp_times(std::string_view text, const std::string& source, const WorkloadSpec& workload,
                               std::uint32_t block, std::optional<std::uint32_t> launch = std::nullopt);
+// progressprobe's per-warp samples of the matmul (columns launch, block, warp, sm, then t0, tK,
+// t2K, ... up to the loop's depth: ns since the launch's first sample); the configuration is the
+// caller's, the file having none. Throws InputError for a workload other than the matmul, samples
+// that do not end at its depth, times that go back, or warps missing, doubled or out of range.
+WarpTimeline parse_warp_progress(std::string_view text, const std::string& source, const WorkloadSpec& workload,
+                                 std::uint32_t block, std::optional<std::uint32_t> launch = std::nullopt);
+// Either format, told apart by the header (a progress file has t0 and no start_ns); gzip files
+// are inflated.
 WarpTimeline read_warp_times(const std::string& path, const WorkloadSpec& workload, std::uint32_t block,
                              std::optional<std::uint32_t> launch = std::nullopt);
 

@@ -434,8 +434,9 @@ po::options_description timing_options() {
     d.add_options()
         ("warp-times", po::value<std::string>(),
          "replay the launch in the order a GPU ran it: FILE from gpubench --warp-times (every warp's "
-         "SM, start and end); each warp's requests are spread evenly over its interval, all SMs' "
-         "requests go in time order (no rounds; --cta-order, --cta-refill and --warp-scheduler do not "
+         "SM, start and end; each warp's requests spread evenly over its interval) or, for the "
+         "matmul, from progressprobe (each warp's time every K steps of its loop; its requests spread "
+         "evenly between them); all SMs' requests go in time order (no rounds; --cta-order, --cta-refill and --warp-scheduler do not "
          "apply; the --l2-coalesce windows count nanoseconds)")
         ("warp-times-launch", po::value<std::uint32_t>(),
          "which recorded launch of the configuration to replay (default: the file's first)");

@@ -10,9 +10,12 @@
 //
 // --index32 computes the load addresses with 32-bit arithmetic, as gpubench's index32 compilation
 // does (its loop a pipe limits rather than the issue port); the files are then PREFIX_index32_....
+// --size N is an N x N matrix, --size WxH a W-wide, H-high one; --depth D the length of the k loop
+// (default: the width), as gpubench's matmul takes them.
 //
 // Usage: progressprobe PREFIX [--schedules linear,column:32] [--blocks 128,256,1024]
-//                             [--size 1024] [--every 32] [--launches 2] [--index32 1]
+//                             [--size 1024 | --size WxH] [--depth D] [--every 32] [--launches 2]
+//                             [--index32 1]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -34,8 +37,8 @@ struct ProgressArgs {
     float* c;
     const float* a;
     const float* b;
-    std::uint32_t n;      // width = height = depth
-    std::uint32_t every;  // k steps between samples
+    std::uint32_t width, height, depth;  // C is height x width, A height x depth, B depth x width
+    std::uint32_t every;                 // k steps between samples
     cachesim::Schedule schedule;
     unsigned long long* times;  // per warp: samples_per_warp timestamps
     std::uint32_t* where;       // per warp: sm << 16 | warp slot
@@ -45,13 +48,13 @@ template <bool kIndex32>
 __global__ void progress_matmul(ProgressArgs args) {
     const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const std::uint64_t warp = tid / 32;
-    const std::uint32_t samples = args.n / args.every + 1;
+    const std::uint32_t samples = args.depth / args.every + 1;
     const bool recorder = threadIdx.x % 32 == 0;
-    const std::uint64_t n2 = static_cast<std::uint64_t>(args.n) * args.n;
-    if (tid >= n2) return;
-    const std::uint64_t item = cachesim::schedule_map(args.schedule, tid, args.n, args.n);
-    const std::uint64_t x = item % args.n;
-    const std::uint64_t y = item / args.n;
+    const std::uint64_t items = static_cast<std::uint64_t>(args.width) * args.height;
+    if (tid >= items) return;
+    const std::uint64_t item = cachesim::schedule_map(args.schedule, tid, args.width, args.height);
+    const std::uint64_t x = item % args.width;
+    const std::uint64_t y = item / args.width;
     unsigned long long* mine = args.times + warp * samples;
     if (recorder) {
         unsigned sm, slot;
@@ -63,15 +66,15 @@ __global__ void progress_matmul(ProgressArgs args) {
         mine[0] = now;
     }
     float result = 0.0f;
-    const float* a_row = args.a + y * args.n;
+    const float* a_row = args.a + y * args.depth;
     const std::uint32_t x32 = static_cast<std::uint32_t>(x), y32 = static_cast<std::uint32_t>(y);
-    for (std::uint32_t chunk = 0; chunk < args.n; chunk += args.every) {
+    for (std::uint32_t chunk = 0; chunk < args.depth; chunk += args.every) {
         if constexpr (kIndex32) {
             for (std::uint32_t i = chunk; i < chunk + args.every; ++i)
-                result += args.a[y32 * args.n + i] * args.b[i * args.n + x32];
+                result += args.a[y32 * args.depth + i] * args.b[i * args.width + x32];
         } else {
             for (std::uint32_t i = chunk; i < chunk + args.every; ++i)
-                result += a_row[i] * args.b[static_cast<std::uint64_t>(i) * args.n + x];
+                result += a_row[i] * args.b[static_cast<std::uint64_t>(i) * args.width + x];
         }
         if (recorder) {
             unsigned long long now;
@@ -106,20 +109,25 @@ int main(int argc, char** argv) try {
     using gpubench::cuda_check;
     if (argc < 2) {
         std::fprintf(stderr, "usage: progressprobe PREFIX [--schedules S,...] [--blocks B,...] [--size N] "
-                             "[--every K] [--launches L] [--index32 0|1]\n");
+                             "[--depth D] [--every K] [--launches L] [--index32 0|1]\n");
         return 2;
     }
     const std::string prefix = argv[1];
     std::vector<std::string> schedules{"linear", "column:32"};
     std::vector<std::string> blocks{"128", "256", "1024"};
-    std::uint32_t n = 1024, every = 32;
+    std::uint32_t width = 1024, height = 1024, depth = 0, every = 32;  // depth 0: the width
     int launches = 2;
     bool index32 = false;
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string opt = argv[i], value = argv[i + 1];
         if (opt == "--schedules") schedules = split(value);
         else if (opt == "--blocks") blocks = split(value);
-        else if (opt == "--size") n = static_cast<std::uint32_t>(std::stoul(value));
+        else if (opt == "--size") {
+            const std::size_t cross = value.find('x');
+            width = static_cast<std::uint32_t>(std::stoul(value.substr(0, cross)));
+            height = cross == std::string::npos ? width : static_cast<std::uint32_t>(std::stoul(value.substr(cross + 1)));
+        }
+        else if (opt == "--depth") depth = static_cast<std::uint32_t>(std::stoul(value));
         else if (opt == "--every") every = static_cast<std::uint32_t>(std::stoul(value));
         else if (opt == "--launches") launches = std::stoi(value);
         else if (opt == "--index32" && (value == "0" || value == "1")) index32 = value == "1";
@@ -132,27 +140,29 @@ int main(int argc, char** argv) try {
             return 2;
         }
     }
-    if (every == 0 || n % every != 0 || n % 32 != 0) {
-        std::fprintf(stderr, "progressprobe: --size must be a multiple of 32 and of --every\n");
+    if (depth == 0) depth = width;
+    if (every == 0 || depth % every != 0 || width == 0 || height == 0 || (static_cast<std::uint64_t>(width) * height) % 32 != 0) {
+        std::fprintf(stderr, "progressprobe: --depth must be a multiple of --every, and width x height of 32\n");
         return 2;
     }
-    const std::uint64_t n2 = static_cast<std::uint64_t>(n) * n;
+    const std::uint64_t n2 = static_cast<std::uint64_t>(width) * height;  // C's elements
     const std::uint64_t warps = n2 / 32;
-    const std::uint32_t samples = n / every + 1;
+    const std::uint32_t samples = depth / every + 1;
     float *a, *b, *c;
     unsigned long long* times;
     std::uint32_t *where, *scratch;
     int l2_bytes = 0;
     cuda_check(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0), "L2 size");
     const std::size_t flush_words = 2 * static_cast<std::size_t>(l2_bytes) / sizeof(std::uint32_t);
-    cuda_check(cudaMalloc(&a, n2 * sizeof(float)), "cudaMalloc(a)");
-    cuda_check(cudaMalloc(&b, n2 * sizeof(float)), "cudaMalloc(b)");
+    const std::uint64_t a_elems = static_cast<std::uint64_t>(height) * depth, b_elems = static_cast<std::uint64_t>(depth) * width;
+    cuda_check(cudaMalloc(&a, a_elems * sizeof(float)), "cudaMalloc(a)");
+    cuda_check(cudaMalloc(&b, b_elems * sizeof(float)), "cudaMalloc(b)");
     cuda_check(cudaMalloc(&c, n2 * sizeof(float)), "cudaMalloc(c)");
     cuda_check(cudaMalloc(&times, warps * samples * sizeof(unsigned long long)), "cudaMalloc(times)");
     cuda_check(cudaMalloc(&where, warps * sizeof(std::uint32_t)), "cudaMalloc(where)");
     cuda_check(cudaMalloc(&scratch, flush_words * sizeof(std::uint32_t)), "cudaMalloc(flush)");
-    cuda_check(cudaMemset(a, 0, n2 * sizeof(float)), "memset a");
-    cuda_check(cudaMemset(b, 0, n2 * sizeof(float)), "memset b");
+    cuda_check(cudaMemset(a, 0, a_elems * sizeof(float)), "memset a");
+    cuda_check(cudaMemset(b, 0, b_elems * sizeof(float)), "memset b");
     std::vector<unsigned long long> host_times(warps * samples);
     std::vector<std::uint32_t> host_where(warps);
     std::uint32_t generation = 0;
@@ -161,7 +171,7 @@ int main(int argc, char** argv) try {
         for (const std::string& block_text : blocks) {
             const std::uint32_t block = static_cast<std::uint32_t>(std::stoul(block_text));
             const std::uint32_t grid = static_cast<std::uint32_t>((n2 + block - 1) / block);
-            const ProgressArgs args{c, a, b, n, every, schedule, times, where};
+            const ProgressArgs args{c, a, b, width, height, depth, every, schedule, times, where};
             const std::string path =
                 prefix + (index32 ? "_index32_" : "_") + file_safe(name) + "_" + block_text + ".csv";
             std::ofstream out(path);

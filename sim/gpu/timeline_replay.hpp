@@ -1,7 +1,8 @@
 #pragma once
 // Measured timing (GpuConfig::timeline): every warp's requests spread evenly over its measured
-// interval, on its measured SM; all requests in time order (ties: by warp index, so warps with the
-// same interval take turns as loose round robin would), each request's L2 traffic played at once.
+// interval, or between its progress samples, on its measured SM; all requests in time order
+// (ties: by warp index, so warps with the same interval take turns as loose round robin would),
+// each request's L2 traffic played at once.
 // Replaces the lock-step scheduler; the front end and the L2 system are the same.
 #include <cstdint>
 #include <queue>
@@ -24,11 +25,7 @@ void replay_timeline(const GpuConfig& config, WarpSlots& slots, std::uint32_t wa
     const std::uint64_t warps = timeline.warps.size();
     const std::uint32_t per_warp = slots.requests_per_warp();
     const std::uint64_t total_requests = warps * per_warp;
-    auto time_of = [&](std::uint64_t warp, std::uint32_t k) {
-        const WarpInterval& iv = timeline.warps[warp];
-        return static_cast<double>(iv.start_ns) +
-               static_cast<double>(iv.end_ns - iv.start_ns) * (k + 0.5) / static_cast<double>(per_warp);
-    };
+    auto time_of = [&](std::uint64_t warp, std::uint32_t k) { return timeline.request_time(warp, k, per_warp); };
     constexpr std::size_t kNoSlot = ~std::size_t{0};
     struct Next {
         double time;
