@@ -1,6 +1,6 @@
 // Replaying a launch in measured time order (GpuConfig::timeline, gpubench --warp-times): each
-// warp on its measured SM, its requests spread evenly over its measured interval, all requests in
-// time order. Small launches worked by hand, and the lockstep order as a special case.
+// warp on its measured SM, its requests spread evenly over its measured interval (or between its
+// progress samples), all requests in time order. Small launches worked by hand, and the lockstep order as a special case.
 #include <gtest/gtest.h>
 
 #include "sim/gpu/gpu_model.hpp"
@@ -60,6 +60,23 @@ TEST(GpuMeasuredTiming, OverlappingWarpsShareTheL1) {
         EXPECT_EQ(r.rounds, 0u);
         EXPECT_EQ(r.warps, 2u);
     }
+}
+
+TEST(GpuMeasuredTiming, ProgressSamplesPlaceEachRequestBetweenThem) {
+    // Both warps run from 0 to 90 ns, sampled at loop steps 0, 2 and 4: w0 reaches step 2 at
+    // 10 ns, w1 at 80 ns. Request k of 9 sits at step 4 (k + 0.5) / 9 between the samples around
+    // it: w0 at 1.1, 3.3, 5.6, 7.8, 10.0, 27.8, 45.6, 63.3, 81.1 ns; w1 at 8.9, 26.7, 44.4, 62.2,
+    // 80.0, 82.2, 84.4, 86.7, 88.9 ns. Start and end alone would interleave them one for one.
+    WarpTimeline t = timeline(32, {{0, 0, 90}, {1, 0, 90}});
+    t.sample_steps = {0, 2, 4};
+    t.samples = {0, 10, 90, 0, 80, 90};
+    std::vector<GpuIssue> log;
+    GpuConfig c = gpu(2, 32);
+    c.issue_log = &log;
+    replay(kTwoRows, c, t);
+    ASSERT_EQ(log.size(), 18u);
+    const std::uint64_t expected_block[18] = {0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1};
+    for (std::uint64_t i = 0; i < 18; ++i) EXPECT_EQ(log[i].block, expected_block[i]) << i;
 }
 
 TEST(GpuMeasuredTiming, IssuesInTimeOrder) {

@@ -321,3 +321,30 @@ def gen_width_groups():
                  "columns of B started (within 2% of a median later run). First-wave blocks a strip: an SM's first "
                  "16 blocks lie 132 rows of C apart".format(commands))
             + "\n" + "\n".join(out) + "\n")
+
+
+PROGRESS_WIDTHS = H200 + "/progress_widths"
+PROGRESS_REPLAY_CMD = ("scripts/progress_replay_report.py --dir {0} --ncu {0}/progress_widths_ncu.csv "
+                       "--rows {0}/progress_widths_rows.csv --out {0}/progress_replay.csv --jobs 2")
+
+
+def gen_progress_replay():
+    """progressprobe's 32-bit matmul at the width layouts: the chip's L1 beside the model replaying its pace."""
+    out = ["| launch (block 128) | schedule | the chip: L1 % (start and end only) | replayed, every sample: L1 % "
+           "(error) | replayed, start and end only: L1 % (error) | progress spread |",
+           "|---|---|---:|---:|---:|---:|"]
+    for r in read_csv(PROGRESS_WIDTHS + "/progress_replay.csv"):
+        chip = float(r["l1_sampled"])
+        out.append("| {} d{} | `{}` | {} ({}) | {} ({:+.1f}) | {} ({:+.1f}) | {} |".format(
+            grid_label(int(r["width"]), int(r["height"])), r["depth"], r["schedule"], r["l1_sampled"],
+            r["l1_start_end"], r["replay_samples"], float(r["replay_samples"]) - chip, r["replay_start_end"],
+            float(r["replay_start_end"]) - chip, r["progress_spread"]))
+    return (note("`{0}/progress_replay.csv`, written by `{1}` from `scripts/device_progress.sh progress_widths` "
+                 "(progressprobe `--index32 1`, a sample every 64 k, one launch each; in no set). The chip's L1: "
+                 "Nsight Compute on the sampled launch (in brackets, the same with start and end samples only); "
+                 "replayed: `cachesim simulate --preset h200 --carveout-rule occupancy --warp-times`, each "
+                 "warp's requests between its samples, or spread evenly from its first to its last; errors "
+                 "against the sampled launch. Progress spread: at tenths 2..8 of the launch, on each SM, the "
+                 "most and the least advanced resident warp's share of its loop done, the difference's median "
+                 "over SMs and instants".format(PROGRESS_WIDTHS, PROGRESS_REPLAY_CMD.format(PROGRESS_WIDTHS)))
+            + "\n" + "\n".join(out) + "\n")
