@@ -1,5 +1,6 @@
-// cachesim simulate --warp-times end to end: a hand-made timeline, bad input (exit code 2), and
-// the H200's measured timeline of the naive matmul, whose L1 hit rate the replay must reproduce.
+// cachesim simulate --warp-times end to end: a hand-made timeline and progress samples, bad input
+// (exit code 2), and the H200's measured timeline of the naive matmul, whose L1 hit rate the
+// replay must reproduce.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -68,6 +69,28 @@ TEST(CliWarpTimes, DiagramsTheMeasuredOrder) {
     const auto late = run_cachesim("diagram " + kTwoRows + " --warp-times " + file + " --from 18 --out " + png + "x");
     EXPECT_EQ(late.exit_code, 2);
     EXPECT_NE(late.err.find("past the run's last step 17"), std::string::npos) << late.err;
+}
+
+TEST(CliWarpTimes, ReplaysProgressSamples) {
+    // progressprobe's format: both warps on SM 0, sampled at steps 0, 2 and 4 at the same times, so
+    // they issue as the first test's pair does: 23 hits of 40. Samples of another depth, or of a
+    // stencil, exit 2 naming what is wrong.
+    const std::string file = write_file("progress.csv", "launch,block,warp,sm,slot,t0,t2,t4\n"
+                                                        "0,0,0,0,0,0,45,90\n0,1,0,0,1,0,45,90\n");
+    const auto r = run_cachesim("simulate " + kTwoRows + " --warp-times " + file + " --format json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j.at("ncu").at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum").get<double>(), 23.0);
+    const auto deeper = run_cachesim("simulate --model gpu --workload matmul --size 32x2 --depth 8 --block 32 "
+                                     "--warp-times " + file);
+    EXPECT_EQ(deeper.exit_code, 2);
+    EXPECT_NE(deeper.err.find("the samples end at step 4, the simulated matmul's loop at its depth 8"), std::string::npos)
+        << deeper.err;
+    const auto stencil = run_cachesim("simulate --model gpu --workload stencil --size 64x1 --stencil 1x1 --block 32 "
+                                      "--warp-times " + file);
+    EXPECT_EQ(stencil.exit_code, 2);
+    EXPECT_NE(stencil.err.find("describe the matmul"), std::string::npos) << stencil.err;
+    EXPECT_TRUE(stencil.out.empty());
 }
 
 TEST(CliWarpTimes, BadInputExitsTwoNamingTheProblem) {
