@@ -11,8 +11,8 @@ height, depth) and each schedule of SCHEDULES, block BLOCK. The ncu page has, pe
 order, the sampled launches (a sample every 64 k: the schedules in order) and then the same with
 start and end only. Per launch the output has:
   l1_sampled, l1_start_end   the chip's L1 hit % with the samples and with start and end only;
-  replay_samples             the model (h200 preset, the occupancy carve-out) replaying every
-                             sample: each warp's requests spread evenly between its samples;
+  replay_samples             the model (the h200 preset as it is) replaying every sample: each
+                             warp's requests spread evenly between its samples;
   replay_start_end           the same with each warp's first and last sample only;
   progress_spread            at tenths 2..8 of the launch, on each SM, the most and the least
                              advanced resident warp's share of its loop done, the difference's
@@ -84,7 +84,7 @@ def replay_launch(binary, layout, schedule, path):
     width, height, depth = layout
     config = {"kernel": "matmul", "width": width, "height": height, "depth": depth, "block_size": BLOCK,
               "schedule": schedule}
-    return replay(binary, path, config, ("--compilation", "index32"))
+    return replay(binary, path, config, ("--compilation", "index32"))  # the preset's own carve-out rule
 
 
 def main():

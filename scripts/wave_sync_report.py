@@ -113,11 +113,11 @@ def ncu_rates(path, count):
     return [(profiled, statistics.mean(placed)) for profiled, placed in out]
 
 
-def replay(binary, path, config, extra=()):
+def replay(binary, path, config, extra=("--carveout-rule", "occupancy")):
     """The h200 preset's L1 hit % replaying the warp-times (or progress) file `path` of the launch
-    `config` (kernel, width, height, depth, block_size, schedule), with `extra` options."""
-    # (with CUDA's occupancy rule for the carve-out, as the committed wave_sync.csv was made)
-    cmd = [binary, "simulate", "--preset", "h200", "--carveout-rule", "occupancy", "--workload", config["kernel"],
+    `config` (kernel, width, height, depth, block_size, schedule), with `extra` options (by default
+    CUDA's occupancy rule for the carve-out, as the committed wave_sync.csv was made)."""
+    cmd = [binary, "simulate", "--preset", "h200", "--workload", config["kernel"],
            "--size", f"{config['width']}x{config['height']}", "--depth", str(config["depth"]),
            "--block", str(config["block_size"]), "--schedule", config["schedule"], "--warp-times", path,
            "--threads", "1", "--format", "json", *extra]

@@ -342,7 +342,7 @@ def gen_progress_replay():
     return (note("`{0}/progress_replay.csv`, written by `{1}` from `scripts/device_progress.sh progress_widths` "
                  "(progressprobe `--index32 1`, a sample every 64 k, one launch each; in no set). The chip's L1: "
                  "Nsight Compute on the sampled launch (in brackets, the same with start and end samples only); "
-                 "replayed: `cachesim simulate --preset h200 --carveout-rule occupancy --warp-times`, each "
+                 "replayed: `cachesim simulate --preset h200 --warp-times` (the preset as it is), each "
                  "warp's requests between its samples, or spread evenly from its first to its last; errors "
                  "against the sampled launch. Progress spread: at tenths 2..8 of the launch, on each SM, the "
                  "most and the least advanced resident warp's share of its loop done, the difference's median "
