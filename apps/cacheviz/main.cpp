@@ -48,8 +48,9 @@ po::options_description gui_options() {
         ("start-block", po::value<std::uint32_t>(), "with --start-gpu: threads per block")
         ("start-sms", po::value<std::uint32_t>(), "with --start-gpu: number of SMs")
         ("start-warp-times", po::value<std::string>(),
-         "with --start-gpu: the first pane replays this measured warp order (gpubench --warp-times, as "
-         "cachesim simulate --warp-times; a checkbox switches it off); a --compare pane stays in lockstep")
+         "with --start-gpu: the first pane replays this measured warp order (gpubench --warp-times or "
+         "progressprobe's samples, as cachesim simulate --warp-times; a checkbox switches it off); a --compare "
+         "pane stays in lockstep")
         ("start-warp-times-launch", po::value<std::uint32_t>(), "with --start-warp-times: which recorded launch")
         ("layout", po::value<std::string>(), "--screenshot: also write where the first diagram was drawn (x y w h t0 t1 r0 r1), its base cell and its full-resolution window")
         ("playhead", po::value<std::uint64_t>()->default_value(0), "initial playhead step")
