@@ -178,7 +178,8 @@ WarpTimeline parse_warp_progress(std::string_view text, const std::string& sourc
     enum { kL, kB, kW, kS, kNamed };
     const char* const names[kNamed] = {"launch", "block", "warp", "sm"};
     int col[kNamed] = {-1, -1, -1, -1};
-    std::vector<std::size_t> sample_cols;  // the t<step> columns, in the file's order
+    std::vector<std::size_t> sample_cols;    // the t<step> columns, in the file's order
+    std::vector<std::string> sample_names;  // and their names, for messages
     bool have_header = false;
     std::size_t line_no = 0, pos = 0;
     while (pos < text.size()) {
@@ -202,6 +203,7 @@ WarpTimeline parse_warp_progress(std::string_view text, const std::string& sourc
                     if (step > 0xffffffffull) throw InputError(where + ": sample step " + f[i] + " is out of range");
                     t.sample_steps.push_back(static_cast<std::uint32_t>(step));
                     sample_cols.push_back(i);
+                    sample_names.push_back(f[i]);
                 }
             }
             for (int c = 0; c < kNamed; ++c)
@@ -237,7 +239,7 @@ WarpTimeline parse_warp_progress(std::string_view text, const std::string& sourc
         if (sm > 0xffffffffull) throw InputError(where + ": SM " + std::to_string(sm) + " is out of range");
         std::uint64_t* const mine = t.samples.data() + index * t.sample_steps.size();
         for (std::size_t j = 0; j < sample_cols.size(); ++j) {
-            mine[j] = field(sample_cols[j], "t" + std::to_string(t.sample_steps[j]));
+            mine[j] = field(sample_cols[j], sample_names[j]);
             if (j > 0 && mine[j] < mine[j - 1])
                 throw InputError(where + ": the warp's time goes back at step " + std::to_string(t.sample_steps[j]));
         }
