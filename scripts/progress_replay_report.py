@@ -29,11 +29,11 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
 from warp_ends_report import fail  # one error exit for the scripts beside this file
+from wave_sync_report import SAMPLES as INSTANTS  # the same tenths of the launch as its progress spread
 from wave_sync_report import ncu_l1_launches, replay
 
 SCHEDULES = ("linear", "column:128")
 BLOCK = 128
-INSTANTS = [x / 10 for x in range(2, 9)]
 
 
 def progress_path(directory, layout, schedule):

@@ -33,6 +33,54 @@ bool same_schedule(const Schedule& a, const Schedule& b) {
     return a.kind == b.kind && a.width == b.width && a.tile_height == b.tile_height;
 }
 
+// A timeline being read: room for every warp that `block`-thread blocks of the workload run
+// (gpubench's warps), and which of them the file has given so far.
+struct TimelineFill {
+    WarpTimeline t;
+    std::uint64_t blocks = 0, expected = 0, found = 0;
+    std::vector<bool> seen;
+
+    TimelineFill(const std::string& source, const WorkloadSpec& workload, std::uint32_t block) {
+        if (block == 0) throw InputError(source + ": block size 0");
+        t.source = source;
+        t.block = block;
+        t.warps_per_block = (block + 31) / 32;
+        blocks = (workload.items() + block - 1) / block;
+        expected = warps_in_range(workload.items(), block, 32);
+        if (expected > (1ull << 32)) throw InputError(source + ": launch too large for a warp timeline");
+        t.warps.assign(expected, WarpInterval{});
+        seen.assign(expected, false);
+    }
+    // Throws unless every warp of `launch` was given.
+    void require_every_warp(const std::string& source, std::uint32_t launch) const {
+        if (found == expected) return;
+        std::uint64_t first = 0;
+        while (seen[first]) ++first;
+        throw InputError(source + ": launch " + std::to_string(launch) + " has " + std::to_string(found) + " of the " +
+                         std::to_string(expected) + " warps; the first missing is block " +
+                         std::to_string(first / t.warps_per_block) + " warp " +
+                         std::to_string(first % t.warps_per_block));
+    }
+};
+
+// Calls record(where, fields) for every line of the CSV text that is not blank (a trailing '\r'
+// dropped), `where` naming the file and the line.
+template <class Record>
+void for_each_record(std::string_view text, const std::string& source, Record&& record) {
+    std::size_t line_no = 0, pos = 0;
+    while (pos < text.size()) {
+        std::size_t eol = text.find('\n', pos);
+        if (eol == std::string_view::npos) eol = text.size();
+        std::string_view line = text.substr(pos, eol - pos);
+        pos = eol + 1;
+        ++line_no;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+        const std::string where = source + ":" + std::to_string(line_no);
+        record(where, split_csv_record(line, where));
+    }
+}
+
 }  // namespace
 
 std::uint64_t warps_in_range(std::uint64_t items, std::uint32_t block, std::uint32_t warp_size) {
@@ -43,34 +91,17 @@ std::uint64_t warps_in_range(std::uint64_t items, std::uint32_t block, std::uint
 
 WarpTimeline parse_warp_times(std::string_view text, const std::string& source, const WorkloadSpec& workload,
                               std::uint32_t block, std::optional<std::uint32_t> launch) {
-    if (block == 0) throw InputError(source + ": block size 0");
-    WarpTimeline t;
-    t.source = source;
-    t.block = block;
-    t.warps_per_block = (block + 31) / 32;
-    const std::uint64_t blocks = (workload.items() + block - 1) / block;
-    const std::uint64_t expected = warps_in_range(workload.items(), block, 32);  // gpubench's warps
-    if (expected > (1ull << 32)) throw InputError(source + ": launch too large for a warp timeline");
-    t.warps.assign(expected, WarpInterval{});
-    std::vector<bool> seen(expected, false);
-    std::uint64_t found = 0;
+    TimelineFill fill(source, workload, block);
+    WarpTimeline& t = fill.t;
+    const std::uint64_t blocks = fill.blocks, expected = fill.expected;
+    std::vector<bool>& seen = fill.seen;
+    std::uint64_t& found = fill.found;
 
     std::vector<int> col(kColumnCount, -1);
     bool have_header = false;
     std::set<std::string> other_configs;
     std::map<std::string, Schedule> schedules;  // parsed once per distinct text
-    std::size_t line_no = 0;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        std::size_t eol = text.find('\n', pos);
-        if (eol == std::string_view::npos) eol = text.size();
-        std::string_view line = text.substr(pos, eol - pos);
-        pos = eol + 1;
-        ++line_no;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-        const std::string where = source + ":" + std::to_string(line_no);
-        const std::vector<std::string> f = split_csv_record(line, where);
+    for_each_record(text, source, [&](const std::string& where, const std::vector<std::string>& f) {
         if (!have_header) {
             for (int c = 0; c < kColumnCount; ++c)
                 for (std::size_t i = 0; i < f.size(); ++i)
@@ -80,7 +111,7 @@ WarpTimeline parse_warp_times(std::string_view text, const std::string& source, 
                     throw InputError(where + ": no column '" + kColumns[c] +
                                      "' (expected gpubench --warp-times output)");
             have_header = true;
-            continue;
+            return;
         }
         auto field = [&](Column c) -> const std::string& {
             const std::size_t i = static_cast<std::size_t>(col[c]);
@@ -113,7 +144,7 @@ WarpTimeline parse_warp_times(std::string_view text, const std::string& source, 
             if (other_configs.size() < 20)
                 other_configs.insert(field(kKernel) + " " + field(kWidth) + "x" + field(kHeight) + " " +
                                      field(kSchedule) + " block " + field(kBlockSize) + " launch " + field(kLaunch));
-            continue;
+            return;
         }
         if (!launch) launch = static_cast<std::uint32_t>(row_launch);
         const std::uint64_t b = number(kBlock), w = number(kWarp);
@@ -139,7 +170,7 @@ WarpTimeline parse_warp_times(std::string_view text, const std::string& source, 
                              std::to_string(iv.start_ns) + " ns)");
         seen[index] = true;
         ++found;
-    }
+    });
     if (!have_header) throw InputError(source + ": empty (expected gpubench --warp-times output)");
     if (found == 0) {
         std::string have;
@@ -148,50 +179,24 @@ WarpTimeline parse_warp_times(std::string_view text, const std::string& source, 
                          (launch ? ", launch " + std::to_string(*launch) : std::string()) +
                          (have.empty() ? std::string(" (no rows)") : "; it has:" + have));
     }
-    if (found != expected) {
-        std::uint64_t first = 0;
-        while (seen[first]) ++first;
-        throw InputError(source + ": launch " + std::to_string(*launch) + " has " + std::to_string(found) + " of the " +
-                         std::to_string(expected) + " warps; the first missing is block " +
-                         std::to_string(first / t.warps_per_block) + " warp " +
-                         std::to_string(first % t.warps_per_block));
-    }
+    fill.require_every_warp(source, *launch);
     t.launch = *launch;
     return t;
 }
 
 WarpTimeline parse_warp_progress(std::string_view text, const std::string& source, const WorkloadSpec& workload,
                                  std::uint32_t block, std::optional<std::uint32_t> launch) {
-    if (block == 0) throw InputError(source + ": block size 0");
+    TimelineFill fill(source, workload, block);
     if (workload.kind != WorkloadKind::matmul)
         throw InputError(source + ": progress samples (progressprobe) describe the matmul, not " + workload.describe());
-    WarpTimeline t;
-    t.source = source;
-    t.block = block;
-    t.warps_per_block = (block + 31) / 32;
-    const std::uint64_t blocks = (workload.items() + block - 1) / block;
-    const std::uint64_t expected = warps_in_range(workload.items(), block, 32);
-    if (expected > (1ull << 32)) throw InputError(source + ": launch too large for a warp timeline");
-    t.warps.assign(expected, WarpInterval{});
-    std::vector<bool> seen(expected, false);
-    std::uint64_t found = 0;
+    WarpTimeline& t = fill.t;
     enum { kL, kB, kW, kS, kNamed };
     const char* const names[kNamed] = {"launch", "block", "warp", "sm"};
     int col[kNamed] = {-1, -1, -1, -1};
     std::vector<std::size_t> sample_cols;    // the t<step> columns, in the file's order
     std::vector<std::string> sample_names;  // and their names, for messages
     bool have_header = false;
-    std::size_t line_no = 0, pos = 0;
-    while (pos < text.size()) {
-        std::size_t eol = text.find('\n', pos);
-        if (eol == std::string_view::npos) eol = text.size();
-        std::string_view line = text.substr(pos, eol - pos);
-        pos = eol + 1;
-        ++line_no;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-        const std::string where = source + ":" + std::to_string(line_no);
-        const std::vector<std::string> f = split_csv_record(line, where);
+    for_each_record(text, source, [&](const std::string& where, const std::vector<std::string>& f) {
         if (!have_header) {
             for (std::size_t i = 0; i < f.size(); ++i) {
                 for (int c = 0; c < kNamed; ++c)
@@ -214,9 +219,9 @@ WarpTimeline parse_warp_progress(std::string_view text, const std::string& sourc
                 throw InputError(where + ": the samples end at step " + std::to_string(t.sample_steps.back()) +
                                  ", the simulated matmul's loop at its depth " + std::to_string(workload.depth) +
                                  " (a file of another configuration?)");
-            t.samples.assign(expected * t.sample_steps.size(), 0);
+            t.samples.assign(fill.expected * t.sample_steps.size(), 0);
             have_header = true;
-            continue;
+            return;
         }
         auto field = [&](std::size_t i, const std::string& name) -> std::uint64_t {
             if (i >= f.size()) throw InputError(where + ": " + std::to_string(f.size()) + " fields, no " + name);
@@ -224,15 +229,15 @@ WarpTimeline parse_warp_progress(std::string_view text, const std::string& sourc
         };
         const std::uint64_t row_launch = field(static_cast<std::size_t>(col[kL]), "launch");
         if (!launch) launch = static_cast<std::uint32_t>(row_launch);
-        if (row_launch != *launch) continue;
+        if (row_launch != *launch) return;
         const std::uint64_t b = field(static_cast<std::size_t>(col[kB]), "block");
         const std::uint64_t w = field(static_cast<std::size_t>(col[kW]), "warp");
         const std::uint64_t index = b * t.warps_per_block + w;
-        if (w >= t.warps_per_block || b >= blocks || index >= expected)
+        if (w >= t.warps_per_block || b >= fill.blocks || index >= fill.expected)
             throw InputError(where + ": block " + std::to_string(b) + " warp " + std::to_string(w) +
                              " is outside the simulated launch (" + workload.describe() + ", block " +
                              std::to_string(block) + ": a file of another configuration?)");
-        if (seen[index])
+        if (fill.seen[index])
             throw InputError(where + ": block " + std::to_string(b) + " warp " + std::to_string(w) + " of launch " +
                              std::to_string(*launch) + " is given twice");
         const std::uint64_t sm = field(static_cast<std::size_t>(col[kS]), "sm");
@@ -247,18 +252,11 @@ WarpTimeline parse_warp_progress(std::string_view text, const std::string& sourc
         iv.sm = static_cast<std::uint32_t>(sm);
         iv.start_ns = mine[0];
         iv.end_ns = mine[sample_cols.size() - 1];
-        seen[index] = true;
-        ++found;
-    }
+        fill.seen[index] = true;
+        ++fill.found;
+    });
     if (!have_header) throw InputError(source + ": empty (expected progressprobe output)");
-    if (found != expected) {
-        std::uint64_t first = 0;
-        while (seen[first]) ++first;
-        throw InputError(source + ": launch " + (launch ? std::to_string(*launch) : std::string("0")) + " has " +
-                         std::to_string(found) + " of the " + std::to_string(expected) +
-                         " warps; the first missing is block " + std::to_string(first / t.warps_per_block) +
-                         " warp " + std::to_string(first % t.warps_per_block));
-    }
+    fill.require_every_warp(source, launch.value_or(0));
     t.launch = *launch;
     return t;
 }
