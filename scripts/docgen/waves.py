@@ -323,6 +323,44 @@ def gen_width_groups():
             + "\n" + "\n".join(out) + "\n")
 
 
+WIDTH_WARM_CMD = ("scripts/wave_groups_report.py --chip {0}/width_ends_index32.csv.gz --compilation index32 "
+                  "--ncu {0}/width_ends_ncu.csv --rows {0}/width_ends_rows.csv "
+                  "--model 'warm_group=--warp-age-warm-group 6' --jobs 2 --out {0}/width_groups_warm.csv")
+
+
+def gen_width_warm():
+    """The 32-bit width probes with the warm group (6, weight 0.591 from the knee probe started warm)
+    for the later waves, beside the presets: the L1 and how many later blocks end alone."""
+    presets = {}
+    for r in read_csv(BLOCK_SIZES + "/width_groups.csv"):
+        presets[(r["schedule"], int(r["depth"]), int(r["width"]), int(r["height"]), r["source"])] = r
+    warm = {}
+    for r in read_csv(BLOCK_SIZES + "/width_groups_warm.csv"):
+        warm[(r["schedule"], int(r["depth"]), int(r["width"]), int(r["height"]), r["source"])] = r
+    out = ["| schedule | launch (block 128) | the chip: L1 % · later blocks alone | the presets: L1 error · alone "
+           "| warm group: L1 error · alone |", "|---|---|---|---|---|"]
+    errors = {"preset": [], "warm_group": []}
+    keys = sorted({k[:4] for k in warm}, key=lambda k: (k[0] != "linear", k[1], k[2]))
+    for schedule, depth, width, height in keys:
+        chip = warm[(schedule, depth, width, height, "chip")]
+        cells = []
+        for source, table in (("preset", presets), ("warm_group", warm)):
+            r = table[(schedule, depth, width, height, source)]
+            error = float(r["l1"]) - float(chip["l1"])
+            errors[source].append(abs(error))
+            cells.append("{:+.1f} · {}".format(error, r["later_alone"]))
+        out.append("| `{}` | {} d{} | {:.1f} · {} | {} |".format(
+            schedule, grid_label(width, height), depth, float(chip["l1"]), chip["later_alone"], " | ".join(cells)))
+    summary = "; ".join("{}: mean \\|L1 error\\| {:.2f}, {} of {} within 3 points, {} beyond 6".format(
+        label, sum(e) / len(e), sum(x <= 3 for x in e), len(e), sum(x > 6 for x in e))
+        for label, e in (("The presets", errors["preset"]), ("the warm group", errors["warm_group"])))
+    return (note("`{0}/width_groups_warm.csv`, written by `{1}`, beside the presets' rows of `{0}/width_groups.csv` "
+                 "(the table above; the chip's width_ends launches, in no set). Errors against the chip's profiled "
+                 "launch; alone: the share of the later waves' blocks that end alone (wave_groups_report.py). {2}"
+                 .format(BLOCK_SIZES, WIDTH_WARM_CMD.format(BLOCK_SIZES), summary))
+            + "\n" + "\n".join(out) + "\n")
+
+
 PROGRESS_WIDTHS = H200 + "/progress_widths"
 PROGRESS_REPLAY_CMD = ("scripts/progress_replay_report.py --dir {0} --ncu {0}/progress_widths_ncu.csv "
                        "--rows {0}/progress_widths_rows.csv --out {0}/progress_replay.csv --jobs 2")

@@ -18,7 +18,8 @@ DispatchPlanner::DispatchPlanner(const WorkloadSpec& spec, const GpuConfig& conf
                                  std::uint64_t blocks, std::uint32_t burst)
     : slots_(spec, config,
              static_cast<std::size_t>(config.sms) * occupancy.warps_per_block * occupancy.blocks_per_sm, false),
-      scheduler_(config, occupancy, slots_, blocks, burst, warp_age_weight_for(config, &spec)),
+      scheduler_(config, occupancy, slots_, blocks, burst, warp_age_weight_for(config, &spec), 0,
+                 warp_age_warm_weight_for(config, &spec)),
       refills_(config),
       next_(config.sms, 0),
       parked_(config.sms, 0),

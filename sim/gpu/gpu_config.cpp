@@ -201,6 +201,11 @@ void validate(const GpuConfig& c) {
              " must be 'auto' or between 1 and " + std::to_string(static_cast<int>(kMaxIssueCycles)));
     if (c.warp_age_group < 1 || c.warp_age_group > 64)
         fail("--warp-age-group " + std::to_string(c.warp_age_group) + " must be between 1 and 64");
+    if (c.warp_age_warm_group > 64)
+        fail("--warp-age-warm-group " + std::to_string(c.warp_age_warm_group) + " must be between 0 and 64");
+    if (c.warp_age_warm_weight != kWarpAgeWeightAuto && !(c.warp_age_warm_weight > 0 && c.warp_age_warm_weight <= 1))
+        fail("--warp-age-warm-weight " + (std::ostringstream() << c.warp_age_warm_weight).str() +
+             " must be 'auto' or above 0 and at most 1");
     if (c.l2_coalesce_requesters < 2 || c.l2_coalesce_requesters > 255)
         fail("--l2-coalesce-max " + std::to_string(c.l2_coalesce_requesters) + " must be between 2 and 255");
     constexpr std::uint32_t kMaxWindow = 1u << 20;  // the coalescer's table grows with the window

@@ -306,6 +306,14 @@ struct GpuConfig {
     // of older blocks on their scheduler run at their drawn rates, each rank beyond at
     // warp_age_weight times the one before it. 1: every older block's warp weighs.
     std::uint32_t warp_age_group = 1;
+    // The group and weight of blocks whose loop reads its data from the L2 rather than DRAM: with
+    // its data in the L2 a lone warp runs faster and a scheduler keeps fewer warps at its pace. A
+    // block of a launch's first wave reads from DRAM when the L2 starts cold; every later block,
+    // and every block of a warm start, from the L2. 0: every block takes warp_age_group and
+    // warp_age_weight. warp_age_warm_weight kWarpAgeWeightAuto: the weight measured warm for loops
+    // a pipe limits, 1 for the others (loop_issue_cost.hpp).
+    std::uint32_t warp_age_warm_group = 0;
+    double warp_age_warm_weight = 0;  // kWarpAgeWeightAuto
     // Loops whose warps wait for memory (rounds under loose round robin): a warp whose request
     // misses in L1 is passed over on its next X turns, X a whole number of turns plus one more
     // with the probability of its fraction (drawn per warp and request, seeded). 0: a miss costs a
@@ -351,6 +359,9 @@ struct GpuConfig {
     // filled when it ends (GpuWarpEnd), to compare with gpubench --warp-ends. Not with a measured
     // timeline. Not owned.
     std::vector<GpuWarpEnd>* warp_ends = nullptr;
+    // Set by the run for each pass, not an option: the pass starts with the L2 holding its
+    // launch's data (the measured pass of a warm start), so its first wave reads from the L2 too.
+    bool pass_l2_warm = false;
     // Count the L1's read hits by the warp that brought the sector (GpuResult::l1_hit_sources,
     // l1_hit_sources.hpp): 16 bytes per L1 sector of every SM, and 10-15% more time.
     bool count_l1_hit_sources = false;

@@ -110,6 +110,7 @@ void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& co
         }
         // One entry per warp of the launch, filled as each ends (rounds and cycles alike).
         GpuConfig pass_config = config;
+        pass_config.pass_l2_warm = warm_up && measured;
         if (!measured) {
             pass_config.warp_ends = nullptr;
             pass_config.issue_log = nullptr;
@@ -131,13 +132,14 @@ void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& co
             const double age_weight = warp_age_weight_for(config, run.workload);
             const double miss_wait =
                 miss_wait_turns_for(config, run.workload, occupancy.warps_per_block * occupancy.blocks_per_sm);
-            IssueScheduler scheduler(pass_config, occupancy, slots, run.blocks, burst, age_weight, miss_wait);
+            IssueScheduler scheduler(pass_config, occupancy, slots, run.blocks, burst, age_weight, miss_wait,
+                                     warp_age_warm_weight_for(config, run.workload));
             LockstepRun<L1Policy, L2Policy> lockstep(pass_config, slots, scheduler, fronts, front_counters, l2, ctl);
             // On several threads, refills planned ahead let every SM of a chunk run side by side; not
             // where misses delay warps, since the plan is made without the caches.
             std::optional<DispatchPlanner> planner;
             if (threads > 1 && !run.recorded && dispatch_plannable(config) && miss_wait == 0) {
-                planner.emplace(*run.workload, config, occupancy, run.blocks, burst);
+                planner.emplace(*run.workload, pass_config, occupancy, run.blocks, burst);
                 lockstep.use_planner(*planner);
             }
             result.rounds = lockstep.run(run.requests);

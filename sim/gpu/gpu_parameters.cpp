@@ -528,6 +528,31 @@ std::vector<GpuParameter> make_table() {
                                              "--warp-ends; scripts/warp_age_measure.py, "
                                              "tests/data/h200/issue_cost/warp_age_measure.csv)"),
                              only("h100", M, "12: measured on the H200 (see the h200 preset), not on the H100")}});
+    t.push_back({.option = "warp-age-warm-group", .report_key = "warp_age_warm_group", .field = "warp_age_warm_group",
+                 .group = "Scheduling", .type = P::count, .range = "0..64", .min = 0, .max = 64,
+                 .help = "with the age weight: the group of blocks whose loop reads from the L2 (every block after "
+                         "the first wave of a cold start, every block of a warm one), the ranks beyond it weighted "
+                         "by --warp-age-warm-weight (the H200's 32-bit loop started warm: 6); 0: every block takes "
+                         "--warp-age-group and --warp-age-weight",
+                 .get = get_number<&GpuConfig::warp_age_warm_group>, .set = set_count32<&GpuConfig::warp_age_warm_group>,
+                 .sources = {every(A, "0: one group and weight, wherever a block's data comes from (6, measured "
+                                      "on the H200's knee probe started warm, leaves the 32-bit column:128 14-38 "
+                                      "points low: docs/fidelity.md)")}});
+    t.push_back({.option = "warp-age-warm-weight", .report_key = "warp_age_warm_weight", .field = "warp_age_warm_weight",
+                 .group = "Scheduling", .type = P::text, .range = "auto or above 0 to 1",
+                 .help = "with --warp-age-warm-group: the age weight of blocks whose loop reads from the L2; W, or "
+                         "auto (the weight measured warm for loops a pipe limits, 1 for the others)",
+                 .get = get_real_or_auto<&GpuConfig::warp_age_warm_weight, kWarpAgeWeightValues>,
+                 .set = set_real_or_auto<&GpuConfig::warp_age_warm_weight, kWarpAgeWeightValues>,
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
+                     return rates_drawn(c) && c.warp_age_warm_group > 0 ? short_real(warp_age_warm_weight_for(c, w))
+                                                                        : std::string("1");
+                 },
+                 .sources = {every(M, "auto: 1 for loops the issue port limits, and for the loops a pipe limits "
+                                      "0.591, the pace of each warp the chip leaves behind its group over the one "
+                                      "before it, from the knee probe's warp ends started with its arrays in the L2 "
+                                      "(scripts/warp_age_measure.py, "
+                                      "tests/data/h200/issue_cost/warp_age_measure_warm_index32.csv)")}});
     t.push_back({.option = "miss-wait-turns", .report_key = "miss_wait_turns", .field = "miss_wait_turns",
                  .group = "Scheduling", .type = P::text, .range = "auto or 0..64",
                  .help = "lrr: a warp whose request misses in L1 is passed over on its next X turns (a fraction: "

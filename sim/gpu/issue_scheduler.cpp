@@ -15,7 +15,8 @@ IssueScheduler::IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config
                      miss_wait_turns_for(config, &spec, occupancy.warps_per_block * occupancy.blocks_per_sm)) {}
 
 IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots,
-                               std::uint64_t blocks, std::uint32_t burst, double age_weight, double miss_wait)
+                               std::uint64_t blocks, std::uint32_t burst, double age_weight, double miss_wait,
+                               double warm_age_weight)
     : config_(config), slots_(slots) {
     blocks_ = blocks;
     warps_per_block_ = occupancy.warps_per_block;
@@ -34,16 +35,22 @@ IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occu
     block_left_.assign(static_cast<std::size_t>(config.sms) * blocks_per_sm_, 0);
     schedulers_ = std::max(1u, config.schedulers_per_sm);
     // ranks 0 .. (warp slots of a scheduler) - 1
-    if (rated_)
-        age_weights_.configure(age_weight, config.warp_age_group, (warps_per_sm_ + schedulers_ - 1) / schedulers_ - 1);
-    if (age_weights_.on()) warp_rank_.assign(static_cast<std::size_t>(config.sms) * warps_per_sm_, 0);
+    const std::uint32_t max_rank = (warps_per_sm_ + schedulers_ - 1) / schedulers_ - 1;
+    if (rated_) age_weights_.configure(age_weight, config.warp_age_group, max_rank);
+    warm_split_ = rated_ && config.warp_age_warm_group > 0;
+    if (warm_split_) warm_weights_.configure(warm_age_weight, config.warp_age_warm_group, max_rank);
+    first_wave_cold_ = !config.pass_l2_warm;
+    ranked_ = age_weights_.on() || warm_weights_.on();
+    if (ranked_) warp_rank_.assign(static_cast<std::size_t>(config.sms) * warps_per_sm_, 0);
     sms_.assign(config.sms, SmTurn{});
     for (SmTurn& sm : sms_) sm.last = warps_per_sm_ - 1;  // the first turn goes to slot 0
 }
 
 void IssueScheduler::first_wave() {
+    first_wave_end_age_ = ~0ull;
     for (std::uint32_t s : first_wave_sms(config_, blocks_, blocks_per_sm_))
         if (blocks_waiting()) dispatch(s, dispatched_);
+    first_wave_end_age_ = slots_.warps_loaded();
 }
 
 std::uint64_t IssueScheduler::live_warps() const {
@@ -78,13 +85,13 @@ void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&
         // Warps past the end of a built-in launch, or recorded warps without an access, issue nothing.
         const std::size_t slot = static_cast<std::size_t>(block_slot) * warps_per_block_ + w;
         if (!load(slot, w)) continue;
-        if (age_weights_.on()) {  // a new block is the youngest of its SM
+        if (ranked_) {  // a new block is the youngest of its SM
             // Its rank counts the live warps of older blocks on its scheduler, not its own block's: on
             // the chip a block's warps end together, also when it is left behind.
             std::uint32_t rank = 0;
             for_scheduler_mates(s, slot, [&](std::size_t o) { rank += !same_block(o, slot) && slots_[o].live(); });
             warp_rank_[slot] = rank;
-            slots_[slot].rate = age_weights_.apply(slots_[slot].rate, rank);
+            slots_[slot].rate = age_weighted(slots_[slot].rate, slots_[slot]);
         }
         ++block_left_[block_slot];
         ++sms_[s].live_warps;

@@ -30,9 +30,11 @@ public:
                    WarpSlots& slots);
     // A launch of `blocks` blocks whose warps issue `burst` requests per turn (issue_burst_for),
     // older warps weighted by `age_weight` (warp_age_weight_for; 1: none), a warp passed over on
-    // `miss_wait` turns after a request that missed in L1 (miss_wait_turns_for; 0: none).
+    // `miss_wait` turns after a request that missed in L1 (miss_wait_turns_for; 0: none), and
+    // blocks that read from the L2 weighted by `warm_age_weight` beyond groups of
+    // GpuConfig::warp_age_warm_group (warp_age_warm_weight_for; a group of 0: as the others).
     IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots, std::uint64_t blocks,
-                   std::uint32_t burst, double age_weight = 1, double miss_wait = 0);
+                   std::uint32_t burst, double age_weight = 1, double miss_wait = 0, double warm_age_weight = 1);
 
     // Dispatches the first wave of blocks (GpuConfig::cta_order).
     void first_wave();
@@ -139,7 +141,7 @@ private:
         w.lanes = 0;
         w.stalled = false;
         --sms_[s].live_warps;
-        if (age_weights_.on()) promote_younger(s, w);
+        if (ranked_) promote_younger(s, w);
         return --block_left_[w.block_slot] == 0;
     }
     // The turns the warp in `slot` is passed over after its request k missed: the whole turns, and
@@ -152,8 +154,14 @@ private:
     // its age rank on its scheduler.
     std::uint64_t drawn_rate(const WarpSlot& w, std::uint32_t warp) const {
         const std::uint64_t credit = warp_issue_credit(config_, w.block, warp, redraw_ ? w.k / redraw_ : 0);
-        if (!age_weights_.on()) return credit;
-        return age_weights_.apply(credit, warp_rank_[static_cast<std::size_t>(&w - slots_.data())]);
+        return ranked_ ? age_weighted(credit, w) : credit;
+    }
+    // A rate weighted by the warp's age rank, with the weights of where its block's data comes
+    // from: DRAM for a first-wave block of a launch whose L2 starts cold, the L2 for any other.
+    std::uint64_t age_weighted(std::uint64_t credit, const WarpSlot& w) const {
+        const bool from_l2 = warm_split_ && !(first_wave_cold_ && w.age < first_wave_end_age_);
+        const WarpAgeWeights& weights = from_l2 ? warm_weights_ : age_weights_;
+        return weights.on() ? weights.apply(credit, warp_rank_[static_cast<std::size_t>(&w - slots_.data())]) : credit;
     }
     // Warp `finished` of SM s is done: the younger blocks' warps on its scheduler move up a rank.
     void promote_younger(std::uint32_t s, const WarpSlot& finished);
@@ -193,6 +201,11 @@ private:
     std::uint64_t miss_wait_odds_ = 0;   // its fraction, scaled to 2^64
     std::vector<std::uint32_t> block_left_;  // live warps per block residency slot
     WarpAgeWeights age_weights_;             // rated: older warps first (off when the weight is 1)
+    WarpAgeWeights warm_weights_;            // the same for blocks that read from the L2 (warm_split_)
+    bool warm_split_ = false;                // rated with a warm group: blocks that read from the L2 apart
+    bool ranked_ = false;                    // either table weighs ages: warp_rank_ is kept
+    bool first_wave_cold_ = true;            // the pass's L2 starts cold: its first wave reads DRAM
+    std::uint64_t first_wave_end_age_ = ~0ull;  // warps with a smaller WarpSlot::age: the first wave
     std::vector<std::uint32_t> warp_rank_;   // per warp slot: live warps of older blocks on its scheduler
     std::uint32_t schedulers_ = 1;           // warp schedulers per SM: a warp slot's is its index mod this
     std::vector<SmTurn> sms_;

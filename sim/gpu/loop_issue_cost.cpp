@@ -84,6 +84,11 @@ double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec) {
     return loop_limit_for(config, spec) == LoopLimit::pipe ? kPipeBoundWarpAgeWeight : 1;
 }
 
+double warp_age_warm_weight_for(const GpuConfig& config, const WorkloadSpec* spec) {
+    if (config.warp_age_warm_weight != kWarpAgeWeightAuto) return config.warp_age_warm_weight;
+    return loop_limit_for(config, spec) == LoopLimit::pipe ? kPipeBoundWarmWarpAgeWeight : 1;
+}
+
 double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, std::uint32_t warps_per_sm) {
     if (config.miss_wait_turns != kMissWaitAuto) return config.miss_wait_turns;
     const double cost = loop_issue_cost_for(config, spec);

@@ -38,6 +38,9 @@ LoopLimit loop_limit_for(const GpuConfig& config, const WorkloadSpec* spec);
 // GpuConfig::warp_age_weight as applied: the given weight, or for kWarpAgeWeightAuto
 // kPipeBoundWarpAgeWeight for a loop a pipe limits (loop_limit_for) and 1 for any other.
 double warp_age_weight_for(const GpuConfig& config, const WorkloadSpec* spec);
+// GpuConfig::warp_age_warm_weight as applied: the given weight, or for kWarpAgeWeightAuto
+// kPipeBoundWarmWarpAgeWeight for a loop a pipe limits and 1 for any other.
+double warp_age_warm_weight_for(const GpuConfig& config, const WorkloadSpec* spec);
 // GpuConfig::miss_wait_turns as applied to a launch with `warps_per_sm` resident warps: the given
 // turns, or for kMissWaitAuto the share of a turn a miss makes a warp wait beyond its next turn.
 // A scheduler's round robin comes back to a warp after one pass over its warps, (warps_per_sm /
@@ -52,6 +55,8 @@ double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, st
 // (scripts/warp_age_measure.py on the knee probe's warp ends, tests/data/h200/issue_cost/
 // warp_age_measure.csv; docs/fidelity.md).
 inline constexpr double kPipeBoundWarpAgeWeight = 0.863;
+// The same measured with the loop's data in the L2 (the knee probe started warm).
+inline constexpr double kPipeBoundWarmWarpAgeWeight = 0.591;
 // Measured the same way: how many of a scheduler's oldest warps the H200 keeps together.
 inline constexpr std::uint32_t kPipeBoundWarpAgeGroup = 12;
 
