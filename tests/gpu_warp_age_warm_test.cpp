@@ -172,10 +172,7 @@ TEST(GpuWarpAgeWarm, ChangesHitsNotAccesses) {
     const GpuResult one = simulate_gpu_model(spec, c, RunControl{});
     c.warp_age_warm_weight = 0.5;
     c.warp_age_warm_group = 2;
-    const GpuResult split = simulate_gpu_model(spec, c, RunControl{});
-    EXPECT_EQ(one.ncu.l1_sectors_ld, split.ncu.l1_sectors_ld);
-    EXPECT_EQ(one.ncu.l1_requests_ld, split.ncu.l1_requests_ld);
-    EXPECT_NE(one.ncu.l1_sectors_ld_hit, split.ncu.l1_sectors_ld_hit);
+    test::expect_other_hits_same_accesses(one, simulate_gpu_model(spec, c, RunControl{}));
 }
 
 }  // namespace

@@ -130,10 +130,11 @@ void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& co
         } else {
             const std::uint32_t burst = issue_burst_for(config, run.workload);
             const double age_weight = warp_age_weight_for(config, run.workload);
+            const double warm_age_weight = warp_age_warm_weight_for(config, run.workload);
             const double miss_wait =
                 miss_wait_turns_for(config, run.workload, occupancy.warps_per_block * occupancy.blocks_per_sm);
             IssueScheduler scheduler(pass_config, occupancy, slots, run.blocks, burst, age_weight, miss_wait,
-                                     warp_age_warm_weight_for(config, run.workload));
+                                     warm_age_weight);
             LockstepRun<L1Policy, L2Policy> lockstep(pass_config, slots, scheduler, fronts, front_counters, l2, ctl);
             // On several threads, refills planned ahead let every SM of a chunk run side by side; not
             // where misses delay warps, since the plan is made without the caches.

@@ -8,12 +8,6 @@
 
 namespace cachesim {
 
-IssueScheduler::IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
-                               WarpSlots& slots)
-    : IssueScheduler(config, occupancy, slots, (spec.items() + config.block - 1) / config.block,
-                     issue_burst_for(config, &spec), warp_age_weight_for(config, &spec),
-                     miss_wait_turns_for(config, &spec, occupancy.warps_per_block * occupancy.blocks_per_sm)) {}
-
 IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occupancy, WarpSlots& slots,
                                std::uint64_t blocks, std::uint32_t burst, double age_weight, double miss_wait,
                                double warm_age_weight)

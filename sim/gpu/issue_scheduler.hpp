@@ -14,7 +14,6 @@
 #include "sim/gpu/warp_rate.hpp"
 #include "sim/gpu/warp_slots.hpp"
 #include "sim/rng.hpp"
-#include "traces/workload_spec.hpp"
 
 namespace cachesim {
 
@@ -26,8 +25,6 @@ public:
     // twice as long as 16,384.
     static constexpr std::uint64_t kChunkRounds = 16384;
 
-    IssueScheduler(const WorkloadSpec& spec, const GpuConfig& config, const GpuOccupancy& occupancy,
-                   WarpSlots& slots);
     // A launch of `blocks` blocks whose warps issue `burst` requests per turn (issue_burst_for),
     // older warps weighted by `age_weight` (warp_age_weight_for; 1: none), a warp passed over on
     // `miss_wait` turns after a request that missed in L1 (miss_wait_turns_for; 0: none), and
