@@ -34,7 +34,7 @@ from docgen.sets import (
     ALL_REPORT_SETS, BLOCK_RATES_CMD, BLOCK_RATES_DIR, BLOCK_RATES_OPTIONS, CYCLES_CMD, CYCLES_DIR, CYCLES_NO_LRC_CMD,
     CYCLES_NO_LRC_DIR, CYCLES_SASS_TPC_CMD, CYCLES_SASS_TPC_DIR, FIXED_CMD, FIXED_DIR, L1_FOLD_CMD, L1_FOLD_DIR,
     LOCKSTEP_CMD, LOCKSTEP_DIR, LOCKSTEP_OPTIONS, RATES21_SETS, REPORT_SETS, TURNS_CMD, TURNS_DIR,
-    gen_cycles_latencies, gen_fidelity_overview, gen_fidelity_sets, gen_hit_sources, gen_hit_sources_errors,
+    gen_cycles_latencies, gen_dram_blocks_sets, gen_fidelity_overview, gen_fidelity_sets, gen_hit_sources, gen_hit_sources_errors,
     gen_rates21_groups,
 )
 from docgen.l1_policy import gen_l1_policy_cyclic, gen_l1_policy_fit, gen_l1_policy_strides
@@ -46,7 +46,7 @@ from docgen.timing_fits import (
 from docgen.waves import (
     gen_block_sizes, gen_block_starts, gen_refill_groups, gen_set_rows, gen_wave_groups, gen_wave_sync, gen_waves_probe,
     gen_waves_probe_unroll1, gen_waves_strip, gen_waves_strip_blocks, gen_waves_strip_depth, gen_width_groups,
-    gen_width_warm,
+    gen_width_ties, gen_width_warm,
     gen_widths, gen_progress_replay,
 )
 from docgen.loops import (
@@ -100,6 +100,8 @@ GENERATORS = {
     "widths": gen_widths,
     "width-groups": gen_width_groups,
     "width-warm": gen_width_warm,
+    "width-ties": gen_width_ties,
+    "dram-blocks-sets": gen_dram_blocks_sets,
     "progress-replay": gen_progress_replay,
     "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),
     "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),

@@ -1,7 +1,8 @@
 // Where a block's data comes from picks its age weights (GpuConfig::warp_age_warm_group,
-// warp_age_warm_weight): the first wave of a launch whose L2 starts cold reads from DRAM and takes
-// the group and weight of warp_age_group / warp_age_weight; every later block, and every block of
-// a warm start, reads from the L2 and takes the warm ones. "auto" by what limits the loop; the
+// warp_age_warm_weight): a block that reads from DRAM (by the pass's table, else the first wave
+// of a launch whose L2 starts cold) takes the group and weight of warp_age_group /
+// warp_age_weight; every other block, and every block of a warm start, reads from the L2 and takes
+// the warm ones. "auto" by what limits the loop; the
 // same counters on several threads; off by default.
 #include <gtest/gtest.h>
 
@@ -105,6 +106,23 @@ TEST(GpuWarpAgeWarm, TheWarmGroupIsItsOwn) {
     EXPECT_EQ(sm.slots[0].rate, expected_rate(c, 0, 0.25, 0));
     EXPECT_EQ(sm.slots[1].rate, expected_rate(c, 1, 0.25, 0));
     EXPECT_EQ(sm.slots[2].rate, expected_rate(c, 2, 0.25, 1));
+}
+
+// A pass's table of the blocks that read from DRAM (GpuConfig::pass_dram_blocks) decides instead
+// of the first wave: a first-wave block it names as reading from the L2 takes the warm weight, and
+// a later block it names as reading from DRAM the cold one.
+TEST(GpuWarpAgeWarm, ThePassTableOfDramBlocksDecides) {
+    GpuConfig c = one_sm();
+    const std::vector<std::uint8_t> dram = {1, 0, 1, 1, 0};
+    c.pass_dram_blocks = &dram;
+    OneSm sm(c, 5);
+    EXPECT_EQ(sm.slots[0].rate, expected_rate(c, 0, 0.5, 0));
+    EXPECT_EQ(sm.slots[1].rate, expected_rate(c, 1, 0.25, 1));
+    EXPECT_EQ(sm.slots[2].rate, expected_rate(c, 2, 0.5, 2));
+    const std::size_t freed = run_until_a_block_ends(sm.scheduler);
+    sm.scheduler.dispatch_next(0);
+    ASSERT_EQ(sm.slots[freed].block, 3u);
+    EXPECT_EQ(sm.slots[freed].rate, expected_rate(c, 3, 0.5, 2));
 }
 
 // Without a warm group every block takes the one weight, whatever warp_age_warm_weight says.

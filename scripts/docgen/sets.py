@@ -158,6 +158,44 @@ def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS, g
     return text + "\n" + "\n".join(out) + "\n"
 
 
+DRAM_BLOCKS_DIR = "tests/data/dram_blocks"
+DRAM_BLOCKS_CMD = "scripts/dram_blocks_sets.sh --jobs 2"
+# (GPU, set, kernel, compilation): the launches whose loops take the age weight
+DRAM_BLOCKS_PARTS = [
+    ("h200", "heldout", "stencil", "index32"), ("h200", "heldout", "stencil", "unroll1"),
+    ("h200", "heldout21", "matmul", "index32"), ("h200", "fresh", "stencil", "index32"),
+    ("h200", "fresh-21", "matmul", "index32"), ("h200", "fresh2", "stencil", "index32"),
+    ("h200", "fresh2", "stencil", "unroll1"), ("h200", "fresh2-21", "matmul", "index32"),
+    ("h100", "heldout", "stencil", "index32"), ("h100", "heldout", "stencil", "unroll1"),
+    ("h100", "heldout", "matmul", "index32")]
+
+
+def gen_dram_blocks_sets():
+    """fidelity.md: the warm group for the blocks that read from the L2 (first reads) on every set's
+    launches whose loops take the age weight, beside the presets' rows of the same launches."""
+    out = ["| GPU | set | kernel, compilation | runs | L1 within 3: presets / warm group | L1 beyond 6 | "
+           "mean \\|L1 error\\| | best schedule within 1 by L1 | by L2 |", "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    used = []
+    for gpu, set_name, kernel, variant in DRAM_BLOCKS_PARTS:
+        path = "{}/{}/{}_{}_{}.csv".format(DRAM_BLOCKS_DIR, gpu, set_name, kernel, variant)
+        if not os.path.exists(os.path.join(ROOT, path)):
+            continue
+        used.append(path)
+        model = read_csv(path)
+        keys = {r["line"] for r in model}
+        presets = [r for r in read_csv(report_path(gpu, set_name, kernel)) if r["line"] in keys]
+        pair = [target_counts(presets), target_counts(model)]
+        means = [mean_l1_error(presets), mean_l1_error(model)]
+        out.append("| {} | {} | {}, {} | {} | {} / {} | {} / {} | {:.2f} / {:.2f} | {} / {} of {} | {} / {} of {} |".format(
+            gpu, set_name, kernel, variant, pair[1]["runs"], pair[0]["l1_3"], pair[1]["l1_3"], pair[0]["l1_6"],
+            pair[1]["l1_6"], means[0], means[1], pair[0]["best"][1], pair[1]["best"][1], pair[1]["best"][0],
+            pair[0]["best"][2], pair[1]["best"][2], pair[1]["best"][0]))
+    return (note("`{}` (cachesim compare's joined CSVs `{}`), each beside the presets' rows of the same launches in "
+                 "`tests/data/GPU/fidelity_report_SET_KERNEL.csv`; each cell: the presets / the warm group by first "
+                 "reads".format(DRAM_BLOCKS_CMD, "`, `".join(used) or "(none yet)"))
+            + "\n" + "\n".join(out) + "\n")
+
+
 SET_NAMES = {"training": "training (the fit's own rows)", "heldout": "held-out", "fresh": "fresh",
              "fresh2": "second fresh"}
 

@@ -1,6 +1,10 @@
 """Every launch of a set, the wave probes and what an SM's blocks do wave by wave."""
 
-from docgen.common import H200, L1R, L2R, M, S, note, num, read_csv
+import csv
+import gzip
+import os
+
+from docgen.common import H200, L1R, L2R, M, ROOT, S, note, num, read_csv
 from docgen.sets import OTHER, l1_error, report_path
 
 
@@ -325,39 +329,85 @@ def gen_width_groups():
 
 WIDTH_WARM_CMD = ("scripts/wave_groups_report.py --chip {0}/width_ends_index32.csv.gz --compilation index32 "
                   "--ncu {0}/width_ends_ncu.csv --rows {0}/width_ends_rows.csv "
-                  "--model 'warm_group=--warp-age-warm-group 6' --jobs 2 --out {0}/width_groups_warm.csv")
+                  "--model 'warm_group=--warp-age-warm-group 6 --warp-age-dram-blocks first-wave' --jobs 2 "
+                  "--out {0}/width_groups_warm.csv")
+WIDTH_DRAM_CMD = ("scripts/wave_groups_report.py --chip {0}/width_ends_index32.csv.gz --compilation index32 "
+                  "--ncu {0}/width_ends_ncu.csv --rows {0}/width_ends_rows.csv "
+                  "--model 'first_reads=--warp-age-warm-group 6 --warp-age-dram-blocks first-reads' --jobs 2 "
+                  "--out {0}/width_groups_dram.csv")
+
+
+def width_rows(name, source):
+    """(schedule, depth, width, height) -> the row of `source` in BLOCK_SIZES/name."""
+    return {(r["schedule"], int(r["depth"]), int(r["width"]), int(r["height"])): r
+            for r in read_csv(BLOCK_SIZES + "/" + name) if r["source"] == source}
 
 
 def gen_width_warm():
     """The 32-bit width probes with the warm group (6, weight 0.591 from the knee probe started warm)
-    for the later waves, beside the presets: the L1 and how many later blocks end alone."""
-    presets = {}
-    for r in read_csv(BLOCK_SIZES + "/width_groups.csv"):
-        presets[(r["schedule"], int(r["depth"]), int(r["width"]), int(r["height"]), r["source"])] = r
-    warm = {}
-    for r in read_csv(BLOCK_SIZES + "/width_groups_warm.csv"):
-        warm[(r["schedule"], int(r["depth"]), int(r["width"]), int(r["height"]), r["source"])] = r
-    out = ["| schedule | launch (block 128) | the chip: L1 % · later blocks alone | the presets: L1 error · alone "
-           "| warm group: L1 error · alone |", "|---|---|---|---|---|"]
-    errors = {"preset": [], "warm_group": []}
-    keys = sorted({k[:4] for k in warm}, key=lambda k: (k[0] != "linear", k[1], k[2]))
-    for schedule, depth, width, height in keys:
-        chip = warm[(schedule, depth, width, height, "chip")]
+    for the blocks that read from the L2, by either rule for which those are, beside the presets:
+    the L1 and how many later blocks end alone."""
+    chip = width_rows("width_groups_warm.csv", "chip")
+    models = (("the presets", width_rows("width_groups.csv", "preset")),
+              ("warm group, first wave", width_rows("width_groups_warm.csv", "warm_group")),
+              ("warm group, first reads", width_rows("width_groups_dram.csv", "first_reads")))
+    out = ["| schedule | launch (block 128) | the chip: L1 % · later blocks alone | "
+           + " | ".join("{}: L1 error · alone".format(label) for label, _ in models) + " |",
+           "|---|---|---|" + "---|" * len(models)]
+    errors = {label: [] for label, _ in models}
+    for key in sorted(chip, key=lambda k: (k[0] != "linear", k[1], k[2])):
+        schedule, depth, width, height = key
         cells = []
-        for source, table in (("preset", presets), ("warm_group", warm)):
-            r = table[(schedule, depth, width, height, source)]
-            error = float(r["l1"]) - float(chip["l1"])
-            errors[source].append(abs(error))
-            cells.append("{:+.1f} · {}".format(error, r["later_alone"]))
+        for label, table in models:
+            error = float(table[key]["l1"]) - float(chip[key]["l1"])
+            errors[label].append(abs(error))
+            cells.append("{:+.1f} · {}".format(error, table[key]["later_alone"]))
         out.append("| `{}` | {} d{} | {:.1f} · {} | {} |".format(
-            schedule, grid_label(width, height), depth, float(chip["l1"]), chip["later_alone"], " | ".join(cells)))
+            schedule, grid_label(width, height), depth, float(chip[key]["l1"]), chip[key]["later_alone"],
+            " | ".join(cells)))
     summary = "; ".join("{}: mean \\|L1 error\\| {:.2f}, {} of {} within 3 points, {} beyond 6".format(
-        label, sum(e) / len(e), sum(x <= 3 for x in e), len(e), sum(x > 6 for x in e))
-        for label, e in (("The presets", errors["preset"]), ("the warm group", errors["warm_group"])))
-    return (note("`{0}/width_groups_warm.csv`, written by `{1}`, beside the presets' rows of `{0}/width_groups.csv` "
-                 "(the table above; the chip's width_ends launches, in no set). Errors against the chip's profiled "
-                 "launch; alone: the share of the later waves' blocks that end alone (wave_groups_report.py). {2}"
-                 .format(BLOCK_SIZES, WIDTH_WARM_CMD.format(BLOCK_SIZES), summary))
+        label[0].upper() + label[1:], sum(e) / len(e), sum(x <= 3 for x in e), len(e), sum(x > 6 for x in e))
+        for label, e in errors.items())
+    return (note("`{0}/width_groups_warm.csv`, written by `{1}`, and `{0}/width_groups_dram.csv`, by `{2}`, beside "
+                 "the presets' rows of `{0}/width_groups.csv` (the chip's width_ends launches, in no set). Errors "
+                 "against the chip's profiled launch; alone: the share of the later waves' blocks that end alone "
+                 "(wave_groups_report.py). {3}"
+                 .format(BLOCK_SIZES, WIDTH_WARM_CMD.format(BLOCK_SIZES), WIDTH_DRAM_CMD.format(BLOCK_SIZES),
+                         summary))
+            + "\n" + "\n".join(out) + "\n")
+
+
+def gen_width_ties():
+    """The chip's GPU-wide ties at the width layouts: per wave of 132 x 16 blocks (in launch order),
+    the share of blocks whose last warp ends on a %globaltimer reading (steps of 32 ns) shared by
+    at least 8 blocks of the launch."""
+    ends = {}
+    with gzip.open(os.path.join(ROOT, BLOCK_SIZES, "width_ends_index32.csv.gz"), "rt") as f:
+        for r in csv.DictReader(f):
+            key = (r["schedule"], int(r["depth"]), int(r["width"]), int(r["height"]))
+            block, end = int(r["block"]), int(r["end_ns"])
+            launch = ends.setdefault(key, {})
+            launch[block] = max(launch.get(block, 0), end)
+    wave = 132 * 16
+    out = ["| launch (block 128) | B's column strips | `column:128`: share of each wave's blocks in ties of 8 or more "
+           "| `linear`: the same |", "|---|---:|---|---|"]
+    for depth, width, height in sorted({k[1:] for k in ends}, key=lambda k: (k[0], k[1])):
+        cells = []
+        for schedule in ("column:128", "linear"):
+            launch = ends[(schedule, depth, width, height)]
+            readings = {}
+            for end in launch.values():
+                readings[end] = readings.get(end, 0) + 1
+            shares = []
+            for first in range(0, len(launch), wave):
+                blocks = range(first, min(len(launch), first + wave))
+                shares.append(sum(readings[launch[b]] >= 8 for b in blocks) / len(blocks))
+            cells.append(" ".join("{:.2f}".format(x) for x in shares))
+        out.append("| {} d{} | {} | {} |".format(grid_label(width, height), depth, width // 128, " | ".join(cells)))
+    return (note("`{}/width_ends_index32.csv.gz` (`scripts/device_progress.sh width_ends`: gpubench `--warp-ends`, "
+                 "the 32-bit build, each warp's `%globaltimer` after its loop, in steps of 32 ns): a block ends with "
+                 "its last warp; per wave of 132 x 16 blocks in launch order, the share whose end reading at least 8 "
+                 "of the launch's blocks share".format(BLOCK_SIZES))
             + "\n" + "\n".join(out) + "\n")
 
 

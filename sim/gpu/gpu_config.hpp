@@ -33,6 +33,13 @@ enum class CtaRefill : std::uint8_t {
     sm_order,  // SM index order, which replays the first wave's placement exactly in every wave
 };
 
+// Which blocks take the age group and weight of a loop that reads from DRAM
+// (GpuConfig::warp_age_warm_group; dram_blocks.hpp).
+enum class WarpAgeDramBlocks : std::uint8_t {
+    first_reads,  // blocks most of whose reads are of lines first read by a block still resident
+    first_wave,   // the blocks of a cold launch's first wave
+};
+
 // Whose rate a warp takes (GpuConfig::warp_rate_spread): its own, or its block's.
 enum class WarpRateScope : std::uint8_t {
     warp,   // every warp of a block draws its own rate (a block's warps drift apart too)
@@ -125,6 +132,11 @@ inline constexpr EnumChoice<SetIndex> kSetIndexChoices[] = {
 inline constexpr EnumChoice<CtaRefill> kCtaRefillChoices[] = {
     {CtaRefill::shuffled, "shuffled", "a seeded random order per round, as timing decides on the chip"},
     {CtaRefill::sm_order, "sm-order", "SM index order: every wave repeats the first wave's placement"},
+};
+inline constexpr EnumChoice<WarpAgeDramBlocks> kWarpAgeDramBlocksChoices[] = {
+    {WarpAgeDramBlocks::first_reads, "first-reads",
+     "blocks most of whose reads are of lines first read by a block at most one GPU-full of blocks before"},
+    {WarpAgeDramBlocks::first_wave, "first-wave", "the blocks of a cold launch's first wave"},
 };
 inline constexpr EnumChoice<WarpRateScope> kWarpRateScopeChoices[] = {
     {WarpRateScope::warp, "warp", "each warp draws its own rate"},
@@ -307,13 +319,14 @@ struct GpuConfig {
     // warp_age_weight times the one before it. 1: every older block's warp weighs.
     std::uint32_t warp_age_group = 1;
     // The group and weight of blocks whose loop reads its data from the L2 rather than DRAM: with
-    // its data in the L2 a lone warp runs faster and a scheduler keeps fewer warps at its pace. A
-    // block of a launch's first wave reads from DRAM when the L2 starts cold; every later block,
-    // and every block of a warm start, from the L2. 0: every block takes warp_age_group and
-    // warp_age_weight. warp_age_warm_weight kWarpAgeWeightAuto: the weight measured warm for loops
-    // a pipe limits, 1 for the others (loop_issue_cost.hpp).
+    // its data in the L2 a lone warp runs faster and a scheduler keeps fewer warps at its pace.
+    // Which blocks read from DRAM when the L2 starts cold: warp_age_dram_blocks; every block of a
+    // warm start reads from the L2. 0: every block takes warp_age_group and warp_age_weight.
+    // warp_age_warm_weight kWarpAgeWeightAuto: the weight measured warm for loops a pipe limits, 1
+    // for the others (loop_issue_cost.hpp).
     std::uint32_t warp_age_warm_group = 0;
     double warp_age_warm_weight = 0;  // kWarpAgeWeightAuto
+    WarpAgeDramBlocks warp_age_dram_blocks = WarpAgeDramBlocks::first_reads;
     // Loops whose warps wait for memory (rounds under loose round robin): a warp whose request
     // misses in L1 is passed over on its next X turns, X a whole number of turns plus one more
     // with the probability of its fraction (drawn per warp and request, seeded). 0: a miss costs a
@@ -362,6 +375,9 @@ struct GpuConfig {
     // Set by the run for each pass, not an option: the pass starts with the L2 holding its
     // launch's data (the measured pass of a warm start), so its first wave reads from the L2 too.
     bool pass_l2_warm = false;
+    // Set by the run for each pass, not an option: per block of a built-in launch, whether it
+    // reads from DRAM (warp_age_dram_blocks first-reads, dram_blocks.hpp); null: by the first wave.
+    const std::vector<std::uint8_t>* pass_dram_blocks = nullptr;
     // Count the L1's read hits by the warp that brought the sector (GpuResult::l1_hit_sources,
     // l1_hit_sources.hpp): 16 bytes per L1 sector of every SM, and 10-15% more time.
     bool count_l1_hit_sources = false;

@@ -530,14 +530,15 @@ std::vector<GpuParameter> make_table() {
                              only("h100", M, "12: measured on the H200 (see the h200 preset), not on the H100")}});
     t.push_back({.option = "warp-age-warm-group", .report_key = "warp_age_warm_group", .field = "warp_age_warm_group",
                  .group = "Scheduling", .type = P::count, .range = "0..64", .min = 0, .max = 64,
-                 .help = "with the age weight: the group of blocks whose loop reads from the L2 (every block after "
-                         "the first wave of a cold start, every block of a warm one), the ranks beyond it weighted "
+                 .help = "with the age weight: the group of blocks whose loop reads from the L2 (those "
+                         "--warp-age-dram-blocks does not name, every block of a warm start), the ranks beyond it weighted "
                          "by --warp-age-warm-weight (the H200's 32-bit loop started warm: 6); 0: every block takes "
                          "--warp-age-group and --warp-age-weight",
                  .get = get_number<&GpuConfig::warp_age_warm_group>, .set = set_count32<&GpuConfig::warp_age_warm_group>,
                  .sources = {every(A, "0: one group and weight, wherever a block's data comes from (6, measured "
-                                      "on the H200's knee probe started warm, leaves the 32-bit column:128 14-38 "
-                                      "points low: docs/fidelity.md)")}});
+                                      "on the H200's knee probe started warm, puts the 32-bit naive order right "
+                                      "but the held-out 1536^3 launch at block 96 5-18 points low: "
+                                      "docs/fidelity.md)")}});
     t.push_back({.option = "warp-age-warm-weight", .report_key = "warp_age_warm_weight", .field = "warp_age_warm_weight",
                  .group = "Scheduling", .type = P::text, .range = "auto or above 0 to 1",
                  .help = "with --warp-age-warm-group: the age weight of blocks whose loop reads from the L2; W, or "
@@ -553,6 +554,17 @@ std::vector<GpuParameter> make_table() {
                                       "before it, from the knee probe's warp ends started with its arrays in the L2 "
                                       "(scripts/warp_age_measure.py, "
                                       "tests/data/h200/issue_cost/warp_age_measure_warm_index32.csv)")}});
+    t.push_back({.option = "warp-age-dram-blocks", .report_key = "warp_age_dram_blocks",
+                 .field = "warp_age_dram_blocks", .group = "Scheduling", .type = P::choice,
+                 .choices = texts(kWarpAgeDramBlocksChoices),
+                 .help = "with --warp-age-warm-group, when the L2 starts cold: which blocks read from DRAM and take "
+                         "--warp-age-group and --warp-age-weight (the others take the warm group and weight)",
+                 .get = get_choice<&GpuConfig::warp_age_dram_blocks, kWarpAgeDramBlocksChoices>,
+                 .set = set_choice<&GpuConfig::warp_age_dram_blocks, kWarpAgeDramBlocksChoices>,
+                 .sources = {every(A, "first-reads: a block most of whose sampled reads are of lines first read "
+                                      "(in launch order) by a block at most one GPU-full of blocks before it "
+                                      "(SMs x blocks per SM: still resident); half assumed. Chosen over "
+                                      "first-wave on the 20 32-bit width probes, in no set (docs/fidelity.md)")}});
     t.push_back({.option = "miss-wait-turns", .report_key = "miss_wait_turns", .field = "miss_wait_turns",
                  .group = "Scheduling", .type = P::text, .range = "auto or 0..64",
                  .help = "lrr: a warp whose request misses in L1 is passed over on its next X turns (a fraction: "

@@ -34,6 +34,7 @@ IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occu
     warm_split_ = rated_ && config.warp_age_warm_group > 0;
     if (warm_split_) warm_weights_.configure(warm_age_weight, config.warp_age_warm_group, max_rank);
     first_wave_cold_ = !config.pass_l2_warm;
+    if (warm_split_) dram_blocks_ = config.pass_dram_blocks;
     ranked_ = age_weights_.on() || warm_weights_.on();
     if (ranked_) warp_rank_.assign(static_cast<std::size_t>(config.sms) * warps_per_sm_, 0);
     sms_.assign(config.sms, SmTurn{});

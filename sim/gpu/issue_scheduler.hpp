@@ -154,9 +154,12 @@ private:
         return ranked_ ? age_weighted(credit, w) : credit;
     }
     // A rate weighted by the warp's age rank, with the weights of where its block's data comes
-    // from: DRAM for a first-wave block of a launch whose L2 starts cold, the L2 for any other.
+    // from: DRAM for the blocks the pass's table names (else for a first-wave block of a launch
+    // whose L2 starts cold), the L2 for any other.
     std::uint64_t age_weighted(std::uint64_t credit, const WarpSlot& w) const {
-        const bool from_l2 = warm_split_ && !(first_wave_cold_ && w.age < first_wave_end_age_);
+        const bool from_dram = dram_blocks_ ? (*dram_blocks_)[w.block] != 0
+                                            : first_wave_cold_ && w.age < first_wave_end_age_;
+        const bool from_l2 = warm_split_ && !from_dram;
         const WarpAgeWeights& weights = from_l2 ? warm_weights_ : age_weights_;
         return weights.on() ? weights.apply(credit, warp_rank_[static_cast<std::size_t>(&w - slots_.data())]) : credit;
     }
@@ -200,6 +203,7 @@ private:
     WarpAgeWeights age_weights_;             // rated: older warps first (off when the weight is 1)
     WarpAgeWeights warm_weights_;            // the same for blocks that read from the L2 (warm_split_)
     bool warm_split_ = false;                // rated with a warm group: blocks that read from the L2 apart
+    const std::vector<std::uint8_t>* dram_blocks_ = nullptr;  // GpuConfig::pass_dram_blocks
     bool ranked_ = false;                    // either table weighs ages: warp_rank_ is kept
     bool first_wave_cold_ = true;            // the pass's L2 starts cold: its first wave reads DRAM
     std::uint64_t first_wave_end_age_ = ~0ull;  // warps with a smaller WarpSlot::age: the first wave
