@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|width_ends|width_ends64|block_starts]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts]. Writes under $OUT
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
@@ -64,6 +64,10 @@
 #   blocks of an SM read the same columns of B and start together, wave after wave
 #   width_ends.tar                      width_ends/width_ends_index32.csv.gz, width_ends_ncu.csv
 #                                       and width_ends_rows.csv (as wave_ends)
+#   tile_ends: the same for the 32-bit build at 1280^3 with blocks of 96 (in no set), six orders:
+#   whether orders whose blocks share one array's recently first-read lines end together
+#   tile_ends.tar                       tile_ends/tile_ends_index32.csv.gz, tile_ends_ncu.csv and
+#                                       tile_ends_rows.csv (as wave_ends)
 #   width_ends64: the same launches of the 64-bit build (a loop the issue port limits)
 #   width_ends64.tar                    width_ends64/width_ends64_index64.csv.gz, width_ends64_ncu.csv
 #                                       and width_ends64_rows.csv
@@ -78,7 +82,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|width_ends|width_ends64|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -225,6 +229,14 @@ if [ "$MODE" = width_ends ] || [ "$MODE" = width_ends64 ]; then
   WIDTHS=(--kernel matmul --size 640x2560,1280x1280,2560x640,512x4096,2048x1024 --depth 512,640 --blocks 128
           --schedules column:128,linear --variants "$VARIANT")
   ends_with_ncu "$MODE" WIDTHS
+  pack_logs
+  exit 0
+fi
+
+if [ "$MODE" = tile_ends ]; then
+  TILES=(--kernel matmul --size 1280x1280 --depth 1280 --blocks 96
+         --schedules linear,column:8,column:16,column:128,tiled:32x32,morton --variants index32)
+  ends_with_ncu tile_ends TILES
   pack_logs
   exit 0
 fi

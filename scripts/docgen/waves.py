@@ -377,37 +377,69 @@ def gen_width_warm():
             + "\n" + "\n".join(out) + "\n")
 
 
-def gen_width_ties():
-    """The chip's GPU-wide ties at the width layouts: per wave of 132 x 16 blocks (in launch order),
-    the share of blocks whose last warp ends on a %globaltimer reading (steps of 32 ns) shared by
-    at least 8 blocks of the launch."""
+def block_end_ties(path, key_fields, wave):
+    """Per launch (the values of key_fields) of a --warp-ends file: per wave of `wave` blocks in launch
+    order, the share of blocks whose end (their last warp's %globaltimer reading) at least 8 of the
+    launch's blocks share."""
     ends = {}
-    with gzip.open(os.path.join(ROOT, BLOCK_SIZES, "width_ends_index32.csv.gz"), "rt") as f:
+    with gzip.open(os.path.join(ROOT, path), "rt") as f:
         for r in csv.DictReader(f):
-            key = (r["schedule"], int(r["depth"]), int(r["width"]), int(r["height"]))
+            launch = ends.setdefault(tuple(r[k] for k in key_fields), {})
             block, end = int(r["block"]), int(r["end_ns"])
-            launch = ends.setdefault(key, {})
             launch[block] = max(launch.get(block, 0), end)
-    wave = 132 * 16
+    shares = {}
+    for key, launch in ends.items():
+        readings = {}
+        for end in launch.values():
+            readings[end] = readings.get(end, 0) + 1
+        shares[key] = [sum(readings[launch[b]] >= 8 for b in range(first, min(len(launch), first + wave)))
+                       / (min(len(launch), first + wave) - first) for first in range(0, len(launch), wave)]
+    return shares
+
+
+TIES_NOTE = ("a block ends with its last warp; per wave in launch order, the share of blocks whose end reading "
+             "(`%globaltimer`, steps of 32 ns) at least 8 of the launch's blocks share")
+
+
+def gen_width_ties():
+    """The chip's GPU-wide ties at the width layouts, per wave of 132 x 16 blocks."""
+    path = BLOCK_SIZES + "/width_ends_index32.csv.gz"
+    shares = block_end_ties(path, ("schedule", "depth", "width", "height"), 132 * 16)
     out = ["| launch (block 128) | B's column strips | `column:128`: share of each wave's blocks in ties of 8 or more "
            "| `linear`: the same |", "|---|---:|---|---|"]
-    for depth, width, height in sorted({k[1:] for k in ends}, key=lambda k: (k[0], k[1])):
-        cells = []
-        for schedule in ("column:128", "linear"):
-            launch = ends[(schedule, depth, width, height)]
-            readings = {}
-            for end in launch.values():
-                readings[end] = readings.get(end, 0) + 1
-            shares = []
-            for first in range(0, len(launch), wave):
-                blocks = range(first, min(len(launch), first + wave))
-                shares.append(sum(readings[launch[b]] >= 8 for b in blocks) / len(blocks))
-            cells.append(" ".join("{:.2f}".format(x) for x in shares))
-        out.append("| {} d{} | {} | {} |".format(grid_label(width, height), depth, width // 128, " | ".join(cells)))
-    return (note("`{}/width_ends_index32.csv.gz` (`scripts/device_progress.sh width_ends`: gpubench `--warp-ends`, "
-                 "the 32-bit build, each warp's `%globaltimer` after its loop, in steps of 32 ns): a block ends with "
-                 "its last warp; per wave of 132 x 16 blocks in launch order, the share whose end reading at least 8 "
-                 "of the launch's blocks share".format(BLOCK_SIZES))
+    for depth, width, height in sorted({k[1:] for k in shares}, key=lambda k: (int(k[0]), int(k[1]))):
+        cells = [" ".join("{:.2f}".format(x) for x in shares[(schedule, depth, width, height)])
+                 for schedule in ("column:128", "linear")]
+        out.append("| {} d{} | {} | {} |".format(grid_label(int(width), int(height)), depth, int(width) // 128,
+                                                 " | ".join(cells)))
+    return (note("`{}` (`scripts/device_progress.sh width_ends`: gpubench `--warp-ends`, the 32-bit build): {} (waves "
+                 "of 132 x 16 blocks)".format(path, TIES_NOTE))
+            + "\n" + "\n".join(out) + "\n")
+
+
+TILE_ENDS = H200 + "/tile_ends"
+TILE_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/tile_ends_index32.csv.gz --compilation index32 "
+                   "--ncu {0}/tile_ends_ncu.csv --rows {0}/tile_ends_rows.csv --model 'preset=' "
+                   "--model 'first_reads=--warp-age-warm-group 6' --jobs 2 --out {0}/tile_groups.csv")
+
+
+def gen_tile_ends():
+    """The 32-bit 1280^3 matmul at block 96: the chip's ties per wave and L1 beside the presets' and
+    the warm group's by first reads."""
+    shares = block_end_ties(TILE_ENDS + "/tile_ends_index32.csv.gz", ("schedule",), 132 * 21)
+    rows = {(r["schedule"], r["source"]): r for r in read_csv(TILE_ENDS + "/tile_groups.csv")}
+    out = ["| schedule | the chip: ties per wave | L1 % · later blocks alone | the presets: L1 error · alone "
+           "| warm group, first reads: L1 error · alone |", "|---|---|---|---|---|"]
+    for (schedule,) in shares:
+        chip = rows[(schedule, "chip")]
+        cells = ["{:+.1f} · {}".format(float(rows[(schedule, s)]["l1"]) - float(chip["l1"]),
+                                       rows[(schedule, s)]["later_alone"]) for s in ("preset", "first_reads")]
+        out.append("| `{}` | {} | {:.1f} · {} | {} |".format(
+            schedule, " ".join("{:.2f}".format(x) for x in shares[(schedule,)]), float(chip["l1"]),
+            chip["later_alone"], " | ".join(cells)))
+    return (note("`{0}/tile_ends_index32.csv.gz` (`scripts/device_progress.sh tile_ends`; in no set): {1} (waves of "
+                 "132 x 21 blocks); L1 and later blocks ending alone from `{0}/tile_groups.csv`, written by `{2}` "
+                 "(errors against the chip's profiled launch)".format(TILE_ENDS, TIES_NOTE, TILE_GROUPS_CMD.format(TILE_ENDS)))
             + "\n" + "\n".join(out) + "\n")
 
 
