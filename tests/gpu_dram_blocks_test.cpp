@@ -61,5 +61,20 @@ TEST(GpuDramBlocks, BlocksThatSpanRows) {
     EXPECT_EQ(blocks_reading_dram(spec, 128, 32, 3, 1, 128, 32), (std::vector<std::uint8_t>{1, 1, 0}));
 }
 
+// A stencil's write is not a read. A 1x4 box at 128 columns: block b (row b, 4 warps of one line
+// each) reads rows b-2 to b+1 (clamped), row r first read by block r-1 (its last tap). With
+// recent 1, a middle block's rows b and b+1 are recent, two of its four loads: half, not more,
+// so it reads from the L2; counting its write (a line only it touches) would tip it over. Blocks
+// 0 and 1 read only rows first read by block 0 or themselves.
+TEST(GpuDramBlocks, AStencilsWriteIsNotSampled) {
+    WorkloadSpec spec;
+    spec.kind = WorkloadKind::stencil;
+    spec.width = 128;
+    spec.height = 8;
+    spec.stencil_w = 1;
+    spec.stencil_h = 4;
+    EXPECT_EQ(blocks_reading_dram(spec, 128, 32, 8, 1, 128, 32), (std::vector<std::uint8_t>{1, 1, 0, 0, 0, 0, 0, 0}));
+}
+
 }  // namespace
 }  // namespace cachesim

@@ -26,8 +26,8 @@ std::vector<std::uint8_t> blocks_reading_dram(const WorkloadSpec& spec, std::uin
                                               std::uint32_t warp_size, std::uint64_t blocks, std::uint64_t recent,
                                               std::uint32_t line_bytes, std::uint32_t sector_bytes) {
     std::vector<std::uint8_t> dram(blocks, 0);
-    // A matmul item's last access writes C; a stencil item only loads.
-    const std::uint32_t loads = spec.accesses_per_item() - (spec.kind == WorkloadKind::matmul ? 1 : 0);
+    // Both built-in kernels end an item with its one write (C, or the stencil's output).
+    const std::uint32_t loads = spec.accesses_per_item() - 1;
     if (loads == 0 || block_threads == 0 || warp_size == 0) return dram;
     const std::vector<std::uint32_t> samples = sampled_loads(loads);
     std::uint64_t span = 0;
