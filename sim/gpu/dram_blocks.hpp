@@ -14,11 +14,12 @@
 namespace cachesim {
 
 // Per block of `blocks` (in launch order, `block_threads` threads each, warps of `warp_size`
-// lanes): 1 when more than half of its sampled load sectors lie in lines (`line_bytes`) whose first
-// reader, in launch order, is at most `recent` blocks before it (itself included). The samples
-// are every lane's address at 8 pairs of consecutive loads spread over a work item's loads (a
-// matmul's A and B reads of one k), the sectors (`sector_bytes`, 0: whole lines) of each warp's request counted
-// once. Work items only: the launch's own order, not its timing, decides.
+// lanes): 1 when more than half of its sampled load sectors lie in lines (`line_bytes`) whose
+// first reader, in launch order, is at most `recent` blocks before it (itself included). The
+// samples are every lane's address at 8 pairs of consecutive loads spread over a work item's
+// loads (a matmul's A and B reads of one k; never the item's closing write), the sectors
+// (`sector_bytes`, 0: whole lines) of each warp's request counted once. The launch's own order
+// decides, not its timing.
 std::vector<std::uint8_t> blocks_reading_dram(const WorkloadSpec& spec, std::uint32_t block_threads,
                                               std::uint32_t warp_size, std::uint64_t blocks, std::uint64_t recent,
                                               std::uint32_t line_bytes, std::uint32_t sector_bytes);
