@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts]. Writes under $OUT
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
@@ -14,6 +14,9 @@
 #   knee_ends_warm: the same warp ends of the knee's first layout at 12 and 16 warps a scheduler,
 #   each launch started with its arrays in the L2 (gpubench --warm-l2; no profiled launches)
 #   knee_ends_warm_<compilation>.csv.gz as knee_ends
+#   knee_ends_warm_orders: the knee's 128x2112 (16 warps a scheduler), 32-bit build, started warm, in
+#   three orders: whether the pace of the blocks an SM leaves behind depends on which blocks share
+#   knee_ends_warm_orders_<schedule>.csv.gz as knee_ends (schedule with ':' as '-')
 #   probe (default):
 #   progress_<schedule>_<block>.csv.gz  per warp: launch, block, warp, SM, warp slot, times (ns)
 #   progress_ncu.csv                    ncu's raw page, one row per profiled launch
@@ -82,7 +85,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -110,6 +113,20 @@ if [ "$MODE" = ends ]; then
     >"$OUT/logs/ncu_ends.csv" 2>"$OUT/logs/ncu_ends.log"
   echo "rc=$?"
   ncu_raw_rows "$OUT/logs/ncu_ends.csv" "$OUT/ends_ncu.csv"
+  pack_logs
+  exit 0
+fi
+
+if [ "$MODE" = knee_ends_warm_orders ]; then
+  GPUBENCH=build-device/apps/gpubench/gpubench
+  for schedule in linear tiled:32x32 column:32; do
+    name=${schedule//:/-}
+    "$GPUBENCH" --kernel matmul --size 128x2112 --depth 3072 --blocks 128 --schedules "$schedule" --variants index32 \
+      --counters none --reps 1 --warmup 1 --placement-reps 2 --warm-l2 --no-check \
+      --warp-ends "$OUT/ends_$name.csv" --out "$OUT/logs/times_warm_orders_$name.csv" 2>>"$OUT/logs/ends.log"
+    echo "warm warp ends $schedule rc=$?"
+    gzip -9 <"$OUT/ends_$name.csv" >"$OUT/knee_ends_warm_orders_$name.csv.gz" && rm -f "$OUT/ends_$name.csv"
+  done
   pack_logs
   exit 0
 fi

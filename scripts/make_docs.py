@@ -52,7 +52,7 @@ from docgen.waves import (
 from docgen.loops import (
     gen_block_warp_ends, gen_depth_probe, gen_knee, gen_knee_ends, gen_knee_latency, gen_knee_rounds,
     gen_loop_counters_compare, gen_loop_limits, gen_loop_o1, gen_next_wave_groups, gen_recorded_loop,
-    gen_warp_age_measure, gen_warp_age_warm,
+    gen_warp_age_measure, gen_warp_age_warm, gen_warp_age_warm_orders,
 )
 from docgen.thesis_warm import gen_rtx2080s_thesis, gen_warm_l2, gen_warm_l2_counts, gen_warm_l2_training
 from docgen.smem import (
@@ -102,6 +102,7 @@ GENERATORS = {
     "width-warm": gen_width_warm,
     "width-ties": gen_width_ties,
     "tile-ends": gen_tile_ends,
+    "warm-orders": gen_warp_age_warm_orders,
     "dram-blocks-sets": gen_dram_blocks_sets,
     "progress-replay": gen_progress_replay,
     "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),

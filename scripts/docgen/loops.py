@@ -270,6 +270,30 @@ def gen_warp_age_warm():
         "\n" + "\n".join(out) + "\n"
 
 
+WARP_AGE_WARM_ORDERS = "tests/data/h200/issue_cost/warp_age_measure_warm_orders_{}.csv"
+
+
+def gen_warp_age_warm_orders():
+    """fidelity.md: the warm knee launch at 16 warps a scheduler in three orders: the group and the
+    first stragglers' paces."""
+    out = ["| order (128x2112, depth 3072, one wave, warm L2, index32) | launch | blocks ending together (median) "
+           "| stragglers | pace of straggler 1 | 2 | 3 | 4 | 5 | 6 |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for order in ("linear", "tiled-32x32", "column-32"):
+        for r in read_csv(WARP_AGE_WARM_ORDERS.format(order)):
+            if r["launch"] == "all":
+                continue
+            launch = r["launch"].split("#")[1]
+            out.append("| `{}` | {} | {} | {} | {} |".format(order.replace("-", ":", 1), launch, r["group"],
+                                                             r["stragglers"],
+                                                             " | ".join(r["pace_{}".format(i)] for i in range(1, 7))))
+    return note("from `{}` for S = linear, tiled-32x32 and column-32, written by `scripts/warp_age_measure.py --sms 132 "
+                "--chip tests/data/h200/issue_cost/knee_ends_warm_orders_S.csv.gz --launch 128x2112 --out ...` from "
+                "`scripts/device_progress.sh knee_ends_warm_orders` (gpubench `--warp-ends --warm-l2`, two launches "
+                "each; in no set); the group cut and the paces as for the knee launches in \"Loops bound by their "
+                "instructions\"".format(WARP_AGE_WARM_ORDERS.format("S"))) + \
+        "\n" + "\n".join(out) + "\n"
+
+
 LOOP_DIR = "tests/data/h200/loop"
 LOOP_FILES = ["loop_training_stencil.csv", "loop_training_matmul.csv", "loop_heldout_stencil.csv",
               "loop_heldout_matmul.csv"]
