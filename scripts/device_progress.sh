@@ -117,29 +117,27 @@ if [ "$MODE" = ends ]; then
   exit 0
 fi
 
+# warm_knee_ends NAME SIZES SCHEDULE VARIANT: the warp ends of the knee's launches at SIZES, started
+# with their arrays in the L2, into $OUT/knee_ends_NAME.csv.gz
+warm_knee_ends() {
+  local name=$1 sizes=$2 schedule=$3 variant=$4
+  "$GPUBENCH" --kernel matmul --size "$sizes" --depth 3072 --blocks 128 --schedules "$schedule" --variants "$variant" \
+    --counters none --reps 1 --warmup 1 --placement-reps 2 --warm-l2 --no-check \
+    --warp-ends "$OUT/ends_$name.csv" --out "$OUT/logs/times_$name.csv" 2>>"$OUT/logs/ends.log"
+  echo "warm warp ends $name rc=$?"
+  gzip -9 <"$OUT/ends_$name.csv" >"$OUT/knee_ends_$name.csv.gz" && rm -f "$OUT/ends_$name.csv"
+}
+
 if [ "$MODE" = knee_ends_warm_orders ]; then
   GPUBENCH=build-device/apps/gpubench/gpubench
-  for schedule in linear tiled:32x32 column:32; do
-    name=${schedule//:/-}
-    "$GPUBENCH" --kernel matmul --size 128x2112 --depth 3072 --blocks 128 --schedules "$schedule" --variants index32 \
-      --counters none --reps 1 --warmup 1 --placement-reps 2 --warm-l2 --no-check \
-      --warp-ends "$OUT/ends_$name.csv" --out "$OUT/logs/times_warm_orders_$name.csv" 2>>"$OUT/logs/ends.log"
-    echo "warm warp ends $schedule rc=$?"
-    gzip -9 <"$OUT/ends_$name.csv" >"$OUT/knee_ends_warm_orders_$name.csv.gz" && rm -f "$OUT/ends_$name.csv"
-  done
+  for schedule in linear tiled:32x32 column:32; do warm_knee_ends "warm_orders_${schedule//:/-}" 128x2112 "$schedule" index32; done
   pack_logs
   exit 0
 fi
 
 if [ "$MODE" = knee_ends_warm ]; then
   GPUBENCH=build-device/apps/gpubench/gpubench
-  for v in index32 index64; do
-    "$GPUBENCH" --kernel matmul --size 128x1584,128x2112 --depth 3072 --blocks 128 --schedules linear --variants "$v" \
-      --counters none --reps 1 --warmup 1 --placement-reps 2 --warm-l2 --no-check \
-      --warp-ends "$OUT/ends_warm_$v.csv" --out "$OUT/logs/times_warm_$v.csv" 2>>"$OUT/logs/ends.log"
-    echo "warm warp ends $v rc=$?"
-    gzip -9 <"$OUT/ends_warm_$v.csv" >"$OUT/knee_ends_warm_$v.csv.gz" && rm -f "$OUT/ends_warm_$v.csv"
-  done
+  for v in index32 index64; do warm_knee_ends "warm_$v" 128x1584,128x2112 linear "$v"; done
   pack_logs
   exit 0
 fi
