@@ -248,16 +248,22 @@ def gen_warp_age_measure():
 WARP_AGE_WARM = "tests/data/h200/issue_cost/warp_age_measure_warm_{}.csv"
 
 
+def measured_launches(path):
+    """The per-launch rows of a scripts/warp_age_measure.py output (not its summary row `all`), each
+    as (WxH, launch index, row)."""
+    for r in read_csv(path):
+        if r["launch"] != "all":
+            width_height, launch = r["launch"].split("#")
+            yield width_height, launch, r
+
+
 def gen_warp_age_warm():
     """fidelity.md: the group and the first stragglers' paces of the knee launches started with a warm L2."""
     out = ["| compilation | launch (depth 3072, one wave, warm L2) | warps a scheduler | blocks ending together "
            "(median) | stragglers | pace of straggler 1 | 2 | 3 | 4 |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for variant in ("index32", "index64"):
-        for r in read_csv(WARP_AGE_WARM.format(variant)):
-            if r["launch"] == "all":
-                continue
-            width_height, launch = r["launch"].split("#")
+        for width_height, launch, r in measured_launches(WARP_AGE_WARM.format(variant)):
             paces = [r.get("pace_{}".format(i), "") for i in range(1, 5)]
             out.append("| {} | {} `linear` b128, launch {} | {} | {} | {} | {} |".format(
                 variant, width_height, launch, r["warps_per_scheduler"], r["group"], r["stragglers"],
@@ -279,10 +285,7 @@ def gen_warp_age_warm_orders():
     out = ["| order (128x2112, depth 3072, one wave, warm L2, index32) | launch | blocks ending together (median) "
            "| stragglers | pace of straggler 1 | 2 | 3 | 4 | 5 | 6 |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for order in ("linear", "tiled-32x32", "column-32"):
-        for r in read_csv(WARP_AGE_WARM_ORDERS.format(order)):
-            if r["launch"] == "all":
-                continue
-            launch = r["launch"].split("#")[1]
+        for _, launch, r in measured_launches(WARP_AGE_WARM_ORDERS.format(order)):
             out.append("| `{}` | {} | {} | {} | {} |".format(order.replace("-", ":", 1), launch, r["group"],
                                                              r["stragglers"],
                                                              " | ".join(r["pace_{}".format(i)] for i in range(1, 7))))

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "traces/schedule.hpp"
+#include "traces/trace_generation_functor.hpp"
 
 namespace cachesim {
 
@@ -37,35 +37,33 @@ std::vector<std::uint8_t> blocks_reading_dram(const WorkloadSpec& spec, std::uin
         static_cast<unsigned>(std::countr_zero(std::max(1u, sector_bytes ? sector_bytes : line_bytes)));
     constexpr std::uint64_t kUnread = ~0ull;
     std::vector<std::uint64_t> first_reader((span >> line_shift) + 1, kUnread);
-    const MatmulWorkload matmul = spec.matmul();
-    const StencilWorkload stencil = spec.stencil();
     const std::uint64_t items = spec.items();
+    const std::uint64_t per_item = spec.accesses_per_item();
     std::vector<std::uint64_t> sectors;
     sectors.reserve(warp_size);
-    for (std::uint64_t b = 0; b < blocks; ++b) {
-        std::uint64_t sampled = 0, recent_reads = 0;
-        const std::uint64_t end = std::min(items, (b + 1) * block_threads);
-        for (std::uint64_t t0 = b * block_threads; t0 < end; t0 += warp_size) {
-            const std::uint64_t t1 = std::min(end, t0 + warp_size);
-            for (std::uint32_t k : samples) {
-                sectors.clear();
-                for (std::uint64_t t = t0; t < t1; ++t) {
-                    const std::uint64_t item = schedule_map(spec.schedule, t, spec.width, spec.height);
-                    const Access a = spec.kind == WorkloadKind::matmul ? matmul.access(item, k) : stencil.access(item, k);
-                    sectors.push_back(a.address >> sector_shift);
-                }
-                std::sort(sectors.begin(), sectors.end());
-                sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
-                for (std::uint64_t sector : sectors) {
-                    std::uint64_t& reader = first_reader[(sector << sector_shift) >> line_shift];
-                    if (reader == kUnread) reader = b;
-                    ++sampled;
-                    if (b - reader <= recent) ++recent_reads;
-                }
-            }
+    with_trace_functor(spec, [&](const auto& record_at) {
+        // The distinct sectors of load k of the warp of threads [t0, t1).
+        const auto warp_sectors = [&](std::uint64_t t0, std::uint64_t t1, std::uint32_t k) -> const auto& {
+            sectors.clear();
+            for (std::uint64_t t = t0; t < t1; ++t) sectors.push_back(record_at(t * per_item + k).address >> sector_shift);
+            std::sort(sectors.begin(), sectors.end());
+            sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+            return sectors;
+        };
+        for (std::uint64_t b = 0; b < blocks; ++b) {
+            std::uint64_t sampled = 0, recent_reads = 0;
+            const std::uint64_t end = std::min(items, (b + 1) * block_threads);
+            for (std::uint64_t t0 = b * block_threads; t0 < end; t0 += warp_size)
+                for (std::uint32_t k : samples)
+                    for (std::uint64_t sector : warp_sectors(t0, std::min(end, t0 + warp_size), k)) {
+                        std::uint64_t& reader = first_reader[(sector << sector_shift) >> line_shift];
+                        if (reader == kUnread) reader = b;
+                        ++sampled;
+                        if (b - reader <= recent) ++recent_reads;
+                    }
+            dram[b] = 2 * recent_reads > sampled;
         }
-        dram[b] = 2 * recent_reads > sampled;
-    }
+    });
     return dram;
 }
 

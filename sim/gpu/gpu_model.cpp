@@ -47,10 +47,9 @@ Launch builtin_launch(const WorkloadSpec& spec, const GpuConfig& config) {
 
 // Whether a rounds pass of a built-in workload needs to know which blocks read from DRAM: its age
 // weights depend on it and its L2 starts cold. (A recorded kernel's blocks go by the first wave.)
-bool uses_dram_blocks(const GpuConfig& pass_config, const WorkloadSpec* workload, double age_weight,
-                      double warm_age_weight) {
-    return workload && !pass_config.pass_l2_warm && rates_drawn(pass_config) &&
-           pass_config.scheduler == WarpScheduler::lrr && pass_config.warp_age_warm_group > 0 &&
+bool uses_dram_blocks(const GpuConfig& pass_config, const Launch& run, double age_weight, double warm_age_weight) {
+    return run.workload && !run.recorded && !pass_config.pass_l2_warm && rates_drawn(pass_config) &&
+           pass_config.warp_age_warm_group > 0 &&
            pass_config.warp_age_dram_blocks == WarpAgeDramBlocks::first_reads &&
            (age_weight != 1 || warm_age_weight != 1);
 }
@@ -146,7 +145,7 @@ void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& co
                 miss_wait_turns_for(config, run.workload, occupancy.warps_per_block * occupancy.blocks_per_sm);
             // Which blocks read from DRAM, where the age weights depend on it.
             std::vector<std::uint8_t> dram_blocks;
-            if (!run.recorded && uses_dram_blocks(pass_config, run.workload, age_weight, warm_age_weight)) {
+            if (uses_dram_blocks(pass_config, run, age_weight, warm_age_weight)) {
                 dram_blocks = blocks_reading_dram(*run.workload, config.block, config.warp_size, run.blocks,
                                                   static_cast<std::uint64_t>(config.sms) * occupancy.blocks_per_sm,
                                                   config.l2.line_bytes, config.l2.sector_bytes);
