@@ -11,15 +11,27 @@
 # (docs/fidelity.md, "Blocks that read what others have just read"). The other launches take
 # weight 1 and come out as the presets'.
 #
-#   scripts/dram_blocks_sets.sh [--jobs N] [GPU:SET:KERNEL:VARIANT ...]
+#   scripts/dram_blocks_sets.sh [--jobs N] [--gpu KEY=VALUE ...] [--out DIR] [GPU:SET:KERNEL:VARIANT ...]
 #
-# Default: every file below. About 2 CPU hours; the cachesim binary is $CACHESIM_BIN, else
-# build/apps/cachesim/cachesim.
+# Default: every file below. --gpu adds a model option to the warm group's (as cachesim compare's
+# --gpu), --out writes DIR/GPU/... instead (e.g. --gpu warp-age-rank=block --out
+# tests/data/dram_blocks_block_rank). About 2 CPU hours; the cachesim binary is $CACHESIM_BIN,
+# else build/apps/cachesim/cachesim.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
 . scripts/report_common.sh
-report_args dram_blocks_sets parts "$@"
+extra=() out=tests/data/dram_blocks rest=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --gpu) [ $# -ge 2 ] || { echo "dram_blocks_sets: --gpu needs KEY=VALUE" >&2; exit 2; }
+           extra+=(--gpu "$2"); shift 2 ;;
+    --out) [ $# -ge 2 ] || { echo "dram_blocks_sets: --out needs a folder" >&2; exit 2; }
+           out="$2"; shift 2 ;;
+    *) rest+=("$1"); shift ;;
+  esac
+done
+report_args dram_blocks_sets parts ${rest[@]+"${rest[@]}"}
 [ ${#parts[@]} -gt 0 ] || parts=(
   h200:heldout:stencil:index32 h200:heldout:stencil:unroll1 h200:heldout21:matmul:index32
   h200:fresh:stencil:index32 h200:fresh-21:matmul:index32
@@ -32,10 +44,10 @@ for part in "${parts[@]}"; do
   IFS=: read -r gpu set kernel variant <<< "$part"
   measured="tests/data/$gpu/${set}_$kernel.csv"
   [ -f "$measured" ] || { echo "dram_blocks_sets: no measured file $measured (part $part)" >&2; exit 2; }
-  dir="tests/data/dram_blocks/$gpu"
+  dir="$out/$gpu"
   mkdir -p "$dir"
   echo "dram_blocks_sets: $part" >&2
-  "$bin" compare --preset "$gpu" --gpu warp-age-warm-group=6 \
+  "$bin" compare --preset "$gpu" --gpu warp-age-warm-group=6 ${extra[@]+"${extra[@]}"} \
     --measured "$measured" --where "variant=$variant" --skip-invalid-rows \
     "${parallel[@]}" --no-progress --plot none --out "$dir/${set}_${kernel}_$variant.csv" > /dev/null
 done

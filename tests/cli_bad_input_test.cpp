@@ -41,6 +41,7 @@ TEST(CliBadInput, ClearMessageAndExitCode2) {
         {"simulate --config /nonexistent.cfg", "cannot open"},
         {"simulate --l1-write sometimes", "expected through or back"},
         {"simulate --model gpu --warp-age-dram-blocks nonsense", "expected first-reads or first-wave, not 'nonsense'"},
+        {"simulate --model gpu --warp-age-rank warps", "expected scheduler or block, not 'warps'"},
         {"simulate --l1-policy plru --l1-size 96 --l1-line 16", "power-of-two number of ways"},
         {"nosuchcommand", "unknown subcommand 'nosuchcommand'"},
     };

@@ -40,6 +40,12 @@ enum class WarpAgeDramBlocks : std::uint8_t {
     first_wave,   // the blocks of a cold launch's first wave
 };
 
+// What a warp's age rank counts (GpuConfig::warp_age_rank).
+enum class WarpAgeRank : std::uint8_t {
+    scheduler,  // the live warps of older blocks on the warp's own scheduler
+    block,      // those on its SM, per scheduler (rounded down): one rank for all of a block's warps
+};
+
 // Whose rate a warp takes (GpuConfig::warp_rate_spread): its own, or its block's.
 enum class WarpRateScope : std::uint8_t {
     warp,   // every warp of a block draws its own rate (a block's warps drift apart too)
@@ -137,6 +143,11 @@ inline constexpr EnumChoice<WarpAgeDramBlocks> kWarpAgeDramBlocksChoices[] = {
     {WarpAgeDramBlocks::first_reads, "first-reads",
      "blocks most of whose reads are of lines first read by a block at most one GPU-full of blocks before"},
     {WarpAgeDramBlocks::first_wave, "first-wave", "the blocks of a cold launch's first wave"},
+};
+inline constexpr EnumChoice<WarpAgeRank> kWarpAgeRankChoices[] = {
+    {WarpAgeRank::scheduler, "scheduler", "the live warps of older blocks on the warp's own scheduler"},
+    {WarpAgeRank::block, "block",
+     "the live warps of older blocks on the SM per scheduler, rounded down: a block's warps share one rank"},
 };
 inline constexpr EnumChoice<WarpRateScope> kWarpRateScopeChoices[] = {
     {WarpRateScope::warp, "warp", "each warp draws its own rate"},
@@ -318,6 +329,10 @@ struct GpuConfig {
     // of older blocks on their scheduler run at their drawn rates, each rank beyond at
     // warp_age_weight times the one before it. 1: every older block's warp weighs.
     std::uint32_t warp_age_group = 1;
+    // What a rank counts: the live warps of older blocks on the warp's scheduler, or on its SM per
+    // scheduler, which gives every warp of a block one rank even where its warps do not spread
+    // evenly over the schedulers (3 warps of a block of 96 threads on 4 schedulers).
+    WarpAgeRank warp_age_rank = WarpAgeRank::scheduler;
     // The group and weight of blocks whose loop reads its data from the L2 rather than DRAM: with
     // its data in the L2 a lone warp runs faster and a scheduler keeps fewer warps at its pace.
     // Which blocks read from DRAM when the L2 starts cold: warp_age_dram_blocks; every block of a

@@ -528,6 +528,16 @@ std::vector<GpuParameter> make_table() {
                                              "--warp-ends; scripts/warp_age_measure.py, "
                                              "tests/data/h200/issue_cost/warp_age_measure.csv)"),
                              only("h100", M, "12: measured on the H200 (see the h200 preset), not on the H100")}});
+    t.push_back({.option = "warp-age-rank", .report_key = "warp_age_rank", .field = "warp_age_rank",
+                 .group = "Scheduling", .type = P::choice, .choices = texts(kWarpAgeRankChoices),
+                 .help = "with the age weight: what a warp's rank counts, the live warps of older blocks on its "
+                         "scheduler, or on its SM per scheduler (rounded down), one rank for all of a block's warps",
+                 .get = get_choice<&GpuConfig::warp_age_rank, kWarpAgeRankChoices>,
+                 .set = set_choice<&GpuConfig::warp_age_rank, kWarpAgeRankChoices>,
+                 .sources = {every(A, "scheduler: the warp's own scheduler. The two agree for blocks whose warps "
+                                      "spread evenly over the schedulers (128, 256, 384 threads); elsewhere a "
+                                      "block's warps take different ranks, where the chip ends them together "
+                                      "(docs/fidelity.md)")}});
     t.push_back({.option = "warp-age-warm-group", .report_key = "warp_age_warm_group", .field = "warp_age_warm_group",
                  .group = "Scheduling", .type = P::count, .range = "0..64", .min = 0, .max = 64,
                  .help = "with the age weight: the group of blocks whose loop reads from the L2 (those "

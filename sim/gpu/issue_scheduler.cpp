@@ -36,6 +36,7 @@ IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occu
     first_wave_cold_ = !config.pass_l2_warm;
     if (warm_split_) dram_blocks_ = config.pass_dram_blocks;
     ranked_ = age_weights_.on() || warm_weights_.on();
+    rank_by_sm_ = config.warp_age_rank == WarpAgeRank::block;
     if (ranked_) warp_rank_.assign(static_cast<std::size_t>(config.sms) * warps_per_sm_, 0);
     sms_.assign(config.sms, SmTurn{});
     for (SmTurn& sm : sms_) sm.last = warps_per_sm_ - 1;  // the first turn goes to slot 0
@@ -81,11 +82,12 @@ void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&
         const std::size_t slot = static_cast<std::size_t>(block_slot) * warps_per_block_ + w;
         if (!load(slot, w)) continue;
         if (ranked_) {  // a new block is the youngest of its SM
-            // Its rank counts the live warps of older blocks on its scheduler, not its own block's: on
-            // the chip a block's warps end together, also when it is left behind.
-            std::uint32_t rank = 0;
-            for_scheduler_mates(s, slot, [&](std::size_t o) { rank += !same_block(o, slot) && slots_[o].live(); });
-            warp_rank_[slot] = rank;
+            // Its rank counts the live warps of older blocks on its scheduler (or on its SM,
+            // GpuConfig::warp_age_rank), not its own block's: on the chip a block's warps end
+            // together, also when it is left behind.
+            std::uint32_t older = 0;
+            for_rank_mates(s, slot, [&](std::size_t o) { older += !same_block(o, slot) && slots_[o].live(); });
+            warp_rank_[slot] = older;
             slots_[slot].rate = age_weighted(slots_[slot].rate, slots_[slot]);
         }
         ++block_left_[block_slot];
@@ -95,7 +97,7 @@ void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&
 
 void IssueScheduler::promote_younger(std::uint32_t s, const WarpSlot& finished) {
     const std::size_t done = static_cast<std::size_t>(&finished - slots_.data());
-    for_scheduler_mates(s, done, [&](std::size_t o) {
+    for_rank_mates(s, done, [&](std::size_t o) {
         WarpSlot& w = slots_[o];
         if (!w.live() || w.age < finished.age || same_block(o, done)) return;
         --warp_rank_[o];

@@ -161,9 +161,11 @@ private:
                                             : first_wave_cold_ && w.age < first_wave_end_age_;
         const bool from_l2 = warm_split_ && !from_dram;
         const WarpAgeWeights& weights = from_l2 ? warm_weights_ : age_weights_;
-        return weights.on() ? weights.apply(credit, warp_rank_[static_cast<std::size_t>(&w - slots_.data())]) : credit;
+        if (!weights.on()) return credit;
+        const std::uint32_t older = warp_rank_[static_cast<std::size_t>(&w - slots_.data())];
+        return weights.apply(credit, rank_by_sm_ ? older / schedulers_ : older);
     }
-    // Warp `finished` of SM s is done: the younger blocks' warps on its scheduler move up a rank.
+    // Warp `finished` of SM s is done: the younger blocks' warps it ranks ahead of move up.
     void promote_younger(std::uint32_t s, const WarpSlot& finished);
     // Whether warp slots a and b hold warps of one block (a block's warps sit in consecutive slots).
     bool same_block(std::size_t a, std::size_t b) const { return a / warps_per_block_ == b / warps_per_block_; }
@@ -172,6 +174,15 @@ private:
     void for_scheduler_mates(std::uint32_t s, std::size_t slot, F&& f) const {
         const std::size_t first = first_slot(s);
         for (std::size_t o = first + (slot - first) % schedulers_; o < first + warps_per_sm_; o += schedulers_) f(o);
+    }
+
+    // Calls f(o) for every warp slot o whose rank counts the warp in `slot` (slot itself
+    // included): its scheduler's, or its SM's (GpuConfig::warp_age_rank block).
+    template <class F>
+    void for_rank_mates(std::uint32_t s, std::size_t slot, F&& f) const {
+        if (!rank_by_sm_) return for_scheduler_mates(s, slot, f);
+        const std::size_t first = first_slot(s);
+        for (std::size_t o = first; o < first + warps_per_sm_; ++o) f(o);
     }
 
     // A host cache line each: the SMs of a chunk run on several threads, and every pick writes it.
@@ -207,7 +218,8 @@ private:
     bool ranked_ = false;                    // either table weighs ages: warp_rank_ is kept
     bool first_wave_cold_ = true;            // the pass's L2 starts cold: its first wave reads DRAM
     std::uint64_t first_wave_end_age_ = ~0ull;  // warps with a smaller WarpSlot::age: the first wave
-    std::vector<std::uint32_t> warp_rank_;   // per warp slot: live warps of older blocks on its scheduler
+    bool rank_by_sm_ = false;                // warp_rank_ counts the SM's warps: the rank is it / schedulers_
+    std::vector<std::uint32_t> warp_rank_;   // per warp slot: live warps of older blocks on its scheduler (or SM)
     std::uint32_t schedulers_ = 1;           // warp schedulers per SM: a warp slot's is its index mod this
     std::vector<SmTurn> sms_;
 };
