@@ -160,6 +160,8 @@ def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS, g
 
 DRAM_BLOCKS_DIR = "tests/data/dram_blocks"
 DRAM_BLOCKS_CMD = "scripts/dram_blocks_sets.sh --jobs 2"
+BLOCK_RANK_DIR = "tests/data/dram_blocks_block_rank"
+BLOCK_RANK_CMD = "scripts/dram_blocks_sets.sh --jobs 2 --gpu warp-age-rank=block --out " + BLOCK_RANK_DIR
 # (GPU, set, kernel, compilation): the launches whose loops take the age weight
 DRAM_BLOCKS_PARTS = [
     ("h200", "heldout", "stencil", "index32"), ("h200", "heldout", "stencil", "unroll1"),
@@ -170,29 +172,34 @@ DRAM_BLOCKS_PARTS = [
     ("h100", "heldout", "matmul", "index32")]
 
 
-def gen_dram_blocks_sets():
-    """fidelity.md: the warm group for the blocks that read from the L2 (first reads) on every set's
-    launches whose loops take the age weight, beside the presets' rows of the same launches."""
-    out = ["| GPU | set | kernel, compilation | runs | L1 within 3: presets / warm group | L1 beyond 6 | "
-           "mean \\|L1 error\\| | best schedule within 1 by L1 | by L2 |", "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+def gen_dram_blocks_sets(with_block_rank=False):
+    """fidelity.md: the warm group for the blocks that read from the L2 (first reads), with the
+    scheduler's rank (and with one rank a block), on every set's launches whose loops take the age
+    weight, beside the presets' rows of the same launches."""
+    out = ["| GPU | set | kernel, compilation | runs | L1 within 3 | L1 beyond 6 | mean \\|L1 error\\| | "
+           "best schedule within 1 by L1 | by L2 |", "|---|---|---|---:|---:|---:|---:|---:|---:|"]
     used = []
     for gpu, set_name, kernel, variant in DRAM_BLOCKS_PARTS:
-        path = "{}/{}/{}_{}_{}.csv".format(DRAM_BLOCKS_DIR, gpu, set_name, kernel, variant)
-        if not os.path.exists(os.path.join(ROOT, path)):
+        dirs = (DRAM_BLOCKS_DIR, BLOCK_RANK_DIR) if with_block_rank else (DRAM_BLOCKS_DIR,)
+        paths = ["{}/{}/{}_{}_{}.csv".format(d, gpu, set_name, kernel, variant) for d in dirs]
+        if not all(os.path.exists(os.path.join(ROOT, p)) for p in paths):
             continue
-        used.append(path)
-        model = read_csv(path)
-        keys = {r["line"] for r in model}
-        presets = [r for r in read_csv(report_path(gpu, set_name, kernel)) if r["line"] in keys]
-        pair = [target_counts(presets), target_counts(model)]
-        means = [mean_l1_error(presets), mean_l1_error(model)]
-        out.append("| {} | {} | {}, {} | {} | {} / {} | {} / {} | {:.2f} / {:.2f} | {} / {} of {} | {} / {} of {} |".format(
-            gpu, set_name, kernel, variant, pair[1]["runs"], pair[0]["l1_3"], pair[1]["l1_3"], pair[0]["l1_6"],
-            pair[1]["l1_6"], means[0], means[1], pair[0]["best"][1], pair[1]["best"][1], pair[1]["best"][0],
-            pair[0]["best"][2], pair[1]["best"][2], pair[1]["best"][0]))
-    return (note("`{}` (cachesim compare's joined CSVs `{}`), each beside the presets' rows of the same launches in "
-                 "`tests/data/GPU/fidelity_report_SET_KERNEL.csv`; each cell: the presets / the warm group by first "
-                 "reads".format(DRAM_BLOCKS_CMD, "`, `".join(used) or "(none yet)"))
+        used += paths
+        models = [read_csv(p) for p in paths]
+        keys = {r["line"] for r in models[0]}
+        runs = [[r for r in read_csv(report_path(gpu, set_name, kernel)) if r["line"] in keys]] + models
+        counts = [target_counts(rows) for rows in runs]
+        means = " / ".join("{:.2f}".format(mean_l1_error(rows)) for rows in runs)
+        joined = lambda pick: " / ".join(str(pick(c)) for c in counts)
+        out.append("| {} | {} | {}, {} | {} | {} | {} | {} | {} of {} | {} of {} |".format(
+            gpu, set_name, kernel, variant, counts[0]["runs"], joined(lambda c: c["l1_3"]), joined(lambda c: c["l1_6"]),
+            means, joined(lambda c: c["best"][1]), counts[0]["best"][0], joined(lambda c: c["best"][2]),
+            counts[0]["best"][0]))
+    commands = "`{}`".format(DRAM_BLOCKS_CMD) + (" and `{}`".format(BLOCK_RANK_CMD) if with_block_rank else "")
+    cells = "the presets / the warm group by first reads" + (" / the same with one rank a block" if with_block_rank else "")
+    return (note("{} (cachesim compare's joined CSVs `{}`), each beside the presets' rows of the same launches in "
+                 "`tests/data/GPU/fidelity_report_SET_KERNEL.csv`; each cell: {}".format(
+                     commands, "`, `".join(used) or "(none yet)", cells))
             + "\n" + "\n".join(out) + "\n")
 
 

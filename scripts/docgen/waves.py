@@ -335,6 +335,10 @@ WIDTH_DRAM_CMD = ("scripts/wave_groups_report.py --chip {0}/width_ends_index32.c
                   "--ncu {0}/width_ends_ncu.csv --rows {0}/width_ends_rows.csv "
                   "--model 'first_reads=--warp-age-warm-group 6 --warp-age-dram-blocks first-reads' --jobs 2 "
                   "--out {0}/width_groups_dram.csv")
+WIDTH_RANK_CMD = ("scripts/wave_groups_report.py --chip {0}/width_ends_index32.csv.gz --compilation index32 "
+                  "--ncu {0}/width_ends_ncu.csv --rows {0}/width_ends_rows.csv "
+                  "--model 'block_rank=--warp-age-warm-group 6 --warp-age-rank block' --jobs 2 "
+                  "--out {0}/width_groups_block_rank.csv")
 
 
 def width_rows(name, source):
@@ -350,7 +354,8 @@ def gen_width_warm():
     chip = width_rows("width_groups_warm.csv", "chip")
     models = (("the presets", width_rows("width_groups.csv", "preset")),
               ("warm group, first wave", width_rows("width_groups_warm.csv", "warm_group")),
-              ("warm group, first reads", width_rows("width_groups_dram.csv", "first_reads")))
+              ("warm group, first reads", width_rows("width_groups_dram.csv", "first_reads")),
+              ("the same, one rank a block", width_rows("width_groups_block_rank.csv", "block_rank")))
     out = ["| schedule | launch (block 128) | the chip: L1 % · later blocks alone | "
            + " | ".join("{}: L1 error · alone".format(label) for label, _ in models) + " |",
            "|---|---|---|" + "---|" * len(models)]
@@ -368,12 +373,12 @@ def gen_width_warm():
     summary = "; ".join("{}: mean \\|L1 error\\| {:.2f}, {} of {} within 3 points, {} beyond 6".format(
         label[0].upper() + label[1:], sum(e) / len(e), sum(x <= 3 for x in e), len(e), sum(x > 6 for x in e))
         for label, e in errors.items())
-    return (note("`{0}/width_groups_warm.csv`, written by `{1}`, and `{0}/width_groups_dram.csv`, by `{2}`, beside "
-                 "the presets' rows of `{0}/width_groups.csv` (the chip's width_ends launches, in no set). Errors "
-                 "against the chip's profiled launch; alone: the share of the later waves' blocks that end alone "
-                 "(wave_groups_report.py). {3}"
+    return (note("`{0}/width_groups_warm.csv`, written by `{1}`, `{0}/width_groups_dram.csv`, by `{2}`, and "
+                 "`{0}/width_groups_block_rank.csv`, by `{3}`, beside the presets' rows of `{0}/width_groups.csv` "
+                 "(the chip's width_ends launches, in no set). Errors against the chip's profiled launch; alone: the "
+                 "share of the later waves' blocks that end alone (wave_groups_report.py). {4}"
                  .format(BLOCK_SIZES, WIDTH_WARM_CMD.format(BLOCK_SIZES), WIDTH_DRAM_CMD.format(BLOCK_SIZES),
-                         summary))
+                         WIDTH_RANK_CMD.format(BLOCK_SIZES), summary))
             + "\n" + "\n".join(out) + "\n")
 
 
@@ -420,7 +425,11 @@ def gen_width_ties():
 TILE_ENDS = H200 + "/tile_ends"
 TILE_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/tile_ends_index32.csv.gz --compilation index32 "
                    "--ncu {0}/tile_ends_ncu.csv --rows {0}/tile_ends_rows.csv --model 'preset=' "
-                   "--model 'first_reads=--warp-age-warm-group 6' --jobs 2 --out {0}/tile_groups.csv")
+                   "--model 'first_reads=--warp-age-warm-group 6' "
+                   "--model 'block_rank=--warp-age-warm-group 6 --warp-age-rank block' --jobs 2 "
+                   "--out {0}/tile_groups.csv")
+TILE_MODELS = (("preset", "the presets"), ("first_reads", "warm group, first reads"),
+               ("block_rank", "the same, one rank a block"))
 
 
 def gen_tile_ends():
@@ -428,12 +437,13 @@ def gen_tile_ends():
     the warm group's by first reads."""
     shares = block_end_ties(TILE_ENDS + "/tile_ends_index32.csv.gz", ("schedule",), 132 * 21)
     rows = {(r["schedule"], r["source"]): r for r in read_csv(TILE_ENDS + "/tile_groups.csv")}
-    out = ["| schedule | the chip: ties per wave | L1 % · later blocks alone | the presets: L1 error · alone "
-           "| warm group, first reads: L1 error · alone |", "|---|---|---|---|---|"]
+    out = ["| schedule | the chip: ties per wave | L1 % · later blocks alone | "
+           + " | ".join("{}: L1 error · alone".format(label) for _, label in TILE_MODELS) + " |",
+           "|---|---|---|" + "---|" * len(TILE_MODELS)]
     for (schedule,) in shares:
         chip = rows[(schedule, "chip")]
         cells = ["{:+.1f} · {}".format(float(rows[(schedule, s)]["l1"]) - float(chip["l1"]),
-                                       rows[(schedule, s)]["later_alone"]) for s in ("preset", "first_reads")]
+                                       rows[(schedule, s)]["later_alone"]) for s, _ in TILE_MODELS]
         out.append("| `{}` | {} | {:.1f} · {} | {} |".format(
             schedule, " ".join("{:.2f}".format(x) for x in shares[(schedule,)]), float(chip["l1"]),
             chip["later_alone"], " | ".join(cells)))
@@ -467,4 +477,79 @@ def gen_progress_replay():
                  "against the sampled launch. Progress spread: at tenths 2..8 of the launch, on each SM, the "
                  "most and the least advanced resident warp's share of its loop done, the difference's median "
                  "over SMs and instants".format(PROGRESS_WIDTHS, PROGRESS_REPLAY_CMD.format(PROGRESS_WIDTHS)))
+            + "\n" + "\n".join(out) + "\n")
+
+
+def gen_tile_warp_spread():
+    """The chip's blocks of 96 threads (3 warps on 4 schedulers): how far apart a block's warps end."""
+    path = TILE_ENDS + "/tile_ends_index32.csv.gz"
+    launches = {}
+    with gzip.open(os.path.join(ROOT, path), "rt") as f:
+        for r in csv.DictReader(f):
+            launches.setdefault(r["schedule"], {}).setdefault(int(r["block"]), []).append(int(r["end_ns"]))
+    out = ["| schedule (1280³ d1280 b96, index32) | blocks | a block's time (µs) | a block's warps: last end less "
+           "first, median (µs) | 75th percentile | 90th percentile |", "|---|---:|---:|---:|---:|---:|"]
+    for schedule, blocks in launches.items():
+        spreads = sorted(max(ends) - min(ends) for ends in blocks.values())
+        waves = len(blocks) / (132 * 21)
+        block_time = max(max(ends) for ends in blocks.values()) / waves
+        cells = ["{:.1f} ({:.0%})".format(spreads[int(q * len(spreads))] / 1e3, spreads[int(q * len(spreads))] / block_time)
+                 for q in (0.5, 0.75, 0.9)]
+        out.append("| `{}` | {:,} | {:.0f} | {} |".format(schedule, len(blocks), block_time / 1e3, " | ".join(cells)))
+    return (note("`{}` (`scripts/device_progress.sh tile_ends`; in no set): per block, its last warp's end less its "
+                 "first's (`%globaltimer`, steps of 32 ns), and in brackets as a share of a block's time (the "
+                 "launch's last end over its waves of 132 x 21 blocks)".format(path))
+            + "\n" + "\n".join(out) + "\n")
+
+
+BLOCK_SIZES_RANK_CMD = ("cachesim compare --preset h200 --measured block_sizes={0}/block_sizes_matmul.csv "
+                        "--where variant=index32 --gpu warp-age-warm-group=6{1} --jobs 2 --threads 1 "
+                        "--out {0}/block_sizes_compare_{2}.csv > {0}/block_sizes_compare_{2}.txt")
+
+
+def probe_errors():
+    """(probe label, command note) -> {model source: [L1 error per launch]}: the 32-bit probes in no set
+    (width ends, tile ends, block sizes) under the presets, the warm group by first reads, and the
+    same with one rank a block."""
+    probes = {}
+    width_chip = width_rows("width_groups.csv", "chip")
+    width = {"preset": width_rows("width_groups.csv", "preset"),
+             "first_reads": width_rows("width_groups_dram.csv", "first_reads"),
+             "block_rank": width_rows("width_groups_block_rank.csv", "block_rank")}
+    probes["the 20 width probes (block 128)"] = {
+        source: [float(rows[k]["l1"]) - float(width_chip[k]["l1"]) for k in width_chip] for source, rows in width.items()}
+    tile = {(r["schedule"], r["source"]): float(r["l1"]) for r in read_csv(TILE_ENDS + "/tile_groups.csv")}
+    schedules = [s for s, source in tile if source == "chip"]
+    probes["the 6 tile probes (1280³, block 96)"] = {
+        source: [tile[(s, source)] - tile[(s, "chip")] for s in schedules] for source, _ in TILE_MODELS}
+    files = {"preset": "block_sizes_compare.csv", "first_reads": "block_sizes_compare_first_reads.csv",
+             "block_rank": "block_sizes_compare_block_rank.csv"}
+    probes["the 12 32-bit block-size probes (blocks 128-384)"] = {
+        source: [float(r["l1_hit_rate_error_pp"]) for r in read_csv(BLOCK_SIZES + "/" + name) if r["variant"] == "index32"]
+        for source, name in files.items()}
+    return probes
+
+
+def gen_rank_probes():
+    """fidelity.md: the three models on the 32-bit probes in no set, per probe and over all."""
+    probes = probe_errors()
+    out = ["| probes | " + " | ".join("{}: mean \\|L1 error\\| · within 3 · beyond 6".format(label)
+                                    for _, label in TILE_MODELS) + " |", "|---|" + "---:|" * len(TILE_MODELS)]
+    every = {source: [] for source, _ in TILE_MODELS}
+    for label, by in list(probes.items()) + [("all", every)]:
+        cells = []
+        for source, _ in TILE_MODELS:
+            errors = [abs(e) for e in by[source]]
+            if by is not every:
+                every[source] += errors
+            cells.append("{:.2f} · {} · {}".format(sum(errors) / len(errors), sum(e <= 3 for e in errors),
+                                                     sum(e > 6 for e in errors)))
+        out.append("| {} | {} |".format(label, " | ".join(cells)))
+    commands = "; ".join("`{}`".format(BLOCK_SIZES_RANK_CMD.format(BLOCK_SIZES, extra, name))
+                         for extra, name in (("", "first_reads"), (" --gpu warp-age-rank=block", "block_rank")))
+    return (note("the width probes' rows of `{0}/width_groups.csv`, `width_groups_dram.csv` and "
+                 "`width_groups_block_rank.csv` (the width-warm table's commands), the tile probe's of "
+                 "`{1}/tile_groups.csv` (the tile-ends table's), and the block-size probe's 32-bit rows of "
+                 "`{0}/block_sizes_compare.csv` (the presets) and of the files written by {2}; errors against "
+                 "the chip's profiled launch, in points".format(BLOCK_SIZES, TILE_ENDS, commands))
             + "\n" + "\n".join(out) + "\n")

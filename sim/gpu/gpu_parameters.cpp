@@ -536,8 +536,9 @@ std::vector<GpuParameter> make_table() {
                  .set = set_choice<&GpuConfig::warp_age_rank, kWarpAgeRankChoices>,
                  .sources = {every(A, "scheduler: the warp's own scheduler. The two agree for blocks whose warps "
                                       "spread evenly over the schedulers (128, 256, 384 threads); elsewhere a "
-                                      "block's warps take different ranks, where the chip ends them together "
-                                      "(docs/fidelity.md)")}});
+                                      "block's warps take different ranks, where the chip ends them together. "
+                                      "block with the warm group puts the held-out block-96 orders right but "
+                                      "tiled:32x32, 9.8 points high on both chips (docs/fidelity.md)")}});
     t.push_back({.option = "warp-age-warm-group", .report_key = "warp_age_warm_group", .field = "warp_age_warm_group",
                  .group = "Scheduling", .type = P::count, .range = "0..64", .min = 0, .max = 64,
                  .help = "with the age weight: the group of blocks whose loop reads from the L2 (those "
