@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts]. Writes under $OUT
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
@@ -39,6 +39,13 @@
 #                                       per warp as probe; progress_widths_ncu.csv, ncu's raw page (a
 #                                       sample every 64 k, then start and end only, per layout in that
 #                                       order) and progress_widths_rows.csv, its layouts
+#   tile_progress: progressprobe --index32 (a sample every 64 k, one launch) at the tile probe's
+#   1280x1280, depth 1280, block 96 (in no set), linear, column:16 and tiled:32x32: how far apart
+#   a block's three warps run in the middle of its loop
+#   tile_progress.tar                   tile_progress/progress_1280x1280_d1280_index32_<schedule>_96.csv.gz
+#                                       per warp as probe, tile_progress_ncu.csv, ncu's raw page (a
+#                                       sample every 64 k, then start and end only), and
+#                                       tile_progress_rows.csv, the layout
 #   ends: the naive matmul's EndStampedLaunch (only warp ends recorded, after the loop)
 #   ends_linear.csv.gz                  per warp: configuration, launch, block, warp, SM, slot, end_ns
 #   ends_ncu.csv                        ncu's raw page for the end-stamped and the profiled launches
@@ -85,7 +92,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|progress_widths|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -396,6 +403,16 @@ if [ "$MODE" = progress_widths ]; then
   ncu_raw_rows "$OUT/logs/ncu_all" "$OUT/progress_widths/progress_widths_ncu.csv"
   gzip -9 "$OUT"/progress_widths/progress_*_index32_*.csv
   tar -C "$OUT" -cf "$OUT/progress_widths.tar" progress_widths && rm -rf "$OUT/progress_widths"
+elif [ "$MODE" = tile_progress ]; then
+  mkdir -p "$OUT/tile_progress"
+  printf 'width,height,depth\n1280,1280,1280\n' >"$OUT/tile_progress/tile_progress_rows.csv"
+  ARGS=(--index32 1 --size 1280x1280 --depth 1280 --schedules tiled:32x32,column:16,linear --blocks 96 --every 64)
+  "$BIN" "$OUT/tile_progress/progress_1280x1280_d1280" "${ARGS[@]}" --launches 1
+  echo "rc=$?"
+  progress_ncu tile_progress_ncu.csv 1280 "${ARGS[@]}"
+  mv "$OUT/tile_progress_ncu.csv" "$OUT/tile_progress/"
+  gzip -9 "$OUT"/tile_progress/progress_*_index32_*.csv
+  tar -C "$OUT" -cf "$OUT/tile_progress.tar" tile_progress && rm -rf "$OUT/tile_progress"
 elif [ "$MODE" = index32 ]; then
   ARGS=(--index32 1 --size 768 --schedules linear,column:64,column:128 --blocks 128,256)
   "$BIN" "$OUT/progress" "${ARGS[@]}" --launches 2

@@ -5,18 +5,24 @@ pace: progressprobe's per-warp samples (scripts/device_progress.sh progress_widt
 launches.
 
   scripts/progress_replay_report.py --dir DIR --ncu NCU_RAW.csv --rows ROWS.csv --out FILE.csv [--jobs N]
+                                    [--schedules S,...] [--block B]
 
 DIR holds progress_<W>x<H>_d<D>_index32_<schedule>_<block>.csv.gz for each layout of ROWS (width,
-height, depth) and each schedule of SCHEDULES, block BLOCK. The ncu page has, per layout in ROWS'
-order, the sampled launches (a sample every 64 k: the schedules in order) and then the same with
-start and end only. Per launch the output has:
+height, depth) and each of the schedules (default linear,column:128), block B (default 128). The
+ncu page has, per layout in ROWS' order, the sampled launches (a sample every 64 k: the schedules
+in order) and then the same with start and end only. Per launch the output has:
   l1_sampled, l1_start_end   the chip's L1 hit % with the samples and with start and end only;
   replay_samples             the model (the h200 preset as it is) replaying every sample: each
                              warp's requests spread evenly between its samples;
   replay_start_end           the same with each warp's first and last sample only;
   progress_spread            at tenths 2..8 of the launch, on each SM, the most and the least
                              advanced resident warp's share of its loop done, the difference's
-                             median over SMs and instants (0: in step; 1: a whole loop apart).
+                             median over SMs and instants (0: in step; 1: a whole loop apart);
+  block_lag_median, block_lag_p90, blocks_lag_over_128
+                             per block, the most steps of its loop by which its warps lie apart at
+                             any sample (the latest warp's time less the earliest's, over the
+                             block's mean time a step): the median and 90th percentile over the
+                             blocks, and the share of blocks more than 128 steps apart.
 The binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
 """
 import argparse
@@ -36,9 +42,9 @@ SCHEDULES = ("linear", "column:128")
 BLOCK = 128
 
 
-def progress_path(directory, layout, schedule):
+def progress_path(directory, layout, schedule, block):
     width, height, depth = layout
-    return os.path.join(directory, f"progress_{width}x{height}_d{depth}_index32_{schedule.replace(':', '-')}_{BLOCK}.csv.gz")
+    return os.path.join(directory, f"progress_{width}x{height}_d{depth}_index32_{schedule.replace(':', '-')}_{block}.csv.gz")
 
 
 def read_samples(path):
@@ -80,9 +86,31 @@ def progress_spread(header, rows, steps):
     return statistics.median(spreads) if spreads else 0.0
 
 
-def replay_launch(binary, layout, schedule, path):
+def block_lags(header, rows, steps):
+    """(median, 90th percentile, share over 128) of each block's widest gap between its warps, in
+    steps of its loop, over the samples."""
+    block_col = header.index("block")
+    ks = [int(header[i][1:]) for i in steps]
+    blocks = defaultdict(list)
+    for row in rows:
+        blocks[int(row[block_col])].append([int(row[i]) for i in steps])
+    lags = []
+    for times in blocks.values():
+        if len(times) < 2:
+            continue
+        per_step = (max(t[-1] for t in times) - min(t[0] for t in times)) / (ks[-1] - ks[0])
+        if per_step <= 0:
+            continue
+        lags.append(max(max(t[j] for t in times) - min(t[j] for t in times) for j in range(len(ks))) / per_step)
+    if not lags:
+        return 0.0, 0.0, 0.0
+    lags.sort()
+    return lags[len(lags) // 2], lags[int(0.9 * (len(lags) - 1))], sum(x > 128 for x in lags) / len(lags)
+
+
+def replay_launch(binary, layout, schedule, block, path):
     width, height, depth = layout
-    config = {"kernel": "matmul", "width": width, "height": height, "depth": depth, "block_size": BLOCK,
+    config = {"kernel": "matmul", "width": width, "height": height, "depth": depth, "block_size": block,
               "schedule": schedule}
     return replay(binary, path, config, ("--compilation", "index32"))  # the preset's own carve-out rule
 
@@ -94,7 +122,12 @@ def main():
     parser.add_argument("--rows", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--schedules", default=",".join(SCHEDULES))
+    parser.add_argument("--block", type=int, default=BLOCK)
     args = parser.parse_args()
+    schedules = [s for s in args.schedules.split(",") if s]
+    if not schedules or args.block <= 0:
+        fail("--schedules needs at least one schedule and --block a positive size")
     binary = os.environ.get("CACHESIM_BIN", "build/apps/cachesim/cachesim")
     if not os.access(binary, os.X_OK):
         fail(f"no cachesim binary at {binary} (build with scripts/build.sh, or set CACHESIM_BIN)")
@@ -104,16 +137,17 @@ def main():
     except (OSError, KeyError, ValueError) as e:
         fail(f"{args.rows}: not a list of layouts (width,height,depth): {e}")
     rates = [rate for _, rate in ncu_l1_launches(args.ncu)]
-    per_layout = 2 * len(SCHEDULES)
+    per_layout = 2 * len(schedules)
     if len(rates) != per_layout * len(layouts):
         fail(f"{args.ncu}: {len(rates)} launches, expected {per_layout} for each of the {len(layouts)} layouts")
-    launches = [(layout, schedule) for layout in layouts for schedule in SCHEDULES]
+    launches = [(layout, schedule) for layout in layouts for schedule in schedules]
     with tempfile.TemporaryDirectory() as tmp:
-        jobs, figures = [], {}
+        jobs, figures, lags = [], {}, {}
         for n, (layout, schedule) in enumerate(launches):
-            path = progress_path(args.dir, layout, schedule)
+            path = progress_path(args.dir, layout, schedule, args.block)
             header, rows, steps = read_samples(path)
             figures[n] = progress_spread(header, rows, steps)
+            lags[n] = block_lags(header, rows, steps)
             ends_only = os.path.join(tmp, f"start_end_{n}.csv")
             keep = [i for i in range(len(header)) if i not in steps] + [steps[0], steps[-1]]
             with open(ends_only, "w", newline="") as f:
@@ -122,15 +156,18 @@ def main():
                 writer.writerows([row[i] for i in keep] for row in rows)
             jobs += [(layout, schedule, path), (layout, schedule, ends_only)]
         with ThreadPoolExecutor(args.jobs) as pool:
-            replayed = list(pool.map(lambda j: replay_launch(binary, *j), jobs))
+            replayed = list(pool.map(lambda j: replay_launch(binary, j[0], j[1], args.block, j[2]), jobs))
     with open(args.out, "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["width", "height", "depth", "schedule", "block_size", "l1_sampled", "l1_start_end",
-                         "replay_samples", "replay_start_end", "progress_spread"])
+                         "replay_samples", "replay_start_end", "progress_spread", "block_lag_median", "block_lag_p90",
+                         "blocks_lag_over_128"])
         for n, (layout, schedule) in enumerate(launches):
-            first = (n // len(SCHEDULES)) * per_layout + n % len(SCHEDULES)
-            writer.writerow([*layout, schedule, BLOCK, f"{rates[first]:.2f}", f"{rates[first + len(SCHEDULES)]:.2f}",
-                             f"{replayed[2 * n]:.2f}", f"{replayed[2 * n + 1]:.2f}", f"{figures[n]:.2f}"])
+            first = (n // len(schedules)) * per_layout + n % len(schedules)
+            writer.writerow([*layout, schedule, args.block, f"{rates[first]:.2f}",
+                             f"{rates[first + len(schedules)]:.2f}", f"{replayed[2 * n]:.2f}",
+                             f"{replayed[2 * n + 1]:.2f}", f"{figures[n]:.2f}", f"{lags[n][0]:.0f}",
+                             f"{lags[n][1]:.0f}", f"{lags[n][2]:.2f}"])
 
 
 if __name__ == "__main__":

@@ -53,9 +53,9 @@ struct OneSm {
         while (slots[slot].live()) scheduler.retire(0, slot, false);
     }
     void expect_ranks(const GpuConfig& c, const std::uint32_t (&ranks)[9]) const {
-        for (std::size_t s = 0; s < 9; ++s)
-            if (slots[s].live())
-                EXPECT_EQ(slots[s].rate, expected_rate(c, s / 3, s % 3, ranks[s])) << "slot " << s;
+        for (std::size_t s = 0; s < 9; ++s) {
+            if (slots[s].live()) EXPECT_EQ(slots[s].rate, expected_rate(c, s / 3, s % 3, ranks[s])) << "slot " << s;
+        }
     }
     WorkloadSpec spec;
     WarpSlots slots;

@@ -553,3 +553,27 @@ def gen_rank_probes():
                  "`{0}/block_sizes_compare.csv` (the presets) and of the files written by {2}; errors against "
                  "the chip's profiled launch, in points".format(BLOCK_SIZES, TILE_ENDS, commands))
             + "\n" + "\n".join(out) + "\n")
+
+
+TILE_PROGRESS = H200 + "/tile_progress"
+TILE_REPLAY_CMD = ("scripts/progress_replay_report.py --dir {0} --ncu {0}/tile_progress_ncu.csv "
+                   "--rows {0}/tile_progress_rows.csv --schedules tiled:32x32,column:16,linear --block 96 "
+                   "--out {0}/tile_replay.csv --jobs 2")
+
+
+def gen_tile_progress():
+    """progressprobe's 32-bit matmul at the tile probe's launch: how far apart a block's warps run
+    in the middle of the loop, and the model replaying that pace."""
+    out = ["| schedule (1280³ d1280 b96) | the chip: L1 % (start and end only) | replayed, every sample: L1 % "
+           "(error) | a block's warps apart, most steps over the loop: median | 90th percentile | blocks more "
+           "than 128 steps apart |", "|---|---:|---:|---:|---:|---:|"]
+    for r in read_csv(TILE_PROGRESS + "/tile_replay.csv"):
+        chip = float(r["l1_sampled"])
+        out.append("| `{}` | {} ({}) | {} ({:+.1f}) | {} | {} | {:.0%} |".format(
+            r["schedule"], r["l1_sampled"], r["l1_start_end"], r["replay_samples"], float(r["replay_samples"]) - chip,
+            r["block_lag_median"], r["block_lag_p90"], float(r["blocks_lag_over_128"])))
+    return (note("`{0}/tile_replay.csv`, written by `{1}` from `scripts/device_progress.sh tile_progress` "
+                 "(progressprobe `--index32 1`, a `%globaltimer` sample every 64 steps by lane 0 of every warp; "
+                 "one launch each; in no set). Steps apart: at each sample, the block's latest warp's time less "
+                 "its earliest's, over the block's mean time a step".format(TILE_PROGRESS, TILE_REPLAY_CMD.format(TILE_PROGRESS)))
+            + "\n" + "\n".join(out) + "\n")
