@@ -386,33 +386,35 @@ progress_ncu() {
   ncu_raw_rows "$OUT/logs/ncu_$name" "$OUT/$name"
 }
 
+# progress_layouts NAME SCHEDULES BLOCK WxH:DEPTH...: progressprobe --index32 (a sample every 64 k,
+# one launch) at each layout, then progress_ncu of the same, into $OUT/NAME.tar: NAME/
+# progress_<W>x<H>_d<D>_index32_<schedule>_<block>.csv.gz, NAME_ncu.csv (ncu's raw page, per
+# layout the sampled launches, then the same with start and end only) and NAME_rows.csv (the layouts).
+progress_layouts() {
+  local name=$1 schedules=$2 block=$3 layout size depth
+  shift 3
+  mkdir -p "$OUT/$name"
+  echo "width,height,depth" >"$OUT/$name/${name}_rows.csv"
+  : >"$OUT/logs/ncu_all_$name"
+  for layout in "$@"; do
+    size=${layout%%:*} depth=${layout##*:}
+    local args=(--index32 1 --size "$size" --depth "$depth" --schedules "$schedules" --blocks "$block" --every 64)
+    "$BIN" "$OUT/$name/progress_${size}_d$depth" "${args[@]}" --launches 1
+    echo "rc=$?"
+    progress_ncu "ncu_$size.csv" "$depth" "${args[@]}"
+    cat "$OUT/ncu_$size.csv" >>"$OUT/logs/ncu_all_$name" && rm "$OUT/ncu_$size.csv"
+    echo "${size%x*},${size#*x},$depth" >>"$OUT/$name/${name}_rows.csv"
+  done
+  ncu_raw_rows "$OUT/logs/ncu_all_$name" "$OUT/$name/${name}_ncu.csv"
+  gzip -9 "$OUT/$name"/progress_*_index32_*.csv
+  tar -C "$OUT" -cf "$OUT/$name.tar" "$name" && rm -rf "${OUT:?}/$name"
+}
+
 echo "== timestamps"
 if [ "$MODE" = progress_widths ]; then
-  mkdir -p "$OUT/progress_widths"
-  echo "width,height,depth" >"$OUT/progress_widths/progress_widths_rows.csv"
-  : >"$OUT/logs/ncu_all"
-  for LAYOUT in 1024x1024:512 1280x1280:640 512x4096:640 2048x1024:640; do
-    SIZE=${LAYOUT%%:*} DEPTH=${LAYOUT##*:}
-    ARGS=(--index32 1 --size "$SIZE" --depth "$DEPTH" --schedules linear,column:128 --blocks 128 --every 64)
-    "$BIN" "$OUT/progress_widths/progress_${SIZE}_d$DEPTH" "${ARGS[@]}" --launches 1
-    echo "rc=$?"
-    progress_ncu "ncu_$SIZE.csv" "$DEPTH" "${ARGS[@]}"
-    cat "$OUT/ncu_$SIZE.csv" >>"$OUT/logs/ncu_all" && rm "$OUT/ncu_$SIZE.csv"
-    echo "${SIZE%x*},${SIZE#*x},$DEPTH" >>"$OUT/progress_widths/progress_widths_rows.csv"
-  done
-  ncu_raw_rows "$OUT/logs/ncu_all" "$OUT/progress_widths/progress_widths_ncu.csv"
-  gzip -9 "$OUT"/progress_widths/progress_*_index32_*.csv
-  tar -C "$OUT" -cf "$OUT/progress_widths.tar" progress_widths && rm -rf "$OUT/progress_widths"
+  progress_layouts progress_widths linear,column:128 128 1024x1024:512 1280x1280:640 512x4096:640 2048x1024:640
 elif [ "$MODE" = tile_progress ]; then
-  mkdir -p "$OUT/tile_progress"
-  printf 'width,height,depth\n1280,1280,1280\n' >"$OUT/tile_progress/tile_progress_rows.csv"
-  ARGS=(--index32 1 --size 1280x1280 --depth 1280 --schedules tiled:32x32,column:16,linear --blocks 96 --every 64)
-  "$BIN" "$OUT/tile_progress/progress_1280x1280_d1280" "${ARGS[@]}" --launches 1
-  echo "rc=$?"
-  progress_ncu tile_progress_ncu.csv 1280 "${ARGS[@]}"
-  mv "$OUT/tile_progress_ncu.csv" "$OUT/tile_progress/"
-  gzip -9 "$OUT"/tile_progress/progress_*_index32_*.csv
-  tar -C "$OUT" -cf "$OUT/tile_progress.tar" tile_progress && rm -rf "$OUT/tile_progress"
+  progress_layouts tile_progress tiled:32x32,column:16,linear 96 1280x1280:1280
 elif [ "$MODE" = index32 ]; then
   ARGS=(--index32 1 --size 768 --schedules linear,column:64,column:128 --blocks 128,256)
   "$BIN" "$OUT/progress" "${ARGS[@]}" --launches 2
