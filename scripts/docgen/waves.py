@@ -382,16 +382,22 @@ def gen_width_warm():
             + "\n" + "\n".join(out) + "\n")
 
 
+def warp_ends_by_block(path, key_fields):
+    """Per launch (the values of key_fields) of a --warp-ends file: per block, its warps' ends (ns)."""
+    launches = {}
+    with gzip.open(os.path.join(ROOT, path), "rt") as f:
+        for r in csv.DictReader(f):
+            launches.setdefault(tuple(r[k] for k in key_fields), {}).setdefault(int(r["block"]), []).append(
+                int(r["end_ns"]))
+    return launches
+
+
 def block_end_ties(path, key_fields, wave):
     """Per launch (the values of key_fields) of a --warp-ends file: per wave of `wave` blocks in launch
     order, the share of blocks whose end (their last warp's %globaltimer reading) at least 8 of the
     launch's blocks share."""
-    ends = {}
-    with gzip.open(os.path.join(ROOT, path), "rt") as f:
-        for r in csv.DictReader(f):
-            launch = ends.setdefault(tuple(r[k] for k in key_fields), {})
-            block, end = int(r["block"]), int(r["end_ns"])
-            launch[block] = max(launch.get(block, 0), end)
+    ends = {key: {block: max(warps) for block, warps in blocks.items()}
+            for key, blocks in warp_ends_by_block(path, key_fields).items()}
     shares = {}
     for key, launch in ends.items():
         readings = {}
@@ -423,6 +429,7 @@ def gen_width_ties():
 
 
 TILE_ENDS = H200 + "/tile_ends"
+TILE_WAVE = 132 * 21  # the tile probe's blocks a wave: 21 blocks of 96 threads on each of 132 SMs
 TILE_GROUPS_CMD = ("scripts/wave_groups_report.py --chip {0}/tile_ends_index32.csv.gz --compilation index32 "
                    "--ncu {0}/tile_ends_ncu.csv --rows {0}/tile_ends_rows.csv --model 'preset=' "
                    "--model 'first_reads=--warp-age-warm-group 6' "
@@ -435,7 +442,7 @@ TILE_MODELS = (("preset", "the presets"), ("first_reads", "warm group, first rea
 def gen_tile_ends():
     """The 32-bit 1280^3 matmul at block 96: the chip's ties per wave and L1 beside the presets' and
     the warm group's by first reads."""
-    shares = block_end_ties(TILE_ENDS + "/tile_ends_index32.csv.gz", ("schedule",), 132 * 21)
+    shares = block_end_ties(TILE_ENDS + "/tile_ends_index32.csv.gz", ("schedule",), TILE_WAVE)
     rows = {(r["schedule"], r["source"]): r for r in read_csv(TILE_ENDS + "/tile_groups.csv")}
     out = ["| schedule | the chip: ties per wave | L1 % · later blocks alone | "
            + " | ".join("{}: L1 error · alone".format(label) for _, label in TILE_MODELS) + " |",
@@ -483,15 +490,11 @@ def gen_progress_replay():
 def gen_tile_warp_spread():
     """The chip's blocks of 96 threads (3 warps on 4 schedulers): how far apart a block's warps end."""
     path = TILE_ENDS + "/tile_ends_index32.csv.gz"
-    launches = {}
-    with gzip.open(os.path.join(ROOT, path), "rt") as f:
-        for r in csv.DictReader(f):
-            launches.setdefault(r["schedule"], {}).setdefault(int(r["block"]), []).append(int(r["end_ns"]))
     out = ["| schedule (1280³ d1280 b96, index32) | blocks | a block's time (µs) | a block's warps: last end less "
            "first, median (µs) | 75th percentile | 90th percentile |", "|---|---:|---:|---:|---:|---:|"]
-    for schedule, blocks in launches.items():
+    for (schedule,), blocks in warp_ends_by_block(path, ("schedule",)).items():
         spreads = sorted(max(ends) - min(ends) for ends in blocks.values())
-        waves = len(blocks) / (132 * 21)
+        waves = len(blocks) / TILE_WAVE
         block_time = max(max(ends) for ends in blocks.values()) / waves
         cells = ["{:.1f} ({:.0%})".format(spreads[int(q * len(spreads))] / 1e3, spreads[int(q * len(spreads))] / block_time)
                  for q in (0.5, 0.75, 0.9)]
@@ -508,9 +511,9 @@ BLOCK_SIZES_RANK_CMD = ("cachesim compare --preset h200 --measured block_sizes={
 
 
 def probe_errors():
-    """(probe label, command note) -> {model source: [L1 error per launch]}: the 32-bit probes in no set
-    (width ends, tile ends, block sizes) under the presets, the warm group by first reads, and the
-    same with one rank a block."""
+    """probe label -> {model source: [L1 error per launch]}: the 32-bit probes in no set (width ends,
+    tile ends, block sizes) under the presets, the warm group by first reads, and the same with one
+    rank a block."""
     probes = {}
     width_chip = width_rows("width_groups.csv", "chip")
     width = {"preset": width_rows("width_groups.csv", "preset"),
@@ -535,13 +538,11 @@ def gen_rank_probes():
     probes = probe_errors()
     out = ["| probes | " + " | ".join("{}: mean \\|L1 error\\| · within 3 · beyond 6".format(label)
                                     for _, label in TILE_MODELS) + " |", "|---|" + "---:|" * len(TILE_MODELS)]
-    every = {source: [] for source, _ in TILE_MODELS}
-    for label, by in list(probes.items()) + [("all", every)]:
+    probes["all"] = {source: [e for by in probes.values() for e in by[source]] for source, _ in TILE_MODELS}
+    for label, by in probes.items():
         cells = []
         for source, _ in TILE_MODELS:
             errors = [abs(e) for e in by[source]]
-            if by is not every:
-                every[source] += errors
             cells.append("{:.2f} · {} · {}".format(sum(errors) / len(errors), sum(e <= 3 for e in errors),
                                                      sum(e > 6 for e in errors)))
         out.append("| {} | {} |".format(label, " | ".join(cells)))
