@@ -31,9 +31,9 @@ from docgen.fidelity import (
     gen_h200_medians, gen_h200_spread, gen_parameters,
 )
 from docgen.sets import (
-    ALL_REPORT_SETS, BLOCK_RATES_CMD, BLOCK_RATES_DIR, BLOCK_RATES_OPTIONS, CYCLES_CMD, CYCLES_DIR, CYCLES_NO_LRC_CMD,
-    CYCLES_NO_LRC_DIR, CYCLES_SASS_TPC_CMD, CYCLES_SASS_TPC_DIR, FIXED_CMD, FIXED_DIR, L1_FOLD_CMD, L1_FOLD_DIR,
-    LOCKSTEP_CMD, LOCKSTEP_DIR, LOCKSTEP_OPTIONS, RATES21_SETS, REPORT_SETS, TURNS_CMD, TURNS_DIR,
+    ALL_REPORT_SETS, BLOCK_RANK_RUN, BLOCK_RATES_CMD, BLOCK_RATES_DIR, BLOCK_RATES_OPTIONS, CYCLES_CMD, CYCLES_DIR, CYCLES_NO_LRC_CMD,
+    CYCLES_NO_LRC_DIR, CYCLES_SASS_TPC_CMD, CYCLES_SASS_TPC_DIR, DRAM_BLOCKS_RUN, FIXED_CMD, FIXED_DIR, L1_FOLD_CMD, L1_FOLD_DIR,
+    LOCKSTEP_CMD, LOCKSTEP_DIR, LOCKSTEP_OPTIONS, RATES21_SETS, REPORT_SETS, TURNS_CMD, TURNS_DIR, WARM_STEP_RUN,
     gen_cycles_latencies, gen_dram_blocks_sets, gen_fidelity_overview, gen_fidelity_sets, gen_hit_sources, gen_hit_sources_errors,
     gen_rates21_groups,
 )
@@ -46,7 +46,7 @@ from docgen.timing_fits import (
 from docgen.waves import (
     gen_block_sizes, gen_block_starts, gen_refill_groups, gen_set_rows, gen_wave_groups, gen_wave_sync, gen_waves_probe,
     gen_waves_probe_unroll1, gen_waves_strip, gen_waves_strip_blocks, gen_waves_strip_depth, gen_width_groups,
-    gen_rank_probes, gen_tile_ends, gen_tile_progress, gen_tile_warp_spread, gen_width_ties, gen_width_warm,
+    gen_rank_probes, gen_step_probes, gen_tile_ends, gen_tile_progress, gen_tile_warp_spread, gen_width_ties, gen_width_warm,
     gen_widths, gen_progress_replay,
 )
 from docgen.loops import (
@@ -104,8 +104,11 @@ GENERATORS = {
     "tile-ends": gen_tile_ends,
     "tile-warp-spread": gen_tile_warp_spread,
     "rank-probes": gen_rank_probes,
+    "step-probes": gen_step_probes,
     "tile-progress": gen_tile_progress,
-    "rank-sets": lambda: gen_dram_blocks_sets(with_block_rank=True),
+    "rank-sets": lambda: gen_dram_blocks_sets((DRAM_BLOCKS_RUN, BLOCK_RANK_RUN)),
+    "step-sets": lambda: gen_dram_blocks_sets((BLOCK_RANK_RUN[:2] + ("the warm group with one rank a block",),
+                                               WARM_STEP_RUN)),
     "warm-orders": gen_warp_age_warm_orders,
     "dram-blocks-sets": gen_dram_blocks_sets,
     "progress-replay": gen_progress_replay,

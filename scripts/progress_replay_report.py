@@ -86,25 +86,31 @@ def progress_spread(header, rows, steps):
     return statistics.median(spreads) if spreads else 0.0
 
 
-def block_lags(header, rows, steps):
-    """(median, 90th percentile, share over 128) of each block's widest gap between its warps, in
-    steps of its loop, over the samples."""
+def block_gaps(header, rows, steps):
+    """Per block with two or more warps, at each sample, how many steps of its loop its warps lie
+    apart: the latest warp's time less the earliest's, over the block's mean time a step."""
     block_col = header.index("block")
     ks = [int(header[i][1:]) for i in steps]
     blocks = defaultdict(list)
     for row in rows:
         blocks[int(row[block_col])].append([int(row[i]) for i in steps])
-    lags = []
+    gaps = []
     for times in blocks.values():
         if len(times) < 2:
             continue
         per_step = (max(t[-1] for t in times) - min(t[0] for t in times)) / (ks[-1] - ks[0])
         if per_step <= 0:
             continue
-        lags.append(max(max(t[j] for t in times) - min(t[j] for t in times) for j in range(len(ks))) / per_step)
+        gaps.append([(max(t[j] for t in times) - min(t[j] for t in times)) / per_step for j in range(len(ks))])
+    return gaps
+
+
+def block_lags(header, rows, steps):
+    """(median, 90th percentile, share over 128) of each block's widest gap between its warps, in
+    steps of its loop, over the samples."""
+    lags = sorted(max(gaps) for gaps in block_gaps(header, rows, steps))
     if not lags:
         return 0.0, 0.0, 0.0
-    lags.sort()
     return lags[len(lags) // 2], lags[int(0.9 * (len(lags) - 1))], sum(x > 128 for x in lags) / len(lags)
 
 

@@ -42,6 +42,8 @@ TEST(CliBadInput, ClearMessageAndExitCode2) {
         {"simulate --l1-write sometimes", "expected through or back"},
         {"simulate --model gpu --warp-age-dram-blocks nonsense", "expected first-reads or first-wave, not 'nonsense'"},
         {"simulate --model gpu --warp-age-rank warps", "expected scheduler or block, not 'warps'"},
+        {"simulate --model gpu --warp-age-warm-step 0.9", "--warp-age-warm-step below 1 needs --warp-age-rank block"},
+        {"simulate --model gpu --warp-age-warm-step 1.5", "a number above 0 and at most 1"},
         {"simulate --l1-policy plru --l1-size 96 --l1-line 16", "power-of-two number of ways"},
         {"nosuchcommand", "unknown subcommand 'nosuchcommand'"},
     };

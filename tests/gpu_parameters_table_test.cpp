@@ -25,7 +25,7 @@ const std::set<std::string> kModelFields = {
     "partition_map", "partition_fill", "l2_set_index", "dram_fetch_bytes", "l2_coalesce_hit_rounds",
     "l2_coalesce_miss_rounds", "l2_coalesce_requesters", "l2_coalesce_scope", "cta_order", "cta_refill",
     "scheduler", "warp_rate_spread", "warp_rate_redraw", "warp_rate_scope", "issue_burst", "block_start_skip", "warp_age_weight", "warp_age_group",
-    "warp_age_rank", "warp_age_warm_group", "warp_age_warm_weight", "warp_age_dram_blocks",
+    "warp_age_rank", "warp_age_warm_step", "warp_age_warm_group", "warp_age_warm_weight", "warp_age_dram_blocks",
     "miss_wait_turns",
     "compilation", "loop_limit", "loop_issue_cost", "timing", "schedulers_per_sm", "lat_l1_hit", "lat_l1_miss",
     "lat_dram", "lat_l2_far", "load_gates", "issue_cycles",

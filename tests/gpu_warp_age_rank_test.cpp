@@ -42,10 +42,11 @@ std::uint64_t expected_rate(const GpuConfig& c, std::uint64_t block, std::uint32
 
 // A stencil of 96 columns: one row a block, 10 requests a warp.
 struct OneSm {
-    explicit OneSm(const GpuConfig& c)
+    // warm_age_weight: that of blocks that read from the L2 (with GpuConfig::warp_age_warm_group).
+    explicit OneSm(const GpuConfig& c, double warm_age_weight = 1)
         : spec(test::stencil(96, 3, 3)),
           slots(spec, c, 9),
-          scheduler(c, gpu_occupancy(c), slots, 3, 1, c.warp_age_weight) {
+          scheduler(c, gpu_occupancy(c), slots, 3, 1, c.warp_age_weight, 0, warm_age_weight) {
         scheduler.first_wave();
     }
     // Ends the warp in `slot` (its remaining requests, none missing).
@@ -86,6 +87,45 @@ TEST(GpuWarpAgeRank, ByBlockABlocksWarpsShareOneRank) {
     sm.expect_ranks(c, {0, 0, 0, 0, 0, 0, 1, 1, 1});
     sm.finish(2);
     sm.expect_ranks(c, {0, 0, 0, 0, 0, 0, 0, 0, 0});
+}
+
+// One rank a block with the warm step: the blocks read from the L2 (a warm start), the warm group
+// is 1 with weight 0.5 and the step 0.25, so a warp runs at 0.5^(block rank) * 0.25^(its
+// scheduler's older warps less the block rank). Block 1 (rank 0) has no older warp on scheduler 3
+// and one on 0 and 1; block 2 (rank 1) one on 2 and 3 and two on 0. Block 0's warps ending one by
+// one leave block 1's warp on scheduler 1 a step behind, then none; and block 2, once it is rank
+// 0, its warps on 3 and 0 a step behind (block 1's warps there).
+TEST(GpuWarpAgeRank, WarmStepPartsABlocksWarpsByTheirSchedulers) {
+    GpuConfig c = one_sm(WarpAgeRank::block);
+    c.warp_age_weight = 1;
+    c.warp_age_warm_group = 1;
+    c.warp_age_warm_step = 0.25;
+    c.pass_l2_warm = true;
+    OneSm sm(c, 0.5);
+    const auto expect = [&](const std::uint32_t (&ranks)[9], const std::uint32_t (&offsets)[9]) {
+        for (std::size_t s = 0; s < 9; ++s) {
+            if (!sm.slots[s].live()) continue;
+            const double draw = static_cast<double>(warp_issue_credit(c, s / 3, s % 3));
+            const double paced = draw * std::pow(0.5, ranks[s]) * std::pow(0.25, offsets[s]);
+            EXPECT_EQ(sm.slots[s].rate, static_cast<std::uint64_t>(std::floor(paced))) << "slot " << s;
+        }
+    };
+    expect({0, 0, 0, 0, 0, 0, 1, 1, 1}, {0, 0, 0, 0, 1, 1, 0, 0, 1});
+    sm.finish(0);
+    expect({0, 0, 0, 0, 0, 0, 1, 1, 1}, {0, 0, 0, 0, 0, 1, 0, 0, 0});
+    sm.finish(1);
+    expect({0, 0, 0, 0, 0, 0, 1, 1, 1}, {0, 0, 0, 0, 0, 0, 0, 0, 0});
+    sm.finish(2);
+    expect({0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 1, 1});
+}
+
+// The step leaves blocks that read from DRAM (a cold start's first wave) one pace a block.
+TEST(GpuWarpAgeRank, WarmStepLeavesDramBlocksWhole) {
+    GpuConfig c = one_sm(WarpAgeRank::block);
+    c.warp_age_warm_group = 1;
+    c.warp_age_warm_step = 0.25;
+    OneSm sm(c, 0.5);
+    sm.expect_ranks(c, {0, 0, 0, 0, 0, 0, 1, 1, 1});
 }
 
 // Blocks of 128 threads put one warp on each scheduler: both counts give block j rank j.

@@ -158,10 +158,14 @@ def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS, g
     return text + "\n" + "\n".join(out) + "\n"
 
 
-DRAM_BLOCKS_DIR = "tests/data/dram_blocks"
-DRAM_BLOCKS_CMD = "scripts/dram_blocks_sets.sh --jobs 2"
-BLOCK_RANK_DIR = "tests/data/dram_blocks_block_rank"
-BLOCK_RANK_CMD = "scripts/dram_blocks_sets.sh --jobs 2 --gpu warp-age-rank=block --out " + BLOCK_RANK_DIR
+# Model runs of the sets' launches whose loops take the age weight: (folder, command, label).
+DRAM_BLOCKS_RUN = ("tests/data/dram_blocks", "scripts/dram_blocks_sets.sh --jobs 2", "the warm group by first reads")
+BLOCK_RANK_RUN = ("tests/data/dram_blocks_block_rank",
+                  "scripts/dram_blocks_sets.sh --jobs 2 --gpu warp-age-rank=block --out tests/data/dram_blocks_block_rank",
+                  "the same with one rank a block")
+WARM_STEP_RUN = ("tests/data/dram_blocks_warm_step",
+                 "scripts/dram_blocks_sets.sh --jobs 2 --gpu warp-age-rank=block --gpu warp-age-warm-step=0.94 "
+                 "--out tests/data/dram_blocks_warm_step", "with the warm step 0.94 as well")
 # (GPU, set, kernel, compilation): the launches whose loops take the age weight
 DRAM_BLOCKS_PARTS = [
     ("h200", "heldout", "stencil", "index32"), ("h200", "heldout", "stencil", "unroll1"),
@@ -172,16 +176,14 @@ DRAM_BLOCKS_PARTS = [
     ("h100", "heldout", "matmul", "index32")]
 
 
-def gen_dram_blocks_sets(with_block_rank=False):
-    """fidelity.md: the warm group for the blocks that read from the L2 (first reads), with the
-    scheduler's rank (and with one rank a block), on every set's launches whose loops take the age
-    weight, beside the presets' rows of the same launches."""
+def gen_dram_blocks_sets(model_runs=(DRAM_BLOCKS_RUN,)):
+    """fidelity.md: model runs (DRAM_BLOCKS_RUN and the like) on every set's launches whose loops
+    take the age weight, beside the presets' rows of the same launches."""
     out = ["| GPU | set | kernel, compilation | runs | L1 within 3 | L1 beyond 6 | mean \\|L1 error\\| | "
            "best schedule within 1 by L1 | by L2 |", "|---|---|---|---:|---:|---:|---:|---:|---:|"]
     used = []
     for gpu, set_name, kernel, variant in DRAM_BLOCKS_PARTS:
-        dirs = (DRAM_BLOCKS_DIR, BLOCK_RANK_DIR) if with_block_rank else (DRAM_BLOCKS_DIR,)
-        paths = ["{}/{}/{}_{}_{}.csv".format(d, gpu, set_name, kernel, variant) for d in dirs]
+        paths = ["{}/{}/{}_{}_{}.csv".format(folder, gpu, set_name, kernel, variant) for folder, _, _ in model_runs]
         if not all(os.path.exists(os.path.join(ROOT, p)) for p in paths):
             continue
         used += paths
@@ -195,8 +197,8 @@ def gen_dram_blocks_sets(with_block_rank=False):
             gpu, set_name, kernel, variant, counts[0]["runs"], joined(lambda c: c["l1_3"]), joined(lambda c: c["l1_6"]),
             means, joined(lambda c: c["best"][1]), counts[0]["best"][0], joined(lambda c: c["best"][2]),
             counts[0]["best"][0]))
-    commands = "`{}`".format(DRAM_BLOCKS_CMD) + (" and `{}`".format(BLOCK_RANK_CMD) if with_block_rank else "")
-    cells = "the presets / the warm group by first reads" + (" / the same with one rank a block" if with_block_rank else "")
+    commands = " and ".join("`{}`".format(command) for _, command, _ in model_runs)
+    cells = " / ".join(["the presets"] + [label for _, _, label in model_runs])
     return (note("{} (cachesim compare's joined CSVs `{}`), each beside the presets' rows of the same launches in "
                  "`tests/data/GPU/fidelity_report_SET_KERNEL.csv`; each cell: {}".format(
                      commands, "`, `".join(used) or "(none yet)", cells))

@@ -510,42 +510,53 @@ BLOCK_SIZES_RANK_CMD = ("cachesim compare --preset h200 --measured block_sizes={
                         "--out {0}/block_sizes_compare_{2}.csv > {0}/block_sizes_compare_{2}.txt")
 
 
-def probe_errors():
-    """probe label -> {model source: [L1 error per launch]}: the 32-bit probes in no set (width ends,
-    tile ends, block sizes) under the presets, the warm group by first reads, and the same with one
-    rank a block."""
-    probes = {}
+# The models run on the 32-bit probes in no set: (label, source name in the report files, the width
+# probes' file, the tile probe's file, the block-size probe's compare file).
+RANK_PROBE_MODELS = (
+    ("the presets", "preset", "width_groups.csv", "tile_groups.csv", "block_sizes_compare.csv"),
+    ("warm group, first reads", "first_reads", "width_groups_dram.csv", "tile_groups.csv",
+     "block_sizes_compare_first_reads.csv"),
+    ("the same, one rank a block", "block_rank", "width_groups_block_rank.csv", "tile_groups.csv",
+     "block_sizes_compare_block_rank.csv"))
+STEP_PROBE_MODELS = RANK_PROBE_MODELS[2:] + tuple(
+    ("with the warm step {}".format(step), "step" + step[2:], "width_groups_warm_step.csv", "tile_groups_warm_step.csv",
+     "block_sizes_compare_warm_step_{}.csv".format(step)) for step in ("0.94", "0.97"))
+
+
+def probe_errors(models):
+    """probe label -> [per model: L1 error per launch]: the 32-bit probes in no set (width ends,
+    tile ends, block sizes) under each of `models` (RANK_PROBE_MODELS' rows)."""
     width_chip = width_rows("width_groups.csv", "chip")
-    width = {"preset": width_rows("width_groups.csv", "preset"),
-             "first_reads": width_rows("width_groups_dram.csv", "first_reads"),
-             "block_rank": width_rows("width_groups_block_rank.csv", "block_rank")}
-    probes["the 20 width probes (block 128)"] = {
-        source: [float(rows[k]["l1"]) - float(width_chip[k]["l1"]) for k in width_chip] for source, rows in width.items()}
-    tile = {(r["schedule"], r["source"]): float(r["l1"]) for r in read_csv(TILE_ENDS + "/tile_groups.csv")}
-    schedules = [s for s, source in tile if source == "chip"]
-    probes["the 6 tile probes (1280³, block 96)"] = {
-        source: [tile[(s, source)] - tile[(s, "chip")] for s in schedules] for source, _ in TILE_MODELS}
-    files = {"preset": "block_sizes_compare.csv", "first_reads": "block_sizes_compare_first_reads.csv",
-             "block_rank": "block_sizes_compare_block_rank.csv"}
-    probes["the 12 32-bit block-size probes (blocks 128-384)"] = {
-        source: [float(r["l1_hit_rate_error_pp"]) for r in read_csv(BLOCK_SIZES + "/" + name) if r["variant"] == "index32"]
-        for source, name in files.items()}
+    tile_chip = {r["schedule"]: float(r["l1"]) for r in read_csv(TILE_ENDS + "/tile_groups.csv") if r["source"] == "chip"}
+    probes = {"the 20 width probes (block 128)": [], "the 6 tile probes (1280³, block 96)": [],
+              "the 12 32-bit block-size probes (blocks 128-384)": []}
+    width, tile, sizes = probes.values()
+    for _, source, width_file, tile_file, sizes_file in models:
+        rows = width_rows(width_file, source)
+        width.append([float(rows[k]["l1"]) - float(width_chip[k]["l1"]) for k in width_chip])
+        tiles = {r["schedule"]: float(r["l1"]) for r in read_csv(TILE_ENDS + "/" + tile_file) if r["source"] == source}
+        tile.append([tiles[s] - tile_chip[s] for s in tile_chip])
+        sizes.append([float(r["l1_hit_rate_error_pp"]) for r in read_csv(BLOCK_SIZES + "/" + sizes_file)
+                      if r["variant"] == "index32"])
+    probes["all"] = [sum((by[i] for by in probes.values()), []) for i in range(len(models))]
     return probes
+
+
+def probe_errors_table(models):
+    """The models' mean |L1 error|, launches within 3 and beyond 6 points, per probe and over all."""
+    out = ["| probes | " + " | ".join("{}: mean \\|L1 error\\| · within 3 · beyond 6".format(m[0]) for m in models)
+           + " |", "|---|" + "---:|" * len(models)]
+    for label, by in probe_errors(models).items():
+        cells = []
+        for errors in ([abs(e) for e in model] for model in by):
+            cells.append("{:.2f} · {} · {}".format(sum(errors) / len(errors), sum(e <= 3 for e in errors),
+                                                     sum(e > 6 for e in errors)))
+        out.append("| {} | {} |".format(label, " | ".join(cells)))
+    return "\n".join(out) + "\n"
 
 
 def gen_rank_probes():
     """fidelity.md: the three models on the 32-bit probes in no set, per probe and over all."""
-    probes = probe_errors()
-    out = ["| probes | " + " | ".join("{}: mean \\|L1 error\\| · within 3 · beyond 6".format(label)
-                                    for _, label in TILE_MODELS) + " |", "|---|" + "---:|" * len(TILE_MODELS)]
-    probes["all"] = {source: [e for by in probes.values() for e in by[source]] for source, _ in TILE_MODELS}
-    for label, by in probes.items():
-        cells = []
-        for source, _ in TILE_MODELS:
-            errors = [abs(e) for e in by[source]]
-            cells.append("{:.2f} · {} · {}".format(sum(errors) / len(errors), sum(e <= 3 for e in errors),
-                                                     sum(e > 6 for e in errors)))
-        out.append("| {} | {} |".format(label, " | ".join(cells)))
     commands = "; ".join("`{}`".format(BLOCK_SIZES_RANK_CMD.format(BLOCK_SIZES, extra, name))
                          for extra, name in (("", "first_reads"), (" --gpu warp-age-rank=block", "block_rank")))
     return (note("the width probes' rows of `{0}/width_groups.csv`, `width_groups_dram.csv` and "
@@ -553,7 +564,21 @@ def gen_rank_probes():
                  "`{1}/tile_groups.csv` (the tile-ends table's), and the block-size probe's 32-bit rows of "
                  "`{0}/block_sizes_compare.csv` (the presets) and of the files written by {2}; errors against "
                  "the chip's profiled launch, in points".format(BLOCK_SIZES, TILE_ENDS, commands))
-            + "\n" + "\n".join(out) + "\n")
+            + "\n" + probe_errors_table(RANK_PROBE_MODELS))
+
+
+def gen_step_probes():
+    """fidelity.md: one rank a block with and without the warm step, at both measured values, on
+    the 32-bit probes in no set."""
+    commands = "; ".join("`{}`".format(BLOCK_SIZES_RANK_CMD.format(
+        BLOCK_SIZES, " --gpu warp-age-rank=block --gpu warp-age-warm-step=" + step, "warm_step_" + step))
+        for step in ("0.94", "0.97"))
+    return (note("the width probes' rows of `{0}/width_groups_block_rank.csv` and `width_groups_warm_step.csv`, "
+                 "the tile probe's of `{1}/tile_groups.csv` and `tile_groups_warm_step.csv` (their commands in "
+                 "the folders' README.md), and the block-size probe's 32-bit rows of "
+                 "`{0}/block_sizes_compare_block_rank.csv` and of the files written by {2}; errors against the "
+                 "chip's profiled launch, in points".format(BLOCK_SIZES, TILE_ENDS, commands))
+            + "\n" + probe_errors_table(STEP_PROBE_MODELS))
 
 
 TILE_PROGRESS = H200 + "/tile_progress"

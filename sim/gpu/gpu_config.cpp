@@ -201,6 +201,11 @@ void validate(const GpuConfig& c) {
              " must be 'auto' or between 1 and " + std::to_string(static_cast<int>(kMaxIssueCycles)));
     if (c.warp_age_group < 1 || c.warp_age_group > 64)
         fail("--warp-age-group " + std::to_string(c.warp_age_group) + " must be between 1 and 64");
+    if (!(c.warp_age_warm_step > 0 && c.warp_age_warm_step <= 1))
+        fail("--warp-age-warm-step " + (std::ostringstream() << c.warp_age_warm_step).str() +
+             " must be above 0 and at most 1");
+    if (c.warp_age_warm_step < 1 && (c.warp_age_rank != WarpAgeRank::block || c.warp_age_warm_group == 0))
+        fail("--warp-age-warm-step below 1 needs --warp-age-rank block and a --warp-age-warm-group above 0");
     if (c.warp_age_warm_group > 64)
         fail("--warp-age-warm-group " + std::to_string(c.warp_age_warm_group) + " must be between 0 and 64");
     if (c.warp_age_warm_weight != kWarpAgeWeightAuto && !(c.warp_age_warm_weight > 0 && c.warp_age_warm_weight <= 1))

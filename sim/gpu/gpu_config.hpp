@@ -333,6 +333,10 @@ struct GpuConfig {
     // scheduler, which gives every warp of a block one rank even where its warps do not spread
     // evenly over the schedulers (3 warps of a block of 96 threads on 4 schedulers).
     WarpAgeRank warp_age_rank = WarpAgeRank::scheduler;
+    // With one rank a block and the warm group: a warp of a block that reads from the L2 runs at
+    // warp_age_warm_step to the power of the live warps of older blocks its own scheduler holds
+    // beyond the block's rank, times its block's pace. 1: a block's warps alike.
+    double warp_age_warm_step = 1;
     // The group and weight of blocks whose loop reads its data from the L2 rather than DRAM: with
     // its data in the L2 a lone warp runs faster and a scheduler keeps fewer warps at its pace.
     // Which blocks read from DRAM when the L2 starts cold: warp_age_dram_blocks; every block of a

@@ -539,6 +539,26 @@ std::vector<GpuParameter> make_table() {
                                       "block's warps take different ranks, where the chip ends them together. "
                                       "block with the warm group puts the held-out block-96 orders right but "
                                       "tiled:32x32, 9.8 points high on both chips (docs/fidelity.md)")}});
+    t.push_back({.option = "warp-age-warm-step", .report_key = "warp_age_warm_step", .field = "warp_age_warm_step",
+                 .group = "Scheduling", .type = P::real, .range = "above 0 to 1", .min = 0.5, .max = 1,
+                 .help = "with --warp-age-rank block and --warp-age-warm-group: a warp of a block that reads from "
+                         "the L2 runs at S to the power of the live warps of older blocks its own scheduler holds "
+                         "beyond its block's rank, times its block's pace; 1: a block's warps alike",
+                 .get = [](const GpuConfig& c) { return short_real(c.warp_age_warm_step); },
+                 .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
+                     c.warp_age_warm_step = real_in(text, option, 0, 1, "a number above 0 and at most 1");
+                 },
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
+                     const bool stepped = rates_drawn(c) && c.warp_age_rank == WarpAgeRank::block &&
+                                          c.warp_age_warm_group > 0 && warp_age_warm_weight_for(c, w) < 1;
+                     return short_real(stepped ? c.warp_age_warm_step : 1);
+                 },
+                 .sources = {every(A, "1: a block's warps keep one pace wherever its data comes from. 0.94, "
+                                      "measured on the tile progress probe (a block's warps' widest gap where its "
+                                      "blocks read from the L2: scripts/warm_step_measure.py, "
+                                      "tests/data/h200/tile_progress/warm_step.csv), with the warm group and one rank "
+                                      "a block moves the held-out tiled:32x32 at block 96 from 9.8 to 6.6 points high "
+                                      "on both chips, still beyond 6 (docs/fidelity.md)")}});
     t.push_back({.option = "warp-age-warm-group", .report_key = "warp_age_warm_group", .field = "warp_age_warm_group",
                  .group = "Scheduling", .type = P::count, .range = "0..64", .min = 0, .max = 64,
                  .help = "with the age weight: the group of blocks whose loop reads from the L2 (those "

@@ -37,7 +37,9 @@ IssueScheduler::IssueScheduler(const GpuConfig& config, const GpuOccupancy& occu
     if (warm_split_) dram_blocks_ = config.pass_dram_blocks;
     ranked_ = age_weights_.on() || warm_weights_.on();
     rank_by_sm_ = config.warp_age_rank == WarpAgeRank::block;
+    if (rank_by_sm_ && warm_weights_.on()) warm_steps_.configure(config.warp_age_warm_step, max_rank);
     if (ranked_) warp_rank_.assign(static_cast<std::size_t>(config.sms) * warps_per_sm_, 0);
+    if (warm_steps_.on()) scheduler_rank_.assign(warp_rank_.size(), 0);
     sms_.assign(config.sms, SmTurn{});
     for (SmTurn& sm : sms_) sm.last = warps_per_sm_ - 1;  // the first turn goes to slot 0
 }
@@ -85,9 +87,14 @@ void IssueScheduler::load_warps(std::uint32_t s, std::uint32_t block_slot, Load&
             // Its rank counts the live warps of older blocks on its scheduler (or on its SM,
             // GpuConfig::warp_age_rank), not its own block's: on the chip a block's warps end
             // together, also when it is left behind.
-            std::uint32_t older = 0;
-            for_rank_mates(s, slot, [&](std::size_t o) { older += !same_block(o, slot) && slots_[o].live(); });
+            std::uint32_t older = 0, on_scheduler = 0;
+            for_rank_mates(s, slot, [&](std::size_t o) {
+                const bool counts = !same_block(o, slot) && slots_[o].live();
+                older += counts;
+                on_scheduler += counts && same_scheduler(s, o, slot);
+            });
             warp_rank_[slot] = older;
+            if (warm_steps_.on()) scheduler_rank_[slot] = on_scheduler;
             slots_[slot].rate = age_weighted(slots_[slot].rate, slots_[slot]);
         }
         ++block_left_[block_slot];
@@ -101,6 +108,7 @@ void IssueScheduler::promote_younger(std::uint32_t s, const WarpSlot& finished) 
         WarpSlot& w = slots_[o];
         if (!w.live() || w.age < finished.age || same_block(o, done)) return;
         --warp_rank_[o];
+        if (warm_steps_.on() && same_scheduler(s, o, done)) --scheduler_rank_[o];
         w.rate = drawn_rate(w, warp_in_block(s, o));
     });
 }

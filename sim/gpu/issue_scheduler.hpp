@@ -162,13 +162,21 @@ private:
         const bool from_l2 = warm_split_ && !from_dram;
         const WarpAgeWeights& weights = from_l2 ? warm_weights_ : age_weights_;
         if (!weights.on()) return credit;
-        const std::uint32_t older = warp_rank_[static_cast<std::size_t>(&w - slots_.data())];
-        return weights.apply(credit, rank_by_sm_ ? older / schedulers_ : older);
+        const std::size_t slot = static_cast<std::size_t>(&w - slots_.data());
+        const std::uint32_t rank = rank_by_sm_ ? warp_rank_[slot] / schedulers_ : warp_rank_[slot];
+        const std::uint64_t rate = weights.apply(credit, rank);
+        if (!from_l2 || !warm_steps_.on()) return rate;
+        return warm_steps_.apply(rate, static_cast<std::int64_t>(scheduler_rank_[slot]) - rank);
     }
     // Warp `finished` of SM s is done: the younger blocks' warps it ranks ahead of move up.
     void promote_younger(std::uint32_t s, const WarpSlot& finished);
     // Whether warp slots a and b hold warps of one block (a block's warps sit in consecutive slots).
     bool same_block(std::size_t a, std::size_t b) const { return a / warps_per_block_ == b / warps_per_block_; }
+    // Whether warp slots a and b of SM s share a scheduler (its index within the SM mod schedulers_).
+    bool same_scheduler(std::uint32_t s, std::size_t a, std::size_t b) const {
+        const std::size_t first = first_slot(s);
+        return (a - first) % schedulers_ == (b - first) % schedulers_;
+    }
     // Calls f(o) for every warp slot o of SM s on the same scheduler as `slot` (slot itself included).
     template <class F>
     void for_scheduler_mates(std::uint32_t s, std::size_t slot, F&& f) const {
@@ -213,6 +221,7 @@ private:
     std::vector<std::uint32_t> block_left_;  // live warps per block residency slot
     WarpAgeWeights age_weights_;             // rated: older warps first (off when the weight is 1)
     WarpAgeWeights warm_weights_;            // the same for blocks that read from the L2 (warm_split_)
+    WarpStepWeights warm_steps_;             // ranked by block: an L2 block's warps apart (GpuConfig::warp_age_warm_step)
     bool warm_split_ = false;                // rated with a warm group: blocks that read from the L2 apart
     const std::vector<std::uint8_t>* dram_blocks_ = nullptr;  // GpuConfig::pass_dram_blocks
     bool ranked_ = false;                    // either table weighs ages: warp_rank_ is kept
@@ -220,6 +229,7 @@ private:
     std::uint64_t first_wave_end_age_ = ~0ull;  // warps with a smaller WarpSlot::age: the first wave
     bool rank_by_sm_ = false;                // warp_rank_ counts the SM's warps: the rank is it / schedulers_
     std::vector<std::uint32_t> warp_rank_;   // per warp slot: live warps of older blocks on its scheduler (or SM)
+    std::vector<std::uint32_t> scheduler_rank_;  // with warm_steps_: those on its scheduler
     std::uint32_t schedulers_ = 1;           // warp schedulers per SM: a warp slot's is its index mod this
     std::vector<SmTurn> sms_;
 };

@@ -14,4 +14,14 @@ void WarpAgeWeights::configure(double weight, std::uint32_t group, std::uint32_t
     }
 }
 
+void WarpStepWeights::configure(double step, std::uint32_t max_offset) {
+    scale_.clear();
+    if (!(step > 0 && step < 1)) return;
+    max_offset_ = max_offset;
+    scale_.resize(2 * static_cast<std::size_t>(max_offset) + 1);
+    for (std::int64_t d = -max_offset_; d <= max_offset_; ++d)
+        scale_[static_cast<std::size_t>(d + max_offset_)] =
+            static_cast<std::uint64_t>(std::ldexp(std::pow(step, static_cast<double>(d)), 32));
+}
+
 }  // namespace cachesim

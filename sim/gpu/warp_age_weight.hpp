@@ -30,4 +30,26 @@ private:
     std::vector<std::uint64_t> scale_;  // each rank's factor in 32.32 fixed point
 };
 
+// The pace of a block's warp against its block's (GpuConfig::warp_age_warm_step): with one rank a
+// block, a warp whose scheduler holds `offset` more live warps of older blocks than the block's rank
+// runs at step^offset of it (faster where the offset is negative). The chip keeps a block's warps
+// together where they wait for the same DRAM sectors and lets them part a little where they read
+// from the L2.
+class WarpStepWeights {
+public:
+    // step in (0, 1); 1 (or above) leaves every rate as it is (off). Offsets -max_offset..max_offset.
+    void configure(double step, std::uint32_t max_offset);
+    bool on() const { return !scale_.empty(); }
+    std::uint64_t apply(std::uint64_t rate, std::int64_t offset) const {
+        const unsigned __int128 scaled =
+            static_cast<unsigned __int128>(rate) * scale_[static_cast<std::size_t>(offset + max_offset_)];
+        const std::uint64_t stepped = static_cast<std::uint64_t>(scaled >> 32);
+        return stepped ? stepped : 1;
+    }
+
+private:
+    std::int64_t max_offset_ = 0;
+    std::vector<std::uint64_t> scale_;  // step^offset for offsets -max_offset_.., in 32.32 fixed point
+};
+
 }  // namespace cachesim
