@@ -1,4 +1,5 @@
 // cachesim simulate: one configuration, one report.
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -31,6 +32,14 @@ po::options_description output_options() {
          "its end: end_cycle, the cycle its last data arrived (--timing cycles), or end_round, 1 + the "
          "round of its last request (rounds); the columns of gpubench --warp-ends, to compare the "
          "model's warp order with the chip's")
+        ("warp-progress", po::value<std::string>(),
+         "GPU model: also write FILE (CSV, atomically): per warp that issued, block,warp,sm,slot, the "
+         "time it issued its requests 0, N, 2N, ... (columns r0, rN, ...; empty past a warp's last) and "
+         "1 + that of its last request (end_round, or end_cycle under --timing cycles): the model's pace, "
+         "to set beside progressprobe's samples of a chip")
+        ("warp-progress-every", po::value<std::uint32_t>()->default_value(128),
+         "GPU model: N, the requests between two of --warp-progress's samples (a built-in matmul issues "
+         "2 a step of its loop, so 128 is every 64 steps, as progressprobe samples)")
         ("hit-sources", po::bool_switch(),
          "GPU model: count the L1's read hits by who brought the sector: the same warp, another warp "
          "of its block, or another block on the SM (printed under the L1, and as the parameters "
@@ -57,6 +66,28 @@ std::string warp_ends_csv(const std::vector<GpuWarpEnd>& ends, const char* unit)
     out << "block,warp,sm,slot,end_" << unit << '\n';
     for (const GpuWarpEnd& e : ends)
         if (e.end != 0) out << e.block << ',' << e.warp << ',' << e.sm << ',' << e.slot << ',' << e.end << '\n';
+    return out.str();
+}
+
+// --warp-progress: the warps that issued, in launch order; `unit` names the end's column.
+std::string warp_progress_csv(const GpuWarpProgress& progress, const char* unit) {
+    std::size_t columns = 0;
+    for (const std::vector<std::uint64_t>& times : progress.issued) columns = std::max(columns, times.size());
+    std::ostringstream out;
+    out << "block,warp,sm,slot";
+    for (std::size_t j = 0; j < columns; ++j) out << ",r" << j * progress.every;
+    out << ",end_" << unit << '\n';
+    for (std::size_t i = 0; i < progress.warps.size(); ++i) {
+        const GpuWarpEnd& w = progress.warps[i];
+        if (w.end == 0) continue;
+        out << w.block << ',' << w.warp << ',' << w.sm << ',' << w.slot;
+        const std::vector<std::uint64_t>& times = progress.issued[i];
+        for (std::size_t j = 0; j < columns; ++j) {
+            out << ',';
+            if (j < times.size()) out << times[j];
+        }
+        out << ',' << w.end << '\n';
+    }
     return out.str();
 }
 
@@ -120,12 +151,24 @@ int run_simulate(int argc, char** argv) {
         check_output_writable(warp_ends_path, "--warp-ends");  // before the simulation, not after it
         sim.gpu.warp_ends = &warp_ends;
     }
+    GpuWarpProgress warp_progress;
+    const std::string warp_progress_path = vm->count("warp-progress") ? (*vm)["warp-progress"].as<std::string>() : "";
+    if (!warp_progress_path.empty()) {
+        if (sim.model != ModelKind::gpu)
+            throw InputError("--warp-progress records the GPU model's warps: it needs --model gpu (or a GPU preset)");
+        warp_progress.every = (*vm)["warp-progress-every"].as<std::uint32_t>();
+        if (warp_progress.every == 0) throw InputError("--warp-progress-every must be at least 1");
+        check_output_writable(warp_progress_path, "--warp-progress");
+        sim.gpu.warp_progress = &warp_progress;
+    }
     if (sim.model == ModelKind::gpu) {
         RunControl control;
         control.threads = thread_count(*vm);
         run_gpu_model(sim, report, control);
-        if (!warp_ends_path.empty()) write_file_atomically(warp_ends_path,
-                                  warp_ends_csv(warp_ends, sim.gpu.timing == IssueTiming::cycles ? "cycle" : "round"));
+        const char* unit = sim.gpu.timing == IssueTiming::cycles ? "cycle" : "round";
+        if (!warp_ends_path.empty()) write_file_atomically(warp_ends_path, warp_ends_csv(warp_ends, unit));
+        if (!warp_progress_path.empty())
+            write_file_atomically(warp_progress_path, warp_progress_csv(warp_progress, unit));
     } else {
         auto source = make_source(sim);
         RunControl control;

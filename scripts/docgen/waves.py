@@ -587,6 +587,39 @@ TILE_REPLAY_CMD = ("scripts/progress_replay_report.py --dir {0} --ncu {0}/tile_p
                    "--out {0}/tile_replay.csv --jobs 2")
 
 
+BLOCK_GAPS_SOURCES = (("chip", "the chip"), ("preset", "the presets"), ("block_rank", "warm group, one rank a block"),
+                      ("warm_step", "the same with the warm step 0.94"))
+BLOCK_GAPS_CMD = ("scripts/block_gaps_report.py --out {0}/block_gaps.csv --jobs 2 --model 'preset=' "
+                  "--model 'block_rank=--warp-age-warm-group 6 --warp-age-rank block' "
+                  "--model 'warm_step=--warp-age-warm-group 6 --warp-age-rank block --warp-age-warm-step 0.94' "
+                  "{0}/progress_1280x1280_d1280_index32_tiled-32x32_96.csv.gz "
+                  "{0}/progress_1280x1280_d1280_index32_column-16_96.csv.gz "
+                  "{0}/progress_1280x1280_d1280_index32_linear_96.csv.gz {1}/progress_*.csv.gz")
+
+
+def gen_block_gaps():
+    """fidelity.md: how far a block's warps part over the loop, the chip's (progressprobe) beside
+    the model's (--warp-progress) for the tile and width progress probes."""
+    rows = {}
+    for r in read_csv(TILE_PROGRESS + "/block_gaps.csv"):
+        rows.setdefault((r["width"], r["height"], r["depth"], r["block_size"], r["schedule"]), {})[r["source"]] = r
+    out = ["| launch | " + " | ".join(label for _, label in BLOCK_GAPS_SOURCES) + " |",
+           "|---|" + "---|" * len(BLOCK_GAPS_SOURCES)]
+    for (width, height, depth, block, schedule), by in rows.items():
+        size = "{}²".format(width) if width == height else "{}x{}".format(width, height)
+        cells = ["{} · {} · {:.0%} · {}".format(by[s]["widest_median"], by[s]["widest_p90"],
+                                                float(by[s]["widest_over_128"]), by[s]["mean_median"])
+                 for s, _ in BLOCK_GAPS_SOURCES]
+        out.append("| `{}` {} d{} b{} | {} |".format(schedule, size, depth, block, " | ".join(cells)))
+    return (note("`{0}/block_gaps.csv`, written by `{1}` from `scripts/device_progress.sh tile_progress` and "
+                 "`progress_widths` (progressprobe `--index32 1`, a sample every 64 steps; in no set) and "
+                 "`cachesim simulate --warp-progress` of the same launches. Each cell, over the blocks, in steps "
+                 "of the loop: the median of each block's widest gap between its warps at any sample · its 90th "
+                 "percentile · the share of blocks more than 128 steps apart · the median of each block's mean "
+                 "gap over the samples".format(TILE_PROGRESS, BLOCK_GAPS_CMD.format(TILE_PROGRESS, H200 + "/progress_widths")))
+            + "\n" + "\n".join(out) + "\n")
+
+
 def gen_tile_progress():
     """progressprobe's 32-bit matmul at the tile probe's launch: how far apart a block's warps run
     in the middle of the loop, and the model replaying that pace."""

@@ -55,6 +55,8 @@ public:
     std::uint64_t fewest_requests_left(std::uint32_t s) const { return base_.fewest_requests_left(s); }
     bool sm_busy(std::uint32_t s) const { return base_.sm_busy(s); }
     std::uint32_t warp_in_block(std::uint32_t s, std::size_t slot) const { return base_.warp_in_block(s, slot); }
+    std::uint32_t warps_per_block() const { return base_.warps_per_block(); }
+    std::size_t first_slot(std::uint32_t s) const { return base_.first_slot(s); }
     std::uint32_t burst() const { return burst_; }
     const std::vector<std::uint32_t>& gates() const { return gates_; }
 

@@ -248,6 +248,17 @@ struct GpuWarpEnd {
     std::uint64_t end = 0;   // cycle or round; 0: the warp issued nothing
 };
 
+// Every warp's pace (GpuConfig::warp_progress): when it issued its requests 0, every, 2 every, ...
+// (the round, or the cycle under cycle timing), to compare the model's pace with a chip's
+// (progressprobe's samples), per warp of the launch (block x warps per block + warp).
+struct GpuWarpProgress {
+    std::uint32_t every = 128;  // requests between two samples, at least 1 (set by the caller)
+    // Filled by the run: who each warp is, and `end` 1 + the time of its last request (0: it issued
+    // nothing); the sampled requests' times in order.
+    std::vector<GpuWarpEnd> warps;
+    std::vector<std::vector<std::uint64_t>> issued;
+};
+
 struct GpuConfig {
     std::string name = "custom";  // preset name, for reports
     // Launch and SMs.
@@ -391,6 +402,9 @@ struct GpuConfig {
     // filled when it ends (GpuWarpEnd), to compare with gpubench --warp-ends. Not with a measured
     // timeline. Not owned.
     std::vector<GpuWarpEnd>* warp_ends = nullptr;
+    // When set, filled with every warp's sampled issue times (GpuWarpProgress). Not with a measured
+    // timeline. Not owned.
+    GpuWarpProgress* warp_progress = nullptr;
     // Set by the run for each pass, not an option: the pass starts with the L2 holding its
     // launch's data (the measured pass of a warm start), so its first wave reads from the L2 too.
     bool pass_l2_warm = false;

@@ -123,9 +123,14 @@ void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& co
         pass_config.pass_l2_warm = warm_up && measured;
         if (!measured) {
             pass_config.warp_ends = nullptr;
+            pass_config.warp_progress = nullptr;
             pass_config.issue_log = nullptr;
         }
         if (pass_config.warp_ends) pass_config.warp_ends->assign(run.blocks * occupancy.warps_per_block, GpuWarpEnd{});
+        if (GpuWarpProgress* progress = pass_config.warp_progress) {
+            progress->warps.assign(run.blocks * occupancy.warps_per_block, GpuWarpEnd{});
+            progress->issued.assign(progress->warps.size(), {});
+        }
         if (config.timeline) {
             replay_timeline(pass_config, slots, occupancy.warps_per_block, fronts[0], l2, ctl);
             result.rounds = 0;  // no rounds: the measured order
@@ -208,8 +213,10 @@ void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& co
 GpuResult run_with_policies(const Launch& launch, const Launch* warm_up, const GpuConfig& given,
                             const RunControl& control) {
     const GpuConfig config = with_rate_form(given);  // the rate scope and start skip for this launch
-    if (config.warp_ends && config.timeline)
-        throw SimulationError("warp ends are not recorded with --warp-times, which replays measured ones");
+    if ((config.warp_ends || config.warp_progress) && config.timeline)
+        throw SimulationError("warp ends and progress are not recorded with --warp-times, which replays measured ones");
+    if (config.warp_progress && config.warp_progress->every == 0)
+        throw SimulationError("warp progress needs samples at least 1 request apart");
     // OPT needs a pre-pass over each cache's own lookups, which the GPU model does not make.
     if (config.l1.policy == PolicyKind::opt || config.l2.policy == PolicyKind::opt)
         throw SimulationError("opt is not supported by the GPU model");

@@ -254,6 +254,8 @@ private:
             if constexpr (std::is_same_v<Scheduler, IssueScheduler>)
                 if (config_.warp_ends && slots_[slot].k + 1 == slots_[slot].requests) [[unlikely]]
                     note_end(s, slot, round + 1);
+            if (config_.warp_progress) [[unlikely]]
+                note_progress(s, slot, scheduler_.clock(round));
             bool finished = false;
             if constexpr (requires { scheduler_.retire_followed(0u, std::size_t{0}); })
                 if (picks) finished = scheduler_.retire_followed(s, slot);
@@ -349,6 +351,18 @@ private:
         const std::uint32_t warp = scheduler_.warp_in_block(s, slot);
         const std::uint32_t local = static_cast<std::uint32_t>(slot - scheduler_.first_slot(s));
         (*config_.warp_ends)[w.block * scheduler_.warps_per_block() + warp] = {w.block, warp, s, local, end};
+    }
+
+    // The warp in `slot` of SM s issues its request k at `time` (GpuConfig::warp_progress): kept
+    // every `every` requests, and its last as the end. Each warp its own entries, as note_end.
+    void note_progress(std::uint32_t s, std::size_t slot, std::uint64_t time) {
+        GpuWarpProgress& progress = *config_.warp_progress;
+        const WarpSlot& w = slots_[slot];
+        const std::uint32_t warp = scheduler_.warp_in_block(s, slot);
+        const std::size_t index = w.block * scheduler_.warps_per_block() + warp;
+        if (w.k % progress.every == 0) progress.issued[index].push_back(time);
+        if (w.k + 1 == w.requests)
+            progress.warps[index] = {w.block, warp, s, static_cast<std::uint32_t>(slot - scheduler_.first_slot(s)), time + 1};
     }
 
     static std::size_t block_index(std::uint32_t s, std::uint32_t round_in_chunk) {
