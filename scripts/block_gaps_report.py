@@ -22,12 +22,11 @@ import csv
 import os
 import re
 import shlex
-import statistics
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-from progress_replay_report import block_gaps, read_samples
+from progress_replay_report import block_gaps, gap_summary, read_samples
 from warp_ends_report import fail
 
 NAME = re.compile(r"progress_(\d+)x(\d+)_d(\d+)_index32_(.+)_(\d+)\.csv\.gz$")
@@ -40,16 +39,6 @@ def launch_of(path):
         fail(f"{path}: not a progress_<W>x<H>_d<D>_index32_<schedule>_<block>.csv.gz file")
     width, height, depth, schedule, block = match.groups()
     return width, height, depth, schedule.replace("-", ":", 1), block
-
-
-def summary(gaps):
-    if not gaps:
-        return None
-    widest = sorted(max(g) for g in gaps)
-    mean = [sum(g) / len(g) for g in gaps]
-    return {"blocks": len(gaps), "widest_median": statistics.median(widest),
-            "widest_p90": widest[int(0.9 * (len(widest) - 1))],
-            "widest_over_128": sum(w > 128 for w in widest) / len(widest), "mean_median": statistics.median(mean)}
 
 
 def model_gaps(binary, options, launch):
@@ -101,7 +90,7 @@ def main():
             header, samples, steps = read_samples(path)
             sources = [("chip", block_gaps(header, samples, steps))] + [(n, runs[(i, n)].result()) for n, _ in models]
             for source, gaps in sources:
-                s = summary(gaps)
+                s = gap_summary(gaps)
                 if s is None:
                     fail(f"{path} ({source}): no block with two or more warps")
                 rows.append([*launch, source, s["blocks"], f"{s['widest_median']:.1f}", f"{s['widest_p90']:.1f}",

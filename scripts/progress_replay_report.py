@@ -105,13 +105,26 @@ def block_gaps(header, rows, steps):
     return gaps
 
 
+def gap_summary(gaps):
+    """Over the blocks of block_gaps: how many; the median, 90th percentile (nearest rank below)
+    and share over 128 steps of each block's widest gap at any sample; the median of each block's
+    mean gap over the samples. None for no blocks."""
+    if not gaps:
+        return None
+    widest = sorted(max(g) for g in gaps)
+    return {"blocks": len(gaps), "widest_median": statistics.median(widest),
+            "widest_p90": widest[int(0.9 * (len(widest) - 1))],
+            "widest_over_128": sum(w > 128 for w in widest) / len(widest),
+            "mean_median": statistics.median(sum(g) / len(g) for g in gaps)}
+
+
 def block_lags(header, rows, steps):
     """(median, 90th percentile, share over 128) of each block's widest gap between its warps, in
-    steps of its loop, over the samples."""
-    lags = sorted(max(gaps) for gaps in block_gaps(header, rows, steps))
-    if not lags:
+    steps of its loop, over the samples (gap_summary)."""
+    s = gap_summary(block_gaps(header, rows, steps))
+    if s is None:
         return 0.0, 0.0, 0.0
-    return lags[len(lags) // 2], lags[int(0.9 * (len(lags) - 1))], sum(x > 128 for x in lags) / len(lags)
+    return s["widest_median"], s["widest_p90"], s["widest_over_128"]
 
 
 def replay_launch(binary, layout, schedule, block, path):
