@@ -100,6 +100,10 @@ def write_whole(path, columns, rows):
             writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
             writer.writeheader()
             writer.writerows(rows)
+        # mkstemp makes the file private (0600); the output is an ordinary file, as open() would make it
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except BaseException:
         os.unlink(temporary)

@@ -4,7 +4,8 @@ metrics (with their ranges) and keeps its own times and other metrics; launches 
 compilation stay apart; rows the second run lacks, and the row order, stay as they were. Refused
 with exit 2, naming the problem, with the output left as it was: a column the base lacks, a launch
 twice in one file, a launch the base lacks, a ragged row, an empty file, an output that is an input or a folder.
-And the committed merged held-out file is what the script makes from the committed runs."""
+And every committed merged file (the H200's held-out and fresh matmuls, the H100's training and held-out
+matmuls) is what the script makes from the committed runs."""
 import csv
 import filecmp
 import os
@@ -15,6 +16,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "scripts", "merge_profile_runs.py")
 H200 = os.path.join(ROOT, "tests", "data", "h200")
+H100 = os.path.join(ROOT, "tests", "data", "h100")
 
 BASE = """kernel,width,schedule,block,gpu,time_ms,time_ms_min,repetitions,rel_error,variant,l1__hits.sum,l1__rate.pct,lts__rate.pct,l1__rate.pct:min,l1__rate.pct:max,lts__rate.pct:min,lts__rate.pct:max
 matmul,1024,linear,128,H200,0.20,0.19,5,,index64,100,50.0,97.0,49.0,51.0,90.0,99.0
@@ -69,6 +71,10 @@ def check_merge(tmp):
     assert [r["time_ms"] for r in merged] == ["0.20", "0.25", "0.30"]
     with open(out) as f:
         assert f.readline().rstrip("\n") == BASE.splitlines()[0]
+    # an ordinary file, readable by others as the umask allows, not the temporary file's 0600
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert (os.stat(out).st_mode & 0o777) == (0o666 & ~umask), oct(os.stat(out).st_mode)
 
 
 def check_refused(tmp):
@@ -110,19 +116,22 @@ def check_refused(tmp):
     assert not [n for n in os.listdir(tmp) if n.startswith(".merge_profile_runs.")], os.listdir(tmp)
 
 
-# each committed 21-launch set: (the 3-launch file, the 21-launch rates, the merge)
-COMMITTED = [("heldout_matmul.csv", "heldout_matmul_rates21.csv", "heldout21_matmul.csv"),
-             ("fresh_matmul.csv", "fresh_matmul_rates21.csv", "fresh-21_matmul.csv"),
-             ("fresh2_matmul.csv", "fresh2_matmul_rates21.csv", "fresh2-21_matmul.csv")]
+# each committed 21-launch set: (its chip's folder, the file measured over fewer launches, the
+# 21-launch rates, the merge)
+COMMITTED = [(H200, "heldout_matmul.csv", "heldout_matmul_rates21.csv", "heldout21_matmul.csv"),
+             (H200, "fresh_matmul.csv", "fresh_matmul_rates21.csv", "fresh-21_matmul.csv"),
+             (H200, "fresh2_matmul.csv", "fresh2_matmul_rates21.csv", "fresh2-21_matmul.csv"),
+             (H100, "training_matmul.csv", "training_matmul_rates21.csv", "training21_matmul.csv"),
+             (H100, "heldout_matmul.csv", "heldout_matmul_rates21.csv", "heldout21_matmul.csv")]
 
 
 def check_committed(tmp):
-    for base, override, merged in COMMITTED:
+    for folder, base, override, merged in COMMITTED:
         out = os.path.join(tmp, merged)
-        got = run(os.path.join(H200, base), os.path.join(H200, override), "--out", out)
+        got = run(os.path.join(folder, base), os.path.join(folder, override), "--out", out)
         assert got.returncode == 0, got.stderr
-        assert filecmp.cmp(out, os.path.join(H200, merged), shallow=False), \
-            "tests/data/h200/{} is not what scripts/merge_profile_runs.py makes".format(merged)
+        assert filecmp.cmp(out, os.path.join(folder, merged), shallow=False), \
+            "{} is not what scripts/merge_profile_runs.py makes".format(os.path.relpath(os.path.join(folder, merged), ROOT))
 
 
 def main():
