@@ -109,6 +109,10 @@
 #             scripts/merge_profile_runs.py puts into heldout_matmul.csv's rows as the set heldout21
 #             (tests/data/h200/heldout21_matmul.csv); the compilations in RATES21_VARIANTS (default
 #             index64,index32,unroll1), in that order
+#   training_matmul_rates21: the same for the training matmul's 27 launches (the 1024^3 matmul,
+#             nine schedules, blocks 128/256/1024, gpubench's default build), one process per block:
+#             training_matmul_rates21.csv, put into training_matmul.csv's rows as the set training21
+#             (the H200's training matmul, fidelity_matmul_spread21.csv, is measured so already)
 #   fresh_matmul_rates21, fresh2_matmul_rates21: the same for the fresh sets' matmul launches
 #             (fresh_matmul_rates21.csv, fresh2_matmul_rates21.csv: the sets fresh-21 and fresh2-21,
 #             tests/data/h200/fresh-21_matmul.csv and fresh2-21_matmul.csv)
@@ -130,7 +134,7 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|training_matmul_rates21|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -312,6 +316,10 @@ if want loop; then
     --blocks 96
   with_loop variant_sweeps loop_heldout_matmul 60 --no-check --kernel matmul --size 1024x1024 --depth 512 \
     --schedules "$SCHEDULES" --blocks 128
+fi
+
+if want training_matmul_rates21; then
+  for block in 128 256 1024; do rates21 training_matmul_rates21 --size 1024x1024 --blocks $block; done
 fi
 
 if want heldout_matmul_rates21; then

@@ -33,7 +33,7 @@ from docgen.fidelity import (
 from docgen.sets import (
     ALL_REPORT_SETS, BLOCK_RANK_RUN, BLOCK_RATES_CMD, BLOCK_RATES_DIR, BLOCK_RATES_OPTIONS, CYCLES_CMD, CYCLES_DIR, CYCLES_NO_LRC_CMD,
     CYCLES_NO_LRC_DIR, CYCLES_SASS_TPC_CMD, CYCLES_SASS_TPC_DIR, DRAM_BLOCKS_RUN, FIXED_CMD, FIXED_DIR, L1_FOLD_CMD, L1_FOLD_DIR,
-    LOCKSTEP_CMD, LOCKSTEP_DIR, LOCKSTEP_OPTIONS, RATES21_SETS, REPORT_SETS, TURNS_CMD, TURNS_DIR, WARM_STEP_RUN,
+    LOCKSTEP_CMD, LOCKSTEP_DIR, LOCKSTEP_OPTIONS, RATES21_NAMES, REPORT_SETS, TURNS_CMD, TURNS_DIR, WARM_STEP_RUN,
     gen_cycles_latencies, gen_dram_blocks_sets, gen_fidelity_overview, gen_fidelity_sets, gen_hit_sources, gen_hit_sources_errors,
     gen_rates21_groups,
 )
@@ -74,9 +74,10 @@ GENERATORS = {
     "h200-medians": gen_h200_medians,
     "h200-spread": gen_h200_spread,
     "examples-table": gen_examples_table,
-    "fidelity-sets": lambda: gen_fidelity_sets(sets=ALL_REPORT_SETS + list(RATES21_SETS.values())),
+    "fidelity-sets": lambda: gen_fidelity_sets(sets=ALL_REPORT_SETS + RATES21_NAMES),
     "heldout21-groups": lambda: gen_rates21_groups(["heldout"]),
     "fresh21-groups": lambda: gen_rates21_groups(["fresh", "fresh2"]),
+    "h100-rates21-groups": lambda: gen_rates21_groups(["training", "heldout"], "h100"),
     "fidelity-overview": gen_fidelity_overview,
     "hit-sources": gen_hit_sources,
     "hit-sources-errors": gen_hit_sources_errors,

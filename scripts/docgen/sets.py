@@ -9,13 +9,22 @@ from docgen.common import L1Q, L1R, L1S, L2R, M, ROOT, S, note, read_csv
 REPORT_GPUS = ["h200", "h100"]
 REPORT_SETS = ["training", "heldout"]
 ALL_REPORT_SETS = REPORT_SETS + ["fresh", "fresh2"]  # the fresh sets: the H200 only
-# the H200's matmul sets again with their hit rates over 21 profiled launches, as the training
-# matmul's (scripts/merge_profile_runs.py): each 3-launch set, its 21-launch set and the rates file
-RATES21_SETS = {"heldout": "heldout21", "fresh": "fresh-21", "fresh2": "fresh2-21"}
-RATES21_FILES = {"heldout": "heldout_matmul_rates21.csv", "fresh": "fresh_matmul_rates21.csv",
-                 "fresh2": "fresh2_matmul_rates21.csv"}
-SET_KERNELS = {name: ["matmul"] for name in RATES21_SETS.values()}
-H200_ONLY_SETS = {"fresh", "fresh2"} | set(RATES21_SETS.values())
+# the matmul sets again with their hit rates over 21 profiled launches, as the H200's training
+# matmul's (scripts/merge_profile_runs.py, the rates from SET_matmul_rates21.csv): per chip, each
+# set measured over fewer launches (3 on the H200, 1 on the H100) and its 21-launch set
+RATES21_SETS = {"h200": {"heldout": "heldout21", "fresh": "fresh-21", "fresh2": "fresh2-21"},
+                "h100": {"training": "training21", "heldout": "heldout21"}}
+RATES21_NAMES = list(dict.fromkeys(sets[base] for base in ALL_REPORT_SETS for sets in RATES21_SETS.values()
+                                   if base in sets))  # in the order of the sets they measure again
+SET_KERNELS = {name: ["matmul"] for name in RATES21_NAMES}
+
+
+def gpu_has_set(gpu, set_name):
+    """Whether GPU was measured on the set: the fresh sets on the H200 only, the sets over 21
+    launches where RATES21_SETS has them."""
+    if set_name in RATES21_NAMES:
+        return set_name in RATES21_SETS[gpu].values()
+    return gpu == "h200" or set_name not in ("fresh", "fresh2")
 REPORT_KERNELS = ["stencil", "matmul"]
 REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
 
@@ -125,7 +134,7 @@ def gen_fidelity_sets(base="tests/data", command=REPORT_CMD, sets=REPORT_SETS, g
         by_label = {}
         for set_name in sets:
             for kernel in SET_KERNELS.get(set_name, REPORT_KERNELS):
-                if set_name in H200_ONLY_SETS and gpu != "h200":
+                if not gpu_has_set(gpu, set_name):
                     continue
                 path = report_path(gpu, set_name, kernel, base)
                 if not os.path.exists(os.path.join(ROOT, path)):
@@ -207,16 +216,19 @@ def gen_dram_blocks_sets(model_runs=(DRAM_BLOCKS_RUN,)):
 
 SET_NAMES = {"training": "training (the fit's own rows)", "heldout": "held-out", "fresh": "fresh",
              "fresh2": "second fresh"}
+H100_SET_NAMES = {"training": "the H200's training configurations"}  # nothing is fitted on the H100
 
 
-def gen_rates21_groups(set_names):
-    """fidelity.md: each matmul group's best schedule by L2 in the given 3-launch sets, the chip's
-    rates over 3 and over 21 profiled launches side by side."""
-    sets = [(report_path("h200", name, "matmul"), report_path("h200", RATES21_SETS[name], "matmul"))
+def gen_rates21_groups(set_names, gpu="h200"):
+    """fidelity.md: each matmul group's best schedule by L2 in the given sets of GPU, the chip's
+    rates over the set's own launches (3 on the H200, 1 on the H100) and over 21 side by side."""
+    sets = [(report_path(gpu, name, "matmul"), report_path(gpu, RATES21_SETS[gpu][name], "matmul"))
             for name in set_names]
+    few = 3 if gpu == "h200" else 1  # profiled launches of the first measurement
     several = len(set_names) > 1  # then a first column says which set a row is of
-    out = [("| set " if several else "") + "| compilation | launch | the model's L2 pick | 3 launches: the chip's best | "
-           "the pick | 21 launches: the chip's best | the pick (its range) | within 1 point (3 / 21) |",
+    out = [("| set " if several else "") + "| compilation | launch | the model's L2 pick | "
+           "{0} launch{1}: the chip's best | the pick | 21 launches: the chip's best | the pick (its range) | "
+           "within 1 point ({0} / 21) |".format(few, "es" if few > 1 else ""),
            ("|---" if several else "") + "|---|---|---|---|---:|---|---:|---|"]
     for set_name, paths in zip(set_names, sets):
         runs = []
@@ -240,9 +252,10 @@ def gen_rates21_groups(set_names):
                 verdicts.append("yes" if loss <= BEST_WITHIN_POINTS else "no, {:.2f} below".format(loss))
             row = "| {} | {}x{}, depth {}, block {} | `{}` | {} | {} |".format(
                 variant, width, height, depth, block, pick["schedule"], " | ".join(cells), " / ".join(verdicts))
-            out.append(("| {} ".format(SET_NAMES[set_name]) if several else "") + row)
-    merges = "; ".join("`scripts/merge_profile_runs.py tests/data/h200/{0}_matmul.csv tests/data/h200/{1} --out "
-                       "tests/data/h200/{2}_matmul.csv`".format(name, RATES21_FILES[name], RATES21_SETS[name])
+            label = SET_NAMES[set_name] if gpu == "h200" else H100_SET_NAMES.get(set_name, SET_NAMES[set_name])
+            out.append(("| {} ".format(label) if several else "") + row)
+    merges = "; ".join("`scripts/merge_profile_runs.py tests/data/{0}/{1}_matmul.csv tests/data/{0}/{1}_matmul_rates21.csv "
+                       "--out tests/data/{0}/{2}_matmul.csv`".format(gpu, name, RATES21_SETS[gpu][name])
                        for name in set_names)
     return note("from `cachesim compare`'s joined CSVs {}, written by `scripts/fidelity_report.sh` (the "
                 "21-launch sets' measured rates from {}; the simulated rates are the same in both); the chip's "
@@ -251,11 +264,11 @@ def gen_rates21_groups(set_names):
 
 
 def overview_paths(gpu, set_name):
-    """The report files of one set in README's table: the H200's held-out matmul with its hit
-    rates over 21 profiled launches, as its training matmul's are."""
+    """The report files of one set in README's table: the matmul with its hit rates over 21
+    profiled launches where it was measured so (as the H200's training matmul is)."""
     kernels = {k: set_name for k in REPORT_KERNELS}
-    if gpu == "h200" and set_name in RATES21_SETS:
-        kernels["matmul"] = RATES21_SETS[set_name]
+    if set_name in RATES21_SETS[gpu]:
+        kernels["matmul"] = RATES21_SETS[gpu][set_name]
     return [report_path(gpu, s, k) for k, s in kernels.items()]
 
 
@@ -290,7 +303,7 @@ def gen_hit_sources_errors():
     for gpu, label, keep in groups:
         rows = []
         for set_name in ALL_REPORT_SETS:
-            for path in overview_paths(gpu, set_name):  # the H200's matmul over 21 launches
+            for path in overview_paths(gpu, set_name):  # the matmul over 21 launches
                 if not os.path.exists(os.path.join(ROOT, path)):
                     continue
                 if path not in used:
@@ -306,8 +319,7 @@ def gen_hit_sources_errors():
                 sum(abs(e) <= 3 for e in errors), sum(abs(e) > 6 for e in errors),
                 sum(abs(e) for e in errors) / len(errors), min(errors), max(errors)))
     return note("from `cachesim compare`'s joined CSVs {}, written by `scripts/fidelity_report.sh` (each "
-                "launch simulated with its chip's preset, the H200's held-out and fresh matmuls with their hit "
-                "rates over 21 launches; `simulated:l1_hit_rate_other_block.pct` is the "
+                "launch simulated with its chip's preset, every matmul with its hit rates over 21 launches; `simulated:l1_hit_rate_other_block.pct` is the "
                 "points of the simulated L1 hit rate from sectors another block on the SM brought)".format(
                     ", ".join("`{}`".format(p) for p in used))) + "\n" + "\n".join(out) + "\n"
 
@@ -370,11 +382,13 @@ def gen_fidelity_overview():
                 continue
             c = target_counts(rows)
             mean = sum(abs(float(r[S + L1R]) - float(r[M + L1R])) for r in rows) / len(rows)
-            name = SET_NAMES[set_name]
-            if any(name in p for p in paths for name in RATES21_SETS.values()):
-                name += " (the matmul's hit rates over 21 launches, as the training matmul's)"
+            name, notes = SET_NAMES[set_name], []
             if gpu != "h200" and set_name == "training":
-                name = "the H200's training configurations (nothing fitted on this chip)"
+                name, notes = "the H200's training configurations", ["nothing fitted on this chip"]
+            if set_name in RATES21_SETS[gpu]:
+                notes.append("the matmul's hit rates over 21 launches, as the H200's training matmul's")
+            if notes:
+                name += " ({})".format("; ".join(notes))
             out.append("| {} | {} | {} | {}/{} ({:.0f}%) | {} | {:.2f} | {}/{} | {}/{} |".format(
                 gpu, name, c["runs"], c["l1_3"], c["runs"], 100.0 * c["l1_3"] / c["runs"], c["l1_6"], mean,
                 c["l2_5_stencil"], c["stencil"], c["best"][1], c["best"][0]))
