@@ -14,7 +14,11 @@ of the loop. Per launch and source (chip, then each model), over the blocks of t
 (progress_replay_report.py's gaps, in steps of the loop):
   widest_median, widest_p90, widest_over_128   each block's widest gap at any sample: its median,
                                                90th percentile, and the share of blocks over 128;
-  mean_median                                  each block's mean gap over the samples: its median.
+  mean_median                                  each block's mean gap over the samples: its median;
+  end_median                                   each block's gap at the loop's end: its median;
+  parted, rejoined                             the share of blocks whose widest gap is over 64 steps,
+                                               and of those the share less than 16 apart at the end
+                                               (empty where none parted).
 The binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
 """
 import argparse
@@ -93,13 +97,15 @@ def main():
                 s = gap_summary(gaps)
                 if s is None:
                     fail(f"{path} ({source}): no block with two or more warps")
+                rejoined = "" if s["rejoined"] is None else f"{s['rejoined']:.2f}"
                 rows.append([*launch, source, s["blocks"], f"{s['widest_median']:.1f}", f"{s['widest_p90']:.1f}",
-                             f"{s['widest_over_128']:.2f}", f"{s['mean_median']:.1f}"])
+                             f"{s['widest_over_128']:.2f}", f"{s['mean_median']:.1f}", f"{s['end_median']:.1f}",
+                             f"{s['parted']:.2f}", rejoined])
     tmp = args.out + ".tmp"
     with open(tmp, "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["width", "height", "depth", "schedule", "block_size", "source", "blocks", "widest_median",
-                      "widest_p90", "widest_over_128", "mean_median"])
+                      "widest_p90", "widest_over_128", "mean_median", "end_median", "parted", "rejoined"])
         out.writerows(rows)
     os.replace(tmp, args.out)
 

@@ -46,7 +46,7 @@ from docgen.timing_fits import (
 from docgen.waves import (
     gen_block_sizes, gen_block_starts, gen_refill_groups, gen_set_rows, gen_wave_groups, gen_wave_sync, gen_waves_probe,
     gen_waves_probe_unroll1, gen_waves_strip, gen_waves_strip_blocks, gen_waves_strip_depth, gen_width_groups,
-    gen_block_gaps, gen_rank_probes, gen_step_probes, gen_tile_ends, gen_tile_progress, gen_tile_warp_spread, gen_width_ties, gen_width_warm,
+    gen_block_gaps, gen_block_rejoin, gen_rank_probes, gen_step_probes, gen_tile_ends, gen_tile_progress, gen_tile_warp_spread, gen_width_ties, gen_width_warm,
     gen_widths, gen_progress_replay,
 )
 from docgen.loops import (
@@ -107,6 +107,7 @@ GENERATORS = {
     "rank-probes": gen_rank_probes,
     "step-probes": gen_step_probes,
     "block-gaps": gen_block_gaps,
+    "block-rejoin": gen_block_rejoin,
     "tile-progress": gen_tile_progress,
     "rank-sets": lambda: gen_dram_blocks_sets((DRAM_BLOCKS_RUN, BLOCK_RANK_RUN)),
     "step-sets": lambda: gen_dram_blocks_sets((BLOCK_RANK_RUN[:2] + ("the warm group with one rank a block",),

@@ -105,17 +105,27 @@ def block_gaps(header, rows, steps):
     return gaps
 
 
+PARTED_STEPS = 64   # a block whose warps lie further apart than this at some sample has parted
+REJOINED_STEPS = 16  # and has rejoined if they end closer than this
+
+
 def gap_summary(gaps):
     """Over the blocks of block_gaps: how many; the median, 90th percentile (nearest rank below)
     and share over 128 steps of each block's widest gap at any sample; the median of each block's
-    mean gap over the samples. None for no blocks."""
+    mean gap over the samples and of its gap at the last sample (the loop's end); the share of
+    blocks that parted (PARTED_STEPS), and of those the share that rejoined by the end
+    (REJOINED_STEPS; None where none parted). None for no blocks."""
     if not gaps:
         return None
     widest = sorted(max(g) for g in gaps)
+    parted = [g for g in gaps if max(g) > PARTED_STEPS]
     return {"blocks": len(gaps), "widest_median": statistics.median(widest),
             "widest_p90": widest[int(0.9 * (len(widest) - 1))],
             "widest_over_128": sum(w > 128 for w in widest) / len(widest),
-            "mean_median": statistics.median(sum(g) / len(g) for g in gaps)}
+            "mean_median": statistics.median(sum(g) / len(g) for g in gaps),
+            "end_median": statistics.median(g[-1] for g in gaps),
+            "parted": len(parted) / len(gaps),
+            "rejoined": sum(g[-1] < REJOINED_STEPS for g in parted) / len(parted) if parted else None}
 
 
 def block_lags(header, rows, steps):

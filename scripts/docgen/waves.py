@@ -592,6 +592,8 @@ BLOCK_GAPS_SOURCES = (("chip", "the chip"), ("preset", "the presets"), ("block_r
 BLOCK_GAPS_CMD = ("scripts/block_gaps_report.py --out {0}/block_gaps.csv --jobs 2 --model 'preset=' "
                   "--model 'block_rank=--warp-age-warm-group 6 --warp-age-rank block' "
                   "--model 'warm_step=--warp-age-warm-group 6 --warp-age-rank block --warp-age-warm-step 0.94' "
+                  "--model 'miss_wait=--miss-wait-turns 1' "
+                  "--model 'cycles=--timing cycles --warp-scheduler gto --load-gates burst' "
                   "{0}/progress_1280x1280_d1280_index32_tiled-32x32_96.csv.gz "
                   "{0}/progress_1280x1280_d1280_index32_column-16_96.csv.gz "
                   "{0}/progress_1280x1280_d1280_index32_linear_96.csv.gz {1}/progress_*.csv.gz")
@@ -618,6 +620,30 @@ def gen_block_gaps():
                  "percentile · the share of blocks more than 128 steps apart · the median of each block's mean "
                  "gap over the samples".format(TILE_PROGRESS, BLOCK_GAPS_CMD.format(TILE_PROGRESS, H200 + "/progress_widths")))
             + "\n" + "\n".join(out) + "\n")
+
+
+BLOCK_REJOIN_SOURCES = (("chip", "the chip"), ("preset", "the presets"), ("miss_wait", "a missed turn after a miss"),
+                        ("cycles", "cycle timing"))
+
+
+def gen_block_rejoin():
+    """fidelity.md: whether a block's warps that part come together again by the loop's end, the
+    chip's beside the presets', a missed turn's and cycle timing's (block_gaps.csv)."""
+    rows = {}
+    for r in read_csv(TILE_PROGRESS + "/block_gaps.csv"):
+        rows.setdefault((r["width"], r["height"], r["depth"], r["block_size"], r["schedule"]), {})[r["source"]] = r
+    out = ["| launch | " + " | ".join(label for _, label in BLOCK_REJOIN_SOURCES) + " |",
+           "|---|" + "---|" * len(BLOCK_REJOIN_SOURCES)]
+    for (width, height, depth, block, schedule), by in rows.items():
+        size = "{}²".format(width) if width == height else "{}x{}".format(width, height)
+        cells = ["{:.0%} · {} · {}".format(float(by[s]["parted"]),
+                                          "{:.0%}".format(float(by[s]["rejoined"])) if by[s]["rejoined"] else "–",
+                                          by[s]["end_median"]) for s, _ in BLOCK_REJOIN_SOURCES]
+        out.append("| `{}` {} d{} b{} | {} |".format(schedule, size, depth, block, " | ".join(cells)))
+    return (note("`{0}/block_gaps.csv`, the same file and command as the table above. Each cell, over the "
+                 "blocks: the share whose warps lie more than 64 steps apart at some sample · of those, the share "
+                 "less than 16 steps apart at the loop's end (– where none parted) · the median gap at the "
+                 "loop's end, in steps".format(TILE_PROGRESS)) + "\n" + "\n".join(out) + "\n")
 
 
 def gen_tile_progress():

@@ -8,13 +8,16 @@ The chip's samples (steps 0, 128, 256; a block's mean time a step is its span ov
 - block 2: w0 at 0, 10, 2560, w1 at 0, 2000, 2560: 10 ns a step, gaps 0, 199, 0;
 - block 3: one warp, left out.
 Widest gaps 36, 128, 199: median 128, 90th percentile (nearest rank below, index 1) 128, one of
-three over 128 (0.33); mean gaps 12, 67, 66.33: median 66.3.
+three over 128 (0.33); mean gaps 12, 67, 66.33: median 66.3; gaps at the end 0, 128, 0: median
+0.0; blocks 1 and 2 parted (widest over 64: 0.67), and of those block 2 alone ends less than 16
+apart (0.50).
 
 The stand-in's model (requests 0, 256, 512 are steps 0, 128, 256: two loads a step):
 - `preset=` (no options): block 0 w0 at rounds 0, 100, 200, w1 at 0, 150, 200 (200/256 rounds a
   step, gap 64 at step 128); block 1's warps in step. Widest 0 and 64: median 32.0, 90th
-  percentile 0.0, none over 128; mean gaps 21.33 and 0: median 10.7.
-- `rank=--warp-age-rank block`: every warp in step: all 0.
+  percentile 0.0, none over 128; mean gaps 21.33 and 0: median 10.7; both end in step (0.0);
+  no block parted (64 is not over 64), so the rejoined share is empty.
+- `rank=--warp-age-rank block`: every warp in step: all 0, the rejoined share empty.
 It refuses any call without --compilation index32, --depth 256 and --warp-progress-every 128, so
 the test sees what the script asks of cachesim. Refused without output: a model named chip, a file
 whose name is not a progress file, a model whose last sample is not the loop's end (the stand-in
@@ -50,9 +53,9 @@ print("{}")
 CHIP = [(0, 0, 0, 1280, 2560), (0, 1, 0, 1640, 2560), (1, 0, 0, 1280, 2560), (1, 1, 0, 2740, 5120),
         (2, 0, 0, 10, 2560), (2, 1, 0, 2000, 2560), (3, 0, 0, 1280, 2560)]
 EXPECTED = [
-    ["64", "16", "256", "linear", "64", "chip", "3", "128.0", "128.0", "0.33", "66.3"],
-    ["64", "16", "256", "linear", "64", "preset", "2", "32.0", "0.0", "0.00", "10.7"],
-    ["64", "16", "256", "linear", "64", "rank", "2", "0.0", "0.0", "0.00", "0.0"],
+    ["64", "16", "256", "linear", "64", "chip", "3", "128.0", "128.0", "0.33", "66.3", "0.0", "0.67", "0.50"],
+    ["64", "16", "256", "linear", "64", "preset", "2", "32.0", "0.0", "0.00", "10.7", "0.0", "0.00", ""],
+    ["64", "16", "256", "linear", "64", "rank", "2", "0.0", "0.0", "0.00", "0.0", "0.0", "0.00", ""],
 ]
 
 
