@@ -6,7 +6,7 @@
 #   the 10 index32 768^3 compilation probes (rows 11-20 of tests/data/h200/drift_probe/drift_probe_matmul.csv)
 #
 # into tests/data/h200/age_weight_sweep/probe_wW.csv (cachesim compare's joined CSVs), which
-# scripts/make_docs.sh tabulates in docs/fidelity.md ("Loops bound by their instructions"). The
+# scripts/make_docs.sh tabulates in docs/model-studies.md ("Loops bound by their instructions"). The
 # presets' weight is measured from the chip's warp ends (scripts/warp_age_measure.py), not taken
 # from this sweep.
 #

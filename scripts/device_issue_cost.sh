@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What each request of a compiled loop costs its warp scheduler (docs/fidelity.md, "Issue cost"):
+# What each request of a compiled loop costs its warp scheduler (docs/model-studies.md, "Issue cost"):
 # builds gpubench with CMake + nvcc only and profiles, under Nsight Compute (clocks untouched),
 # probe launches that are in no validation set -- the stencils on 1024x1024 (block 256, linear;
 # every box gpubench specialises and three it does not) and the matmul on 512x512, depth 512

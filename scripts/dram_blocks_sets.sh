@@ -8,7 +8,7 @@
 #
 # for the H200's held-out stencils and 21-launch matmuls, its fresh sets' the same, and the H100's
 # held-out set. scripts/make_docs.sh tabulates them beside the presets' rows of the same launches
-# (docs/fidelity.md, "Blocks that read what others have just read"). The other launches take
+# (docs/model-studies.md, "Blocks that read what others have just read"). The other launches take
 # weight 1 and come out as the presets'.
 #
 #   scripts/dram_blocks_sets.sh [--jobs N] [--at-once P] [--gpu KEY=VALUE ...] [--out DIR]

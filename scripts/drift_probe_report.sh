@@ -2,7 +2,7 @@
 # Runs the compilation probes (the 768^3 matmul of every compilation, in no validation set:
 # tests/data/h200/drift_probe/drift_probe_matmul.csv, from `scripts/device_heldout.sh drift`)
 # through `cachesim compare` under the GPU model's timings, each row simulated with its own
-# compilation, writing tests/data/h200/drift_probe/compare/MODEL.{csv,txt} for docs/fidelity.md;
+# compilation, writing tests/data/h200/drift_probe/compare/MODEL.{csv,txt} for docs/model-studies.md;
 # and, for the models marked (*), the depth probes of the 32-bit build (the 768^2 matmul at
 # depths 384, 1536, 3072 and the 1536x768 one, also in no set: depth_probe/depth_probe_matmul.csv,
 # from `scripts/device_heldout.sh depth`) into tests/data/h200/depth_probe/compare/MODEL.{csv,txt}:

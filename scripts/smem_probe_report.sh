@@ -16,10 +16,10 @@
 #   cycles_no_lrc  that with each loop's measured issue cost and no L2 request coalescer
 #   lockstep_wait  the h200 preset's rounds in lock step (no rate spread), blocks starting up to 10
 #                  turns apart and a warp whose request missed in L1 passed over on its next turn
-#                  (the skip and the missed turn fitted on the training set: docs/fidelity.md,
+#                  (the skip and the missed turn fitted on the training set: docs/model-studies.md,
 #                  "Lock step and a missed turn")
 #   block_rates    the h200 preset with one rate per block instead of per warp, blocks starting up
-#                  to 4 turns apart (the skip fitted with it on the training set: docs/fidelity.md,
+#                  to 4 turns apart (the skip fitted with it on the training set: docs/model-studies.md,
 #                  "One rate per block")
 #   lockstep       the h200 preset's rounds in lock step: no rate spread and no block start skip, so
 #                  an SM's blocks part only by the warp age weight and the waits for misses

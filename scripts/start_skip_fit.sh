@@ -7,7 +7,7 @@
 #   the 10 index64 768^3 compilation probes (rows 1-10 of tests/data/h200/drift_probe/drift_probe_matmul.csv)
 #
 # into tests/data/h200/start_skip_fit/{train,probe}_sJ_S.csv (cachesim compare's joined CSVs), which
-# scripts/make_docs.sh tabulates in docs/fidelity.md ("The block start skip and the rate spread").
+# scripts/make_docs.sh tabulates in docs/model-studies.md ("The block start skip and the rate spread").
 #
 #   scripts/start_skip_fit.sh [--jobs N] [--by-row] [--out DIR] [J:S ...]
 #

@@ -1,5 +1,5 @@
 // The h200 preset where every block of an SM reads the same lines of B (the strip probes,
-// docs/fidelity.md, "The sharing between an SM's blocks, wave by wave"), worked by hand: the
+// docs/model-studies.md, "The sharing between an SM's blocks, wave by wave"), worked by hand: the
 // matmul one 128-column strip wide, blocks of 128 threads, each one row of C. Per iteration of
 // the loop a block's four warps look up one sector of A each (the row's element, the same for
 // all 32 threads) and four of B each: 20 sectors. Blocks that keep in step miss each of the 16

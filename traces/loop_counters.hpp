@@ -21,7 +21,7 @@ struct LoopCounters {
     double cycles_per_request = 0;  // the busiest unit's cycles per load request
     std::string busiest;            // "issue", or the pipe's name ("fmaheavy", "alu", ...)
     // Bound by a pipe rather than the issue port: warps wait on the pipe with their operands ready,
-    // and a scheduler with several ready warps serves the oldest (docs/fidelity.md, "Loops bound by
+    // and a scheduler with several ready warps serves the oldest (docs/model-studies.md, "Loops bound by
     // their instructions").
     bool pipe_bound() const { return busiest != "issue"; }
 };

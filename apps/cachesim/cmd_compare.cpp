@@ -355,10 +355,10 @@ std::string small_l1_note(const std::vector<MeasuredRun>& rows, const GpuConfig&
                                    " KiB the per-warp rates were fitted at (their shared memory takes the rest)";
     if (base.warp_rate_scope == WarpRateScope::warp)
         return rows_below + "; there one rate per block (--gpu warp-rate-scope=block --gpu block-start-skip=4) is "
-                            "nearer the H200 (docs/fidelity.md, \"A second shared-memory set\")";
+                            "nearer the H200 (docs/fidelity-shared-memory.md, \"A second shared-memory set\")";
     return rows_below + "; there the presets draw one rate per block, which on the H200's launches measured after "
                         "that choice was up to 54 points low where the chip keeps an SM's blocks in step "
-                        "(docs/fidelity.md, \"A small L1 over many waves\")";
+                        "(docs/fidelity-shared-memory.md, \"A small L1 over many waves\")";
 }
 
 // Says how many rows report a single-pass L2 rate above 100%, which compare reads as 100 (empty:
@@ -613,7 +613,7 @@ int run_compare(int argc, char** argv) {
                        : std::to_string(warm_rows) + " of the " + std::to_string(measured.size()) +
                              " rows were measured with their arrays in the L2 (gpubench --warm-l2) and are simulated "
                              "so (--l2-start warm); where sharers sit in different blocks the chip's L1 rate is then "
-                             "lower than a cold start's, which the rounds' L1 does not follow (docs/fidelity.md, "
+                             "lower than a cold start's, which the rounds' L1 does not follow (docs/model-studies.md, "
                              "\"Where a launch's first reads come from\")";
     if (!warm_note.empty()) std::cerr << "compare: note: " << warm_note << "\n";
     const std::string preset_name = described ? described->preset

@@ -7,7 +7,7 @@ from check_doc_links import headings  # scripts/, beside this package
 from docgen.common import ROOT, note
 
 # the pages long enough to open with their contents
-CONTENTS_PAGES = ["docs/fidelity.md", "docs/gpu-model.md", "docs/h200-data.md", "docs/speed.md"]
+CONTENTS_PAGES = ["docs/fidelity.md", "docs/fidelity-shared-memory.md", "docs/model-studies.md", "docs/gpu-model.md", "docs/h200-data.md", "docs/speed.md"]
 
 
 def gen_contents(path):

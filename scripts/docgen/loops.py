@@ -258,7 +258,7 @@ def measured_launches(path):
 
 
 def gen_warp_age_warm():
-    """fidelity.md: the group and the first stragglers' paces of the knee launches started with a warm L2."""
+    """fidelity-shared-memory.md: the group and the first stragglers' paces of the knee launches started with a warm L2."""
     out = ["| compilation | launch (depth 3072, one wave, warm L2) | warps a scheduler | blocks ending together "
            "(median) | stragglers | pace of straggler 1 | 2 | 3 | 4 |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -280,7 +280,7 @@ WARP_AGE_WARM_ORDERS = "tests/data/h200/issue_cost/warp_age_measure_warm_orders_
 
 
 def gen_warp_age_warm_orders():
-    """fidelity.md: the warm knee launch at 16 warps a scheduler in three orders: the group and the
+    """model-studies.md: the warm knee launch at 16 warps a scheduler in three orders: the group and the
     first stragglers' paces."""
     out = ["| order (128x2112, depth 3072, one wave, warm L2, index32) | launch | blocks ending together (median) "
            "| stragglers | pace of straggler 1 | 2 | 3 | 4 | 5 | 6 |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -310,7 +310,7 @@ def loop_name(kernel, box_w, box_h):
 
 
 def gen_loop_limits():
-    """fidelity.md: each compiled loop's limit read launch by launch from its own counters, against
+    """model-studies.md: each compiled loop's limit read launch by launch from its own counters, against
     the probes' table the presets read."""
     table = {(loop_name(r["kernel"], r["stencil_w"], r["stencil_h"]), r["variant"]): r for r in read_csv(ISSUE_COST_TABLE)}
     launches = {}
@@ -341,7 +341,7 @@ def gen_loop_limits():
 
 
 def gen_loop_counters_compare():
-    """fidelity.md: the launches of gen_loop_limits through compare with their own counters and
+    """model-studies.md: the launches of gen_loop_limits through compare with their own counters and
     with the table's, and the 32-bit and unrolled-once matmuls without their variant."""
     out = ["| rows | simulated with | runs | L1 within 3 | L1 beyond 6 | mean \\|L1 error\\| | L2 within 5, stencil "
            "| largest change of a row's L1 (points) |",
@@ -372,7 +372,7 @@ def gen_loop_counters_compare():
 
 
 def gen_loop_o1():
-    """fidelity.md: gpubench built with ptxas at -O1, a compilation the table does not know, with its
+    """model-studies.md: gpubench built with ptxas at -O1, a compilation the table does not know, with its
     own counters and the table's burst or its own SASS's."""
     runs = [("o1", "the table's, by the variant")] + [
         ("o1_burst8_" + v, "its SASS's (`--gpu issue-burst=8`)") for v in ("index64", "index32")]
@@ -446,7 +446,7 @@ def heavy_only_cycles(opcode, count):
 
 
 def gen_recorded_loop():
-    """fidelity.md: each probe loop's limit from its executed instructions (what a traceg holds)
+    """model-studies.md: each probe loop's limit from its executed instructions (what a traceg holds)
     against its counters."""
     heavy_only = {}
     for r in read_csv(OPCODE_MIX):

@@ -186,7 +186,7 @@ DRAM_BLOCKS_PARTS = [
 
 
 def gen_dram_blocks_sets(model_runs=(DRAM_BLOCKS_RUN,)):
-    """fidelity.md: model runs (DRAM_BLOCKS_RUN and the like) on every set's launches whose loops
+    """model-studies.md: model runs (DRAM_BLOCKS_RUN and the like) on every set's launches whose loops
     take the age weight, beside the presets' rows of the same launches."""
     out = ["| GPU | set | kernel, compilation | runs | L1 within 3 | L1 beyond 6 | mean \\|L1 error\\| | "
            "best schedule within 1 by L1 | by L2 |", "|---|---|---|---:|---:|---:|---:|---:|---:|"]
@@ -337,7 +337,7 @@ LATENCIES_ROWS = [("training", "", "training matmul"), ("heldout", "index64", "h
 
 
 def gen_cycles_latencies():
-    """fidelity.md: cycle timing's latencies on the H200's matmul sets, against the presets."""
+    """model-studies.md: cycle timing's latencies on the H200's matmul sets, against the presets."""
     header = "| set | " + " | ".join(label for label, _, _ in LATENCIES_RUNS) + " |"
     out = [header, "|---" * (len(LATENCIES_RUNS) + 1) + "|"]
     used = []

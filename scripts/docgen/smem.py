@@ -55,7 +55,7 @@ def model_l1_kib(block, smem, regs=0, rule=None):
 
 
 def gen_smem_carveout():
-    """fidelity.md: the carve-out the driver took for each shared memory, against the model's rules."""
+    """fidelity-shared-memory.md: the carve-out the driver took for each shared memory, against the model's rules."""
     out = ["| dynamic shared memory per block | blocks an SM | the driver's carve-out | its L1 | the preset's carve-out "
            "| its L1 | the occupancy rule's carve-out | its L1 |",
            "|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -85,7 +85,7 @@ def carveout_launches(name):
 
 
 def gen_carveout_grid():
-    """fidelity.md: the driver's carve-out at every block size and shared memory of the grid, and the occupancy rule's."""
+    """fidelity-shared-memory.md: the driver's carve-out at every block size and shared memory of the grid, and the occupancy rule's."""
     cells = {(s, b): c for (b, s, _), c in carveout_launches("carveout.csv").items()}
     blocks = sorted({b for _, b in cells})
     out = ["| dynamic shared memory a block | " + " | ".join(str(b) for b in blocks) + " |",
@@ -110,7 +110,7 @@ def gen_carveout_grid():
 
 
 def gen_carveout_check():
-    """fidelity.md: every carve-out probe file, the launches where the preset's rule and the occupancy rule take the driver's."""
+    """fidelity-shared-memory.md: every carve-out probe file, the launches where the preset's rule and the occupancy rule take the driver's."""
     out = ["| launches | file | blocks (threads) | shared memory a block (B) | registers a thread | the preset's rule "
            "takes the driver's | the occupancy rule does | where the preset's rule does not: block, shared memory, the "
            "driver's carve-out (the rule's) |",
@@ -181,7 +181,7 @@ def paired_l1_errors(presets_csv, other_csv, keep=lambda r: True):
 
 
 def gen_block_rates_probes():
-    """fidelity.md: the presets against one rate per block on every probe in no set."""
+    """model-studies.md: the presets against one rate per block on every probe in no set."""
     def cells(errors):
         return "{}/{} | {} | {:.2f}".format(sum(abs(e) <= 3 for e in errors), len(errors),
                                             sum(abs(e) > 6 for e in errors), sum(abs(e) for e in errors) / len(errors))
@@ -226,7 +226,7 @@ def smem2_errors():
 
 
 def gen_smem2():
-    """fidelity.md: the second shared-memory set, the chip's L1 and the two forms' errors."""
+    """fidelity-shared-memory.md: the second shared-memory set, the chip's L1 and the two forms' errors."""
     out = ["| launch | compilation | shared memory a block (the chip's L1) | schedule | the chip's L1 % "
            "| a rate per warp, skip 8 | the presets: one rate per block, skip 4 |",
            "|---|---|---|---|---:|---:|---:|"]
@@ -262,7 +262,7 @@ def smem_waves_summary(totals):
 
 
 def gen_smem_waves():
-    """fidelity.md: a 60 KiB L1 over 1 to 32 waves, the chip's L1 and each model's error per height."""
+    """fidelity-shared-memory.md: a 60 KiB L1 over 1 to 32 waves, the chip's L1 and each model's error per height."""
     smem_of_block = {"128": "11264", "256": "24064"}
     runs = {(stem, block): {(r["variant"], r["height"], r["schedule"]): l1_error(r)
                             for r in read_csv("{}/compare/{}_smem_waves_{}.csv".format(SMEM, stem, smem))}
@@ -294,7 +294,7 @@ def gen_smem_waves():
 
 
 def gen_eight_blocks():
-    """fidelity.md: the thesis's matmul with eight blocks an SM on the H200, the chip's L1 and each model's error."""
+    """fidelity-shared-memory.md: the thesis's matmul with eight blocks an SM on the H200, the chip's L1 and each model's error."""
     runs = {stem: {(r["variant"], r["height"], r["schedule"]): l1_error(r)
                    for r in read_csv("{}/compare/{}_eight_blocks_27648.csv".format(SMEM, stem))}
             for stem, _ in SMEM_WAVES_MODELS}
@@ -328,7 +328,7 @@ KNEE_TIMED_WARPS = [1, 2, 3, 4, 6, 8, 12, 16]
 
 
 def gen_knee_timed():
-    """fidelity.md: the knee's first layout timed cold and with a warm L2, each time over the lone warp's."""
+    """fidelity-shared-memory.md: the knee's first layout timed cold and with a warm L2, each time over the lone warp's."""
     times = {}
     for start in ("cold", "warm"):
         for r in read_csv("tests/data/h200/issue_cost/knee_timed_{}.csv".format(start)):
@@ -348,7 +348,7 @@ def gen_knee_timed():
 
 
 def gen_smem_probe(probe):
-    """fidelity.md: a shared-memory probe, the chip's L1 and each model's error, per shared memory."""
+    """fidelity-shared-memory.md: a shared-memory probe, the chip's L1 and each model's error, per shared memory."""
     measured, block, sizes = SMEM_PROBES[probe]
     out = ["| compilation | schedule | shared memory (the chip's L1) | the chip's L1 % | " +
            " | ".join(label for _, label in SMEM_MODELS) + " | of the preset's L1, from other blocks |",

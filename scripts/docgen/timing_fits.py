@@ -180,7 +180,7 @@ def grid_row(cells, bold):
 
 
 def gen_training_grid(base, pattern, options, columns, command):
-    """fidelity.md: a pair of parameters tried over a grid on the H200's training set, the pair
+    """model-studies.md: a pair of parameters tried over a grid on the H200's training set, the pair
     chosen in bold (base/grid/NAME for the others, base/h200 for the chosen pair's rows). pattern:
     a folder name's two values; options: the chosen pair as --gpu options, matched by the same
     two keys; columns: the two values' headings."""

@@ -556,7 +556,7 @@ def probe_errors_table(models):
 
 
 def gen_rank_probes():
-    """fidelity.md: the three models on the 32-bit probes in no set, per probe and over all."""
+    """model-studies.md: the three models on the 32-bit probes in no set, per probe and over all."""
     commands = "; ".join("`{}`".format(BLOCK_SIZES_RANK_CMD.format(BLOCK_SIZES, extra, name))
                          for extra, name in (("", "first_reads"), (" --gpu warp-age-rank=block", "block_rank")))
     return (note("the width probes' rows of `{0}/width_groups.csv`, `width_groups_dram.csv` and "
@@ -568,7 +568,7 @@ def gen_rank_probes():
 
 
 def gen_step_probes():
-    """fidelity.md: one rank a block with and without the warm step, at both measured values, on
+    """model-studies.md: one rank a block with and without the warm step, at both measured values, on
     the 32-bit probes in no set."""
     commands = "; ".join("`{}`".format(BLOCK_SIZES_RANK_CMD.format(
         BLOCK_SIZES, " --gpu warp-age-rank=block --gpu warp-age-warm-step=" + step, "warm_step_" + step))
@@ -600,7 +600,7 @@ BLOCK_GAPS_CMD = ("scripts/block_gaps_report.py --out {0}/block_gaps.csv --jobs 
 
 
 def gen_block_gaps():
-    """fidelity.md: how far a block's warps part over the loop, the chip's (progressprobe) beside
+    """model-studies.md: how far a block's warps part over the loop, the chip's (progressprobe) beside
     the model's (--warp-progress) for the tile and width progress probes."""
     rows = {}
     for r in read_csv(TILE_PROGRESS + "/block_gaps.csv"):
@@ -627,7 +627,7 @@ BLOCK_REJOIN_SOURCES = (("chip", "the chip"), ("preset", "the presets"), ("miss_
 
 
 def gen_block_rejoin():
-    """fidelity.md: whether a block's warps that part come together again by the loop's end, the
+    """model-studies.md: whether a block's warps that part come together again by the loop's end, the
     chip's beside the presets', a missed turn's and cycle timing's (block_gaps.csv)."""
     rows = {}
     for r in read_csv(TILE_PROGRESS + "/block_gaps.csv"):

@@ -13,7 +13,7 @@ constexpr std::uint64_t kKib = 1024;
 
 [[noreturn]] void fail(const std::string& message) { throw SimulationError(message); }
 
-// The H200 driver's choices (tests/data/h200/smem/carveout*.csv; docs/fidelity.md, "Which carve-out
+// The H200 driver's choices (tests/data/h200/smem/carveout*.csv; docs/fidelity-shared-memory.md, "Which carve-out
 // the driver takes"). Without shared memory of the kernel's own, by warps a block:
 struct NoSmemCarveout {
     std::uint32_t up_to_warps;

@@ -5,7 +5,7 @@
 // were read long before finds them in the L2. The chip's warp ends show the difference: where
 // every strip of a column order reads B columns no block read before, its blocks end in GPU-wide
 // ties wave after wave; the naive order's blocks tie in its first wave only
-// (docs/fidelity.md, "Blocks that read what others have just read").
+// (docs/model-studies.md, "Blocks that read what others have just read").
 #include <cstdint>
 #include <vector>
 

@@ -36,7 +36,7 @@ constexpr std::string_view kHopperCarveouts =
     "hopper: the carve-out the H200's driver took in 309 launches of gpubench's matmul and stencil at blocks of 32 "
     "to 1,024 threads with 0 to 49,152 B of shared memory a block (Nsight Compute's launch__shared_mem_config_size, "
     "tests/data/h200/smem/carveout*.csv; read from carveout.csv, checked on carveout_check_*.csv, its edges from "
-    "carveout_edges_*.csv: 308 of 309; docs/fidelity.md \"Which carve-out the driver takes\")";
+    "carveout_edges_*.csv: 308 of 309; docs/fidelity-shared-memory.md \"Which carve-out the driver takes\")";
 constexpr std::string_view kL1ProbeRecency =
     "LRU: lines read again outlive lines read once (l1policyprobe on an H200: 92% against 61% of 512 each, "
     "tests/data/h200/l1policy; docs/h200-data.md \"Which lines the L1 keeps\")";
@@ -405,7 +405,7 @@ std::vector<GpuParameter> make_table() {
                              only("h200", F, "0.15 with rates drawn afresh every 32 requests and a block start skip of 8, "
                                              "fitted together on the 27 training matmul launches and the 10 index64 "
                                              "768^3 compilation probes (the lowest mean L1 error over the 37 rows, "
-                                             "0.75 points; docs/fidelity.md, \"The block start skip and the rate "
+                                             "0.75 points; docs/model-studies.md, \"The block start skip and the rate "
                                              "spread\")"),
                              only("h100", F, "0.15: fitted on H200 measurements (the training matmul and the index64 "
                                              "compilation probes; see the h200 preset), not re-fitted on the H100")}});
@@ -440,11 +440,13 @@ std::vector<GpuParameter> make_table() {
                                              "gpubench --warp-ends); on a second shared-memory set measured after "
                                              "the choice one rate per block has 25 of 48 matmul launches within 3 "
                                              "points, a rate per warp 22 (tests/data/h200/smem/compare, smem2; "
-                                             "docs/fidelity.md, \"A second shared-memory set\"); on a third, "
+                                             "docs/fidelity-shared-memory.md, \"A second shared-memory set\"); on a "
+                                             "third, "
                                              "measured after the presets took the form, 44 of 64 (a rate per warp "
                                              "17), up to 32 points low where the chip keeps an SM's blocks in step "
                                              "in the first waves, and at eight blocks an SM up to 54 (smem_waves, "
-                                             "eight_blocks; docs/fidelity.md, \"A small L1 over many waves\")"),
+                                             "eight_blocks; docs/fidelity-shared-memory.md, \"A small L1 over many "
+                                             "waves\")"),
                              only("h100", F, "auto: fitted on H200 measurements (see the h200 preset), not re-fitted "
                                              "on the H100")}});
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
@@ -514,7 +516,7 @@ std::vector<GpuParameter> make_table() {
                                              "the pace of each warp the chip leaves behind its group over the one "
                                              "before it, from the knee probe's warp ends (scripts/"
                                              "warp_age_measure.py, tests/data/h200/issue_cost/warp_age_measure.csv; "
-                                             "docs/fidelity.md, \"Loops bound by their instructions\")"),
+                                             "docs/model-studies.md, \"Loops bound by their instructions\")"),
                              only("h100", M, "auto: measured on the H200 (see the h200 preset), not on the H100")}});
     t.push_back({.option = "warp-age-group", .report_key = "warp_age_group", .field = "warp_age_group",
                  .group = "Scheduling", .type = P::count, .range = "1..64", .min = 1, .max = 64,
@@ -538,7 +540,7 @@ std::vector<GpuParameter> make_table() {
                                       "spread evenly over the schedulers (128, 256, 384 threads); elsewhere a "
                                       "block's warps take different ranks, where the chip ends them together. "
                                       "block with the warm group puts the held-out block-96 orders right but "
-                                      "tiled:32x32, 9.8 points high on both chips (docs/fidelity.md)")}});
+                                      "tiled:32x32, 9.8 points high on both chips (docs/model-studies.md)")}});
     t.push_back({.option = "warp-age-warm-step", .report_key = "warp_age_warm_step", .field = "warp_age_warm_step",
                  .group = "Scheduling", .type = P::real, .range = "above 0 to 1", .min = 0.5, .max = 1,
                  .help = "with --warp-age-rank block and --warp-age-warm-group: a warp of a block that reads from "
@@ -558,7 +560,7 @@ std::vector<GpuParameter> make_table() {
                                       "blocks read from the L2: scripts/warm_step_measure.py, "
                                       "tests/data/h200/tile_progress/warm_step.csv), with the warm group and one rank "
                                       "a block moves the held-out tiled:32x32 at block 96 from 9.8 to 6.6 points high "
-                                      "on both chips, still beyond 6 (docs/fidelity.md)")}});
+                                      "on both chips, still beyond 6 (docs/model-studies.md)")}});
     t.push_back({.option = "warp-age-warm-group", .report_key = "warp_age_warm_group", .field = "warp_age_warm_group",
                  .group = "Scheduling", .type = P::count, .range = "0..64", .min = 0, .max = 64,
                  .help = "with the age weight: the group of blocks whose loop reads from the L2 (those "
@@ -569,7 +571,7 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "0: one group and weight, wherever a block's data comes from (6, measured "
                                       "on the H200's knee probe started warm, puts the 32-bit naive order right "
                                       "but the held-out 1536^3 launch at block 96 5-18 points low: "
-                                      "docs/fidelity.md)")}});
+                                      "docs/model-studies.md)")}});
     t.push_back({.option = "warp-age-warm-weight", .report_key = "warp_age_warm_weight", .field = "warp_age_warm_weight",
                  .group = "Scheduling", .type = P::text, .range = "auto or above 0 to 1",
                  .help = "with --warp-age-warm-group: the age weight of blocks whose loop reads from the L2; W, or "
@@ -595,7 +597,7 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "first-reads: a block most of whose sampled reads are of lines first read "
                                       "(in launch order) by a block at most one GPU-full of blocks before it "
                                       "(SMs x blocks per SM: still resident); half assumed. Chosen over "
-                                      "first-wave on the 20 32-bit width probes, in no set (docs/fidelity.md)")}});
+                                      "first-wave on the 20 32-bit width probes, in no set (docs/model-studies.md)")}});
     t.push_back({.option = "miss-wait-turns", .report_key = "miss_wait_turns", .field = "miss_wait_turns",
                  .group = "Scheduling", .type = P::text, .range = "auto or 0..64",
                  .help = "lrr: a warp whose request misses in L1 is passed over on its next X turns (a fraction: "
@@ -618,7 +620,7 @@ std::vector<GpuParameter> make_table() {
                                              "loop's measured issue cost, is shorter than the miss latency (291 "
                                              "cycles, l2probe's near L2 hit): 0.20 turns for the unrolled-once "
                                              "matmul (16 x 2 x 7.59 cycles), 0 for the unrolled loops "
-                                             "(tests/data/h200/issue_cost/issue_cost.csv; docs/fidelity.md, "
+                                             "(tests/data/h200/issue_cost/issue_cost.csv; docs/model-studies.md, "
                                              "\"Warps that wait for their misses\")"),
                              only("h100", M, "auto: the H200's issue costs with the H100's own miss latency, not "
                                              "fitted on the H100")}});
@@ -671,7 +673,7 @@ std::vector<GpuParameter> make_table() {
                  .set = set_choice<&GpuConfig::timing, kIssueTimingChoices>,
                  .sources = {every(A, "rounds: warps take their turns at their drawn rates (in lock step with no "
                                       "rate spread); cycles, warps that wait for memory, misses the fidelity targets "
-                                      "on the H200's training set that the rounds meet (docs/fidelity.md, \"Cycle "
+                                      "on the H200's training set that the rounds meet (docs/model-studies.md, \"Cycle "
                                       "timing\")")}});
     t.push_back({.option = "schedulers-per-sm", .report_key = "schedulers_per_sm", .field = "schedulers_per_sm",
                  .group = kCycles, .type = P::count, .range = "1..16", .min = 1, .max = 16,
@@ -720,8 +722,8 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "0: off, every L1 miss takes --lat-l1-miss (not measured on this chip)"),
                              only("h200", A, "0: off; 691 cycles, the median DRAM read l2probe measures "
                                              "(tests/data/h200/l2probe.txt), is an option: with it the model's later "
-                                             "waves stay together, the chip's part (docs/fidelity.md, \"How an SM's blocks end "
-                                             "together, wave after wave\")"),
+                                             "waves stay together, the chip's part (docs/model-studies.md, \"How an SM's "
+                                             "blocks end together, wave after wave\")"),
                              only("h100", A, "0: off; 716 cycles, the median DRAM read l2probe measures on an H100 "
                                              "(tests/data/h100/l2probe.txt), is an option")}});
     t.push_back({.option = "lat-l2-far", .report_key = "lat_l2_far", .field = "lat_l2_far", .group = kCycles,
@@ -734,8 +736,8 @@ std::vector<GpuParameter> make_table() {
                              only("h200", A, "0: off; about 460 cycles, the far hits l2probe measures from an SM of the "
                                              "other partition (above the mix's median 418, up to its p90 488: "
                                              "tests/data/h200/l2probe_sm.csv), is an option: with it and --lat-dram 691 "
-                                             "the fresh matmul sets part too far (docs/fidelity.md, \"Alternatives tried "
-                                             "and not kept\")")}});
+                                             "the fresh matmul sets part too far (docs/model-studies.md, \"Alternatives "
+                                             "tried and not kept\")")}});
     t.push_back({.option = "load-gates", .report_key = "load_gates", .field = "load_gates", .group = kCycles,
                  .type = P::choice, .choices = texts(kLoadGatesChoices),
                  .help = "cycles: where a warp waits inside an iteration of its loop",

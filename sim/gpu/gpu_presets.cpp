@@ -130,14 +130,14 @@ GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t 
     // first (a parting that does not grow with the loop). A warp issues the loads of one iteration
     // of its compiled loop in a row (gpubench's SASS: docs/h200-data.md, "How gpubench's kernels
     // issue their loads"). The spread and the skip were fitted together on the 27 training matmul
-    // launches and the 10 index64 768^3 compilation probes, nothing held out (docs/fidelity.md,
+    // launches and the 10 index64 768^3 compilation probes, nothing held out (docs/model-studies.md,
     // "The block start skip and the rate spread"): skip 8 with spread 0.15 gave the lowest mean L1
     // error over those 37 rows (0.75 points, against 0.94 for skip 1 with spread 0.3),
     // 26 of 27 training matmul rows within 3 points, and the training stencils' L2 53 of 54
     // within 5, as with skip 1. That fit was made at the training launches' L1 (224 KiB); where a
     // kernel's shared memory leaves the L1 smaller, a block's warps share one rate (they end
     // together on the chip) with the skip fitted for that form on the training set, 4: on a
-    // shared-memory set measured after the choice it is the nearer form (docs/fidelity.md, "A
+    // shared-memory set measured after the choice it is the nearer form (docs/fidelity-shared-memory.md, "A
     // second shared-memory set").
     c.warp_rate_spread = 0.15;
     c.warp_rate_redraw = 32;
@@ -148,7 +148,7 @@ GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t 
     // wait on their instructions rather than on memory and each scheduler serves its oldest ready
     // warp: on the H200 a group of a scheduler's 12 oldest warps keeps together and each younger
     // one falls behind at 0.863 times the pace of the one before it (both measured from the knee
-    // probe's warp ends, nothing fitted on hit rates: docs/fidelity.md, "Loops bound by their
+    // probe's warp ends, nothing fitted on hit rates: docs/model-studies.md, "Loops bound by their
     // instructions"). The group matters only where the weight does (auto: loops a pipe limits).
     c.warp_age_weight = kWarpAgeWeightAuto;
     c.warp_age_group = kPipeBoundWarpAgeGroup;
@@ -156,7 +156,7 @@ GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t 
     // matmul: 16 warps x 2 loads x 7.59 cycles = 243 against 291), a warp that missed is not ready
     // at its next turn: it waits (291 - 243) / 243 = 0.2 turns more than one that hit, so warps
     // reading the same lines keep in step and those ahead wait for those behind (derived from the
-    // measured issue cost and latency, nothing fitted: docs/fidelity.md, "Warps that wait for
+    // measured issue cost and latency, nothing fitted: docs/model-studies.md, "Warps that wait for
     // their misses").
     c.miss_wait_turns = kMissWaitAuto;
     // Cycle timing (--timing cycles): an L1 miss waits the measured near L2 hit (l2probe), a hit

@@ -53,7 +53,7 @@ double warp_age_warm_weight_for(const GpuConfig& config, const WorkloadSpec* spe
 double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, std::uint32_t warps_per_sm);
 // Measured: the pace of the warps the H200 leaves behind its group, each W times the one before
 // (scripts/warp_age_measure.py on the knee probe's warp ends, tests/data/h200/issue_cost/
-// warp_age_measure.csv; docs/fidelity.md).
+// warp_age_measure.csv; docs/model-studies.md).
 inline constexpr double kPipeBoundWarpAgeWeight = 0.863;
 // The same measured with the loop's data in the L2 (the knee probe started warm).
 inline constexpr double kPipeBoundWarmWarpAgeWeight = 0.591;

@@ -29,14 +29,14 @@ bool rates_drawn(const GpuConfig& config);
 // The L1 the h200 and h100 presets' rate spread and block start skip were fitted at: the training
 // launches', which use no shared memory (224 KiB at blocks of 128 and 256 threads). Below it, where
 // a kernel's shared memory takes the rest, per-warp rates part a block's warps further than the
-// H200 does (docs/fidelity.md, "A second shared-memory set").
+// H200 does (docs/fidelity-shared-memory.md, "A second shared-memory set").
 inline constexpr std::uint64_t kRatesFittedL1Bytes = 224 * 1024;
 // Whether `config` draws rates in the rounds (loose round robin, a spread) for a launch whose L1
 // holds `l1_bytes`, below the L1 those rates were fitted at.
 bool rates_drawn_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes);
 
 // The block start skips fitted with each rate scope and the spread 0.15 on the H200's training set
-// (docs/fidelity.md, "The block start skip and the rate spread" and "One rate per block").
+// (docs/model-studies.md, "The block start skip and the rate spread" and "One rate per block").
 inline constexpr std::uint32_t kPerWarpStartSkip = 8;
 inline constexpr std::uint32_t kPerBlockStartSkip = 4;
 // `config` with an automatic rate scope and block start skip resolved for its launch (its block
