@@ -54,6 +54,7 @@ from docgen.loops import (
     gen_loop_counters_compare, gen_loop_limits, gen_loop_o1, gen_next_wave_groups, gen_recorded_loop,
     gen_warp_age_measure, gen_warp_age_warm, gen_warp_age_warm_orders,
 )
+from docgen.targets import gen_fidelity_targets
 from docgen.thesis_warm import gen_rtx2080s_thesis, gen_warm_l2, gen_warm_l2_counts, gen_warm_l2_training
 from docgen.smem import (
     gen_block_rates_probes, gen_carveout_check, gen_carveout_grid, gen_eight_blocks, gen_knee_timed, gen_smem2,
@@ -79,6 +80,7 @@ GENERATORS = {
     "fresh21-groups": lambda: gen_rates21_groups(["fresh", "fresh2"]),
     "h100-rates21-groups": lambda: gen_rates21_groups(["training", "heldout"], "h100"),
     "fidelity-overview": gen_fidelity_overview,
+    "fidelity-targets": gen_fidelity_targets,
     "hit-sources": gen_hit_sources,
     "hit-sources-errors": gen_hit_sources_errors,
     "cycles-latencies": gen_cycles_latencies,

@@ -10,8 +10,35 @@ THESIS_QUOTES = "tests/data/rtx2080s/thesis_quotes.csv"
 THESIS_SWEEP = "tests/data/rtx2080s/thesis_sweep.csv"
 
 
+def thesis_quotes():
+    """The thesis's RTX 2080 Super figures, per schedule."""
+    return {r["schedule"]: r for r in read_csv(THESIS_QUOTES)}
+
+
+def thesis_sweep_rows(quotes):
+    """Per block size of the rtx2080s preset's sweep with every quoted schedule: (block, L1 rates,
+    L2 rates of the L1s' lookups, L2→L1 GB, whether every schedule is within the targets: L1 3
+    points and L2 5 of the thesis's)."""
+    schedules = list(quotes)
+    sim = {}
+    for r in read_csv(THESIS_SWEEP):
+        sim.setdefault(int(r["block"]), {})[r["schedule"]] = r
+    rows = []
+    for block in sorted(sim):
+        by = sim[block]
+        if not all(s in by for s in schedules):
+            continue
+        l1 = [float(by[s][L1R]) for s in schedules]
+        l2 = [100.0 * float(by[s][L2TH]) / float(by[s][L2T]) for s in schedules]
+        gb = [32.0 * float(by[s][L2T]) / 1e9 for s in schedules]
+        ok = all(abs(v - float(quotes[s]["l1_hit_rate_pct"])) <= 3 for v, s in zip(l1, schedules)) and \
+            all(abs(v - float(quotes[s]["l2_hit_rate_pct"])) <= 5 for v, s in zip(l2, schedules))
+        rows.append((block, l1, l2, gb, ok))
+    return rows
+
+
 def gen_rtx2080s_thesis():
-    quotes = {r["schedule"]: r for r in read_csv(THESIS_QUOTES)}
+    quotes = thesis_quotes()
     schedules = list(quotes)
     out = ["| source | block | " + " | ".join("L1 hit % {}".format(s) for s in schedules) + " | "
            + " | ".join("L2 hit % {}".format(s) for s in schedules) + " | "
@@ -38,23 +65,10 @@ def gen_rtx2080s_thesis():
     if not os.path.exists(os.path.join(ROOT, THESIS_SWEEP)):
         return (note("`{}` is not yet in the repository: run `scripts/fidelity_report.sh rtx2080s`".format(THESIS_SWEEP))
                 + "\n" + "\n".join(out) + "\n")
-    sim = {}
-    for r in read_csv(THESIS_SWEEP):
-        sim.setdefault(int(r["block"]), {})[r["schedule"]] = r
-    within = []
-    for block in sorted(sim):
-        by = sim[block]
-        if not all(s in by for s in schedules):
-            continue
-        l1 = [float(by[s][L1R]) for s in schedules]
-        l2 = [100.0 * float(by[s][L2TH]) / float(by[s][L2T]) for s in schedules]
-        gb = [32.0 * float(by[s][L2T]) / 1e9 for s in schedules]
+    for block, l1, l2, gb, ok in thesis_sweep_rows(quotes):
         out.append("| rtx2080s preset | {} | ".format(block) + " | ".join("{:.2f}".format(v) for v in l1) + " | "
                    + " | ".join("{:.2f}".format(v) for v in l2) + " | " + " | ".join("{:.2f}".format(v) for v in gb) + " |")
-        ok = all(abs(v - float(quotes[s]["l1_hit_rate_pct"])) <= 3 for v, s in zip(l1, schedules)) and \
-            all(abs(v - float(quotes[s]["l2_hit_rate_pct"])) <= 5 for v, s in zip(l2, schedules))
-        if ok:
-            within.append(str(block))
+    within = [str(block) for block, _, _, _, ok in thesis_sweep_rows(quotes) if ok]
     return (note("the thesis's numbers from `{}`, the preset's from `{}`, written by `scripts/fidelity_report.sh "
                  "rtx2080s` (`cachesim sweep --model gpu --preset rtx2080s --workload matmul --size 1024x1024 "
                  "--depth 1024 --schedule linear,column:32 --block 32,64,128,256,512,1024`); L2 is the rate of the "
