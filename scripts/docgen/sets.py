@@ -272,6 +272,17 @@ def overview_paths(gpu, set_name):
     return [report_path(gpu, s, k) for k, s in kernels.items()]
 
 
+def overview_rows(gpu, set_name):
+    """The rows of one set of GPU as README's table takes them (overview_paths), and the files
+    among those paths that exist."""
+    rows, used = [], []
+    for path in overview_paths(gpu, set_name):
+        if os.path.exists(os.path.join(ROOT, path)):
+            used.append(path)
+            rows += read_csv(path)
+    return rows, used
+
+
 OTHER = S + "l1_hit_rate_other_block.pct"  # points of the simulated L1 rate from another block
 OTHER_BUCKETS = [(0, 1), (1, 5), (5, 10), (10, 20), (20, 40), (40, 100)]
 
@@ -372,12 +383,8 @@ def gen_fidelity_overview():
     used = []
     for gpu in REPORT_GPUS:
         for set_name in ALL_REPORT_SETS:
-            rows = []
-            paths = overview_paths(gpu, set_name)
-            for path in paths:
-                if os.path.exists(os.path.join(ROOT, path)):
-                    used.append(path)
-                    rows += read_csv(path)
+            rows, paths = overview_rows(gpu, set_name)
+            used += paths
             if not rows:
                 continue
             c = target_counts(rows)

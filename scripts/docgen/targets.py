@@ -2,20 +2,9 @@
 
 import os
 
-from docgen.common import ROOT, note, read_csv
-from docgen.sets import ALL_REPORT_SETS, REPORT_CMD, REPORT_GPUS, gpu_has_set, overview_paths, target_counts
+from docgen.common import ROOT, note
+from docgen.sets import ALL_REPORT_SETS, REPORT_CMD, REPORT_GPUS, gpu_has_set, overview_rows, target_counts
 from docgen.thesis_warm import THESIS_QUOTES, THESIS_SWEEP, thesis_quotes, thesis_sweep_rows
-
-
-def set_rows(gpu, set_name):
-    """The rows of one set of GPU as README's overview takes them (the matmul over 21 launches
-    where it was measured so), and the files they come from."""
-    rows, used = [], []
-    for path in overview_paths(gpu, set_name):
-        if os.path.exists(os.path.join(ROOT, path)):
-            used.append(path)
-            rows += read_csv(path)
-    return rows, used
 
 
 def share(hits, total):
@@ -54,16 +43,19 @@ def gen_fidelity_targets():
     out = ["| set | target | asked | " + " | ".join(REPORT_GPUS) + " | verdict |",
            "|---|---|---|" + "---:|" * len(REPORT_GPUS) + "---|"]
     used = []
-    counts = {}
+    counts = {}  # (gpu, set) -> target_counts of the set's rows, for every set the chip was measured on
     for gpu in REPORT_GPUS:
-        for set_name in ("heldout", "training"):
-            rows, paths = set_rows(gpu, set_name)
+        for set_name in ALL_REPORT_SETS:
+            if not gpu_has_set(gpu, set_name):
+                continue
+            rows, paths = overview_rows(gpu, set_name)
             used += paths
-            counts[gpu, set_name] = target_counts(rows) if rows else None
+            if rows:
+                counts[gpu, set_name] = target_counts(rows)
     for target, asked, set_name, figure, met in TARGETS:
         cells, met_by_gpu = [], []
         for gpu in REPORT_GPUS:
-            c = counts[gpu, set_name]
+            c = counts.get((gpu, set_name))
             cells.append(figure(c) if c else "none measured")
             met_by_gpu.append((gpu, bool(c) and met(c)))
         out.append("| {} | {} | {} | {} | {} |".format(SET_LABELS[set_name], target, asked, " | ".join(cells),
@@ -71,16 +63,9 @@ def gen_fidelity_targets():
     # Counts over every set each chip was measured on.
     cells, met_by_gpu = [], []
     for gpu in REPORT_GPUS:
-        exact = runs = 0
-        for set_name in ALL_REPORT_SETS:
-            if not gpu_has_set(gpu, set_name):
-                continue
-            rows, paths = set_rows(gpu, set_name)
-            used += [p for p in paths if p not in used]
-            c = target_counts(rows) if rows else None
-            if c:
-                exact += min(c["requests"], c["sectors"])
-                runs += c["runs"]
+        measured = [c for (g, _), c in counts.items() if g == gpu]
+        exact = sum(min(c["requests"], c["sectors"]) for c in measured)
+        runs = sum(c["runs"] for c in measured)
         cells.append("{}/{}".format(exact, runs))
         met_by_gpu.append((gpu, runs > 0 and exact == runs))
     out.append("| every set | request and sector counts equal to the chip's | every launch | {} | {} |".format(
@@ -92,11 +77,11 @@ def gen_fidelity_targets():
         figure = ("within at block {}".format(", ".join(within)) if within
                   else "within at none of its {} block sizes".format(len(sweep)))
         out.append("| the thesis's RTX 2080 Super | its naive and `column:32` 1024³ matmul through the rtx2080s "
-                   "preset: L1 within 3 points, L2 within 5 | at its block size (not given) | {}| {}: {} |".format(
-                       "| ".join(["— "] * len(REPORT_GPUS)), "met" if within else "not met", figure))
+                   "preset: L1 within 3 points, L2 within 5 | at its block size (not given) | {} | {}: {} |".format(
+                       " | ".join(["—"] * len(REPORT_GPUS)), "met" if within else "not met", figure))
         used += [THESIS_QUOTES, THESIS_SWEEP]
     return note("from `cachesim compare`'s joined CSVs and the thesis sweep: {}, written by `{}` and "
                 "`scripts/fidelity_report.sh rtx2080s`; the held-out and training sets as README's overview takes "
                 "them (the matmul's hit rates over 21 launches where measured so), the H100's training set being "
                 "the H200's training configurations, nothing fitted on that chip".format(
-                    ", ".join("`{}`".format(p) for p in dict.fromkeys(used)), REPORT_CMD)) + "\n" + "\n".join(out) + "\n"
+                    ", ".join("`{}`".format(p) for p in used), REPORT_CMD)) + "\n" + "\n".join(out) + "\n"

@@ -65,10 +65,11 @@ def gen_rtx2080s_thesis():
     if not os.path.exists(os.path.join(ROOT, THESIS_SWEEP)):
         return (note("`{}` is not yet in the repository: run `scripts/fidelity_report.sh rtx2080s`".format(THESIS_SWEEP))
                 + "\n" + "\n".join(out) + "\n")
-    for block, l1, l2, gb, ok in thesis_sweep_rows(quotes):
+    sweep = thesis_sweep_rows(quotes)
+    for block, l1, l2, gb, _ in sweep:
         out.append("| rtx2080s preset | {} | ".format(block) + " | ".join("{:.2f}".format(v) for v in l1) + " | "
                    + " | ".join("{:.2f}".format(v) for v in l2) + " | " + " | ".join("{:.2f}".format(v) for v in gb) + " |")
-    within = [str(block) for block, _, _, _, ok in thesis_sweep_rows(quotes) if ok]
+    within = [str(block) for block, _, _, _, ok in sweep if ok]
     return (note("the thesis's numbers from `{}`, the preset's from `{}`, written by `scripts/fidelity_report.sh "
                  "rtx2080s` (`cachesim sweep --model gpu --preset rtx2080s --workload matmul --size 1024x1024 "
                  "--depth 1024 --schedule linear,column:32 --block 32,64,128,256,512,1024`); L2 is the rate of the "
