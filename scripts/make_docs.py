@@ -37,6 +37,7 @@ from docgen.sets import (
     gen_cycles_latencies, gen_dram_blocks_sets, gen_fidelity_overview, gen_fidelity_sets, gen_hit_sources, gen_hit_sources_errors,
     gen_rates21_groups,
 )
+from docgen.l2_pick import gen_l2_pick_coalescing
 from docgen.l1_policy import gen_l1_policy_cyclic, gen_l1_policy_fit, gen_l1_policy_strides
 from docgen.timing_fits import (
     gen_age_weight_fresh_rows, gen_age_weight_sets, gen_age_weight_sweep, gen_drift_probe,
@@ -76,6 +77,7 @@ GENERATORS = {
     "h200-spread": gen_h200_spread,
     "examples-table": gen_examples_table,
     "fidelity-sets": lambda: gen_fidelity_sets(sets=ALL_REPORT_SETS + RATES21_NAMES),
+    "l2-pick-coalescing": gen_l2_pick_coalescing,
     "heldout21-groups": lambda: gen_rates21_groups(["heldout"]),
     "fresh21-groups": lambda: gen_rates21_groups(["fresh", "fresh2"]),
     "h100-rates21-groups": lambda: gen_rates21_groups(["training", "heldout"], "h100"),
