@@ -24,6 +24,11 @@
 #             every compilation at sizes, depths and blocks no other set has (a non-square grid,
 #             a block of two warps, a size with many waves), and stencils with a box and sizes
 #             no other set has, compiled with 32-bit indices and with the unrolled loop kept;
+#   fresh3:   a fourth held-out set (fresh3_matmul, fresh3_stencil), whose configurations and the
+#             presets' predictions for them were committed before it was measured
+#             (tests/data/h200/fresh3_predicted.csv): blocks of 5, 7 and 10 warps, grids wider and
+#             taller than square, matmul depths no other set has, and stencil boxes 3x7 and 7x3;
+#             every compilation, nine schedules
 #   waves:    wave probes (waves_probe_matmul), in no set: the matmul at depth 1024, height 2048,
 #             block 128, widths 256 to 4096 (2 to 31 waves of 128-column strips, each SM's blocks
 #             from one strip), column:128, column:32 and the naive order, index64 and index32: how
@@ -113,9 +118,9 @@
 #             nine schedules, blocks 128/256/1024, gpubench's default build), one process per block:
 #             training_matmul_rates21.csv, put into training_matmul.csv's rows as the set training21
 #             (the H200's training matmul, fidelity_matmul_spread21.csv, is measured so already)
-#   fresh_matmul_rates21, fresh2_matmul_rates21: the same for the fresh sets' matmul launches
-#             (fresh_matmul_rates21.csv, fresh2_matmul_rates21.csv: the sets fresh-21 and fresh2-21,
-#             tests/data/h200/fresh-21_matmul.csv and fresh2-21_matmul.csv)
+#   fresh_matmul_rates21, fresh2_matmul_rates21, fresh3_matmul_rates21: the same for the fresh
+#             sets' matmul launches (fresh_matmul_rates21.csv, ...: the sets fresh-21, fresh2-21 and
+#             fresh3-21, tests/data/h200/fresh-21_matmul.csv, ...)
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
@@ -133,8 +138,9 @@ RATES21_VARIANTS=${RATES21_VARIANTS:-index64,index32,unroll1}
 PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
+PARTS=${PARTS//,fresh3,/,fresh3_matmul,fresh3_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|training_matmul_rates21|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|fresh3_matmul|fresh3_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|training_matmul_rates21|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|fresh3_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -224,6 +230,21 @@ fresh2_matmul_launches() {
   for v in index32 index64; do $run --size 1792x1792 --depth 768 --blocks 128 --variants "$v"; done
   for v in index32 unroll1; do $run --size 1280x2560 --depth 640 --blocks 256 --variants "$v"; done
   $run --size 1152x1152 --blocks 64 --variants index32
+}
+fresh3_matmul_launches() {
+  local run=$1 v
+  # 1408^2 at depth 704 in blocks of five warps; 2304x1152 at depth 576 in blocks of ten; 896x1792
+  # at depth 1792, twice as deep as wide, in blocks of seven; 1664^2 at depth 832, blocks of four.
+  for v in index64 index32; do $run --size 1408x1408 --depth 704 --blocks 160 --variants "$v"; done
+  $run --size 2304x1152 --depth 576 --blocks 320 --variants index64
+  $run --size 896x1792 --depth 1792 --blocks 224 --variants unroll1
+  $run --size 1664x1664 --depth 832 --blocks 128 --variants index32
+}
+fresh3_stencil_launches() {
+  local run=$1
+  $run --size 3584x2304 --stencil 3x7 --blocks 160 --variants index64
+  $run --size 3584x3584 --stencil 9x9 --blocks 320 --variants index32
+  $run --size 2816x2816 --stencil 7x3 --blocks 224 --variants unroll1
 }
 # rates21 NAME gpubench-args...: the L1 and L2 hit rates only, each the median of 21 profiled
 # launches, without the reference check (the set's own run checked those outputs).
@@ -425,6 +446,19 @@ fi
 if want fresh2_matmul_rates21; then
   fresh2_rates21() { rates21 fresh2_matmul_rates21 "$@"; }
   fresh2_matmul_launches fresh2_rates21
+fi
+
+if want fresh3_matmul; then
+  fresh3_sweep() { sweep fresh3_matmul 200 --kernel matmul --schedules "$SCHEDULES" "$@"; }
+  fresh3_matmul_launches fresh3_sweep
+fi
+if want fresh3_matmul_rates21; then
+  fresh3_rates21() { rates21 fresh3_matmul_rates21 "$@"; }
+  fresh3_matmul_launches fresh3_rates21
+fi
+if want fresh3_stencil; then
+  fresh3_stencil_sweep() { sweep fresh3_stencil 200 --kernel stencil --schedules "$SCHEDULES" "$@"; }
+  fresh3_stencil_launches fresh3_stencil_sweep
 fi
 
 if want fresh2_stencil; then
