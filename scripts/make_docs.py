@@ -31,13 +31,14 @@ from docgen.fidelity import (
     gen_h200_medians, gen_h200_spread, gen_parameters,
 )
 from docgen.sets import (
-    ALL_REPORT_SETS, BLOCK_RANK_RUN, BLOCK_RATES_CMD, BLOCK_RATES_DIR, BLOCK_RATES_OPTIONS, CYCLES_CMD, CYCLES_DIR, CYCLES_NO_LRC_CMD,
+    ALL_REPORT_SETS, STUDY_SETS, BLOCK_RANK_RUN, BLOCK_RATES_CMD, BLOCK_RATES_DIR, BLOCK_RATES_OPTIONS, CYCLES_CMD, CYCLES_DIR, CYCLES_NO_LRC_CMD,
     CYCLES_NO_LRC_DIR, CYCLES_SASS_TPC_CMD, CYCLES_SASS_TPC_DIR, DRAM_BLOCKS_RUN, FIXED_CMD, FIXED_DIR, L1_FOLD_CMD, L1_FOLD_DIR,
     LOCKSTEP_CMD, LOCKSTEP_DIR, LOCKSTEP_OPTIONS, RATES21_NAMES, REPORT_SETS, TURNS_CMD, TURNS_DIR, WARM_STEP_RUN,
     gen_cycles_latencies, gen_dram_blocks_sets, gen_fidelity_overview, gen_fidelity_sets, gen_hit_sources, gen_hit_sources_errors,
     gen_rates21_groups,
 )
 from docgen.l2_pick import gen_l2_pick_coalescing
+from docgen.predicted import gen_fresh3_predicted
 from docgen.l1_policy import gen_l1_policy_cyclic, gen_l1_policy_fit, gen_l1_policy_strides
 from docgen.timing_fits import (
     gen_age_weight_fresh_rows, gen_age_weight_sets, gen_age_weight_sweep, gen_drift_probe,
@@ -79,7 +80,7 @@ GENERATORS = {
     "fidelity-sets": lambda: gen_fidelity_sets(sets=ALL_REPORT_SETS + RATES21_NAMES),
     "l2-pick-coalescing": gen_l2_pick_coalescing,
     "heldout21-groups": lambda: gen_rates21_groups(["heldout"]),
-    "fresh21-groups": lambda: gen_rates21_groups(["fresh", "fresh2"]),
+    "fresh21-groups": lambda: gen_rates21_groups(["fresh", "fresh2", "fresh3"]),
     "h100-rates21-groups": lambda: gen_rates21_groups(["training", "heldout"], "h100"),
     "fidelity-overview": gen_fidelity_overview,
     "fidelity-targets": gen_fidelity_targets,
@@ -121,10 +122,13 @@ GENERATORS = {
     "progress-replay": gen_progress_replay,
     "fresh2-matmul": lambda: gen_set_rows("h200", "fresh2", "matmul"),
     "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),
+    "fresh3-matmul": lambda: gen_set_rows("h200", "fresh3-21", "matmul"),
+    "fresh3-stencil": lambda: gen_set_rows("h200", "fresh3", "stencil"),
+    "fresh3-predicted": gen_fresh3_predicted,
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
-    "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD, ALL_REPORT_SETS),
-    "fidelity-sets-cycles-sass-tpc": lambda: gen_fidelity_sets(CYCLES_SASS_TPC_DIR, CYCLES_SASS_TPC_CMD, ALL_REPORT_SETS),
-    "fidelity-sets-lockstep-wait": lambda: gen_fidelity_sets(LOCKSTEP_DIR, LOCKSTEP_CMD, ALL_REPORT_SETS),
+    "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD, STUDY_SETS),
+    "fidelity-sets-cycles-sass-tpc": lambda: gen_fidelity_sets(CYCLES_SASS_TPC_DIR, CYCLES_SASS_TPC_CMD, STUDY_SETS),
+    "fidelity-sets-lockstep-wait": lambda: gen_fidelity_sets(LOCKSTEP_DIR, LOCKSTEP_CMD, STUDY_SETS),
     "lockstep-wait-grid": lambda: gen_training_grid(
         LOCKSTEP_DIR, r"k(\d+)_mw([0-9.]+)", LOCKSTEP_OPTIONS, ("block start skip", "missed turn"),
         "scripts/fidelity_report.sh --by-row --jobs 16 --gpu warp-rate-spread=0 --gpu block-start-skip=J "
@@ -139,9 +143,9 @@ GENERATORS = {
     "eight-blocks": gen_eight_blocks,
     "knee-timed": gen_knee_timed,
     "warp-age-warm": gen_warp_age_warm,
-    "fidelity-sets-block-rates": lambda: gen_fidelity_sets(BLOCK_RATES_DIR, BLOCK_RATES_CMD, ALL_REPORT_SETS),
+    "fidelity-sets-block-rates": lambda: gen_fidelity_sets(BLOCK_RATES_DIR, BLOCK_RATES_CMD, STUDY_SETS),
     "fidelity-sets-fixed": lambda: gen_fidelity_sets(FIXED_DIR, FIXED_CMD),
-    "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, ALL_REPORT_SETS),
+    "fidelity-sets-l1-fold": lambda: gen_fidelity_sets(L1_FOLD_DIR, L1_FOLD_CMD, STUDY_SETS),
     "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),
     "rtx2080s-thesis": gen_rtx2080s_thesis,
     "issue-cost-loops": gen_issue_cost_loops,

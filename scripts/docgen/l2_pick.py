@@ -8,7 +8,7 @@ L1_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 L1_HITS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
 L2_LOOKUPS = "lts__t_sectors_srcunit_tex_op_read.sum"
 L2_HITS = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"
-SET_LABELS = {"training": "training", "heldout": "held-out", "fresh": "fresh", "fresh2": "second fresh"}
+SET_LABELS = {"training": "training", "heldout": "held-out", "fresh": "fresh", "fresh2": "second fresh", "fresh3": "third fresh"}
 
 
 def coalesced(r, side):

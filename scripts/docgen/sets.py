@@ -8,11 +8,13 @@ from docgen.common import L1Q, L1R, L1S, L2R, M, ROOT, S, note, read_csv
 
 REPORT_GPUS = ["h200", "h100"]
 REPORT_SETS = ["training", "heldout"]
-ALL_REPORT_SETS = REPORT_SETS + ["fresh", "fresh2"]  # the fresh sets: the H200 only
+ALL_REPORT_SETS = REPORT_SETS + ["fresh", "fresh2", "fresh3"]  # the fresh sets: the H200 only
+# the sets the studies' alternative models were run on: every set measured before the third fresh one
+STUDY_SETS = REPORT_SETS + ["fresh", "fresh2"]
 # the matmul sets again with their hit rates over 21 profiled launches, as the H200's training
 # matmul's (scripts/merge_profile_runs.py, the rates from SET_matmul_rates21.csv): per chip, each
 # set measured over fewer launches (3 on the H200, 1 on the H100) and its 21-launch set
-RATES21_SETS = {"h200": {"heldout": "heldout21", "fresh": "fresh-21", "fresh2": "fresh2-21"},
+RATES21_SETS = {"h200": {"heldout": "heldout21", "fresh": "fresh-21", "fresh2": "fresh2-21", "fresh3": "fresh3-21"},
                 "h100": {"training": "training21", "heldout": "heldout21"}}
 RATES21_NAMES = list(dict.fromkeys(sets[base] for base in ALL_REPORT_SETS for sets in RATES21_SETS.values()
                                    if base in sets))  # in the order of the sets they measure again
@@ -24,7 +26,7 @@ def gpu_has_set(gpu, set_name):
     launches where RATES21_SETS has them."""
     if set_name in RATES21_NAMES:
         return set_name in RATES21_SETS[gpu].values()
-    return gpu == "h200" or set_name not in ("fresh", "fresh2")
+    return gpu == "h200" or set_name not in ("fresh", "fresh2", "fresh3")
 REPORT_KERNELS = ["stencil", "matmul"]
 REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
 
@@ -215,7 +217,7 @@ def gen_dram_blocks_sets(model_runs=(DRAM_BLOCKS_RUN,)):
 
 
 SET_NAMES = {"training": "training (the fit's own rows)", "heldout": "held-out", "fresh": "fresh",
-             "fresh2": "second fresh"}
+             "fresh2": "second fresh", "fresh3": "third fresh"}
 H100_SET_NAMES = {"training": "the H200's training configurations"}  # nothing is fitted on the H100
 
 
@@ -305,7 +307,7 @@ def gen_hit_sources_errors():
     """fidelity.md: the L1 error of every launch of both chips by the points of its simulated
     L1 rate that come from another block."""
     groups = [("h200", "training (the fit's own rows)", lambda r: r["set"] == "training"),
-              ("h200", "held-out and both fresh sets", lambda r: r["set"] != "training"),
+              ("h200", "held-out and the fresh sets", lambda r: r["set"] != "training"),
               ("h100", "every set (nothing fitted on this chip)", lambda r: True)]
     out = ["| GPU | set | from another block (points) | launches | L1 within 3 points | L1 beyond 6 | "
            "mean \\|L1 error\\| | error range (points) |",
