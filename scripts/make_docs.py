@@ -39,6 +39,7 @@ from docgen.sets import (
 )
 from docgen.l2_pick import gen_l2_pick_coalescing
 from docgen.predicted import gen_fresh3_predicted
+from docgen.naive_order import gen_naive_order_errors
 from docgen.l1_policy import gen_l1_policy_cyclic, gen_l1_policy_fit, gen_l1_policy_strides
 from docgen.timing_fits import (
     gen_age_weight_fresh_rows, gen_age_weight_sets, gen_age_weight_sweep, gen_drift_probe,
@@ -125,6 +126,7 @@ GENERATORS = {
     "fresh3-matmul": lambda: gen_set_rows("h200", "fresh3-21", "matmul"),
     "fresh3-stencil": lambda: gen_set_rows("h200", "fresh3", "stencil"),
     "fresh3-predicted": gen_fresh3_predicted,
+    "naive-order-errors": gen_naive_order_errors,
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD, STUDY_SETS),
     "fidelity-sets-cycles-sass-tpc": lambda: gen_fidelity_sets(CYCLES_SASS_TPC_DIR, CYCLES_SASS_TPC_CMD, STUDY_SETS),

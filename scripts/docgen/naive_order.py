@@ -1,0 +1,53 @@
+"""The naive matmul's L1 error outside the training set, by compilation and by the share of the
+model's hits that another block brought: where the presets keep its sharers together too long."""
+
+from docgen.common import note
+from docgen.sets import ALL_REPORT_SETS, OTHER, REPORT_CMD, REPORT_GPUS, gpu_has_set, l1_error, overview_rows
+
+SHARE_BUCKETS = [(0, 10), (10, 20), (20, 100)]  # points of the model's L1 rate from other blocks
+
+
+def naive_rows(gpu):
+    """The naive matmul's launches of every set of GPU but training, and the files they came from."""
+    rows, used = [], []
+    for set_name in ALL_REPORT_SETS:
+        if set_name == "training" or not gpu_has_set(gpu, set_name):
+            continue
+        found, paths = overview_rows(gpu, set_name)
+        used += [p for p in paths if "matmul" in p]
+        rows += [r for r in found if r["kernel"] == "matmul" and r["schedule"] == "linear"]
+    return rows, used
+
+
+def bucket_label(lo, hi):
+    return "{}–{}".format(lo, hi) if hi < 100 else "{} or more".format(lo)
+
+
+def error_groups(rows):
+    """Per compilation and share bucket with launches: (compilation, bucket label, launches, mean
+    error, lowest, highest, launches within 3 points)."""
+    groups = []
+    for variant in ("index64", "index32", "unroll1"):
+        for lo, hi in SHARE_BUCKETS:
+            errors = [l1_error(r) for r in rows if (r["variant"] or "index64") == variant and lo <= float(r[OTHER]) < hi]
+            if errors:
+                groups.append((variant, bucket_label(lo, hi), len(errors), sum(errors) / len(errors), min(errors),
+                               max(errors), sum(abs(e) <= 3 for e in errors)))
+    return groups
+
+
+def gen_naive_order_errors():
+    """fidelity.md: the naive order's L1 error per chip, compilation and share from other blocks."""
+    out = ["| GPU | compilation | from other blocks (points) | launches | mean error | range | within 3 points |",
+           "|---|---|---|---:|---:|---|---:|"]
+    used = []
+    for gpu in REPORT_GPUS:
+        rows, paths = naive_rows(gpu)
+        used += paths
+        for variant, label, n, mean, low, high, within in error_groups(rows):
+            out.append("| {} | {} | {} | {} | {:+.1f} | {:+.1f} to {:+.1f} | {} |".format(
+                gpu, variant, label, n, mean, low, high, within))
+    return note("from `cachesim compare`'s joined CSVs {}, written by `{}`: the naive order's launches of every "
+                "set but training (the matmul's hit rates over 21 launches), its error the model's L1 rate less "
+                "the chip's, in points".format(", ".join("`{}`".format(p) for p in used), REPORT_CMD)) + "\n" + \
+        "\n".join(out) + "\n"
