@@ -423,14 +423,18 @@ if want depth; then
     --schedules linear,column:32,column:64,column:128,tiled:32x32 --blocks 128,256 --variants index32
 fi
 
-if want fresh; then
-  fresh_sweep() { sweep fresh_matmul 200 --kernel matmul --schedules "$SCHEDULES" "$@"; }
-  fresh_matmul_launches fresh_sweep
-fi
-if want fresh_matmul_rates21; then
-  fresh_rates21() { rates21 fresh_matmul_rates21 "$@"; }
-  fresh_matmul_launches fresh_rates21
-fi
+# fresh_matmul_parts PART SET: a fresh set's matmul launches (SET_matmul_launches) measured as the
+# part PART (three profiled launches a metric group, SET_matmul.csv) and as the part
+# SET_matmul_rates21 (the hit rates over 21, SET_matmul_rates21.csv).
+matmul_sweep_into() { sweep "$SWEEP_INTO" 200 --kernel matmul --schedules "$SCHEDULES" "$@"; }
+rates21_into() { rates21 "$SWEEP_INTO" "$@"; }
+fresh_matmul_parts() {
+  local part=$1 set=$2
+  if want "$part"; then SWEEP_INTO=${set}_matmul; "${set}_matmul_launches" matmul_sweep_into; fi
+  if want "${set}_matmul_rates21"; then SWEEP_INTO=${set}_matmul_rates21; "${set}_matmul_launches" rates21_into; fi
+}
+
+fresh_matmul_parts fresh fresh
 
 if want fresh_stencil; then
   sweep fresh_stencil 200 --kernel stencil --size 4096x4096 --stencil 9x9 --schedules "$SCHEDULES" --blocks 256 \
@@ -439,23 +443,8 @@ if want fresh_stencil; then
     --variants index32
 fi
 
-if want fresh2_matmul; then
-  fresh2_sweep() { sweep fresh2_matmul 200 --kernel matmul --schedules "$SCHEDULES" "$@"; }
-  fresh2_matmul_launches fresh2_sweep
-fi
-if want fresh2_matmul_rates21; then
-  fresh2_rates21() { rates21 fresh2_matmul_rates21 "$@"; }
-  fresh2_matmul_launches fresh2_rates21
-fi
-
-if want fresh3_matmul; then
-  fresh3_sweep() { sweep fresh3_matmul 200 --kernel matmul --schedules "$SCHEDULES" "$@"; }
-  fresh3_matmul_launches fresh3_sweep
-fi
-if want fresh3_matmul_rates21; then
-  fresh3_rates21() { rates21 fresh3_matmul_rates21 "$@"; }
-  fresh3_matmul_launches fresh3_rates21
-fi
+fresh_matmul_parts fresh2_matmul fresh2
+fresh_matmul_parts fresh3_matmul fresh3
 if want fresh3_stencil; then
   fresh3_stencil_sweep() { sweep fresh3_stencil 200 --kernel stencil --schedules "$SCHEDULES" "$@"; }
   fresh3_stencil_launches fresh3_stencil_sweep
