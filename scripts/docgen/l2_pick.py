@@ -2,13 +2,13 @@
 lookups: whether the coalescing the model lacks is what puts its L2 pick off."""
 
 from docgen.common import L2R, M, S, note
-from docgen.sets import ALL_REPORT_SETS, BEST_WITHIN_POINTS, REPORT_CMD, REPORT_GPUS, gpu_has_set, overview_rows
+from docgen.sets import (ALL_REPORT_SETS, BEST_WITHIN_POINTS, REPORT_CMD, REPORT_GPUS, gpu_has_set,
+                         overview_rows, schedule_groups, schedule_pick, set_label)
 
 L1_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 L1_HITS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
 L2_LOOKUPS = "lts__t_sectors_srcunit_tex_op_read.sum"
 L2_HITS = "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"
-SET_LABELS = {"training": "training", "heldout": "held-out", "fresh": "fresh", "fresh2": "second fresh", "fresh3": "third fresh"}
 
 
 def coalesced(r, side):
@@ -28,13 +28,7 @@ def rate_with_chip_coalescing(r):
 
 
 def matmul_groups(rows):
-    groups = {}
-    for r in rows:
-        if r["kernel"] != "matmul":
-            continue
-        key = tuple(r[k] for k in ("width", "height", "depth", "block", "variant"))
-        groups.setdefault(key, []).append(r)
-    return [members for members in groups.values() if len(members) >= 3]
+    return schedule_groups([r for r in rows if r["kernel"] == "matmul"])
 
 
 def pick_counts(groups):
@@ -43,11 +37,10 @@ def pick_counts(groups):
     chip = lambda r: float(r[M + L2R])
     within = within_merged = changed = 0
     for members in groups:
-        best = max(chip(r) for r in members)
-        pick = max(members, key=lambda r: float(r[S + L2R]))
+        pick, best, loss = schedule_pick(members, L2R)
         merged = max(members, key=rate_with_chip_coalescing)
-        within += best - chip(pick) <= BEST_WITHIN_POINTS
-        within_merged += best - chip(merged) <= BEST_WITHIN_POINTS
+        within += loss <= BEST_WITHIN_POINTS
+        within_merged += chip(best) - chip(merged) <= BEST_WITHIN_POINTS
         changed += merged["schedule"] != pick["schedule"]
     return len(groups), within, within_merged, changed
 
@@ -68,7 +61,7 @@ def gen_l2_pick_coalescing():
             if not groups:
                 continue
             used += [p for p in paths if "matmul" in p]
-            out.append("| {} | {} | {} | {} | {} | {} |".format(gpu, SET_LABELS[set_name], *pick_counts(groups)))
+            out.append("| {} | {} | {} | {} | {} | {} |".format(gpu, set_label(gpu, set_name), *pick_counts(groups)))
     return note("from `cachesim compare`'s joined CSVs {}, written by `{}` (the matmul's hit rates over 21 "
                 "launches where measured so; the counts those rows carry). The chip's coalescing: the sectors its "
                 "L1s missed less its L2 lookups; the model's rate with it: that many more of its lookups merged, "

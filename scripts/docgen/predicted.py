@@ -1,8 +1,8 @@
 """A set whose predictions were committed before it was measured: that `cachesim compare` simulates
 exactly the committed predictions, and the held-out targets on it."""
 
-from docgen.common import L1Q, L1R, L1S, L2R, M, S, note, read_csv
-from docgen.sets import BEST_WITHIN_POINTS, report_path, schedule_pick, target_counts
+from docgen.common import L1Q, L1R, L1S, L2R, S, note, read_csv
+from docgen.sets import BEST_WITHIN_POINTS, report_path, schedule_groups, schedule_pick, target_counts
 
 FRESH3_PREDICTED = "tests/data/h200/fresh3_predicted.csv"
 FRESH3_REPORTS = [("fresh3", "stencil"), ("fresh3-21", "matmul")]
@@ -47,8 +47,9 @@ def gen_fresh3_predicted():
         rows += read_csv(path)
     not_measured, unmatched, differing = prediction_check(read_csv(FRESH3_PREDICTED), rows)
     c = target_counts(rows)
-    l1_loss = max(schedule_pick([r for r in rows if same_group(r, g)], L1R)[2] for g in groups_of(rows))
-    l2_loss = max(schedule_pick([r for r in rows if same_group(r, g)], L2R)[2] for g in groups_of(rows))
+    groups = schedule_groups(rows)
+    l1_loss = max(schedule_pick(members, L1R)[2] for members in groups)
+    l2_loss = max(schedule_pick(members, L2R)[2] for members in groups)
     out = ["| what | launches |", "|---|---:|",
            "| measured | {} |".format(c["runs"]),
            "| predicted and not measured | {} |".format(not_measured),
@@ -67,14 +68,3 @@ def gen_fresh3_predicted():
                 "(the matmul's hit rates over 21 launches); a prediction and compare's figure agree when the rates "
                 "are within 1e-4 points and the counts equal".format(
                     FRESH3_PREDICTED, ", ".join("`{}`".format(p) for p in used))) + "\n" + "\n".join(out) + "\n"
-
-
-GROUP = ("kernel", "width", "height", "stencil_w", "stencil_h", "depth", "block", "variant")
-
-
-def groups_of(rows):
-    return list(dict.fromkeys(tuple(r[k] for k in GROUP) for r in rows))
-
-
-def same_group(r, group):
-    return tuple(r[k] for k in GROUP) == group

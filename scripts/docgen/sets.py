@@ -8,7 +8,8 @@ from docgen.common import L1Q, L1R, L1S, L2R, M, ROOT, S, note, read_csv
 
 REPORT_GPUS = ["h200", "h100"]
 REPORT_SETS = ["training", "heldout"]
-ALL_REPORT_SETS = REPORT_SETS + ["fresh", "fresh2", "fresh3"]  # the fresh sets: the H200 only
+FRESH_SETS = ["fresh", "fresh2", "fresh3"]  # the H200 only
+ALL_REPORT_SETS = REPORT_SETS + FRESH_SETS
 # the sets the studies' alternative models were run on: every set measured before the third fresh one
 STUDY_SETS = REPORT_SETS + ["fresh", "fresh2"]
 # the matmul sets again with their hit rates over 21 profiled launches, as the H200's training
@@ -26,7 +27,7 @@ def gpu_has_set(gpu, set_name):
     launches where RATES21_SETS has them."""
     if set_name in RATES21_NAMES:
         return set_name in RATES21_SETS[gpu].values()
-    return gpu == "h200" or set_name not in ("fresh", "fresh2", "fresh3")
+    return gpu == "h200" or set_name not in FRESH_SETS
 REPORT_KERNELS = ["stencil", "matmul"]
 REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
 
@@ -94,19 +95,23 @@ def schedule_pick(members, rate):
     return pick, best, float(best[M + rate]) - float(pick[M + rate])
 
 
+def schedule_groups(rows):
+    """The rows of compare's joined CSV that differ only in their schedule, each group of 3 or more
+    schedules (those whose best schedule the targets ask for), in the order they first appear."""
+    groups = {}
+    for r in rows:
+        key = tuple(r[k] for k in ("kernel", "width", "height", "stencil_w", "stencil_h", "depth", "block", "variant"))
+        groups.setdefault(key, []).append(r)
+    return [members for members in groups.values() if len(members) >= 3]
+
+
 def target_counts(rows):
     """The fidelity targets over rows of compare's joined CSV, as cachesim compare counts them."""
     f = lambda r, k: float(r[k])
     l1_err = [abs(f(r, S + L1R) - f(r, M + L1R)) for r in rows]
     stencil = [r for r in rows if r["kernel"] == "stencil"]
-    groups = {}
-    for r in rows:
-        key = tuple(r[k] for k in ("kernel", "width", "height", "stencil_w", "stencil_h", "depth", "block", "variant"))
-        groups.setdefault(key, []).append(r)
     best = [0, 0, 0]  # groups of >= 3 schedules, L1 pick within 1 point, L2 pick within 1 point
-    for members in groups.values():
-        if len(members) < 3:
-            continue
+    for members in schedule_groups(rows):
         best[0] += 1
         for i, rate in ((1, L1R), (2, L2R)):
             best[i] += schedule_pick(members, rate)[2] <= BEST_WITHIN_POINTS
@@ -221,6 +226,11 @@ SET_NAMES = {"training": "training (the fit's own rows)", "heldout": "held-out",
 H100_SET_NAMES = {"training": "the H200's training configurations"}  # nothing is fitted on the H100
 
 
+def set_label(gpu, set_name):
+    """A set's name in the tables: on the H100 the training configurations are fitted on nothing."""
+    return SET_NAMES[set_name] if gpu == "h200" else H100_SET_NAMES.get(set_name, SET_NAMES[set_name])
+
+
 def gen_rates21_groups(set_names, gpu="h200"):
     """fidelity.md: each matmul group's best schedule by L2 in the given sets of GPU, the chip's
     rates over the set's own launches (3 on the H200, 1 on the H100) and over 21 side by side."""
@@ -254,7 +264,7 @@ def gen_rates21_groups(set_names, gpu="h200"):
                 verdicts.append("yes" if loss <= BEST_WITHIN_POINTS else "no, {:.2f} below".format(loss))
             row = "| {} | {}x{}, depth {}, block {} | `{}` | {} | {} |".format(
                 variant, width, height, depth, block, pick["schedule"], " | ".join(cells), " / ".join(verdicts))
-            label = SET_NAMES[set_name] if gpu == "h200" else H100_SET_NAMES.get(set_name, SET_NAMES[set_name])
+            label = set_label(gpu, set_name)
             out.append(("| {} ".format(label) if several else "") + row)
     merges = "; ".join("`scripts/merge_profile_runs.py tests/data/{0}/{1}_matmul.csv tests/data/{0}/{1}_matmul_rates21.csv "
                        "--out tests/data/{0}/{2}_matmul.csv`".format(gpu, name, RATES21_SETS[gpu][name])

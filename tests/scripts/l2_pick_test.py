@@ -26,8 +26,8 @@ from docgen.l2_pick import (L1_HITS, L1_SECTORS, L2_HITS, L2_LOOKUPS, coalesced,
 
 def row(schedule, chip, model, kernel="matmul", block="128"):
     """chip: (L1 hits, L2 lookups, L2 rate); model: (L1 hits, L2 lookups, L2 hits)."""
-    r = {"kernel": kernel, "schedule": schedule, "width": "1024", "height": "1024", "depth": "512",
-         "block": block, "variant": "index64"}
+    r = {"kernel": kernel, "schedule": schedule, "width": "1024", "height": "1024", "stencil_w": "0", "stencil_h": "0",
+         "depth": "512", "block": block, "variant": "index64"}
     r[M + L1_SECTORS] = r[S + L1_SECTORS] = "10000"
     r[M + L1_HITS], r[M + L2_LOOKUPS], r[M + L2R] = (str(v) for v in chip)
     r[S + L1_HITS], r[S + L2_LOOKUPS], r[S + L2_HITS] = (str(v) for v in model)
