@@ -211,41 +211,8 @@ variant_sweeps() {
   for v in index32 unroll1; do sweep "$name" "$seconds" "$@" --variants "$v"; done
 }
 
-# fresh_matmul_launches RUN / fresh2_matmul_launches RUN: each fresh set's matmul launches, as
-# RUN gpubench-args... calls (the sweep and its 21-launch rates run the same list).
-fresh_matmul_launches() {
-  local run=$1 v
-  # Sizes not a power of two, a block of six warps, a deeper loop and a larger grid.
-  for v in index32 index64; do
-    $run --size 2048x2048 --depth 1024 --blocks 128 --variants "$v"
-    $run --size 1280x1280 --blocks 192 --variants "$v"
-  done
-  $run --size 1536x1536 --blocks 384 --variants index32
-  $run --size 1024x1024 --depth 2048 --blocks 256 --variants index32
-}
-fresh2_matmul_launches() {
-  local run=$1 v
-  # 1792^2 at depth 768: twelve waves of 128-thread blocks; 1280x2560 at depth 640: a grid twice as
-  # tall as wide; 1152^2: blocks of two warps.
-  for v in index32 index64; do $run --size 1792x1792 --depth 768 --blocks 128 --variants "$v"; done
-  for v in index32 unroll1; do $run --size 1280x2560 --depth 640 --blocks 256 --variants "$v"; done
-  $run --size 1152x1152 --blocks 64 --variants index32
-}
-fresh3_matmul_launches() {
-  local run=$1 v
-  # 1408^2 at depth 704 in blocks of five warps; 2304x1152 at depth 576 in blocks of ten; 896x1792
-  # at depth 1792, twice as deep as wide, in blocks of seven; 1664^2 at depth 832, blocks of four.
-  for v in index64 index32; do $run --size 1408x1408 --depth 704 --blocks 160 --variants "$v"; done
-  $run --size 2304x1152 --depth 576 --blocks 320 --variants index64
-  $run --size 896x1792 --depth 1792 --blocks 224 --variants unroll1
-  $run --size 1664x1664 --depth 832 --blocks 128 --variants index32
-}
-fresh3_stencil_launches() {
-  local run=$1
-  $run --size 3584x2304 --stencil 3x7 --blocks 160 --variants index64
-  $run --size 3584x3584 --stencil 9x9 --blocks 320 --variants index32
-  $run --size 2816x2816 --stencil 7x3 --blocks 224 --variants unroll1
-}
+# The fresh sets' launch lists (SET_matmul_launches, SET_stencil_launches).
+. scripts/fresh_launches.sh
 # rates21 NAME gpubench-args...: the L1 and L2 hit rates only, each the median of 21 profiled
 # launches, without the reference check (the set's own run checked those outputs).
 rates21() {
@@ -436,28 +403,21 @@ fresh_matmul_parts() {
 
 fresh_matmul_parts fresh fresh
 
-if want fresh_stencil; then
-  sweep fresh_stencil 200 --kernel stencil --size 4096x4096 --stencil 9x9 --schedules "$SCHEDULES" --blocks 256 \
-    --variants index32
-  sweep fresh_stencil 200 --kernel stencil --size 3072x3072 --stencil 7x7 --schedules "$SCHEDULES" --blocks 384 \
-    --variants index32
-fi
+# fresh_stencil_parts SET: a fresh set's stencil launches (SET_stencil_launches) measured as the
+# part SET_stencil (SET_stencil.csv).
+stencil_sweep_into() { sweep "$SWEEP_INTO" 200 --kernel stencil --schedules "$SCHEDULES" "$@"; }
+fresh_stencil_parts() {
+  local set=$1
+  if want "${set}_stencil"; then SWEEP_INTO=${set}_stencil; "${set}_stencil_launches" stencil_sweep_into; fi
+}
+
+fresh_stencil_parts fresh
 
 fresh_matmul_parts fresh2_matmul fresh2
 fresh_matmul_parts fresh3_matmul fresh3
-if want fresh3_stencil; then
-  fresh3_stencil_sweep() { sweep fresh3_stencil 200 --kernel stencil --schedules "$SCHEDULES" "$@"; }
-  fresh3_stencil_launches fresh3_stencil_sweep
-fi
+fresh_stencil_parts fresh3
 
-if want fresh2_stencil; then
-  for v in index32 unroll1; do
-    sweep fresh2_stencil 200 --kernel stencil --size 5120x2560 --stencil 5x7 --schedules "$SCHEDULES" --blocks 192 \
-      --variants "$v"
-  done
-  sweep fresh2_stencil 200 --kernel stencil --size 2560x2560 --stencil 9x9 --schedules "$SCHEDULES" --blocks 128 \
-    --variants index32
-fi
+fresh_stencil_parts fresh2
 
 # The wave probes' launches: 128-column strips, height 2048, 1.9 to 31 waves of 128-thread blocks.
 WAVE_SIZES=256x2048,512x2048,1024x2048,2048x2048,4096x2048

@@ -63,7 +63,7 @@ def gen_fresh3_predicted():
                BEST_WITHIN_POINTS, c["best"][1], c["best"][0], l1_loss),
            "| groups whose best schedule by L2 is within {:g} point of the chip's best | {} of {} (at most {:.2f} below) |".format(
                BEST_WITHIN_POINTS, c["best"][2], c["best"][0], l2_loss)]
-    return note("`{}` (`scripts/predict_fresh3.sh`, committed before the set was measured) against `cachesim compare`'s "
+    return note("`{}` (`scripts/predict_set.sh fresh3`, committed before the set was measured) against `cachesim compare`'s "
                 "joined CSVs {}, written by `scripts/fidelity_report.sh h200:fresh3:stencil h200:fresh3-21:matmul` "
                 "(the matmul's hit rates over 21 launches); a prediction and compare's figure agree when the rates "
                 "are within 1e-4 points and the counts equal".format(

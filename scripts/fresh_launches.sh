@@ -1,0 +1,51 @@
+# The fresh sets' launches, each set's list in one place: sourced by scripts/device_heldout.sh,
+# which measures them, and scripts/predict_set.sh, which predicts them. Each SET_KERNEL_launches
+# RUN calls RUN once per gpubench sweep, with gpubench's arguments (--size, --depth, --stencil,
+# --blocks, --variants); the schedules are every set's nine.
+
+fresh_matmul_launches() {
+  local run=$1 v
+  # Sizes not a power of two, a block of six warps, a deeper loop and a larger grid.
+  for v in index32 index64; do
+    $run --size 2048x2048 --depth 1024 --blocks 128 --variants "$v"
+    $run --size 1280x1280 --blocks 192 --variants "$v"
+  done
+  $run --size 1536x1536 --blocks 384 --variants index32
+  $run --size 1024x1024 --depth 2048 --blocks 256 --variants index32
+}
+fresh_stencil_launches() {
+  local run=$1
+  # Stencils whose 32-bit loop a pipe limits.
+  $run --size 4096x4096 --stencil 9x9 --blocks 256 --variants index32
+  $run --size 3072x3072 --stencil 7x7 --blocks 384 --variants index32
+}
+
+fresh2_matmul_launches() {
+  local run=$1 v
+  # 1792^2 at depth 768: twelve waves of 128-thread blocks; 1280x2560 at depth 640: a grid twice as
+  # tall as wide; 1152^2: blocks of two warps.
+  for v in index32 index64; do $run --size 1792x1792 --depth 768 --blocks 128 --variants "$v"; done
+  for v in index32 unroll1; do $run --size 1280x2560 --depth 640 --blocks 256 --variants "$v"; done
+  $run --size 1152x1152 --blocks 64 --variants index32
+}
+fresh2_stencil_launches() {
+  local run=$1 v
+  for v in index32 unroll1; do $run --size 5120x2560 --stencil 5x7 --blocks 192 --variants "$v"; done
+  $run --size 2560x2560 --stencil 9x9 --blocks 128 --variants index32
+}
+
+fresh3_matmul_launches() {
+  local run=$1 v
+  # 1408^2 at depth 704 in blocks of five warps; 2304x1152 at depth 576 in blocks of ten; 896x1792
+  # at depth 1792, twice as deep as wide, in blocks of seven; 1664^2 at depth 832, blocks of four.
+  for v in index64 index32; do $run --size 1408x1408 --depth 704 --blocks 160 --variants "$v"; done
+  $run --size 2304x1152 --depth 576 --blocks 320 --variants index64
+  $run --size 896x1792 --depth 1792 --blocks 224 --variants unroll1
+  $run --size 1664x1664 --depth 832 --blocks 128 --variants index32
+}
+fresh3_stencil_launches() {
+  local run=$1
+  $run --size 3584x2304 --stencil 3x7 --blocks 160 --variants index64
+  $run --size 3584x3584 --stencil 9x9 --blocks 320 --variants index32
+  $run --size 2816x2816 --stencil 7x3 --blocks 224 --variants unroll1
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The h200 preset's predictions for a fresh set, to be committed before the set is measured: every
+# launch that `scripts/device_heldout.sh SET` measures (SET_matmul_launches and
+# SET_stencil_launches in scripts/fresh_launches.sh, the same lists), simulated with the preset as
+# it stands, its L1 and L2 hit rates and its load requests and sectors as Nsight Compute names them.
+#   scripts/predict_set.sh SET [OUT.csv]   (SET: fresh, fresh2 or fresh3; default OUT
+#                                           tests/data/h200/SET_predicted.csv)
+# The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/fresh_launches.sh
+set_name="${1:-}"
+if [ -z "$set_name" ] || ! declare -F "${set_name}_matmul_launches" >/dev/null; then
+  echo "predict_set: usage: scripts/predict_set.sh SET [OUT.csv], SET one of fresh, fresh2, fresh3 (got '${set_name}')" >&2
+  exit 2
+fi
+bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
+out="${2:-tests/data/h200/${set_name}_predicted.csv}"
+[ -x "$bin" ] || { echo "predict_set: no cachesim binary at $bin (build with scripts/build.sh)" >&2; exit 2; }
+schedules=linear,column:8,column:16,column:32,column:64,column:128,zigzag:32,tiled:32x32,morton
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# predict WORKLOAD gpubench-args...: the same launches through cachesim sweep, appended to sweep.csv.
+predict() {
+  local workload=$1 size="" depth=""
+  shift
+  local args=(--workload "$workload")
+  while [ $# -gt 0 ]; do
+    [ $# -ge 2 ] || { echo "predict_set: gpubench's $1 has no value" >&2; exit 2; }
+    case $1 in
+      --size) size=$2; args+=(--size "$2") ;;
+      --depth) depth=$2; args+=(--depth "$2") ;;
+      --stencil) args+=(--stencil "$2") ;;
+      --blocks) args+=(--block "$2") ;;
+      --variants) args+=(--compilation "$2") ;;
+      *) echo "predict_set: no cachesim sweep option for gpubench's $1" >&2; exit 2 ;;
+    esac
+    shift 2
+  done
+  # gpubench's matmul depth defaults to the output's width.
+  if [ "$workload" = matmul ] && [ -z "$depth" ]; then args+=(--depth "${size%%x*}"); fi
+  "$bin" sweep --model gpu --preset h200 --schedule "$schedules" -o "$work/sweep.csv" "${args[@]}" >/dev/null
+}
+predict_matmul() { predict matmul "$@"; }
+predict_stencil() { predict stencil "$@"; }
+"${set_name}_matmul_launches" predict_matmul
+if declare -F "${set_name}_stencil_launches" >/dev/null; then "${set_name}_stencil_launches" predict_stencil; fi
+
+python3 - "$work/sweep.csv" "$work/predicted.csv" <<'PY'
+import csv, sys
+keep = ["workload", "width", "height", "stencil_w", "stencil_h", "depth", "block", "compilation", "schedule",
+        "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", "lts__t_sector_op_read_hit_rate.pct",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
+with open(sys.argv[1], newline="") as f, open(sys.argv[2], "w", newline="") as g:
+    w = csv.writer(g)
+    w.writerow(keep)
+    for r in csv.DictReader(f):
+        w.writerow([r[k] for k in keep])
+PY
+mv "$work/predicted.csv" "$out"
+echo "predict_set: $(($(wc -l < "$out") - 1)) launches of $set_name in $out"
