@@ -29,6 +29,12 @@
 #             (tests/data/h200/fresh3_predicted.csv): blocks of 5, 7 and 10 warps, grids wider and
 #             taller than square, matmul depths no other set has, and stencil boxes 3x7 and 7x3;
 #             every compilation, nine schedules
+#   fresh4:   a fifth held-out set (fresh4_matmul, fresh4_stencil), whose configurations and the
+#             presets' predictions for them (with the share of the L1 rate the model takes from
+#             other blocks) were committed before it was measured
+#             (tests/data/h200/fresh4_predicted.csv): the 32-bit matmul at sizes and blocks (3, 4,
+#             9 and 11 warps) where the presets' naive order rests on other blocks' lines and where
+#             it does not, beside the 64-bit and the rolled loop, and two stencils (5x3 and 9x9)
 #   waves:    wave probes (waves_probe_matmul), in no set: the matmul at depth 1024, height 2048,
 #             block 128, widths 256 to 4096 (2 to 31 waves of 128-column strips, each SM's blocks
 #             from one strip), column:128, column:32 and the naive order, index64 and index32: how
@@ -118,9 +124,9 @@
 #             nine schedules, blocks 128/256/1024, gpubench's default build), one process per block:
 #             training_matmul_rates21.csv, put into training_matmul.csv's rows as the set training21
 #             (the H200's training matmul, fidelity_matmul_spread21.csv, is measured so already)
-#   fresh_matmul_rates21, fresh2_matmul_rates21, fresh3_matmul_rates21: the same for the fresh
-#             sets' matmul launches (fresh_matmul_rates21.csv, ...: the sets fresh-21, fresh2-21 and
-#             fresh3-21, tests/data/h200/fresh-21_matmul.csv, ...)
+#   fresh_matmul_rates21, fresh2_matmul_rates21, fresh3_matmul_rates21, fresh4_matmul_rates21: the
+#             same for the fresh sets' matmul launches (fresh_matmul_rates21.csv, ...: the sets
+#             fresh-21 to fresh4-21, tests/data/h200/fresh-21_matmul.csv, ...)
 #   all:      probe, training, heldout, drift, fresh, fresh_stencil, fresh2.
 # PROFILE_REPS (default 3): profiled launches per metric group (median, min and max reported).
 # Writes under $OUT (default ./device-out) one CSV per part's set, named as above (heldout_{stencil,
@@ -139,8 +145,9 @@ PARTS=${PARTS//,all,/,probe,training,heldout,drift,fresh,fresh_stencil,fresh2,}
 PARTS=${PARTS//,heldout,/,heldout_stencil,heldout_matmul,}
 PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 PARTS=${PARTS//,fresh3,/,fresh3_matmul,fresh3_stencil,}
+PARTS=${PARTS//,fresh4,/,fresh4_matmul,fresh4_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|fresh3_matmul|fresh3_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|training_matmul_rates21|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|fresh3_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|fresh3_matmul|fresh3_stencil|fresh4_matmul|fresh4_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|training_matmul_rates21|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|fresh3_matmul_rates21|fresh4_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -416,6 +423,8 @@ fresh_stencil_parts fresh
 fresh_matmul_parts fresh2_matmul fresh2
 fresh_matmul_parts fresh3_matmul fresh3
 fresh_stencil_parts fresh3
+fresh_matmul_parts fresh4_matmul fresh4
+fresh_stencil_parts fresh4
 
 fresh_stencil_parts fresh2
 

@@ -49,3 +49,22 @@ fresh3_stencil_launches() {
   $run --size 3584x3584 --stencil 9x9 --blocks 320 --variants index32
   $run --size 2816x2816 --stencil 7x3 --blocks 224 --variants unroll1
 }
+
+fresh4_matmul_launches() {
+  local run=$1
+  # The 32-bit build where the presets take 10 points or more of the naive order's L1 rate from
+  # other blocks (1152x896 at depth 1536, blocks of four warps; 960^2, blocks of three; 1152x1024
+  # at depth 576, blocks of nine) and where they take less (2560x1536 at depth 640, blocks of
+  # eleven); the 64-bit build at 1152x1024; the loop kept rolled at 1600^2, blocks of fourteen.
+  $run --size 1152x896 --depth 1536 --blocks 128 --variants index32
+  $run --size 960x960 --depth 960 --blocks 96 --variants index32
+  $run --size 1152x1024 --depth 576 --blocks 288 --variants index32
+  $run --size 1152x1024 --depth 576 --blocks 288 --variants index64
+  $run --size 2560x1536 --depth 640 --blocks 352 --variants index32
+  $run --size 1600x1600 --depth 1200 --blocks 448 --variants unroll1
+}
+fresh4_stencil_launches() {
+  local run=$1
+  $run --size 4000x3000 --stencil 5x3 --blocks 288 --variants index32
+  $run --size 3200x3200 --stencil 9x9 --blocks 448 --variants unroll1
+}

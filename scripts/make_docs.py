@@ -38,7 +38,7 @@ from docgen.sets import (
     gen_rates21_groups,
 )
 from docgen.l2_pick import gen_l2_pick_coalescing
-from docgen.predicted import gen_fresh3_predicted
+from docgen.predicted import gen_predicted
 from docgen.naive_order import gen_naive_order_errors
 from docgen.l1_policy import gen_l1_policy_cyclic, gen_l1_policy_fit, gen_l1_policy_strides
 from docgen.timing_fits import (
@@ -125,7 +125,7 @@ GENERATORS = {
     "fresh2-stencil": lambda: gen_set_rows("h200", "fresh2", "stencil"),
     "fresh3-matmul": lambda: gen_set_rows("h200", "fresh3-21", "matmul"),
     "fresh3-stencil": lambda: gen_set_rows("h200", "fresh3", "stencil"),
-    "fresh3-predicted": gen_fresh3_predicted,
+    "fresh3-predicted": lambda: gen_predicted("fresh3"),
     "naive-order-errors": gen_naive_order_errors,
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD, STUDY_SETS),

@@ -3,15 +3,20 @@
 # launch that `scripts/device_heldout.sh SET` measures (SET_matmul_launches and
 # SET_stencil_launches in scripts/fresh_launches.sh, the same lists), simulated with the preset as
 # it stands, its L1 and L2 hit rates and its load requests and sectors as Nsight Compute names them.
-#   scripts/predict_set.sh SET [OUT.csv]   (SET: fresh, fresh2 or fresh3; default OUT
-#                                           tests/data/h200/SET_predicted.csv)
+#   scripts/predict_set.sh [--hit-sources] SET [OUT.csv]
+# SET: fresh, fresh2, fresh3 or fresh4; OUT defaults to tests/data/h200/SET_predicted.csv.
+# --hit-sources adds l1_hit_rate_other_block.pct: the points of the L1 hit rate from sectors another
+# block of the SM brought (cachesim simulate --hit-sources), the share `cachesim compare` reports.
 # The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/fresh_launches.sh
+sets=$(declare -F | sed -n 's/^declare -f \(.*\)_matmul_launches$/\1/p' | sort -V | tr '\n' ' ')
+hit_sources=()
+if [ "${1:-}" = --hit-sources ]; then hit_sources=(--hit-sources); shift; fi
 set_name="${1:-}"
 if [ -z "$set_name" ] || ! declare -F "${set_name}_matmul_launches" >/dev/null; then
-  echo "predict_set: usage: scripts/predict_set.sh SET [OUT.csv], SET one of fresh, fresh2, fresh3 (got '${set_name}')" >&2
+  echo "predict_set: usage: scripts/predict_set.sh [--hit-sources] SET [OUT.csv], SET one of ${sets% } (got '${set_name}')" >&2
   exit 2
 fi
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
@@ -40,23 +45,29 @@ predict() {
   done
   # gpubench's matmul depth defaults to the output's width.
   if [ "$workload" = matmul ] && [ -z "$depth" ]; then args+=(--depth "${size%%x*}"); fi
-  "$bin" sweep --model gpu --preset h200 --schedule "$schedules" -o "$work/sweep.csv" "${args[@]}" >/dev/null
+  "$bin" sweep --model gpu --preset h200 --schedule "$schedules" -o "$work/sweep.csv" "${args[@]}" \
+    ${hit_sources[@]+"${hit_sources[@]}"} >/dev/null
 }
 predict_matmul() { predict matmul "$@"; }
 predict_stencil() { predict stencil "$@"; }
 "${set_name}_matmul_launches" predict_matmul
 if declare -F "${set_name}_stencil_launches" >/dev/null; then "${set_name}_stencil_launches" predict_stencil; fi
 
-python3 - "$work/sweep.csv" "$work/predicted.csv" <<'PY'
+python3 - "$work/sweep.csv" "$work/predicted.csv" "${#hit_sources[@]}" <<'PY'
 import csv, sys
 keep = ["workload", "width", "height", "stencil_w", "stencil_h", "depth", "block", "compilation", "schedule",
         "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", "lts__t_sector_op_read_hit_rate.pct",
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
+sources = sys.argv[3] != "0"
 with open(sys.argv[1], newline="") as f, open(sys.argv[2], "w", newline="") as g:
     w = csv.writer(g)
-    w.writerow(keep)
+    w.writerow(keep + (["l1_hit_rate_other_block.pct"] if sources else []))
     for r in csv.DictReader(f):
-        w.writerow([r[k] for k in keep])
+        row = [r[k] for k in keep]
+        if sources:
+            sectors = float(r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"])
+            row.append("{:.4f}".format(100.0 * float(r["l1_hits_other_block"]) / sectors if sectors else 0.0))
+        w.writerow(row)
 PY
 mv "$work/predicted.csv" "$out"
 echo "predict_set: $(($(wc -l < "$out") - 1)) launches of $set_name in $out"

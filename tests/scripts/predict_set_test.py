@@ -3,8 +3,9 @@
 schedule of the launch it was asked for. The third fresh set's calls are the launches its README
 entry lists (written out here by hand), and the configurations they give are those of the
 committed predictions; a matmul that gpubench runs at its default depth (the output's width) is
-predicted at that depth; an unknown set or a missing binary is refused with exit 2 and writes
-nothing."""
+predicted at that depth; --hit-sources asks each sweep for the L1 hits' sources and adds their
+share from other blocks (300 of 400 sectors hit, 60 from other blocks: 15 points); an unknown set
+or a missing binary is refused with exit 2 and writes nothing."""
 import csv
 import os
 import subprocess
@@ -34,10 +35,11 @@ with open(out, "a", newline="") as f:
         w.writerow(["workload", "width", "height", "stencil_w", "stencil_h", "depth", "block", "compilation",
                     "schedule", "threads", "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
                     "lts__t_sector_op_read_hit_rate.pct", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-                    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"])
+                    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1_hits_other_block"])
     for s in value("--schedule").split(","):
         w.writerow([value("--workload"), width, height, box[0], box[1], value("--depth"), value("--block"),
-                    value("--compilation"), s, "1", "12.5", "87.5", "100", "400"])
+                    value("--compilation"), s, "1", "75", "87.5", "100", "400",
+                    "60" if "--hit-sources" in args else ""])
 """
 
 
@@ -93,7 +95,7 @@ def main():
         assert list(predicted[0].keys()) == CONFIG + [
             "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", "lts__t_sector_op_read_hit_rate.pct",
             "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
-        assert predicted[0]["l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"] == "12.5"
+        assert predicted[0]["l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"] == "75"
         # The lists the script reads still describe the predictions committed before measuring.
         config = lambda r: tuple(r[k] for k in CONFIG)
         assert sorted(map(config, predicted)) == sorted(map(config, rows(COMMITTED)))
@@ -104,6 +106,14 @@ def main():
         default_depth = [c for c in calls if "1280x1280" in c]
         assert len(default_depth) == 2 and all(c[c.index("--depth") + 1] == "1280" for c in default_depth), calls
         assert len(rows(os.path.join(tmp, "fresh.csv"))) == 9 * 8  # six matmul and two stencil launches
+
+        # With the hit sources: every sweep asks for them, and each row carries their share.
+        got, calls = run(tmp, "--hit-sources", "fresh3", os.path.join(tmp, "sources.csv"))
+        assert got.returncode == 0, got.stderr
+        assert len(calls) == 8 and all(c[-1] == "--hit-sources" for c in calls), calls
+        with_sources = rows(os.path.join(tmp, "sources.csv"))
+        assert len(with_sources) == 72
+        assert {r["l1_hit_rate_other_block.pct"] for r in with_sources} == {"15.0000"}
 
         # Refused: no set, an unknown set, a missing binary; nothing written.
         for args, binary, words in [((), None, "usage"), (("fresh9", os.path.join(tmp, "x.csv")), None, "fresh9"),

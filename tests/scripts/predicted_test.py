@@ -6,15 +6,21 @@ Three predicted launches: a stencil (3x7 box, block 160, index64) and two matmul
 block 160, index32: linear and column:32). Compare's rows: the stencil with the predicted figures
 to 8 decimals (within 1e-4 points: agrees), the matmul's linear with its L1 rate 0.001 points off
 (differs), and a matmul at depth 705 that was never predicted; so column:32 was predicted and not
-measured. The check gives (1 not measured, 1 not predicted, 1 differing)."""
+measured. The check gives (1 not measured, 1 not predicted, 1 differing).
+
+The claim on the 32-bit naive order: of four index32 `linear` predictions, one with 15 points from
+other blocks, simulated 40.0 against the chip's 35.0 (+5.0, inside +3 to +9: held), one with 4
+points simulated 23.0 against 27.0 (-4.0, outside -3 to +3: not held), one with exactly 10 points
+simulated 30.0 against 31.0 (-1.0, outside +3 to +9: not held) and one never measured; an index64
+`linear` and an index32 `column:32` launch are not part of the claim."""
 import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from docgen.common import L1Q, L1R, L1S, L2R, S  # noqa: E402
-from docgen.predicted import prediction_check  # noqa: E402
+from docgen.common import L1Q, L1R, L1S, L2R, M, S  # noqa: E402
+from docgen.predicted import naive_claims, prediction_check  # noqa: E402
 
 RATE_L1 = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"
 RATE_L2 = "lts__t_sector_op_read_hit_rate.pct"
@@ -46,6 +52,28 @@ def main():
     got = prediction_check(predictions, rows)
     if got != (1, 1, 1):
         print("FAIL prediction_check: got {!r}, want (1, 1, 1)".format(got))
+        return 1
+    claimed = []
+    for width, share, l1, compilation, schedule in [("1152", "15.0", "40.0", "index32", "linear"),
+                                                    ("960", "4.0", "23.0", "index32", "linear"),
+                                                    ("1600", "10.0", "30.0", "index32", "linear"),
+                                                    ("2560", "12.0", "30.0", "index32", "linear"),
+                                                    ("1152", "20.0", "41.0", "index64", "linear"),
+                                                    ("1152", "15.0", "90.0", "index32", "column:32")]:
+        p = predicted("matmul", ("0", "0"), "576", compilation, schedule, l1, "99.0")
+        p["width"], p["l1_hit_rate_other_block.pct"] = width, share
+        claimed.append(p)
+    chip = []
+    for width, l1 in [("1152", "35.0"), ("960", "27.0"), ("1600", "31.0")]:
+        r = measured("matmul", ("0", "0"), "576", "index32", "linear", "0", "0")
+        r["width"], r[M + L1R] = width, l1
+        chip.append(r)
+    got = [(key[3], share, simulated, measured_l1, claim, held)
+           for key, share, simulated, measured_l1, claim, held in naive_claims(claimed, chip)]
+    want = [("1152", 15.0, 40.0, 35.0, (3.0, 9.0), True), ("960", 4.0, 23.0, 27.0, (-3.0, 3.0), False),
+            ("1600", 10.0, 30.0, 31.0, (3.0, 9.0), False), ("2560", 12.0, 30.0, None, (3.0, 9.0), None)]
+    if got != want:
+        print("FAIL naive_claims: got {!r}, want {!r}".format(got, want))
         return 1
     print("predicted_test: ok")
     return 0
