@@ -4,8 +4,8 @@
 # turns into docs/fidelity.md's per-set tables:
 #
 #   tests/data/h200/fidelity_report_{training,heldout}_{stencil,matmul}.{csv,txt}   (--preset h200)
-#   tests/data/h200/fidelity_report_{fresh,fresh2,fresh3}_{stencil,matmul}.{csv,txt}          (--preset h200)
-#   tests/data/h200/fidelity_report_{heldout21,fresh-21,fresh2-21,fresh3-21}_matmul.{csv,txt}  (--preset h200)
+#   tests/data/h200/fidelity_report_{fresh,fresh2,fresh3,fresh4}_{stencil,matmul}.{csv,txt}   (--preset h200)
+#   tests/data/h200/fidelity_report_{heldout21,fresh-21,...,fresh4-21}_matmul.{csv,txt}         (--preset h200)
 #   tests/data/h100/fidelity_report_{training,heldout}_{stencil,matmul}.{csv,txt}   (--preset h100)
 #   tests/data/h100/fidelity_report_{training21,heldout21}_matmul.{csv,txt}          (--preset h100)
 #   tests/data/rtx2080s/thesis_sweep.csv                                            (--preset rtx2080s)
@@ -14,7 +14,7 @@
 #
 # PART: h200, h100, rtx2080s, or GPU:SET:KERNEL for one file (e.g. h100:heldout:matmul, h200:fresh2:stencil,
 # h200:heldout21:matmul: the held-out matmul with its hit rates over 21 profiled launches, and
-# h200:fresh-21:matmul, h200:fresh2-21:matmul, h200:fresh3-21:matmul: the fresh sets' matmul so; h100:heldout21:matmul and
+# h200:fresh-21:matmul to h200:fresh4-21:matmul: the fresh sets' matmul so; h100:heldout21:matmul and
 # h100:training21:matmul: the H100's matmul sets so, the H200's training matmul being so already); all by
 # default. --jobs: rows simulated at once, one thread each (default: all cores). --head N: only the first N rows of each
 # file, written under --out (default tests/data; give another folder with --head, so that partial
@@ -168,10 +168,10 @@ for part in "${parts[@]}"; do
         for kernel in stencil matmul; do compare_one "$part" "$set" "$kernel"; done
       done
       if [ "$part" = h200 ]; then
-        for set in fresh fresh2 fresh3; do
+        for set in fresh fresh2 fresh3 fresh4; do
           for kernel in stencil matmul; do compare_one h200 "$set" "$kernel"; done
         done
-        for set in heldout21 fresh-21 fresh2-21 fresh3-21; do compare_one h200 "$set" matmul; done
+        for set in heldout21 fresh-21 fresh2-21 fresh3-21 fresh4-21; do compare_one h200 "$set" matmul; done
       else
         for set in training21 heldout21; do compare_one h100 "$set" matmul; done
       fi ;;
@@ -184,10 +184,10 @@ for part in "${parts[@]}"; do
         training21:matmul)
           if [ "$gpu" != h100 ]; then echo "fidelity_report: the H200's training matmul is over 21 launches already (h200:training:matmul)" >&2; exit 2; fi
           compare_one "$gpu" "$set" "$kernel" ;;
-        fresh:stencil|fresh:matmul|fresh2:stencil|fresh2:matmul|fresh3:stencil|fresh3:matmul|fresh-21:matmul|fresh2-21:matmul|fresh3-21:matmul)
+        fresh:stencil|fresh:matmul|fresh2:stencil|fresh2:matmul|fresh3:stencil|fresh3:matmul|fresh4:stencil|fresh4:matmul|fresh-21:matmul|fresh2-21:matmul|fresh3-21:matmul|fresh4-21:matmul)
           if [ "$gpu" != h200 ]; then echo "fidelity_report: only the H200 has the fresh sets" >&2; exit 2; fi
           compare_one "$gpu" "$set" "$kernel" ;;
-        *) echo "fidelity_report: unknown part $part (GPU:training|heldout:stencil|matmul, GPU:heldout21:matmul, h100:training21:matmul, h200:fresh|fresh2|fresh3:stencil|matmul, h200:fresh-21|fresh2-21|fresh3-21:matmul)" >&2; exit 2 ;;
+        *) echo "fidelity_report: unknown part $part (GPU:training|heldout:stencil|matmul, GPU:heldout21:matmul, h100:training21:matmul, h200:fresh|fresh2|fresh3|fresh4:stencil|matmul, h200:fresh-21|fresh2-21|fresh3-21|fresh4-21:matmul)" >&2; exit 2 ;;
       esac ;;
     *) echo "fidelity_report: unknown part $part (h200, h100, rtx2080s or GPU:SET:KERNEL)" >&2; exit 2 ;;
   esac

@@ -38,7 +38,7 @@ from docgen.sets import (
     gen_rates21_groups,
 )
 from docgen.l2_pick import gen_l2_pick_coalescing
-from docgen.predicted import gen_predicted
+from docgen.predicted import gen_naive_claims, gen_predicted
 from docgen.naive_order import gen_naive_order_errors
 from docgen.l1_policy import gen_l1_policy_cyclic, gen_l1_policy_fit, gen_l1_policy_strides
 from docgen.timing_fits import (
@@ -81,7 +81,7 @@ GENERATORS = {
     "fidelity-sets": lambda: gen_fidelity_sets(sets=ALL_REPORT_SETS + RATES21_NAMES),
     "l2-pick-coalescing": gen_l2_pick_coalescing,
     "heldout21-groups": lambda: gen_rates21_groups(["heldout"]),
-    "fresh21-groups": lambda: gen_rates21_groups(["fresh", "fresh2", "fresh3"]),
+    "fresh21-groups": lambda: gen_rates21_groups(["fresh", "fresh2", "fresh3", "fresh4"]),
     "h100-rates21-groups": lambda: gen_rates21_groups(["training", "heldout"], "h100"),
     "fidelity-overview": gen_fidelity_overview,
     "fidelity-targets": gen_fidelity_targets,
@@ -126,6 +126,10 @@ GENERATORS = {
     "fresh3-matmul": lambda: gen_set_rows("h200", "fresh3-21", "matmul"),
     "fresh3-stencil": lambda: gen_set_rows("h200", "fresh3", "stencil"),
     "fresh3-predicted": lambda: gen_predicted("fresh3"),
+    "fresh4-matmul": lambda: gen_set_rows("h200", "fresh4-21", "matmul"),
+    "fresh4-stencil": lambda: gen_set_rows("h200", "fresh4", "stencil"),
+    "fresh4-predicted": lambda: gen_predicted("fresh4"),
+    "fresh4-claims": lambda: gen_naive_claims("fresh4"),
     "naive-order-errors": gen_naive_order_errors,
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD, STUDY_SETS),

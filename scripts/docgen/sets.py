@@ -8,14 +8,15 @@ from docgen.common import L1Q, L1R, L1S, L2R, M, ROOT, S, note, read_csv
 
 REPORT_GPUS = ["h200", "h100"]
 REPORT_SETS = ["training", "heldout"]
-FRESH_SETS = ["fresh", "fresh2", "fresh3"]  # the H200 only
+FRESH_SETS = ["fresh", "fresh2", "fresh3", "fresh4"]  # the H200 only
 ALL_REPORT_SETS = REPORT_SETS + FRESH_SETS
 # the sets the studies' alternative models were run on: every set measured before the third fresh one
 STUDY_SETS = REPORT_SETS + ["fresh", "fresh2"]
 # the matmul sets again with their hit rates over 21 profiled launches, as the H200's training
 # matmul's (scripts/merge_profile_runs.py, the rates from SET_matmul_rates21.csv): per chip, each
 # set measured over fewer launches (3 on the H200, 1 on the H100) and its 21-launch set
-RATES21_SETS = {"h200": {"heldout": "heldout21", "fresh": "fresh-21", "fresh2": "fresh2-21", "fresh3": "fresh3-21"},
+RATES21_SETS = {"h200": {"heldout": "heldout21", "fresh": "fresh-21", "fresh2": "fresh2-21", "fresh3": "fresh3-21",
+                         "fresh4": "fresh4-21"},
                 "h100": {"training": "training21", "heldout": "heldout21"}}
 RATES21_NAMES = list(dict.fromkeys(sets[base] for base in ALL_REPORT_SETS for sets in RATES21_SETS.values()
                                    if base in sets))  # in the order of the sets they measure again
@@ -222,7 +223,7 @@ def gen_dram_blocks_sets(model_runs=(DRAM_BLOCKS_RUN,)):
 
 
 SET_NAMES = {"training": "training (the fit's own rows)", "heldout": "held-out", "fresh": "fresh",
-             "fresh2": "second fresh", "fresh3": "third fresh"}
+             "fresh2": "second fresh", "fresh3": "third fresh", "fresh4": "fourth fresh"}
 H100_SET_NAMES = {"training": "the H200's training configurations"}  # nothing is fitted on the H100
 
 
