@@ -59,6 +59,22 @@ TEST(CliHitSources, TableLineUnderTheL1) {
         << r.out;
 }
 
+TEST(CliHitSources, NoteWhereTheRateRestsOnOtherBlocks) {
+    // The strip at one wave (header): 75 of the L1's points from other blocks. Of each 8
+    // iterations' 2,560 lookups an SM makes, B's 1,920 hits and A's 16 blocks x 31: 94.375%.
+    const auto strip = test::run_cachesim("simulate --preset h200 --workload matmul --size 128x2112 --depth 64 "
+                                          "--block 128 --schedule column:128 --hit-sources");
+    ASSERT_EQ(strip.exit_code, 0) << strip.err;
+    EXPECT_NE(strip.out.find("  note: 75.00 of the L1's 94.38 points are hits from other blocks, which last only while "
+                             "the SM's blocks keep in step"),
+              std::string::npos)
+        << strip.out;
+    // No block finds another's sectors: no note.
+    const auto alone = test::run_cachesim(kMatmul + " --hit-sources");
+    ASSERT_EQ(alone.exit_code, 0) << alone.err;
+    EXPECT_EQ(alone.out.find("note:"), std::string::npos) << alone.out;
+}
+
 TEST(CliHitSources, OnlyWhenAsked) {
     const auto p = parameters(kMatmul);
     EXPECT_FALSE(p.contains("l1_hits_own_warp"));

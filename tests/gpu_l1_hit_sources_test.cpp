@@ -44,6 +44,10 @@ TEST(GpuL1HitSources, TheStripAtAWaveHalfOneAndOneBlockAnSm) {
         EXPECT_EQ(r.l1_hit_sources.own_warp, per_sm_iteration * blocks * 7 / 8);
         EXPECT_EQ(r.l1_hit_sources.own_block, per_sm_iteration * blocks * 24 / 8);
         EXPECT_EQ(r.l1_hit_sources.total(), l1_read_hits(r));
+        // Of the 20 lookups a block makes an iteration (4 warps, a sector of A and 4 of B each),
+        // 16 (blocks - 1) / blocks are other blocks' sectors: 75, 70 and 0 points.
+        EXPECT_DOUBLE_EQ(r.l1_hit_sources.other_block_points(r.result.levels.at(0).reads),
+                         80.0 * static_cast<double>(blocks - 1) / static_cast<double>(blocks));
     }
 }
 

@@ -131,7 +131,7 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
         << " groups of >= 3 schedules): L1 " << format(s.l1_rank_correlation, 3) << ", L2 "
         << format(s.l2_rank_correlation, 3) << "\n";
     // (docs/fidelity.md, "Which launches to trust")
-    out << "        L1 within 3 pp where >= " << format(CompareSummary::kTimingDependentPoints, 0)
+    out << "        L1 within 3 pp where >= " << format(kTimingDependentPoints, 0)
         << " points of the simulated rate come from other blocks (hits that need the SM's blocks in step): "
         << s.timing_dependent_l1_within_3pp << "/" << s.timing_dependent_runs << ", elsewhere "
         << s.other_runs_l1_within_3pp << "/" << (s.runs - s.timing_dependent_runs) << "\n";

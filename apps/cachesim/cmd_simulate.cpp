@@ -44,7 +44,8 @@ po::options_description output_options() {
          "GPU model: count the L1's read hits by who brought the sector: the same warp, another warp "
          "of its block, or another block on the SM (printed under the L1, and as the parameters "
          "l1_hits_own_warp, l1_hits_own_block, l1_hits_other_block); hits from another block last only "
-         "while the SM's blocks keep in step. 10-15% slower");
+         "while the SM's blocks keep in step, and a note says so where they make 10 points or more of "
+         "the L1 hit rate. 10-15% slower");
     return d;
 }
 

@@ -14,7 +14,7 @@ double ComparedRun::simulated_l2_hit_rate_pct() const {
     return measured.metrics.l2_read_hit_rate_pct ? simulated.l2_read_hit_rate_pct() : simulated.l2_hit_rate_pct();
 }
 double ComparedRun::other_block_hit_pct() const {
-    return simulated.l1_sectors_ld ? 100.0 * simulated_hit_sources.other_block / simulated.l1_sectors_ld : 0.0;
+    return simulated_hit_sources.other_block_points(simulated.l1_sectors_ld);
 }
 double ComparedRun::l2_error_pp() const { return simulated_l2_hit_rate_pct() - measured.metrics.l2_hit_rate_pct(); }
 
@@ -117,7 +117,7 @@ CompareSummary summarize(const std::vector<ComparedRun>& runs) {
         s.sector_count_exact += static_cast<double>(r.simulated.l1_sectors_ld) == r.measured.metrics.l1_sectors;
         s.request_count_exact += static_cast<double>(r.simulated.l1_requests_ld) == r.measured.metrics.l1_requests;
         s.l1_beyond_6pp += e1 > 6.0;
-        if (r.other_block_hit_pct() >= CompareSummary::kTimingDependentPoints) {
+        if (r.other_block_hit_pct() >= kTimingDependentPoints) {
             ++s.timing_dependent_runs;
             s.timing_dependent_l1_within_3pp += e1 <= 3.0;
         } else {

@@ -37,10 +37,9 @@ struct CompareSummary {
     std::size_t sector_count_exact = 0;  // L1 global-load sectors equal to the hardware's
     std::size_t request_count_exact = 0;  // L1 global-load requests equal to the hardware's
     std::size_t l1_beyond_6pp = 0;        // runs whose L1 error exceeds 6 points
-    // Runs drawing at least kTimingDependentPoints of their simulated L1 rate from sectors another
-    // block brought (hits that depend on the SM's blocks keeping in step), and of those, and of
-    // the others, the ones whose L1 rate is within 3 points.
-    static constexpr double kTimingDependentPoints = 10.0;
+    // Runs drawing at least kTimingDependentPoints (l1_hit_sources.hpp) of their simulated L1 rate
+    // from sectors another block brought (hits that depend on the SM's blocks keeping in step),
+    // and of those, and of the others, the ones whose L1 rate is within 3 points.
     std::size_t timing_dependent_runs = 0, timing_dependent_l1_within_3pp = 0, other_runs_l1_within_3pp = 0;
     // The stencil launches, and of those the ones whose L2 rate is within 5 points.
     std::size_t stencil_runs = 0, stencil_l2_within_5pp = 0;

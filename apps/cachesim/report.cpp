@@ -24,6 +24,12 @@ std::string percent(double fraction) {
     return buffer;
 }
 
+std::string points_text(double points) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.2f", points);
+    return buffer;
+}
+
 std::string bytes_text(std::uint64_t bytes) {
     const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     double v = static_cast<double>(bytes);
@@ -202,6 +208,13 @@ void print_table(std::ostream& out, const RunReport& r, bool show_reuse) {
                 << percent(h.own_warp / all) << "), another warp of its block " << with_commas(h.own_block) << " ("
                 << percent(h.own_block / all) << "), another block on the SM " << with_commas(h.other_block) << " ("
                 << percent(h.other_block / all) << ")\n";
+            const double points = h.other_block_points(s.reads);
+            if (points >= kTimingDependentPoints)
+                out << "  note: " << points_text(points) << " of the L1's "
+                    << points_text(100.0 * static_cast<double>(s.read_hits) / static_cast<double>(s.reads))
+                    << " points are hits from other blocks, which last only while the SM's blocks keep in step: the "
+                       "timing the model is least sure of, where its largest errors are (docs/fidelity.md, \"Which "
+                       "launches to trust\")\n";
         }
         if (s.classified)
             out << "  miss classes" << sample_note(s) << ": compulsory " << with_commas(s.compulsory) << ", capacity "

@@ -97,10 +97,17 @@ void App::stats_panel(float, float) {
                     if (!o.l1_hit_sources || o.l1_hit_sources->total() == 0) return std::string("-");
                     const L1HitSourceCounts& h = *o.l1_hit_sources;
                     const double all = static_cast<double>(h.total());
-                    char b[64];
+                    char b[128];
                     std::snprintf(b, sizeof b, "%.1f%% / %.1f%% / %.1f%%", 100.0 * h.own_warp / all, 100.0 * h.own_block / all,
                                   100.0 * h.other_block / all);
-                    return std::string(b);
+                    std::string text = b;
+                    // Such a rate rests on timing the model is least sure of (docs/fidelity.md).
+                    const double points = o.result.levels.empty() ? 0.0 : h.other_block_points(o.result.levels[0].reads);
+                    if (points >= kTimingDependentPoints) {
+                        std::snprintf(b, sizeof b, " (%.1f points of the hit rate: check on the GPU)", points);
+                        text += b;
+                    }
+                    return text;
                 });
             }
         }

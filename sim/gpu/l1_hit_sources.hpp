@@ -26,7 +26,18 @@ struct L1HitSourceCounts {
         other_block += o.other_block;
         return *this;
     }
+    // The points of the L1 load hit rate that hits from other blocks make up, out of the L1's load
+    // sector lookups.
+    double other_block_points(std::uint64_t load_sectors) const {
+        return load_sectors ? 100.0 * static_cast<double>(other_block) / static_cast<double>(load_sectors) : 0.0;
+    }
 };
+
+// From this many points of its L1 rate from other blocks on, a launch's predicted rate rests on
+// how long the SM's blocks keep in step, the timing the model is least sure of: the fidelity
+// tables and compare's summary split launches here, and simulate says so beside such a rate
+// (docs/fidelity.md, "Which launches to trust").
+inline constexpr double kTimingDependentPoints = 10.0;
 
 // The filling warp (dispatch order, WarpSlot::age, and block) of every sector of every SM's L1
 // slots. Each SM's part is written only by the thread running that SM, in its request order, so
