@@ -16,6 +16,7 @@
 #include "apps/common/atomic_file.hpp"
 #include "traces/atomic_output.hpp"
 #include "apps/cachesim/compare_plot.hpp"
+#include "apps/cachesim/number_text.hpp"
 #include "apps/cachesim/compare_stats.hpp"
 #include "apps/cachesim/gpu_description.hpp"
 #include "apps/cachesim/sweep_progress.hpp"
@@ -70,13 +71,6 @@ bool matches(const MeasuredRun& run, const std::vector<std::string>& filters) {
     return true;
 }
 
-std::string format(double v, int decimals) {
-    if (std::isnan(v)) return "n/a";
-    char b[64];
-    std::snprintf(b, sizeof b, "%.*f", decimals, v);
-    return b;
-}
-
 std::string describe(const MeasuredRun& r) {
     const WorkloadSpec& w = r.workload;
     if (r.recorded()) {  // e.g. "gemm 2048x2048 d2048"
@@ -111,27 +105,27 @@ void print_table(std::ostream& out, const std::vector<ComparedRun>& runs) {
         const MeasuredMetrics& m = r.measured.metrics;
         out << std::left << std::setw(workload_width) << describe(r.measured) << std::setw(schedule_width)
             << measured_schedule_name(r.measured) << std::right << std::setw(6) << r.measured.block << " | "
-            << std::setw(8) << format(m.l1_hit_rate_pct, 2) << std::setw(8) << format(r.simulated.l1_hit_rate_pct(), 2)
-            << std::setw(8) << format(r.l1_error_pp(), 2) << " | " << std::setw(8) << format(m.l2_hit_rate_pct(), 2)
-            << std::setw(8) << format(r.simulated_l2_hit_rate_pct(), 2) << std::setw(8) << format(r.l2_error_pp(), 2)
+            << std::setw(8) << fixed_text(m.l1_hit_rate_pct, 2) << std::setw(8) << fixed_text(r.simulated.l1_hit_rate_pct(), 2)
+            << std::setw(8) << fixed_text(r.l1_error_pp(), 2) << " | " << std::setw(8) << fixed_text(m.l2_hit_rate_pct(), 2)
+            << std::setw(8) << fixed_text(r.simulated_l2_hit_rate_pct(), 2) << std::setw(8) << fixed_text(r.l2_error_pp(), 2)
             << " | " << std::setw(13) << static_cast<std::uint64_t>(m.l1_sectors) << std::setw(8)
-            << format(m.l1_sectors > 0 ? r.simulated.l1_sectors_ld / m.l1_sectors : 0, 3) << " | " << std::setw(10)
-            << format(m.dram_bytes_read / 1e6, 1) << std::setw(8)
-            << format(m.dram_bytes_read > 0 ? r.simulated.dram_bytes_read / m.dram_bytes_read : 0, 3) << "\n";
+            << fixed_text(m.l1_sectors > 0 ? r.simulated.l1_sectors_ld / m.l1_sectors : 0, 3) << " | " << std::setw(10)
+            << fixed_text(m.dram_bytes_read / 1e6, 1) << std::setw(8)
+            << fixed_text(m.dram_bytes_read > 0 ? r.simulated.dram_bytes_read / m.dram_bytes_read : 0, 3) << "\n";
     }
 }
 
 void print_summary(std::ostream& out, const CompareSummary& s) {
-    out << "\n" << s.runs << " runs: L1 hit rate |error| mean " << format(s.l1_mean_abs_pp, 2) << " pp, worst "
-        << format(s.l1_worst_abs_pp, 2) << " pp, within 3 pp: " << s.l1_within_3pp << "/" << s.runs
-        << "\n        L2 hit rate |error| mean " << format(s.l2_mean_abs_pp, 2) << " pp, worst "
-        << format(s.l2_worst_abs_pp, 2) << " pp, within 5 pp: " << s.l2_within_5pp << "/" << s.runs
+    out << "\n" << s.runs << " runs: L1 hit rate |error| mean " << fixed_text(s.l1_mean_abs_pp, 2) << " pp, worst "
+        << fixed_text(s.l1_worst_abs_pp, 2) << " pp, within 3 pp: " << s.l1_within_3pp << "/" << s.runs
+        << "\n        L2 hit rate |error| mean " << fixed_text(s.l2_mean_abs_pp, 2) << " pp, worst "
+        << fixed_text(s.l2_worst_abs_pp, 2) << " pp, within 5 pp: " << s.l2_within_5pp << "/" << s.runs
         << "\n        L1 global-load sectors equal to the hardware's: " << s.sector_count_exact << "/" << s.runs
         << "\n        schedule rank correlation (Spearman, mean over " << s.ranked_groups
-        << " groups of >= 3 schedules): L1 " << format(s.l1_rank_correlation, 3) << ", L2 "
-        << format(s.l2_rank_correlation, 3) << "\n";
+        << " groups of >= 3 schedules): L1 " << fixed_text(s.l1_rank_correlation, 3) << ", L2 "
+        << fixed_text(s.l2_rank_correlation, 3) << "\n";
     // (docs/fidelity.md, "Which launches to trust")
-    out << "        L1 within 3 pp where >= " << format(kTimingDependentPoints, 0)
+    out << "        L1 within 3 pp where >= " << fixed_text(kTimingDependentPoints, 0)
         << " points of the simulated rate come from other blocks (hits that need the SM's blocks in step): "
         << s.timing_dependent_l1_within_3pp << "/" << s.timing_dependent_runs << ", elsewhere "
         << s.other_runs_l1_within_3pp << "/" << (s.runs - s.timing_dependent_runs) << "\n";
@@ -142,8 +136,8 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
     if (s.best_groups > 0)
         out << "        best schedule of a group (highest hit rate) is the hardware's best: L1 " << s.l1_best_same << "/"
             << s.best_groups << ", L2 " << s.l2_best_same << "/" << s.best_groups
-            << "; the hardware loses at most " << format(s.l1_best_worst_loss_pp, 2) << " pp (L1), "
-            << format(s.l2_best_worst_loss_pp, 2) << " pp (L2) running the simulated best instead\n";
+            << "; the hardware loses at most " << fixed_text(s.l1_best_worst_loss_pp, 2) << " pp (L1), "
+            << fixed_text(s.l2_best_worst_loss_pp, 2) << " pp (L2) running the simulated best instead\n";
     if (s.ranged_best_groups > 0)
         out << "        best schedule not repeatably worse on the hardware than its best (run-to-run ranges "
                "meeting, "
@@ -192,7 +186,7 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
             << (m.recorded() || w.kind == WorkloadKind::matmul ? w.depth : 0) << ","
             << csv_field(measured_schedule_name(m)) << "," << m.block
             << "," << w.elem_bytes << "," << csv_field(m.gpu) << ","
-            << (m.time_ms ? format(*m.time_ms, 6) : std::string()) << "," << preset;
+            << (m.time_ms ? fixed_text(*m.time_ms, 6) : std::string()) << "," << preset;
         const MeasuredMetrics& mm = m.metrics;
         const NcuCounters& s = r.simulated;
         const double measured[] = {mm.l1_requests, mm.l1_sectors, mm.l1_sector_hits, mm.l1_hit_rate_pct,
@@ -203,15 +197,15 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
                                     static_cast<double>(s.l2_sectors_tex_read_hit),
                                     static_cast<double>(s.dram_bytes_read)};
         for (std::size_t i = 0; i < names.size(); ++i)
-            out << "," << format(measured[i], i == 3 ? 4 : 0) << "," << format(simulated[i], i == 3 ? 4 : 0);
-        out << "," << format(mm.l2_hit_rate_pct(), 4) << "," << format(r.simulated_l2_hit_rate_pct(), 4) << ","
-            << format(r.l1_error_pp(), 4) << "," << format(r.l2_error_pp(), 4);
+            out << "," << fixed_text(measured[i], i == 3 ? 4 : 0) << "," << fixed_text(simulated[i], i == 3 ? 4 : 0);
+        out << "," << fixed_text(mm.l2_hit_rate_pct(), 4) << "," << fixed_text(r.simulated_l2_hit_rate_pct(), 4) << ","
+            << fixed_text(r.l1_error_pp(), 4) << "," << fixed_text(r.l2_error_pp(), 4);
         for (const std::optional<MeasuredRange>& range : {mm.l1_hit_rate_range, mm.l2_hit_rate_range})
-            out << "," << (range ? format(range->min, 4) : std::string()) << ","
-                << (range ? format(range->max, 4) : std::string());
+            out << "," << (range ? fixed_text(range->min, 4) : std::string()) << ","
+                << (range ? fixed_text(range->max, 4) : std::string());
         out << "," << csv_field(m.set) << "," << csv_field(m.variant) << ","
-            << (l2_start_of(m) == L2Start::warm ? "warm" : "cold") << "," << format(r.other_block_hit_pct(), 4) << ","
-            << (m.loop ? format(m.loop->cycles_per_request, 2) : std::string()) << ","
+            << (l2_start_of(m) == L2Start::warm ? "warm" : "cold") << "," << fixed_text(r.other_block_hit_pct(), 4) << ","
+            << (m.loop ? fixed_text(m.loop->cycles_per_request, 2) : std::string()) << ","
             << (m.loop ? csv_field(m.loop->busiest) : std::string()) << "\n";
     }
     return out.str();
@@ -375,8 +369,7 @@ std::string l2_over_100_note(const std::vector<MeasuredRun>& rows) {
         top = std::max(top, m.l2_read_hit_rate_top_pct);
     }
     if (over == 0) return {};
-    char highest[32];
-    std::snprintf(highest, sizeof highest, "%.1f", top);
+    const std::string highest = fixed_text(top, 1);
     return std::to_string(over) + " of the " + std::to_string(rows.size()) + " rows report an L2 read hit rate above 100% (" +
            std::to_string(median_over) + " in their median, the highest " + highest +
            "%), read here as 100%: such a pass counted more hits than lookups, so there a launch's L2 rate is good to a "

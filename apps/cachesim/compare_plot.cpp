@@ -1,4 +1,5 @@
 #include "apps/cachesim/compare_plot.hpp"
+#include "apps/cachesim/number_text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -55,11 +56,7 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
                                 const std::string& title, int width, int height) {
     Canvas c(width, height, colors::white);
     c.draw_text(width / 2.0, 12, title, {16, colors::black, HAlign::center, VAlign::top});
-    auto rho = [](double v) {
-        char b[16];
-        std::snprintf(b, sizeof b, "%.2f", v);
-        return std::isnan(v) ? std::string("n/a") : std::string(b);
-    };
+    auto rho = [](double v) { return fixed_text(v, 2); };
     char line[256];
     std::snprintf(line, sizeof line,
                   "%zu runs | L1 hit rate: mean |error| %.2f pp, worst %.2f pp | L2: mean %.2f pp, worst %.2f pp | "

@@ -1,4 +1,5 @@
 #include "apps/cachesim/report.hpp"
+#include "apps/cachesim/number_text.hpp"
 
 #include <cstdio>
 #include <iomanip>
@@ -13,20 +14,18 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 std::string with_commas(std::uint64_t v) {
-    std::string digits = std::to_string(v);
-    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
-    return digits;
+    const std::string digits = std::to_string(v);
+    std::string grouped;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+        grouped += digits[i];
+    }
+    return grouped;
 }
 
 std::string percent(double fraction) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.2f%%", 100.0 * fraction);
-    return buffer;
-}
-
-std::string points_text(double points) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.2f", points);
     return buffer;
 }
 
@@ -210,8 +209,8 @@ void print_table(std::ostream& out, const RunReport& r, bool show_reuse) {
                 << percent(h.other_block / all) << ")\n";
             const double points = h.other_block_points(s.reads);
             if (points >= kTimingDependentPoints)
-                out << "  note: " << points_text(points) << " of the L1's "
-                    << points_text(100.0 * static_cast<double>(s.read_hits) / static_cast<double>(s.reads))
+                out << "  note: " << fixed_text(points, 2) << " of the L1's "
+                    << fixed_text(100.0 * static_cast<double>(s.read_hits) / static_cast<double>(s.reads), 2)
                     << " points are hits from other blocks, which last only while the SM's blocks keep in step: the "
                        "timing the model is least sure of, where its largest errors are (docs/fidelity.md, \"Which "
                        "launches to trust\")\n";
