@@ -39,6 +39,9 @@ struct RunControl {
     // Thread model with analysis: the most memory its reuse tracking may hold (it follows the
     // distinct lines); past it the run stops with a SimulationError. 0: no limit.
     std::uint64_t analysis_memory_limit = 0;
+    // GPU model: the most memory its buffered L2 traffic may hold (it follows the L1's misses,
+    // gpu_footprint.hpp); past it the run stops with a SimulationError. 0: no limit.
+    std::uint64_t gpu_traffic_memory_limit = 0;
 };
 
 // Checks every enabled level's geometry; throws SimulationError naming the problem.

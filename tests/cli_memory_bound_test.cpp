@@ -148,6 +148,45 @@ TEST(CliMemoryBound, HugeFullyAssociativeCacheIsRefusedBeforeAllocating) {
     if (kPeakIsTheProgramsOwn) { EXPECT_LT(run.peak_bytes, 64 * kMiB); }
 }
 
+// The GPU model's memory follows its SMs (each an L1, warp slots and the lock step's per-SM
+// buffers) and the L2 traffic it buffers, which follows the L1's misses: the estimate counts both.
+// 1000 SMs take about 0.5 GiB; column:1 sends each lane's read to a line of its own.
+TEST(CliMemoryBound, GpuRunsStayWithinTheirEstimate) {
+    const std::vector<std::vector<std::string>> runs = {
+        {"simulate", "--preset", "h200", "--size", "256x256", "--stencil", "3x3"},
+        {"simulate", "--preset", "h200", "--sms", "1000", "--size", "256x256", "--stencil", "3x3"},
+        {"simulate", "--preset", "h200", "--size", "1024x1024", "--stencil", "3x3", "--schedule", "column:1"},
+    };
+    for (const std::vector<std::string>& args : runs) EXPECT_EQ(expect_within_estimate(args).exit_code, 0);
+}
+
+// 100,000 SMs would need tens of GiB for their warps and buffers alone: refused before any is made.
+TEST(CliMemoryBound, GpuWithTooManySmsIsRefusedBeforeAllocating) {
+    const MeasuredRun run = run_measured({"simulate", "--preset", "h200", "--sms", "100000", "--max-memory", "8G"});
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_NE(run.err.find("100000 SMs keep"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("--sms"), std::string::npos) << run.err;
+    if (kPeakIsTheProgramsOwn) { EXPECT_LT(run.peak_bytes, 64 * kMiB); }
+}
+
+// Where the traffic's bound exceeds what the limit leaves, the run gets that share and stops (exit
+// 2, naming it) when its buffered traffic outgrows it, within the limit. The fixed parts of this
+// launch take about 134 MiB, and it buffers more than the 66 MiB that 200 MiB leaves.
+TEST(CliMemoryBound, GpuTrafficPastItsShareStopsTheRun) {
+    const std::vector<std::string> args = {"simulate",  "--preset",   "h200",         "--size",   "2048x2048",
+                                           "--stencil", "3x3",        "--schedule",   "column:1", "--max-memory",
+                                           "200M"};
+    const MeasuredRun run = run_measured(args);
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_NE(run.err.find("L2 traffic"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("past its share of the memory limit"), std::string::npos) << run.err;
+    if (kPeakIsTheProgramsOwn) { EXPECT_LE(run.peak_bytes, 200 * kMiB); }
+    // With the limit it needs, the same launch runs.
+    std::vector<std::string> enough = args;
+    enough.back() = "2G";
+    EXPECT_EQ(expect_within_estimate(enough).exit_code, 0);
+}
+
 // A sweep estimates every configuration before the first runs; configurations that run at once
 // share the limit (16 KiB of 16 B lines x 2 jobs fits in 1G; 16G of lines does not).
 TEST(CliMemoryBound, SweepRefusesAHugeConfigurationBeforeRunningAny) {
@@ -171,10 +210,11 @@ TEST(CliMemoryBound, HugeDiagramIsRefusedBeforeAllocating) {
 
 TEST(CliMemoryBound, GpuDiagramCountsItsCellsAndTheirTags) {
     // 2^26 cells at 2 bytes each (4 bits, the zoom pyramid up to 3x more) are 128 MiB; a byte each
-    // for the hit sources of --colour-by source makes 192 MiB. Beside the program (24 MiB) and the
-    // h200 preset's L1s and L2 (33.3 MiB), 200M holds the first and not the second.
+    // for the hit sources of --colour-by source makes 192 MiB. Beside the program (24 MiB), the
+    // h200 preset's L1s and L2 (51.9 MiB, who filled each L1 sector included) and its warps and
+    // lock-step buffers on one thread (35.3 MiB), 260M holds the first and not the second.
     const std::vector<std::string> args = {"diagram", "--model", "gpu", "--size", "64x64", "--max-cells", "67108864",
-                                           "--max-memory", "200M", "--out", (temp_dir() / "tags.png").string()};
+                                           "--max-memory", "260M", "--out", (temp_dir() / "tags.png").string()};
     const MeasuredRun plain = run_measured(args);
     EXPECT_EQ(plain.exit_code, 0) << plain.err;
     std::vector<std::string> with_sources = args;

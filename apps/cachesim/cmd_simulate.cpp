@@ -165,6 +165,7 @@ int run_simulate(int argc, char** argv) {
     if (sim.model == ModelKind::gpu) {
         RunControl control;
         control.threads = thread_count(*vm);
+        control.gpu_traffic_memory_limit = memory.gpu_traffic_limit();
         run_gpu_model(sim, report, control);
         const char* unit = sim.gpu.timing == IssueTiming::cycles ? "cycle" : "round";
         if (!warp_ends_path.empty()) write_file_atomically(warp_ends_path, warp_ends_csv(warp_ends, unit));

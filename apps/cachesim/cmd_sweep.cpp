@@ -149,7 +149,7 @@ int run_sweep(int argc, char** argv) {
     const std::size_t at_once = std::max<std::size_t>(1, std::min<std::size_t>(s.jobs, sims.size()));
     for (std::size_t i = 0; i < sims.size(); ++i) {
         try {
-            estimate_memory(sims[i], max_memory / at_once);
+            sims[i].gpu_traffic_memory_limit = estimate_memory(sims[i], max_memory / at_once).gpu_traffic_limit();
         } catch (const InputError& e) {
             throw InputError("configuration " + std::to_string(i + 1) + " (" + configs[i].key + "): " + e.what() +
                              (at_once > 1 ? " (the limit is shared by the " + std::to_string(at_once) +

@@ -7,7 +7,8 @@
 #include <unistd.h>
 
 #include "sim/geometry.hpp"
-#include "sim/gpu/l1_hit_sources.hpp"
+#include "sim/saturating.hpp"
+#include "sim/gpu/gpu_footprint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"
 
@@ -32,8 +33,6 @@ constexpr std::uint64_t kTrackerBytesPerChunk = 72 * 4;
 // pyramid up to 3x more.
 constexpr std::uint64_t kDiagramBytesPerRow = 16, kDiagramBytesPerCell = 2;
 
-std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > ~0ull - b ? ~0ull : a + b; }
-std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) { return b && a > ~0ull / b ? ~0ull : a * b; }
 
 std::uint64_t cache_bytes(const CacheConfig& c) {
     if (!c.enabled()) return 0;
@@ -83,6 +82,10 @@ std::string human_bytes(std::uint64_t bytes) {
 std::string MemoryEstimate::describe() const {
     std::string parts = "program " + human_bytes(fixed);
     if (caches) parts += ", caches " + human_bytes(caches);
+    if (gpu_run) parts += ", warps and buffers " + human_bytes(gpu_run);
+    if (gpu_traffic)
+        parts += ", L2 traffic " + std::string(gpu_traffic_is_share ? "up to " : "at most ") + human_bytes(gpu_traffic) +
+                 " (it follows the L1's misses)";
     if (opt) parts += ", OPT tables " + human_bytes(opt);
     if (analysis)
         parts += ", analysis " + std::string(analysis_is_share ? "up to " : "") + human_bytes(analysis) +
@@ -94,7 +97,7 @@ std::string MemoryEstimate::describe() const {
 std::uint64_t MemoryEstimate::analysis_limit() const {
     if (!analysis) return 0;
     // The tracker's table doubles at once: stopping at half the share keeps the peak below it.
-    const std::uint64_t others = fixed + caches + opt + diagram;
+    const std::uint64_t others = fixed + caches + gpu_run + gpu_traffic + opt + diagram;
     return max_memory > others ? std::max<std::uint64_t>((max_memory - others) / 2, 1) : 1;
 }
 
@@ -130,21 +133,24 @@ MemoryEstimate estimate_memory(const SimulationOptions& sim, std::uint64_t max_m
     e.fixed = kFixedBytes;
     const HierarchyConfig& h = sim.hierarchy;
     const bool gpu = sim.model == ModelKind::gpu;
-    std::uint64_t l1_bytes = cache_bytes(h.l1);
-    if (gpu && sim.gpu.count_l1_hit_sources && h.l1.enabled()) {  // who filled each sector (l1_hit_sources.hpp)
-        const GeometryResult g = make_geometry(h.l1);
-        if (g.geometry)
-            l1_bytes = saturating_add(l1_bytes, saturating_mul(saturating_mul(g.geometry->lines, g.geometry->sectors_per_line),
-                                                               L1HitSources::kBytesPerSector));
-    }
-    if (gpu) l1_bytes = saturating_mul(l1_bytes, sim.gpu.sms);
-    const std::uint64_t l2_bytes = cache_bytes(h.l2);
+    // The GPU model's parts from its own accounting (gpu_footprint.hpp), the thread model's caches
+    // from their geometry.
+    GpuFootprint footprint;
+    // (a diagram's run has an observer, which runs it on one thread)
+    if (gpu) footprint = gpu_footprint(sim.gpu, sim.workload ? &*sim.workload : nullptr, diagram_cells > 0);
+    const std::uint64_t l1_bytes = gpu ? footprint.l1s : cache_bytes(h.l1);
+    const std::uint64_t l2_bytes = gpu ? footprint.l2 : cache_bytes(h.l2);
     e.caches = saturating_add(l1_bytes, l2_bytes);
+    e.gpu_run = footprint.run_state;
     auto refuse = [&](const std::string& part, const std::string& options) {
         throw InputError("the run would need " + e.describe() + ", more than --max-memory " +
                          human_bytes(max_memory) + "; " + part + " (set by " + options +
                          "); raise --max-memory if the machine has the memory");
     };
+    if (e.total() > max_memory && gpu && e.gpu_run > e.caches)
+        refuse(std::to_string(sim.gpu.sms) + " SMs keep " + human_bytes(e.gpu_run / std::max(sim.gpu.sms, 1u)) +
+                   " each for their warps and buffers",
+               "--sms, --block and --threads-per-sm");
     if (e.total() > max_memory) {
         const bool l1_larger = l1_bytes >= l2_bytes;
         const CacheConfig& c = l1_larger ? h.l1 : h.l2;
@@ -167,6 +173,11 @@ MemoryEstimate estimate_memory(const SimulationOptions& sim, std::uint64_t max_m
     };
     if (gpu) {  // the GPU model keeps no analysis or OPT tables
         count_diagram();
+        // Its buffered L2 traffic: the bound where it fits, else what the limit leaves, to which
+        // the run is then held.
+        const std::uint64_t left = max_memory - e.total();
+        e.gpu_traffic = std::min(footprint.l2_traffic, left);
+        e.gpu_traffic_is_share = footprint.l2_traffic > left;
         return e;
     }
     e.opt_lookup_limit = h.opt_max_lookups;

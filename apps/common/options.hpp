@@ -38,6 +38,8 @@ struct SimulationOptions {
     GpuConfig gpu;              // gpu: SMs, launch, caches and policies (what simulate_gpu_model takes)
     std::string gpu_base;       // gpu: the GPU preset the values not given come from
     std::vector<std::string> gpu_given;  // gpu: the parameters given as options (sim/gpu/gpu_parameters.hpp)
+    // gpu: RunControl::gpu_traffic_memory_limit, where a sweep's memory estimate leaves the run a share.
+    std::uint64_t gpu_traffic_memory_limit = 0;
 };
 
 // Option groups; add the ones a subcommand needs to its description.

@@ -54,6 +54,10 @@ public:
     // logarithm and a cosine each) would repeat the planner's. False where a slot does not fit the
     // record (more than 65,536 warps an SM).
     bool keep_picks(std::uint32_t chunk_rounds);
+    // The host memory keep_picks(chunk_rounds) takes for `sms` SMs.
+    static std::uint64_t picks_bytes(std::uint32_t sms, std::uint32_t chunk_rounds) {
+        return 2 * static_cast<std::uint64_t>(sms) * chunk_rounds * sizeof(std::uint16_t);
+    }
     bool keeps_picks() const { return chunk_rounds_ != 0; }
     // SM s's picks for the chunk starting at `chunk_start`, its local warp slot in each round in
     // which it issues: the chunk last advanced to, or the one before.

@@ -81,4 +81,12 @@ private:
 template <class T>
 using HostVector = std::vector<T, HostLineAllocator<T>>;
 
+// The host memory a block of `bytes` takes from HostLineAllocator: whole host lines, or whole huge
+// pages from kHugeFrom on (memory estimates count these).
+inline std::uint64_t host_block_bytes(std::uint64_t bytes) {
+    using A = HostLineAllocator<char>;
+    if (bytes >= A::kHugeFrom) return (bytes + A::kHugePage - 1) / A::kHugePage * A::kHugePage;
+    return (bytes + A::kLine - 1) / A::kLine * A::kLine;
+}
+
 }  // namespace cachesim

@@ -21,6 +21,8 @@
 // (cycle timing) in the ticks at which one of its schedulers has a ready warp; its clock() turns
 // a round or tick into the L2 coalescer's time.
 #include <algorithm>
+#include <atomic>
+#include <string>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -58,6 +60,7 @@ public:
         for (SmFrontEnd<L1Policy>& front : fronts) front.set_slicing(l2.slicing());
         for (std::size_t b = 0; b < buffers; ++b) {
             events_[b].assign(static_cast<std::size_t>(config.sms) * slices_, {});
+            if (control.gpu_traffic_memory_limit) sm_traffic_[b].assign(config.sms, 0);
             if (l2.groups_by_block()) request_block_[b].assign(static_cast<std::size_t>(config.sms) * kChunkRounds, 0);
         }
         next_round_.assign(config.sms, 0);
@@ -109,6 +112,7 @@ private:
                 if (scheduler_.blocks_waiting()) scheduler_.dispatch_next(s);
                 run_sm(s, start, end, front, 0);
             }
+            throw_if_traffic_over();
             for (std::uint32_t slice = 0; slice < slices_; ++slice) replay_l2(start, end, 0, slice, 0);
             start = end;
             between_chunks(start, chunk, total_requests);
@@ -159,6 +163,7 @@ private:
                 ++batches_;
                 batch_runs_ += batch.size();
                 pool.run(sms_job);
+                throw_if_traffic_over();
                 for (std::uint32_t s : batch)
                     if (parked_[s] != kNotParked) refills_.push(parked_[s], s);
                 if (refills_.empty()) break;
@@ -196,6 +201,29 @@ private:
         }
     }
 
+    // The L2 traffic SM s buffers, held to RunControl::gpu_traffic_memory_limit: its lists' storage
+    // in `buffer` (which only grows) is added to the run's total as the SM finishes its part of a
+    // chunk. Past the limit the other SMs stop at once (a worker thread cannot throw), and the
+    // thread that runs them throws when they return (throw_if_traffic_over).
+    void count_traffic(std::uint32_t s, std::size_t buffer) {
+        const L2EventList* lists = &events_[buffer][static_cast<std::size_t>(s) * slices_];
+        std::uint64_t bytes = 0;
+        for (std::uint32_t slice = 0; slice < slices_; ++slice) bytes += lists[slice].events.capacity() * sizeof(L2Event);
+        std::uint64_t& counted = sm_traffic_[buffer][s];
+        if (bytes == counted) return;
+        const std::uint64_t held = traffic_held_.fetch_add(bytes - counted) + (bytes - counted);
+        counted = bytes;
+        if (held > control_.gpu_traffic_memory_limit) traffic_over_.store(true);
+    }
+    void throw_if_traffic_over() const {
+        if (!traffic_over_.load()) [[likely]]
+            return;
+        throw SimulationError("the L2 traffic the GPU model buffers holds " + std::to_string(traffic_held_.load() >> 20) +
+                              " MiB (it grows with the L1's misses), past its share of the memory limit (" +
+                              std::to_string(control_.gpu_traffic_memory_limit >> 20) +
+                              " MiB); raise --max-memory, or use --threads 1, which buffers one chunk");
+    }
+
     void between_chunks(std::uint64_t start, std::uint64_t chunk, std::uint64_t total_requests) {
         if (L1Timing* timing = fronts_[0].timing()) timing->end_chunk();  // no SM runs now
         if (control_.cancel && control_.cancel->load(std::memory_order_relaxed)) throw Cancelled();
@@ -213,6 +241,8 @@ private:
                 std::size_t buffer) {
         // The SM's next round and last issue are kept here and stored once at the end: their
         // neighbours in next_round_ and last_issue_ belong to SMs that other threads run.
+        if (traffic_over_.load(std::memory_order_relaxed)) [[unlikely]]
+            return;
         std::uint64_t next = next_round_[s], last_issue = last_issue_[s];
         std::uint64_t parked = kNotParked;
         L2EventList* events = &events_[buffer][static_cast<std::size_t>(s) * slices_];
@@ -279,6 +309,7 @@ private:
         next_round_[s] = next;
         last_issue_[s] = last_issue;
         parked_[s] = parked;
+        if (control_.gpu_traffic_memory_limit) count_traffic(s, buffer);
     }
 
     // Plays the chunk's L2 traffic of one slice in (round, SM) order, with `worker`'s scratch.
@@ -381,6 +412,9 @@ private:
     DispatchPlan plan_;                   // what it has planned: the refills up to the chunk's end
     std::vector<std::size_t> plan_next_;  // per SM, its next entry in plan_
     RefillQueue refills_;                          // SMs whose block finished, awaiting a successor
+    std::vector<std::uint64_t> sm_traffic_[2];  // count_traffic(): per buffer and SM, its event storage counted
+    std::atomic<std::uint64_t> traffic_held_{0};
+    std::atomic<bool> traffic_over_{false};
     std::vector<L2EventList> events_[2];  // per buffer, SM and slice, the chunk's L2 traffic in order
     // With the coalescer grouping by block (neighbours, pairs), per buffer, SM and round of the
     // chunk: the launch block of the request issued; empty otherwise.

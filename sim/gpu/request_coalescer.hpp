@@ -36,13 +36,19 @@ public:
         sets_.clear();
         requesters_.clear();
         if (!enabled_) return;
-        const std::uint64_t live = static_cast<std::uint64_t>(sms) * std::max(hit_window, miss_window);
-        const std::uint64_t wanted = std::max<std::uint64_t>(1024, live);
         keys = std::max<std::uint32_t>(1, keys);
-        const std::uint64_t per_key = std::bit_ceil((wanted + keys - 1) / keys);
+        const std::uint64_t per_key = sets_per_key(hit_window, miss_window, sms, keys);
         sets_.assign(per_key * keys, Set{});
         requesters_.assign(sets_.size() * kWays, 0);
         mask_ = per_key - 1;
+    }
+    // The host memory reset() with these arguments allocates.
+    static std::uint64_t footprint_bytes(std::uint32_t hit_window, std::uint32_t miss_window,
+                                         std::uint32_t max_requesters, std::uint32_t sms, std::uint32_t keys = 1) {
+        if ((hit_window == 0 && miss_window == 0) || max_requesters <= 1) return 0;
+        keys = std::max<std::uint32_t>(1, keys);
+        const std::uint64_t sets = sets_per_key(hit_window, miss_window, sms, keys) * keys;
+        return host_block_bytes(sets * sizeof(Set)) + host_block_bytes(sets * kWays);
     }
 
     bool enabled() const { return enabled_; }
@@ -117,6 +123,13 @@ private:
         std::array<std::uint64_t, kWays> closes{};
         std::array<std::uint64_t, kWays> group{};
     };
+    // Sets per key for `sms` SMs each opening about one entry a round, over `keys` keys.
+    static std::uint64_t sets_per_key(std::uint32_t hit_window, std::uint32_t miss_window, std::uint32_t sms,
+                                      std::uint32_t keys) {
+        const std::uint64_t live = static_cast<std::uint64_t>(sms) * std::max(hit_window, miss_window);
+        const std::uint64_t wanted = std::max<std::uint64_t>(1024, live);
+        return std::bit_ceil((wanted + keys - 1) / keys);
+    }
     // The key's own sets (consecutive, so that threads with different keys write apart), and a
     // hash of the line among them.
     std::size_t index(std::uint64_t line, std::uint32_t key) const {

@@ -22,9 +22,15 @@ namespace cachesim {
 class SlotIndex {
 public:
     static constexpr std::uint32_t kAbsent = ~0u;
-    void reset(std::uint64_t lines) {
+    static constexpr std::size_t kEntryBytes = 16;  // a line and its slot
+    // The entries for `lines` lines: a power of two, at most half full.
+    static std::size_t capacity_for(std::uint64_t lines) {
         std::size_t capacity = 16;
         while (capacity < 2 * lines) capacity <<= 1;
+        return capacity;
+    }
+    void reset(std::uint64_t lines) {
+        const std::size_t capacity = capacity_for(lines);
         entries_.assign(capacity, Entry{});
         mask_ = capacity - 1;
         shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(capacity));
@@ -68,6 +74,7 @@ private:
         std::uint64_t key = kEmptyTag;
         std::uint32_t slot = kAbsent;
     };
+    static_assert(sizeof(Entry) == kEntryBytes);
     std::size_t home(std::uint64_t line) const {
         return static_cast<std::size_t>((line * 0x9e3779b97f4a7c15ull) >> shift_) & mask_;
     }
@@ -119,6 +126,18 @@ public:
 
     SectorCache() = default;
     SectorCache(const CacheGeometry& g, std::uint64_t seed, SetIndex index = SetIndex::mod) { reset(g, seed, index); }
+
+    // The host memory reset(g) allocates, at most: the arrays below, the line index of a cache
+    // with many ways, and the replacement state of any GPU policy (list_policies.hpp: a link of 8
+    // bytes per line, an order and list ends per set; PLRU, FIFO and random keep less).
+    static std::uint64_t footprint_bytes(const CacheGeometry& g) {
+        const std::uint64_t words_per_set = (g.ways + 63) / 64;
+        std::uint64_t bytes = 3 * host_block_bytes(g.lines * sizeof(std::uint64_t)) +
+                              host_block_bytes(g.sets * words_per_set * sizeof(std::uint64_t)) +
+                              host_block_bytes(g.sets * sizeof(std::uint32_t));
+        if (g.ways > kIndexAboveWays) bytes += host_block_bytes(SlotIndex::capacity_for(g.lines) * SlotIndex::kEntryBytes);
+        return bytes + host_block_bytes(g.lines * 8) + 3 * host_block_bytes(g.sets * 16);
+    }
 
     // index: how a line picks its set (set_index.hpp); GPU L2s hash, so that power-of-two strides
     // do not crowd a few sets.

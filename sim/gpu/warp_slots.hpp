@@ -23,6 +23,12 @@ public:
     WarpSlots(const WorkloadSpec& spec, const GpuConfig& config, std::size_t count, bool addresses = true);
     // The warps of a recorded launch (which must outlive the slots).
     WarpSlots(RecordedWarps& recorded, const GpuConfig& config, std::size_t count);
+    // The host memory `count` slots of a built-in workload's warps take (a recorded launch's
+    // requests, read from its trace, come on top).
+    static std::uint64_t footprint_bytes(std::size_t count, std::uint32_t warp_size) {
+        const std::uint64_t per_lane = 2 * sizeof(std::uint32_t) + 2 * sizeof(std::uint64_t);
+        return count * (sizeof(WarpSlot) + sizeof(WarpBases) + warp_size * per_lane);
+    }
 
     std::size_t size() const { return warps_.size(); }
     void resize(std::size_t count);  // measured timing grows its pool of slots on demand
