@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Measures the latency of a global load that hits in L1, hits in L2 or goes to DRAM on the GPU this
 # runs on (apps/gpubench/latencyprobe.cu: one thread chasing a random chain of 128 B lines).
-# Builds with CMake + nvcc only. Usage: OUT=DIR scripts/device_latency.sh [latency|l1policy]
+# Builds with CMake + nvcc only. Usage: OUT=DIR scripts/device_latency.sh [latency|l1policy|loaded]
 # Writes under $OUT (default ./device-out):
 #   latency (the default):
 #     latencyprobe.txt        the summary of each run (median, p10, p90 cycles per case)
 #     latencyprobe_64.csv     every timed load of the 64-line (8 KiB) region
 #     latencyprobe_512.csv    the same for 512 lines (64 KiB: still within the smallest L1 carve-out)
+#   loaded (the same probe with --loaded K: a DRAM miss while every SM streams from DRAM with K
+#   loads in flight a thread, K = 1, 4 and 8, each run twice, on the 512-line region):
+#     latencyprobe_loaded.txt             the summary of each run, with the stream's bandwidth and
+#                                         when the chase ran within it
+#     latencyprobe_loaded_kK_runR.csv     every timed load of run R with K, dram_loaded included
 #   l1policy (apps/gpubench/l1policyprobe.cu: which lines a full L1 keeps):
 #     l1policyprobe.txt       its summary (hits of the counted phases of each program)
 #     l1policyprobe.csv       program, size, half, phase, visits, hits, median cycles
@@ -16,7 +21,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-latency}
-case $MODE in latency) TARGET=latencyprobe ;; l1policy) TARGET=l1policyprobe ;; *) echo "unknown mode $MODE (latency or l1policy)" >&2; exit 2 ;; esac
+case $MODE in latency | loaded) TARGET=latencyprobe ;; l1policy) TARGET=l1policyprobe ;; *) echo "unknown mode $MODE (latency, loaded or l1policy)" >&2; exit 2 ;; esac
 mkdir -p "$OUT/logs"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
 echo "== build"
@@ -30,6 +35,18 @@ if [ "$MODE" = l1policy ]; then
   cp "$dir/l1policyprobe.csv" "$OUT/l1policyprobe.csv" 2>/dev/null || status=1
   cuobjdump -sass build-device/apps/gpubench/l1policyprobe >"$OUT/l1policyprobe_sass.txt" 2>&1 || status=1
   rm -rf "$dir"
+  tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
+  exit $status
+fi
+if [ "$MODE" = loaded ]; then
+  for k in 1 4 8; do
+    for run in 1 2; do
+      dir=$(mktemp -d)
+      build-device/apps/gpubench/latencyprobe "$dir" --lines 512 --loaded "$k" 2>&1 | tee -a "$OUT/latencyprobe_loaded.txt" || status=1
+      cp "$dir/latencyprobe.csv" "$OUT/latencyprobe_loaded_k${k}_run$run.csv" 2>/dev/null || status=1
+      rm -rf "$dir"
+    done
+  done
   tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$OUT/logs"
   exit $status
 fi

@@ -41,6 +41,7 @@ from docgen.l2_pick import gen_l2_pick_coalescing
 from docgen.predicted import gen_naive_claims, gen_predicted
 from docgen.naive_order import gen_naive_order_errors
 from docgen.l1_policy import gen_l1_policy_cyclic, gen_l1_policy_fit, gen_l1_policy_strides
+from docgen.latency_loaded import gen_latency_loaded
 from docgen.timing_fits import (
     gen_age_weight_fresh_rows, gen_age_weight_sets, gen_age_weight_sweep, gen_drift_probe,
     gen_heldout_index64_summary, gen_issue_cost_loops, gen_issue_cost_runs, gen_issue_cost_states, gen_start_skip_fit,
@@ -156,6 +157,7 @@ GENERATORS = {
     "rtx2080s-thesis": gen_rtx2080s_thesis,
     "issue-cost-loops": gen_issue_cost_loops,
     "l1-policy-cyclic": gen_l1_policy_cyclic,
+    "latency-loaded": gen_latency_loaded,
     "l1-policy-strides": gen_l1_policy_strides,
     "l1-policy-fit": gen_l1_policy_fit,
     "issue-cost-states": gen_issue_cost_states,

@@ -14,9 +14,16 @@
 // same method as l2probe, so the figures compare with its near and far L2 latencies); `clock`
 // times that store alone, the method's own cost, which the summary subtracts.
 //
+// With --loaded K, a last launch chases the region after a scrub (dram_loaded) while a kernel on
+// another stream keeps every SM reading a 2 GiB buffer from DRAM (ld.global.cg of 16 B, 512
+// threads a block, one block an SM, K loads in flight a thread: 1, 2, 4 or 8), from a millisecond
+// after that kernel starts: the latency of a miss while the chip's DRAM is busy, as when every SM
+// of a launch's first wave reads its data from DRAM at once. Both kernels note when they start
+// and end (%globaltimer), printed with the stream's bandwidth, so the overlap can be checked.
+//
 // Writes OUTDIR/latencyprobe.csv (one row per case and load: case, index, cycles) and a summary on
 // stdout (per case: median, 10th and 90th percentile, and the median less the method's cost).
-// Usage: latencyprobe OUTDIR [--lines N] [--device D]
+// Usage: latencyprobe OUTDIR [--lines N] [--device D] [--loaded K]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -41,9 +48,32 @@ constexpr unsigned kMaxLines = 2048;  // per pass: the shared arrays hold kPasse
 enum class Load { global_cg, global_ca, none };
 
 // One thread follows the chain around the region kPasses times, timing each load.
+__device__ unsigned long long global_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+// The chase's and the stream's start and end (ns of %globaltimer), for --loaded.
+struct Span {
+    unsigned long long start, end;
+};
+
+// A stream's first millisecond is its ramp: a chase beside it starts a millisecond after it.
+constexpr unsigned long long kRampNs = 1000000;
+
 template <Load kind>
-__global__ void chase(const unsigned* region, unsigned lines, unsigned* latency_out, unsigned* sink) {
+__global__ void chase(const unsigned* region, unsigned lines, unsigned* latency_out, unsigned* sink,
+                      Span* span, const Span* after) {
     if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    if (after) {
+        const volatile unsigned long long* started = &after->start;
+        while (*started == 0) {
+        }
+        while (global_ns() < *started + kRampNs) {
+        }
+    }
+    if (span) span->start = global_ns();
     __shared__ unsigned s_latency[kPasses * kMaxLines];
     __shared__ unsigned s_next[kPasses * kMaxLines];
     unsigned word = 0;
@@ -56,8 +86,31 @@ __global__ void chase(const unsigned* region, unsigned lines, unsigned* latency_
         const long long end = clock64();
         s_latency[i] = static_cast<unsigned>(end - start);
     }
+    if (span) span->end = global_ns();
     for (unsigned i = 0; i < kPasses * lines; ++i) latency_out[i] = s_latency[i];
     *sink = s_next[kPasses * lines - 1];
+}
+
+// Every thread reads its share of `words` `passes` times over (L2 only, so each pass comes from
+// DRAM when the buffer is larger than the L2); the sum keeps the loads. A block takes at most half
+// an SM's registers and threads, so that the chase's block finds room beside it.
+template <int kInFlight>
+__global__ void __launch_bounds__(512, 2) stream(const uint4* buffer, std::size_t words, unsigned passes, unsigned* sink, Span* span) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) span->start = global_ns();
+    // kInFlight loads issued before any is used (a tail short of kInFlight strides is left out).
+    unsigned sum = 0;
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    for (unsigned p = 0; p < passes; ++p)
+        for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i + (kInFlight - 1) * stride < words;
+             i += kInFlight * stride) {
+            uint4 v[kInFlight];
+#pragma unroll
+            for (int j = 0; j < kInFlight; ++j) v[j] = __ldcg(buffer + i + j * stride);
+#pragma unroll
+            for (int j = 0; j < kInFlight; ++j) sum += v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+        }
+    if (sum == 0x9e3779b9u) *sink = sum;
+    if (blockIdx.x == 0 && threadIdx.x == 0) span->end = global_ns();
 }
 
 __global__ void scrub(unsigned* buffer, std::size_t words) {
@@ -70,10 +123,11 @@ struct Options {
     std::string out_dir;
     unsigned lines = 64;
     int device = 0;
+    unsigned loaded = 0;  // loads in flight a thread of the DRAM stream (0: no loaded case)
 };
 
 Options parse(int argc, char** argv) {
-    if (argc < 2) throw std::invalid_argument("usage: latencyprobe OUTDIR [--lines N] [--device D]");
+    if (argc < 2) throw std::invalid_argument("usage: latencyprobe OUTDIR [--lines N] [--device D] [--loaded K]");
     Options o;
     o.out_dir = argv[1];
     for (int i = 2; i < argc; ++i) {
@@ -85,6 +139,9 @@ Options parse(int argc, char** argv) {
             o.lines = static_cast<unsigned>(v);
         } else if (a == "--device") {
             o.device = static_cast<int>(v);
+        } else if (a == "--loaded") {
+            if (v != 1 && v != 2 && v != 4 && v != 8) throw std::invalid_argument("--loaded: 1, 2, 4 or 8");
+            o.loaded = static_cast<unsigned>(v);
         } else {
             throw std::invalid_argument("unknown option " + a);
         }
@@ -129,7 +186,7 @@ int main(int argc, char** argv) try {
     std::vector<Case> cases;
     // One launch, two passes: the cases named for the first and for the second pass.
     auto run = [&](auto kernel, const char* first, const char* second) {
-        kernel<<<1, 32>>>(region, o.lines, latency, sink);
+        kernel<<<1, 32>>>(region, o.lines, latency, sink, nullptr, nullptr);
         gpubench::cuda_check_launch("chase");
         GPUBENCH_CUDA(cudaDeviceSynchronize());
         std::vector<unsigned> out(kPasses * o.lines);
@@ -143,6 +200,50 @@ int main(int argc, char** argv) try {
     GPUBENCH_CUDA(cudaDeviceSynchronize());
     run(chase<Load::global_cg>, "dram", "l2");
     run(chase<Load::global_ca>, "l1fill", "l1");
+    if (o.loaded) {
+        // The stream first, on a stream of its own, then the chase beside it on another.
+        const std::size_t stream_words = (std::size_t(2) << 30) / sizeof(uint4);
+        const unsigned passes = 8;
+        uint4* stream_buffer = nullptr;
+        Span* spans = nullptr;
+        GPUBENCH_CUDA(cudaMalloc(&stream_buffer, stream_words * sizeof(uint4)));
+        GPUBENCH_CUDA(cudaMemset(stream_buffer, 1, stream_words * sizeof(uint4)));
+        GPUBENCH_CUDA(cudaMalloc(&spans, 2 * sizeof(Span)));
+        GPUBENCH_CUDA(cudaMemset(spans, 0, 2 * sizeof(Span)));
+        // One carve-out for both (the largest shared part): an SM runs blocks of kernels that ask
+        // for different carve-outs only one after the other, and the chase keeps 32 KiB shared.
+        void (*streamer)(const uint4*, std::size_t, unsigned, unsigned*, Span*) =
+            o.loaded == 1 ? stream<1> : o.loaded == 2 ? stream<2> : o.loaded == 4 ? stream<4> : stream<8>;
+        GPUBENCH_CUDA(cudaFuncSetAttribute(streamer, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                           cudaSharedmemCarveoutMaxShared));
+        GPUBENCH_CUDA(cudaFuncSetAttribute(chase<Load::global_cg>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                           cudaSharedmemCarveoutMaxShared));
+        cudaStream_t busy, probe;
+        GPUBENCH_CUDA(cudaStreamCreateWithFlags(&busy, cudaStreamNonBlocking));
+        GPUBENCH_CUDA(cudaStreamCreateWithFlags(&probe, cudaStreamNonBlocking));
+        scrub<<<1024, 256>>>(scrub_buffer, scrub_words);
+        gpubench::cuda_check_launch("scrub");
+        GPUBENCH_CUDA(cudaDeviceSynchronize());
+        streamer<<<prop.multiProcessorCount, 512, 0, busy>>>(stream_buffer, stream_words, passes, sink, spans);
+        gpubench::cuda_check_launch("stream");
+        chase<Load::global_cg><<<1, 32, 0, probe>>>(region, o.lines, latency, sink, spans + 1, spans);
+        gpubench::cuda_check_launch("chase");
+        GPUBENCH_CUDA(cudaDeviceSynchronize());
+        std::vector<unsigned> out(kPasses * o.lines);
+        GPUBENCH_CUDA(cudaMemcpy(out.data(), latency, out.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+        cases.push_back({"dram_loaded", std::vector<unsigned>(out.begin(), out.begin() + o.lines)});
+        Span host_spans[2];
+        GPUBENCH_CUDA(cudaMemcpy(host_spans, spans, sizeof host_spans, cudaMemcpyDeviceToHost));
+        const double stream_ms = (host_spans[0].end - host_spans[0].start) / 1e6;
+        std::printf("stream, %u loads in flight a thread: %.3f ms, %.0f GB/s (block 0's span); chase from %+.3f to %+.3f ms of the stream's start\n",
+                    o.loaded, stream_ms, passes * double(stream_words * sizeof(uint4)) / (stream_ms * 1e6),
+                    (double(host_spans[1].start) - double(host_spans[0].start)) / 1e6,
+                    (double(host_spans[1].end) - double(host_spans[0].start)) / 1e6);
+        cudaFree(stream_buffer);
+        cudaFree(spans);
+        cudaStreamDestroy(busy);
+        cudaStreamDestroy(probe);
+    }
 
     const std::string path = o.out_dir + "/latencyprobe.csv";
     std::ofstream csv(path);
