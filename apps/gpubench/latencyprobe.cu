@@ -14,16 +14,18 @@
 // same method as l2probe, so the figures compare with its near and far L2 latencies); `clock`
 // times that store alone, the method's own cost, which the summary subtracts.
 //
-// With --loaded K, a last launch chases the region after a scrub (dram_loaded) while a kernel on
-// another stream keeps every SM reading a 2 GiB buffer from DRAM (ld.global.cg of 16 B, 512
-// threads a block, one block an SM, K loads in flight a thread: 1, 2, 4 or 8), from a millisecond
-// after that kernel starts: the latency of a miss while the chip's DRAM is busy, as when every SM
-// of a launch's first wave reads its data from DRAM at once. Both kernels note when they start
+// With --loaded K, a last launch chases the region twice after a scrub (dram_loaded, then
+// l2_loaded) while a kernel on another stream keeps every SM reading a buffer (ld.global.cg of
+// 16 B, 512 threads a block, one block an SM, K loads in flight a thread: 1, 2, 4 or 8), from a
+// millisecond after that kernel starts. The buffer is 2 GiB, read from DRAM (the latency of a miss
+// while the chip's DRAM is busy, as when every SM of a launch's first wave reads from DRAM at
+// once), or with --stream-mib M a buffer of M MiB that the L2 holds (the latency of an L2 hit
+// while every SM reads from the L2). Both kernels note when they start
 // and end (%globaltimer), printed with the stream's bandwidth, so the overlap can be checked.
 //
 // Writes OUTDIR/latencyprobe.csv (one row per case and load: case, index, cycles) and a summary on
 // stdout (per case: median, 10th and 90th percentile, and the median less the method's cost).
-// Usage: latencyprobe OUTDIR [--lines N] [--device D] [--loaded K]
+// Usage: latencyprobe OUTDIR [--lines N] [--device D] [--loaded K [--stream-mib M]]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -123,11 +125,13 @@ struct Options {
     std::string out_dir;
     unsigned lines = 64;
     int device = 0;
-    unsigned loaded = 0;  // loads in flight a thread of the DRAM stream (0: no loaded case)
+    unsigned loaded = 0;  // loads in flight a thread of the stream (0: no loaded case)
+    unsigned stream_mib = 2048;  // the stream's buffer
 };
 
 Options parse(int argc, char** argv) {
-    if (argc < 2) throw std::invalid_argument("usage: latencyprobe OUTDIR [--lines N] [--device D] [--loaded K]");
+    if (argc < 2)
+        throw std::invalid_argument("usage: latencyprobe OUTDIR [--lines N] [--device D] [--loaded K [--stream-mib M]]");
     Options o;
     o.out_dir = argv[1];
     for (int i = 2; i < argc; ++i) {
@@ -139,6 +143,9 @@ Options parse(int argc, char** argv) {
             o.lines = static_cast<unsigned>(v);
         } else if (a == "--device") {
             o.device = static_cast<int>(v);
+        } else if (a == "--stream-mib") {
+            if (v < 1 || v > 8192) throw std::invalid_argument("--stream-mib: 1..8192");
+            o.stream_mib = static_cast<unsigned>(v);
         } else if (a == "--loaded") {
             if (v != 1 && v != 2 && v != 4 && v != 8) throw std::invalid_argument("--loaded: 1, 2, 4 or 8");
             o.loaded = static_cast<unsigned>(v);
@@ -202,8 +209,9 @@ int main(int argc, char** argv) try {
     run(chase<Load::global_ca>, "l1fill", "l1");
     if (o.loaded) {
         // The stream first, on a stream of its own, then the chase beside it on another.
-        const std::size_t stream_words = (std::size_t(2) << 30) / sizeof(uint4);
-        const unsigned passes = 8;
+        // As many passes as read 16 GiB in all: a few milliseconds at either cache's bandwidth.
+        const std::size_t stream_words = (std::size_t(o.stream_mib) << 20) / sizeof(uint4);
+        const unsigned passes = std::max(8u, 16384u / o.stream_mib);
         uint4* stream_buffer = nullptr;
         Span* spans = nullptr;
         GPUBENCH_CUDA(cudaMalloc(&stream_buffer, stream_words * sizeof(uint4)));
@@ -232,11 +240,12 @@ int main(int argc, char** argv) try {
         std::vector<unsigned> out(kPasses * o.lines);
         GPUBENCH_CUDA(cudaMemcpy(out.data(), latency, out.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
         cases.push_back({"dram_loaded", std::vector<unsigned>(out.begin(), out.begin() + o.lines)});
+        cases.push_back({"l2_loaded", std::vector<unsigned>(out.begin() + o.lines, out.end())});
         Span host_spans[2];
         GPUBENCH_CUDA(cudaMemcpy(host_spans, spans, sizeof host_spans, cudaMemcpyDeviceToHost));
         const double stream_ms = (host_spans[0].end - host_spans[0].start) / 1e6;
-        std::printf("stream, %u loads in flight a thread: %.3f ms, %.0f GB/s (block 0's span); chase from %+.3f to %+.3f ms of the stream's start\n",
-                    o.loaded, stream_ms, passes * double(stream_words * sizeof(uint4)) / (stream_ms * 1e6),
+        std::printf("stream of %u MiB, %u loads in flight a thread: %.3f ms, %.0f GB/s (block 0's span); chase from %+.3f to %+.3f ms of the stream's start\n",
+                    o.stream_mib, o.loaded, stream_ms, passes * double(stream_words * sizeof(uint4)) / (stream_ms * 1e6),
                     (double(host_spans[1].start) - double(host_spans[0].start)) / 1e6,
                     (double(host_spans[1].end) - double(host_spans[0].start)) / 1e6);
         cudaFree(stream_buffer);
