@@ -135,6 +135,7 @@ int run_simulate(int argc, char** argv) {
     read_timeline(*vm, sim, timeline);
     const MemoryEstimate memory = estimate_memory(sim, max_memory_option(*vm));
     sim.hierarchy.opt_max_lookups = memory.opt_lookup_limit;
+    sim.gpu_traffic_memory_limit = memory.gpu_traffic_limit();
     if ((*vm)["dry-run"].as<bool>()) {
         std::cout << "memory estimate: " << memory.total() << " bytes, " << memory.describe() << "\n";
         return 0;
@@ -165,7 +166,6 @@ int run_simulate(int argc, char** argv) {
     if (sim.model == ModelKind::gpu) {
         RunControl control;
         control.threads = thread_count(*vm);
-        control.gpu_traffic_memory_limit = memory.gpu_traffic_limit();
         run_gpu_model(sim, report, control);
         const char* unit = sim.gpu.timing == IssueTiming::cycles ? "cycle" : "round";
         if (!warp_ends_path.empty()) write_file_atomically(warp_ends_path, warp_ends_csv(warp_ends, unit));

@@ -56,14 +56,13 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
                                 const std::string& title, int width, int height) {
     Canvas c(width, height, colors::white);
     c.draw_text(width / 2.0, 12, title, {16, colors::black, HAlign::center, VAlign::top});
-    auto rho = [](double v) { return fixed_text(v, 2); };
     char line[256];
     std::snprintf(line, sizeof line,
                   "%zu runs | L1 hit rate: mean |error| %.2f pp, worst %.2f pp | L2: mean %.2f pp, worst %.2f pp | "
                   "schedule rank correlation L1 %s, L2 %s",
                   summary.runs, summary.l1_mean_abs_pp, summary.l1_worst_abs_pp, summary.l2_mean_abs_pp,
-                  summary.l2_worst_abs_pp, rho(summary.l1_rank_correlation).c_str(),
-                  rho(summary.l2_rank_correlation).c_str());
+                  summary.l2_worst_abs_pp, fixed_text(summary.l1_rank_correlation, 2).c_str(),
+                  fixed_text(summary.l2_rank_correlation, 2).c_str());
     c.draw_text(width / 2.0, 34, line, {12, colors::dark_gray, HAlign::center, VAlign::top});
 
     const Rgba l1_color = colors::blue, l2_color = colors::orange;

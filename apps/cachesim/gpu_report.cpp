@@ -62,8 +62,10 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
 GpuResult run_gpu_model(const SimulationOptions& sim, RunReport& report, const RunControl& control) {
     if (!sim.workload && !sim.trace_cst)
         throw InputError("--model gpu needs a workload (--workload stencil|matmul) or a cst trace of a launch");
-    GpuResult g = sim.workload ? simulate_gpu_model(*sim.workload, sim.gpu, control)
-                               : simulate_gpu_trace(sim.trace_path, sim.gpu, control);
+    RunControl held = control;
+    held.gpu_traffic_memory_limit = sim.gpu_traffic_memory_limit;
+    GpuResult g = sim.workload ? simulate_gpu_model(*sim.workload, sim.gpu, held)
+                               : simulate_gpu_trace(sim.trace_path, sim.gpu, held);
     fill_gpu_report(sim, g, report);
     return g;
 }

@@ -74,7 +74,6 @@ SweepColumns run_configuration(const SimulationOptions& sim, const std::atomic<b
     control.cancel = cancel;
     control.threads = std::max(1u, threads);
     control.progress = progress;
-    control.gpu_traffic_memory_limit = sim.gpu_traffic_memory_limit;
     if (sim.model == ModelKind::gpu) {
         run_gpu_model(sim, report, control);
     } else {

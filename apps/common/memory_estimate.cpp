@@ -33,7 +33,6 @@ constexpr std::uint64_t kTrackerBytesPerChunk = 72 * 4;
 // pyramid up to 3x more.
 constexpr std::uint64_t kDiagramBytesPerRow = 16, kDiagramBytesPerCell = 2;
 
-
 std::uint64_t cache_bytes(const CacheConfig& c) {
     if (!c.enabled()) return 0;
     const GeometryResult g = make_geometry(c);

@@ -38,7 +38,8 @@ struct SimulationOptions {
     GpuConfig gpu;              // gpu: SMs, launch, caches and policies (what simulate_gpu_model takes)
     std::string gpu_base;       // gpu: the GPU preset the values not given come from
     std::vector<std::string> gpu_given;  // gpu: the parameters given as options (sim/gpu/gpu_parameters.hpp)
-    // gpu: RunControl::gpu_traffic_memory_limit, where a sweep's memory estimate leaves the run a share.
+    // gpu: RunControl::gpu_traffic_memory_limit, where the memory estimate leaves the run a share
+    // (MemoryEstimate::gpu_traffic_limit; run_gpu_model applies it).
     std::uint64_t gpu_traffic_memory_limit = 0;
 };
 

@@ -20,8 +20,8 @@
 // millisecond after that kernel starts. The buffer is 2 GiB, read from DRAM (the latency of a miss
 // while the chip's DRAM is busy, as when every SM of a launch's first wave reads from DRAM at
 // once), or with --stream-mib M a buffer of M MiB that the L2 holds (the latency of an L2 hit
-// while every SM reads from the L2). Both kernels note when they start
-// and end (%globaltimer), printed with the stream's bandwidth, so the overlap can be checked.
+// while every SM reads from the L2). Both kernels note when they start and end (%globaltimer),
+// printed with the stream's bandwidth, so the overlap can be checked.
 //
 // Writes OUTDIR/latencyprobe.csv (one row per case and load: case, index, cycles) and a summary on
 // stdout (per case: median, 10th and 90th percentile, and the median less the method's cost).
@@ -49,7 +49,6 @@ constexpr unsigned kMaxLines = 2048;  // per pass: the shared arrays hold kPasse
 
 enum class Load { global_cg, global_ca, none };
 
-// One thread follows the chain around the region kPasses times, timing each load.
 __device__ unsigned long long global_ns() {
     unsigned long long t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -64,6 +63,8 @@ struct Span {
 // A stream's first millisecond is its ramp: a chase beside it starts a millisecond after it.
 constexpr unsigned long long kRampNs = 1000000;
 
+// One thread follows the chain around the region kPasses times, timing each load; with `after`,
+// from kRampNs after that kernel noted its start.
 template <Load kind>
 __global__ void chase(const unsigned* region, unsigned lines, unsigned* latency_out, unsigned* sink,
                       Span* span, const Span* after) {
@@ -127,6 +128,7 @@ struct Options {
     int device = 0;
     unsigned loaded = 0;  // loads in flight a thread of the stream (0: no loaded case)
     unsigned stream_mib = 2048;  // the stream's buffer
+    bool stream_mib_given = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -146,6 +148,7 @@ Options parse(int argc, char** argv) {
         } else if (a == "--stream-mib") {
             if (v < 1 || v > 8192) throw std::invalid_argument("--stream-mib: 1..8192");
             o.stream_mib = static_cast<unsigned>(v);
+            o.stream_mib_given = true;
         } else if (a == "--loaded") {
             if (v != 1 && v != 2 && v != 4 && v != 8) throw std::invalid_argument("--loaded: 1, 2, 4 or 8");
             o.loaded = static_cast<unsigned>(v);
@@ -153,6 +156,7 @@ Options parse(int argc, char** argv) {
             throw std::invalid_argument("unknown option " + a);
         }
     }
+    if (o.stream_mib_given && !o.loaded) throw std::invalid_argument("--stream-mib: needs --loaded K");
     return o;
 }
 
@@ -191,15 +195,19 @@ int main(int argc, char** argv) try {
         std::vector<unsigned> cycles;
     };
     std::vector<Case> cases;
-    // One launch, two passes: the cases named for the first and for the second pass.
-    auto run = [&](auto kernel, const char* first, const char* second) {
-        kernel<<<1, 32>>>(region, o.lines, latency, sink, nullptr, nullptr);
-        gpubench::cuda_check_launch("chase");
-        GPUBENCH_CUDA(cudaDeviceSynchronize());
+    // A finished chase's two passes: the cases named for the first and for the second pass.
+    auto collect = [&](const char* first, const char* second) {
         std::vector<unsigned> out(kPasses * o.lines);
         GPUBENCH_CUDA(cudaMemcpy(out.data(), latency, out.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
         cases.push_back({first, std::vector<unsigned>(out.begin(), out.begin() + o.lines)});
         if (second) cases.push_back({second, std::vector<unsigned>(out.begin() + o.lines, out.end())});
+    };
+    // One launch, two passes.
+    auto run = [&](auto kernel, const char* first, const char* second) {
+        kernel<<<1, 32>>>(region, o.lines, latency, sink, nullptr, nullptr);
+        gpubench::cuda_check_launch("chase");
+        GPUBENCH_CUDA(cudaDeviceSynchronize());
+        collect(first, second);
     };
     run(chase<Load::none>, "clock", nullptr);
     scrub<<<1024, 256>>>(scrub_buffer, scrub_words);
@@ -237,10 +245,7 @@ int main(int argc, char** argv) try {
         chase<Load::global_cg><<<1, 32, 0, probe>>>(region, o.lines, latency, sink, spans + 1, spans);
         gpubench::cuda_check_launch("chase");
         GPUBENCH_CUDA(cudaDeviceSynchronize());
-        std::vector<unsigned> out(kPasses * o.lines);
-        GPUBENCH_CUDA(cudaMemcpy(out.data(), latency, out.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
-        cases.push_back({"dram_loaded", std::vector<unsigned>(out.begin(), out.begin() + o.lines)});
-        cases.push_back({"l2_loaded", std::vector<unsigned>(out.begin() + o.lines, out.end())});
+        collect("dram_loaded", "l2_loaded");
         Span host_spans[2];
         GPUBENCH_CUDA(cudaMemcpy(host_spans, spans, sizeof host_spans, cudaMemcpyDeviceToHost));
         const double stream_ms = (host_spans[0].end - host_spans[0].start) / 1e6;

@@ -15,8 +15,7 @@ struct GpuFootprint {
     std::uint64_t l1s = 0;         // every SM's L1 tags and replacement state; who filled each sector
     std::uint64_t l2 = 0;          // the L2's partitions and its request coalescer
     std::uint64_t run_state = 0;   // warp slots, the lock step's per-SM buffers, the dispatch plan, cycle timing
-    std::uint64_t l2_traffic = 0;  // the L1 misses buffered per chunk for the L2, at most (two chunks)
-    std::uint64_t fixed() const { return l1s + l2 + run_state; }
+    std::uint64_t l2_traffic = 0;  // the L1 misses buffered for the L2, at most (one chunk, or two on several threads)
 };
 
 // The footprint of a run of `spec` (null: a recorded launch, whose length the bound does not know)

@@ -239,10 +239,10 @@ private:
     // blocks wait: the SM is then parked (parked_[s], and queued for the next block when serial).
     void run_sm(std::uint32_t s, std::uint64_t start, std::uint64_t end, SmFrontEnd<L1Policy>& front,
                 std::size_t buffer) {
+        if (traffic_over_.load(std::memory_order_relaxed)) [[unlikely]]
+            return;  // the run stops (count_traffic)
         // The SM's next round and last issue are kept here and stored once at the end: their
         // neighbours in next_round_ and last_issue_ belong to SMs that other threads run.
-        if (traffic_over_.load(std::memory_order_relaxed)) [[unlikely]]
-            return;
         std::uint64_t next = next_round_[s], last_issue = last_issue_[s];
         std::uint64_t parked = kNotParked;
         L2EventList* events = &events_[buffer][static_cast<std::size_t>(s) * slices_];

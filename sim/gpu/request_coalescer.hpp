@@ -32,7 +32,7 @@ public:
         hit_window_ = hit_window;
         miss_window_ = miss_window;
         max_requesters_ = max_requesters;
-        enabled_ = (hit_window != 0 || miss_window != 0) && max_requesters > 1;
+        enabled_ = enabled_for(hit_window, miss_window, max_requesters);
         sets_.clear();
         requesters_.clear();
         if (!enabled_) return;
@@ -45,7 +45,7 @@ public:
     // The host memory reset() with these arguments allocates.
     static std::uint64_t footprint_bytes(std::uint32_t hit_window, std::uint32_t miss_window,
                                          std::uint32_t max_requesters, std::uint32_t sms, std::uint32_t keys = 1) {
-        if ((hit_window == 0 && miss_window == 0) || max_requesters <= 1) return 0;
+        if (!enabled_for(hit_window, miss_window, max_requesters)) return 0;
         keys = std::max<std::uint32_t>(1, keys);
         const std::uint64_t sets = sets_per_key(hit_window, miss_window, sms, keys) * keys;
         return host_block_bytes(sets * sizeof(Set)) + host_block_bytes(sets * kWays);
@@ -123,6 +123,9 @@ private:
         std::array<std::uint64_t, kWays> closes{};
         std::array<std::uint64_t, kWays> group{};
     };
+    static bool enabled_for(std::uint32_t hit_window, std::uint32_t miss_window, std::uint32_t max_requesters) {
+        return (hit_window != 0 || miss_window != 0) && max_requesters > 1;
+    }
     // Sets per key for `sms` SMs each opening about one entry a round, over `keys` keys.
     static std::uint64_t sets_per_key(std::uint32_t hit_window, std::uint32_t miss_window, std::uint32_t sms,
                                       std::uint32_t keys) {
