@@ -9,6 +9,7 @@
 #include "apps/common/option_choice.hpp"
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
+#include "apps/cachesim/sweep_progress.hpp"
 #include "traces/atomic_output.hpp"
 #include "traces/input_error.hpp"
 #include "viz/line_range.hpp"
@@ -46,7 +47,9 @@ po::options_description diagram_options() {
          ("time view: the miss-rate strip above the time axis: " +
           option_choices_help<viz::TimeDiagramStyle::Strip>(viz::kMissRateChoices)).c_str())
         ("memory-chart", po::value<std::string>()->default_value("auto"),
-         "time view: the memory chart of a GPU run (requests and sectors L1 -> L2 -> DRAM): auto (GPU runs) | off");
+         "time view: the memory chart of a GPU run (requests and sectors L1 -> L2 -> DRAM): auto (GPU runs) | off")
+        ("quiet,q", po::bool_switch(),
+         "no progress line (on a terminal, a run that takes over 2 s shows its share done and ETA on stderr)");
     return d;
 }
 
@@ -115,12 +118,19 @@ int run_diagram(int argc, char** argv) {
     const std::optional<std::uint64_t> steps = gpu ? std::nullopt : std::optional<std::uint64_t>(w ? w->items() : trace->steps);
     GpuResult gpu_run;  // the GPU model's own result: its steps are rounds (or measured requests)
     auto gpu_steps = [&] { return sim.gpu.timeline ? gpu_run.requests() : gpu_run.rounds; };
+    RunProgress progress(!(*vm)["quiet"].as<bool>());
     auto record = [&](viz::RecorderOptions rec) {
-        if (gpu && w) return viz::record_gpu_model(*w, sim.gpu, rec, {}, &gpu_run);
-        if (gpu) return viz::record_gpu_trace(sim.trace_path, sim.gpu, rec, {}, &gpu_run);
-        if (steps) rec.expected_steps = *steps;
-        auto source = make_source(sim);
-        return viz::record_thread_model(*source, sim.hierarchy, rec, w);
+        RunControl control;
+        control.progress = progress.callback();
+        viz::RecordedRun run = [&] {
+            if (gpu && w) return viz::record_gpu_model(*w, sim.gpu, rec, control, &gpu_run);
+            if (gpu) return viz::record_gpu_trace(sim.trace_path, sim.gpu, rec, control, &gpu_run);
+            if (steps) rec.expected_steps = *steps;
+            auto source = make_source(sim);
+            return viz::record_thread_model(*source, sim.hierarchy, rec, w, control);
+        }();
+        progress.finish();
+        return run;
     };
 
     viz::RecorderOptions rec;

@@ -10,6 +10,7 @@
 #include "apps/common/options.hpp"
 #include "apps/cachesim/report.hpp"
 #include "apps/cachesim/subcommands.hpp"
+#include "apps/cachesim/sweep_progress.hpp"
 #include "traces/input_error.hpp"
 #include "traces/atomic_output.hpp"
 #include "traces/warp_times.hpp"
@@ -55,6 +56,8 @@ po::options_description execution_options() {
         ("threads", po::value<std::uint32_t>()->default_value(0),
          "GPU model: threads that run the SMs of each chunk of rounds (0: one per core); the results "
          "do not depend on it")
+        ("quiet,q", po::bool_switch(),
+         "no progress line (on a terminal, a run that takes over 2 s shows its share done and ETA on stderr)")
         ("dry-run", po::bool_switch(),
          "check the options and the trace's format, print the memory estimate ('memory estimate: N bytes "
          "...') and exit without simulating");
@@ -163,8 +166,10 @@ int run_simulate(int argc, char** argv) {
         check_output_writable(warp_progress_path, "--warp-progress");
         sim.gpu.warp_progress = &warp_progress;
     }
+    RunProgress progress(!(*vm)["quiet"].as<bool>());
+    RunControl control;
+    control.progress = progress.callback();
     if (sim.model == ModelKind::gpu) {
-        RunControl control;
         control.threads = thread_count(*vm);
         run_gpu_model(sim, report, control);
         const char* unit = sim.gpu.timing == IssueTiming::cycles ? "cycle" : "round";
@@ -173,10 +178,10 @@ int run_simulate(int argc, char** argv) {
             write_file_atomically(warp_progress_path, warp_progress_csv(warp_progress, unit));
     } else {
         auto source = make_source(sim);
-        RunControl control;
         control.analysis_memory_limit = memory.analysis_limit();
         report.result = simulate_thread_model(*source, sim.hierarchy, control);
     }
+    progress.finish();
 
     std::ostringstream text;
     if (format == "json") text << to_json(report).dump(2) << "\n";

@@ -16,12 +16,18 @@ std::string format_duration(double seconds) {
     return buffer;
 }
 
-ProgressBar::ProgressBar(std::string label, std::uint64_t total, bool enabled)
-    : label_(std::move(label)), total_(total), enabled_(enabled && total > 0),
-      tty_(::isatty(STDERR_FILENO) == 1), start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
+ProgressBar::ProgressBar(std::string label, std::uint64_t total, bool enabled, ProgressStyle style)
+    : label_(std::move(label)), total_(total), style_(style), tty_(::isatty(STDERR_FILENO) == 1),
+      start_(std::chrono::steady_clock::now()), last_draw_(start_) {
+    enabled_ = enabled && total > 0 && (tty_ || !style_.terminal_only);
+}
 
 ProgressBar::~ProgressBar() {
-    if (tty_ && enabled_ && !finished_) std::fputc('\n', stderr);  // leave the cursor on a new line
+    if (tty_ && drawn_ && !finished_) std::fputc('\n', stderr);  // leave the cursor on a new line
+}
+
+bool ProgressBar::shown_yet() const {
+    return drawn_ || std::chrono::steady_clock::now() - start_ >= std::chrono::duration<double>(style_.delay_seconds);
 }
 
 void ProgressBar::update(std::uint64_t done) {
@@ -31,9 +37,10 @@ void ProgressBar::update(std::uint64_t done) {
 void ProgressBar::update(std::uint64_t done, double fraction) {
     if (!enabled_) return;
     std::lock_guard lock(mutex_);
+    if (finished_ || !shown_yet()) return;
     const auto now = std::chrono::steady_clock::now();
     if (tty_) {
-        if (now - last_draw_ < std::chrono::milliseconds(100) && done < total_) return;
+        if (drawn_ && now - last_draw_ < std::chrono::milliseconds(100) && done < total_) return;
     } else {
         if (done >= total_) return;  // finish() prints the last line
         const int decile = static_cast<int>(10 * fraction);
@@ -49,7 +56,7 @@ void ProgressBar::finish() {
     std::lock_guard lock(mutex_);
     if (finished_) return;
     finished_ = true;
-    draw(total_, 1.0, true);
+    if (shown_yet()) draw(total_, 1.0, true);
 }
 
 void ProgressBar::draw(std::uint64_t done, double fraction, bool final) {
@@ -61,9 +68,10 @@ void ProgressBar::draw(std::uint64_t done, double fraction, bool final) {
     bar.resize(kWidth, '.');
     std::string tail = final || fraction <= 0 ? "elapsed " + format_duration(elapsed)
                                               : "ETA " + format_duration(eta_seconds(elapsed, fraction));
-    std::fprintf(stderr, "%s%s [%s] %llu/%llu %3.0f%% %s%s", tty_ ? "\r" : "", label_.c_str(), bar.c_str(),
-                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_), 100 * fraction,
-                 tail.c_str(), tty_ && !final ? "   " : "\n");
+    const std::string counts = style_.counts ? std::to_string(done) + "/" + std::to_string(total_) + " " : "";
+    std::fprintf(stderr, "%s%s [%s] %s%3.0f%% %s%s", tty_ ? "\r" : "", label_.c_str(), bar.c_str(), counts.c_str(),
+                 100 * fraction, tail.c_str(), tty_ && !final ? "   " : "\n");
+    drawn_ = true;
     std::fflush(stderr);
 }
 
