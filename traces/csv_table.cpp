@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "traces/input_error.hpp"
+#include "traces/text_bom.hpp"
 
 namespace cachesim {
 
@@ -42,6 +43,7 @@ std::vector<std::string> split_csv_record(std::string_view line, const std::stri
 CsvTable parse_csv(std::string_view text, const std::string& source, std::string_view header_marker) {
     CsvTable table;
     table.source = source;
+    text = without_byte_order_mark(text);
     std::size_t line_number = 0;
     bool have_header = false;
     while (!text.empty()) {

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "traces/input_error.hpp"
+#include "traces/text_bom.hpp"
 
 namespace cachesim {
 
@@ -101,7 +102,7 @@ bool DinTraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
             line = std::string_view(start, end_ - begin_);  // a last line with no newline
             begin_ = end_;
         }
-        ++line_number_;
+        if (line_number_++ == 0) line = without_byte_order_mark(line);
         if (line.size() > kMaxLineBytes)
             throw InputError(in_->name() + ":" + std::to_string(line_number_) + ": line is longer than " +
                              std::to_string(kMaxLineBytes) + " bytes (is this a din text trace?)");

@@ -11,6 +11,7 @@
 
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
+#include "traces/text_bom.hpp"
 
 namespace cachesim {
 
@@ -292,8 +293,9 @@ std::string read_maybe_gzip(const std::string& path) {
 
 WarpTimeline read_warp_times(const std::string& path, const WorkloadSpec& workload, std::uint32_t block,
                              std::optional<std::uint32_t> launch) {
-    const std::string text = read_maybe_gzip(path);
-    const std::string_view header = std::string_view(text).substr(0, text.find('\n'));
+    const std::string raw = read_maybe_gzip(path);
+    const std::string_view text = without_byte_order_mark(raw);
+    const std::string_view header = text.substr(0, text.find('\n'));
     const bool progress = header.find("start_ns") == std::string_view::npos &&
                           (header.find(",t0,") != std::string_view::npos || header.ends_with(",t0"));
     return progress ? parse_warp_progress(text, path, workload, block, launch)

@@ -9,6 +9,7 @@
 #include "sim/text.hpp"
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
+#include "traces/text_bom.hpp"
 
 namespace cachesim::cli {
 
@@ -45,7 +46,7 @@ GpuDescription read_gpu_description(const std::string& path) {
         throw InputError(std::string("--config: ") + e.what());
     }
     GpuDescription d;
-    std::istringstream lines(text);
+    std::istringstream lines{std::string(without_byte_order_mark(text))};
     std::size_t number = 0;
     for (std::string line; std::getline(lines, line);) {
         ++number;

@@ -15,6 +15,7 @@
 #include "sim/gpu/gpu_presets.hpp"
 #include "sim/gpu/loop_issue_cost.hpp"
 #include "traces/input_error.hpp"
+#include "traces/text_bom.hpp"
 #include "traces/trace_format_reader.hpp"
 #include "traces/trace_input.hpp"
 #include "traces/workload_source.hpp"
@@ -207,7 +208,7 @@ std::string read_config_file(const std::string& path) {
                          " MiB; a config file holds 'name = value' lines");
     if (text.find('\0') != std::string::npos)
         throw InputError("--config: '" + path + "' holds NUL bytes; a config file holds 'name = value' lines");
-    return text;
+    return std::string(without_byte_order_mark(text));
 }
 
 }  // namespace
