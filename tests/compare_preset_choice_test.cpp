@@ -61,6 +61,9 @@ TEST(ComparePresetChoice, AGpuWithoutAPresetIsRefusedByName) {
     EXPECT_NE(c.run.err.find("'NVIDIA GeForce RTX 4090', which no preset describes; give --preset NAME"),
               std::string::npos)
         << c.run.err;
+    EXPECT_NE(c.run.err.find("or --config FILE with the description `gpubench --describe FILE` writes"),
+              std::string::npos)
+        << "the message names the way to describe a GPU no preset knows: " << c.run.err;
     // Given a preset, the same rows are simulated with it, and a note says whose GPU they are.
     const Compared given = compare(row("NVIDIA GeForce RTX 4090"), "--preset rtx2080s");
     ASSERT_EQ(given.run.exit_code, 0) << given.run.err;

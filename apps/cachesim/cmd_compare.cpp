@@ -416,7 +416,9 @@ std::string preset_for_rows(const std::vector<MeasuredRun>& rows) {
         const GpuPreset* p = find_gpu_preset_for_device(gpu);
         if (!p)
             throw InputError("the measured rows were taken on '" + gpu + "', which no preset describes; give "
-                             "--preset NAME to simulate them with one (" + gpu_preset_names() + ")");
+                             "--preset NAME to simulate them with one (" + gpu_preset_names() +
+                             "), or --config FILE with the description `gpubench --describe FILE` writes for "
+                             "that GPU (docs/gpu-model.md, \"Your own GPU\")");
         if (!chosen.empty() && p->name != chosen)
             throw InputError("the measured rows were taken on GPUs of different presets ('" + gpus.front() +
                              "': " + chosen + ", '" + gpu + "': " + p->name + "); compare one GPU at a time, or "
