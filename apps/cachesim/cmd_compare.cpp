@@ -618,7 +618,8 @@ int run_compare(int argc, char** argv) {
     if (described) {
         std::cerr << "compare: simulating with the GPU described in " << vm["config"].as<std::string>() << " ("
                   << (described->device.empty() ? "" : described->device + ": ") << "the " << preset_name
-                  << " preset with its " << described->overrides.size() << " parameters)\n";
+                  << " preset with its " << described->overrides.size()
+                  << (described->overrides.size() == 1 ? " parameter" : " parameters") << ")\n";
         // as with --preset: rows of another GPU are a test of how far the description transfers
         if (!described->device.empty())
             for (const std::string& gpu : gpus_of(measured))
