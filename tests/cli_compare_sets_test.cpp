@@ -103,7 +103,7 @@ TEST(CliCompareSets, EachSetAndVariantHasItsOwnTableAndSummary) {
     EXPECT_LT(extra_at, all_at);
     // each set's summary counts its own rows; the last counts all seven
     EXPECT_NE(o.find("3 runs:", training_at), std::string::npos);
-    EXPECT_LT(o.find("1 runs:", heldout_at), unroll_at);
+    EXPECT_LT(o.find("1 run:", heldout_at), unroll_at);
     EXPECT_LT(o.find("2 runs:", unroll_at), extra_at);
     EXPECT_NE(o.find("7 runs:", all_at), std::string::npos);
     EXPECT_NE(o.find("targets: L1 within 3 pp", all_at), std::string::npos);

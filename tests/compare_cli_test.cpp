@@ -135,7 +135,7 @@ TEST(CompareCli, SpreadFileReportsTheRunToRunRange) {
                                       (dir / "joined.csv").string() + "' --plot none --no-progress");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     // morton, block 1024: the model's L1 rate lies within 3 pp of the H200's range over its launches.
-    EXPECT_NE(r.out.find("run-to-run range (min..max over the profiled launches, 1 runs): L1 within 3 pp of it: 1/1"),
+    EXPECT_NE(r.out.find("run-to-run range (min..max over the profiled launches, 1 run): L1 within 3 pp of it: 1/1"),
               std::string::npos) << r.out;
     // The range columns carry the file's min and max.
     const test::CsvTable joined = test::CsvTable::from_file((dir / "joined.csv").string());

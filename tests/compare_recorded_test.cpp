@@ -135,7 +135,7 @@ TEST(CompareRecorded, BuiltinRowsAreSimulatedAsWithoutRecordedOnes) {
     const auto only = test::run_cachesim("compare --no-progress --where kernel=transpose_tiled --measured '" +
                                          (dir / "mixed.csv").string() + "'");
     ASSERT_EQ(only.exit_code, 0) << only.err;
-    EXPECT_NE(only.out.find("1 runs"), std::string::npos) << only.out;
+    EXPECT_NE(only.out.find("1 run:"), std::string::npos) << only.out;
     EXPECT_EQ(only.out.find("stencil 256x256"), std::string::npos) << only.out;
 }
 

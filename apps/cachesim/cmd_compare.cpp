@@ -116,7 +116,7 @@ void print_table(std::ostream& out, const std::vector<ComparedRun>& runs) {
 }
 
 void print_summary(std::ostream& out, const CompareSummary& s) {
-    out << "\n" << s.runs << " runs: L1 hit rate |error| mean " << fixed_text(s.l1_mean_abs_pp, 2) << " pp, worst "
+    out << "\n" << counted(s.runs, "run") << ": L1 hit rate |error| mean " << fixed_text(s.l1_mean_abs_pp, 2) << " pp, worst "
         << fixed_text(s.l1_worst_abs_pp, 2) << " pp, within 3 pp: " << s.l1_within_3pp << "/" << s.runs
         << "\n        L2 hit rate |error| mean " << fixed_text(s.l2_mean_abs_pp, 2) << " pp, worst "
         << fixed_text(s.l2_worst_abs_pp, 2) << " pp, within 5 pp: " << s.l2_within_5pp << "/" << s.runs
@@ -131,7 +131,7 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
         << s.other_runs_l1_within_3pp << "/" << (s.runs - s.timing_dependent_runs) << "\n";
     if (s.ranged_runs > 0)
         out << "        against the hardware's run-to-run range (min..max over the profiled launches, "
-            << s.ranged_runs << " runs): L1 within 3 pp of it: " << s.l1_within_3pp_of_range << "/" << s.ranged_runs
+            << counted(s.ranged_runs, "run") << "): L1 within 3 pp of it: " << s.l1_within_3pp_of_range << "/" << s.ranged_runs
             << ", L2 within 5 pp of it: " << s.l2_within_5pp_of_range << "/" << s.ranged_runs << "\n";
     if (s.best_groups > 0)
         out << "        best schedule of a group (highest hit rate) is the hardware's best: L1 " << s.l1_best_same << "/"
@@ -618,8 +618,7 @@ int run_compare(int argc, char** argv) {
     if (described) {
         std::cerr << "compare: simulating with the GPU described in " << vm["config"].as<std::string>() << " ("
                   << (described->device.empty() ? "" : described->device + ": ") << "the " << preset_name
-                  << " preset with its " << described->overrides.size()
-                  << (described->overrides.size() == 1 ? " parameter" : " parameters") << ")\n";
+                  << " preset with its " << counted(described->overrides.size(), "parameter") << ")\n";
         // as with --preset: rows of another GPU are a test of how far the description transfers
         if (!described->device.empty())
             for (const std::string& gpu : gpus_of(measured))

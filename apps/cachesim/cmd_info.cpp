@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "apps/common/options.hpp"
+#include "apps/cachesim/number_text.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"
@@ -91,7 +92,7 @@ int run_info(int argc, char** argv) {
         std::cout << "bytes per access:  " << std::fixed << std::setprecision(3)
                   << static_cast<double>(source.file_bytes()) / h.accesses << "\n";
     if (h.launch)
-        std::cout << "launch:            " << h.launch->describe() << " (" << h.launch->blocks() << " blocks of "
+        std::cout << "launch:            " << h.launch->describe() << " (" << counted(h.launch->blocks(), "block") << " of "
                   << h.launch->threads_per_block() << " threads)\n";
     if (h.loop) std::cout << "loop:              " << h.loop->describe() << "\n";
     std::cout << "workload:          "
@@ -107,7 +108,7 @@ int run_info(int argc, char** argv) {
     }
     if (vm["verify"].as<bool>()) {
         const VerifyCounts counts = read_everything(path, source);
-        std::cout << "verified:          " << h.blocks << " blocks, checksums and records OK; "
+        std::cout << "verified:          " << counted(h.blocks, "block") << ", checksums and records OK; "
                   << counts.accesses - counts.writes << " reads, " << counts.writes << " writes, "
                   << counts.steps << " steps\n";
     }

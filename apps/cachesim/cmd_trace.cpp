@@ -4,6 +4,7 @@
 
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
+#include "apps/cachesim/number_text.hpp"
 #include "apps/cachesim/sweep_progress.hpp"
 #include "traces/accelsim_reader.hpp"
 #include "traces/input_error.hpp"
@@ -94,8 +95,8 @@ bool writes_to_stdout(const std::string& path) {
 int convert_accelsim_trace(const std::string& in, const std::string& out, int level) {
     const accelsim::TracegConversion c = accelsim::convert_traceg(in, out, level);
     const cst::TraceHeader& h = c.header;
-    std::cout << "wrote " << out << ": " << h.steps << " threads, " << h.accesses << " accesses in " << h.blocks
-              << " blocks, " << h.launch->describe() << ", " << h.arrays.size() << " address regions; kernel '"
+    std::cout << "wrote " << out << ": " << h.steps << " threads, " << h.accesses << " accesses in " << counted(h.blocks, "block")
+              << ", " << h.launch->describe() << ", " << h.arrays.size() << " address regions; kernel '"
               << c.kernel.name << "' (Accel-Sim tracer version " << c.kernel.tracer_version << ")\n  "
               << accelsim::describe(c.counts) << "\n  loop: " << c.loop.describe()
               << (c.loop.empty() ? "" : " (the GPU model's --issue-burst, --loop-limit and --loop-issue-cost auto)")
@@ -171,7 +172,7 @@ int run_trace(int argc, char** argv) {
     // With -o /dev/stdout the trace itself is on stdout: the summary must not be appended to it.
     std::ostream& summary = writes_to_stdout(out) ? std::cerr : std::cout;
     summary << "wrote " << out << ": " << done.steps << (done.launch ? " threads x " : " steps x ")
-            << done.accesses_per_step << " = " << done.accesses << " accesses in " << done.blocks << " blocks";
+            << done.accesses_per_step << " = " << done.accesses << " accesses in " << counted(done.blocks, "block");
     if (done.launch) summary << ", " << done.launch->describe();
     if (backend == "host" || backend == "cuda") summary << " (Thrust, " << backend << " backend)";
     summary << "\n";

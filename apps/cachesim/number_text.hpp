@@ -14,4 +14,9 @@ inline std::string fixed_text(double value, int decimals) {
     return buffer;
 }
 
+// "1 block", "3 blocks": a count with its noun, singular for one.
+inline std::string counted(unsigned long long count, const std::string& noun) {
+    return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 }  // namespace cachesim::cli

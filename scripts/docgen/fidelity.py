@@ -14,7 +14,7 @@ COMPARE_CMD = ("cachesim compare --measured tests/data/h200/fidelity_stencil_spr
 def gen_compare_summary():
     with open(os.path.join(ROOT, H200, "compare.txt")) as f:
         text = f.read().splitlines()
-    start = next(i for i, l in enumerate(text) if re.match(r"^\d+ runs:", l))
+    start = next(i for i, l in enumerate(text) if re.match(r"^\d+ runs?:", l))
     summary = [l for l in text[start:] if l.strip()]
     return (note("the summary of `tests/data/h200/compare.txt`, written by `{}` (`scripts/make_docs.sh --all` re-runs it)".format(COMPARE_CMD))
             + "\n```\n" + "\n".join(summary) + "\n```\n")

@@ -152,7 +152,7 @@ def report_section(path, title):
             if line.startswith("== "):
                 inside = line == "== {} ==".format(title)
                 continue
-            if inside and (line.startswith("        ") or re.match(r"^\d+ runs: ", line)):
+            if inside and (line.startswith("        ") or re.match(r"^\d+ runs?: ", line)):
                 lines.append(line)
     if not lines:
         raise SystemExit("make_docs: no section '{}' in {}".format(title, path))
