@@ -102,4 +102,16 @@ TEST(CliMisreportedErrors, InfoVerifyFindsAddressesOutsideTheirArray) {
     EXPECT_NE(r.err.find("outside array 'A'"), std::string::npos) << r.err;
 }
 
+// The GPU model's caches have 32 B sectors. A line set shorter, by hand or by a thread-model
+// preset, used to fail on a sector size the user never gave; the message now names the line's
+// option (and the preset that set it) and the way out, which runs.
+TEST(CliMisreportedErrors, AGpuLineShorterThanItsSectorsNamesTheLine) {
+    expect_usage_error("simulate --preset thesis-matmul --model gpu",
+                       "--l1-line 16 is shorter than the GPU model's 32 B sectors (--preset thesis-matmul sets it");
+    expect_usage_error("simulate --model gpu --size 64x64 --l2-line 16",
+                       "--l2-line 16 is shorter than the GPU model's 32 B sectors; give --l2-sector 16");
+    const auto r = run_cachesim("simulate --preset thesis-matmul --model gpu --l1-sector 16");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 }  // namespace

@@ -289,6 +289,19 @@ GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint3
         if (cache == &g.l1) g.l1_auto = false;
         o.gpu_given.push_back(std::string(level) + "-size");
     }
+    // The GPU presets' caches have 32 B sectors; a line set shorter (by hand, or by a thread-model
+    // preset such as thesis-matmul's 16 B) needs sectors to match, and the message says which.
+    for (const auto& [level, cache] : {std::pair{"l1", &g.l1}, std::pair{"l2", &g.l2}}) {
+        const std::string line_key = std::string(level) + "-line", sector_key = std::string(level) + "-sector";
+        if (cache->sector_bytes <= cache->line_bytes || !given(vm, line_key) || given(vm, sector_key)) continue;
+        std::string why = "--" + line_key + " " + std::to_string(cache->line_bytes) + " is shorter than the GPU model's " +
+                          std::to_string(cache->sector_bytes) + " B sectors";
+        if (const Preset* bundle = find_preset(o.preset))
+            for (const auto& [key, value] : bundle->options)
+                if (key == line_key) why += " (--preset " + o.preset + " sets it, for the thread model's one cache)";
+        throw InputError("--model gpu: " + why + "; give --" + sector_key + " " + std::to_string(cache->line_bytes) +
+                         " (or less) with it, or leave the lines to a GPU preset (--preset h200, ...)");
+    }
     if (vm["l1-write"].as<std::string>() != "through")
         throw InputError("--model gpu: the L1 is write-through without allocation (--l1-write through)");
     if (vm["l2-write"].as<std::string>() != "back")
