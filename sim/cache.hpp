@@ -1,19 +1,32 @@
 #pragma once
 // One cache level with a compile-time replacement policy. Tags are stored flat, indexed
 // set * ways + way (as in ChampSim); an empty way holds kEmptyTag. Lines may be sectored:
-// each way keeps a valid and a dirty bit per sector.
+// each way keeps a valid and a dirty bit per sector. Sets of more than kIndexAboveWays ways (a
+// fully associative cache of thousands of lines) find their line through a hash index and their
+// first empty way through a bitmap instead of scanning every way on each lookup.
 #include <array>
 #include <bit>
 #include <cstdint>
 #include <vector>
 
+#include "sim/empty_ways.hpp"
 #include "sim/geometry.hpp"
 #include "sim/policies/policy.hpp"
 #include "sim/set_scan.hpp"
+#include "sim/slot_index.hpp"
 
 namespace cachesim {
 
-inline constexpr std::uint64_t kEmptyTag = ~0ull;
+inline constexpr std::uint64_t kEmptyTag = SlotIndex::kNoLine;
+// Sets of more than this many ways are indexed (above; Cache<LruPolicy> likewise).
+inline constexpr std::uint32_t kIndexAboveWays = 32;
+inline bool indexed_sets(const CacheGeometry& g) { return g.ways > kIndexAboveWays && g.lines < SlotIndex::kAbsent; }
+// Host memory an indexed cache keeps beyond its tags, sector bits and policy state: the index
+// (and, for the generic cache, the empty-way bitmap; LRU's links instead, as large or smaller).
+inline std::uint64_t index_bytes(const CacheGeometry& g) {
+    if (!indexed_sets(g)) return 0;
+    return SlotIndex::capacity_for(g.lines) * SlotIndex::kEntryBytes + g.lines * 2 * sizeof(std::uint32_t);
+}
 
 // Small enough to come back in a register: the lines a lookup evicted stay in the cache
 // (evicted_line(i), evicted_dirty(i)) until its next lookup.
@@ -48,10 +61,14 @@ public:
     Cache() = default;
     Cache(const CacheGeometry& g, std::uint64_t seed,
           const std::vector<std::uint64_t>* next_use = nullptr)
-        : geometry_(g), indexer_(g.sets), sectored_(g.sectors_per_line > 1) {
+        : geometry_(g), indexer_(g.sets), sectored_(g.sectors_per_line > 1), indexed_(indexed_sets(g)) {
         tags_.assign(g.lines, kEmptyTag);
         sectors_.assign(g.lines, SectorBits{});
         policy_.reset(PolicyContext{g.sets, g.ways, seed, next_use});
+        if (indexed_) {
+            index_.reset(g.lines);
+            empty_ways_.reset(g.sets, g.ways);
+        }
     }
 
     const CacheGeometry& geometry() const { return geometry_; }
@@ -85,7 +102,7 @@ public:
         const std::uint32_t sector_bit = 1u << sector;
         const std::uint32_t set = indexer_(line);
         const std::size_t base = static_cast<std::size_t>(set) * geometry_.ways;
-        const WayMatch match = find_way(&tags_[base], line);
+        const WayMatch match = indexed_ ? find_way_indexed(set, base, line, allocate) : find_way(&tags_[base], line);
         if (match.way != kNoWay) {
             const std::uint32_t way = match.way;
             SectorBits& bits = sectors_[base + way];
@@ -110,6 +127,10 @@ public:
         }
         tags_[base + way] = line;
         sectors_[base + way] = SectorBits{sector_bit, is_write ? sector_bit : 0u};
+        if (indexed_) {
+            index_.insert(line, static_cast<std::uint32_t>(base + way));
+            empty_ways_.fill(set, way);
+        }
         policy_.on_fill(set, way, now);
         remember(line, base + way);
         return out;
@@ -117,6 +138,10 @@ public:
 
     // True when the sector is resident (no statistics or replacement state change).
     bool contains(std::uint64_t line, std::uint32_t sector = 0) const {
+        if (indexed_) {
+            const std::uint32_t slot = index_.find(line);
+            return slot != SlotIndex::kAbsent && ((sectors_[slot].valid >> sector) & 1u);
+        }
         const std::size_t base = static_cast<std::size_t>(indexer_(line)) * geometry_.ways;
         for (std::uint32_t way = 0; way < geometry_.ways; ++way)
             if (tags_[base + way] == line) return (sectors_[base + way].valid >> sector) & 1u;
@@ -132,6 +157,7 @@ public:
 
 private:
     static constexpr std::uint32_t kNoWay = ~0u;
+    static_assert(EmptyWays::kNone == kNoWay);
     struct WayMatch {
         std::uint32_t way = kNoWay;        // the way holding the line
         std::uint32_t empty_way = kNoWay;  // the first empty way
@@ -152,6 +178,15 @@ private:
         return m;
     }
 
+    // The same for an indexed set; the first empty way only where a miss will fill one.
+    WayMatch find_way_indexed(std::uint32_t set, std::size_t base, std::uint64_t line, bool allocate) const {
+        WayMatch m;
+        const std::uint32_t slot = index_.find(line);
+        if (slot != SlotIndex::kAbsent) m.way = static_cast<std::uint32_t>(slot - base);
+        else if (allocate) m.empty_way = empty_ways_.first(set);  // (EmptyWays::kNone is kNoWay)
+        return m;
+    }
+
     struct SectorBits {
         std::uint32_t valid = 0;
         std::uint32_t dirty = 0;
@@ -167,6 +202,10 @@ private:
         if (tags_[slot] == kEmptyTag) return;
         record_eviction(out, tags_[slot], sectors_[slot].dirty);
         if (tags_[slot] == last_line_) last_line_ = kEmptyTag;
+        if (indexed_) {
+            index_.erase(tags_[slot]);
+            empty_ways_.empty(set, way);
+        }
         tags_[slot] = kEmptyTag;
         sectors_[slot] = SectorBits{};
         policy_.on_invalidate(set, way);
@@ -181,6 +220,10 @@ private:
     std::size_t last_slot_ = 0;
     std::vector<std::uint64_t> tags_;
     std::vector<SectorBits> sectors_;
+    // Sets of many ways (indexed_): line -> slot, and the empty ways.
+    bool indexed_ = false;
+    SlotIndex index_;
+    EmptyWays empty_ways_;
 };
 
 }  // namespace cachesim

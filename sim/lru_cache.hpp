@@ -5,6 +5,11 @@
 // a hit moves its line to the head, shifting only the lines that were more recent. No stamps and
 // no victim search: on random streams about twice as fast as the generic stamp-based cache. Every
 // LRU level of the thread model uses it; the generic template remains for the other policies.
+//
+// Sets of more than kIndexAboveWays ways (cache.hpp: a fully associative cache of thousands of lines, the
+// default associativity at any size) would pay a scan of every way on each lookup and a shift of
+// every more recent line on each hit. They find their line through a hash index instead and keep
+// the recency order as a circular doubly linked list: O(1) a lookup whatever the ways.
 #include "sim/cache.hpp"
 #include "sim/policies/lru.hpp"
 #include "sim/set_scan.hpp"
@@ -17,11 +22,24 @@ public:
     Cache() = default;
     Cache(const CacheGeometry& g, std::uint64_t /*seed*/,
           const std::vector<std::uint64_t>* /*next_use*/ = nullptr)
-        : geometry_(g), indexer_(g.sets), sectored_(g.sectors_per_line > 1) {
+        : geometry_(g), indexer_(g.sets), sectored_(g.sectors_per_line > 1), indexed_(indexed_sets(g)) {
         tags_.assign(g.lines, kEmptyTag);
         bits_.assign(g.lines, 0);
         head_.assign(g.sets, 0);
+        if (indexed_) {
+            index_.reset(g.lines);
+            // Each set's ways in a circle, in way order, so the first misses fill the ways
+            // backwards from the last, as the ring does.
+            prev_.resize(g.lines);
+            next_.resize(g.lines);
+            for (std::size_t slot = 0; slot < g.lines; ++slot) {
+                const std::uint32_t way = static_cast<std::uint32_t>(slot % g.ways);
+                next_[slot] = way + 1 == g.ways ? 0 : way + 1;
+                prev_[slot] = way == 0 ? g.ways - 1 : way - 1;
+            }
+        }
     }
+
 
     const CacheGeometry& geometry() const { return geometry_; }
     std::uint64_t lookups() const { return now_; }
@@ -43,6 +61,10 @@ public:
     }
 
     bool contains(std::uint64_t line, std::uint32_t sector = 0) const {
+        if (indexed_) {
+            const std::uint32_t slot = index_.find(line);
+            return slot != SlotIndex::kAbsent && ((bits_[slot] >> sector) & 1u);
+        }
         const std::size_t base = static_cast<std::size_t>(indexer_(line)) * geometry_.ways;
         for (std::uint32_t p = 0; p < geometry_.ways; ++p)
             if (tags_[base + p] == line) return (bits_[base + p] >> sector) & 1u;
@@ -60,6 +82,7 @@ private:
     // tenth of a random u64 replay, where nearly every access reaches the set in both levels.
     [[gnu::always_inline]] LookupOutcome access_set(std::uint64_t line, std::uint32_t sector_bit,
                                                     bool is_write, bool allocate) {
+        if (indexed_) return access_indexed(line, sector_bit, is_write, allocate);
         LookupOutcome out;
         ++now_;
         const std::uint32_t ways = geometry_.ways;
@@ -100,6 +123,58 @@ private:
         return out;
     }
 
+    // The same lookup for a set of many ways: the line's slot from the index, the least recent way
+    // just before the head in the set's circular list.
+    LookupOutcome access_indexed(std::uint64_t line, std::uint32_t sector_bit, bool is_write, bool allocate) {
+        LookupOutcome out;
+        ++now_;
+        const std::uint32_t set = indexer_(line);
+        const std::size_t base = static_cast<std::size_t>(set) * geometry_.ways;
+        const std::uint32_t found = index_.find(line);
+        if (found != SlotIndex::kAbsent) {
+            out.line_present = true;
+            out.hit = !sectored_ || (bits_[found] & sector_bit) != 0;
+            if (out.hit || allocate) {
+                bits_[found] |= sector_bit | ((is_write && allocate) ? dirty_bit(sector_bit) : 0);
+                make_most_recent(set, base, static_cast<std::uint32_t>(found - base));
+                remember(line, found);
+            }
+            return out;
+        }
+        if (!allocate) return out;
+        const std::uint32_t way = prev_[base + head_[set]];  // least recent (or empty)
+        const std::size_t slot = base + way;
+        if (tags_[slot] != kEmptyTag) {
+            if (tags_[slot] == last_line_) last_line_ = kEmptyTag;
+            index_.erase(tags_[slot]);
+            record_eviction(out, tags_[slot], static_cast<std::uint32_t>(bits_[slot] >> 32));
+        }
+        tags_[slot] = line;
+        bits_[slot] = sector_bit | (is_write ? dirty_bit(sector_bit) : 0);
+        index_.insert(line, static_cast<std::uint32_t>(slot));
+        head_[set] = way;  // the least recent sits just before the head: a rotation makes it the most recent
+        remember(line, slot);
+        return out;
+    }
+
+    // Moves `way` of the set to the front of its circular recency list.
+    void make_most_recent(std::uint32_t set, std::size_t base, std::uint32_t way) {
+        const std::uint32_t head = head_[set];
+        if (way == head) return;
+        std::uint32_t* prev = &prev_[base];
+        std::uint32_t* next = &next_[base];
+        if (way != prev[head]) {  // (the least recent needs only the rotation below)
+            next[prev[way]] = next[way];
+            prev[next[way]] = prev[way];
+            const std::uint32_t tail = prev[head];
+            prev[way] = tail;
+            next[way] = head;
+            next[tail] = way;
+            prev[head] = way;
+        }
+        head_[set] = way;
+    }
+
     static std::uint64_t dirty_bit(std::uint32_t sector_bit) {
         return static_cast<std::uint64_t>(sector_bit) << 32;
     }
@@ -117,6 +192,11 @@ private:
     std::vector<std::uint64_t> tags_;
     std::vector<std::uint64_t> bits_;  // valid sectors in the low 32 bits, dirty in the high 32
     std::vector<std::uint32_t> head_;  // per set: the most recent way
+    // Sets of many ways (indexed_): line -> slot, and per slot the ways before and after it in
+    // its set's recency order.
+    bool indexed_ = false;
+    SlotIndex index_;
+    std::vector<std::uint32_t> prev_, next_;
 };
 
 }  // namespace cachesim

@@ -1,7 +1,8 @@
 #pragma once
-// The two scans every miss pays for: which ways of a set hold a tag (and which are empty), and
-// which way has the smallest stamp. Branch-free masks; SSE4.1 where available (x86-64-v2),
-// plain loops elsewhere. On random streams these scans are most of the simulator's time.
+// The scans of a set's ways: which hold a tag (and which are empty), where a tag is, and OPT's
+// furthest next use. Branch-free masks; SSE4.1 where available (x86-64-v2), plain loops
+// elsewhere. On random streams these scans are most of the simulator's time; sets of many ways
+// are indexed instead (sim/cache.hpp).
 #include <cstdint>
 
 #if defined(__SSE4_1__)
@@ -34,38 +35,6 @@ struct TagMasks {
         m.empty |= static_cast<std::uint64_t>(tags[w] == empty_tag) << w;
     }
     return m;
-}
-
-// Index of the smallest stamp, the first on ties.
-[[gnu::always_inline]] inline std::uint32_t index_of_min(const std::uint32_t* stamps, std::uint32_t n) {
-    std::uint32_t w = 0;
-    std::uint32_t smallest = stamps[0];
-#if defined(__SSE4_1__)
-    if (n >= 4) {
-        __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(stamps));
-        for (w = 4; w + 4 <= n; w += 4)
-            m = _mm_min_epu32(m, _mm_loadu_si128(reinterpret_cast<const __m128i*>(stamps + w)));
-        m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0x4E));
-        m = _mm_min_epu32(m, _mm_shuffle_epi32(m, 0xB1));
-        smallest = static_cast<std::uint32_t>(_mm_cvtsi128_si32(m));
-    }
-#endif
-    for (; w < n; ++w) smallest = stamps[w] < smallest ? stamps[w] : smallest;
-    for (std::uint32_t base = 0; base < n; base += 64) {
-        const std::uint32_t count = n - base < 64 ? n - base : 64;
-        std::uint64_t equal = 0;
-        std::uint32_t i = 0;
-#if defined(__SSE4_1__)
-        const __m128i wanted = _mm_set1_epi32(static_cast<int>(smallest));
-        for (; i + 4 <= count; i += 4) {
-            const __m128i s = _mm_loadu_si128(reinterpret_cast<const __m128i*>(stamps + base + i));
-            equal |= static_cast<std::uint64_t>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(s, wanted)))) << i;
-        }
-#endif
-        for (; i < count; ++i) equal |= static_cast<std::uint64_t>(stamps[base + i] == smallest) << i;
-        if (equal) return base + static_cast<std::uint32_t>(__builtin_ctzll(equal));
-    }
-    return 0;
 }
 
 // Position of the first tags[p] == value for p < n, or n. Early exit: in a recency-ordered set the

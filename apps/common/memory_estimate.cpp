@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "sim/geometry.hpp"
+#include "sim/cache.hpp"
 #include "sim/saturating.hpp"
 #include "sim/gpu/gpu_footprint.hpp"
 #include "traces/input_error.hpp"
@@ -20,7 +21,8 @@ constexpr std::uint64_t kMiB = 1ull << 20;
 // The program itself (about 8 MiB resident), its 1 MiB input block and access batches.
 constexpr std::uint64_t kFixedBytes = 24 * kMiB;
 // Per cache line: its tag, its sector bits and at most 8 bytes of replacement state (OPT's next
-// use; LRU, FIFO, PLRU and random keep less); per set: LRU's most recent way.
+// use; LRU, FIFO, PLRU and random keep less); per set: LRU's most recent way. A cache with sets
+// of many ways adds its line index (index_bytes, sim/cache.hpp).
 constexpr std::uint64_t kBytesPerCacheLine = 24, kBytesPerSet = 4;
 // OPT, per lookup: the recorded stream (a doubling vector, up to 16 bytes) turned into the
 // next-use table in place, and the map from line to next use (up to 32 bytes a distinct line).
@@ -37,8 +39,10 @@ std::uint64_t cache_bytes(const CacheConfig& c) {
     if (!c.enabled()) return 0;
     const GeometryResult g = make_geometry(c);
     if (!g.geometry) return 0;  // validate() reports it
-    return saturating_add(saturating_mul(g.geometry->lines, kBytesPerCacheLine),
-                          saturating_mul(g.geometry->sets, kBytesPerSet));
+    const std::uint64_t index = index_bytes(*g.geometry);
+    return saturating_add(saturating_add(saturating_mul(g.geometry->lines, kBytesPerCacheLine),
+                                         saturating_mul(g.geometry->sets, kBytesPerSet)),
+                          index);
 }
 
 std::uint32_t sector_bytes(const CacheConfig& c) { return c.sector_bytes ? c.sector_bytes : c.line_bytes; }

@@ -8,8 +8,6 @@
 // The cache fills invalid ways itself before asking for a victim. `now` is the cache's own
 // lookup counter, which Belady's OPT uses to find the next use of the line.
 #include <cstdint>
-#include <algorithm>
-#include <utility>
 #include <vector>
 
 namespace cachesim {
@@ -28,18 +26,5 @@ struct PolicyContext {
 };
 
 inline constexpr std::uint64_t kNeverUsedAgain = ~0ull;
-
-// 32-bit stamps keep a set's recency in one host cache line; when the clock wraps, each set's
-// stamps are replaced by their ranks (1..ways), which keeps every order, and the clock resumes.
-inline void renumber_stamps(std::vector<std::uint32_t>& stamps, std::uint32_t ways,
-                            std::uint32_t& clock) {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> order(ways);
-    for (std::size_t base = 0; base < stamps.size(); base += ways) {
-        for (std::uint32_t w = 0; w < ways; ++w) order[w] = {stamps[base + w], w};
-        std::sort(order.begin(), order.end());
-        for (std::uint32_t r = 0; r < ways; ++r) stamps[base + order[r].second] = r + 1;
-    }
-    clock = ways + 1;
-}
 
 }  // namespace cachesim

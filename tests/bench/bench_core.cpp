@@ -1,5 +1,6 @@
 // Core simulator speed: 10-million-access u64 traces through L1 32 KiB 8-way 64 B LRU +
-// L2 1 MiB 16-way 64 B LRU, and the 4096 x 4096 9x9 stencil in the thread model. Simulation loop
+// L2 1 MiB 16-way 64 B LRU, fully associative caches, and the 4096 x 4096 9x9 stencil in the
+// thread model. Simulation loop
 // only: traces are generated in memory first, as the peers' figures are for their loops alone.
 #include <benchmark/benchmark.h>
 
@@ -100,6 +101,47 @@ void BM_TextbookBaseline(benchmark::State& state) {
     state.counters["accesses/s"] = benchmark::Counter(static_cast<double>(accesses), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_TextbookBaseline)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// Fully associative caches, the default associativity at any size: one L1 of 512 or 4096 lines of
+// 64 B (32 or 256 KiB), on the first million accesses of the mix trace, per policy, beside the
+// textbook list-based model on the same accesses (whose lookups walk the whole list on a miss).
+constexpr std::size_t kFullyAssociativeAccesses = 1'000'000;
+constexpr std::uint64_t kFullyAssociativeLines[] = {512, 4096};
+
+void BM_FullyAssociative(benchmark::State& state) {
+    const std::uint64_t lines = kFullyAssociativeLines[state.range(0)];
+    const auto policy = static_cast<PolicyKind>(state.range(1));
+    state.SetLabel(std::to_string(lines) + " lines " + std::string(policy_name(policy)));
+    std::vector<std::uint64_t> trace = make_trace(2);
+    trace.resize(kFullyAssociativeAccesses);
+    VectorSource source(std::move(trace));
+    HierarchyConfig h;
+    h.l1 = {"L1", lines * 64, 64, 0, 0, policy, WritePolicy::write_back_allocate};
+    h.l2 = {"L2", 0, 64, 0, 0, PolicyKind::lru, WritePolicy::write_back_allocate};
+    h.analysis = false;
+    run(state, source, h);
+}
+BENCHMARK(BM_FullyAssociative)
+    ->ArgsProduct({{0, 1},
+                   {static_cast<long>(PolicyKind::lru), static_cast<long>(PolicyKind::fifo),
+                    static_cast<long>(PolicyKind::plru), static_cast<long>(PolicyKind::random)}})
+    ->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_TextbookFullyAssociative(benchmark::State& state) {
+    const std::uint64_t lines = kFullyAssociativeLines[state.range(0)];
+    state.SetLabel(std::to_string(lines) + " lines lru (textbook lists)");
+    std::vector<std::uint64_t> trace = make_trace(2);
+    trace.resize(kFullyAssociativeAccesses);
+    std::uint64_t accesses = 0;
+    for (auto _ : state) {
+        test::TextbookCache l1(lines * 64, 64, lines, nullptr);
+        for (std::uint64_t a : trace) l1.access(a, false);
+        accesses += trace.size();
+        state.counters["l1_miss_rate"] = static_cast<double>(l1.misses) / static_cast<double>(trace.size());
+    }
+    state.counters["accesses/s"] = benchmark::Counter(static_cast<double>(accesses), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_TextbookFullyAssociative)->DenseRange(0, 1)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // 1.36 billion thread-level accesses; a realistic L1 (128 KiB, 4-way... 128 B lines) + L2.
 void BM_Stencil4096(benchmark::State& state) {
