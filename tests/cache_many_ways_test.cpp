@@ -1,13 +1,12 @@
 // The thread model's caches with sets of many ways (more than kIndexAboveWays), which find lines
 // through a hash index and empty ways through a bitmap instead of scanning the set: every lookup's
 // outcome equals that of a plain cache written here that scans its ways and asks the same policy,
-// for each policy; and FIFO, whose victims follow a queue of fills, against a list kept here, at
-// few ways and at many.
+// for each policy; and FIFO, whose victims follow a queue of fills, against a list of fills
+// (tests/list_cache_reference.hpp), at few ways and at many.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstdint>
-#include <list>
 #include <random>
 #include <vector>
 
@@ -15,15 +14,12 @@
 #include "sim/policies/fifo.hpp"
 #include "sim/policies/plru.hpp"
 #include "sim/policies/random.hpp"
+#include "tests/list_cache_reference.hpp"
 
 namespace cachesim {
 namespace {
 
-struct Outcome {
-    bool hit = false, line_present = false;
-    std::vector<std::uint64_t> evicted;
-    std::uint32_t written_back = 0;
-};
+using test::ReferenceOutcome;
 
 // The cache's contract, by scanning: a hit sets the sector (and its dirty bit for an allocating
 // store); a miss that allocates fills the lowest empty way, or else empties the ways the policy
@@ -34,8 +30,8 @@ public:
     ScanCache(const CacheGeometry& g, std::uint64_t seed) : g_(g), tags_(g.lines, kEmptyTag), valid_(g.lines), dirty_(g.lines) {
         policy_.reset(PolicyContext{g.sets, g.ways, seed, nullptr});
     }
-    Outcome access(std::uint64_t line, std::uint32_t sector, bool is_write, bool allocate) {
-        Outcome out;
+    ReferenceOutcome access(std::uint64_t line, std::uint32_t sector, bool is_write, bool allocate) {
+        ReferenceOutcome out;
         const std::uint64_t now = now_++;
         const std::uint32_t set = static_cast<std::uint32_t>(line % g_.sets);
         const std::size_t base = static_cast<std::size_t>(set) * g_.ways;
@@ -122,7 +118,7 @@ void expect_same_outcomes(const CacheGeometry& g, Reference& reference, std::uin
         const std::uint32_t sector = static_cast<std::uint32_t>(rng() % g.sectors_per_line);
         const bool is_write = rng() % 5 == 0, allocate = rng() % 10 != 0;
         const LookupOutcome got = cache.access(line, sector, is_write, allocate);
-        const Outcome want = reference.access(line, sector, is_write, allocate);
+        const ReferenceOutcome want = reference.access(line, sector, is_write, allocate);
         ASSERT_EQ(got.hit, want.hit) << "access " << i << ", line " << line;
         ASSERT_EQ(got.line_present, want.line_present) << "access " << i;
         ASSERT_EQ(got.evicted_count, want.evicted.size()) << "access " << i;
@@ -168,52 +164,11 @@ TEST(CacheManyWays, Random4MatchesAScan) {
 }
 
 // FIFO by a list of each set's lines in fill order, independent of the policy's queue.
-class ListFifo {
-public:
-    ListFifo(std::uint32_t sets, std::uint32_t ways) : ways_(ways), lists_(sets) {}
-    Outcome access(std::uint64_t line, std::uint32_t sector, bool is_write, bool allocate) {
-        Outcome out;
-        std::list<Line>& list = lists_[line % lists_.size()];
-        const std::uint32_t bit = 1u << sector;
-        for (Line& l : list) {
-            if (l.line != line) continue;
-            out.line_present = true;
-            out.hit = (l.valid & bit) != 0;
-            if (out.hit || allocate) {
-                l.valid |= bit;
-                if (is_write && allocate) l.dirty |= bit;
-            }
-            return out;
-        }
-        if (!allocate) return out;
-        if (list.size() == ways_) {
-            out.evicted.push_back(list.front().line);
-            out.written_back = static_cast<std::uint32_t>(std::popcount(list.front().dirty));
-            list.pop_front();
-        }
-        list.push_back(Line{line, bit, is_write ? bit : 0u});
-        return out;
-    }
-    bool contains(std::uint64_t line, std::uint32_t sector) const {
-        for (const Line& l : lists_[line % lists_.size()])
-            if (l.line == line) return (l.valid >> sector) & 1u;
-        return false;
-    }
-
-private:
-    struct Line {
-        std::uint64_t line;
-        std::uint32_t valid, dirty;
-    };
-    std::uint32_t ways_;
-    std::vector<std::list<Line>> lists_;
-};
-
 TEST(CacheManyWays, FifoEvictsInFillOrderAtAnyAssociativity) {
     for (const auto& [lines, ways] : std::vector<std::pair<std::uint64_t, std::uint32_t>>{
              {64, 4}, {96, 3}, {64, 0}, {2048, 0}, {5 * 40, 40}}) {
         const CacheGeometry g = geometry(lines, ways, 32, 0, PolicyKind::fifo);
-        ListFifo reference(g.sets, g.ways);
+        test::ListCache reference(g.sets, g.ways, test::ListCache::Order::fifo);
         expect_same_outcomes<FifoPolicy>(g, reference, 3 * lines, static_cast<std::uint32_t>(lines + ways));
     }
 }

@@ -1,73 +1,19 @@
 // LRU with sets of many ways (more than kIndexAboveWays: a fully associative
 // cache of thousands of lines, the default associativity at any size), which finds lines through
 // a hash index and keeps its recency order in linked lists: every lookup's outcome equals that of
-// a plain list-based LRU written here, on streams with reuse, sectors, stores and no-allocate
+// a plain list-based LRU (tests/list_cache_reference.hpp), on streams with reuse, sectors, stores and no-allocate
 // lookups, and on a hand-worked sequence.
 #include <gtest/gtest.h>
 
-#include <bit>
 #include <cstdint>
-#include <list>
 #include <random>
-#include <unordered_map>
 #include <vector>
 
-#include "sim/lru_cache.hpp"
-#include "tests/policy_test_util.hpp"
+#include "sim/cache.hpp"
+#include "tests/list_cache_reference.hpp"
 
 namespace cachesim {
 namespace {
-
-// The reference: per set a list, most recent first, of lines with their valid and dirty sectors.
-class ListLru {
-public:
-    struct Outcome {
-        bool hit = false, line_present = false;
-        bool evicted = false;
-        std::uint64_t evicted_line = 0;
-        std::uint32_t written_back = 0;
-    };
-    ListLru(std::uint32_t sets, std::uint32_t ways) : sets_(sets), ways_(ways), lists_(sets) {}
-
-    Outcome access(std::uint64_t line, std::uint32_t sector, bool is_write, bool allocate) {
-        Outcome out;
-        std::list<Line>& list = lists_[line % sets_];
-        const std::uint32_t bit = 1u << sector;
-        for (auto it = list.begin(); it != list.end(); ++it) {
-            if (it->line != line) continue;
-            out.line_present = true;
-            out.hit = (it->valid & bit) != 0;
-            if (out.hit || allocate) {
-                it->valid |= bit;
-                if (is_write && allocate) it->dirty |= bit;
-                list.splice(list.begin(), list, it);
-            }
-            return out;
-        }
-        if (!allocate) return out;
-        if (list.size() == ways_) {
-            out.evicted = true;
-            out.evicted_line = list.back().line;
-            out.written_back = static_cast<std::uint32_t>(std::popcount(list.back().dirty));
-            list.pop_back();
-        }
-        list.push_front(Line{line, bit, is_write ? bit : 0u});
-        return out;
-    }
-    bool contains(std::uint64_t line, std::uint32_t sector) const {
-        for (const Line& l : lists_[line % sets_])
-            if (l.line == line) return (l.valid >> sector) & 1u;
-        return false;
-    }
-
-private:
-    struct Line {
-        std::uint64_t line;
-        std::uint32_t valid, dirty;
-    };
-    std::uint32_t sets_, ways_;
-    std::vector<std::list<Line>> lists_;
-};
 
 CacheGeometry geometry(std::uint64_t lines, std::uint32_t ways, std::uint32_t line_bytes, std::uint32_t sector_bytes) {
     CacheConfig c;
@@ -85,7 +31,7 @@ CacheGeometry geometry(std::uint64_t lines, std::uint32_t ways, std::uint32_t li
 void expect_same_as_reference(const CacheGeometry& g, std::uint64_t footprint, std::uint32_t seed) {
     ASSERT_TRUE(indexed_sets(g)) << g.ways << " ways";
     Cache<LruPolicy> cache(g, 1);
-    ListLru reference(g.sets, g.ways);
+    test::ListCache reference(g.sets, g.ways, test::ListCache::Order::lru);
     std::mt19937_64 rng(seed);
     std::uint64_t centre = 0, line = 0;
     for (int i = 0; i < 100000; ++i) {
@@ -102,12 +48,12 @@ void expect_same_as_reference(const CacheGeometry& g, std::uint64_t footprint, s
         const bool is_write = rng() % 5 == 0;
         const bool allocate = rng() % 10 != 0;
         const LookupOutcome got = cache.access(line, sector, is_write, allocate);
-        const ListLru::Outcome want = reference.access(line, sector, is_write, allocate);
+        const test::ReferenceOutcome want = reference.access(line, sector, is_write, allocate);
         ASSERT_EQ(got.hit, want.hit) << "access " << i << ", line " << line;
         ASSERT_EQ(got.line_present, want.line_present) << "access " << i;
-        ASSERT_EQ(got.evicted_count, want.evicted ? 1u : 0u) << "access " << i;
-        if (want.evicted) {
-            ASSERT_EQ(cache.evicted_line(0), want.evicted_line) << "access " << i;
+        ASSERT_EQ(got.evicted_count, want.evicted.size()) << "access " << i;
+        if (!want.evicted.empty()) {
+            ASSERT_EQ(cache.evicted_line(0), want.evicted[0]) << "access " << i;
         }
         ASSERT_EQ(got.written_back_sectors, want.written_back) << "access " << i;
         if (i % 97 == 0) {
