@@ -95,45 +95,8 @@ public:
         return access_set(line, sector, is_write, allocate);
     }
 
-    [[gnu::noinline]] LookupOutcome access_set(std::uint64_t line, std::uint32_t sector,
-                                               bool is_write, bool allocate) {
-        LookupOutcome out;
-        const std::uint64_t now = now_++;
-        const std::uint32_t sector_bit = 1u << sector;
-        const std::uint32_t set = indexer_(line);
-        const std::size_t base = static_cast<std::size_t>(set) * geometry_.ways;
-        const WayMatch match = indexed_ ? find_way_indexed(set, base, line, allocate) : find_way(&tags_[base], line);
-        if (match.way != kNoWay) {
-            const std::uint32_t way = match.way;
-            SectorBits& bits = sectors_[base + way];
-            out.line_present = true;
-            out.hit = !sectored_ || (bits.valid & sector_bit) != 0;
-            if (out.hit || allocate) {
-                bits.valid |= sector_bit;
-                if (is_write && allocate) bits.dirty |= sector_bit;
-                policy_.on_hit(set, way, now);
-                remember(line, base + way);
-            }
-            return out;
-        }
-        const std::uint32_t empty_way = match.empty_way;
-        if (!allocate) return out;
-        std::uint32_t way = empty_way;  // fill empty ways before asking the policy
-        if (way == kNoWay) {
-            const Victim victim = policy_.victim(set, now);
-            for (std::uint32_t w = victim.first_way; w < victim.first_way + victim.count; ++w)
-                evict(set, w, out);
-            way = victim.first_way;
-        }
-        tags_[base + way] = line;
-        sectors_[base + way] = SectorBits{sector_bit, is_write ? sector_bit : 0u};
-        if (indexed_) {
-            index_.insert(line, static_cast<std::uint32_t>(base + way));
-            empty_ways_.fill(set, way);
-        }
-        policy_.on_fill(set, way, now);
-        remember(line, base + way);
-        return out;
+    LookupOutcome access_set(std::uint64_t line, std::uint32_t sector, bool is_write, bool allocate) {
+        return indexed_ ? lookup<true>(line, sector, is_write, allocate) : lookup<false>(line, sector, is_write, allocate);
     }
 
     // True when the sector is resident (no statistics or replacement state change).
@@ -156,6 +119,51 @@ public:
     }
 
 private:
+    // A lookup that reaches the set; Indexed: the set's lines are found through the index (one
+    // instantiation each, so the scanning one carries nothing of the index).
+    template <bool Indexed>
+    [[gnu::noinline]] LookupOutcome lookup(std::uint64_t line, std::uint32_t sector, bool is_write, bool allocate) {
+        LookupOutcome out;
+        const std::uint64_t now = now_++;
+        const std::uint32_t sector_bit = 1u << sector;
+        const std::uint32_t set = indexer_(line);
+        const std::size_t base = static_cast<std::size_t>(set) * geometry_.ways;
+        WayMatch match;
+        if constexpr (Indexed) match = find_way_indexed(set, base, line, allocate);
+        else match = find_way(&tags_[base], line);
+        if (match.way != kNoWay) {
+            const std::uint32_t way = match.way;
+            SectorBits& bits = sectors_[base + way];
+            out.line_present = true;
+            out.hit = !sectored_ || (bits.valid & sector_bit) != 0;
+            if (out.hit || allocate) {
+                bits.valid |= sector_bit;
+                if (is_write && allocate) bits.dirty |= sector_bit;
+                policy_.on_hit(set, way, now);
+                remember(line, base + way);
+            }
+            return out;
+        }
+        const std::uint32_t empty_way = match.empty_way;
+        if (!allocate) return out;
+        std::uint32_t way = empty_way;  // fill empty ways before asking the policy
+        if (way == kNoWay) {
+            const Victim victim = policy_.victim(set, now);
+            for (std::uint32_t w = victim.first_way; w < victim.first_way + victim.count; ++w)
+                evict<Indexed>(set, w, out);
+            way = victim.first_way;
+        }
+        tags_[base + way] = line;
+        sectors_[base + way] = SectorBits{sector_bit, is_write ? sector_bit : 0u};
+        if constexpr (Indexed) {
+            index_.insert(line, static_cast<std::uint32_t>(base + way));
+            empty_ways_.fill(set, way);
+        }
+        policy_.on_fill(set, way, now);
+        remember(line, base + way);
+        return out;
+    }
+
     static constexpr std::uint32_t kNoWay = ~0u;
     static_assert(EmptyWays::kNone == kNoWay);
     struct WayMatch {
@@ -197,12 +205,13 @@ private:
         last_slot_ = slot;
     }
 
+    template <bool Indexed>
     void evict(std::uint32_t set, std::uint32_t way, LookupOutcome& out) {
         const std::size_t slot = static_cast<std::size_t>(set) * geometry_.ways + way;
         if (tags_[slot] == kEmptyTag) return;
         record_eviction(out, tags_[slot], sectors_[slot].dirty);
         if (tags_[slot] == last_line_) last_line_ = kEmptyTag;
-        if (indexed_) {
+        if constexpr (Indexed) {
             index_.erase(tags_[slot]);
             empty_ways_.empty(set, way);
         }
