@@ -6,10 +6,11 @@
 // no victim search: on random streams about twice as fast as the generic stamp-based cache. Every
 // LRU level of the thread model uses it; the generic template remains for the other policies.
 //
-// Sets of more than kIndexAboveWays ways (cache.hpp: a fully associative cache of thousands of lines, the
-// default associativity at any size) would pay a scan of every way on each lookup and a shift of
-// every more recent line on each hit. They find their line through a hash index instead and keep
-// the recency order as a circular doubly linked list: O(1) a lookup whatever the ways.
+// Sets of more than kIndexAboveWays ways (cache.hpp; a fully associative cache of thousands of
+// lines, the default associativity at any size) would pay a scan of every way on each lookup and
+// a shift of every more recent line on each hit. They find their line through a hash index
+// instead and keep the recency order as a circular doubly linked list: O(1) a lookup whatever
+// the ways.
 #include "sim/cache.hpp"
 #include "sim/policies/lru.hpp"
 #include "sim/set_scan.hpp"
@@ -39,7 +40,6 @@ public:
             }
         }
     }
-
 
     const CacheGeometry& geometry() const { return geometry_; }
     std::uint64_t lookups() const { return now_; }
@@ -125,7 +125,9 @@ private:
 
     // The same lookup for a set of many ways: the line's slot from the index, the least recent way
     // just before the head in the set's circular list.
-    LookupOutcome access_indexed(std::uint64_t line, std::uint32_t sector_bit, bool is_write, bool allocate) {
+    // (Out of line: the ring's lookup above is inlined into the level's and stays as small.)
+    [[gnu::noinline]] LookupOutcome access_indexed(std::uint64_t line, std::uint32_t sector_bit, bool is_write,
+                                                   bool allocate) {
         LookupOutcome out;
         ++now_;
         const std::uint32_t set = indexer_(line);
