@@ -13,7 +13,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSweep = "sweep -q -j 1 --size 160x160 --stencil 5x5 --l1-line 64 --l1-size 1K..1M*2";
+// Eleven configurations of about 100 ms each on one thread (16.6 million accesses each): the
+// first sweep still runs for about a second after it logs its first row.
+const std::string kSweep = "sweep -q -j 1 --size 800x800 --stencil 5x5 --l1-line 64 --l1-size 1K..1M*2";
 
 TEST(CliSweepLock, ASecondSweepIntoTheSameOutputIsRefused) {
     const fs::path dir = test::temp_dir() / "lock";

@@ -104,8 +104,9 @@ TEST(CliSweepRecords, ANarrowerRerunKeepsTheEarlierRowsAndSaysSo) {
 TEST(CliSweepRecords, BadOutputOptionsFailBeforeTheFirstConfigurationRuns) {
     const fs::path dir = test::fresh_dir(test::temp_dir() / "early");
     const fs::path csv = dir / "out.csv";
-    // A sweep that would take long: a failure only after it ran would show as a partial log.
-    const std::string slow = "sweep -q --size 160x160 --stencil 5x5 --l1-size 1K..128K*2 -o '" + csv.string() + "'";
+    // A sweep that would take about a second (eight configurations of 16.6 million accesses): a
+    // failure only after some of it ran would show as a partial log.
+    const std::string slow = "sweep -q --size 800x800 --stencil 5x5 --l1-size 1K..128K*2 -o '" + csv.string() + "'";
     struct Case {
         std::string options, message;
     };
