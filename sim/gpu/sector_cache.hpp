@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/cache.hpp"
+#include "sim/empty_ways.hpp"
 #include "sim/gpu/host_line_allocator.hpp"
 #include "sim/gpu/set_index.hpp"
 #include "sim/slot_index.hpp"
@@ -57,7 +58,7 @@ template <class Policy>
 class SectorCache {
 public:
     static constexpr std::uint32_t kNone = ~0u;
-    static constexpr std::uint32_t kIndexAboveWays = 32;
+    static_assert(EmptyWays::kNone == kNone);
 
     SectorCache() = default;
     SectorCache(const CacheGeometry& g, std::uint64_t seed, SetIndex index = SetIndex::mod) { reset(g, seed, index); }
@@ -66,10 +67,8 @@ public:
     // with many ways, and the replacement state of any GPU policy (list_policies.hpp: a link of 8
     // bytes per line, an order and list ends per set; PLRU, FIFO and random keep less).
     static std::uint64_t footprint_bytes(const CacheGeometry& g) {
-        const std::uint64_t words_per_set = (g.ways + 63) / 64;
         std::uint64_t bytes = 3 * host_block_bytes(g.lines * sizeof(std::uint64_t)) +
-                              host_block_bytes(g.sets * words_per_set * sizeof(std::uint64_t)) +
-                              host_block_bytes(g.sets * sizeof(std::uint32_t));
+                              EmptyWays::footprint_bytes(g.sets, g.ways);
         if (g.ways > kIndexAboveWays) bytes += host_block_bytes(SlotIndex::capacity_for(g.lines) * SlotIndex::kEntryBytes);
         return bytes + host_block_bytes(g.lines * 8) + 3 * host_block_bytes(g.sets * 16);
     }
@@ -82,11 +81,7 @@ public:
         tags_.assign(g.lines, kEmptyTag);
         valid_.assign(g.lines, 0);
         dirty_.assign(g.lines, 0);
-        words_per_set_ = (g.ways + 63) / 64;
-        empty_.assign(static_cast<std::size_t>(g.sets) * words_per_set_, 0);
-        empty_count_.assign(g.sets, 0);
-        for (std::uint32_t set = 0; set < g.sets; ++set)
-            for (std::uint32_t w = 0; w < g.ways; ++w) mark_empty(set, w, true);
+        empty_ways_.reset(g.sets, g.ways);
         indexed_ = g.ways > kIndexAboveWays;
         if (indexed_) index_.reset(g.lines);
         for (Recent& r : recent_) r = Recent{};
@@ -155,7 +150,7 @@ public:
     std::uint32_t insert(std::uint64_t line, std::uint32_t set, std::uint64_t sectors, std::uint64_t dirty_sectors,
                          SectorEviction& out) {
         out.count = 0;
-        std::uint32_t way = first_empty(set);
+        std::uint32_t way = empty_ways_.first(set);
         if (way == kNone) {
             const Victim v = policy_.victim(set, now_);
             for (std::uint32_t w = v.first_way; w < v.first_way + v.count; ++w) evict(set, w, out);
@@ -165,7 +160,7 @@ public:
         tags_[slot] = line;
         valid_[slot] = sectors;
         dirty_[slot] = dirty_sectors;
-        mark_empty(set, way, false);
+        empty_ways_.fill(set, way);
         if (indexed_) {
             index_.insert(line, slot);
             remember(line, slot);
@@ -191,19 +186,6 @@ private:
         if constexpr (kPolicySetLocal) return 0;
         else return now_++;
     }
-    void mark_empty(std::uint32_t set, std::uint32_t way, bool empty) {
-        std::uint64_t& word = empty_[static_cast<std::size_t>(set) * words_per_set_ + way / 64];
-        const std::uint64_t bit = 1ull << (way % 64);
-        if (((word & bit) != 0) != empty) empty_count_[set] += empty ? 1 : -1;
-        word = empty ? (word | bit) : (word & ~bit);
-    }
-    std::uint32_t first_empty(std::uint32_t set) const {
-        if (empty_count_[set] == 0) return kNone;  // a full set (the L1's bitmap is 31 words)
-        const std::uint64_t* words = &empty_[static_cast<std::size_t>(set) * words_per_set_];
-        for (std::uint32_t i = 0; i < words_per_set_; ++i)
-            if (words[i]) return i * 64 + static_cast<std::uint32_t>(__builtin_ctzll(words[i]));
-        return kNone;
-    }
     void evict(std::uint32_t set, std::uint32_t way, SectorEviction& out) {
         const std::uint32_t slot = set * g_.ways + way;
         if (tags_[slot] == kEmptyTag) return;
@@ -217,7 +199,7 @@ private:
         tags_[slot] = kEmptyTag;
         valid_[slot] = 0;
         dirty_[slot] = 0;
-        mark_empty(set, way, true);
+        empty_ways_.empty(set, way);
         policy_.on_invalidate(set, way);
     }
 
@@ -250,9 +232,7 @@ private:
     std::uint64_t now_ = 0;
     HostVector<std::uint64_t> tags_;  // a set's ways scanned together
     HostVector<std::uint64_t> valid_, dirty_;
-    HostVector<std::uint64_t> empty_;
-    HostVector<std::uint32_t> empty_count_;  // per set, its empty ways
-    std::uint32_t words_per_set_ = 1;
+    EmptyWays empty_ways_;  // (a full set, the rule once warm, costs one count: the L1's bitmap is 31 words)
     bool indexed_ = false;
     SlotIndex index_;
     // (written at every lookup: a host cache line of its own, apart from the neighbouring SMs'
