@@ -117,6 +117,23 @@ TEST(CliCompressedTrace, CorruptZstdIsAnError) {
     EXPECT_NE(r.err.find("zstd data"), std::string::npos) << r.err;
 }
 
+TEST(CliCompressedTrace, XzAndBzip2AreNamedNotParsed) {
+    // The magic numbers the formats begin with, then bytes no decoder is asked to read.
+    const std::string xz = write_file("t.din.xz", std::string("\xfd" "7zXZ", 5) + std::string(1, '\0') + "garbage");
+    const std::string bz2 = write_file("t.din.bz2", "BZh91AY&SYgarbage");
+    for (const auto& [path, tool] : {std::pair{xz, std::string("xz -dk")}, std::pair{bz2, std::string("bzip2 -dk")}}) {
+        const auto r = run_cachesim("simulate --trace '" + path + "'");
+        EXPECT_EQ(r.exit_code, 2) << r.out;
+        EXPECT_NE(r.err.find("compressed, which cachesim does not read"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(tool), std::string::npos) << r.err;
+    }
+    // An Accel-Sim trace, which is read by name, says the same.
+    const std::string traceg = write_file("kernel-1.traceg.xz", std::string("\xfd" "7zXZ", 5) + std::string(1, '\0'));
+    const auto r = run_cachesim("simulate --model gpu --trace '" + traceg + "' --trace-format traceg");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("xz-compressed"), std::string::npos) << r.err;
+}
+
 TEST(CliCompressedTrace, CompressedCstSaysToDecompress) {
     const std::string din = write_file("c.din", "0 10\n");
     const std::string cst = (temp_dir() / "c.cst").string();

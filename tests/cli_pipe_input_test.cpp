@@ -103,6 +103,17 @@ TEST(CliPipeInput, CstFromAPipeSaysItNeedsASeekableFile) {
     EXPECT_NE(info.err.find("seekable"), std::string::npos) << info.err;
 }
 
+TEST(CliPipeInput, CstRedirectedFromAFileReadsAsThatFile) {
+    const std::string cst = (temp_dir() / "redirected.cst").string();
+    ASSERT_EQ(run_shell("CACHESIM trace -q --size 16x16 --out '" + cst + "'").exit_code, 0);
+    const nlohmann::json from_file = json_of(run_shell("CACHESIM simulate -q --format json --trace '" + cst + "'"));
+    for (const std::string format : {"auto", "cst"}) {
+        const nlohmann::json redirected =
+            json_of(run_shell("CACHESIM simulate -q --format json --trace - --trace-format " + format + " < '" + cst + "'"));
+        EXPECT_EQ(redirected["levels"], from_file["levels"]) << format;
+    }
+}
+
 TEST(CliPipeInput, TraceConvertsAPipedDinIntoACstFile) {
     const std::string cst = (temp_dir() / "converted.cst").string();
     const auto r = run_shell(std::string(kTwoRecords) + " | CACHESIM trace --trace - --trace-format din --out '" + cst +

@@ -77,10 +77,13 @@ TEST(CliSweepResume, PartialLogOfAnInterruptedRunIsUsedThenRemoved) {
 TEST(CliSweepResume, AForeignFileIsNotOverwritten) {
     const std::string csv = (test::temp_dir() / "foreign.csv").string();
     std::ofstream(csv) << "name,value\na,1\n";
-    const auto r = run_cachesim(kBase + " -o " + csv);
-    EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("not a sweep result"), std::string::npos) << r.err;
-    EXPECT_EQ(test::read_file(csv), "name,value\na,1\n");
+    // --fresh discards a sweep's rows, not a file of another kind.
+    for (const std::string fresh : {"", " --fresh"}) {
+        const auto r = run_cachesim(kBase + fresh + " -o " + csv);
+        EXPECT_EQ(r.exit_code, 2) << fresh;
+        EXPECT_NE(r.err.find("not a sweep result"), std::string::npos) << r.err;
+        EXPECT_EQ(test::read_file(csv), "name,value\na,1\n");
+    }
 }
 
 }  // namespace

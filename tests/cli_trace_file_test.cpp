@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "tests/cli_util.hpp"
 
@@ -99,6 +100,43 @@ TEST(CliTraceFile, DamagedFilesExitTwoNamingTheOffset) {
     const auto missing = run_cachesim("info " + trace_path("missing.cst"));
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_NE(missing.err.find("no such file"), std::string::npos) << missing.err;
+}
+
+TEST(CliTraceFile, ALaunchTraceIsNotConvertedIntoOneWithoutItsLaunch) {
+    const std::string launch = trace_path("launch.cst"), copy = trace_path("launch_copy.cst");
+    ASSERT_EQ(run_cachesim("trace -q --size 16x16 -o " + launch).exit_code, 0);
+    const auto r = run_cachesim("trace -q --trace " + launch + " -o " + copy);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("drop the launch"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(copy));
+    // A plain (version 1) trace holds nothing to lose.
+    const std::string plain = trace_path("plain.cst");
+    ASSERT_EQ(run_cachesim("trace -q --size 16x16 --trace-version 1 -o " + plain).exit_code, 0);
+    EXPECT_EQ(run_cachesim("trace -q --trace " + plain + " -o " + copy).exit_code, 0);
+}
+
+TEST(CliTraceFile, WorkloadTraceOptionsDoNotApplyToAConvertedTrace) {
+    const std::string din = trace_path("one.din"), out = trace_path("never_converted.cst");
+    { std::ofstream(din) << "0 1000\n"; }
+    for (const std::string option : {"--trace-version 2", "--trace-version 1", "--block 64", "--backend generator"}) {
+        const auto r = run_cachesim("trace -q --trace " + din + " " + option + " -o " + out);
+        EXPECT_EQ(r.exit_code, 2) << option;
+        EXPECT_NE(r.err.find(option.substr(0, option.find(' ')) + " applies to workload traces"), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(out));
+    // --trace-format names a --trace's format: without one it applies to nothing.
+    const auto r = run_cachesim("simulate -q --trace-format u64");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--trace-format"), std::string::npos) << r.err;
+}
+
+TEST(CliTraceFile, ACstTraceIsReadAsOneWhateverItsName) {
+    const std::string named = trace_path("kernel-1.traceg");
+    ASSERT_EQ(run_cachesim("trace -q " + kWorkload + " -o " + named).exit_code, 0);
+    const auto by_name = run_cachesim("simulate --trace " + named + " " + kCaches);
+    const auto workload = run_cachesim("simulate " + kWorkload + " " + kCaches);
+    ASSERT_EQ(by_name.exit_code, 0) << by_name.err;
+    EXPECT_EQ(counters_of(by_name.out), counters_of(workload.out));
 }
 
 TEST(CliTraceFile, BadTraceOptionsExitTwoWithoutOutput) {

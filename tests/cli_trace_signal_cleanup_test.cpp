@@ -5,6 +5,9 @@
 
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 #include <filesystem>
 #include <fstream>
 
@@ -42,6 +45,55 @@ TEST(CliTraceSignalCleanup, SigintAndSigtermRemoveTheTemporary) {
         EXPECT_EQ(test::read_file(dir / "out.cst"), "old");
         EXPECT_EQ(test::files_in(dir), 1u);
     }
+}
+
+// An Accel-Sim trace of `blocks` blocks of 8 warps, each 40 loads to addresses of its own.
+void write_traceg(const fs::path& path, int blocks) {
+    std::ofstream out(path);
+    out << "-kernel name = big\n-kernel id = 1\n-grid dim = (" << blocks << ",1,1)\n-block dim = (256,1,1)\n"
+        << "-shmem base_addr = 0x7f0000000000\n-local mem base_addr = 0x7f1000000000\n-accelsim tracer version = 3\n\n";
+    char line[96];
+    for (int b = 0; b < blocks; ++b) {
+        out << "#BEGIN_TB\n\nthread block = " << b << ",0,0\n\n";
+        for (int w = 0; w < 8; ++w) {
+            out << "warp = " << w << "\ninsts = 41\n";
+            for (int i = 0; i < 40; ++i) {
+                std::snprintf(line, sizeof line, "%04x ffffffff 1 R2 LDG.E 1 R4 4 1 0x%x 4 \n", 0x10 + i * 16,
+                              0x10000000 + (b * 8 + w) * 128 + i * 0x100000);
+                out << line;
+            }
+            std::snprintf(line, sizeof line, "%04x ffffffff 0 EXIT 0 0 \n", 0x10 + 40 * 16);
+            out << line;
+        }
+        out << "\n#END_TB\n\n";
+    }
+}
+
+TEST(CliTraceSignalCleanup, AnInterruptedAccelSimReplayRemovesItsConversion) {
+    const fs::path dir = test::fresh_dir(test::temp_dir() / "traceg_signal");
+    const fs::path temp_root = test::fresh_dir(dir / "tmp");
+    write_traceg(dir / "kernel-1.traceg", 2000);
+    // The conversion goes to a directory of its own under TMPDIR, which the child inherits.
+    const char* saved = std::getenv("TMPDIR");
+    const std::string restore = saved ? saved : "";
+    ::setenv("TMPDIR", temp_root.c_str(), 1);
+    for (int signal_number : {SIGINT, SIGTERM}) {
+        test::BackgroundRun run("simulate -q --model gpu --trace '" + (dir / "kernel-1.traceg").string() + "'",
+                                (dir / "run.log").string());
+        const bool converting = run.wait_until([&] {
+            std::error_code ec;  // the directory may come and go while it is read
+            for (auto it = fs::recursive_directory_iterator(temp_root, ec); !ec && it != fs::recursive_directory_iterator();
+                 it.increment(ec))
+                if (it->is_regular_file(ec) && fs::file_size(it->path(), ec) > 0 && !ec) return true;
+            return false;
+        });
+        EXPECT_TRUE(converting) << "the replay ended before it could be interrupted";
+        run.signal(signal_number);
+        EXPECT_EQ(run.wait(), 128 + signal_number);
+        EXPECT_EQ(test::files_in(temp_root), 0u) << "signal " << signal_number;
+    }
+    if (saved) ::setenv("TMPDIR", restore.c_str(), 1);
+    else ::unsetenv("TMPDIR");
 }
 
 TEST(CliTraceSignalCleanup, TheNextWriteRemovesTemporariesOfDeadProcessesOnly) {

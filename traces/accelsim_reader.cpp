@@ -13,6 +13,7 @@
 
 #include "sim/text.hpp"
 #include "traces/input_error.hpp"
+#include "traces/output_cleanup.hpp"
 #include "traces/input_stream.hpp"
 #include "traces/trace_format_writer.hpp"
 
@@ -611,19 +612,24 @@ ConvertedTrace::ConvertedTrace(const std::string& traceg_path) : source_path_(tr
     if (!::mkdtemp(pattern.data())) throw InputError(traceg_path + ": cannot create a temporary directory to convert it");
     dir_ = pattern;
     path_ = (std::filesystem::path(dir_) / (std::filesystem::path(traceg_path).filename().string() + ".cst")).string();
+    dir_slot_ = output_cleanup::register_path(dir_);
+    path_slot_ = output_cleanup::register_path(path_);
     try {
         conversion_ = convert_traceg(traceg_path, path_);
     } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove_all(dir_, ignored);
+        remove_files();
         throw;
     }
 }
 
-ConvertedTrace::~ConvertedTrace() {
+void ConvertedTrace::remove_files() noexcept {
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);
+    output_cleanup::unregister(path_slot_);
+    output_cleanup::unregister(dir_slot_);
 }
+
+ConvertedTrace::~ConvertedTrace() { remove_files(); }
 
 std::string describe(const ImportCounts& c) {
     const std::uint64_t skipped = c.shared + c.local + c.constant + c.other_memory + c.non_memory;

@@ -137,8 +137,11 @@ public:
     const TracegConversion& conversion() const { return conversion_; }
 
 private:
+    void remove_files() noexcept;
+
     std::string source_path_, dir_, path_;
     TracegConversion conversion_;
+    int dir_slot_ = -1, path_slot_ = -1;  // output_cleanup: removed on SIGINT/SIGTERM too
 };
 
 // "3 LDG, 1 STG, ... " the conversion summary `cachesim trace` prints.

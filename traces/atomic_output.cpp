@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -275,6 +276,32 @@ void write_output_file(const std::string& path, std::string_view content) {
 bool is_replaced_file(const std::string& path) {
     const TargetKind kind = resolve(path).kind;
     return kind == TargetKind::regular || kind == TargetKind::absent;
+}
+
+void check_output_not_an_input(const std::string& path, const std::string& option,
+                               const std::vector<NamedInput>& inputs) {
+    struct stat out {};
+    if (path.empty() || path == "-" || ::stat(path.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return;
+    for (const NamedInput& input : inputs) {
+        struct stat in {};
+        if (input.path.empty() || input.path == "-" || ::stat(input.path.c_str(), &in) != 0) continue;
+        if (in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            throw InputError(option + " " + path + ": that is the file " + input.option + " reads (" + input.path +
+                             "); writing there would destroy it: give another output path");
+    }
+}
+
+void check_outputs_differ(const std::string& a, const std::string& option_a, const std::string& b,
+                          const std::string& option_b) {
+    if (a.empty() || b.empty()) return;
+    std::error_code ea, eb;
+    // Absolute first: a relative name of nothing yet would come back as it was given.
+    const std::filesystem::path pa = std::filesystem::weakly_canonical(std::filesystem::absolute(a, ea), ea),
+                                pb = std::filesystem::weakly_canonical(std::filesystem::absolute(b, eb), eb);
+    struct stat st {};
+    // A device or FIFO takes both writes in turn; only a file would lose the first.
+    if (ea || eb || pa != pb || (::stat(pa.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) return;
+    throw InputError(option_a + " " + a + " and " + option_b + " " + b + " are the same file: one would replace the other");
 }
 
 void check_output_writable(const std::string& path, const std::string& option) {

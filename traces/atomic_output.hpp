@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cachesim {
 
@@ -57,6 +58,23 @@ void write_output_file(const std::string& path, std::string_view content);
 // there: its directory exists and takes new files, or it is a special file open for writing.
 // Creates nothing that stays.
 void check_output_writable(const std::string& path, const std::string& option = "");
+
+// A file the run reads, with the option that names it ("--trace"), for the check below.
+struct NamedInput {
+    std::string path;
+    std::string option;
+};
+
+// Throws InputError naming both options when the output at `path` (given as `option`) is the same
+// file as one of `inputs`: replacing it would destroy what the run reads. Paths that do not
+// exist yet, and "-", match nothing.
+void check_output_not_an_input(const std::string& path, const std::string& option,
+                               const std::vector<NamedInput>& inputs);
+
+// Throws InputError when two outputs of one run (`a` given as `option_a`, `b` as `option_b`) name
+// the same file, existing or not: the second would replace the first.
+void check_outputs_differ(const std::string& a, const std::string& option_a, const std::string& b,
+                          const std::string& option_b);
 
 // Whether an output at `path` is a file that AtomicOutput replaces (a regular file, through
 // symlinks, or nothing yet) rather than one it writes through (a device, a FIFO, a descriptor).

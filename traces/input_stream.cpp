@@ -19,6 +19,18 @@ namespace {
 
 constexpr unsigned char kGzipMagic[2] = {0x1f, 0x8b};
 constexpr unsigned char kZstdMagic[4] = {0x28, 0xb5, 0x2f, 0xfd};
+// Compressions the reader does not decode, named so that their bytes are not parsed as a trace
+// (magic numbers long enough not to be taken for the first address of a u64 trace).
+struct UnreadCompression {
+    const char* name;
+    const char* decompress;
+    unsigned char magic[6];
+    std::size_t magic_size;
+};
+constexpr UnreadCompression kUnreadCompressions[] = {
+    {"xz", "xz -dk", {0xfd, '7', 'z', 'X', 'Z', 0x00}, 6},
+    {"bzip2", "bzip2 -dk", {'B', 'Z', 'h', '9'}, 4},  // the level digit of bzip2 -9, its default
+};
 // Below this, a plain read goes through the block buffer; above it, straight into the caller's.
 constexpr std::size_t kDirectReadBytes = std::size_t{64} << 10;
 
@@ -68,10 +80,14 @@ InputStream::InputStream(std::string path) : path_(std::move(path)) {
         file_bytes_ = static_cast<std::uint64_t>(st.st_size) - static_cast<std::uint64_t>(start_);
     }
     raw_.resize(kBlockBytes);
-    while (raw_end_ < sizeof kZstdMagic && fill_raw() > 0) {
+    while (raw_end_ < 6 && fill_raw() > 0) {
     }
     if (starts_with(raw_.data(), raw_end_, kGzipMagic, sizeof kGzipMagic)) compression_ = Compression::gzip;
     else if (starts_with(raw_.data(), raw_end_, kZstdMagic, sizeof kZstdMagic)) compression_ = Compression::zstd;
+    for (const UnreadCompression& c : kUnreadCompressions)
+        if (starts_with(raw_.data(), raw_end_, c.magic, c.magic_size))
+            fail(std::string("is ") + c.name + "-compressed, which cachesim does not read: decompress it (" +
+                 c.decompress + ") or compress it with gzip or zstd");
     start_decoder();
 }
 

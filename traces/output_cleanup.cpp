@@ -26,8 +26,11 @@ constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 extern "C" void remove_registered_and_reraise(int signal_number) {
     const int saved = errno;
+    // Files first, then the directories they were in (rmdir removes only an emptied one).
     for (Slot& slot : slots)
         if (slot.state.load(std::memory_order_acquire) == 2) ::unlink(slot.path);
+    for (Slot& slot : slots)
+        if (slot.state.load(std::memory_order_acquire) == 2) ::rmdir(slot.path);
     errno = saved;
     // SA_RESETHAND restored the default action; the signal is blocked until the handler returns,
     // then delivered again and ends the process as it would have without us.

@@ -1,6 +1,7 @@
 #pragma once
 // Temporary files that must not outlive the process: paths registered here are unlinked by a
-// handler of SIGINT, SIGTERM, SIGHUP and SIGPIPE (async-signal-safe: unlink only), which then
+// handler of SIGINT, SIGTERM, SIGHUP and SIGPIPE (async-signal-safe: unlink, then rmdir for a
+// registered directory once the files registered in it are gone), which then
 // re-raises the signal with its default action, so the exit status still says what killed us.
 // Handlers are installed on the first registration, and only for signals still at their
 // default disposition (a caller that ignores or handles one keeps its choice).

@@ -1,5 +1,7 @@
 #include "traces/trace_input.hpp"
 
+#include <cstring>
+#include <fstream>
 #include <mutex>
 
 #include "traces/input_error.hpp"
@@ -22,11 +24,23 @@ private:
     std::unique_ptr<InputStream> stream_;
 };
 
+namespace {
+
+// Whether the file at `path` begins as a cst trace does, whatever its name says.
+bool starts_with_cst_magic(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char head[sizeof cst::kMagic] = {};
+    return in.read(head, sizeof head) && std::memcmp(head, cst::kMagic, sizeof head) == 0;
+}
+
+}  // namespace
+
 std::string named_trace_format(const std::string& requested, const std::string& path) {
     if (requested != "auto" && requested != "cst" && requested != "din" && requested != "u64" && requested != "traceg")
         throw InputError("--trace-format: unknown trace format '" + requested + "' (expected auto, cst, din, u64 or traceg)");
     // Accel-Sim's kernel traces, plain or compressed (the input stream reads gzip and zstd)
-    if (requested == "auto" && (path.ends_with(".traceg") || path.ends_with(".traceg.gz") || path.ends_with(".traceg.zst")))
+    if (requested == "auto" && (path.ends_with(".traceg") || path.ends_with(".traceg.gz") || path.ends_with(".traceg.zst")) &&
+        !starts_with_cst_magic(path))
         return "traceg";
     return requested;
 }
@@ -35,8 +49,8 @@ TraceInput resolve_trace_input(const std::string& requested_format, const std::s
     const std::string requested = named_trace_format(requested_format, path);
     TraceInput input;
     input.path = path;
-    if (requested == "traceg") {  // read by its converter (accelsim::ConvertedTrace), not here
-        input.format = requested;
+    if (requested == "traceg") {
+        input.format = requested;  // read by its converter (accelsim::ConvertedTrace), not here
         return input;
     }
     auto stream = std::make_unique<InputStream>(path);
@@ -58,7 +72,9 @@ TraceInput resolve_trace_input(const std::string& requested_format, const std::s
             throw InputError(stream->name() + " is " + stream->kind() +
                              ": cst traces need a seekable file (the reader checks the end record before the "
                              "blocks); save it to a file and pass that path, or use the din or u64 format");
-        return input;  // the cst reader opens the path itself
+        // The cst reader opens the path itself: standard input redirected from a file is that file.
+        if (path == "-") input.path = "/dev/stdin";
+        return input;
     }
     input.pending = std::make_shared<PendingTraceStream>(std::move(stream));
     return input;

@@ -118,6 +118,17 @@ int run_simulate(int argc, char** argv) {
     if (format != "table" && format != "json" && format != "csv")
         throw InputError("--format: expected table, json or csv, not '" + format + "'");
 
+    // An output is checked before the run, not after it: writable, and not a file the run reads.
+    const std::vector<std::string> outputs = {"output", "warp-ends", "warp-progress"};
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        if (!vm->count(outputs[i])) continue;
+        const std::string path = (*vm)[outputs[i]].as<std::string>();
+        check_output_not_an_input(path, "--" + outputs[i], input_files(*vm));
+        check_output_writable(path, "--" + outputs[i]);
+        for (std::size_t j = 0; j < i; ++j)
+            if (vm->count(outputs[j]))
+                check_outputs_differ((*vm)[outputs[j]].as<std::string>(), "--" + outputs[j], path, "--" + outputs[i]);
+    }
     RunReport report;
     SimulationOptions sim = read_simulation_options(*vm);
     if ((*vm)["explain"].as<bool>()) {

@@ -161,8 +161,16 @@ int run_sweep(int argc, char** argv) {
     for (std::size_t i = 0; i < configs.size(); ++i) index_of.emplace(configs[i].key, i);
 
     // Every output is checked before the first configuration runs, not after hours of them.
-    if (!s.output.empty()) check_output_writable(s.output, "--output");
+    std::vector<NamedInput> traces;
+    for (const SimulationOptions& sim : sims)
+        if (!sim.trace_path.empty()) traces.push_back({sim.trace_shown(), "--trace"});
+    if (!s.output.empty()) {
+        check_output_not_an_input(s.output, "--output", traces);
+        check_output_writable(s.output, "--output");
+    }
+    check_outputs_differ(s.output, "--output", s.plot, "--plot");
     if (!s.plot.empty()) {
+        check_output_not_an_input(s.plot, "--plot", traces);
         check_output_writable(s.plot, "--plot");
         for (const SimulationOptions& sim : sims) {
             std::vector<bool> numeric;
@@ -173,6 +181,7 @@ int run_sweep(int argc, char** argv) {
     // Resuming, locking and keeping earlier rows apply to a file that is replaced; a FIFO or a
     // device is only written to.
     const bool resumable = !s.output.empty() && is_replaced_file(s.output);
+    if (resumable) check_sweep_output_replaceable(s.output);
 
     MpiSession mpi;
     std::unique_ptr<SweepLock> lock;

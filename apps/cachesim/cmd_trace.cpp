@@ -8,6 +8,7 @@
 #include "apps/cachesim/sweep_progress.hpp"
 #include "traces/accelsim_reader.hpp"
 #include "traces/input_error.hpp"
+#include "traces/trace_format_reader.hpp"
 #include "traces/trace_format_writer.hpp"
 #ifdef CACHESIM_HAVE_TRACEGEN
 #include "traces/trace_generation.hpp"
@@ -121,6 +122,7 @@ int run_trace(int argc, char** argv) {
     if (!vm) return 0;
     if (!vm->count("out")) throw InputError("--out FILE is required");
     const std::string out = (*vm)["out"].as<std::string>();
+    check_output_not_an_input(out, "--out", input_files(*vm));
     const int level = (*vm)["zstd-level"].as<int>();
     if (level < 1 || level > 19) throw InputError("--zstd-level must be between 1 and 19");
     if (vm->count("trace") && named_trace_format((*vm)["trace-format"].as<std::string>(),
@@ -131,6 +133,18 @@ int run_trace(int argc, char** argv) {
     po::variables_map workload_vm = *vm;
     workload_vm.erase("block");
     const SimulationOptions sim = read_simulation_options(workload_vm);
+    if (!sim.workload)
+        for (const char* key : {"trace-version", "block", "backend"})
+            if (given(*vm, key))
+                throw InputError(std::string("--") + key + " applies to workload traces; a converted --trace is " +
+                                 "written as version 1, as it was recorded");
+    if (sim.trace_cst) {
+        const cst::TraceFileSource input(sim.trace_path);
+        if (input.header().launch)
+            throw InputError(sim.trace_path + " is already a cst trace of a launch (version " +
+                             std::to_string(input.header().version) +
+                             "); converting it would keep its accesses but drop the launch: copy the file instead");
+    }
 
     auto source = make_source(sim);
     cst::TraceHeader header;

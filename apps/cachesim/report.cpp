@@ -182,9 +182,11 @@ void print_table(std::ostream& out, const RunReport& r, bool show_reuse) {
     const SimulationResult& res = r.result;
     out << "cachesim: " << subject(r) << "  (" << r.model << " model)\n";
     for (const auto& [key, value] : r.parameters) out << "  " << key << ": " << value << "\n";
-    out << "  " << with_commas(res.accesses) << " accesses (" << with_commas(res.reads) << " reads, "
-        << with_commas(res.writes) << " writes) in " << with_commas(res.steps)
-        << (r.workload ? " work items" : " records") << "\n\n";
+    // "1,024 accesses", "1 access": a count with its noun, singular for one.
+    const auto count = [](std::uint64_t n, const char* one, const char* many) { return with_commas(n) + " " + (n == 1 ? one : many); };
+    out << "  " << count(res.accesses, "access", "accesses") << " (" << count(res.reads, "read", "reads") << ", "
+        << count(res.writes, "write", "writes") << ") in "
+        << (r.workload ? count(res.steps, "work item", "work items") : count(res.steps, "record", "records")) << "\n\n";
     for (const LevelStats& s : res.levels) {
         out << s.name << ": " << level_description(config_of(r, s)) << "\n";
         out << "  reads      " << std::setw(15) << with_commas(s.reads) << "   hits " << std::setw(15)

@@ -205,6 +205,15 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text, std::ve
     return rows;
 }
 
+void check_sweep_output_replaceable(const std::string& output) {
+    std::error_code ec;
+    if (!fs::is_regular_file(output, ec)) return;
+    const auto rows = parse_csv(read_text(output));
+    if (!rows.empty() && (rows[0].empty() || rows[0][0] != kSweepKeyColumn))
+        throw InputError(output + ": exists but is not a sweep result (no '" + kSweepKeyColumn +
+                         "' column); remove it or choose another --output");
+}
+
 FinishedResults load_finished(const std::string& output, const ExpectedColumns& expected_columns) {
     FinishedResults finished;
     auto keep = [&](std::string key, SweepColumns columns, const std::string& where) {
@@ -218,10 +227,8 @@ FinishedResults load_finished(const std::string& output, const ExpectedColumns& 
         std::vector<std::size_t> lines;
         const auto rows = parse_csv(read_text(output), &lines);
         if (!rows.empty()) {
+            check_sweep_output_replaceable(output);
             const auto& header = rows[0];
-            if (header.empty() || header[0] != kSweepKeyColumn)
-                throw InputError(output + ": exists but is not a sweep result (no '" + kSweepKeyColumn +
-                                 "' column); remove it or choose another --output");
             for (std::size_t r = 1; r < rows.size(); ++r) {
                 const auto& row = rows[r];
                 const std::string where = output + " line " + std::to_string(lines[r]);

@@ -58,6 +58,11 @@ struct FinishedResults {
 using ExpectedColumns = std::function<std::vector<std::string>(const std::string& key)>;
 FinishedResults load_finished(const std::string& output, const ExpectedColumns& expected_columns = {});
 
+// Throws InputError unless `output` may be replaced by a sweep's CSV: absent, empty, not a
+// regular file, or a sweep result (its first column sweep_config). --fresh discards a sweep's
+// rows, never a file of another kind.
+void check_sweep_output_replaceable(const std::string& output);
+
 // Serialises results as JSON lines (key + columns), the partial-log and MPI wire format.
 std::string encode_results(const std::vector<std::pair<std::string, SweepColumns>>& results);
 // Decodes them; `source` names the text in messages ("FILE line N: ..."). With `torn_lines`, a

@@ -1,6 +1,9 @@
 #include "apps/common/cli_errors.hpp"
 
 #include <boost/program_options/errors.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <new>
 
@@ -24,6 +27,15 @@ public:
     }
 };
 
+// Whether everything written to standard output reached it; a report lost to a full disk or a
+// closed descriptor must not look like success. errno says why when it did not.
+bool standard_output_written() {
+    errno = 0;
+    std::cout.flush();
+    const bool streams = static_cast<bool>(std::cout);
+    return std::fflush(stdout) == 0 && !std::ferror(stdout) && streams;
+}
+
 }  // namespace
 
 std::string error_text(const std::exception& e) {
@@ -36,7 +48,14 @@ int guarded(std::string_view subcommand, const std::function<int()>& body) {
     std::string who = "cachesim ";
     who.append(subcommand).append(": error: ");
     try {
-        return body();
+        const int code = body();
+        if (!standard_output_written()) {
+            const int error = errno;
+            std::cerr << who << "writing standard output failed" << (error ? std::string(" (") + std::strerror(error) + ")" : "")
+                      << ": the output is incomplete\n";
+            return kExitUsage;
+        }
+        return code;
     } catch (const InputError& e) {
         std::cerr << who << e.what() << "\n";
     } catch (const SimulationError& e) {

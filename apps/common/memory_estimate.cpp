@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdio>
-#include <filesystem>
 #include <unistd.h>
 
 #include "sim/geometry.hpp"
@@ -11,7 +10,6 @@
 #include "sim/saturating.hpp"
 #include "sim/gpu/gpu_footprint.hpp"
 #include "traces/input_error.hpp"
-#include "traces/trace_format_reader.hpp"
 
 namespace cachesim::cli {
 
@@ -54,17 +52,25 @@ std::uint64_t tracker_bytes(std::uint64_t sectors, std::uint64_t runs) {
     return saturating_add(saturating_add(table, table / 2), saturating_add(sectors / 2, 64 << 10));
 }
 
-// Upper bound of a trace's accesses when its file says (a plain regular file or a cst header);
-// `fallback` otherwise.
-std::uint64_t trace_access_bound(const SimulationOptions& sim, std::uint64_t fallback) {
-    if (sim.trace_cst) return cst::TraceFileSource(sim.trace_path).header().accesses;
-    std::error_code ec;
-    if (sim.trace_path == "-" || !std::filesystem::is_regular_file(sim.trace_path, ec)) return fallback;
-    const std::uint64_t bytes = std::filesystem::file_size(sim.trace_path, ec);
-    if (ec) return fallback;
-    // A compressed file holds more records than its size says.
-    if (sim.trace_input.pending || !sim.trace_input.rewindable) return fallback;
-    return sim.trace_format == TraceFormat::u64 ? bytes / 8 : bytes / 4;  // "0 0\n": the shortest din record
+// The most sectors one access of `bytes` bytes can touch at `sector` bytes a sector (it may start
+// anywhere within one).
+std::uint64_t sectors_spanned(std::uint64_t bytes, std::uint32_t sector) {
+    return bytes <= 1 ? 1 : (bytes - 2) / sector + 2;
+}
+
+// The most lookups any level makes for one access of `bytes` bytes: the L1 looks up the sectors
+// the access spans; the L2 behind it the sectors of each L1 fill and write-back, and of a store
+// forwarded below.
+std::uint64_t lookups_per_access(const HierarchyConfig& h, std::uint64_t bytes) {
+    const std::uint32_t s1 = sector_bytes(h.l1), s2 = sector_bytes(h.l2);
+    std::uint64_t most = 0;
+    if (h.l1.enabled()) most = sectors_spanned(bytes, s1);
+    if (h.l2.enabled()) {
+        const std::uint64_t l2 = h.l1.enabled() ? 2 * most * sectors_spanned(s1, s2) + sectors_spanned(bytes, s2)
+                                                : sectors_spanned(bytes, s2);
+        most = std::max(most, l2);
+    }
+    return most;
 }
 
 }  // namespace
@@ -89,7 +95,9 @@ std::string MemoryEstimate::describe() const {
     if (gpu_traffic)
         parts += ", L2 traffic " + std::string(gpu_traffic_is_share ? "up to " : "at most ") + human_bytes(gpu_traffic) +
                  " (it follows the L1's misses)";
-    if (opt) parts += ", OPT tables " + human_bytes(opt);
+    if (opt)
+        parts += ", OPT tables " + std::string(opt_is_share ? "up to " : "") + human_bytes(opt) +
+                 (opt_is_share ? " (they follow the trace's lookups)" : "");
     if (analysis)
         parts += ", analysis " + std::string(analysis_is_share ? "up to " : "") + human_bytes(analysis) +
                  (analysis_is_share ? " (it follows the trace's distinct lines)" : "");
@@ -186,16 +194,18 @@ MemoryEstimate estimate_memory(const SimulationOptions& sim, std::uint64_t max_m
     e.opt_lookup_limit = h.opt_max_lookups;
     const int opt_levels = (h.l1.enabled() && h.l1.policy == PolicyKind::opt) + (h.l2.enabled() && h.l2.policy == PolicyKind::opt);
     if (opt_levels) {
-        std::uint64_t lookups = h.opt_max_lookups;
-        if (sim.workload) lookups = std::min(lookups, saturating_mul(sim.workload->total_accesses(), 2));
-        else lookups = std::min(lookups, saturating_mul(trace_access_bound(sim, lookups), 2));
-        // A trace of unknown length: OPT gets half of what is left, and the run stops (exit 2)
-        // when its lookups outgrow it.
-        const std::uint64_t left = max_memory > e.total() ? max_memory - e.total() : 0;
-        if (!sim.workload && saturating_mul(lookups, kOptBytesPerLookup * opt_levels) > left)
-            lookups = std::max<std::uint64_t>(left / 2 / (kOptBytesPerLookup * opt_levels), 1);
-        e.opt_lookup_limit = lookups;
-        e.opt = saturating_mul(lookups, kOptBytesPerLookup * opt_levels);
+        if (sim.workload) {
+            // Every access is one element: its lookups are bounded by the sectors it spans.
+            e.opt_lookup_limit = saturating_mul(sim.workload->total_accesses(),
+                                                lookups_per_access(h, sim.workload->elem_bytes));
+        } else {
+            // A trace's accesses may be of any size, so its lookups are not known up front: OPT
+            // gets half of what is left, and the run stops (exit 2) when its lookups outgrow it.
+            const std::uint64_t left = max_memory > e.total() ? max_memory - e.total() : 0;
+            e.opt_lookup_limit = std::max<std::uint64_t>(left / 2 / (kOptBytesPerLookup * opt_levels), 1);
+            e.opt_is_share = true;
+        }
+        e.opt = saturating_mul(e.opt_lookup_limit, kOptBytesPerLookup * opt_levels);
     }
     if (e.total() > max_memory) refuse("OPT keeps " + human_bytes(kOptBytesPerLookup) + " per lookup", "--l1-policy/--l2-policy opt");
     count_diagram();

@@ -21,6 +21,7 @@ struct MemoryEstimate {
     std::uint64_t gpu_traffic = 0;  // GPU model: the buffered L2 traffic, its bound or the share left
     bool gpu_traffic_is_share = false;  // the bound exceeds what the limit leaves: `gpu_traffic` is that share
     std::uint64_t opt = 0;       // OPT's recorded lookups and next-use table
+    bool opt_is_share = false;   // a trace: its lookups unknown; `opt` is the share the limit leaves
     std::uint64_t analysis = 0;  // reuse tracking: the bound, or the share the limit leaves
     bool analysis_is_share = false;  // a trace: distinct lines unknown; `analysis` is the share
     std::uint64_t diagram = 0;   // diagram rows and cells

@@ -164,6 +164,15 @@ unsigned workers_or_all_cores(unsigned given) {
 
 bool given(const po::variables_map& vm, const std::string& key) { return vm.count(key) && !vm[key].defaulted(); }
 
+std::vector<NamedInput> input_files(const po::variables_map& vm) {
+    std::vector<NamedInput> inputs;
+    for (const char* key : {"trace", "config", "warp-times"})
+        if (vm.count(key)) inputs.push_back({vm[key].as<std::string>(), std::string("--") + key});
+    if (vm.count("measured"))
+        for (const std::string& path : vm["measured"].as<std::vector<std::string>>()) inputs.push_back({path, "--measured"});
+    return inputs;
+}
+
 namespace {
 
 constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
@@ -308,7 +317,7 @@ GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint3
         throw InputError("--model gpu: the L2 is write-back with allocation (--l2-write back)");
     if (trace_block) {  // the recorded launch's blocks
         if (given(vm, "block") && g.block != trace_block)
-            throw InputError("--block " + std::to_string(g.block) + ": the trace " + o.trace_path +
+            throw InputError("--block " + std::to_string(g.block) + ": the trace " + o.trace_shown() +
                              " records blocks of " + std::to_string(trace_block) + " threads");
         g.block = trace_block;
     }
@@ -337,6 +346,8 @@ void reject_options_that_do_not_apply(const po::variables_map& vm, const Simulat
             if (from_user(key))
                 throw InputError(std::string("--") + key +
                                  " describes a built-in workload; it does not apply when replaying --trace");
+    if (!vm.count("trace") && from_user("trace-format"))
+        throw InputError("--trace-format names the format of a --trace file, and none is given");
     if (o.model != ModelKind::gpu)
         for (const GpuParameter& p : gpu_parameters())
             if (!p.cache_option && from_user(std::string(p.option)))
@@ -374,6 +385,7 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
         }
         const std::string& format = o.trace_input.format;
         o.trace_cst = format == "cst";
+        if (o.trace_cst) o.trace_path = o.trace_input.path;  // "-" redirected from a file: /dev/stdin
         if (!o.trace_cst) o.trace_format = parse_trace_format(format);
         if (o.model == ModelKind::gpu) {  // the GPU model replays a recorded launch: a cst version 2 trace
             if (!o.trace_cst)
@@ -382,6 +394,8 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
             if (!trace.header().launch)
                 throw InputError(o.trace_path + ": a version 1 trace holds no launch; the GPU model replays "
                                  "version 2 traces (cachesim trace writes them by default)");
+            if (trace.header().accesses == 0)
+                throw InputError(o.trace_shown() + ": the trace holds no accesses (its launch's threads read and wrote nothing)");
             trace_block = trace.header().launch->threads_per_block();
             trace_loop = trace.header().loop;
         }
@@ -481,9 +495,38 @@ void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTime
     sim.gpu.timeline = &timeline;
 }
 
+namespace {
+
+// A trace that ends before its first access is refused rather than reported as a run of nothing:
+// it is an empty file, or a pipe whose producer failed (`zcat missing.gz | cachesim ...`).
+class NonEmptyTrace final : public AccessSource {
+public:
+    NonEmptyTrace(std::unique_ptr<AccessSource> trace, std::string name) : trace_(std::move(trace)), name_(std::move(name)) {}
+    std::vector<ArrayInfo> arrays() const override { return trace_->arrays(); }
+    bool next(AccessBatch& batch, std::size_t max_accesses) override {
+        const bool more = trace_->next(batch, max_accesses);
+        if (!more && !seen_access_)
+            throw InputError(name_ + ": the trace holds no accesses (an empty file, or a pipe whose producer failed?)");
+        seen_access_ = seen_access_ || !batch.accesses.empty();
+        return more;
+    }
+    void rewind() override { trace_->rewind(); }
+    bool rewindable() const override { return trace_->rewindable(); }
+    std::uint64_t size_hint() const override { return trace_->size_hint(); }
+
+private:
+    std::unique_ptr<AccessSource> trace_;
+    std::string name_;
+    bool seen_access_ = false;
+};
+
+}  // namespace
+
 std::unique_ptr<AccessSource> make_source(const SimulationOptions& options) {
     if (options.workload) return std::make_unique<WorkloadSource>(*options.workload);
-    return open_trace_source(options.trace_input);
+    const std::string& shown = options.trace_shown();
+    return std::make_unique<NonEmptyTrace>(open_trace_source(options.trace_input),
+                                           shown == "-" || shown == "/dev/stdin" ? "standard input" : shown);
 }
 
 }  // namespace cachesim::cli

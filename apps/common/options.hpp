@@ -10,6 +10,7 @@
 #include "sim/gpu/gpu_config.hpp"
 #include "sim/thread_model.hpp"
 #include "traces/accelsim_reader.hpp"
+#include "traces/atomic_output.hpp"
 #include "traces/access_source.hpp"
 #include "traces/trace_format.hpp"
 #include "traces/trace_input.hpp"
@@ -77,6 +78,10 @@ std::optional<WarpTimeline> timeline_option(const po::variables_map& vm, const c
 void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTimeline& timeline);
 
 std::unique_ptr<AccessSource> make_source(const SimulationOptions& options);
+
+// The files a command's options name for it to read (--trace, --config, --warp-times,
+// --measured), for check_output_not_an_input.
+std::vector<NamedInput> input_files(const po::variables_map& vm);
 
 // Whether option `key` was given (command line, --config or a preset's bundle), not defaulted.
 bool given(const po::variables_map& vm, const std::string& key);
