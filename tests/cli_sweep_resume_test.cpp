@@ -74,6 +74,39 @@ TEST(CliSweepResume, PartialLogOfAnInterruptedRunIsUsedThenRemoved) {
     EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
 }
 
+TEST(CliSweepResume, AChangedInputFileRunsItsConfigurationAgain) {
+    const std::string csv = (test::temp_dir() / "inputs.csv").string(), config = (test::temp_dir() / "inputs.cfg").string();
+    std::filesystem::remove(csv);
+    std::ofstream(config) << "schedule = linear\n";
+    const std::string sweep = "sweep --size 40x24 --stencil 3x3 --config " + config + " --l1-size 256 -o " + csv;
+    ASSERT_EQ(run_cachesim(sweep).exit_code, 0);
+    // The same file again: nothing to do.
+    auto r = run_cachesim(sweep);
+    EXPECT_NE(r.err.find("(1 already done)"), std::string::npos) << r.err;
+    // An edit (a longer file, so its size changes whatever the clock's resolution): the row is stale.
+    std::ofstream(config) << "schedule = column:4   \n";
+    r = run_cachesim(sweep);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("(0 already done)"), std::string::npos) << r.err;
+    const auto rows = cli::parse_csv(test::read_file(csv));
+    ASSERT_EQ(rows.size(), 3u);  // the new row, then the stale one, kept as another configuration's
+    EXPECT_EQ(rows[1][column(rows[0], "schedule")], "column:4");
+    EXPECT_EQ(rows[2][column(rows[0], "schedule")], "linear");
+    EXPECT_NE(rows[1][0], rows[2][0]);  // the same options, other inputs
+    EXPECT_NE(rows[1][0].find(" inputs="), std::string::npos) << rows[1][0];
+}
+
+TEST(CliSweepResume, StandardInputAlwaysRunsAgain) {
+    const std::string csv = (test::temp_dir() / "stdin.csv").string();
+    std::filesystem::remove(csv);
+    const std::string sweep = "sweep -q --trace - --l1-size 256 -o " + csv;
+    ASSERT_EQ(test::run_shell("printf '0 1000\\n0 1000\\n' | CACHESIM " + sweep).exit_code, 0);
+    ASSERT_EQ(test::run_shell("printf '0 1000\\n0 2000\\n0 3000\\n' | CACHESIM " + sweep).exit_code, 0);
+    const auto rows = cli::parse_csv(test::read_file(csv));
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[1][column(rows[0], "accesses")], "3");
+}
+
 TEST(CliSweepResume, AForeignFileIsNotOverwritten) {
     const std::string csv = (test::temp_dir() / "foreign.csv").string();
     std::ofstream(csv) << "name,value\na,1\n";

@@ -443,8 +443,11 @@ void warn_other_gpus(const std::vector<MeasuredRun>& rows, const std::string& pr
 
 // The preset's GPU configuration with `--gpu KEY=VALUE` overrides applied exactly as `cachesim
 // simulate --preset NAME --KEY=VALUE` would apply them (the same options, checks and messages).
-GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::string>& overrides) {
-    std::vector<std::string> args = {"cachesim compare", "--model=gpu", "--preset=" + preset};
+// They are checked at the smallest block a measured row has (`block`), as a row's own block
+// replaces the preset's default in every simulation.
+GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::string>& overrides, std::uint32_t block) {
+    std::vector<std::string> args = {"cachesim compare", "--model=gpu", "--preset=" + preset,
+                                     "--block=" + std::to_string(block)};
     for (const std::string& o : overrides) {
         const std::size_t eq = o.find('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == o.size())
@@ -453,6 +456,10 @@ GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::stri
         if (key == "block" || key == "l2-start" || key == "model" || key == "preset" || key == "config")
             throw InputError("--gpu " + key + ": not an override here (each measured row gives its block size and "
                              "where its L2 starts; --preset names the base)");
+        const auto& parameters = gpu_parameters();
+        if (std::none_of(parameters.begin(), parameters.end(), [&](const GpuParameter& p) { return p.option == key; }))
+            throw InputError("--gpu " + key + ": not a GPU model option (the rows give the workload and schedule; "
+                             "`cachesim simulate --preset " + preset + " --explain` lists the options)");
         args.push_back("--" + o);
     }
     return read_simulation_args(std::move(args), simulation_option_groups(), "--gpu: ").gpu;
@@ -516,7 +523,9 @@ int run_compare(int argc, char** argv) {
     // Parsed here rather than by parse_command_line: --preset names a GPU preset of the model,
     // not an option bundle to expand.
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(options).run(), vm);
+    const po::parsed_options parsed = po::command_line_parser(argc, argv).style(kCommandLineStyle).options(options).run();
+    check_parsed(parsed, "");
+    po::store(parsed, vm);
     if (vm.count("help")) {
         std::cout << "usage: cachesim compare --measured FILE.csv [--measured MORE.csv ...] [--preset NAME]\n"
                      "                        [--out joined.csv] [--plot plot.png]\n\n"
@@ -561,6 +570,12 @@ int run_compare(int argc, char** argv) {
         }
         std::vector<MeasuredRun> runs;
         try {
+            if (!looks_like_ncu_csv(text)) {
+                for (const char* key : {"workload", "size", "stencil", "depth", "elem-bytes", "schedule"})
+                    if (!vm[key].defaulted())
+                        throw InputError(std::string("--") + key + " describes the launches of an Nsight Compute CSV (ncu --csv); " +
+                                         path + " is a measured CSV whose rows give their own");
+            }
             if (looks_like_ncu_csv(text)) {
                 WorkloadSpec base;
                 base.kind = parse_workload_kind(vm["workload"].as<std::string>());
@@ -631,7 +646,10 @@ int run_compare(int argc, char** argv) {
                               << vm["config"].as<std::string>() << " (" << described->device << ")\n";
     }
     const GpuPreset* preset = find_gpu_preset(preset_name);
-    const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides);
+    std::uint32_t smallest_block = preset->config.block;
+    for (const MeasuredRun& run : measured)
+        if (run.block) smallest_block = std::min(smallest_block, run.block);
+    const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides, smallest_block);
     const std::string loop_note = loop_counters_note(measured, base);
     if (!loop_note.empty()) std::cerr << "compare: note: " << loop_note << "\n";
     const std::string l1_note = small_l1_note(measured, base);

@@ -63,7 +63,7 @@ int run_info(int argc, char** argv) {
     po::positional_options_description positional;
     positional.add("file", 1);
     po::variables_map vm;
-    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(), vm);
+    po::store(po::command_line_parser(argc, argv).style(kCommandLineStyle).options(options).positional(positional).run(), vm);
     if (vm.count("help")) {
         std::cout << "usage: cachesim info FILE [--verify]\n\n"
                      "Prints the header of a cst trace file (written by `cachesim trace`): version,\n"

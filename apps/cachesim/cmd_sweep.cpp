@@ -11,6 +11,8 @@
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "apps/cachesim/sweep_expand.hpp"
+#include "apps/cachesim/number_text.hpp"
+#include "apps/cachesim/sweep_inputs.hpp"
 #include "apps/cachesim/sweep_lock.hpp"
 #include "apps/cachesim/sweep_mpi.hpp"
 #include "apps/cachesim/sweep_plot.hpp"
@@ -107,7 +109,9 @@ int run_sweep(int argc, char** argv) {
     std::vector<std::string> own_tokens, axis_tokens;
     split_arguments(argc, argv, own, own_tokens, axis_tokens);
     po::variables_map vm;
-    po::store(po::command_line_parser(own_tokens).options(own).run(), vm);
+    const po::parsed_options own_parsed = po::command_line_parser(own_tokens).style(kCommandLineStyle).options(own).run();
+    check_parsed(own_parsed, "");
+    po::store(own_parsed, vm);
     const po::options_description simulate = simulation_option_groups();  // every configuration is read against it
     if (vm.count("help")) {
         std::cout << kUsage << "\n\n" << own << "\nSimulate options (each may be a list or range):\n" << simulate << "\n";
@@ -128,7 +132,8 @@ int run_sweep(int argc, char** argv) {
     if (vm.count("plot") && s.plot.empty()) throw InputError("--plot: empty file name");
 
     const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);
-    const std::vector<SweepConfiguration> configs = expand_configurations(axes);
+    std::vector<SweepConfiguration> configs = expand_configurations(axes);
+    for (SweepConfiguration& c : configs) c.key += input_fingerprint(c);
     std::vector<SimulationOptions> sims = prepare_configurations(configs, simulate);
     if (vm["hit-sources"].as<bool>())
         for (std::size_t i = 0; i < sims.size(); ++i) {
@@ -209,6 +214,8 @@ int run_sweep(int argc, char** argv) {
     // partial log before all have read the logs (a late rank would otherwise count a sibling's
     // fresh results as finished, shift its share, and leave configurations to no one).
     mpi.barrier();
+    for (const SweepConfiguration& c : configs)
+        if (reads_standard_input(c)) finished.rows.erase(c.key);
     std::size_t resumed = 0;
     for (const SweepConfiguration& c : configs) resumed += finished.rows.count(c.key);
     const std::vector<std::size_t> todo = my_share(configs, finished.rows, mpi.rank(), mpi.size());
@@ -301,8 +308,8 @@ int run_sweep(int argc, char** argv) {
                   << " from configurations outside this sweep, after its rows (--fresh starts over without them)\n";
     if (!s.quiet) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::cerr << "sweep: " << configs.size() << " configurations (" << resumed << " already done) in "
-                  << format_duration(seconds) << " (" << seconds << " s) on " << s.jobs << " threads"
+        std::cerr << "sweep: " << counted(configs.size(), "configuration") << " (" << resumed << " already done) in "
+                  << format_duration(seconds) << " (" << seconds << " s) on " << counted(s.jobs, "thread")
                   << (any_gpu && s.threads > 1 ? " x " + std::to_string(s.threads) + " GPU-model threads each" : std::string())
                   << (mpi.active() ? " x " + std::to_string(mpi.size()) + " ranks" : std::string()) << "\n";
     }

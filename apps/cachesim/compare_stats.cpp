@@ -38,7 +38,12 @@ std::string ComparedRun::group_key() const {
            (w.kind == WorkloadKind::stencil ? " " + std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h)
                                             : " d" + std::to_string(w.depth)) +
            " block " + std::to_string(measured.block) +
-           (measured.variant.empty() || measured.variant == "index64" ? "" : " " + measured.variant);
+           (measured.variant.empty() || measured.variant == "index64" ? "" : " " + measured.variant) +
+           // Launches that start with a warm L2, or with shared memory that leaves the L1 smaller,
+           // are other experiments, not other schedules of the same one.
+           (w.elem_bytes == 4 ? "" : " " + std::to_string(w.elem_bytes) + " B elements") +
+           (measured.shared_bytes.value_or(0) ? " smem " + std::to_string(*measured.shared_bytes) : "") +
+           (measured.l2_start == "warm" ? " warm L2" : "");
 }
 
 namespace {

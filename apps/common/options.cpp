@@ -173,10 +173,6 @@ std::vector<NamedInput> input_files(const po::variables_map& vm) {
     return inputs;
 }
 
-namespace {
-
-constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
-
 // Unsigned options parse "-1" as 2^64 - 1 (boost's lexical_cast wraps); anything else a parser
 // left unused (a positional word: `simulate trace.din`) would be ignored. Both are errors.
 void check_parsed(const po::parsed_options& parsed, const std::string& where) {
@@ -199,6 +195,11 @@ void check_parsed(const po::parsed_options& parsed, const std::string& where) {
         }
     }
 }
+
+namespace {
+
+constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+
 
 // The --config file's text: a regular file (or a pipe) of at most kMaxConfigBytes.
 std::string read_config_file(const std::string& path) {
@@ -226,7 +227,7 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,
                                                     const std::string& usage) {
     po::variables_map vm;
-    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(options).run();
+    const po::parsed_options parsed = po::command_line_parser(argc, argv).style(kCommandLineStyle).options(options).run();
     check_parsed(parsed, "");
     po::store(parsed, vm);
     if (vm.count("help")) {
@@ -257,7 +258,7 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
             std::vector<std::string> args;
             for (const auto& [key, value] : bundle->options)
                 if (options.find_nothrow(key, false)) args.push_back("--" + key + "=" + value);  // an option here
-            po::store(po::command_line_parser(args).options(options).run(), vm);
+            po::store(po::command_line_parser(args).style(kCommandLineStyle).options(options).run(), vm);
         }
     }
     po::notify(vm);

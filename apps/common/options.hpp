@@ -22,6 +22,11 @@ namespace cachesim::cli {
 
 namespace po = boost::program_options;
 
+// Boost's default command-line style without its guessing: an abbreviation is an unknown option,
+// never another option that begins the same way (--threads taken for --threads-per-sm).
+inline constexpr int kCommandLineStyle =
+    po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+
 struct SimulationOptions {
     std::optional<WorkloadSpec> workload;  // absent when replaying a trace
     std::string trace_path;
@@ -78,6 +83,10 @@ std::optional<WarpTimeline> timeline_option(const po::variables_map& vm, const c
 void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTimeline& timeline);
 
 std::unique_ptr<AccessSource> make_source(const SimulationOptions& options);
+
+// Throws InputError (prefixed by `where`) for a word no option took (`simulate trace.din`) and
+// for a negative value of an unsigned option, which boost would wrap to 2^64 - 1.
+void check_parsed(const po::parsed_options& parsed, const std::string& where);
 
 // The files a command's options name for it to read (--trace, --config, --warp-times,
 // --measured), for check_output_not_an_input.

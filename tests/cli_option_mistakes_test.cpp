@@ -1,0 +1,95 @@
+// Options that used to be taken for something else (an abbreviation for a longer option, a
+// negative count wrapped to 2^32 - 1, compare's --gpu keys and workload options that no row
+// uses) are refused with exit 2 naming them; and compare groups only launches that differ in
+// their schedule alone.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/cli_util.hpp"
+#include "tests/scratch_dir.hpp"
+
+namespace cachesim {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_cachesim;
+
+const std::string kHeader =
+    "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
+    "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,"
+    "lts__t_sector_op_read_hit_rate.pct,dram__bytes_read.sum";
+// Three schedules of one 128x128 3x3 stencil launch at block 128 (counts as gpubench reports them).
+const std::string kRows[] = {
+    "stencil,128,128,3,3,0,linear,128,4,NVIDIA H200,0.01,4608,20736,14624,70.52,4065,2361,46.97,65536",
+    "stencil,128,128,3,3,0,column:32,128,4,NVIDIA H200,0.01,4608,20736,16555,79.84,3000,1800,60.0,65536",
+    "stencil,128,128,3,3,0,zigzag:32,128,4,NVIDIA H200,0.01,4608,20736,16555,79.84,3100,1850,59.7,65536"};
+
+std::string measured_file(const std::string& name, const std::string& extra_column = "",
+                          const std::string (&values)[3] = {"", "", ""}) {
+    const fs::path path = test::temp_dir() / name;
+    std::ofstream out(path);
+    out << kHeader << (extra_column.empty() ? "" : "," + extra_column) << "\n";
+    for (int i = 0; i < 3; ++i) out << kRows[i] << (extra_column.empty() ? "" : "," + values[i]) << "\n";
+    return "'" + path.string() + "'";
+}
+
+void expect_refused(const std::string& args, const std::string& message) {
+    const auto r = run_cachesim(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+}
+
+TEST(CliOptionMistakes, AnAbbreviationIsNotAnotherOption) {
+    // --threads is no diagram option; boost would have taken it for --threads-per-sm.
+    const std::string png = (test::temp_dir() / "never.png").string();
+    expect_refused("diagram --model gpu --size 64x64 --block 64 --sms 4 --threads 1024 --out '" + png + "'",
+                   "unrecognised option '--threads'");
+    EXPECT_FALSE(fs::exists(png));
+    expect_refused("simulate -q --l1-siz 1K", "'--l1-siz'");
+    expect_refused("sweep -q --l1-siz 1K,2K", "'--l1-siz'");
+    expect_refused("compare --measured " + measured_file("abbrev.csv") + " --no-prog", "'--no-prog'");
+}
+
+TEST(CliOptionMistakes, NegativeCountsAreNamedNotWrapped) {
+    expect_refused("sweep -q --jobs -1 --l1-size 1K,2K", "--jobs: '-1' is negative");
+    expect_refused("sweep -q --threads -1 --l1-size 1K,2K", "--threads: '-1' is negative");
+    expect_refused("compare --no-progress --measured " + measured_file("negative.csv") + " --jobs -1",
+                   "--jobs: '-1' is negative");
+}
+
+TEST(CliOptionMistakes, CompareTakesOnlyWhatItUses) {
+    const std::string csv = measured_file("uses.csv");
+    expect_refused("compare --no-progress --measured " + csv + " --gpu schedule=column:4", "--gpu schedule: not a GPU model option");
+    expect_refused("compare --no-progress --measured " + csv + " --gpu size=64x64", "--gpu size: not a GPU model option");
+    expect_refused("compare --no-progress --measured " + csv + " --size 64x64", "--size describes the launches of an Nsight");
+    expect_refused("compare --no-progress --measured " + csv + " --schedule morton", "--schedule describes the launches");
+    expect_refused("compare --no-progress --measured " + csv + " stray_word", "unexpected argument 'stray_word'");
+}
+
+TEST(CliOptionMistakes, CompareChecksOverridesAtTheRowsBlocks) {
+    // Every row has blocks of 128 threads: an SM of 128 threads holds one (the preset's default
+    // block of 256 would not fit, and no row asks for it).
+    const auto r = run_cachesim("compare --no-progress --measured " + measured_file("small_sm.csv") +
+                                " --gpu threads-per-sm=128");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("3 runs"), std::string::npos) << r.out;
+}
+
+TEST(CliOptionMistakes, CompareRanksOnlyLaunchesThatDifferInTheirSchedule) {
+    const auto one_group = run_cachesim("compare --no-progress --measured " + measured_file("cold.csv"));
+    ASSERT_EQ(one_group.exit_code, 0) << one_group.err;
+    EXPECT_NE(one_group.out.find("mean over 1 groups of >= 3 schedules"), std::string::npos) << one_group.out;
+    // The same three rows, one measured with a cold L2 and two with a warm one: no group of three.
+    const auto split = run_cachesim("compare --no-progress --measured " +
+                                    measured_file("mixed.csv", "l2_start", {"cold", "warm", "warm"}));
+    ASSERT_EQ(split.exit_code, 0) << split.err;
+    EXPECT_NE(split.out.find("mean over 0 groups of >= 3 schedules"), std::string::npos) << split.out;
+}
+
+}  // namespace
+}  // namespace cachesim
