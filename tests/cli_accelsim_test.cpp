@@ -108,6 +108,12 @@ const std::vector<std::string> kGood = {
     "insts = 1",                                             // 11
     "0010 80000001 1 R2 LDG.E 1 R4 4 2 0x10080 124",         // 12
     "#END_TB",                                               // 13
+    "#BEGIN_TB",                                             // 14
+    "thread block = 1,0,0",                                  // 15
+    "warp = 0",                                              // 16
+    "insts = 1",                                             // 17
+    "0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x30000 4",           // 18
+    "#END_TB",                                               // 19
 };
 
 std::string joined(const std::vector<std::string>& lines) {
@@ -120,7 +126,8 @@ TEST(CliAccelsim, TheUnbrokenKernelConverts) {
     const std::string in = write_temp("good.traceg", joined(kGood));
     const CommandResult r = run_cachesim("trace --trace '" + in + "' -o '" + (temp_dir() / "good.cst").string() + "'");
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("34 threads, 36 accesses"), std::string::npos) << r.out;  // warp 0: 32 + 2; warp 1: 2 lanes
+    // block 0, warp 0: 32 + 2; warp 1: 2 lanes; block 1: 32 threads of one access
+    EXPECT_NE(r.out.find("66 threads, 68 accesses"), std::string::npos) << r.out;
 }
 
 struct Broken {
@@ -146,11 +153,11 @@ TEST(CliAccelsim, EveryMalformedLineKindIsExit2WithFileAndLine) {
         {2, "-block dim = (2048,1,1)", 2, "x must be 1..1024"},
         {2, "-block dim = (64,32,1)", 2, "more than 1024 threads per block"},
         {10, "warp = 2", 10, "warp 2 is beyond the block's 2 warps"},
-        {5, "thread block = 2,0,0", 5, "outside the grid"},
+        {5, "thread block = 2,0,0", 5, "outside the launch (grid 2x1x1"},
         {8, "0010 ffffffff 1 R2 LDG.E 1 R4 4 3 0x10000 4", 8, "unknown address format 3"},
         {8, "0010 fffffff0 1 R2 LDG.E 1 R4 4 1 0x10000 4", 0, ""},  // valid: contiguous lanes 4-31
         {8, "0010 ffff00ff 1 R2 LDG.E 1 R4 4 1 0x10000 4", 8, "need contiguous active lanes"},
-        {13, "", 12, "no #END_TB"},
+        {19, "", 18, "no #END_TB"},
         {11, "insts = 0", 12, "beyond the warp's 'insts = N' count"},
     };
     for (std::size_t i = 0; i < cases.size(); ++i) {

@@ -1,5 +1,6 @@
-// A trace with no accesses (an empty file, an empty pipe, an Accel-Sim trace cut after its
-// header) is refused with exit 2 naming it, never reported as a run of nothing.
+// A trace with no accesses (an empty file, an empty pipe) or an Accel-Sim trace without some of
+// its launch's blocks (cut after its header, or at a block's end) is refused with exit 2 naming
+// it, never reported as a run of nothing or of part of the launch.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -44,8 +45,29 @@ TEST(CliEmptyTrace, AnAccelSimTraceWithoutBlocksIsRefusedByBothModels) {
     std::ofstream(traceg) << "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n"
                              "-shmem base_addr = 0x7f0000000000\n-local mem base_addr = 0x7f1000000000\n"
                              "-accelsim tracer version = 3\n";
-    expect_no_accesses("simulate -q --model gpu --trace '" + traceg + "'", traceg);
-    expect_no_accesses("simulate -q --trace '" + traceg + "'", traceg);
+    for (const std::string model : {"gpu", "thread"}) {
+        const auto r = run_cachesim("simulate -q --model " + model + " --trace '" + traceg + "'");
+        EXPECT_EQ(r.exit_code, 2) << model;
+        EXPECT_NE(r.err.find(traceg + ": holds 0 of the 1 blocks of its launch"), std::string::npos) << r.err;
+    }
+}
+
+TEST(CliEmptyTrace, AnAccelSimTraceCutAtABlocksEndIsRefused) {
+    const fs::path dir = test::fresh_dir(test::temp_dir() / "cut_traceg");
+    const std::string traceg = (dir / "kernel-1.traceg").string();
+    // A grid of two blocks, of which the file holds the first only.
+    std::ofstream(traceg) << "-kernel name = k\n-kernel id = 1\n-grid dim = (2,1,1)\n-block dim = (32,1,1)\n"
+                             "-shmem base_addr = 0x7f0000000000\n-local mem base_addr = 0x7f1000000000\n"
+                             "-accelsim tracer version = 3\n\n#BEGIN_TB\n\nthread block = 0,0,0\n\nwarp = 0\ninsts = 2\n"
+                             "0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x10000 4 \n0020 ffffffff 0 EXIT 0 0 \n\n#END_TB\n";
+    const auto r = run_cachesim("simulate -q --model gpu --trace '" + traceg + "'");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("holds 1 of the 2 blocks"), std::string::npos) << r.err;
+    // With the second block it replays.
+    std::ofstream(traceg, std::ios::app) << "\n#BEGIN_TB\n\nthread block = 1,0,0\n\nwarp = 0\ninsts = 2\n"
+                                            "0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x20000 4 \n0020 ffffffff 0 EXIT 0 0 \n\n#END_TB\n";
+    const auto whole = run_cachesim("simulate -q --model gpu --trace '" + traceg + "'");
+    EXPECT_EQ(whole.exit_code, 0) << whole.err;
 }
 
 TEST(CliEmptyTrace, OneAccessIsEnough) {

@@ -62,6 +62,17 @@ TEST(CliOutputSpecialFiles, DevStdoutReceivesTheOutput) {
     EXPECT_EQ(info.exit_code, 0) << info.err;
 }
 
+TEST(CliOutputSpecialFiles, ADashIsStandardOutput) {
+    const auto report = run_cachesim("simulate -q --format csv -o -");
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    EXPECT_EQ(report.out.rfind("model,workload,", 0), 0u) << report.out;
+    EXPECT_FALSE(fs::exists("-"));
+    const auto trace = run_cachesim("trace -q --size 8x8 -o -");
+    ASSERT_EQ(trace.exit_code, 0) << trace.err;
+    EXPECT_EQ(trace.out.rfind("CSTRACE", 0), 0u);  // the trace alone: its summary on stderr
+    EXPECT_NE(trace.err.find("wrote -: 64 threads"), std::string::npos) << trace.err;
+}
+
 TEST(CliOutputSpecialFiles, AFifoIsWrittenThroughToItsReader) {
     const fs::path dir = test::fresh_dir(test::temp_dir() / "fifo");
     const fs::path fifo = dir / "pipe";

@@ -214,7 +214,7 @@ void TracegReader::thread_block_line() {
     const std::uint32_t* g = kernel_.launch.grid;
     for (int i = 0; i < 3; ++i)
         if (xyz[i] >= g[i])
-            fail("thread block " + std::string(v) + " is outside the grid " + kernel_.launch.describe());
+            fail("thread block " + std::string(v) + " is outside the launch (" + kernel_.launch.describe() + ")");
     const std::uint64_t linear =
         xyz[0] + static_cast<std::uint64_t>(g[0]) * (xyz[1] + static_cast<std::uint64_t>(g[1]) * xyz[2]);
     if (any_block_ && linear <= last_block_)
@@ -224,6 +224,7 @@ void TracegReader::thread_block_line() {
     block_ = linear;
     last_block_ = linear;
     any_block_ = true;
+    ++blocks_read_;
     block_named_ = true;
 }
 
@@ -582,6 +583,13 @@ TracegConversion convert_traceg(const std::string& in_path, const std::string& o
         result.kernel = reader.kernel();
         result.counts = reader.counts();
         result.loop = reader.loop();
+        // A launch replayed without some of its blocks would be another launch: a trace cut at a
+        // block's end reads as whole, so the count is checked.
+        const std::uint64_t blocks = result.kernel.launch.blocks();
+        if (reader.blocks_read() != blocks)
+            throw InputError(input.name() + ": holds " + std::to_string(reader.blocks_read()) + " of the " +
+                             std::to_string(blocks) + " blocks of its launch (" + result.kernel.launch.describe() + ")" +
+                             " (a file cut short?): a kernel trace holds every block of the launch");
     }
     // Pass 2: write every thread's accesses, each tagged with its region.
     buffer.rewind();  // (before anything is written: a pipe cannot be read twice)

@@ -68,6 +68,7 @@ public:
     // The next warp (blocks in launch order, warps in increasing order); false at the end.
     bool next_warp(WarpAccesses& out);
     const ImportCounts& counts() const { return counts_; }
+    std::uint64_t blocks_read() const { return blocks_read_; }  // the 'thread block =' sections so far
     // The kernel's loop from the instructions of the warps read so far (instruction_pipes.hpp).
     RecordedLoop loop() const { return profiler_.loop(); }
 
@@ -96,7 +97,7 @@ private:
     std::uint32_t block_xyz_[3] = {0, 0, 0};
     std::uint64_t block_ = 0;
     bool any_block_ = false;
-    std::uint64_t last_block_ = 0;
+    std::uint64_t last_block_ = 0, blocks_read_ = 0;
     std::int64_t last_warp_ = -1;  // in the current block
     std::uint32_t warp_ = 0;
     std::uint64_t remaining_ = 0;  // instruction lines still to come in the current warp

@@ -71,7 +71,7 @@ Target resolve(const std::string& path) {
     for (int hop = 0; hop < 40; ++hop) {
         Target t;
         t.path = current;
-        if (current == "/dev/stdout") t.descriptor = 1;
+        if (current == "/dev/stdout" || (hop == 0 && current == "-")) t.descriptor = 1;  // "-": as inputs take it
         else if (current == "/dev/stderr") t.descriptor = 2;
         else t.descriptor = open_descriptor_named(current);
         if (t.descriptor >= 0) {

@@ -5,7 +5,7 @@
 //     permitted, owner) is kept. A failed or interrupted run leaves the old file as it was.
 //   - A symlink is followed: its final target is replaced that way and the link is kept.
 //   - Anything else is written through, since replacing it would break what the user pointed
-//     the output at: a device (/dev/null), a FIFO, and /dev/stdout, /dev/fd/N, /proc/self/fd/N
+//     the output at: a device (/dev/null), a FIFO, and "-" or /dev/stdout, /dev/fd/N, /proc/self/fd/N
 //     (the already open descriptor, at its offset, as a shell redirection would).
 // Temporaries are removed on failure, on SIGINT/SIGTERM/SIGHUP/SIGPIPE (output_cleanup.hpp), and
 // those of processes that no longer exist (kill -9) when the next write to that output starts.

@@ -87,6 +87,7 @@ TraceChunkSink writer_sink(cst::TraceWriter& writer, ProgressBar& progress, Acce
 #endif
 
 bool writes_to_stdout(const std::string& path) {
+    if (path == "-") return true;
     struct stat out {}, target {};
     return ::fstat(1, &out) == 0 && ::stat(path.c_str(), &target) == 0 && out.st_dev == target.st_dev &&
            out.st_ino == target.st_ino;
