@@ -66,9 +66,19 @@ TEST(CliOptionMistakes, CompareTakesOnlyWhatItUses) {
     const std::string csv = measured_file("uses.csv");
     expect_refused("compare --no-progress --measured " + csv + " --gpu schedule=column:4", "--gpu schedule: not a GPU model option");
     expect_refused("compare --no-progress --measured " + csv + " --gpu size=64x64", "--gpu size: not a GPU model option");
+    expect_refused("compare --no-progress --measured " + csv + " --gpu l1-policy=mru", "--l1-policy");  // checked as simulate does
     expect_refused("compare --no-progress --measured " + csv + " --size 64x64", "--size describes the launches of an Nsight");
     expect_refused("compare --no-progress --measured " + csv + " --schedule morton", "--schedule describes the launches");
     expect_refused("compare --no-progress --measured " + csv + " stray_word", "unexpected argument 'stray_word'");
+}
+
+TEST(CliOptionMistakes, CompareWhereReadsFieldsAsTheFileHasThem) {
+    // The stencil rows' depth column is 0: that selects them; the model's default depth does not.
+    const std::string csv = measured_file("where.csv");
+    const auto zero = run_cachesim("compare --no-progress --measured " + csv + " --where depth=0");
+    EXPECT_EQ(zero.exit_code, 0) << zero.err;
+    EXPECT_NE(zero.out.find("3 runs"), std::string::npos) << zero.out;
+    expect_refused("compare --no-progress --measured " + csv + " --where depth=16", "no measured rows left");
 }
 
 TEST(CliOptionMistakes, CompareChecksOverridesAtTheRowsBlocks) {

@@ -60,8 +60,12 @@ bool matches(const MeasuredRun& run, const std::vector<std::string>& filters) {
         else if (key == "block") actual = std::to_string(run.block);
         else if (key == "width") actual = std::to_string(w.width);
         else if (key == "height") actual = std::to_string(w.height);
-        else if (key == "stencil") actual = std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h);
-        else if (key == "depth") actual = std::to_string(w.depth);
+        // What the file says of a field the workload does not have (gpubench writes 0), not the
+        // model's default for it.
+        else if (key == "stencil")
+            actual = w.kind == WorkloadKind::stencil ? std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h) : "0x0";
+        else if (key == "depth")
+            actual = run.recorded() || w.kind == WorkloadKind::matmul ? std::to_string(w.depth) : "0";
         else if (key == "variant") actual = run.variant.empty() ? "index64" : run.variant;
         else if (key == "smem_per_block") actual = std::to_string(run.shared_bytes.value_or(0));
         else throw InputError("--where: unknown field '" + key +
@@ -457,7 +461,9 @@ GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::stri
             throw InputError("--gpu " + key + ": not an override here (each measured row gives its block size and "
                              "where its L2 starts; --preset names the base)");
         const auto& parameters = gpu_parameters();
-        if (std::none_of(parameters.begin(), parameters.end(), [&](const GpuParameter& p) { return p.option == key; }))
+        // The seed draws the model's warp rates: the one simulate option beside the table's.
+        if (key != "seed" &&
+            std::none_of(parameters.begin(), parameters.end(), [&](const GpuParameter& p) { return p.option == key; }))
             throw InputError("--gpu " + key + ": not a GPU model option (the rows give the workload and schedule; "
                              "`cachesim simulate --preset " + preset + " --explain` lists the options)");
         args.push_back("--" + o);
