@@ -55,6 +55,15 @@ TEST(CliOptionMistakes, AnAbbreviationIsNotAnotherOption) {
     expect_refused("compare --measured " + measured_file("abbrev.csv") + " --no-prog", "'--no-prog'");
 }
 
+TEST(CliOptionMistakes, ASizeInBytesAndInLinesContradict) {
+    expect_refused("simulate -q --l1-lines 24 --l1-size 1K", "--l1-size and --l1-lines both give the L1's size");
+    expect_refused("sweep -q --l2-lines 24 --l2-size 0,1K", "--l2-size and --l2-lines both give the L2's size");
+    // A preset's size in bytes gives way to lines given on the command line: 4 lines of its 16 B.
+    const auto r = run_cachesim("simulate -q --preset thesis-stencil --l1-lines 4");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("L1: 64 B, 4 lines of 16 B"), std::string::npos) << r.out;
+}
+
 TEST(CliOptionMistakes, NegativeCountsAreNamedNotWrapped) {
     expect_refused("sweep -q --jobs -1 --l1-size 1K,2K", "--jobs: '-1' is negative");
     expect_refused("sweep -q --threads -1 --l1-size 1K,2K", "--threads: '-1' is negative");

@@ -83,6 +83,9 @@ CacheConfig read_level(const po::variables_map& vm, const std::string& level, bo
         c.size_bytes = parse_size(size, "--" + level + "-size");
     }
     if (vm.count(level + "-lines")) {
+        if (!vm[level + "-size"].defaulted())
+            throw InputError("--" + level + "-size and --" + level + "-lines both give the " + c.name +
+                             "'s size: give one");
         const std::uint64_t lines = vm[level + "-lines"].as<std::uint64_t>();
         if (lines > (1ull << 40)) throw InputError("--" + level + "-lines is too large");
         c.size_bytes = lines * c.line_bytes;
@@ -256,8 +259,11 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
             throw InputError("unknown preset '" + name + "' (expected " + preset_names() + ")");
         if (bundle) {
             std::vector<std::string> args;
-            for (const auto& [key, value] : bundle->options)
+            for (const auto& [key, value] : bundle->options) {
+                // A level's size given as a count of lines replaces the preset's size in bytes.
+                if (key.ends_with("-size") && vm.count(key.substr(0, key.size() - 5) + "-lines")) continue;
                 if (options.find_nothrow(key, false)) args.push_back("--" + key + "=" + value);  // an option here
+            }
             po::store(po::command_line_parser(args).style(kCommandLineStyle).options(options).run(), vm);
         }
     }
