@@ -81,6 +81,14 @@ TEST(CliOptionMistakes, CompareTakesOnlyWhatItUses) {
     expect_refused("compare --no-progress --measured " + csv + " stray_word", "unexpected argument 'stray_word'");
 }
 
+TEST(CliOptionMistakes, AConfigurationOrAFileGivenTwiceIsRefused) {
+    expect_refused("sweep -q --l1-lines 16,16", "'16' comes twice in '16,16'");
+    expect_refused("sweep -q --l1-lines 4..8,6", "'6' comes twice in '4..8,6'");
+    const std::string csv = measured_file("twice.csv");
+    const std::string again = "'" + (test::temp_dir() / "." / "twice.csv").string() + "'";
+    expect_refused("compare --no-progress --measured " + csv + " --measured " + again, "the same file as --measured");
+}
+
 TEST(CliOptionMistakes, CompareWhereReadsFieldsAsTheFileHasThem) {
     // The stencil rows' depth column is 0: that selects them; the model's default depth does not.
     const std::string csv = measured_file("where.csv");

@@ -566,6 +566,13 @@ int run_compare(int argc, char** argv) {
     const bool ignore_loop_counters = vm["ignore-loop-counters"].as<bool>();
     std::vector<InvalidMeasuredRow> invalid;
     std::vector<MeasuredRun> measured;
+    // A file given twice would count each of its launches twice in every statistic.
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j) {
+            std::error_code ec;
+            if (std::filesystem::equivalent(set_and_path(paths[i]).second, set_and_path(paths[j]).second, ec))
+                throw InputError("--measured " + paths[i] + ": the same file as --measured " + paths[j]);
+        }
     for (const std::string& arg : paths) {
         const auto [set, path] = set_and_path(arg);
         std::string text;

@@ -1,5 +1,8 @@
 #include "apps/cachesim/sweep_expand.hpp"
 
+#include <string_view>
+#include <unordered_set>
+
 #include "traces/input_error.hpp"
 #include "traces/workload_spec.hpp"
 
@@ -70,6 +73,11 @@ std::vector<std::string> expand_values(const std::string& text, const std::strin
         if (is_range(item)) expand_range(item, option, values);
         else values.push_back(item);
     }
+    // The same configuration twice would run twice and fill two rows of the CSV.
+    std::unordered_set<std::string_view> seen;
+    for (const std::string& value : values)
+        if (!seen.insert(value).second)
+            throw InputError("--" + option + ": '" + value + "' comes twice in '" + text + "'");
     return values;
 }
 
