@@ -16,6 +16,10 @@ namespace cachesim::viz::analytic {
 std::uint64_t naive_stencil_lines(std::uint64_t iw, std::uint64_t sw, std::uint64_t sh, std::uint64_t l);    // eq. 3.2
 std::uint64_t tiled_stencil_lines(std::uint64_t t, std::uint64_t sw, std::uint64_t sh, std::uint64_t l);     // eq. 3.3
 double max_stencil_tile(std::uint64_t l, std::uint64_t ml, std::uint64_t sh, std::uint64_t sw);              // eq. 3.4
+// Lines one work item's S_w x S_h box reads at the worst alignment: S_h (ceil((S_w - 1) / L) + 1).
+std::uint64_t stencil_box_lines(std::uint64_t sw, std::uint64_t sh, std::uint64_t l);
+// Sec. 3.3.1's worst case; it holds where each line stays cached from one item to the next, for
+// which an LRU cache must hold one box (stencil_box_lines, and the output line if stores allocate).
 std::uint64_t naive_stencil_fetches_worst(std::uint64_t iw, std::uint64_t ih, std::uint64_t sw, std::uint64_t sh, std::uint64_t l);
 std::uint64_t naive_stencil_fetches_fitting(std::uint64_t iw, std::uint64_t ih, std::uint64_t sw, std::uint64_t l);
 // eq. 3.5 with a tile of tw x th (the thesis's square tile t: tw = th = t).

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "traces/schedule.hpp"
+#include "viz/notes.hpp"
 
 namespace cachesim::viz {
 
@@ -63,6 +64,31 @@ ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
         view.arrays.push_back(std::move(grid));
     }
     return view;
+}
+
+StepUnit step_unit(bool gpu_model, bool trace, bool measured_order) {
+    if (gpu_model) return measured_order ? StepUnit::measured_request : StepUnit::round;
+    return trace ? StepUnit::recorded_thread : StepUnit::work_item;
+}
+
+ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
+                          const std::optional<WorkloadSpec>& workload, StepUnit unit) {
+    ArrayView view = make_array_view(rows, snapshot, unit == StepUnit::work_item ? workload : std::nullopt);
+    view.unit = unit;
+    return view;
+}
+
+std::string array_view_heading(const ArrayView& view) {
+    const std::string n = thousands(view.step);
+    switch (view.unit) {
+        case StepUnit::recorded_thread:
+            return "step " + n + " of the recorded threads, in launch order (where each line is after it)";
+        case StepUnit::round: return "round " + n + " (where each line is after the round)";
+        case StepUnit::measured_request: return "request " + n + " of the measured order (where each line is after it)";
+        case StepUnit::work_item: default:
+            if (!view.work_item) return "step " + n;
+            return "step " + n + ": work item (" + std::to_string(view.item_x) + ", " + std::to_string(view.item_y) + ")";
+    }
 }
 
 }  // namespace cachesim::viz

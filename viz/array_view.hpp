@@ -30,8 +30,16 @@ inline constexpr std::uint32_t kMaxFlatRow = 64;
 // The row width of a folded 1D array of `elements` (see ArrayGrid::elements).
 std::uint32_t folded_row_width(std::uint64_t elements, std::uint32_t elements_per_line);
 
+// What one step of a run is: a work item (a workload in the thread model), a recorded thread (a
+// trace in the thread model), a scheduling round of all SMs (the GPU model) or one request of a
+// measured order (the GPU model with --warp-times).
+enum class StepUnit : std::uint8_t { work_item, recorded_thread, round, measured_request };
+
+StepUnit step_unit(bool gpu_model, bool trace, bool measured_order);
+
 struct ArrayView {
     std::uint64_t step = 0;
+    StepUnit unit = StepUnit::work_item;
     std::optional<std::uint64_t> work_item;  // the item run at this step (workloads)
     std::uint32_t item_x = 0, item_y = 0;
     std::vector<ArrayGrid> arrays;
@@ -43,5 +51,13 @@ struct ArrayView {
 // line's cell state: the lines the step accessed, and where the others live.
 ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
                           const std::optional<WorkloadSpec>& workload);
+// The same for a run whose steps are `unit`s: the work items of `workload` are marked only when a
+// step is one of them; otherwise every element shows its line's cell state (a round's or
+// request's accesses are whole lines of many items).
+ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
+                          const std::optional<WorkloadSpec>& workload, StepUnit unit);
+
+// "step 40: work item (8, 2)", "round 10 (where each line is after the round)", ...
+std::string array_view_heading(const ArrayView& view);
 
 }  // namespace cachesim::viz

@@ -554,10 +554,144 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     return out;
 }
 
+namespace {
+
+constexpr int kArrayGap = 30;     // between two arrays
+constexpr int kArrayMargin = 20;  // left of the arrays, below them, and between them and the legend
+
+std::string array_title(const ArrayGrid& g) {
+    const std::string shape = g.folded ? with_thousands(g.elements) + " elements, rows of " + std::to_string(g.width)
+                                       : std::to_string(g.width) + " x " + std::to_string(g.height);
+    return g.name + "  (" + shape + ")";
+}
+
+// Pixels of `cells` elements at `scale` pixels per element: a whole multiple from 1 up, at least
+// one pixel below.
+int pixels_at(std::uint32_t cells, double scale) {
+    if (scale >= 1) return static_cast<int>(cells * static_cast<std::int64_t>(scale));
+    return std::max(1, static_cast<int>(std::floor(cells * scale)));
+}
+
+// The pixel of `pixels` that shows element `e` of `cells` (pixels <= cells): pixel p shows
+// elements [p cells / pixels, (p + 1) cells / pixels).
+int pixel_of(std::uint64_t e, std::uint64_t cells, std::uint64_t pixels) {
+    return static_cast<int>(((e + 1) * pixels - 1) / cells);
+}
+
+// The array view's legend: its heading, and how wide and tall draw_legend draws it.
+struct ArrayLegend {
+    std::string heading;
+    int width = 0, height = 0;
+};
+
+ArrayLegend array_legend(const ArrayView& view, const ArrayViewStyle& style) {
+    const double font = style.font_px;
+    ArrayLegend l;
+    l.heading = array_view_heading(view);
+    l.width = std::max(legend_width(font, true, style.notes), measure_text(l.heading, font).width);
+    const int line = static_cast<int>(font * 1.7);
+    l.height = line * kCellStateCount + static_cast<int>(font * 1.2);  // the heading, then the swatches
+    int y = line * (1 + kCellStateCount) + line / 2;
+    for (const std::string& n : style.notes) {
+        l.height = std::max(l.height, y + measure_text(n, font * 0.92).height());
+        y += static_cast<int>(font * 1.45);
+    }
+    return l;
+}
+
+}  // namespace
+
 PixelRect ArrayViewLayout::cell(std::size_t array, std::uint32_t x, std::uint32_t y) const {
     const PixelRect& a = arrays[array];
     const int s = cell_size[array];
-    return {a.x + static_cast<int>(x) * s, a.y + static_cast<int>(y) * s, s, s};
+    if (s > 0) return {a.x + static_cast<int>(x) * s, a.y + static_cast<int>(y) * s, s, s};
+    return {a.x + pixel_of(x, columns[array], static_cast<std::uint64_t>(a.w)),
+            a.y + pixel_of(y, rows[array], static_cast<std::uint64_t>(a.h)), 1, 1};
+}
+
+ArrayViewLayout::Span ArrayViewLayout::elements_of_pixel(std::size_t array, int px, int py) const {
+    const int s = cell_size[array];
+    if (s > 0) {
+        const auto x = static_cast<std::uint32_t>(px / s), y = static_cast<std::uint32_t>(py / s);
+        return {x, x + 1, y, y + 1};
+    }
+    const auto first = [](int p, std::uint64_t cells, int pixels) {
+        return static_cast<std::uint32_t>(static_cast<std::uint64_t>(p) * cells / static_cast<std::uint64_t>(pixels));
+    };
+    const PixelRect& a = arrays[array];
+    return {first(px, columns[array], a.w), first(px + 1, columns[array], a.w), first(py, rows[array], a.h),
+            first(py + 1, rows[array], a.h)};
+}
+
+ArrayViewLayout layout_array_view(const ArrayView& view, const ArrayViewStyle& style) {
+    ArrayViewLayout lay;
+    const double font = style.font_px;
+    const int top = static_cast<int>(font * (style.title.empty() ? 1.0 : 2.6)) + static_cast<int>(font * 1.8);
+    const ArrayLegend legend = array_legend(view, style);
+    const int right = legend.width + 40;
+    const int area_w = style.width - right - kArrayMargin;
+    const int area_h = style.height - top - kArrayMargin;
+    lay.legend_area = {style.width - right + 20, top, legend.width, legend.height};
+
+    const std::size_t n = view.arrays.size();
+    std::vector<int> title_w(n);
+    for (std::size_t i = 0; i < n; ++i) title_w[i] = measure_text(array_title(view.arrays[i]), font * 1.1).width;
+    const std::int64_t gaps = kArrayGap * static_cast<std::int64_t>(n ? n - 1 : 0);
+    // The width of the arrays side by side at a scale, each at least as wide as its title.
+    const auto row_width = [&](double scale) {
+        std::int64_t w = gaps;
+        for (std::size_t i = 0; i < n; ++i) w += std::max(pixels_at(view.arrays[i].width, scale), title_w[i]);
+        return w;
+    };
+    const auto fits_at = [&](double scale) {
+        int h = 0;
+        for (const ArrayGrid& g : view.arrays) h = std::max(h, pixels_at(g.height, scale));
+        return row_width(scale) <= area_w && h <= area_h;
+    };
+    // The most whole pixels per element that fit; where not even one does, the largest fraction,
+    // the same for every array so that they compare.
+    std::uint64_t total_w = 0, max_h = 1;
+    for (const ArrayGrid& g : view.arrays) {
+        total_w += g.width;
+        max_h = std::max<std::uint64_t>(max_h, g.height);
+    }
+    double scale = 0;
+    if (area_w > 0 && area_h > 0) {
+        std::int64_t s = std::min<std::int64_t>(area_h / static_cast<std::int64_t>(max_h),
+                                                total_w ? (area_w - gaps) / static_cast<std::int64_t>(total_w) : area_h);
+        while (s >= 1 && !fits_at(static_cast<double>(s))) --s;
+        if (s >= 1) {
+            scale = static_cast<double>(s);
+        } else {
+            double lo = 0, hi = 1;  // one pixel per array at 0; 1 does not fit
+            for (int k = 0; k < 60; ++k) {
+                const double mid = (lo + hi) / 2;
+                (fits_at(mid) ? lo : hi) = mid;
+            }
+            scale = lo;
+        }
+    }
+    // The smallest picture that holds them: each array a pixel across under its title, the
+    // legend beside them and its notes above the bottom edge.
+    lay.width_needed = static_cast<int>(std::max<std::int64_t>(style.width, right + kArrayMargin + row_width(0)));
+    lay.height_needed = std::max({style.height, top + 1 + kArrayMargin, top + legend.height + 10});
+    lay.fits = lay.width_needed <= style.width && lay.height_needed <= style.height;
+
+    int x = kArrayMargin;
+    for (std::size_t i = 0; i < n; ++i) {
+        const ArrayGrid& g = view.arrays[i];
+        const PixelRect r{x, top, pixels_at(g.width, scale), pixels_at(g.height, scale)};
+        lay.arrays.push_back(r);
+        lay.cell_size.push_back(scale >= 1 ? static_cast<int>(scale) : 0);
+        lay.columns.push_back(g.width);
+        lay.rows.push_back(g.height);
+        // render_array_view draws it bottom-aligned half a font size above the array.
+        const TextExtent t = measure_text(array_title(g), font * 1.1);
+        const int bottom = static_cast<int>(std::ceil(r.y - font * 0.5));
+        lay.titles.push_back({r.x, bottom - t.height(), t.width, t.height()});
+        x += std::max(r.w, title_w[i]) + kArrayGap;
+    }
+    return lay;
 }
 
 RenderedArrayView render_array_view(const ArrayView& view, const ArrayViewStyle& style) {
@@ -565,36 +699,43 @@ RenderedArrayView render_array_view(const ArrayView& view, const ArrayViewStyle&
     Canvas& c = out.image;
     c = Canvas(style.width, style.height, colors::white);
     ArrayViewLayout& lay = out.layout;
+    lay = layout_array_view(view, style);
     const double font = style.font_px;
-    const int top = static_cast<int>(font * (style.title.empty() ? 1.0 : 2.6)) + static_cast<int>(font * 1.8);
     if (!style.title.empty())
         c.draw_text(style.width / 2.0, font * 0.8, style.title, {.size_px = font * 1.3, .halign = HAlign::center});
-    const int right = legend_width(font, true, style.notes) + 40;
-    const int area_w = std::max(50, style.width - right - 20);
-    const int area_h = std::max(50, style.height - top - 20);
-    const int n = static_cast<int>(view.arrays.size());
-    const int gap = 30;
-    // One cell size for all arrays (same scale), the largest that fits side by side.
-    std::uint64_t total_w = 0, max_h = 1;
-    for (const ArrayGrid& g : view.arrays) {
-        total_w += g.width;
-        max_h = std::max<std::uint64_t>(max_h, g.height);
-    }
-    const int by_w = total_w ? static_cast<int>((area_w - gap * std::max(0, n - 1)) / total_w) : 1;
-    const int by_h = static_cast<int>(area_h / max_h);
-    const int s = std::max(1, std::min(by_w, by_h));
-    int x = 20;
-    for (const ArrayGrid& g : view.arrays) {
-        PixelRect r{x, top, static_cast<int>(g.width) * s, static_cast<int>(g.height) * s};
-        lay.arrays.push_back(r);
-        lay.cell_size.push_back(s);
-        const std::string shape = g.folded ? with_thousands(g.elements) + " elements, rows of " + std::to_string(g.width)
-                                           : std::to_string(g.width) + " x " + std::to_string(g.height);
-        c.draw_text(r.x, r.y - font * 0.5, g.name + "  (" + shape + ")", {.size_px = font * 1.1, .valign = VAlign::bottom});
-        for (std::uint32_t yy = 0; yy < g.height; ++yy)
-            for (std::uint32_t xx = 0; xx < g.width; ++xx)
-                if (static_cast<std::uint64_t>(yy) * g.width + xx < g.elements)  // past them: a folded row's padding
-                    c.fill_rect(r.x + static_cast<int>(xx) * s, r.y + static_cast<int>(yy) * s, s, s, cell_color(g.at(xx, yy)));
+    for (std::size_t i = 0; i < view.arrays.size(); ++i) {
+        const ArrayGrid& g = view.arrays[i];
+        const PixelRect& r = lay.arrays[i];
+        const int s = lay.cell_size[i];
+        c.draw_text(r.x, r.y - font * 0.5, array_title(g), {.size_px = font * 1.1, .valign = VAlign::bottom});
+        if (s > 0) {
+            for (std::uint32_t yy = 0; yy < g.height; ++yy)
+                for (std::uint32_t xx = 0; xx < g.width; ++xx)
+                    if (static_cast<std::uint64_t>(yy) * g.width + xx < g.elements)  // past them: a folded row's padding
+                        c.fill_rect(r.x + static_cast<int>(xx) * s, r.y + static_cast<int>(yy) * s, s, s, cell_color(g.at(xx, yy)));
+        } else {
+            // A pixel shows the most important state of its elements, a fetch first, so that the
+            // step's accesses stay visible however many elements share it.
+            constexpr CellCode kNone = 0xff;  // over a folded row's padding only: left blank
+            std::vector<CellCode> codes(static_cast<std::size_t>(r.w) * r.h, kNone);
+            std::vector<int> px_of(g.width);
+            for (std::uint32_t xx = 0; xx < g.width; ++xx) px_of[xx] = pixel_of(xx, g.width, static_cast<std::uint64_t>(r.w));
+            for (std::uint32_t yy = 0; yy < g.height; ++yy) {
+                const std::uint64_t first = static_cast<std::uint64_t>(yy) * g.width;
+                if (first >= g.elements) break;
+                const auto end = static_cast<std::uint32_t>(std::min<std::uint64_t>(g.width, g.elements - first));
+                CellCode* row = &codes[static_cast<std::size_t>(pixel_of(yy, g.height, static_cast<std::uint64_t>(r.h))) * r.w];
+                for (std::uint32_t xx = 0; xx < end; ++xx) {
+                    CellCode& p = row[px_of[xx]];
+                    const CellCode e = encode(g.cells[first + xx]);
+                    p = p == kNone ? e : combine_codes(p, e);
+                }
+            }
+            for (int py = 0; py < r.h; ++py)
+                for (int px = 0; px < r.w; ++px)
+                    if (const CellCode code = codes[static_cast<std::size_t>(py) * r.w + px]; code != kNone)
+                        c.set_pixel(r.x + px, r.y + py, cell_color(decode(code, AggregateRule::any_miss)));
+        }
         if (s >= 4) {
             // Thin element borders, darker line boundaries.
             for (std::uint32_t xx = 1; xx < g.width; ++xx) {
@@ -604,12 +745,8 @@ RenderedArrayView render_array_view(const ArrayView& view, const ArrayViewStyle&
             for (std::uint32_t yy = 1; yy < g.height; ++yy) c.hline(r.x, r.x + r.w - 1, r.y + static_cast<int>(yy) * s, kGrid);
         }
         c.draw_rect(r.x - 1, r.y - 1, r.w + 2, r.h + 2, kAxis);
-        x += r.w + gap;
     }
-    std::string heading = "step " + with_thousands(view.step);
-    if (view.work_item)
-        heading += ": work item (" + std::to_string(view.item_x) + ", " + std::to_string(view.item_y) + ")";
-    lay.legend = draw_legend(c, style.width - right + 20, top, font, heading, true, style.notes);
+    lay.legend = draw_legend(c, lay.legend_area.x, lay.legend_area.y, font, array_view_heading(view), true, style.notes);
     return out;
 }
 

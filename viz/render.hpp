@@ -111,12 +111,32 @@ struct ArrayViewStyle {
     double font_px = 13;
 };
 
+// The arrays side by side left of the legend, all at one scale: whole pixels per element where
+// that fits, else fewer pixels than elements, each pixel showing the most important state of the
+// elements it covers (fetched from memory, from L2, accessed, in L1, in L2, in memory only).
 struct ArrayViewLayout {
     std::vector<PixelRect> arrays;  // grid area per array
-    std::vector<int> cell_size;     // pixels per element, per array
+    std::vector<PixelRect> titles;  // each array's name and shape, above it
+    // Pixels per element, per array; 0 where an array has more elements than pixels.
+    std::vector<int> cell_size;
+    std::vector<std::uint32_t> columns, rows;  // each array's grid, in elements (ArrayGrid width x height)
     std::vector<LegendEntry> legend;
+    PixelRect legend_area;          // the legend's heading, swatches and notes
+    // Whether every array, its title and the legend lie inside the picture, none over another;
+    // if not, the smallest picture in which they would.
+    bool fits = true;
+    int width_needed = 0, height_needed = 0;
+    // The pixel that shows element (x, y): a cell_size square, or one pixel where elements share one.
     PixelRect cell(std::size_t array, std::uint32_t x, std::uint32_t y) const;
+    // Elements [x0, x1) x [y0, y1) that pixel (px, py) of array `array` shows (px, py from its corner).
+    struct Span {
+        std::uint32_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+    };
+    Span elements_of_pixel(std::size_t array, int px, int py) const;
 };
+
+// The layout render_array_view draws, without drawing.
+ArrayViewLayout layout_array_view(const ArrayView& view, const ArrayViewStyle& style);
 
 struct RenderedArrayView {
     Canvas image;

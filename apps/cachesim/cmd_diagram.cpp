@@ -215,7 +215,18 @@ int run_diagram(int argc, char** argv) {
         style.height = pixels(*vm, "height", 700);
         style.title = title;
         style.notes = notes(run.result);
-        const viz::ArrayView av = viz::make_array_view(run.diagram.layout(), *run.snapshot, w);
+        // A GPU step is a round of many warps' requests, not one work item.
+        const viz::ArrayView av = viz::make_array_view(run.diagram.layout(), *run.snapshot, w,
+                                                       viz::step_unit(gpu, trace.has_value(), sim.gpu.timeline != nullptr));
+        const viz::ArrayViewLayout fit = viz::layout_array_view(av, style);
+        if (!fit.fits) {
+            std::string need;
+            if (fit.width_needed > style.width) need = "--width " + std::to_string(fit.width_needed);
+            if (fit.height_needed > style.height)
+                need += (need.empty() ? "" : " and ") + std::string("--height ") + std::to_string(fit.height_needed);
+            throw InputError("--view array: the arrays, their titles and the legend do not fit in " +
+                             std::to_string(style.width) + "x" + std::to_string(style.height) + " pixels; they need at least " + need);
+        }
         encoded = viz::encode_png(viz::render_array_view(av, style).image);
     }
     write_file_atomically(out, encoded);

@@ -1,5 +1,6 @@
 // cachesim: simulate, sweep, diagram and compare cache behaviour of GPU thread schedules.
 #include <iostream>
+#include <string>
 #include <string_view>
 
 #include "apps/common/cli_errors.hpp"
@@ -42,7 +43,8 @@ int main(int argc, char** argv) {
         return 0;
     }
     for (const Subcommand& s : kSubcommands)
-        if (s.name == name) return cachesim::cli::guarded(s.name, [&] { return s.run(argc - 1, argv + 1); });
+        if (s.name == name)
+            return cachesim::cli::guarded(std::string("cachesim ").append(s.name), [&] { return s.run(argc - 1, argv + 1); });
     std::cerr << "cachesim: unknown subcommand '" << name << "'\n\n";
     print_usage(std::cerr);
     return cachesim::cli::kExitUsage;

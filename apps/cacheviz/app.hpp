@@ -3,12 +3,14 @@
 // zoom and playhead, the array view at the playhead, and the stats panel.
 #include <SFML/Graphics/Texture.hpp>
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "apps/cacheviz/array_image.hpp"
 #include "apps/cacheviz/contents_job.hpp"
 #include "apps/cacheviz/sim_job.hpp"
 #include "apps/common/model_kind.hpp"
@@ -57,9 +59,13 @@ struct Pane {
     std::shared_ptr<JobOutput> current;             // the last finished run shown
     viz::gui::DiagramTexture texture;
     std::unique_ptr<SimJob> snapshot_job;
-    std::optional<viz::ArrayView> array_view;
+    std::optional<viz::ArrayView> array_view;  // its cells dropped: array_images holds their colours
     std::uint64_t array_view_step = ~std::uint64_t{0};
+    // Per array: its levels (array_image.hpp), and the texture of the one drawn.
+    std::vector<std::vector<ArrayImage>> array_images;
     std::vector<sf::Texture> array_textures;
+    std::vector<std::size_t> array_levels;  // which level each texture holds
+    std::string array_view_note;            // why there is no array view at the playhead
     std::size_t texels_written_last_frame = 0;
     // Deep zoom: a window of the current run re-recorded at one step x one line per cell, drawn
     // over the coarse cells while the view is finer than the base cells (viz/detail_window.hpp).
@@ -93,6 +99,14 @@ struct AppOptions {
     bool miss_rate_strip = true;
     std::string save_path = "cacheviz-view.png";  // Ctrl+S
 };
+
+// A row of the stats table: its label, its name in --state ("first level compulsory") and its
+// value for a run.
+struct StatsRow {
+    std::string label, key;
+    std::function<std::string(const JobOutput&)> value;
+};
+const std::vector<StatsRow>& stats_rows();
 
 class App {
 public:
@@ -191,6 +205,8 @@ private:
         std::vector<std::pair<std::string, double>> levels;
     };
     StripShown strips_[2];
+    // Where each pane's arrays were drawn in the last frame (x, y, w, h inside the border).
+    std::vector<std::pair<std::string, std::array<float, 4>>> array_rects_[2];
     // Where named buttons were drawn in the last frame (x, y, w, h), for scripted tests.
     std::vector<std::pair<std::string, std::array<float, 4>>> widgets_;
     void note_widget(const std::string& name);

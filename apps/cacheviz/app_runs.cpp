@@ -3,6 +3,7 @@
 #include "apps/cacheviz/app.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "apps/common/cli_errors.hpp"
 #include "viz/render.hpp"
@@ -118,23 +119,19 @@ void App::poll(Pane& pane) {
     if (pane.snapshot_job && pane.snapshot_job->done()) {
         std::shared_ptr<JobOutput> out = pane.snapshot_job->output();
         pane.snapshot_job.reset();
-        if (out && out->error.empty() && out->snapshot && out->diagram) {
-            std::optional<WorkloadSpec> items;  // steps are work items only in the thread model
-            if (!out->input.gpu_model && !out->input.trace) items = out->input.workload;
-            pane.array_view = viz::make_array_view(out->diagram->layout(), *out->snapshot, items);
+        if (out && out->error.empty() && out->array_view) {
+            // The panel uploads the level it draws (array_panel.cpp).
+            pane.array_view = std::move(out->array_view);
+            pane.array_images = std::move(out->array_images);
             pane.array_textures.clear();
-            for (const viz::ArrayGrid& g : pane.array_view->arrays) {
-                sf::Texture t;
-                t.create(g.width, g.height);
-                std::vector<std::uint8_t> px(static_cast<std::size_t>(g.width) * g.height * 4);
-                for (std::size_t i = 0; i < g.elements; ++i) {  // a folded 1D array's padding stays transparent
-                    const viz::Rgba c = viz::cell_color(g.cells[i]);
-                    px[i * 4] = c.r; px[i * 4 + 1] = c.g; px[i * 4 + 2] = c.b; px[i * 4 + 3] = 255;
-                }
-                t.update(px.data());
-                t.setSmooth(false);
-                pane.array_textures.push_back(std::move(t));
-            }
+            pane.array_textures.resize(pane.array_images.size());
+            pane.array_levels.assign(pane.array_images.size(), ~std::size_t{0});
+            pane.array_view_note.clear();
+        } else if (out) {
+            // The step is past the run's end (a GPU run's rounds), or its re-simulation failed.
+            pane.array_view.reset();
+            pane.array_view_note = out->error.empty() ? "no snapshot of step " + std::to_string(out->input.recorder.first_step)
+                                                        : out->error;
         }
     }
 }
@@ -145,14 +142,7 @@ void App::request_array_view(Pane& pane) {
         if (pane.snapshot_job->input().recorder.first_step == view_.playhead) return;
         pane.retire(pane.snapshot_job);
     }
-    const JobInput& run = pane.current->input;
     if (view_.playhead >= pane.current->diagram->steps()) return;
-    // Arrays up to 2048 x 2048 elements get one texel each (a folded 1D array as many); larger
-    // ones are not drawn.
-    for (const ArrayInfo& a : run.trace ? run.trace->header.arrays : run.workload.arrays()) {
-        const bool folded = a.height == 1 && a.width > viz::kMaxFlatRow;
-        if (folded ? a.width > 2048u * 2048u : a.width > 2048 || a.height > 2048) return;
-    }
     JobInput in = pane.current->input;
     in.recorder = {};
     in.recorder.first_step = view_.playhead;
@@ -160,6 +150,8 @@ void App::request_array_view(Pane& pane) {
     in.recorder.snapshot_step = view_.playhead;
     in.stop_after_window = true;  // the steps after the playhead cannot change its snapshot
     in.run_fraction = static_cast<double>(view_.playhead + 1) / static_cast<double>(std::max<std::uint64_t>(pane.current->diagram->steps(), 1));
+    // Larger arrays share a texel among a block of elements (array_image.hpp).
+    in.array_view_texels = std::min(kMaxArrayTexels, sf::Texture::getMaximumSize());
     pane.snapshot_job = std::make_unique<SimJob>(std::move(in));
     pane.array_view_step = view_.playhead;
 }

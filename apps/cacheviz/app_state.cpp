@@ -63,6 +63,27 @@ std::string App::state_text() const {
             s << "pane " << k << " strip " << st.x << " " << st.y << " " << st.w << " " << st.h << " top " << st.top_rate << "\n";
             for (const auto& [name, rate] : st.levels) s << "pane " << k << " strip_level " << name << " " << rate << "\n";
         }
+        // The stats table's rows as the panel shows them.
+        for (const StatsRow& r : stats_rows()) s << "pane " << k << " stat " << r.key << " = " << r.value(*p.current) << "\n";
+        if (p.snapshot_job) s << "pane " << k << " array_view computing\n";
+        if (p.array_view) {
+            s << "pane " << k << " array_view step " << p.array_view->step << "\n";
+            // Per array: its finest texture level, and the elements a side of the texels drawn.
+            for (std::size_t a = 0; a < p.array_view->arrays.size() && a < p.array_images.size(); ++a) {
+                const viz::ArrayGrid& g = p.array_view->arrays[a];
+                if (p.array_images[a].empty()) continue;
+                const ArrayImage& img = p.array_images[a].front();
+                s << "pane " << k << " array " << g.name << " " << g.width << " " << g.height << " texels " << img.width << " "
+                  << img.height << " per_texel " << img.per_texel;
+                if (a < p.array_levels.size() && p.array_levels[a] < p.array_images[a].size())
+                    s << " drawn_per_texel " << p.array_images[a][p.array_levels[a]].per_texel;
+                s << "\n";
+            }
+            for (const auto& [name, r] : array_rects_[i])
+                s << "pane " << k << " array_rect " << name << " " << r[0] << " " << r[1] << " " << r[2] << " " << r[3] << "\n";
+        } else if (!p.snapshot_job && !p.array_view_note.empty()) {
+            s << "pane " << k << " array_view none " << p.array_view_note << "\n";
+        }
         for (const std::string& n : run_notes(i)) s << "pane " << k << " note " << n << "\n";
         if (p.current->memory_chart) {
             const viz::MemoryChart& m = *p.current->memory_chart;

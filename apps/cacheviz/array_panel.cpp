@@ -13,6 +13,7 @@ namespace cachesim::gui {
 
 void App::array_panel(float width, float height) {
     ImGui::BeginChild("arrays", ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar);
+    for (auto& rects : array_rects_) rects.clear();
     playhead_controls();
     const int n = compare_ ? 2 : 1;
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -44,25 +45,34 @@ void App::array_panel(float width, float height) {
         ImGui::BeginGroup();
         if (pane.array_view) {
             const viz::ArrayView& av = *pane.array_view;
-            if (av.work_item)
-                ImGui::Text("%s: step %s, work item (%u, %u)", pane.name.c_str(), viz::thousands(av.step).c_str(), av.item_x, av.item_y);
-            else if (pane.current && pane.current->input.trace && !pane.current->input.gpu_model)
-                ImGui::Text("%s: step %s of the recorded threads, in launch order (where each line is after it)",
-                            pane.name.c_str(), viz::thousands(av.step).c_str());
-            else if (pane.current && pane.current->input.gpu.timeline)
-                ImGui::Text("%s: request %s of the measured order (where each line is after it)", pane.name.c_str(),
-                            viz::thousands(av.step).c_str());
-            else
-                ImGui::Text("%s: round %s (where each line is after the round)", pane.name.c_str(), viz::thousands(av.step).c_str());
-            for (std::size_t a = 0; a < av.arrays.size() && a < pane.array_textures.size(); ++a) {
+            ImGui::Text("%s: %s", pane.name.c_str(), viz::array_view_heading(av).c_str());
+            for (std::size_t a = 0; a < av.arrays.size() && a < pane.array_images.size() && !pane.array_images[a].empty(); ++a) {
                 if (a) ImGui::SameLine(0, gap);
                 ImGui::BeginGroup();
                 ImGui::TextUnformatted(av.arrays[a].name.c_str());
-                const auto id = reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(pane.array_textures[a].getNativeHandle()));
-                ImGui::Image(id, ImVec2(std::floor(av.arrays[a].width * scale), std::floor(av.arrays[a].height * scale)), ImVec2(0, 0),
-                             ImVec2(1, 1), ImVec4(1, 1, 1, 1), ImVec4(0.3f, 0.3f, 0.3f, 1));
+                // At least a pixel a side: a one-column array beside a tall one still shows.
+                const ImVec2 size(std::max(1.0f, std::floor(av.arrays[a].width * scale)),
+                                  std::max(1.0f, std::floor(av.arrays[a].height * scale)));
+                const std::size_t level =
+                    array_level_for(pane.array_images[a], av.arrays[a].width, av.arrays[a].height, size.x, size.y);
+                const ArrayImage& img = pane.array_images[a][level];
+                sf::Texture& texture = pane.array_textures[a];
+                if (pane.array_levels[a] != level) {  // the panel was resized, or a new view arrived
+                    pane.array_levels[a] = level;
+                    if (texture.create(img.width, img.height)) {
+                        texture.update(img.rgba.data());
+                        texture.setSmooth(false);
+                    }
+                }
+                const auto id = reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture.getNativeHandle()));
+                ImGui::Image(id, size, ImVec2(0, 0), ImVec2(img.u_end, img.v_end), ImVec4(1, 1, 1, 1), ImVec4(0.3f, 0.3f, 0.3f, 1));
+                // Inside the border ImGui draws around the image.
+                const ImVec2 at = ImGui::GetItemRectMin();
+                array_rects_[i].push_back({av.arrays[a].name, {at.x + 1, at.y + 1, size.x, size.y}});
                 ImGui::EndGroup();
             }
+        } else if (!pane.snapshot_job && !pane.array_view_note.empty()) {
+            ImGui::TextDisabled("%s: no array view at the playhead: %s", pane.name.c_str(), pane.array_view_note.c_str());
         } else {
             ImGui::TextDisabled("%s: array view at the playhead: computing...", pane.name.c_str());
         }

@@ -54,7 +54,7 @@ PaneConfig pane_config(const cli::SimulationOptions& o, const cli::po::variables
 std::vector<std::string> merge_args(const std::vector<std::string>& base, const std::vector<std::string>& overrides) {
     const auto desc = simulation_options();
     auto parse = [&](const std::vector<std::string>& args) {
-        return cli::po::command_line_parser(args).options(desc).run();
+        return cli::po::command_line_parser(args).style(cli::kCommandLineStyle).options(desc).run();
     };
     std::vector<std::pair<std::string, std::vector<std::string>>> merged;
     std::map<std::string, std::size_t> index;

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,8 @@
 #include <optional>
 #include <sstream>
 #include <numeric>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "apps/cacheviz/app.hpp"
@@ -27,6 +30,8 @@
 #include "apps/common/memory_estimate.hpp"
 #include "apps/common/option_choice.hpp"
 #include "apps/common/options.hpp"
+#include "sim/thread_model.hpp"
+#include "traces/atomic_output.hpp"
 #include "traces/input_error.hpp"
 #include "viz/canvas.hpp"
 #include "viz/gui/imgui_sfml.hpp"
@@ -93,6 +98,44 @@ std::pair<double, double> parse_range(const std::string& text, const std::string
     return {static_cast<double>(from), static_cast<double>(to)};
 }
 
+// The GPU model's checks name `cachesim simulate`'s options (--sms, --block); cacheviz takes
+// them as --start-sms and --start-block.
+std::string start_option_names(std::string text) {
+    for (const auto& [from, to] : {std::pair<std::string, std::string>{"--sms", "--start-sms"}, {"--block", "--start-block"}}) {
+        std::size_t at = 0;
+        while ((at = text.find(from, at)) != std::string::npos) {
+            const std::size_t end = at + from.size();
+            // Whole option names only: not --blocks-per-sm or --block-start-skip.
+            const bool longer = end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-');
+            if (longer) {
+                at = end;
+                continue;
+            }
+            text.replace(at, from.size(), to);
+            at += to.size();
+        }
+    }
+    return text;
+}
+
+// Checks every file the run will write before any window opens, so that a run that could not
+// write one of them writes none: an empty name, a missing or read-only directory, two outputs
+// naming one file.
+void check_outputs(const po::variables_map& vm, const std::vector<gui::ScriptedEvent>& script) {
+    std::vector<std::pair<std::string, std::string>> outputs;  // option, path
+    for (const char* key : {"screenshot", "state", "layout"})
+        if (vm.count(key)) outputs.emplace_back(std::string("--") + key, vm[key].as<std::string>());
+    for (const gui::ScriptedEvent& se : script)
+        if (se.kind == gui::ScriptedEvent::Kind::snapshot)
+            for (const char* ext : {".png", ".txt"}) outputs.emplace_back("--script's snapshot", se.path + ext);
+    for (const auto& [option, path] : outputs) check_output_writable(path, option);
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+        for (std::size_t j = i + 1; j < outputs.size(); ++j)
+            check_outputs_differ(outputs[i].second, outputs[i].first, outputs[j].second, outputs[j].first);
+    // Written only on request (Ctrl+S); its default may never be used, so only a given one is checked.
+    if (!vm["save-png"].defaulted()) check_output_writable(vm["save-png"].as<std::string>(), "--save-png");
+}
+
 struct FrameStats {
     std::vector<double> all_ms, busy_ms, build_ms, render_ms;
     std::size_t texels = 0;
@@ -134,6 +177,8 @@ int run(int argc, char** argv) {
                              o.model == cli::ModelKind::gpu ? 2 : 0);
         return c;
     }();
+    for (const char* key : {"start-block", "start-sms"})
+        if (vm->count(key) && !vm->count("start-gpu")) throw InputError(std::string("--") + key + " needs --start-gpu");
     auto apply_gpu = [&](gui::PaneConfig& c) {
         if (!vm->count("start-gpu")) return;
         const std::string name = (*vm)["start-gpu"].as<std::string>();
@@ -143,7 +188,11 @@ int run(int argc, char** argv) {
         c.gpu = p->config;
         if (vm->count("start-block")) c.gpu.block = (*vm)["start-block"].as<std::uint32_t>();
         if (vm->count("start-sms")) c.gpu = with_sms(c.gpu, (*vm)["start-sms"].as<std::uint32_t>());
-        validate(c.gpu);
+        try {
+            validate(c.gpu);
+        } catch (const SimulationError& e) {
+            throw SimulationError(start_option_names(e.what()));
+        }
     };
     gui::PaneConfig first_pane = first;
     apply_gpu(first_pane);
@@ -160,7 +209,7 @@ int run(int argc, char** argv) {
     if (vm->count("compare")) {
         // The first pane's explicit options, overridden by the compare options.
         std::vector<std::string> base;
-        const auto parsed = po::command_line_parser(argc, argv).options(options).run();
+        const auto parsed = po::command_line_parser(argc, argv).style(cli::kCommandLineStyle).options(options).run();
         const auto gui_desc = gui_options();
         for (const auto& opt : parsed.options) {
             if (gui_desc.find_nothrow(opt.string_key, false)) continue;
@@ -185,12 +234,14 @@ int run(int argc, char** argv) {
     std::vector<gui::ScriptedEvent> script;
     if (vm->count("script")) {
         const std::string path = (*vm)["script"].as<std::string>();
+        if (path.empty()) throw InputError("--script: empty file name");
         std::ifstream in(path, std::ios::binary);
         if (!in) throw InputError("--script: cannot read '" + path + "'");
         std::ostringstream text;
         text << in.rdbuf();
         script = gui::parse_input_script(text.str(), path);
     }
+    check_outputs(*vm, script);
     const int last_scripted_frame = script.empty() ? -1 : std::max_element(script.begin(), script.end(), [](const auto& a, const auto& b) {
                                                               return a.frame < b.frame;
                                                           })->frame;

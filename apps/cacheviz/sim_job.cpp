@@ -56,6 +56,15 @@ void SimJob::run() {
         out->result = std::move(run.result);
         out->diagram = std::make_shared<const viz::Diagram>(std::move(run.diagram));
         out->snapshot = std::move(run.snapshot);
+        if (input_.array_view_texels && out->snapshot) {
+            out->array_view = viz::make_array_view(
+                out->diagram->layout(), *out->snapshot, input_.workload,
+                viz::step_unit(input_.gpu_model, static_cast<bool>(input_.trace), input_.gpu.timeline != nullptr));
+            for (viz::ArrayGrid& g : out->array_view->arrays) {
+                out->array_images.push_back(array_image_levels(g, input_.array_view_texels));
+                g.cells = {};
+            }
+        }
     } catch (const Cancelled&) {
         out.reset();
     } catch (const std::exception& e) {

@@ -7,10 +7,13 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "apps/cacheviz/array_image.hpp"
 #include "apps/cacheviz/recorded_trace.hpp"
 #include "sim/gpu/l1_hit_sources.hpp"
 #include "traces/warp_times.hpp"
+#include "viz/array_view.hpp"
 #include "viz/memory_chart.hpp"
 #include "viz/record.hpp"
 
@@ -29,6 +32,10 @@ struct JobInput {
     // The fraction of the whole run the job simulates (the window's end over the run's steps),
     // so that progress reaches 1 when the job does.
     double run_fraction = 1.0;
+    // With recorder.snapshot_step: also build the array view at that step and its textures'
+    // pixels (off the UI thread: an array may have millions of elements), at most this many
+    // texels a side.
+    std::uint32_t array_view_texels = 0;
 };
 
 struct JobOutput {
@@ -44,6 +51,10 @@ struct JobOutput {
     std::optional<viz::MemoryChart> memory_chart;
     // GPU model, a whole run: the L1's read hits by who brought the sector (l1_hit_sources.hpp).
     std::optional<L1HitSourceCounts> l1_hit_sources;
+    // input.array_view_texels: the arrays at the snapshot step (their cells dropped once drawn
+    // into `array_images`: per array, its levels).
+    std::optional<viz::ArrayView> array_view;
+    std::vector<std::vector<ArrayImage>> array_images;
 };
 
 class SimJob {

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "apps/cacheviz/imgui_color.hpp"
 #include "traces/schedule.hpp"
@@ -39,27 +42,13 @@ void App::bottom_right_panel(float width, float height) {
     ImGui::EndChild();
 }
 
-void App::stats_panel(float, float) {
-    // One scrolling region for the counters and the analytic items (no scroll inside a scroll);
-    // columns fit their text, and a horizontal scroll bar appears rather than cutting labels.
-    ImGui::BeginChild("stats", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    const int n = compare_ ? 2 : 1;
-    colour_legend();
-    // Labels and values wrap within their columns rather than being cut.
-    if (ImGui::BeginTable("counters", 1 + n, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
-        ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, std::min(170.0f, ImGui::GetContentRegionAvail().x * 0.4f));
-        for (int i = 0; i < n; ++i)
-            ImGui::TableSetupColumn(panes_[i]->stale() ? (panes_[i]->name + " (previous run)").c_str() : panes_[i]->name.c_str());
-        ImGui::TableHeadersRow();
-        auto row = [&](const char* label, auto value_of) {
-            ImGui::TableNextRow();
-            ImGui::TableSetColumnIndex(0);
-            ImGui::TextWrapped("%s", label);
-            for (int i = 0; i < n; ++i) {
-                ImGui::TableSetColumnIndex(1 + i);
-                const auto& cur = panes_[i]->current;
-                if (cur) ImGui::TextWrapped("%s", value_of(*cur).c_str());
-            }
+const std::vector<StatsRow>& stats_rows() {
+    static const std::vector<StatsRow> rows = [] {
+        std::vector<StatsRow> v;
+        std::string prefix;  // the level that the indented rows belong to
+        auto row = [&](const std::string& label, std::function<std::string(const JobOutput&)> value_of) {
+            const std::size_t text = label.find_first_not_of(' ');
+            v.push_back({label, text == 0 ? label : prefix + label.substr(text), std::move(value_of)});
         };
         row("schedule", [](const JobOutput& o) {
             return o.input.trace ? std::string("the trace's launch order") : schedule_name(o.input.workload.schedule);
@@ -76,8 +65,8 @@ void App::stats_panel(float, float) {
             auto num = [&](auto f) {
                 return [level, f](const JobOutput& o) { const LevelStats* s = level(o); return s ? viz::thousands(f(*s)) : std::string("-"); };
             };
-            const std::string p = lvl == 0 ? "first level " : "second level ";
-            row((p + "name").c_str(), [level](const JobOutput& o) { const LevelStats* s = level(o); return s ? s->name : std::string("-"); });
+            prefix = lvl == 0 ? "first level " : "second level ";
+            row(prefix + "name", [level](const JobOutput& o) { const LevelStats* s = level(o); return s ? s->name : std::string("-"); });
             row("  accesses", num([](const LevelStats& s) { return s.accesses(); }));
             row("  hits", num([](const LevelStats& s) { return s.hits(); }));
             row("  misses", num([](const LevelStats& s) { return s.misses(); }));
@@ -87,9 +76,17 @@ void App::stats_panel(float, float) {
                 std::snprintf(b, sizeof b, "%.2f%%", s ? 100.0 * s->hit_rate() : 0.0);
                 return s ? std::string(b) : std::string("-");
             });
-            row("  compulsory", num([](const LevelStats& s) { return s.compulsory; }));
-            row("  capacity", num([](const LevelStats& s) { return s.capacity; }));
-            row("  conflict", num([](const LevelStats& s) { return s.conflict; }));
+            // Only where the level classified its misses (the thread model's analysis): the
+            // GPU model does not, and its zeros would read as counts.
+            auto miss_class = [&](auto f) {
+                return [level, f](const JobOutput& o) {
+                    const LevelStats* s = level(o);
+                    return s && s->classified ? viz::thousands(f(*s)) : std::string("-");
+                };
+            };
+            row("  compulsory", miss_class([](const LevelStats& s) { return s.compulsory; }));
+            row("  capacity", miss_class([](const LevelStats& s) { return s.capacity; }));
+            row("  conflict", miss_class([](const LevelStats& s) { return s.conflict; }));
             row("  evictions", num([](const LevelStats& s) { return s.evictions; }));
             if (lvl == 0) {
                 // Hits from other blocks last only while the SM's blocks keep in step (docs/gpu-model.md).
@@ -111,6 +108,7 @@ void App::stats_panel(float, float) {
                 });
             }
         }
+        prefix.clear();
         row("fetches (first level read misses)", [](const JobOutput& o) {
             return o.result.levels.empty() ? std::string("-") : viz::thousands(o.result.levels[0].read_misses);
         });
@@ -151,6 +149,32 @@ void App::stats_panel(float, float) {
             std::snprintf(b, sizeof b, "%.3f s", o.seconds);
             return std::string(b);
         });
+        return v;
+    }();
+    return rows;
+}
+
+void App::stats_panel(float, float) {
+    // One scrolling region for the counters and the analytic items (no scroll inside a scroll);
+    // columns fit their text, and a horizontal scroll bar appears rather than cutting labels.
+    ImGui::BeginChild("stats", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    const int n = compare_ ? 2 : 1;
+    colour_legend();
+    // Labels and values wrap within their columns rather than being cut.
+    if (ImGui::BeginTable("counters", 1 + n, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
+        ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, std::min(170.0f, ImGui::GetContentRegionAvail().x * 0.4f));
+        for (int i = 0; i < n; ++i)
+            ImGui::TableSetupColumn(panes_[i]->stale() ? (panes_[i]->name + " (previous run)").c_str() : panes_[i]->name.c_str());
+        ImGui::TableHeadersRow();
+        for (const StatsRow& r : stats_rows()) {
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::TextWrapped("%s", r.label.c_str());
+            for (int i = 0; i < n; ++i) {
+                ImGui::TableSetColumnIndex(1 + i);
+                if (const auto& cur = panes_[i]->current) ImGui::TextWrapped("%s", r.value(*cur).c_str());
+            }
+        }
         ImGui::EndTable();
     }
     // The analytic items of the first pane: for the thread model only (they model one cache

@@ -43,10 +43,10 @@ std::string error_text(const std::exception& e) {
     return e.what();
 }
 
-int guarded(std::string_view subcommand, const std::function<int()>& body) {
+int guarded(std::string_view program, const std::function<int()>& body) {
     // Appended piecewise: GCC 12 warns (-Wrestrict, falsely) on the chained operator+ form.
-    std::string who = "cachesim ";
-    who.append(subcommand).append(": error: ");
+    std::string who(program);
+    who.append(": error: ");
     try {
         const int code = body();
         if (!standard_output_written()) {
@@ -61,12 +61,12 @@ int guarded(std::string_view subcommand, const std::function<int()>& body) {
     } catch (const SimulationError& e) {
         std::cerr << who << e.what() << "\n";
     } catch (const boost::program_options::error& e) {
-        std::cerr << who << error_text(e) << " (see cachesim " << subcommand << " --help)\n";
+        std::cerr << who << error_text(e) << " (see " << program << " --help)\n";
     } catch (const std::bad_alloc&) {
         std::cerr << who << "out of memory\n";
         return kExitInternal;
     } catch (const std::exception& e) {
-        std::cerr << "cachesim " << subcommand << ": internal error: " << e.what() << "\n";
+        std::cerr << program << ": internal error: " << e.what() << "\n";
         return kExitInternal;
     }
     return kExitUsage;

@@ -17,7 +17,9 @@ inline constexpr int kExitNoDevice = 3;  // a GPU was needed and none is present
 // (typed in a config file or a GUI field) would never finish. Their percent signs are escaped first.
 std::string error_text(const std::exception& e);
 
-// Runs `body`; bad input (InputError, SimulationError, option errors) -> message + exit 2.
-int guarded(std::string_view subcommand, const std::function<int()>& body);
+// Runs `body`; bad input (InputError, SimulationError, option errors) -> message + exit 2, the
+// message starting with `program` ("cachesim simulate", "cacheviz"), as does one for a report
+// lost on standard output.
+int guarded(std::string_view program, const std::function<int()>& body);
 
 }  // namespace cachesim::cli

@@ -1,0 +1,107 @@
+// cacheviz's command line: errors name cacheviz and its own options, empty file names and
+// --start-* options without --start-gpu are refused (exit 2), and every output is checked before
+// the run so that a failed one leaves no file behind. The option checks come before any window,
+// so most run without a display; the output check runs under a virtual X server, where cacheviz
+// would otherwise get as far as writing its screenshot.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/viz_gui_util.hpp"
+
+namespace vt = cachesim::viz::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+// cacheviz without a display (DISPLAY unset): its exit code; stdout and stderr to `log`.
+int no_display(const std::string& args, const fs::path& log) {
+    const std::string cmd = "env -u DISPLAY '" + vt::cacheviz_bin() + "' " + args + " >'" + log.string() + "' 2>&1";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST(CachevizOptions, ErrorsNameCacheviz) {
+    if (vt::cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built";
+    const fs::path log = vt::test_dir("optname") / "log.txt";
+    EXPECT_EQ(no_display("--frobnicate", log), 2);
+    const std::string out = vt::read_file(log);
+    EXPECT_EQ(out.rfind("cacheviz: error: unrecognised option '--frobnicate' (see cacheviz --help)", 0), 0u) << out;
+    EXPECT_FALSE(contains(out, "cachesim")) << out;
+    EXPECT_EQ(no_display("--frames 0 --screenshot x.png", log), 2);
+    EXPECT_EQ(vt::read_file(log), "cacheviz: error: --frames: at least 1\n");
+}
+
+TEST(CachevizOptions, EmptyFileNamesAreRefused) {
+    if (vt::cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built";
+    const fs::path dir = vt::test_dir("optempty");
+    const std::string shot = " --screenshot '" + (dir / "s.png").string() + "'";
+    const std::pair<std::string, std::string> cases[] = {
+        {"--screenshot ''", "--screenshot"}, {"--state ''" + shot, "--state"},  {"--layout ''" + shot, "--layout"},
+        {"--save-png ''" + shot, "--save-png"}, {"--script ''" + shot, "--script"},
+    };
+    for (const auto& [args, option] : cases) {
+        EXPECT_EQ(no_display("--preset thesis-stencil --frames 1 " + args, dir / "log.txt"), 2) << args;
+        EXPECT_EQ(vt::read_file(dir / "log.txt"), "cacheviz: error: " + option + ": empty file name\n") << args;
+    }
+    EXPECT_FALSE(fs::exists(dir / "s.png"));
+}
+
+// The GPU model's own checks name --sms and --block; cacheviz's options are --start-sms and
+// --start-block. CUDA allows at most 1024 threads per block.
+TEST(CachevizOptions, StartOptionsAreNamedAsGiven) {
+    if (vt::cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built";
+    const fs::path log = vt::test_dir("optstart") / "log.txt";
+    const std::pair<std::string, std::string> cases[] = {
+        {"--start-gpu h200 --start-sms 0", "--start-sms must be positive"},
+        {"--start-gpu h200 --start-block 0", "--start-block must be positive"},
+        {"--start-gpu h200 --start-block 2048", "--start-block 2048: CUDA allows at most 1024 threads per block"},
+        {"--start-sms 4", "--start-sms needs --start-gpu"},
+        {"--start-block 128", "--start-block needs --start-gpu"},
+        {"--model gpu --size 64x64 --start-block 128", "--start-block needs --start-gpu"},
+    };
+    for (const auto& [args, message] : cases) {
+        EXPECT_EQ(no_display(args + " --screenshot x.png", log), 2) << args;
+        EXPECT_EQ(vt::read_file(log), "cacheviz: error: " + message + "\n") << args;
+    }
+}
+
+// An output that cannot be written (its directory is missing) fails the run before the
+// screenshot is written; so do two outputs naming one file, and a script's snapshot.
+TEST(CachevizOptions, OutputsCheckedBeforeTheRun) {
+    REQUIRE_GUI();
+    const fs::path dir = vt::test_dir("optoutputs");
+    const fs::path shot = dir / "n.png", missing = dir / "nodir", log = dir / "log.txt";
+    const std::string screenshot = "--preset thesis-stencil --window 1280x800 --frames 1 --screenshot '" + shot.string() + "'";
+    EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), screenshot + " --state '" + (missing / "s.txt").string() + "'", log), 2);
+    EXPECT_TRUE(contains(vt::read_file(log), "cacheviz: error: --state " + (missing / "s.txt").string() + ": cannot write"))
+        << vt::read_file(log);
+    EXPECT_FALSE(fs::exists(shot));
+    EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), screenshot + " --layout '" + (missing / "l.txt").string() + "'", log), 2);
+    EXPECT_TRUE(contains(vt::read_file(log), "--layout " + (missing / "l.txt").string() + ": cannot write")) << vt::read_file(log);
+    EXPECT_FALSE(fs::exists(shot));
+    EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), screenshot + " --state '" + shot.string() + "'", log), 2);
+    EXPECT_TRUE(contains(vt::read_file(log), "are the same file")) << vt::read_file(log);
+    EXPECT_FALSE(fs::exists(shot));
+    const fs::path script = dir / "script.txt";
+    std::ofstream(script) << "0 snapshot " << (missing / "snap").string() << "\n";
+    EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), screenshot + " --script '" + script.string() + "'", log), 2);
+    EXPECT_TRUE(contains(vt::read_file(log), (missing / "snap.png").string() + ": cannot write")) << vt::read_file(log);
+    EXPECT_FALSE(fs::exists(shot));
+    EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), screenshot + " --save-png '" + (missing / "v.png").string() + "'", log), 2);
+    EXPECT_TRUE(contains(vt::read_file(log), "--save-png " + (missing / "v.png").string() + ": cannot write")) << vt::read_file(log);
+    EXPECT_FALSE(fs::exists(shot));
+    // Writable outputs are written.
+    EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), screenshot + " --state '" + (dir / "s.txt").string() + "'", log), 0)
+        << vt::read_file(log);
+    EXPECT_TRUE(fs::exists(shot));
+    EXPECT_TRUE(fs::exists(dir / "s.txt"));
+}
