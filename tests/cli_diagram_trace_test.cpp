@@ -57,7 +57,9 @@ TEST(CliDiagramTrace, GpuModelReplaysTheRecordedBlocks) {
     auto r = run_cachesim("diagram --model gpu --trace " + quoted(trace) + " --out " + quoted(png));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     expect_png(png, 2000, 800);  // with the memory chart
-    r = run_cachesim("diagram --model gpu --trace " + quoted(trace) + " --colour-by sm --view array --out " + quoted(png));
+    r = run_cachesim("diagram --model gpu --trace " + quoted(trace) + " --colour-by sm --out " + quoted(png));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    r = run_cachesim("diagram --model gpu --trace " + quoted(trace) + " --view array --out " + quoted(png));
     EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 

@@ -64,6 +64,23 @@ TEST(CliOptionMistakes, ASizeInBytesAndInLinesContradict) {
     EXPECT_NE(r.out.find("L1: 64 B, 4 lines of 16 B"), std::string::npos) << r.out;
 }
 
+TEST(CliOptionMistakes, DiagramOptionsOfTheOtherViewAndWindowsPastTheRun) {
+    const std::string png = "'" + (test::temp_dir() / "never_drawn.png").string() + "'";
+    const std::string diagram = "diagram -q --preset thesis-stencil --out " + png;
+    expect_refused(diagram + " --view array --time 40 --from 100", "--from draws the time view");
+    expect_refused(diagram + " --view array --time 40 --lines 0:8", "--lines draws the time view");
+    expect_refused(diagram + " --view array --time 40 --aggregate priority", "--aggregate draws the time view");
+    expect_refused(diagram + " --time 40", "--time is the array view's step");
+    // Elements of one array, reversed or empty, even where both ends share a line's row.
+    expect_refused(diagram + " --lines 'out[3]:out[1]'", "is empty: elements 3 to 1");
+    expect_refused(diagram + " --lines 'out[1]:out[1]'", "is empty: elements 1 to 1");
+    // A GPU run's length is known only once it has run: its 4,096 threads make 10 accesses each
+    // (a 3x3 box and a store), so it has at most 40,960 rounds, far fewer than the window's end.
+    expect_refused("diagram -q --model gpu --size 64x64 --stencil 3x3 --sms 4 --block 64 --from 0 --to 100000000 --out " + png,
+                   "--to: step 100000000 is past the run's end");
+    EXPECT_FALSE(fs::exists(test::temp_dir() / "never_drawn.png"));
+}
+
 TEST(CliOptionMistakes, NegativeCountsAreNamedNotWrapped) {
     expect_refused("sweep -q --jobs -1 --l1-size 1K,2K", "--jobs: '-1' is negative");
     expect_refused("sweep -q --threads -1 --l1-size 1K,2K", "--threads: '-1' is negative");

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <string>
+#include <utility>
 
 #include "traces/input_error.hpp"
 
@@ -18,9 +19,10 @@ std::uint64_t parse_number(std::string_view s, std::string_view option, std::str
     return v;
 }
 
-// One end: a row index, or the row boundary before (start) / after (end) an array element.
+// One end: a row index, or the row boundary before (start) / after (end) an array element, whose
+// array and index go to `named` (untouched for a row index).
 std::uint64_t parse_end(std::string_view s, const RowLayout& rows, bool is_end, std::string_view option,
-                        std::string_view whole) {
+                        std::string_view whole, std::pair<std::string_view, std::uint64_t>& named) {
     const std::size_t open = s.find('[');
     if (open == std::string_view::npos) return parse_number(s, option, whole);
     if (s.back() != ']')
@@ -52,6 +54,7 @@ std::uint64_t parse_end(std::string_view s, const RowLayout& rows, bool is_end, 
                          " (" + std::to_string(elements) + " elements)");
     if (is_end && index == 0)
         throw InputError(std::string(option) + ": " + std::string(s) + " as the end leaves no element of " + a.name);
+    named = {name, index};
     if (is_end && index == elements) return group->first_row + group->lines;
     const std::uint64_t element = is_end ? index - 1 : index;
     const std::uint64_t row = rows.row_of_address(a.base + element * a.elem_bytes);
@@ -66,8 +69,15 @@ RowRange parse_row_range(std::string_view text, const RowLayout& rows, std::stri
         throw InputError(std::string(option) + ": expected FROM:TO (rows, or array elements like B[1000]:B[5000]), not '" +
                          std::string(text) + "'");
     RowRange r;
-    r.first = parse_end(text.substr(0, colon), rows, false, option, text);
-    r.end = parse_end(text.substr(colon + 1), rows, true, option, text);
+    std::pair<std::string_view, std::uint64_t> first_element, end_element;
+    r.first = parse_end(text.substr(0, colon), rows, false, option, text, first_element);
+    r.end = parse_end(text.substr(colon + 1), rows, true, option, text, end_element);
+    // Elements of one array: the range is theirs, even where both ends fall in one line's row.
+    if (!first_element.first.empty() && first_element.first == end_element.first &&
+        end_element.second <= first_element.second)
+        throw InputError(std::string(option) + ": '" + std::string(text) + "' is empty: elements " +
+                         std::to_string(first_element.second) + " to " + std::to_string(end_element.second) +
+                         " (TO must be after FROM)");
     if (r.end > rows.rows())
         throw InputError(std::string(option) + ": row " + std::to_string(r.end) + " is past the last row " +
                          std::to_string(rows.rows() - 1) + " (the diagram has " + std::to_string(rows.rows()) + " lines)");

@@ -85,6 +85,12 @@ int run_diagram(int argc, char** argv) {
     const std::string view = (*vm)["view"].as<std::string>();
     if (view != "time" && view != "array")
         throw InputError("--view: expected time or array, not '" + view + "'");
+    // Each view's own options, refused with the other rather than ignored.
+    for (const char* key : {"from", "to", "lines", "aggregate", "colour-by", "miss-rate", "memory-chart"})
+        if (view == "array" && given(*vm, key))
+            throw InputError(std::string("--") + key + " draws the time view; it does not apply to --view array");
+    if (view == "time" && given(*vm, "time"))
+        throw InputError("--time is the array view's step; it does not apply to the time view (--view array draws it)");
     const std::uint64_t max_cells = (*vm)["max-cells"].as<std::uint64_t>();
     if (max_cells < 1024) throw InputError("--max-cells: at least 1024");
 
@@ -184,6 +190,9 @@ int run_diagram(int argc, char** argv) {
         if (gpu && style.from && *style.from >= gpu_steps())
             throw InputError("--from: step " + std::to_string(*style.from) + " is past the run's last step " +
                              std::to_string(gpu_steps() - 1));
+        if (gpu && style.to && *style.to > gpu_steps())
+            throw InputError("--to: step " + std::to_string(*style.to) + " is past the run's end: it has " +
+                             std::to_string(gpu_steps()) + " steps");
         style.title = title;
         if (trace && !gpu) style.time_label = "time step (the recorded threads in launch order)";
         if (gpu)
