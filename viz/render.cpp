@@ -15,11 +15,35 @@ constexpr Rgba kGrid{225, 225, 225, 255};
 constexpr Rgba kLineBoundary{150, 150, 150, 255};
 constexpr Rgba kPlayhead{0, 160, 60, 255};
 
-// Draws the legend (swatches, then notes) from (x, y) downwards; returns the entries.
+// The box draw_text covers for `text` anchored at (x, y) (canvas.cpp's anchoring).
+PixelRect text_rect(double x, double y, std::string_view text, const TextStyle& style) {
+    const TextExtent e = measure_text(text, style.size_px);
+    double left = std::round(x), top = std::round(y);
+    if (style.halign == HAlign::center) left -= e.width / 2.0;
+    else if (style.halign == HAlign::right) left -= e.width;
+    switch (style.valign) {
+        case VAlign::top: break;
+        case VAlign::middle: top -= e.height() / 2.0; break;
+        case VAlign::baseline: top -= e.ascent; break;
+        case VAlign::bottom: top -= e.height(); break;
+    }
+    return {static_cast<int>(std::floor(left)), static_cast<int>(std::floor(top)), e.width, e.height()};
+}
+
+// Draws `text` and, where `into` is given, records its box there.
+void draw_text_at(Canvas& c, std::vector<PixelRect>* into, double x, double y, const std::string& text,
+                  const TextStyle& style) {
+    c.draw_text(x, y, text, style);
+    if (into) into->push_back(text_rect(x, y, text, style));
+}
+
+// Draws the legend (swatches, then notes) from (x, y) downwards; returns the entries. `lines`:
+// where to record each line of text's box.
 std::vector<LegendEntry> draw_legend(Canvas& c, int x, int y, double font, const std::string& heading,
-                                     bool array_labels, const std::vector<std::string>& notes) {
+                                     bool array_labels, const std::vector<std::string>& notes,
+                                     std::vector<PixelRect>* lines = nullptr) {
     std::vector<LegendEntry> entries;
-    c.draw_text(x, y, heading, {.size_px = font, .color = kAxis});
+    draw_text_at(c, lines, x, y, heading, {.size_px = font, .color = kAxis});
     const int line = static_cast<int>(font * 1.7);
     y += line;
     const int sw = static_cast<int>(font * 1.2);
@@ -28,13 +52,13 @@ std::vector<LegendEntry> draw_legend(Canvas& c, int x, int y, double font, const
         c.fill_rect(r.x, r.y, r.w, r.h, cell_color(s));
         c.draw_rect(r.x, r.y, r.w, r.h, kAxis);
         const std::string label(array_labels ? array_state_name(s) : cell_state_name(s));
-        c.draw_text(x + sw + 8, y + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
+        draw_text_at(c, lines, x + sw + 8, y + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
         entries.push_back({s, label, r});
         y += line;
     }
     y += line / 2;
     for (const std::string& n : notes) {
-        c.draw_text(x, y, n, {.size_px = font * 0.92, .color = kAxis});
+        draw_text_at(c, lines, x, y, n, {.size_px = font * 0.92, .color = kAxis});
         y += static_cast<int>(font * 1.45);
     }
     return entries;
@@ -52,16 +76,40 @@ int legend_width(double font, bool array_labels, const std::vector<std::string>&
     return w;
 }
 
+std::string with_thousands(std::uint64_t v) {
+    std::string s = std::to_string(v);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+    return s;
+}
+
 std::string hit_source_label(HitSource source) { return "L1 hit brought by " + std::string(hit_source_name(source)); }
 
-// The time view's legend column: its widest swatch label or note, and a margin.
-int time_legend_width(const TimeDiagramStyle& style) {
-    std::vector<std::string> labels;
+// The note drawn where the memory chart does not fit beside the plot.
+std::string chart_note(int width) { return "memory chart: needs --width " + std::to_string(width) + " or more"; }
+
+// The time view's legend column: its widest line (any heading, swatch label or note the legend
+// may draw, whichever colouring the picture ends up with), and a margin.
+int time_legend_width(const Diagram& d, const TimeDiagramStyle& style) {
+    std::vector<std::string> labels = {"legend (most important first)", "legend (a fetch wins a shared pixel)",
+                                       "legend: L1 misses per cell", "legend: SM that accessed the line",
+                                       "legend: who brought the sectors L1 hits found", "SM 11, 23, ..."};
     if (style.colour_by == ColourBy::hit_source) {
         for (HitSource source : kHitSourceOrder) labels.push_back(hit_source_label(source));
-        labels.push_back(muted_state_label(CellState::accessed, ColourBy::hit_source, false));
     }
-    return legend_width(style.font_px, false, style.notes, labels) + 40;
+    for (CellState s : kLegendOrder)
+        for (bool density : {false, true}) labels.push_back(muted_state_label(s, style.colour_by, density));
+    std::vector<std::string> notes = style.notes;
+    notes.push_back("misses / (steps x lines) a pixel covers, log scale");
+    if (!d.exact())
+        notes.push_back("1 cell = " + with_thousands(d.steps_per_column()) + " steps x " +
+                        with_thousands(d.rows_per_bucket()) + " lines");
+    if (style.rows)
+        notes.push_back("lines " + with_thousands(style.rows->first) + " to " + with_thousands(style.rows->end) + " of " +
+                        with_thousands(d.layout().rows()));
+    for (std::size_t l = 0; l < d.miss_rates().size() && l < 2; ++l)
+        notes.push_back("strip: " + strip_level_label(d.miss_rates()[l], l));
+    if (style.memory_chart) notes.push_back(chart_note(99999));  // (the width it names is not known yet)
+    return legend_width(style.font_px, false, notes, labels) + 40;
 }
 
 // The time view's left margin: array names and row ticks.
@@ -69,12 +117,6 @@ int time_left_margin(const std::vector<const RowGroup*>& groups, double font) {
     int name_w = 0;
     for (const RowGroup* g : groups) name_w = std::max(name_w, measure_text(g->array.name, font * 1.1).width);
     return 16 + name_w + 10 + measure_text("y=0000", font * 0.85).width + 8;
-}
-
-std::string with_thousands(std::uint64_t v) {
-    std::string s = std::to_string(v);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-    return s;
 }
 
 }  // namespace
@@ -231,7 +273,7 @@ int time_diagram_width_for_chart(const Diagram& d, const TimeDiagramStyle& style
     if (!style.memory_chart) return 0;
     std::vector<const RowGroup*> groups;  // (every array: a range of rows shows some of them)
     for (const RowGroup& g : d.layout().groups()) groups.push_back(&g);
-    return width_with_chart(time_left_margin(groups, style.font_px), time_legend_width(style), *style.memory_chart,
+    return width_with_chart(time_left_margin(groups, style.font_px), time_legend_width(d, style), *style.memory_chart,
                             style.font_px);
 }
 
@@ -265,7 +307,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     std::vector<const RowGroup*> shown_groups;
     for (const Shown& g : shown) shown_groups.push_back(g.group);
     const int left = time_left_margin(shown_groups, font);
-    const int legend_w = time_legend_width(style);
+    const int legend_w = time_legend_width(d, style);
     int chart_w = style.memory_chart ? memory_chart_width(*style.memory_chart, font) + 30 : 0;
     // The chart only where the plot keeps at least half the width.
     const bool chart_fits = style.width - left - legend_w - chart_w >= style.width / 2;
@@ -273,8 +315,11 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     const int right = legend_w + chart_w;
     const int bottom = static_cast<int>(font * 4.2);
     lay.plot = {left, top, std::max(10, style.width - left - right), std::max(10, style.height - top - bottom)};
-    if (!style.title.empty())
-        c.draw_text(style.width / 2.0, font * 0.8, style.title, {.size_px = font * 1.3, .halign = HAlign::center});
+    if (!style.title.empty()) {
+        const TextStyle ts{.size_px = font * 1.3, .halign = HAlign::center};
+        c.draw_text(style.width / 2.0, font * 0.8, style.title, ts);
+        lay.title = text_rect(style.width / 2.0, font * 0.8, style.title, ts);
+    }
 
     // Does any pixel show more than one recorded cell? Then the rule for aggregation matters.
     const std::uint64_t span = lay.to - lay.from;
@@ -385,7 +430,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
         }
         c.draw_rect(band.x - 1, band.y - 1, band.w + 2, band.h + 2, kAxis);
         // Array name and element-row ticks.
-        c.draw_text(16, band.y + band.h / 2.0, g.array.name,
+        draw_text_at(c, nullptr, 16, band.y + band.h / 2.0, g.array.name,
                     {.size_px = font * 1.1, .valign = VAlign::middle});
         const ArrayInfo& a = g.array;
         if (a.width > 0 && a.height > 1) {
@@ -400,8 +445,13 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
                 if (line < first_line || line >= first_line + lines) continue;
                 const double fy = band.y + static_cast<double>(line - first_line) * band.h / lines;
                 c.hline(band.x - 5, band.x - 2, static_cast<int>(fy), kAxis);
-                c.draw_text(band.x - 8, fy, "y=" + std::to_string(yy),
-                            {.size_px = font * 0.85, .color = kAxis, .halign = HAlign::right, .valign = VAlign::middle});
+                // A label that would touch the one above (rows sharing a line) is left out.
+                const std::string label = "y=" + std::to_string(yy);
+                const TextStyle ls{.size_px = font * 0.85, .color = kAxis, .halign = HAlign::right, .valign = VAlign::middle};
+                const PixelRect r = text_rect(band.x - 8, fy, label, ls);
+                if (!lay.y_labels.empty() && r.y < lay.y_labels.back().y + lay.y_labels.back().h) continue;
+                c.draw_text(band.x - 8, fy, label, ls);
+                lay.y_labels.push_back(r);
             }
         }
     }
@@ -452,8 +502,14 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
         c.vline(x, axis_y, axis_y + 5, kAxis);
         c.draw_text(x, axis_y + 7, with_thousands(t), {.size_px = font * 0.9, .color = kAxis, .halign = HAlign::center});
     }
-    c.draw_text(lay.plot.x + lay.plot.w / 2.0, axis_y + font * 2.2, style.time_label,
-                {.size_px = font, .halign = HAlign::center});
+    {
+        // Under the plot's middle, moved as little as keeps it off the left edge and the legend.
+        const TextStyle ts{.size_px = font, .halign = HAlign::center};
+        const double half = measure_text(style.time_label, font).width / 2.0;
+        const double x = std::max(4 + half, std::min(lay.plot.x + lay.plot.w / 2.0, lay.plot.x + lay.plot.w + 20 - half));
+        c.draw_text(x, axis_y + font * 2.2, style.time_label, ts);
+        lay.time_title = text_rect(x, axis_y + font * 2.2, style.time_label, ts);
+    }
 
     if (style.playhead && *style.playhead >= lay.from && *style.playhead < lay.to) {
         const int x = lay.x_of_step(*style.playhead);
@@ -468,17 +524,22 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     if (style.rows)
         notes.push_back("lines " + with_thousands(show_first) + " to " + with_thousands(show_end - 1) + " of " +
                         with_thousands(rows.rows()));
+    // Where the memory chart does not fit, the legend's last note says how wide it needs the picture.
+    const std::string chart_note_text =
+        style.memory_chart && !chart_fits ? chart_note(width_with_chart(left, legend_w, *style.memory_chart, font)) : "";
+    std::vector<PixelRect>* const ll = &lay.legend_lines;
     if (!muted) {
         std::string heading = "legend (most important first)";
         if (aggregated && rule == AggregateRule::any_miss) heading = "legend (a fetch wins a shared pixel)";
         if (have_rates)
             for (std::size_t l = 0; l < lay.strip_levels.size(); ++l) notes.push_back("strip: " + lay.strip_levels[l]);
-        lay.legend = draw_legend(c, lx, lay.plot.y, font, heading, false, notes);
+        if (!chart_note_text.empty()) notes.push_back(chart_note_text);
+        lay.legend = draw_legend(c, lx, lay.plot.y, font, heading, false, notes, &lay.legend_lines);
     } else {
         // Muted states, then the density ramp, the SMs or the hit sources.
         const bool by_source = colouring.by == ColourBy::hit_source;
         int ly = lay.plot.y;
-        c.draw_text(lx, ly,
+        draw_text_at(c, ll, lx, ly,
                     lay.density ? "legend: L1 misses per cell"
                     : by_source ? "legend: who brought the sectors L1 hits found"
                                 : "legend: SM that accessed the line",
@@ -494,16 +555,16 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
             char lo[64], hi[64];
             std::snprintf(lo, sizeof lo, "%.3g", dmin);
             std::snprintf(hi, sizeof hi, "%.3g", dmax);
-            c.draw_text(lx, ly, lo, {.size_px = font * 0.85, .color = kAxis});
-            c.draw_text(lx + bar_w, ly, hi, {.size_px = font * 0.85, .color = kAxis, .halign = HAlign::right});
+            draw_text_at(c, ll, lx, ly, lo, {.size_px = font * 0.85, .color = kAxis});
+            draw_text_at(c, ll, lx + bar_w, ly, hi, {.size_px = font * 0.85, .color = kAxis, .halign = HAlign::right});
             ly += static_cast<int>(font * 1.3);
-            c.draw_text(lx, ly, "misses / (steps x lines) a pixel covers, log scale", {.size_px = font * 0.85, .color = kAxis});
+            draw_text_at(c, ll, lx, ly, "misses / (steps x lines) a pixel covers, log scale", {.size_px = font * 0.85, .color = kAxis});
             ly += line;
         } else if (by_source) {
             for (HitSource source : kHitSourceOrder) {
                 c.fill_rect(lx, ly, sw, sw, hit_source_color(source));
                 c.draw_rect(lx, ly, sw, sw, kAxis);
-                c.draw_text(lx + sw + 8, ly + sw / 2.0, hit_source_label(source), {.size_px = font, .valign = VAlign::middle});
+                draw_text_at(c, ll, lx + sw + 8, ly + sw / 2.0, hit_source_label(source), {.size_px = font, .valign = VAlign::middle});
                 ly += line;
             }
         } else {
@@ -516,7 +577,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
                 c.draw_rect(lx, ly, sw, sw, kAxis);
                 std::string label = "SM " + std::to_string(k);
                 if (max_sm > 12) label += ", " + std::to_string(k + 12) + ", ...";
-                c.draw_text(lx + sw + 8, ly + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
+                draw_text_at(c, ll, lx + sw + 8, ly + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
                 ly += line;
             }
         }
@@ -528,29 +589,48 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
             c.fill_rect(r.x, r.y, r.w, r.h, muted_color(st));
             c.draw_rect(r.x, r.y, r.w, r.h, kAxis);
             const std::string label = muted_state_label(st, colouring.by, lay.density);
-            c.draw_text(lx + sw + 8, ly + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
+            draw_text_at(c, ll, lx + sw + 8, ly + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
             lay.legend.push_back({st, label, r});
             ly += line;
         }
         if (have_rates)
             for (std::size_t l = 0; l < lay.strip_levels.size(); ++l) notes.push_back("strip: " + lay.strip_levels[l]);
+        if (!chart_note_text.empty()) notes.push_back(chart_note_text);
         ly += line / 2;
         for (const std::string& note : notes) {
-            c.draw_text(lx, ly, note, {.size_px = font * 0.92, .color = kAxis});
+            draw_text_at(c, ll, lx, ly, note, {.size_px = font * 0.92, .color = kAxis});
             ly += static_cast<int>(font * 1.45);
         }
-    }
-    if (style.memory_chart && !chart_fits) {
-        c.draw_text(lx, style.height - font * 1.5,
-                    "memory chart: needs --width " + std::to_string(width_with_chart(left, legend_w, *style.memory_chart, font)) +
-                        " or more",
-                    {.size_px = font * 0.92, .color = kAxis});
     }
     if (style.memory_chart && chart_fits) {
         const int cx = style.width - chart_w + 10;
         lay.memory_chart = {cx, lay.plot.y, chart_w - 30, std::min(lay.plot.h + strip_h + strip_gap, static_cast<int>(font * 34))};
         draw_memory_chart(c, *style.memory_chart, lay.memory_chart, font);
     }
+
+    // Does it fit? The plot at its minimum or more, every recorded text inside the picture, no
+    // legend line over another. The plot's minimum: wide enough that the time axis's title fits
+    // between the left edge and the legend (4 px and 8 px clear); each band a few pixels high.
+    const PixelRect canvas{0, 0, style.width, style.height};
+    const auto inside = [&](const PixelRect& r) {
+        return r.w == 0 || (r.x >= 0 && r.y >= 0 && r.x + r.w <= canvas.w && r.y + r.h <= canvas.h);
+    };
+    const auto overlap = [](const PixelRect& a, const PixelRect& b) {
+        return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    };
+    const int min_plot_w = std::max(60, measure_text(style.time_label, font).width - left - 16);
+    const int min_plot_h = 4 * std::max(1, n) + gap * std::max(0, n - 1);
+    int legend_bottom = 0;
+    for (const PixelRect& r : lay.legend_lines) legend_bottom = std::max(legend_bottom, r.y + r.h);
+    lay.width_needed = std::max({style.width, left + legend_w + min_plot_w, lay.title.w + 16});
+    lay.height_needed = std::max({style.height, top + min_plot_h + strip_h + strip_gap + bottom, legend_bottom + 8});
+    lay.fits = lay.width_needed <= style.width && lay.height_needed <= style.height && inside(lay.title) &&
+               inside(lay.time_title);
+    for (std::size_t i = 0; i < lay.legend_lines.size(); ++i) {
+        lay.fits = lay.fits && inside(lay.legend_lines[i]) && !overlap(lay.legend_lines[i], lay.time_title);
+        for (std::size_t j = 0; j < i; ++j) lay.fits = lay.fits && !overlap(lay.legend_lines[i], lay.legend_lines[j]);
+    }
+    for (const PixelRect& r : lay.y_labels) lay.fits = lay.fits && inside(r);
     return out;
 }
 

@@ -85,6 +85,14 @@ struct TimeDiagramLayout {
     std::vector<std::string> strip_levels;  // its lines, top to bottom of the legend
     double strip_top_rate = 1;     // the miss rate at the strip's top edge (the bottom is 0)
     PixelRect memory_chart;        // (w = 0: none)
+    // Where text landed: the legend's lines (heading, swatch labels, notes) top to bottom, the
+    // row labels left of the bands, the picture's title and the time axis's title (w = 0: none).
+    std::vector<PixelRect> legend_lines, y_labels;
+    PixelRect title, time_title;
+    // Whether the plot, the legend and the titles lie inside the picture, no legend line over
+    // another; if not, the smallest picture in which they would.
+    bool fits = true;
+    int width_needed = 0, height_needed = 0;
     // Steps [t0, t1) that plot column px (0-based from plot.x) shows.
     std::pair<std::uint64_t, std::uint64_t> steps_of_column(int px) const;
     // Rows [r0, r1) that pixel row py (0-based from the band's top) of band `band` shows.

@@ -53,6 +53,25 @@ po::options_description diagram_options() {
     return d;
 }
 
+// A picture too small for what it holds: a side left to its default grows to what is needed (true:
+// draw again); a side the user gave is refused, naming the size it needs.
+bool grow_to_fit(const po::variables_map& vm, const std::string& what, int& width, int& height, int width_needed,
+                 int height_needed) {
+    const bool width_short = width_needed > width, height_short = height_needed > height;
+    const bool width_given = vm["width"].as<int>() != 0, height_given = vm["height"].as<int>() != 0;
+    if ((!width_short || !width_given) && (!height_short || !height_given) && width_needed <= 16384 &&
+        height_needed <= 16384) {
+        width = std::max(width, width_needed);
+        height = std::max(height, height_needed);
+        return true;
+    }
+    std::string need;
+    if (width_short) need = "--width " + std::to_string(width_needed);
+    if (height_short) need += (need.empty() ? "" : " and ") + std::string("--height ") + std::to_string(height_needed);
+    throw InputError(what + " do not fit in " + std::to_string(width) + "x" + std::to_string(height) +
+                     " pixels; they need at least " + need);
+}
+
 int pixels(const po::variables_map& vm, const char* name, int fallback) {
     const int v = vm[name].as<int>();
     if (v == 0) return fallback;
@@ -206,7 +225,12 @@ int run_diagram(int argc, char** argv) {
             if ((*vm)["width"].as<int>() == 0)
                 style.width = std::clamp(viz::time_diagram_width_for_chart(run.diagram, style), style.width, 16384);
         }
-        encoded = viz::encode_png(viz::render_time_diagram(run.diagram, style).image);
+        viz::RenderedTimeDiagram rendered = viz::render_time_diagram(run.diagram, style);
+        if (!rendered.layout.fits &&
+            grow_to_fit(*vm, "--view time: the plot, its axes and the legend", style.width, style.height,
+                        rendered.layout.width_needed, rendered.layout.height_needed))
+            rendered = viz::render_time_diagram(run.diagram, style);
+        encoded = viz::encode_png(rendered.image);
     } else {
         const std::uint64_t t = (*vm)["time"].as<std::uint64_t>();
         if (steps && t >= *steps)
@@ -228,14 +252,9 @@ int run_diagram(int argc, char** argv) {
         const viz::ArrayView av = viz::make_array_view(run.diagram.layout(), *run.snapshot, w,
                                                        viz::step_unit(gpu, trace.has_value(), sim.gpu.timeline != nullptr));
         const viz::ArrayViewLayout fit = viz::layout_array_view(av, style);
-        if (!fit.fits) {
-            std::string need;
-            if (fit.width_needed > style.width) need = "--width " + std::to_string(fit.width_needed);
-            if (fit.height_needed > style.height)
-                need += (need.empty() ? "" : " and ") + std::string("--height ") + std::to_string(fit.height_needed);
-            throw InputError("--view array: the arrays, their titles and the legend do not fit in " +
-                             std::to_string(style.width) + "x" + std::to_string(style.height) + " pixels; they need at least " + need);
-        }
+        if (!fit.fits)
+            grow_to_fit(*vm, "--view array: the arrays, their titles and the legend", style.width, style.height,
+                        fit.width_needed, fit.height_needed);
         encoded = viz::encode_png(viz::render_array_view(av, style).image);
     }
     write_file_atomically(out, encoded);
