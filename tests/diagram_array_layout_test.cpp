@@ -15,14 +15,6 @@ using namespace cachesim::viz;
 
 namespace {
 
-bool overlap(const PixelRect& a, const PixelRect& b) {
-    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-}
-
-bool inside(const PixelRect& r, int width, int height) {
-    return r.x >= 0 && r.y >= 0 && r.x + r.w <= width && r.y + r.h <= height;
-}
-
 // An array as make_array_view builds it: a 1D array longer than kMaxFlatRow folds into rows.
 ArrayGrid grid(const std::string& name, std::uint32_t w, std::uint32_t h) {
     ArrayGrid g;
@@ -67,7 +59,7 @@ void expect_laid_out(const ArrayView& v, const ArrayViewLayout& lay, int width, 
     ASSERT_TRUE(lay.fits);
     ASSERT_EQ(lay.arrays.size(), v.arrays.size());
     ASSERT_EQ(lay.titles.size(), v.arrays.size());
-    EXPECT_TRUE(inside(lay.legend_area, width, height));
+    EXPECT_TRUE(lay.legend_area.inside(width, height));
     std::vector<PixelRect> boxes{lay.legend_area};
     for (std::size_t a = 0; a < v.arrays.size(); ++a) {
         SCOPED_TRACE(v.arrays[a].name);
@@ -75,11 +67,11 @@ void expect_laid_out(const ArrayView& v, const ArrayViewLayout& lay, int width, 
         const PixelRect frame{r.x - 1, r.y - 1, r.w + 2, r.h + 2};  // drawn around the cells
         EXPECT_GE(r.w, 1);
         EXPECT_GE(r.h, 1);
-        EXPECT_TRUE(inside(frame, width, height)) << frame.x << "," << frame.y << " " << frame.w << "x" << frame.h;
-        EXPECT_TRUE(inside(lay.titles[a], width, height));
+        EXPECT_TRUE(frame.inside(width, height)) << frame.x << "," << frame.y << " " << frame.w << "x" << frame.h;
+        EXPECT_TRUE(lay.titles[a].inside(width, height));
         for (const PixelRect& b : boxes) {
-            EXPECT_FALSE(overlap(frame, b));
-            EXPECT_FALSE(overlap(lay.titles[a], b));
+            EXPECT_FALSE(frame.overlaps(b));
+            EXPECT_FALSE(lay.titles[a].overlaps(b));
         }
         boxes.push_back(frame);
         boxes.push_back(lay.titles[a]);

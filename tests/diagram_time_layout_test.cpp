@@ -17,14 +17,6 @@ using namespace cachesim::viz;
 
 namespace {
 
-bool overlap(const PixelRect& a, const PixelRect& b) {
-    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-}
-
-bool inside(const PixelRect& r, int width, int height) {
-    return r.x >= 0 && r.y >= 0 && r.x + r.w <= width && r.y + r.h <= height;
-}
-
 // A w x h 1x1 stencil, 4-byte elements, 16-byte lines (four elements a line) in L1 and L2.
 RecordedRun stencil_run(std::uint32_t w, std::uint32_t h) {
     WorkloadSpec spec;
@@ -69,16 +61,16 @@ void expect_laid_out(const TimeDiagramLayout& lay, int width, int height) {
     ASSERT_FALSE(lay.legend_lines.empty());
     for (std::size_t i = 0; i < lay.legend_lines.size(); ++i) {
         const PixelRect& r = lay.legend_lines[i];
-        EXPECT_TRUE(inside(r, width, height)) << "legend line " << i << " at " << r.x << "," << r.y << " " << r.w << "x" << r.h;
-        for (std::size_t j = 0; j < i; ++j) EXPECT_FALSE(overlap(r, lay.legend_lines[j])) << i << " over " << j;
-        EXPECT_FALSE(overlap(r, lay.plot));
+        EXPECT_TRUE(r.inside(width, height)) << "legend line " << i << " at " << r.x << "," << r.y << " " << r.w << "x" << r.h;
+        for (std::size_t j = 0; j < i; ++j) EXPECT_FALSE(r.overlaps(lay.legend_lines[j])) << i << " over " << j;
+        EXPECT_FALSE(r.overlaps(lay.plot));
     }
     if (lay.title.w > 0) {
-        EXPECT_TRUE(inside(lay.title, width, height));
+        EXPECT_TRUE(lay.title.inside(width, height));
     }
-    EXPECT_TRUE(inside(lay.time_title, width, height))
+    EXPECT_TRUE(lay.time_title.inside(width, height))
         << lay.time_title.x << "," << lay.time_title.y << " " << lay.time_title.w << "x" << lay.time_title.h;
-    for (const PixelRect& r : lay.y_labels) EXPECT_TRUE(inside(r, width, height));
+    for (const PixelRect& r : lay.y_labels) EXPECT_TRUE(r.inside(width, height));
 }
 
 }  // namespace
@@ -93,7 +85,7 @@ TEST(DiagramTimeLayout, ChartNoteIsALegendLineOfItsOwn) {
     const auto& lines = r.layout.legend_lines;
     ASSERT_EQ(lines.size(), 16u);
     for (std::size_t i = 0; i < lines.size(); ++i)
-        for (std::size_t j = 0; j < i; ++j) EXPECT_FALSE(overlap(lines[i], lines[j])) << i << " over " << j;
+        for (std::size_t j = 0; j < i; ++j) EXPECT_FALSE(lines[i].overlaps(lines[j])) << i << " over " << j;
     // At 13 px: the heading at the plot's top (2.6 font sizes under a title, 33), seven lines of
     // 22 px (heading and swatches), half a line (11), then eight steps of 18 px to the ninth and last
     // note, which is as tall as 11.96-px text; 8 px of margin under it.

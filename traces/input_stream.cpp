@@ -31,6 +31,7 @@ constexpr UnreadCompression kUnreadCompressions[] = {
     {"xz", "xz -dk", {0xfd, '7', 'z', 'X', 'Z', 0x00}, 6},
     {"bzip2", "bzip2 -dk", {'B', 'Z', 'h', '9'}, 4},  // the level digit of bzip2 -9, its default
 };
+constexpr std::size_t kLongestMagic = 6;  // xz's: the bytes read before the format is decided
 // Below this, a plain read goes through the block buffer; above it, straight into the caller's.
 constexpr std::size_t kDirectReadBytes = std::size_t{64} << 10;
 
@@ -80,7 +81,7 @@ InputStream::InputStream(std::string path) : path_(std::move(path)) {
         file_bytes_ = static_cast<std::uint64_t>(st.st_size) - static_cast<std::uint64_t>(start_);
     }
     raw_.resize(kBlockBytes);
-    while (raw_end_ < 6 && fill_raw() > 0) {
+    while (raw_end_ < kLongestMagic && fill_raw() > 0) {
     }
     if (starts_with(raw_.data(), raw_end_, kGzipMagic, sizeof kGzipMagic)) compression_ = Compression::gzip;
     else if (starts_with(raw_.data(), raw_end_, kZstdMagic, sizeof kZstdMagic)) compression_ = Compression::zstd;

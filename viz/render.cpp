@@ -611,13 +611,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     // Does it fit? The plot at its minimum or more, every recorded text inside the picture, no
     // legend line over another. The plot's minimum: wide enough that the time axis's title fits
     // between the left edge and the legend (4 px and 8 px clear); each band a few pixels high.
-    const PixelRect canvas{0, 0, style.width, style.height};
-    const auto inside = [&](const PixelRect& r) {
-        return r.w == 0 || (r.x >= 0 && r.y >= 0 && r.x + r.w <= canvas.w && r.y + r.h <= canvas.h);
-    };
-    const auto overlap = [](const PixelRect& a, const PixelRect& b) {
-        return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-    };
+    const auto inside = [&](const PixelRect& r) { return r.w == 0 || r.inside(style.width, style.height); };  // w 0: none
     const int min_plot_w = std::max(60, measure_text(style.time_label, font).width - left - 16);
     const int min_plot_h = 4 * std::max(1, n) + gap * std::max(0, n - 1);
     int legend_bottom = 0;
@@ -627,8 +621,8 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     lay.fits = lay.width_needed <= style.width && lay.height_needed <= style.height && inside(lay.title) &&
                inside(lay.time_title);
     for (std::size_t i = 0; i < lay.legend_lines.size(); ++i) {
-        lay.fits = lay.fits && inside(lay.legend_lines[i]) && !overlap(lay.legend_lines[i], lay.time_title);
-        for (std::size_t j = 0; j < i; ++j) lay.fits = lay.fits && !overlap(lay.legend_lines[i], lay.legend_lines[j]);
+        lay.fits = lay.fits && inside(lay.legend_lines[i]) && !lay.legend_lines[i].overlaps(lay.time_title);
+        for (std::size_t j = 0; j < i; ++j) lay.fits = lay.fits && !lay.legend_lines[i].overlaps(lay.legend_lines[j]);
     }
     for (const PixelRect& r : lay.y_labels) lay.fits = lay.fits && inside(r);
     return out;

@@ -16,6 +16,9 @@ namespace cachesim::viz {
 struct PixelRect {
     int x = 0, y = 0, w = 0, h = 0;
     bool contains(int px, int py) const { return px >= x && py >= y && px < x + w && py < y + h; }
+    bool overlaps(const PixelRect& o) const { return x < o.x + o.w && o.x < x + w && y < o.y + o.h && o.y < y + h; }
+    // Whole inside a picture of `width` x `height` pixels.
+    bool inside(int width, int height) const { return x >= 0 && y >= 0 && x + w <= width && y + h <= height; }
     int cx() const { return x + w / 2; }
     int cy() const { return y + h / 2; }
 };

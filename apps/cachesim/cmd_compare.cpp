@@ -583,13 +583,13 @@ int run_compare(int argc, char** argv) {
         }
         std::vector<MeasuredRun> runs;
         try {
-            if (!looks_like_ncu_csv(text)) {
+            const bool ncu = looks_like_ncu_csv(text);
+            if (!ncu)
                 for (const char* key : {"workload", "size", "stencil", "depth", "elem-bytes", "schedule"})
-                    if (!vm[key].defaulted())
+                    if (given(vm, key))
                         throw InputError(std::string("--") + key + " describes the launches of an Nsight Compute CSV (ncu --csv); " +
                                          path + " is a measured CSV whose rows give their own");
-            }
-            if (looks_like_ncu_csv(text)) {
+            if (ncu) {
                 WorkloadSpec base;
                 base.kind = parse_workload_kind(vm["workload"].as<std::string>());
                 parse_dimensions(vm["size"].as<std::string>(), "--size", base.width, base.height);

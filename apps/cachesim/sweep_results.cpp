@@ -205,13 +205,20 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text, std::ve
     return rows;
 }
 
-void check_sweep_output_replaceable(const std::string& output) {
-    std::error_code ec;
-    if (!fs::is_regular_file(output, ec)) return;
-    const auto rows = parse_csv(read_text(output));
+namespace {
+
+// Throws unless `rows`, the CSV at `output`, are empty or a sweep result's.
+void check_sweep_rows(const std::vector<std::vector<std::string>>& rows, const std::string& output) {
     if (!rows.empty() && (rows[0].empty() || rows[0][0] != kSweepKeyColumn))
         throw InputError(output + ": exists but is not a sweep result (no '" + kSweepKeyColumn +
                          "' column); remove it or choose another --output");
+}
+
+}  // namespace
+
+void check_sweep_output_replaceable(const std::string& output) {
+    std::error_code ec;
+    if (fs::is_regular_file(output, ec)) check_sweep_rows(parse_csv(read_text(output)), output);
 }
 
 FinishedResults load_finished(const std::string& output, const ExpectedColumns& expected_columns) {
@@ -226,8 +233,8 @@ FinishedResults load_finished(const std::string& output, const ExpectedColumns& 
     if (fs::is_regular_file(output, ec)) {
         std::vector<std::size_t> lines;
         const auto rows = parse_csv(read_text(output), &lines);
+        check_sweep_rows(rows, output);
         if (!rows.empty()) {
-            check_sweep_output_replaceable(output);
             const auto& header = rows[0];
             for (std::size_t r = 1; r < rows.size(); ++r) {
                 const auto& row = rows[r];

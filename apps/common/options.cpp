@@ -203,7 +203,6 @@ namespace {
 
 constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
 
-
 // The --config file's text: a regular file (or a pipe) of at most kMaxConfigBytes.
 std::string read_config_file(const std::string& path) {
     std::error_code ec;
