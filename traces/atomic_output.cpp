@@ -279,10 +279,10 @@ bool is_replaced_file(const std::string& path) {
 }
 
 void check_output_not_an_input(const std::string& path, const std::string& option,
-                               const std::vector<NamedInput>& inputs) {
+                               const std::vector<NamedPath>& inputs) {
     struct stat out {};
     if (path.empty() || path == "-" || ::stat(path.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return;
-    for (const NamedInput& input : inputs) {
+    for (const NamedPath& input : inputs) {
         struct stat in {};
         if (input.path.empty() || input.path == "-" || ::stat(input.path.c_str(), &in) != 0) continue;
         if (in.st_dev == out.st_dev && in.st_ino == out.st_ino)
@@ -302,6 +302,15 @@ void check_outputs_differ(const std::string& a, const std::string& option_a, con
     // A device or FIFO takes both writes in turn; only a file would lose the first.
     if (ea || eb || pa != pb || (::stat(pa.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) return;
     throw InputError(option_a + " " + a + " and " + option_b + " " + b + " are the same file: one would replace the other");
+}
+
+void check_outputs(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs) {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        check_output_not_an_input(outputs[i].path, outputs[i].option, inputs);
+        check_output_writable(outputs[i].path, outputs[i].option);
+        for (std::size_t j = 0; j < i; ++j)
+            check_outputs_differ(outputs[j].path, outputs[j].option, outputs[i].path, outputs[i].option);
+    }
 }
 
 void check_output_writable(const std::string& path, const std::string& option) {

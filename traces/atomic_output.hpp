@@ -59,8 +59,8 @@ void write_output_file(const std::string& path, std::string_view content);
 // Creates nothing that stays.
 void check_output_writable(const std::string& path, const std::string& option = "");
 
-// A file the run reads, with the option that names it ("--trace"), for the check below.
-struct NamedInput {
+// A file the run reads or writes, with the option that names it ("--trace"), for the checks below.
+struct NamedPath {
     std::string path;
     std::string option;
 };
@@ -69,12 +69,16 @@ struct NamedInput {
 // file as one of `inputs`: replacing it would destroy what the run reads. Paths that do not
 // exist yet, and "-", match nothing.
 void check_output_not_an_input(const std::string& path, const std::string& option,
-                               const std::vector<NamedInput>& inputs);
+                               const std::vector<NamedPath>& inputs);
 
 // Throws InputError when two outputs of one run (`a` given as `option_a`, `b` as `option_b`) name
 // the same file, existing or not: the second would replace the first.
 void check_outputs_differ(const std::string& a, const std::string& option_a, const std::string& b,
                           const std::string& option_b);
+
+// A run's outputs, checked before it runs: each writable (check_output_writable) and none a file of
+// `inputs` (check_output_not_an_input), no two the same file (check_outputs_differ).
+void check_outputs(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs);
 
 // Whether an output at `path` is a file that AtomicOutput replaces (a regular file, through
 // symlinks, or nothing yet) rather than one it writes through (a device, a FIFO, a descriptor).

@@ -542,13 +542,10 @@ int run_compare(int argc, char** argv) {
     }
     po::notify(vm);
     // A bad output path is reported before minutes of simulation, not after.
-    for (const std::string option : {"out", "plot"})
-        if (vm.count(option) && vm[option].as<std::string>() != "none") {
-            check_output_not_an_input(vm[option].as<std::string>(), "--" + option, input_files(vm));
-            check_output_writable(vm[option].as<std::string>(), "--" + option);
-        }
-    if (vm.count("out") && vm.count("plot") && vm["out"].as<std::string>() != "none" && vm["plot"].as<std::string>() != "none")
-        check_outputs_differ(vm["out"].as<std::string>(), "--out", vm["plot"].as<std::string>(), "--plot");
+    std::vector<NamedPath> outputs;
+    for (const char* key : {"out", "plot"})
+        if (vm.count(key) && vm[key].as<std::string>() != "none") outputs.push_back({vm[key].as<std::string>(), std::string("--") + key});
+    check_outputs(outputs, input_files(vm));
     if (!vm.count("measured")) throw InputError("--measured FILE is required");
     const std::vector<std::string> paths = vm["measured"].as<std::vector<std::string>>();
     const bool preset_given = vm.count("preset") > 0;

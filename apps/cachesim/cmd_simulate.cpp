@@ -119,16 +119,10 @@ int run_simulate(int argc, char** argv) {
         throw InputError("--format: expected table, json or csv, not '" + format + "'");
 
     // An output is checked before the run, not after it: writable, and not a file the run reads.
-    const std::vector<std::string> outputs = {"output", "warp-ends", "warp-progress"};
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-        if (!vm->count(outputs[i])) continue;
-        const std::string path = (*vm)[outputs[i]].as<std::string>();
-        check_output_not_an_input(path, "--" + outputs[i], input_files(*vm));
-        check_output_writable(path, "--" + outputs[i]);
-        for (std::size_t j = 0; j < i; ++j)
-            if (vm->count(outputs[j]))
-                check_outputs_differ((*vm)[outputs[j]].as<std::string>(), "--" + outputs[j], path, "--" + outputs[i]);
-    }
+    std::vector<NamedPath> outputs;
+    for (const char* key : {"output", "warp-ends", "warp-progress"})
+        if (vm->count(key)) outputs.push_back({(*vm)[key].as<std::string>(), std::string("--") + key});
+    check_outputs(outputs, input_files(*vm));
     RunReport report;
     SimulationOptions sim = read_simulation_options(*vm);
     if ((*vm)["explain"].as<bool>()) {

@@ -166,17 +166,14 @@ int run_sweep(int argc, char** argv) {
     for (std::size_t i = 0; i < configs.size(); ++i) index_of.emplace(configs[i].key, i);
 
     // Every output is checked before the first configuration runs, not after hours of them.
-    std::vector<NamedInput> traces;
+    std::vector<NamedPath> traces;
     for (const SimulationOptions& sim : sims)
         if (!sim.trace_path.empty()) traces.push_back({sim.trace_shown(), "--trace"});
-    if (!s.output.empty()) {
-        check_output_not_an_input(s.output, "--output", traces);
-        check_output_writable(s.output, "--output");
-    }
-    check_outputs_differ(s.output, "--output", s.plot, "--plot");
+    std::vector<NamedPath> outputs;
+    if (!s.output.empty()) outputs.push_back({s.output, "--output"});
+    if (!s.plot.empty()) outputs.push_back({s.plot, "--plot"});
+    check_outputs(outputs, traces);
     if (!s.plot.empty()) {
-        check_output_not_an_input(s.plot, "--plot", traces);
-        check_output_writable(s.plot, "--plot");
         for (const SimulationOptions& sim : sims) {
             std::vector<bool> numeric;
             const std::vector<std::string> columns = expected_columns(sim, &numeric);

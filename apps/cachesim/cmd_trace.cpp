@@ -123,8 +123,7 @@ int run_trace(int argc, char** argv) {
     if (!vm) return 0;
     if (!vm->count("out")) throw InputError("--out FILE is required");
     const std::string out = (*vm)["out"].as<std::string>();
-    check_output_not_an_input(out, "--out", input_files(*vm));
-    check_output_writable(out, "--out");  // before reading (a traceg is read whole before its cst is written)
+    check_outputs({{out, "--out"}}, input_files(*vm));  // before reading (a traceg is read whole before its cst is written)
     const int level = (*vm)["zstd-level"].as<int>();
     if (level < 1 || level > 19) throw InputError("--zstd-level must be between 1 and 19");
     if (vm->count("trace") && named_trace_format((*vm)["trace-format"].as<std::string>(),

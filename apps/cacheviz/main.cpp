@@ -121,17 +121,14 @@ std::string start_option_names(std::string text) {
 // Checks every file the run will write before any window opens, so that a run that could not
 // write one of them writes none: an empty name, a missing or read-only directory, two outputs
 // naming one file.
-void check_outputs(const po::variables_map& vm, const std::vector<gui::ScriptedEvent>& script) {
-    std::vector<std::pair<std::string, std::string>> outputs;  // option, path
+void check_gui_outputs(const po::variables_map& vm, const std::vector<gui::ScriptedEvent>& script) {
+    std::vector<NamedPath> outputs;
     for (const char* key : {"screenshot", "state", "layout"})
-        if (vm.count(key)) outputs.emplace_back(std::string("--") + key, vm[key].as<std::string>());
+        if (vm.count(key)) outputs.push_back({vm[key].as<std::string>(), std::string("--") + key});
     for (const gui::ScriptedEvent& se : script)
         if (se.kind == gui::ScriptedEvent::Kind::snapshot)
-            for (const char* ext : {".png", ".txt"}) outputs.emplace_back("--script's snapshot", se.path + ext);
-    for (const auto& [option, path] : outputs) check_output_writable(path, option);
-    for (std::size_t i = 0; i < outputs.size(); ++i)
-        for (std::size_t j = i + 1; j < outputs.size(); ++j)
-            check_outputs_differ(outputs[i].second, outputs[i].first, outputs[j].second, outputs[j].first);
+            for (const char* ext : {".png", ".txt"}) outputs.push_back({se.path + ext, "--script's snapshot"});
+    check_outputs(outputs, {});
     // Written only on request (Ctrl+S); its default may never be used, so only a given one is checked.
     if (!vm["save-png"].defaulted()) check_output_writable(vm["save-png"].as<std::string>(), "--save-png");
 }
@@ -241,7 +238,7 @@ int run(int argc, char** argv) {
         text << in.rdbuf();
         script = gui::parse_input_script(text.str(), path);
     }
-    check_outputs(*vm, script);
+    check_gui_outputs(*vm, script);
     const int last_scripted_frame = script.empty() ? -1 : std::max_element(script.begin(), script.end(), [](const auto& a, const auto& b) {
                                                               return a.frame < b.frame;
                                                           })->frame;

@@ -167,8 +167,8 @@ unsigned workers_or_all_cores(unsigned given) {
 
 bool given(const po::variables_map& vm, const std::string& key) { return vm.count(key) && !vm[key].defaulted(); }
 
-std::vector<NamedInput> input_files(const po::variables_map& vm) {
-    std::vector<NamedInput> inputs;
+std::vector<NamedPath> input_files(const po::variables_map& vm) {
+    std::vector<NamedPath> inputs;
     for (const char* key : {"trace", "config", "warp-times"})
         if (vm.count(key)) inputs.push_back({vm[key].as<std::string>(), std::string("--") + key});
     if (vm.count("measured"))

@@ -90,7 +90,7 @@ void check_parsed(const po::parsed_options& parsed, const std::string& where);
 
 // The files a command's options name for it to read (--trace, --config, --warp-times,
 // --measured), for check_output_not_an_input.
-std::vector<NamedInput> input_files(const po::variables_map& vm);
+std::vector<NamedPath> input_files(const po::variables_map& vm);
 
 // Whether option `key` was given (command line, --config or a preset's bundle), not defaulted.
 bool given(const po::variables_map& vm, const std::string& key);
