@@ -152,6 +152,9 @@ TEST(CliAccelsim, EveryMalformedLineKindIsExit2WithFileAndLine) {
         {1, "-grid dim = (1,70000,1)", 1, "y must be 1..65535"},
         {2, "-block dim = (2048,1,1)", 2, "x must be 1..1024"},
         {2, "-block dim = (64,32,1)", 2, "more than 1024 threads per block"},
+        {3, "-grid dim = (1,1,1)", 3, "'-grid dim' is given twice in the header"},
+        {3, "-accelsim tracer version = 6", 3, "newer than the formats this reader knows (up to version 5)"},
+        {3, "-accelsim tracer version = 5", 0, ""},  // valid: lines as version 4 writes them
         {10, "warp = 2", 10, "warp 2 is beyond the block's 2 warps"},
         {5, "thread block = 2,0,0", 5, "outside the launch (grid 2x1x1"},
         {8, "0010 ffffffff 1 R2 LDG.E 1 R4 4 3 0x10000 4", 8, "unknown address format 3"},

@@ -55,6 +55,34 @@ TEST(CliOptionMistakes, AnAbbreviationIsNotAnotherOption) {
     expect_refused("compare --measured " + measured_file("abbrev.csv") + " --no-prog", "'--no-prog'");
 }
 
+TEST(CliOptionMistakes, AShapeOfTheOtherWorkloadIsRefused) {
+    expect_refused("simulate -q --workload stencil --depth 64", "--depth shapes the matmul workload; it does not apply to --workload stencil");
+    expect_refused("simulate -q --size 32x32 --depth 64", "--depth shapes the matmul workload");  // the default workload
+    expect_refused("simulate -q --workload matmul --stencil 3x3", "--stencil shapes the stencil workload; it does not apply to --workload matmul");
+    expect_refused("sweep -q --workload stencil --depth 16,32", "--depth shapes the matmul workload");
+    // An Nsight Compute CSV's launches are shaped by the options, checked before its rows are read.
+    const fs::path ncu = test::temp_dir() / "shape_ncu.csv";
+    std::ofstream(ncu) << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n";
+    expect_refused("compare --measured '" + ncu.string() + "' --workload matmul --stencil 5x5",
+                   "--stencil shapes the stencil workload; it does not apply to --workload matmul");
+    // A preset's own bundle gives both; only what the user wrote counts.
+    EXPECT_EQ(run_cachesim("simulate -q --preset thesis-stencil --workload matmul").exit_code, 0);
+    // A sweep over both workloads gives each row its own shape: 2 boxes + 2 depths.
+    const fs::path out = test::temp_dir() / "both_workloads.csv";
+    const auto r = run_cachesim("sweep -q --workload stencil,matmul --stencil 3x3,5x5 --depth 8,16 --size 16x16 -o '" +
+                                out.string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(out);
+    std::string line;
+    int rows = -1, with_depth = 0;  // the header is no row
+    while (std::getline(in, line)) {
+        ++rows;
+        with_depth += line.find("--depth=") != std::string::npos;
+    }
+    EXPECT_EQ(rows, 4);
+    EXPECT_EQ(with_depth, 2);
+}
+
 TEST(CliOptionMistakes, ASizeInBytesAndInLinesContradict) {
     expect_refused("simulate -q --l1-lines 24 --l1-size 1K", "--l1-size and --l1-lines both give the L1's size");
     expect_refused("sweep -q --l2-lines 24 --l2-size 0,1K", "--l2-size and --l2-lines both give the L2's size");

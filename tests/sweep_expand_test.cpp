@@ -40,10 +40,49 @@ TEST(SweepExpand, CrossProductFirstAxisSlowest) {
     EXPECT_TRUE(axes[2].values.empty());  // a switch
     const auto configs = expand_configurations(axes);
     ASSERT_EQ(configs.size(), 6u);
-    EXPECT_EQ(configs[0].key, "--schedule=linear --l1-size=1024 --no-analysis --size=64x64");
-    EXPECT_EQ(configs[1].key, "--schedule=linear --l1-size=2048 --no-analysis --size=64x64");
-    EXPECT_EQ(configs[3].key, "--schedule=column:8 --l1-size=1024 --no-analysis --size=64x64");
+    // The key lists the options by name, whatever order they were written in.
+    EXPECT_EQ(configs[0].key, "--l1-size=1024 --no-analysis --schedule=linear --size=64x64");
+    EXPECT_EQ(configs[1].key, "--l1-size=2048 --no-analysis --schedule=linear --size=64x64");
+    EXPECT_EQ(configs[3].key, "--l1-size=1024 --no-analysis --schedule=column:8 --size=64x64");
     EXPECT_EQ(configs[5].axis_values[1], "4096");
+    EXPECT_EQ(configs[0].args.front(), "--schedule=linear");  // the arguments keep the axes' order
+}
+
+TEST(SweepExpand, TheKeyDoesNotDependOnTheOptionsOrder) {
+    const auto one = expand_configurations(parse_sweep_axes({"--size", "64x64", "--l1-size", "1K,2K"}, simulate_like()));
+    const auto other = expand_configurations(parse_sweep_axes({"--l1-size", "1K,2K", "--size", "64x64"}, simulate_like()));
+    ASSERT_EQ(one.size(), 2u);
+    ASSERT_EQ(other.size(), 2u);
+    EXPECT_EQ(one[0].key, other[0].key);
+    EXPECT_EQ(one[1].key, other[1].key);
+    EXPECT_EQ(configuration_key({"--b=1", "--a=2", "--ab"}), "--a=2 --ab --b=1");
+}
+
+TEST(SweepExpand, EachWorkloadKeepsOnlyItsOwnShapeOptions) {
+    // Two workloads, two depths, two boxes: 8 combinations, of which the stencil's rows differ only
+    // by box (2) and the matmul's only by depth (2).
+    const auto axes = parse_sweep_axes({"--workload", "stencil,matmul", "--depth", "16,32", "--stencil", "3x3,5x5",
+                                        "--size", "32x32"},
+                                       simulate_like());
+    auto configs = expand_configurations(axes);
+    ASSERT_EQ(configs.size(), 8u);
+    keep_own_workload_options(configs, axes, simulate_like());
+    ASSERT_EQ(configs.size(), 4u);
+    EXPECT_EQ(configs[0].key, "--size=32x32 --stencil=3x3 --workload=stencil");
+    EXPECT_EQ(configs[1].key, "--size=32x32 --stencil=5x5 --workload=stencil");
+    EXPECT_EQ(configs[2].key, "--depth=16 --size=32x32 --workload=matmul");
+    EXPECT_EQ(configs[3].key, "--depth=32 --size=32x32 --workload=matmul");
+    EXPECT_EQ(configs[0].axis_values[1], "");  // no depth of its own
+    EXPECT_EQ(configs[2].axis_values[2], "");  // no box of its own
+    EXPECT_EQ(configs[3].axis_values[1], "32");
+}
+
+TEST(SweepExpand, AShapeOptionNoConfigurationUsesIsLeftForSimulateToRefuse) {
+    const auto axes = parse_sweep_axes({"--workload", "stencil", "--depth", "16,32"}, simulate_like());
+    auto configs = expand_configurations(axes);
+    keep_own_workload_options(configs, axes, simulate_like());
+    ASSERT_EQ(configs.size(), 2u);
+    EXPECT_EQ(configs[1].key, "--depth=32 --workload=stencil");
 }
 
 TEST(SweepExpand, UnknownRepeatedOrIncompleteOptionsAreInputErrors) {

@@ -21,6 +21,10 @@ namespace cachesim::accelsim {
 
 namespace {
 
+// The newest instruction line format read here: version 5 writes lines as version 4 does (an
+// immediate may end them); a later version may not, so it is refused rather than misread.
+constexpr std::uint32_t kNewestTracerVersion = 5;
+
 // Whitespace-separated tokens of a line.
 class Tokens {
 public:
@@ -150,6 +154,9 @@ void TracegReader::header_line() {
     if (equals == std::string_view::npos) fail("header line '" + std::string(t) + "' has no '='");
     const std::string_view key = trim_blanks(t.substr(1, equals - 1));
     const std::string_view value = trim_blanks(t.substr(equals + 1));
+    if (std::find(header_keys_.begin(), header_keys_.end(), key) != header_keys_.end())
+        fail("'-" + std::string(key) + "' is given twice in the header");
+    header_keys_.emplace_back(key);
     auto number = [&](auto& out) {
         if (!parse_decimal(value, out)) fail("'-" + std::string(key) + "': expected a number, not '" + std::string(value) + "'");
     };
@@ -187,6 +194,9 @@ void TracegReader::header_line() {
         const std::string_view whole = value.substr(0, value.find('.'));
         std::uint32_t v = 0;
         if (!parse_decimal(whole, v)) fail("'-accelsim tracer version': expected a number, not '" + std::string(value) + "'");
+        if (v > kNewestTracerVersion)
+            fail("'-accelsim tracer version = " + std::string(value) + "': newer than the formats this reader knows "
+                 "(up to version " + std::to_string(kNewestTracerVersion) + ")");
         kernel_.tracer_version = v;
     } else if (key == "enable lineinfo") {
         std::uint32_t v = 0;

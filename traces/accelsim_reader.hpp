@@ -91,6 +91,7 @@ private:
     std::string line_;
     std::uint64_t line_number_ = 0;
     bool have_grid_ = false, have_block_ = false;
+    std::vector<std::string> header_keys_;  // each header line's key, to refuse one given twice
     State state_ = State::header;
     std::uint64_t block_begun_at_ = 0;
     bool block_named_ = false;

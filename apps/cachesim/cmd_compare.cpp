@@ -587,6 +587,7 @@ int run_compare(int argc, char** argv) {
                         throw InputError(std::string("--") + key + " describes the launches of an Nsight Compute CSV (ncu --csv); " +
                                          path + " is a measured CSV whose rows give their own");
             if (ncu) {
+                reject_options_of_another_workload(vm);
                 WorkloadSpec base;
                 base.kind = parse_workload_kind(vm["workload"].as<std::string>());
                 parse_dimensions(vm["size"].as<std::string>(), "--size", base.width, base.height);

@@ -133,6 +133,7 @@ int run_sweep(int argc, char** argv) {
 
     const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);
     std::vector<SweepConfiguration> configs = expand_configurations(axes);
+    keep_own_workload_options(configs, axes, simulate);
     for (SweepConfiguration& c : configs) c.key += input_fingerprint(c);
     std::vector<SimulationOptions> sims = prepare_configurations(configs, simulate);
     if (vm["hit-sources"].as<bool>())

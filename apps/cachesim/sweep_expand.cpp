@@ -1,8 +1,10 @@
 #include "apps/cachesim/sweep_expand.hpp"
 
+#include <algorithm>
 #include <string_view>
 #include <unordered_set>
 
+#include "apps/common/options.hpp"
 #include "traces/input_error.hpp"
 #include "traces/workload_spec.hpp"
 
@@ -112,6 +114,19 @@ std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& tokens,
     return axes;
 }
 
+std::string configuration_key(std::vector<std::string> args) {
+    // Sorted, so that a sweep resumed with its options in another order finds its rows.
+    std::stable_sort(args.begin(), args.end(), [](const std::string& a, const std::string& b) {
+        return a.substr(0, a.find('=')) < b.substr(0, b.find('='));
+    });
+    std::string key;
+    for (const std::string& arg : args) {
+        if (!key.empty()) key += ' ';
+        key += arg;
+    }
+    return key;
+}
+
 std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxis>& axes) {
     std::size_t total = 1;
     for (const SweepAxis& a : axes) {
@@ -134,8 +149,8 @@ std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxi
                 config.args.push_back("--" + axes[a].name + "=" + axes[a].values[index[a]]);
                 config.axis_values.push_back(axes[a].values[index[a]]);
             }
-            config.key += (a ? " " : "") + config.args.back();
         }
+        config.key = configuration_key(config.args);
         configurations.push_back(std::move(config));
         for (std::size_t a = axes.size(); a-- > 0;) {  // odometer: last axis fastest
             const std::size_t n = axes[a].values.empty() ? 1 : axes[a].values.size();
@@ -144,6 +159,46 @@ std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxi
         }
     }
     return configurations;
+}
+
+void keep_own_workload_options(std::vector<SweepConfiguration>& configs, const std::vector<SweepAxis>& axes,
+                               const boost::program_options::options_description& simulate_options) {
+    const bool shapes_swept = std::any_of(axes.begin(), axes.end(), [](const SweepAxis& axis) {
+        return axis.name == "depth" || axis.name == "stencil";
+    });
+    if (!shapes_swept) return;
+    std::vector<bool> used(axes.size(), false);  // by at least one configuration
+    std::unordered_set<std::string> kept;
+    std::vector<SweepConfiguration> own;
+    own.reserve(configs.size());
+    for (const SweepConfiguration& config : configs) {
+        std::vector<std::string> others;
+        try {
+            std::vector<std::string> args{"sweep"};
+            args.insert(args.end(), config.args.begin(), config.args.end());
+            std::vector<char*> argv;
+            for (std::string& arg : args) argv.push_back(arg.data());
+            const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), simulate_options, "");
+            if (vm) others = options_of_another_workload(*vm);
+        } catch (const std::exception&) {
+            // A configuration that does not parse is reported, with its number, when it is read.
+        }
+        SweepConfiguration mine = config;
+        for (std::size_t a = 0; a < axes.size(); ++a) {
+            if (std::find(others.begin(), others.end(), axes[a].name) == others.end()) {
+                used[a] = true;
+                continue;
+            }
+            const std::string prefix = "--" + axes[a].name + "=";
+            std::erase_if(mine.args, [&](const std::string& arg) { return arg.starts_with(prefix); });
+            mine.axis_values[a].clear();
+        }
+        mine.key = configuration_key(mine.args);
+        if (kept.insert(mine.key).second) own.push_back(std::move(mine));
+    }
+    // An option no configuration can use is left in place, for simulate's own message to name it.
+    if (std::find(used.begin(), used.end(), false) != used.end()) return;
+    configs = std::move(own);
 }
 
 }  // namespace cachesim::cli

@@ -17,8 +17,8 @@ struct SweepAxis {
 
 struct SweepConfiguration {
     std::vector<std::string> args;  // "--name=value" (or "--name" for a switch), in axis order
-    std::vector<std::string> axis_values;  // this configuration's value of every axis
-    std::string key;                // the args joined with spaces: identifies it for resuming
+    std::vector<std::string> axis_values;  // this configuration's value of every axis ("": not its own)
+    std::string key;                // configuration_key(args): identifies it for resuming
 };
 
 inline constexpr std::size_t kMaxSweepConfigurations = 1'000'000;
@@ -34,5 +34,15 @@ std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& tokens,
 
 // The cross product, first axis slowest, last fastest.
 std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxis>& axes);
+
+// A configuration's arguments joined with spaces in the order of their option names, so that the
+// order in which a sweep's options are written does not change it.
+std::string configuration_key(std::vector<std::string> args);
+
+// A sweep crossing both built-in workloads gives each configuration only its own workload's shape
+// options (--depth to the matmul's, --stencil to the stencil's, as simulate refuses the other's);
+// configurations that then coincide are kept once, the first.
+void keep_own_workload_options(std::vector<SweepConfiguration>& configs, const std::vector<SweepAxis>& axes,
+                               const boost::program_options::options_description& simulate_options);
 
 }  // namespace cachesim::cli

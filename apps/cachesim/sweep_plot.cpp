@@ -76,6 +76,7 @@ HeatMap build_heat_map(const std::vector<SweepAxis>& axes, const std::vector<Swe
     for (std::size_t c = 0; c < configs.size() && c < rows.size(); ++c) {
         const std::size_t x = xi == none ? 0 : position(map.xs, configs[c].axis_values[xi]);
         const std::size_t y = yi == none ? 0 : position(map.ys, configs[c].axis_values[yi]);
+        if (x == map.xs.size() || y == map.ys.size()) continue;  // a row the axis does not apply to
         const auto found = std::find_if(rows[c].begin(), rows[c].end(),
                                         [&](const auto& column) { return column.first == value_column; });
         if (found == rows[c].end())

@@ -336,34 +336,64 @@ GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint3
 
 namespace {
 
-// An option given that the run would not use (a workload's shape with --trace, a GPU parameter
-// with the thread model) is a mistake to report, not to ignore. A preset's own bundle is exempt.
+// Whether option `key` was given by the user (command line or --config), not defaulted and not
+// filled in by the --preset's own bundle.
+bool given_by_user(const po::variables_map& vm, const std::string& key) {
+    if (!given(vm, key)) return false;
+    if (const Preset* bundle = vm.count("preset") ? find_preset(vm["preset"].as<std::string>()) : nullptr)
+        for (const auto& [bundle_key, value] : bundle->options)
+            if (bundle_key == key) return false;
+    return true;
+}
+
+// Options that shape one built-in workload only.
+struct WorkloadShapeOption {
+    const char* option;
+    WorkloadKind kind;
+};
+constexpr WorkloadShapeOption kWorkloadShapeOptions[] = {
+    {"stencil", WorkloadKind::stencil},
+    {"depth", WorkloadKind::matmul},
+};
+
+// An option given that the run would not use (a workload's shape with --trace or with the other
+// workload, a GPU parameter with the thread model) is a mistake to report, not to ignore.
 void reject_options_that_do_not_apply(const po::variables_map& vm, const SimulationOptions& o) {
-    const Preset* bundle = find_preset(o.preset);
-    auto from_user = [&](const std::string& key) {
-        if (!given(vm, key)) return false;
-        if (bundle)
-            for (const auto& [bundle_key, value] : bundle->options)
-                if (bundle_key == key) return false;
-        return true;
-    };
+    reject_options_of_another_workload(vm);
     if (vm.count("trace"))
         for (const char* key : {"workload", "size", "stencil", "depth", "elem-bytes", "schedule"})
-            if (from_user(key))
+            if (given_by_user(vm, key))
                 throw InputError(std::string("--") + key +
                                  " describes a built-in workload; it does not apply when replaying --trace");
-    if (!vm.count("trace") && from_user("trace-format"))
+    if (!vm.count("trace") && given_by_user(vm, "trace-format"))
         throw InputError("--trace-format names the format of a --trace file, and none is given");
     if (o.model != ModelKind::gpu)
         for (const GpuParameter& p : gpu_parameters())
-            if (!p.cache_option && from_user(std::string(p.option)))
+            if (!p.cache_option && given_by_user(vm, std::string(p.option)))
                 throw InputError("--" + std::string(p.option) +
                                  " is a GPU model parameter; it does not apply to the thread model (add --model gpu)");
-    if (o.model == ModelKind::gpu && from_user("reuse-sample"))
+    if (o.model == ModelKind::gpu && given_by_user(vm, "reuse-sample"))
         throw InputError("--reuse-sample samples the thread model's analysis; it does not apply to the GPU model");
 }
 
 }  // namespace
+
+std::vector<std::string> options_of_another_workload(const po::variables_map& vm) {
+    std::vector<std::string> keys;
+    if (vm.count("trace") || !vm.count("workload")) return keys;  // --trace refuses every shape option
+    const WorkloadKind kind = parse_workload_kind(vm["workload"].as<std::string>());
+    for (const WorkloadShapeOption& shape : kWorkloadShapeOptions)
+        if (shape.kind != kind && given_by_user(vm, shape.option)) keys.emplace_back(shape.option);
+    return keys;
+}
+
+void reject_options_of_another_workload(const po::variables_map& vm) {
+    for (const std::string& key : options_of_another_workload(vm))
+        for (const WorkloadShapeOption& shape : kWorkloadShapeOptions)
+            if (key == shape.option)
+                throw InputError("--" + key + " shapes the " + std::string(workload_name(shape.kind)) +
+                                 " workload; it does not apply to --workload " + vm["workload"].as<std::string>());
+}
 
 SimulationOptions read_simulation_options(const po::variables_map& vm) {
     SimulationOptions o;

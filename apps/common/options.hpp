@@ -63,6 +63,13 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,
                                                     const std::string& usage);
 
+// The options given that shape the built-in workload the command line does not run (--depth with
+// the stencil, --stencil with the matmul; a preset's own bundle exempt). read_simulation_options
+// refuses them; a sweep crossing both workloads gives each row only its own.
+std::vector<std::string> options_of_another_workload(const po::variables_map& vm);
+// InputError naming the first of them, if any.
+void reject_options_of_another_workload(const po::variables_map& vm);
+
 // Turns parsed values into a validated configuration; throws InputError / SimulationError.
 SimulationOptions read_simulation_options(const po::variables_map& vm);
 // What a simulation is made of (common, workload, cache and GPU options): the options that sweep
