@@ -239,6 +239,39 @@ TEST(CliMemoryBound, WorkloadRunsStayWithinTheirEstimate) {
               0);
 }
 
+// A work item's accesses are made together: a matmul of depth 1,000,000 makes 2,000,001 per item,
+// 32 MB of 16-byte accesses on the thread model and a step table of 24-byte steps per copy of the
+// GPU model's warp slots, beyond the fixed part's batches; the estimate counts them.
+TEST(CliMemoryBound, AHugeWorkItemStaysWithinItsEstimate) {
+    EXPECT_EQ(expect_within_estimate({"simulate", "--workload", "matmul", "--size", "1x1", "--depth", "1000000",
+                                      "--no-analysis"})
+                  .exit_code,
+              0);
+    EXPECT_EQ(expect_within_estimate({"simulate", "--model", "gpu", "--workload", "matmul", "--size", "32x1", "--depth",
+                                      "1000000", "--sms", "1"})
+                  .exit_code,
+              0);
+    const MeasuredRun refused = run_measured({"simulate", "--workload", "matmul", "--size", "1x1", "--depth", "20000000",
+                                              "--no-analysis", "--max-memory", "100M"});
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find("one work item's 40000001 accesses are worked out together (set by --depth)"),
+              std::string::npos)
+        << refused.err;
+    if (kPeakIsTheProgramsOwn) { EXPECT_LT(refused.peak_bytes, 64 * kMiB); }
+}
+
+// The refusal names the part that is largest, not always a cache level.
+TEST(CliMemoryBound, TheRefusalNamesTheLargestPart) {
+    const MeasuredRun coalescer = run_measured({"simulate", "--model", "gpu", "--l2-coalesce-miss", "1048576",
+                                                "--max-memory", "4G"});
+    EXPECT_EQ(coalescer.exit_code, 2);
+    EXPECT_NE(coalescer.err.find("(set by --l2-coalesce-hit and --l2-coalesce-miss)"), std::string::npos) << coalescer.err;
+    const MeasuredRun program = run_measured({"simulate", "--max-memory", "24M"});
+    EXPECT_EQ(program.exit_code, 2);
+    EXPECT_NE(program.err.find("the program itself takes 24.0 MiB"), std::string::npos) << program.err;
+    EXPECT_EQ(program.err.find("--l1-size"), std::string::npos) << program.err;
+}
+
 TEST(CliMemoryBound, NoAnalysisTraceRunsInConstantMemory) {
     // 4 M accesses to distinct lines: without analysis only the caches and buffers stay.
     const std::string trace = u64_trace("distinct.u64", 4'000'000, 64);

@@ -83,6 +83,28 @@ TEST(CliOptionMistakes, AShapeOfTheOtherWorkloadIsRefused) {
     EXPECT_EQ(with_depth, 2);
 }
 
+TEST(CliOptionMistakes, OptionsTheRunWouldNotUseAreRefused) {
+    const fs::path ends = test::temp_dir() / "never_written_ends.csv";
+    expect_refused("simulate --model gpu --explain --warp-ends '" + ends.string() + "'",
+                   "--warp-ends does not apply with --explain");
+    EXPECT_FALSE(fs::exists(ends));
+    expect_refused("simulate --model gpu --explain --format json", "--format json does not apply");
+    expect_refused("simulate --model gpu --explain --hit-sources", "--hit-sources does not apply with --explain");
+    expect_refused("simulate -q --model gpu --size 64x64 --warp-progress-every 5", "--warp-progress-every sets the samples");
+    expect_refused("simulate -q --threads 4", "--threads runs the GPU model's SMs");
+    expect_refused("simulate -q --model gpu --size 64x64 --show-reuse", "the GPU model keeps none");
+    expect_refused("simulate -q --no-analysis --show-reuse", "which --no-analysis turns off");
+    expect_refused("simulate -q --show-reuse --format csv", "--show-reuse adds the histograms to the table");
+    expect_refused("simulate -q --model gpu --size 64x64 --no-analysis", "the GPU model has none");
+    // Values the option cannot mean.
+    expect_refused("simulate -q --reuse-sample 1e-9", "below the finest rate the line hash selects, 2^-24");
+    expect_refused("simulate -q --l2-size auto", "--l2-size: 'auto' is not a size");
+    // What they pair with is fine.
+    EXPECT_EQ(run_cachesim("simulate -q --show-reuse").exit_code, 0);
+    EXPECT_EQ(run_cachesim("simulate -q --model gpu --size 64x64 --sms 4 --threads 2").exit_code, 0);
+    EXPECT_EQ(run_cachesim("simulate -q --reuse-sample 0.001").exit_code, 0);
+}
+
 TEST(CliOptionMistakes, ASizeInBytesAndInLinesContradict) {
     expect_refused("simulate -q --l1-lines 24 --l1-size 1K", "--l1-size and --l1-lines both give the L1's size");
     expect_refused("sweep -q --l2-lines 24 --l2-size 0,1K", "--l2-size and --l2-lines both give the L2's size");
@@ -90,6 +112,20 @@ TEST(CliOptionMistakes, ASizeInBytesAndInLinesContradict) {
     const auto r = run_cachesim("simulate -q --preset thesis-stencil --l1-lines 4");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("L1: 64 B, 4 lines of 16 B"), std::string::npos) << r.out;
+    // The command line wins over a config file the same way, either way round; a file that gives
+    // both contradicts itself.
+    const fs::path bytes = test::temp_dir() / "size_in_bytes.cfg", lines = test::temp_dir() / "size_in_lines.cfg",
+                   both = test::temp_dir() / "size_both.cfg";
+    std::ofstream(bytes) << "l1-size = 1K\n";
+    std::ofstream(lines) << "l1-lines = 64\n";
+    std::ofstream(both) << "l1-size = 1K\nl1-lines = 64\n";
+    const auto by_lines = run_cachesim("simulate -q --config '" + bytes.string() + "' --l1-lines 8");
+    ASSERT_EQ(by_lines.exit_code, 0) << by_lines.err;
+    EXPECT_NE(by_lines.out.find("L1: 128 B, 8 lines of 16 B"), std::string::npos) << by_lines.out;
+    const auto by_bytes = run_cachesim("simulate -q --config '" + lines.string() + "' --l1-size 256");
+    ASSERT_EQ(by_bytes.exit_code, 0) << by_bytes.err;
+    EXPECT_NE(by_bytes.out.find("L1: 256 B, 16 lines of 16 B"), std::string::npos) << by_bytes.out;
+    expect_refused("simulate -q --config '" + both.string() + "'", "--l1-size and --l1-lines both give the L1's size");
 }
 
 TEST(CliOptionMistakes, DiagramOptionsOfTheOtherViewAndWindowsPastTheRun) {

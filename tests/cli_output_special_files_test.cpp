@@ -71,6 +71,15 @@ TEST(CliOutputSpecialFiles, ADashIsStandardOutput) {
     ASSERT_EQ(trace.exit_code, 0) << trace.err;
     EXPECT_EQ(trace.out.rfind("CSTRACE", 0), 0u);  // the trace alone: its summary on stderr
     EXPECT_NE(trace.err.find("wrote -: 64 threads"), std::string::npos) << trace.err;
+    // A diagram on stdout is the PNG alone: it ends with the 12-byte IEND chunk (length 0, type,
+    // CRC ae 42 60 82), with nothing after it.
+    for (const char* out : {"-", "/dev/stdout"}) {
+        const auto png = run_cachesim(std::string("diagram -q --preset thesis-stencil --out ") + out);
+        ASSERT_EQ(png.exit_code, 0) << png.err;
+        ASSERT_GT(png.out.size(), 12u);
+        EXPECT_EQ(png.out.substr(png.out.size() - 8), std::string("IEND\xae\x42\x60\x82")) << out;
+        EXPECT_NE(png.err.find(std::string("wrote ") + out), std::string::npos) << png.err;
+    }
 }
 
 TEST(CliOutputSpecialFiles, AFifoIsWrittenThroughToItsReader) {

@@ -257,7 +257,7 @@ int run_diagram(int argc, char** argv) {
         encoded = viz::encode_png(viz::render_array_view(av, style).image);
     }
     write_file_atomically(out, encoded);
-    std::cout << "wrote " << out << "\n";
+    (writes_to_stdout(out) ? std::cerr : std::cout) << "wrote " << out << "\n";
     return 0;
 }
 

@@ -102,6 +102,33 @@ std::uint32_t thread_count(const po::variables_map& vm) {
     return workers_or_all_cores(given);
 }
 
+// Options the run would not use are a mistake to report, not to ignore.
+void reject_unused_options(const po::variables_map& vm, const SimulationOptions& sim) {
+    const bool gpu = sim.model == ModelKind::gpu;
+    if (vm["explain"].as<bool>())
+        for (const char* key : {"warp-ends", "warp-progress", "hit-sources", "show-reuse", "dry-run"})
+            if (given(vm, key))
+                throw InputError(std::string("--") + key +
+                                 " does not apply with --explain, which prints the parameters instead of simulating");
+    if (vm["explain"].as<bool>() && vm["format"].as<std::string>() != "table")
+        throw InputError("--explain prints a table of the parameters; --format " + vm["format"].as<std::string>() +
+                         " does not apply (the report's parameters are in every format of a run)");
+    if (given(vm, "warp-progress-every") && !vm.count("warp-progress"))
+        throw InputError("--warp-progress-every sets the samples of --warp-progress, and none is given");
+    if (!gpu && given(vm, "threads"))
+        throw InputError("--threads runs the GPU model's SMs on several threads; the thread model runs on one "
+                         "(add --model gpu)");
+    if (vm["show-reuse"].as<bool>()) {
+        if (gpu) throw InputError("--show-reuse prints the thread model's reuse histograms; the GPU model keeps none");
+        if (!sim.hierarchy.analysis) throw InputError("--show-reuse prints the analysis, which --no-analysis turns off");
+        if (vm["format"].as<std::string>() != "table")
+            throw InputError("--show-reuse adds the histograms to the table; --format json always has them "
+                             "(reuse_distance) and csv has none");
+    }
+    if (gpu && vm.count("no-analysis") && vm["no-analysis"].as<bool>())
+        throw InputError("--no-analysis turns off the thread model's analysis; the GPU model has none");
+}
+
 }  // namespace
 
 int run_simulate(int argc, char** argv) {
@@ -125,6 +152,7 @@ int run_simulate(int argc, char** argv) {
     check_outputs(outputs, input_files(*vm));
     RunReport report;
     SimulationOptions sim = read_simulation_options(*vm);
+    reject_unused_options(*vm, sim);
     if ((*vm)["explain"].as<bool>()) {
         if (sim.model != ModelKind::gpu)
             throw InputError("--explain lists the GPU model's parameters: it needs --model gpu or a GPU preset");

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <sys/stat.h>
 
+#include "apps/common/atomic_file.hpp"
 #include "apps/common/options.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "apps/cachesim/number_text.hpp"
@@ -36,7 +37,7 @@ po::options_description trace_output_options() {
         ("trace-version", po::value<std::uint32_t>()->default_value(2),
          "workload traces: 2 (threads of a launch, default) | 1 (fixed steps, no launch; the GPU "
          "model cannot replay it). Converted din/u64 traces are always version 1")
-        ("quiet,q", po::bool_switch(), "no progress bar");
+        ("quiet,q", po::bool_switch(), "no progress bar (without it, one that takes over 2 s shows on stderr, where stderr is a terminal)");
     return d;
 }
 
@@ -85,13 +86,6 @@ TraceChunkSink writer_sink(cst::TraceWriter& writer, ProgressBar& progress, Acce
     };
 }
 #endif
-
-bool writes_to_stdout(const std::string& path) {
-    if (path == "-") return true;
-    struct stat out {}, target {};
-    return ::fstat(1, &out) == 0 && ::stat(path.c_str(), &target) == 0 && out.st_dev == target.st_dev &&
-           out.st_ino == target.st_ino;
-}
 
 // An Accel-Sim kernel trace: its global accesses, thread by thread, as a cst launch.
 int convert_accelsim_trace(const std::string& in, const std::string& out, int level) {
@@ -166,7 +160,8 @@ int run_trace(int argc, char** argv) {
     }
     const std::string backend = sim.workload ? choose_backend((*vm)["backend"].as<std::string>()) : "file";
     cst::TraceWriter writer(out, header, level);
-    ProgressBar progress("trace", source->size_hint(), !(*vm)["quiet"].as<bool>());
+    // As a single run's: on a terminal only, once the conversion has taken two seconds.
+    ProgressBar progress("trace", source->size_hint(), !(*vm)["quiet"].as<bool>(), {true, true, 2.0});
     AccessBatch batch;
     std::uint64_t written = 0;
 #ifdef CACHESIM_HAVE_TRACEGEN

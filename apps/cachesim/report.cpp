@@ -290,16 +290,20 @@ std::vector<std::pair<std::string, std::string>> to_columns(const RunReport& r) 
             if (l.name == cfg->name) s = &l;
         add(p + "size", cfg->size_bytes);
         add(p + "line", cfg->line_bytes);
-        add(p + "ways", cfg->ways);
+        // The ways the level has (a fully associative level's setting is 0), as the table and JSON give them.
+        const auto geometry = make_geometry(*cfg).geometry;
+        add(p + "ways", geometry ? geometry->ways : cfg->ways);
         add(p + "policy", policy_name(cfg->policy));
         add(p + "accesses", s ? s->accesses() : 0);
         add(p + "hits", s ? s->hits() : 0);
         add(p + "misses", s ? s->misses() : 0);
         add(p + "hit_rate", s ? s->hit_rate() : 0.0);
         add(p + "read_misses", s ? s->read_misses : 0);
-        add(p + "compulsory", s ? s->compulsory : 0);
-        add(p + "capacity", s ? s->capacity : 0);
-        add(p + "conflict", s ? s->conflict : 0);
+        // Empty where the run does not classify its misses (--no-analysis, the GPU model), not 0.
+        const bool classified = s && s->classified;
+        add(p + "compulsory", classified ? std::to_string(s->compulsory) : std::string());
+        add(p + "capacity", classified ? std::to_string(s->capacity) : std::string());
+        add(p + "conflict", classified ? std::to_string(s->conflict) : std::string());
     }
     add("memory_bytes_read", r.result.memory_bytes_read);
     add("memory_bytes_written", r.result.memory_bytes_written);

@@ -16,4 +16,7 @@ namespace cachesim::cli {
 void check_sweep_record(const std::string& key, const SweepColumns& columns, const std::string& where,
                         const std::vector<std::string>& expected = {});
 
+// A level's miss class column (l1_compulsory, ...): empty where the run does not classify misses.
+bool is_miss_class_column(const std::string& name);
+
 }  // namespace cachesim::cli

@@ -243,8 +243,10 @@ FinishedResults load_finished(const std::string& output, const ExpectedColumns& 
                     throw InputError(where + ": " + std::to_string(row.size()) + " fields, the header has " +
                                      std::to_string(header.size()));
                 SweepColumns columns;
+                // An empty field is a column another model's rows have, but for miss classes,
+                // which a run that does not classify leaves empty.
                 for (std::size_t c = 1; c < row.size(); ++c)
-                    if (!row[c].empty()) columns.emplace_back(header[c], row[c]);
+                    if (!row[c].empty() || is_miss_class_column(header[c])) columns.emplace_back(header[c], row[c]);
                 keep(row[0], std::move(columns), where);
             }
         }

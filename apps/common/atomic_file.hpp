@@ -11,4 +11,8 @@ namespace cachesim::cli {
 // Throws InputError naming the path when the file cannot be written.
 void write_file_atomically(const std::string& path, std::string_view content);
 
+// Whether `path` is the standard output ("-", /dev/stdout, or the file stdout is redirected to):
+// a "wrote FILE" line then goes to stderr, so as not to follow the output itself.
+bool writes_to_stdout(const std::string& path);
+
 }  // namespace cachesim::cli

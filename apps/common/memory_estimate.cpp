@@ -9,6 +9,7 @@
 #include "sim/cache.hpp"
 #include "sim/saturating.hpp"
 #include "sim/gpu/gpu_footprint.hpp"
+#include "traces/access.hpp"
 #include "traces/input_error.hpp"
 
 namespace cachesim::cli {
@@ -18,6 +19,8 @@ namespace {
 constexpr std::uint64_t kMiB = 1ull << 20;
 // The program itself (about 8 MiB resident), its 1 MiB input block and access batches.
 constexpr std::uint64_t kFixedBytes = 24 * kMiB;
+// The accesses of a batch the fixed part holds (the thread model's and a trace writer's batches).
+constexpr std::uint64_t kBatchAccesses = 1 << 14;
 // Per cache line: its tag, its sector bits and at most 8 bytes of replacement state (OPT's next
 // use; LRU, FIFO, PLRU and random keep less); per set: LRU's most recent way. A cache with sets
 // of many ways adds its line index (index_bytes, sim/cache.hpp).
@@ -73,6 +76,13 @@ std::uint64_t lookups_per_access(const HierarchyConfig& h, std::uint64_t bytes) 
     return most;
 }
 
+// The thread model's accesses are made a work item at a time: an item larger than the batch the
+// fixed part counts is held whole (a matmul's 2 x depth + 1 accesses, a stencil's box + 1).
+std::uint64_t work_item_bytes(const WorkloadSpec& w) {
+    const std::uint64_t accesses = w.accesses_per_item();
+    return accesses > kBatchAccesses ? saturating_mul(accesses, sizeof(Access)) : 0;
+}
+
 }  // namespace
 
 std::string human_bytes(std::uint64_t bytes) {
@@ -92,6 +102,7 @@ std::string MemoryEstimate::describe() const {
     std::string parts = "program " + human_bytes(fixed);
     if (caches) parts += ", caches " + human_bytes(caches);
     if (gpu_run) parts += ", warps and buffers " + human_bytes(gpu_run);
+    if (work_item) parts += ", a work item's accesses " + human_bytes(work_item);
     if (gpu_traffic)
         parts += ", L2 traffic " + std::string(gpu_traffic_is_share ? "up to " : "at most ") + human_bytes(gpu_traffic) +
                  " (it follows the L1's misses)";
@@ -108,7 +119,7 @@ std::string MemoryEstimate::describe() const {
 std::uint64_t MemoryEstimate::analysis_limit() const {
     if (!analysis) return 0;
     // The tracker's table doubles at once: stopping at half the share keeps the peak below it.
-    const std::uint64_t others = fixed + caches + gpu_run + gpu_traffic + opt + diagram;
+    const std::uint64_t others = fixed + caches + gpu_run + work_item + gpu_traffic + opt + diagram;
     return max_memory > others ? std::max<std::uint64_t>((max_memory - others) / 2, 1) : 1;
 }
 
@@ -151,18 +162,33 @@ MemoryEstimate estimate_memory(const SimulationOptions& sim, std::uint64_t max_m
     if (gpu) footprint = gpu_footprint(sim.gpu, sim.workload ? &*sim.workload : nullptr, diagram_cells > 0);
     const std::uint64_t l1_bytes = gpu ? footprint.l1s : cache_bytes(h.l1);
     const std::uint64_t l2_bytes = gpu ? footprint.l2 : cache_bytes(h.l2);
-    e.caches = saturating_add(l1_bytes, l2_bytes);
+    e.caches = saturating_add(saturating_add(l1_bytes, l2_bytes), footprint.l2_coalescer);
     e.gpu_run = footprint.run_state;
+    e.work_item = gpu ? footprint.step_tables : (sim.workload ? work_item_bytes(*sim.workload) : 0);
     auto refuse = [&](const std::string& part, const std::string& options) {
         throw InputError("the run would need " + e.describe() + ", more than --max-memory " +
-                         human_bytes(max_memory) + "; " + part + " (set by " + options +
-                         "); raise --max-memory if the machine has the memory");
+                         human_bytes(max_memory) + "; " + part + (options.empty() ? "" : " (set by " + options + ")") +
+                         "; raise --max-memory if the machine has the memory");
     };
-    if (e.total() > max_memory && gpu && e.gpu_run > e.caches)
-        refuse(std::to_string(sim.gpu.sms) + " SMs keep " + human_bytes(e.gpu_run / std::max(sim.gpu.sms, 1u)) +
-                   " each for their warps and buffers",
-               "--sms, --block and --threads-per-sm");
     if (e.total() > max_memory) {
+        // The largest part is the one to name.
+        const std::uint64_t largest =
+            std::max({e.fixed, l1_bytes, l2_bytes, footprint.l2_coalescer, e.gpu_run, e.work_item});
+        if (largest == e.work_item) {
+            const WorkloadSpec& w = *sim.workload;
+            refuse("one work item's " + std::to_string(w.accesses_per_item()) + " accesses are worked out together",
+                   w.kind == WorkloadKind::matmul ? "--depth" : "--stencil");
+        }
+        if (largest == e.gpu_run)
+            refuse(std::to_string(sim.gpu.sms) + " SMs keep " + human_bytes(e.gpu_run / std::max(sim.gpu.sms, 1u)) +
+                       " each for their warps and buffers",
+                   "--sms, --block and --threads-per-sm");
+        if (largest == footprint.l2_coalescer)
+            refuse("the L2 request coalescer keeps a window of requests for every round it waits",
+                   sim.gpu.timing == IssueTiming::cycles ? "--lrc-hit-cycles and --lrc-miss-cycles"
+                                                         : "--l2-coalesce-hit and --l2-coalesce-miss");
+        if (largest == e.fixed)
+            refuse("the program itself takes " + human_bytes(e.fixed), "");
         const bool l1_larger = l1_bytes >= l2_bytes;
         const CacheConfig& c = l1_larger ? h.l1 : h.l2;
         const GeometryResult g = make_geometry(c);

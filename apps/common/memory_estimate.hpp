@@ -18,6 +18,7 @@ struct MemoryEstimate {
     std::uint64_t fixed = 0;     // the program, its input block and batches
     std::uint64_t caches = 0;    // tags and replacement state of every simulated cache
     std::uint64_t gpu_run = 0;   // GPU model: warps, the lock step's buffers, the dispatch plan
+    std::uint64_t work_item = 0; // a work item's accesses, held whole where they exceed a batch
     std::uint64_t gpu_traffic = 0;  // GPU model: the buffered L2 traffic, its bound or the share left
     bool gpu_traffic_is_share = false;  // the bound exceeds what the limit leaves: `gpu_traffic` is that share
     std::uint64_t opt = 0;       // OPT's recorded lookups and next-use table
@@ -29,7 +30,7 @@ struct MemoryEstimate {
     // HierarchyConfig::opt_max_lookups for the run: what the OPT share allows when the trace's
     // length is not known up front.
     std::uint64_t opt_lookup_limit = 0;
-    std::uint64_t total() const { return fixed + caches + gpu_run + gpu_traffic + opt + analysis + diagram; }
+    std::uint64_t total() const { return fixed + caches + gpu_run + work_item + gpu_traffic + opt + analysis + diagram; }
     // "about 1.5 GiB (caches 1 GiB, analysis up to 500 MiB, ...)".
     std::string describe() const;
     // RunControl::analysis_memory_limit for the run (0: no analysis).

@@ -74,6 +74,9 @@ CacheConfig read_level(const po::variables_map& vm, const std::string& level, bo
     c.line_bytes = vm[level + "-line"].as<std::uint32_t>();
     c.sector_bytes = vm[level + "-sector"].as<std::uint32_t>();
     const std::string size = vm[level + "-size"].as<std::string>();
+    if (size == "auto" && level == "l2")
+        throw InputError("--l2-size: 'auto' is not a size (auto is the GPU model's L1, --l1-size auto: what the "
+                         "shared-memory carve-out leaves)");
     if (size == "auto") {
         if (!is_auto)
             throw InputError("--" + level + "-size auto (the L1 left by the shared-memory carve-out) "
@@ -124,6 +127,11 @@ double parse_sample_rate(const std::string& text) {
     }
     if (used == 0 || used != text.size() || !(rate > 0 && rate <= 1))
         throw InputError("--reuse-sample: expected a rate in (0, 1], such as 0.01, not '" + text + "'");
+    // Lines are selected by the top 24 bits of their hash (sim/level_sim.hpp): no finer rate exists.
+    constexpr double kFinestRate = 1.0 / double(1u << 24);
+    if (rate < kFinestRate)
+        throw InputError("--reuse-sample: " + text + " is below the finest rate the line hash selects, 2^-24 "
+                         "(about 6e-8)");
     return rate;
 }
 
@@ -241,7 +249,17 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
         std::istringstream text(read_config_file(path));
         const std::string where = "--config " + path + ": ";
         try {
-            const po::parsed_options from_file = po::parse_config_file(text, options, false);
+            po::parsed_options from_file = po::parse_config_file(text, options, false);
+            // The command line wins: a level's size given there in lines (or bytes) drops the
+            // file's size in bytes (or lines), as a preset's size gives way.
+            std::erase_if(from_file.options, [&](const po::option& o) {
+                for (const char* level : {"l1", "l2"}) {
+                    const std::string size = std::string(level) + "-size", lines = std::string(level) + "-lines";
+                    if ((o.string_key == size && given(vm, lines)) || (o.string_key == lines && given(vm, size)))
+                        return true;
+                }
+                return false;
+            });
             for (const po::option& o : from_file.options)
                 if (o.string_key == "config")
                     throw InputError(where + "'config = ...' cannot appear in a config file (configs do not nest)");

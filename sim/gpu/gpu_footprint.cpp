@@ -14,6 +14,7 @@
 #include "sim/gpu/list_policies.hpp"
 #include "sim/gpu/request_coalescer.hpp"
 #include "sim/gpu/sector_cache.hpp"
+#include "sim/gpu/warp_lanes.hpp"
 #include "sim/gpu/warp_slots.hpp"
 
 namespace cachesim {
@@ -71,9 +72,9 @@ GpuFootprint gpu_footprint(const GpuConfig& config, const WorkloadSpec* spec, bo
         const std::uint32_t hit = cycles ? config.l2_coalesce_hit_cycles : config.l2_coalesce_hit_rounds;
         const std::uint32_t miss = cycles ? config.l2_coalesce_miss_cycles : config.l2_coalesce_miss_rounds;
         const std::uint32_t requesters = config.l2_coalesce_requesters;
-        f.l2 = saturating_add(f.l2, std::max(RequestCoalescer::footprint_bytes(hit, miss, requesters, config.sms, 1),
-                                             RequestCoalescer::footprint_bytes(hit, miss, requesters, config.sms,
-                                                                               static_cast<std::uint32_t>(l2_sets))));
+        f.l2_coalescer = std::max(RequestCoalescer::footprint_bytes(hit, miss, requesters, config.sms, 1),
+                                  RequestCoalescer::footprint_bytes(hit, miss, requesters, config.sms,
+                                                                    static_cast<std::uint32_t>(l2_sets)));
     }
 
     // Warps: the run's slots, and the dispatch plan's own (without lanes).
@@ -100,6 +101,8 @@ GpuFootprint gpu_footprint(const GpuConfig& config, const WorkloadSpec* spec, bo
         state += slots * (cycle_issue_burst(config, spec) + 3) * sizeof(std::uint64_t);
     }
     f.run_state = state;
+    // The run's warp slots, and the dispatch plan's on several threads, each keep the table.
+    if (spec) f.step_tables = saturating_mul(WarpLanes::footprint_bytes(*spec), serial ? 1 : 2);
 
     const std::uint64_t requests = spec ? gpu_warp_requests(*spec, config) : ~0ull;
     f.l2_traffic = traffic_bound(config, requests, chunk_rounds, buffers);

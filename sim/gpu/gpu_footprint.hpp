@@ -13,8 +13,10 @@ namespace cachesim {
 
 struct GpuFootprint {
     std::uint64_t l1s = 0;         // every SM's L1 tags and replacement state; who filled each sector
-    std::uint64_t l2 = 0;          // the L2's partitions and its request coalescer
+    std::uint64_t l2 = 0;          // the L2's partitions
+    std::uint64_t l2_coalescer = 0;  // the L2 request coalescer's windows (--l2-coalesce-*)
     std::uint64_t run_state = 0;   // warp slots, the lock step's per-SM buffers, the dispatch plan, cycle timing
+    std::uint64_t step_tables = 0; // a work item's requests worked out once, per copy of the warp slots
     std::uint64_t l2_traffic = 0;  // the L1 misses buffered for the L2, at most (one chunk, or two on several threads)
 };
 

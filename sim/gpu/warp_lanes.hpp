@@ -57,6 +57,10 @@ public:
     }
 
     std::uint32_t accesses_per_item() const { return per_item_; }
+    // The step table of a run of `spec` (one entry per request of a work item).
+    static std::uint64_t footprint_bytes(const WorkloadSpec& spec) {
+        return static_cast<std::uint64_t>(spec.accesses_per_item()) * sizeof(Step);
+    }
 
     // Request k of a warp whose accesses are not clamped (a stencil's store, or any request of a
     // warp away from the edges): each lane's address is one of its two bases plus an offset common
