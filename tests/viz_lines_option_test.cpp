@@ -6,6 +6,7 @@
 
 #include "tests/cli_util.hpp"
 #include "tests/viz_thesis_run.hpp"
+#include "traces/input_error.hpp"
 #include "viz/line_range.hpp"
 #include "viz/render.hpp"
 
@@ -26,6 +27,12 @@ TEST(VizLinesOption, CropEqualsRowsOfFullPicture) {
     EXPECT_EQ(by_index.end, 40u);
     // in[x,y] is element y * 16 + x: in[0,2] = in[32].
     EXPECT_EQ(parse_row_range("in[0,2]:in[160]", full.diagram.layout()).first, 8u);
+    // As an end, in[0,16] is the element past the last (in[256]): every one of in's 64 lines.
+    const RowRange to_the_end = parse_row_range("in[0,8]:in[0,16]", full.diagram.layout());
+    EXPECT_EQ(to_the_end.first, 32u);
+    EXPECT_EQ(to_the_end.end, 64u);
+    EXPECT_THROW(parse_row_range("in[0,16]:in[0,16]", full.diagram.layout()), InputError);  // not as a start
+    EXPECT_THROW(parse_row_range("in[0,8]:in[1,16]", full.diagram.layout()), InputError);
 
     RecorderOptions window;
     window.first_row = range.first;

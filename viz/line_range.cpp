@@ -42,7 +42,9 @@ std::uint64_t parse_end(std::string_view s, const RowLayout& rows, bool is_end, 
     if (const std::size_t comma = inside.find(','); comma != std::string_view::npos) {
         const std::uint64_t x = parse_number(inside.substr(0, comma), option, whole);
         const std::uint64_t y = parse_number(inside.substr(comma + 1), option, whole);
-        if (x >= a.width || y >= a.height)
+        // As an end, [0, height] is the element past the last, as NAME[width x height] is.
+        const bool past_the_last = is_end && x == 0 && y == a.height;
+        if (!past_the_last && (x >= a.width || y >= a.height))
             throw InputError(std::string(option) + ": " + std::string(s) + " is outside " + a.name + " (" +
                              std::to_string(a.width) + " x " + std::to_string(a.height) + " elements)");
         index = y * a.width + x;
