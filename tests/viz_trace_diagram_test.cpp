@@ -80,8 +80,11 @@ TEST(VizTraceDiagram, ThreadModelCellsByHand) {
     EXPECT_EQ(run.result.levels[0].read_hits, 12u);
 }
 
-// The array view at step 4 (thread (0, 1)): it fetched in[1][0..3] (its line), stored into
-// out[0][0..1] (line of rows 0..1 of out's 2 columns); in[0][0..3] stays in L1; the rest is in no cache.
+// The array view at step 4 (thread (0, 1)): it loaded in[1][0], which fetched its line in[1][0..3],
+// and stored out[0][1] (element 0 x 2 + 1: column 1 of out's row 0). The elements it touched show
+// their lines' state at the step, the others where their lines live after it: in[1][1..3] and
+// in[0][0..3] in L1, out's line in no cache (a write-through L1 without write-allocate), the rest
+// in no cache.
 TEST(VizTraceDiagram, ArrayViewOfAStep) {
     RecorderOptions o;
     o.snapshot_step = 4;
@@ -99,12 +102,14 @@ TEST(VizTraceDiagram, ArrayViewOfAStep) {
     EXPECT_EQ(out.height, 8u);
     for (std::uint32_t y = 0; y < 2; ++y)
         for (std::uint32_t x = 0; x < 8; ++x) {
-            const CellState want = x >= 4 ? CellState::not_cached : y == 1 ? CellState::fetched_from_memory : CellState::in_l1;
+            const CellState want = x >= 4                 ? CellState::not_cached
+                                   : x == 0 && y == 1     ? CellState::fetched_from_memory
+                                                          : CellState::in_l1;
             EXPECT_EQ(in.at(x, y), want) << "in " << x << "," << y;
         }
     for (std::uint32_t y = 0; y < 8; ++y)
         for (std::uint32_t x = 0; x < 2; ++x)
-            EXPECT_EQ(out.at(x, y), y < 2 ? CellState::accessed : CellState::not_cached) << "out " << x << "," << y;
+            EXPECT_EQ(out.at(x, y), x == 1 && y == 0 ? CellState::accessed : CellState::not_cached) << "out " << x << "," << y;
 }
 
 // GPU model (H200, one SM so both blocks share an L1): a cell shows a fetch exactly where the

@@ -16,6 +16,23 @@ std::uint32_t folded_row_width(std::uint64_t elements, std::uint32_t elements_pe
     return static_cast<std::uint32_t>(width);
 }
 
+namespace {
+
+// Whether any of the sorted accesses (address, bytes), none wider than `widest`, overlaps the
+// element [address, address + bytes).
+bool touches(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& accesses, std::uint32_t widest,
+             std::uint64_t address, std::uint32_t bytes) {
+    auto it = std::lower_bound(accesses.begin(), accesses.end(), std::pair{address + bytes, std::uint32_t{0}});
+    while (it != accesses.begin()) {
+        --it;
+        if (it->first + std::max<std::uint32_t>(it->second, 1) > address) return true;
+        if (address - it->first >= widest) break;  // every earlier one ends before the element
+    }
+    return false;
+}
+
+}  // namespace
+
 ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
                           const std::optional<WorkloadSpec>& workload) {
     ArrayView view;
@@ -37,6 +54,9 @@ ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
         std::sort(touched.begin(), touched.end());
         touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
     }
+    std::uint32_t widest = 1;
+    if (snapshot.accesses)
+        for (const auto& [address, bytes] : *snapshot.accesses) widest = std::max(widest, bytes);
     for (const RowGroup& g : rows.groups()) {
         const ArrayInfo& a = g.array;
         if (a.width == 0 || a.height == 0) continue;
@@ -58,7 +78,9 @@ ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
             const std::uint64_t address = a.base + e * eb;
             const std::uint64_t row = rows.row_of_address(address);
             if (row == kNoRow || row >= snapshot.state.size()) continue;
-            const bool accessed_now = workload ? std::binary_search(touched.begin(), touched.end(), address) : true;
+            const bool accessed_now = workload              ? std::binary_search(touched.begin(), touched.end(), address)
+                                      : snapshot.accesses ? touches(*snapshot.accesses, widest, address, eb)
+                                                          : true;
             grid.cells[e] = accessed_now ? snapshot.state[row] : snapshot.residency[row];
         }
         view.arrays.push_back(std::move(grid));

@@ -47,8 +47,10 @@ struct ArrayView {
 
 // Elements the step's work item touches show their line's state at this step (accessed, or
 // fetched from L2 / memory); every other element shows where its line lives after the step
-// (in L1, in L2, not cached). Without a workload (a recorded trace), every element shows its
-// line's cell state: the lines the step accessed, and where the others live.
+// (in L1, in L2, not cached). Without a workload (a recorded trace), the elements the step's
+// accesses touched (LineSnapshot::accesses) are marked so, or where the snapshot does not hold
+// them, every element shows its line's cell state: the lines the step accessed, and where the
+// others live.
 ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
                           const std::optional<WorkloadSpec>& workload);
 // The same for a run whose steps are `unit`s: the work items of `workload` are marked only when a

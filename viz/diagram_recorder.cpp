@@ -303,6 +303,10 @@ void DiagramRecorder::on_step_end(std::uint64_t step) {
                 snap.residency[r] = residency_of_row(r);
                 snap.state[r] = combine(snap.residency[r], classify(row_flags_[r]));
             }
+            if (listed_stores_ && listed_stores_->snapshot_step == step) {
+                snap.accesses = listed_stores_->snapshot_accesses;
+                std::sort(snap.accesses->begin(), snap.accesses->end());
+            }
             snapshot_ = std::move(snap);
         }
         last_step_ = step;

@@ -73,6 +73,9 @@ struct LineSnapshot {
     std::uint64_t step = 0;
     std::vector<CellState> state;      // per row, as a cell of an exact diagram
     std::vector<CellState> residency;  // per row: in_l1, in_l2 or not_cached after the step
+    // A trace's step on the thread model: the accesses it made (address, bytes), sorted, so that
+    // the array view marks the elements it touched, not whole lines.
+    std::optional<std::vector<std::pair<std::uint64_t, std::uint32_t>>> accesses;
 };
 
 // A trace's stores of the steps being replayed, in step order; whoever reads the trace fills
@@ -84,6 +87,9 @@ struct StepStores {
     };
     std::vector<Store> stores;
     std::size_t next = 0;  // the first store whose step has not ended
+    // The snapshot's step (RecorderOptions::snapshot_step) and, once read, every access it made.
+    std::optional<std::uint64_t> snapshot_step;
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> snapshot_accesses;
 };
 
 class DiagramRecorder final : public SimObserver {

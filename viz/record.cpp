@@ -37,9 +37,12 @@ public:
         stores_.stores.clear();
         stores_.next = 0;
         const std::uint32_t per_step = batch.accesses_per_step ? batch.accesses_per_step : 1;
-        for (std::size_t i = 0; i < batch.accesses.size(); ++i)
-            if (const Access& a = batch.accesses[i]; a.is_write)
-                stores_.stores.push_back({batch.first_step + i / per_step, a.address, a.size});
+        for (std::size_t i = 0; i < batch.accesses.size(); ++i) {
+            const Access& a = batch.accesses[i];
+            const std::uint64_t step = batch.first_step + i / per_step;
+            if (a.is_write) stores_.stores.push_back({step, a.address, a.size});
+            if (stores_.snapshot_step == step) stores_.snapshot_accesses.emplace_back(a.address, a.size);
+        }
         return more;
     }
     void rewind() override { source_.rewind(); }
@@ -64,6 +67,7 @@ RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hie
         });
     }
     StepStores stores;  // a trace: its stores come from the accesses themselves
+    stores.snapshot_step = options.snapshot_step;
     StoreNotingSource noting(source, stores);
     recorder.take_stores_from(&stores);
     return run_recorded(recorder, options, control, [&](const RunControl& c, SimulationResult& result) {
