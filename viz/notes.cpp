@@ -39,7 +39,13 @@ std::vector<std::string> run_notes(const std::optional<WorkloadSpec>& workload, 
         char buf[160];
         std::snprintf(buf, sizeof buf, "%s: %s misses / %s lookups, hit rate %.1f%%", s.name.c_str(),
                       thousands(s.misses()).c_str(), thousands(s.accesses()).c_str(), 100.0 * s.hit_rate());
-        notes.push_back(buf);
+        std::string line = buf;
+        // With stores among the lookups, the reads' own rate too: the one `simulate` leads with.
+        if (s.writes > 0 && s.reads > 0) {
+            std::snprintf(buf, sizeof buf, " (reads %.1f%%)", 100.0 * static_cast<double>(s.read_hits) / static_cast<double>(s.reads));
+            line += buf;
+        }
+        notes.push_back(line);
     }
     if (!workload || r.levels.empty()) return notes;
     if (kind.gpu_model) {

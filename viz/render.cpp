@@ -130,6 +130,20 @@ std::uint64_t nice_tick(std::uint64_t range, int max_ticks) {
     return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(10 * p));
 }
 
+std::uint64_t time_axis_tick(std::uint64_t steps, int plot_width) { return nice_tick(steps, std::max(2, plot_width / 90)); }
+
+std::vector<std::string> sm_legend_labels(std::uint32_t sm_count) {
+    constexpr std::uint32_t kColours = 12;  // sm_color's palette
+    std::vector<std::string> labels;
+    for (std::uint32_t k = 0; k < std::min(sm_count, kColours); ++k) {
+        std::string label = "SM " + std::to_string(k);
+        if (k + kColours < sm_count) label += ", " + std::to_string(k + kColours);
+        if (k + 2 * kColours < sm_count) label += ", ...";
+        labels.push_back(label);
+    }
+    return labels;
+}
+
 std::string_view array_state_name(CellState s) {
     switch (s) {
         case CellState::accessed: return "accessed now, L1 hit";
@@ -496,7 +510,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
 
     // Time axis.
     const int axis_y = (have_rates ? lay.strip.y + lay.strip.h : lay.plot.y + lay.plot.h) + 4;
-    const std::uint64_t tick = nice_tick(span, std::max(2, lay.plot.w / 90));
+    const std::uint64_t tick = time_axis_tick(span, lay.plot.w);
     for (std::uint64_t t = (lay.from + tick - 1) / tick * tick; t <= lay.to; t += tick) {
         const int x = lay.plot.x + static_cast<int>(static_cast<double>(t - lay.from) * lay.plot.w / span);
         c.vline(x, axis_y, axis_y + 5, kAxis);
@@ -568,16 +582,15 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
                 ly += line;
             }
         } else {
-            std::uint32_t max_sm = 0;
+            // A cell's tag is its SM + 1 (sm_tag), so the highest tag counts the SMs up to the last that ran.
+            std::uint32_t sm_count = 0;
             for (std::uint64_t col = 0; col < d.sms().columns(); ++col)
-                for (std::uint64_t r = 0; r < d.sms().rows(); ++r) max_sm = std::max<std::uint32_t>(max_sm, d.sms().at(col, r));
-            const std::uint32_t listed = std::min<std::uint32_t>(max_sm, 12);
-            for (std::uint32_t k = 0; k < listed; ++k) {
+                for (std::uint64_t r = 0; r < d.sms().rows(); ++r) sm_count = std::max<std::uint32_t>(sm_count, d.sms().at(col, r));
+            lay.sm_legend = sm_legend_labels(sm_count);
+            for (std::uint32_t k = 0; k < lay.sm_legend.size(); ++k) {
                 c.fill_rect(lx, ly, sw, sw, sm_color(k));
                 c.draw_rect(lx, ly, sw, sw, kAxis);
-                std::string label = "SM " + std::to_string(k);
-                if (max_sm > 12) label += ", " + std::to_string(k + 12) + ", ...";
-                draw_text_at(c, ll, lx + sw + 8, ly + sw / 2.0, label, {.size_px = font, .valign = VAlign::middle});
+                draw_text_at(c, ll, lx + sw + 8, ly + sw / 2.0, lay.sm_legend[k], {.size_px = font, .valign = VAlign::middle});
                 ly += line;
             }
         }

@@ -86,6 +86,7 @@ struct TimeDiagramLayout {
     double density_min = 0, density_max = 0;  // misses per (step x line) cell at t = 0 and t = 1
     PixelRect strip;               // the miss-rate strip (w = 0: none)
     std::vector<std::string> strip_levels;  // its lines, top to bottom of the legend
+    std::vector<std::string> sm_legend;     // colour by SM: the SM swatches' labels, top to bottom
     double strip_top_rate = 1;     // the miss rate at the strip's top edge (the bottom is 0)
     PixelRect memory_chart;        // (w = 0: none)
     // Where text landed: the legend's lines (heading, swatch labels, notes) top to bottom, the
@@ -161,5 +162,11 @@ std::string_view array_state_name(CellState s);
 
 // "Nice" tick spacing (1, 2 or 5 x 10^k) for about `max_ticks` ticks over `range`.
 std::uint64_t nice_tick(std::uint64_t range, int max_ticks);
+// The time axis's tick spacing for `steps` steps across `plot_width` pixels (the PNG's and the GUI's).
+std::uint64_t time_axis_tick(std::uint64_t steps, int plot_width);
+
+// The colour-by-SM legend's swatch labels for SMs 0 to sm_count - 1: one per palette colour in
+// use, naming the SMs that share it ("SM 3, 15"), with ", ..." where further SMs follow.
+std::vector<std::string> sm_legend_labels(std::uint32_t sm_count);
 
 }  // namespace cachesim::viz

@@ -120,6 +120,12 @@ public:
     // Demo motion for frame-time measurement: pans and zooms a little every frame.
     void auto_motion(int frame);
     void set_playhead(std::uint64_t step) { view_.playhead = step; }
+    struct RunExtent {
+        std::uint64_t steps = 0, rows = 0;
+    };
+    // The steps and lines the panes' runs span, once each pane's first run has ended; nullopt
+    // while one is still running, or when none drew a diagram.
+    std::optional<RunExtent> run_extent() const;
     std::size_t texels_written_last_frame() const;
     std::uint64_t visible_cells() const { return visible_cells_; }
     // Where a pane's diagram was drawn in the last frame and what it showed: for tests.
@@ -160,6 +166,16 @@ private:
     void view_options();
     // The miss-rate strip of a pane under its cells (x, y, w, h), following the view's steps.
     void miss_rate_strip(Pane& pane, float x, float y, float w, float h);
+    // Text drawn beside a pane's cells in the last frame, for --state: the label and its box.
+    struct LabelShown {
+        std::string text;
+        float x = 0, y = 0, w = 0, h = 0;
+    };
+    // The left margin's array names and element rows (y=...) for the cells at (left, top), `h`
+    // high; the row labels drawn land in `shown`.
+    void row_labels(const viz::Diagram& d, float margin_left, float left, float top, float h, std::vector<LabelShown>& shown);
+    // The time axis's ticks and labels under cells from x to x + w; the labels land in `shown`.
+    void time_axis(float x, float y, float w, std::vector<LabelShown>& shown);
     // The notes the PNG's legend prints for pane i's run (configuration, misses, thesis bounds
     // where they apply, or why not).
     std::vector<std::string> run_notes(int i) const;
@@ -205,6 +221,7 @@ private:
         std::vector<std::pair<std::string, double>> levels;
     };
     StripShown strips_[2];
+    std::vector<LabelShown> time_labels_[2], row_labels_[2];
     // Where each pane's arrays were drawn in the last frame (x, y, w, h inside the border).
     std::vector<std::pair<std::string, std::array<float, 4>>> array_rects_[2];
     // Where named buttons were drawn in the last frame (x, y, w, h), for scripted tests.

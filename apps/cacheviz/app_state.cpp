@@ -63,6 +63,10 @@ std::string App::state_text() const {
             s << "pane " << k << " strip " << st.x << " " << st.y << " " << st.w << " " << st.h << " top " << st.top_rate << "\n";
             for (const auto& [name, rate] : st.levels) s << "pane " << k << " strip_level " << name << " " << rate << "\n";
         }
+        // The labels beside the cells as drawn: text, then its box (x y w h).
+        for (const auto& [key, labels] : {std::pair{"time_label", &time_labels_[i]}, std::pair{"row_label", &row_labels_[i]}})
+            for (const LabelShown& l : *labels)
+                s << "pane " << k << " " << key << " " << l.text << " " << l.x << " " << l.y << " " << l.w << " " << l.h << "\n";
         // The stats table's rows as the panel shows them.
         for (const StatsRow& r : stats_rows()) s << "pane " << k << " stat " << r.key << " = " << r.value(*p.current) << "\n";
         if (p.snapshot_job) s << "pane " << k << " array_view computing\n";

@@ -22,6 +22,17 @@ std::uint64_t App::total_rows() const {
     return n;
 }
 
+std::optional<App::RunExtent> App::run_extent() const {
+    bool drawn = false;
+    for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
+        const Pane& p = *panes_[i];
+        if (!p.current && p.job) return std::nullopt;  // its first run is on its way
+        drawn = drawn || (p.current && p.current->diagram);
+    }
+    if (!drawn) return std::nullopt;
+    return RunExtent{total_steps(), total_rows()};
+}
+
 void App::fit_view() {
     view_.t0 = 0;
     view_.t1 = static_cast<double>(std::max<std::uint64_t>(total_steps(), 1));

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <string>
 
 #include "apps/cacheviz/cell_tooltip.hpp"
 #include "apps/cacheviz/imgui_color.hpp"
@@ -100,8 +102,11 @@ void App::diagram_pane(Pane& pane, float width, float height) {
     const viz::Diagram* exact = pane.detail ? pane.detail->diagram.get() : nullptr;
     const bool difference = show_difference_ && compare_ && &pane == panes_[1].get() && d && panes_[0]->current &&
                             viz::gui::DiagramTexture::same_shape(*d, *panes_[0]->current->diagram);
+    const int index = &pane == panes_[0].get() ? 0 : 1;
+    row_labels_[index].clear();
+    time_labels_[index].clear();
     {
-        Placement& at = placements_[&pane == panes_[0].get() ? 0 : 1];
+        Placement& at = placements_[index];
         at = {p0.x, p0.y, w, h, view_.t0, view_.t1, view_.r0, view_.r1, 0, 0, std::nullopt};
         if (d) at.steps_per_column = d->steps_per_column(), at.rows_per_bucket = d->rows_per_bucket();
         if (exact) at.detail = pane.detail_window;
@@ -137,39 +142,11 @@ void App::diagram_pane(Pane& pane, float width, float height) {
             dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(128, 128, 128, 110));
             dl->AddText(ImVec2(p0.x + 8, p0.y + 6), IM_COL32(120, 50, 0, 255), "previous run");
         }
-        // Left margin: the axis title, array names and element rows (y=...), as in the PNG.
-        dl->PushClipRect(ImVec2(origin.x, origin.y - 2), ImVec2(p0.x, p0.y + h + 2), true);
-        const auto y_of = [&](double row) { return p0.y + static_cast<float>((row - view_.r0) * h / (view_.r1 - view_.r0)); };
-        for (const viz::RowGroup& g : d->layout().groups()) {
-            const double mid = std::clamp((g.first_row + g.lines / 2.0), view_.r0, view_.r1);
-            dl->AddText(ImVec2(origin.x + 2, y_of(mid) - 7), IM_COL32(20, 20, 20, 255), g.array.name.c_str());
-            const ArrayInfo& a = g.array;
-            if (a.width == 0 || a.height <= 1) continue;
-            const std::uint64_t row_bytes = static_cast<std::uint64_t>(a.width) * a.elem_bytes;
-            const double px_per_y = static_cast<double>(row_bytes) / d->layout().line_bytes() * h / (view_.r1 - view_.r0);
-            const std::uint64_t every = std::max<std::uint64_t>(1, viz::nice_tick(a.height, std::max(1, static_cast<int>(a.height * px_per_y / 16))));
-            for (std::uint64_t yy = 0; yy < a.height; yy += every) {
-                const double row = static_cast<double>(g.first_row) + static_cast<double>((a.base + yy * row_bytes) / d->layout().line_bytes() - g.first_line);
-                if (row < view_.r0 || row > view_.r1) continue;
-                const float y = y_of(row);
-                const std::string label = "y=" + std::to_string(yy);
-                const float tw = ImGui::CalcTextSize(label.c_str()).x * 0.85f;
-                dl->AddLine(ImVec2(p0.x - 4, y), ImVec2(p0.x - 1, y), IM_COL32(60, 60, 60, 255));
-                dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * 0.85f, ImVec2(p0.x - 6 - tw, y - 6), IM_COL32(90, 90, 90, 255), label.c_str());
-            }
-        }
-        dl->PopClipRect();
+        row_labels(*d, origin.x, p0.x, p0.y, h, row_labels_[index]);
         dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * 0.85f, ImVec2(origin.x + 2, axis_y + 4), IM_COL32(60, 60, 60, 255),
                     "lines by\narray");
         if (strip) miss_rate_strip(pane, p0.x, p0.y + h + strip_gap, w, strip_h);
-        // Time axis ticks.
-        const std::uint64_t span = static_cast<std::uint64_t>(std::max(1.0, view_.t1 - view_.t0));
-        const std::uint64_t tick = viz::nice_tick(span, std::max(2, static_cast<int>(w / 100)));
-        for (std::uint64_t t = static_cast<std::uint64_t>(std::ceil(view_.t0 / tick)) * tick; t <= view_.t1; t += tick) {
-            const float x = p0.x + static_cast<float>((t - view_.t0) * w / (view_.t1 - view_.t0));
-            dl->AddLine(ImVec2(x, axis_y), ImVec2(x, axis_y + 4), IM_COL32(60, 60, 60, 255));
-            dl->AddText(ImVec2(x - 10, axis_y + 5), IM_COL32(60, 60, 60, 255), viz::thousands(t).c_str());
-        }
+        time_axis(p0.x, axis_y, w, time_labels_[index]);
         const JobOutput& o = *pane.current;
         const char* title = !o.input.gpu_model && o.input.trace ? "time step (the recorded threads in launch order)"
                             : !o.input.gpu_model ? "time step (work items in schedule order)"
@@ -223,6 +200,72 @@ void App::diagram_pane(Pane& pane, float width, float height) {
         }
     }
     ImGui::EndChild();
+}
+
+namespace {
+
+// The top of a box `height` high centred on `y`, moved as little as keeps it within [lo, hi].
+float top_within(float y, float height, float lo, float hi) { return std::max(lo, std::min(y - height / 2, hi - height)); }
+
+}  // namespace
+
+void App::row_labels(const viz::Diagram& d, float margin_left, float left, float top, float h, std::vector<LabelShown>& shown) {
+    // As in the PNG: a label that would touch the one drawn above it (rows that share a line, or
+    // the last row of one array beside the first of the next) is left out, and every label stays
+    // whole within the margin's clip rectangle, a couple of pixels above and below the cells.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float clip_top = top - 2, clip_bottom = top + h + 2;
+    dl->PushClipRect(ImVec2(margin_left, clip_top), ImVec2(left, clip_bottom), true);
+    const auto y_of = [&](double row) { return top + static_cast<float>((row - view_.r0) * h / (view_.r1 - view_.r0)); };
+    const float small = ImGui::GetFontSize() * 0.85f;
+    float last_bottom = -std::numeric_limits<float>::infinity();
+    for (const viz::RowGroup& g : d.layout().groups()) {
+        const double mid = std::clamp((g.first_row + g.lines / 2.0), view_.r0, view_.r1);
+        const float name_h = ImGui::CalcTextSize(g.array.name.c_str()).y;
+        dl->AddText(ImVec2(margin_left + 2, top_within(y_of(mid), name_h, clip_top, clip_bottom)), IM_COL32(20, 20, 20, 255),
+                    g.array.name.c_str());
+        const ArrayInfo& a = g.array;
+        if (a.width == 0 || a.height <= 1) continue;
+        const std::uint64_t row_bytes = static_cast<std::uint64_t>(a.width) * a.elem_bytes;
+        const double px_per_y = static_cast<double>(row_bytes) / d.layout().line_bytes() * h / (view_.r1 - view_.r0);
+        const std::uint64_t every = std::max<std::uint64_t>(1, viz::nice_tick(a.height, std::max(1, static_cast<int>(a.height * px_per_y / 16))));
+        for (std::uint64_t yy = 0; yy < a.height; yy += every) {
+            const double row = static_cast<double>(g.first_row) + static_cast<double>((a.base + yy * row_bytes) / d.layout().line_bytes() - g.first_line);
+            if (row < view_.r0 || row > view_.r1) continue;
+            const float y = y_of(row);
+            dl->AddLine(ImVec2(left - 4, y), ImVec2(left - 1, y), IM_COL32(60, 60, 60, 255));
+            const std::string label = "y=" + std::to_string(yy);
+            const ImVec2 full = ImGui::CalcTextSize(label.c_str());
+            const float lw = full.x * 0.85f, lh = full.y * 0.85f;
+            const LabelShown box{label, std::floor(left - 6 - lw), std::floor(top_within(y, lh, clip_top, clip_bottom)), lw, lh};
+            if (box.y < last_bottom) continue;
+            dl->AddText(ImGui::GetFont(), small, ImVec2(box.x, box.y), IM_COL32(90, 90, 90, 255), label.c_str());
+            last_bottom = box.y + box.h;
+            shown.push_back(box);
+        }
+    }
+    dl->PopClipRect();
+}
+
+void App::time_axis(float x, float y, float w, std::vector<LabelShown>& shown) {
+    // The PNG's tick spacing. Each label is centred on its tick; the first and last move inward
+    // as far as keeps them on the axis, and a label that would touch the one before is left out.
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const double span = view_.t1 - view_.t0;
+    const std::uint64_t tick = viz::time_axis_tick(static_cast<std::uint64_t>(std::max(1.0, span)), static_cast<int>(w));
+    const float gap = ImGui::CalcTextSize(" ").x;
+    float last_right = -std::numeric_limits<float>::infinity();
+    for (std::uint64_t t = static_cast<std::uint64_t>(std::ceil(view_.t0 / tick)) * tick; t <= view_.t1; t += tick) {
+        const float tx = x + static_cast<float>((t - view_.t0) * w / span);
+        dl->AddLine(ImVec2(tx, y), ImVec2(tx, y + 4), IM_COL32(60, 60, 60, 255));
+        const std::string label = viz::thousands(t);
+        const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+        const float left = std::floor(std::max(x, std::min(tx - size.x / 2, x + w - size.x)));
+        if (left < last_right + gap) continue;
+        dl->AddText(ImVec2(left, y + 5), IM_COL32(60, 60, 60, 255), label.c_str());
+        last_right = left + size.x;
+        shown.push_back({label, left, y + 5, size.x, size.y});
+    }
 }
 
 void App::miss_rate_strip(Pane& pane, float x, float y, float w, float h) {

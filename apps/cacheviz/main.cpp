@@ -25,6 +25,7 @@
 #include "apps/cacheviz/config.hpp"
 #include "apps/cacheviz/diagram_command.hpp"
 #include "apps/cacheviz/input_script.hpp"
+#include "apps/cacheviz/start_view.hpp"
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/cli_errors.hpp"
 #include "apps/common/memory_estimate.hpp"
@@ -252,23 +253,24 @@ int run(int argc, char** argv) {
     const viz::TimeDiagramStyle::Strip miss_rate =
         cli::option_choice(viz::kMissRateOnOffChoices, "miss-rate", (*vm)["miss-rate"].as<std::string>());
 
-    const std::uint64_t playhead = (*vm)["playhead"].as<std::uint64_t>();
-    const std::uint64_t thread_steps = gui::thread_model_steps(first.workload, first.trace.get());
-    if (first_pane.model == cli::ModelKind::thread && playhead >= thread_steps)
-        throw InputError("--playhead: step " + std::to_string(playhead) + " is past the last step " +
-                         std::to_string(thread_steps - 1));
+    gui::StartView start_view;
+    start_view.playhead = (*vm)["playhead"].as<std::uint64_t>();
+    if (vm->count("zoom")) start_view.zoom_steps = parse_range((*vm)["zoom"].as<std::string>(), "--zoom");
+    if (vm->count("zoom-lines")) start_view.zoom_lines = parse_range((*vm)["zoom-lines"].as<std::string>(), "--zoom-lines");
+    // The thread model's steps are known before it runs: its steps are checked before any window
+    // opens; the rest once the runs have ended (in the frame loop).
+    if (first_pane.model == cli::ModelKind::thread) {
+        const std::uint64_t thread_steps = gui::thread_model_steps(first.workload, first.trace.get());
+        if (const std::string refused = gui::start_view_error(start_view, thread_steps, std::nullopt); !refused.empty())
+            throw InputError(refused);
+    }
 
     gui::AppOptions app_options;
     app_options.max_cells = (*vm)["max-cells"].as<std::uint64_t>();
     if (app_options.max_cells < 1024) throw InputError("--max-cells: at least 1024");
     app_options.detail.max_cells = (*vm)["detail-cells"].as<std::uint64_t>();
-    if (vm->count("zoom")) {
-        app_options.zoom_steps = parse_range((*vm)["zoom"].as<std::string>(), "--zoom");
-        if (first_pane.model == cli::ModelKind::thread && app_options.zoom_steps->second > static_cast<double>(thread_steps))
-            throw InputError("--zoom: the run has " + std::to_string(thread_steps) + " steps (0:" +
-                             std::to_string(thread_steps) + ")");
-    }
-    if (vm->count("zoom-lines")) app_options.zoom_lines = parse_range((*vm)["zoom-lines"].as<std::string>(), "--zoom-lines");
+    app_options.zoom_steps = start_view.zoom_steps;
+    app_options.zoom_lines = start_view.zoom_lines;
     app_options.bottom_tab = tab;
     app_options.aggregate = rule;
     app_options.colour_by = colour_by;
@@ -296,9 +298,12 @@ int run(int argc, char** argv) {
     if (!script.empty()) viz::gui::imgui_take_modifiers_from_events_only();
     ImGui::StyleColorsLight();
     int exit_code = 0;
+    // Why the start view was refused once the runs' extent was known (then nothing is written).
+    std::string start_view_refused;
     {
         gui::App app(first_pane, compare, app_options);
-        app.set_playhead(playhead);
+        app.set_playhead(start_view.playhead);
+        bool start_view_checked = false;
         FrameStats stats;
         sf::Clock clock;
         const auto start = std::chrono::steady_clock::now();
@@ -329,6 +334,13 @@ int run(int argc, char** argv) {
             viz::gui::imgui_new_frame(window, clock.restart().asSeconds());
             if (auto_motion) app.auto_motion(frame);
             app.frame(ImGui::GetIO().DeltaTime);
+            if (!start_view_checked) {
+                if (const auto extent = app.run_extent()) {
+                    start_view_checked = true;
+                    start_view_refused = gui::start_view_error(start_view, extent->steps, extent->rows);
+                    if (!start_view_refused.empty()) running = false;
+                }
+            }
             ImGui::Render();  // closes the frame: everything up to here is our CPU work
             const auto t_built = std::chrono::steady_clock::now();
             window.clear(sf::Color(240, 240, 240));
@@ -336,13 +348,13 @@ int run(int argc, char** argv) {
             ++frame;
             // A frame after the results arrived: ImGui applies some layout (scrolling) a frame late.
             const bool idle = !app.busy();
-            const bool capture = !screenshot.empty() && frame >= frames && script_frame > last_scripted_frame &&
-                                 !viz::gui::imgui_input_pending() && idle && idle_before;
+            const bool capture = !screenshot.empty() && start_view_refused.empty() && frame >= frames &&
+                                 script_frame > last_scripted_frame && !viz::gui::imgui_input_pending() && idle && idle_before;
             idle_before = idle;
             const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             // --screenshot: give up waiting for simulations (the frames themselves always end);
             // otherwise the session ends.
-            if (waited > max_seconds && !capture && (screenshot.empty() || !idle)) {
+            if (running && waited > max_seconds && !capture && (screenshot.empty() || !idle)) {
                 if (!screenshot.empty()) {
                     std::cerr << "cacheviz: simulations still running after " << max_seconds << " s (--max-seconds); no screenshot\n";
                     exit_code = 1;
@@ -403,7 +415,8 @@ int run(int argc, char** argv) {
                     cli::write_file_atomically((*vm)["layout"].as<std::string>(), text);
                 }
                 if (vm->count("state")) cli::write_file_atomically((*vm)["state"].as<std::string>(), app.state_text());
-                std::cout << "wrote " << screenshot << " after " << frame << " frames\n";
+                (cli::writes_to_stdout(screenshot) ? std::cerr : std::cout)
+                    << "wrote " << screenshot << " after " << frame << " frames\n";
                 running = false;
             }
             window.display();
@@ -415,7 +428,8 @@ int run(int argc, char** argv) {
             stats.texels += app.texels_written_last_frame();
             if (auto_motion && screenshot.empty() && frame >= frames) running = false;
         }
-        if (vm->count("state") && screenshot.empty()) cli::write_file_atomically((*vm)["state"].as<std::string>(), app.state_text());
+        if (vm->count("state") && screenshot.empty() && start_view_refused.empty())
+            cli::write_file_atomically((*vm)["state"].as<std::string>(), app.state_text());
         if ((*vm)["frame-stats"].as<bool>()) {
             // Which OpenGL implementation drew the frames: a GPU driver or a software rasteriser.
             window.setActive(true);
@@ -430,6 +444,7 @@ int run(int argc, char** argv) {
     }
     viz::gui::imgui_shutdown();
     window.close();
+    if (!start_view_refused.empty()) throw InputError(start_view_refused);
     return exit_code;
 }
 

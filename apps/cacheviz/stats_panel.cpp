@@ -247,8 +247,8 @@ void App::colour_legend() {
         const std::uint32_t sms = panes_[0]->current ? panes_[0]->current->input.gpu.sms : 0;
         ImGui::TextUnformatted("SM that accessed the line:");
         ImGui::SameLine();
-        for (std::uint32_t k = 0; k < std::min<std::uint32_t>(sms, 12); ++k)
-            swatch(viz::sm_color(k), "SM " + std::to_string(k) + (sms > 12 ? "+12n" : ""), true);
+        const std::vector<std::string> labels = viz::sm_legend_labels(sms);
+        for (std::uint32_t k = 0; k < labels.size(); ++k) swatch(viz::sm_color(k), labels[k], true);
         ImGui::NewLine();
     }
     for (viz::CellState s : {viz::CellState::accessed, viz::CellState::in_l1, viz::CellState::in_l2, viz::CellState::not_cached}) {
