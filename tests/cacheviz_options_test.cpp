@@ -105,3 +105,26 @@ TEST(CachevizOptions, OutputsCheckedBeforeTheRun) {
     EXPECT_TRUE(fs::exists(shot));
     EXPECT_TRUE(fs::exists(dir / "s.txt"));
 }
+
+// A compare pane that switches the workload leaves the first pane's shape behind (its box is the
+// stencil's alone), and takes its own: the stencil 16x16 with a 5x5 box beside the 16x16 matmul of
+// depth 8. Both panes' steps are known up front, so a zoom into the longer one is accepted.
+TEST(CachevizOptions, AComparePaneOfTheOtherWorkloadTakesOnlyItsOwnShape) {
+    const fs::path dir = vt::test_dir("optcompareworkload");
+    const fs::path state = dir / "s.txt", log = dir / "log.txt";
+    const std::string shot = " --frames 2 --screenshot '" + (dir / "shot.png").string() + "'";
+    ASSERT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(),
+                                 "--size 16x16 --stencil 5x5 --compare '--workload matmul --depth 8'" + shot + " --state '" +
+                                     state.string() + "'",
+                                 log),
+              0)
+        << vt::read_file(log);
+    const std::string text = vt::read_file(state);
+    EXPECT_TRUE(contains(text, "pane A shown stencil 16x16, 5x5 box")) << text;
+    EXPECT_TRUE(contains(text, "pane B shown matmul 16x16, depth 8")) << text;
+    // 16 x 16 and 32 x 32 work items: the shared axis has the longer pane's 1,024 steps.
+    EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), "--size 16x16 --compare '--size 32x32' --zoom 0:1024" + shot, log), 0)
+        << vt::read_file(log);
+    EXPECT_EQ(no_display("--size 16x16 --compare '--size 32x32' --zoom 0:1025" + shot, log), 2);
+    EXPECT_EQ(vt::read_file(log), "cacheviz: error: --zoom: the run has 1024 steps (0:1024)\n");
+}

@@ -270,6 +270,11 @@ TEST(CliMemoryBound, TheRefusalNamesTheLargestPart) {
     EXPECT_EQ(program.exit_code, 2);
     EXPECT_NE(program.err.find("the program itself takes 24.0 MiB"), std::string::npos) << program.err;
     EXPECT_EQ(program.err.find("--l1-size"), std::string::npos) << program.err;
+    // Where a part the options set is not small, it is named, though the program takes more:
+    // 4 MiB of 16 B lines is 262,144 lines at 24 bytes each, 6 MiB.
+    const MeasuredRun cache = run_measured({"simulate", "--max-memory", "25M", "--l1-size", "4M"});
+    EXPECT_EQ(cache.exit_code, 2);
+    EXPECT_NE(cache.err.find("the L1 holds 262144 lines (set by --l1-size and --l1-line)"), std::string::npos) << cache.err;
 }
 
 TEST(CliMemoryBound, NoAnalysisTraceRunsInConstantMemory) {

@@ -65,8 +65,10 @@ TEST(CliOptionMistakes, AShapeOfTheOtherWorkloadIsRefused) {
     std::ofstream(ncu) << "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n";
     expect_refused("compare --measured '" + ncu.string() + "' --workload matmul --stencil 5x5",
                    "--stencil shapes the stencil workload; it does not apply to --workload matmul");
-    // A preset's own bundle gives both; only what the user wrote counts.
+    // A preset's own bundle gives both; only what the user wrote counts, even where the bundle
+    // names the same option.
     EXPECT_EQ(run_cachesim("simulate -q --preset thesis-stencil --workload matmul").exit_code, 0);
+    expect_refused("simulate -q --preset thesis-stencil --workload matmul --stencil 5x5", "--stencil shapes the stencil workload");
     // A sweep over both workloads gives each row its own shape: 2 boxes + 2 depths.
     const fs::path out = test::temp_dir() / "both_workloads.csv";
     const auto r = run_cachesim("sweep -q --workload stencil,matmul --stencil 3x3,5x5 --depth 8,16 --size 16x16 -o '" +
@@ -81,6 +83,27 @@ TEST(CliOptionMistakes, AShapeOfTheOtherWorkloadIsRefused) {
     }
     EXPECT_EQ(rows, 4);
     EXPECT_EQ(with_depth, 2);
+    // Its heat map needs two axes some configuration has both of: the default pair skips
+    // --stencil x --depth; asked for, that pair is refused before anything runs.
+    const fs::path png = test::temp_dir() / "both_workloads.png";
+    const std::string both = "sweep -q --workload stencil,matmul --stencil 3x3,5x5 --depth 8,16 --size 16x16 -o '" +
+                             out.string() + "' --plot '" + png.string() + "'";
+    ASSERT_EQ(run_cachesim(both).exit_code, 0);
+    fs::remove(png);
+    expect_refused(both + " --plot-x depth --plot-y stencil", "no configuration of the sweep has both");
+    EXPECT_FALSE(fs::exists(png));
+}
+
+TEST(CliOptionMistakes, MissClassesArePlottedWhereTheRunClassifies) {
+    const fs::path dir = test::temp_dir();
+    const std::string png = (dir / "compulsory.png").string(), csv = (dir / "compulsory.csv").string();
+    EXPECT_EQ(run_cachesim("sweep -q --l1-size 256,512 --size 16x16 -o '" + csv + "' --plot '" + png +
+                           "' --plot-value l1_compulsory")
+                  .exit_code,
+              0);
+    expect_refused("sweep -q --l1-size 256,512 --size 16x16 --no-analysis -o '" + csv + "' --fresh --plot '" + png +
+                       "' --plot-value l1_compulsory",
+                   "--plot-value: column 'l1_compulsory' is not numeric");
 }
 
 TEST(CliOptionMistakes, OptionsTheRunWouldNotUseAreRefused) {

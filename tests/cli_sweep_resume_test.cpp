@@ -96,6 +96,20 @@ TEST(CliSweepResume, AChangedInputFileRunsItsConfigurationAgain) {
     EXPECT_NE(rows[1][0].find(" inputs="), std::string::npos) << rows[1][0];
 }
 
+// The options written in another order, files among them, name the same configurations.
+TEST(CliSweepResume, OptionsInAnotherOrderFindTheirRows) {
+    const std::string csv = (test::temp_dir() / "order.csv").string(), config = (test::temp_dir() / "order.cfg").string();
+    const std::string trace = (test::temp_dir() / "order.cst").string();
+    std::filesystem::remove(csv);
+    std::ofstream(config) << "l1-line = 32\n";
+    ASSERT_EQ(run_cachesim("trace -q --size 16x16 --stencil 3x3 -o " + trace).exit_code, 0);
+    ASSERT_EQ(run_cachesim("sweep -q --trace " + trace + " --config " + config + " --l1-size 256,512 -o " + csv).exit_code, 0);
+    const auto r = run_cachesim("sweep --l1-size 256,512 --config " + config + " --trace " + trace + " -o " + csv);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("(2 already done)"), std::string::npos) << r.err;
+    EXPECT_EQ(cli::parse_csv(test::read_file(csv)).size(), 3u);  // the header and the two rows, none twice
+}
+
 TEST(CliSweepResume, StandardInputAlwaysRunsAgain) {
     const std::string csv = (test::temp_dir() / "stdin.csv").string();
     std::filesystem::remove(csv);

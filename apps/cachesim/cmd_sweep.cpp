@@ -175,6 +175,7 @@ int run_sweep(int argc, char** argv) {
     if (!s.plot.empty()) outputs.push_back({s.plot, "--plot"});
     check_outputs(outputs, traces);
     if (!s.plot.empty()) {
+        heat_map_axes(axes, configs, s.plot_x, s.plot_y);
         for (const SimulationOptions& sim : sims) {
             std::vector<bool> numeric;
             const std::vector<std::string> columns = expected_columns(sim, &numeric);

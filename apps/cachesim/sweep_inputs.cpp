@@ -24,8 +24,9 @@ void mix(std::uint64_t& hash, std::string_view bytes) {
 std::string input_fingerprint(const SweepConfiguration& config) {
     std::uint64_t hash = 0xcbf29ce484222325ull;
     bool any = false;
-    for (const std::string& arg : config.args)
-        for (std::string_view option : kFileOptions) {
+    // In the table's order, not the arguments': the options' order does not change the key.
+    for (std::string_view option : kFileOptions)
+        for (const std::string& arg : config.args) {
             if (!arg.starts_with(option)) continue;
             const std::string path = arg.substr(option.size());
             struct stat st {};

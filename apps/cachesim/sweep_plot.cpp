@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <tuple>
 
 #include "traces/input_error.hpp"
 
@@ -40,22 +41,41 @@ void check_heat_map_options(const std::vector<SweepAxis>& axes, const std::strin
         throw InputError("--plot-value: column '" + value_column + "' is not numeric");
 }
 
-HeatMap build_heat_map(const std::vector<SweepAxis>& axes, const std::vector<SweepConfiguration>& configs,
-                       const std::vector<SweepColumns>& rows, std::string x_axis, std::string y_axis,
-                       const std::string& value_column) {
+std::pair<std::string, std::string> heat_map_axes(const std::vector<SweepAxis>& axes,
+                                                  const std::vector<SweepConfiguration>& configs, std::string x_axis,
+                                                  std::string y_axis) {
     std::vector<std::size_t> varied;
     for (std::size_t i = 0; i < axes.size(); ++i)
         if (axes[i].values.size() > 1) varied.push_back(i);
+    // Whether some configuration has a value of both axes (a sweep over both workloads gives
+    // --depth and --stencil to different configurations).
+    auto share = [&](const std::string& a, const std::string& b) {
+        if (a.empty() || b.empty()) return true;
+        const std::size_t i = axis_index(axes, a), j = axis_index(axes, b);
+        return std::any_of(configs.begin(), configs.end(), [&](const SweepConfiguration& c) {
+            return !c.axis_values[i].empty() && !c.axis_values[j].empty();
+        });
+    };
     auto pick = [&](std::string& chosen, const std::string& other) {
         if (!chosen.empty()) return;
         for (std::size_t k = varied.size(); k-- > 0;)
-            if (axes[varied[k]].name != other) {
+            if (axes[varied[k]].name != other && share(axes[varied[k]].name, other)) {
                 chosen = axes[varied[k]].name;
                 return;
             }
     };
     pick(x_axis, y_axis);
     pick(y_axis, x_axis);
+    if (!share(x_axis, y_axis))
+        throw InputError("--plot-x " + x_axis + " and --plot-y " + y_axis +
+                         ": no configuration of the sweep has both (each shapes another workload)");
+    return {x_axis, y_axis};
+}
+
+HeatMap build_heat_map(const std::vector<SweepAxis>& axes, const std::vector<SweepConfiguration>& configs,
+                       const std::vector<SweepColumns>& rows, std::string x_axis, std::string y_axis,
+                       const std::string& value_column) {
+    std::tie(x_axis, y_axis) = heat_map_axes(axes, configs, x_axis, y_axis);
     const std::size_t none = std::numeric_limits<std::size_t>::max();
     const std::size_t xi = x_axis.empty() ? none : axis_index(axes, x_axis);
     const std::size_t yi = y_axis.empty() ? none : axis_index(axes, y_axis);

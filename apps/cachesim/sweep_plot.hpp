@@ -2,6 +2,7 @@
 // The sweep heat map: one axis of the sweep across, another down, each cell coloured (viridis)
 // by a result column, e.g. schedule x block size by L1 hit rate as in the thesis's tables.
 // Configurations that differ in other varied options are averaged into their cell.
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,15 @@ struct HeatMap {
     std::vector<int> counts;      // configurations averaged into each cell
 };
 
-// x_axis / y_axis: option names ("" = pick: the last two varied options). Throws InputError for
-// an unknown axis or a value column that is missing or not numeric.
+// The heat map's axes: x_axis / y_axis as given, or where "", the last two varied options that
+// some configuration has both of. Throws InputError for an unknown axis, or two that no
+// configuration has together.
+std::pair<std::string, std::string> heat_map_axes(const std::vector<SweepAxis>& axes,
+                                                  const std::vector<SweepConfiguration>& configs, std::string x_axis,
+                                                  std::string y_axis);
+
+// x_axis / y_axis: as heat_map_axes takes them. Throws InputError for an unknown axis or a value
+// column that is missing or not numeric.
 HeatMap build_heat_map(const std::vector<SweepAxis>& axes, const std::vector<SweepConfiguration>& configs,
                        const std::vector<SweepColumns>& rows, std::string x_axis, std::string y_axis,
                        const std::string& value_column);

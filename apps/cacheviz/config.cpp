@@ -58,8 +58,15 @@ std::vector<std::string> merge_args(const std::vector<std::string>& base, const 
     };
     std::vector<std::pair<std::string, std::vector<std::string>>> merged;
     std::map<std::string, std::size_t> index;
+    // Overrides that switch the workload leave behind the base's shape of the other one (the
+    // stencil's box when comparing with the matmul), which that workload would refuse.
+    std::optional<WorkloadKind> switched_to;
+    for (const auto& opt : parse(overrides).options)
+        if (opt.string_key == "workload" && !opt.value.empty()) switched_to = parse_workload_kind(opt.value.back());
     for (const auto* list : {&base, &overrides})
         for (const auto& opt : parse(*list).options) {
+            const auto shaped = cli::workload_shaped_by(opt.string_key);
+            if (list == &base && switched_to && shaped && *shaped != *switched_to) continue;
             auto it = index.find(opt.string_key);
             if (it == index.end()) {
                 index[opt.string_key] = merged.size();

@@ -257,10 +257,14 @@ int run(int argc, char** argv) {
     start_view.playhead = (*vm)["playhead"].as<std::uint64_t>();
     if (vm->count("zoom")) start_view.zoom_steps = parse_range((*vm)["zoom"].as<std::string>(), "--zoom");
     if (vm->count("zoom-lines")) start_view.zoom_lines = parse_range((*vm)["zoom-lines"].as<std::string>(), "--zoom-lines");
-    // The thread model's steps are known before it runs: its steps are checked before any window
-    // opens; the rest once the runs have ended (in the frame loop).
-    if (first_pane.model == cli::ModelKind::thread) {
-        const std::uint64_t thread_steps = gui::thread_model_steps(first.workload, first.trace.get());
+    // The thread model's steps are known before it runs: where every pane runs it, its steps are
+    // checked before any window opens (the axis spans the longer pane); the rest once the runs
+    // have ended (in the frame loop).
+    const bool steps_known = first_pane.model == cli::ModelKind::thread &&
+                             (!compare || compare->model == cli::ModelKind::thread);
+    if (steps_known) {
+        std::uint64_t thread_steps = gui::thread_model_steps(first_pane.workload, first_pane.trace.get());
+        if (compare) thread_steps = std::max(thread_steps, gui::thread_model_steps(compare->workload, compare->trace.get()));
         if (const std::string refused = gui::start_view_error(start_view, thread_steps, std::nullopt); !refused.empty())
             throw InputError(refused);
     }

@@ -355,12 +355,13 @@ GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint3
 namespace {
 
 // Whether option `key` was given by the user (command line or --config), not defaulted and not
-// filled in by the --preset's own bundle.
+// filled in by the --preset's own bundle. (A user's value equal to the bundle's counts as the
+// bundle's: the run is the same either way.)
 bool given_by_user(const po::variables_map& vm, const std::string& key) {
     if (!given(vm, key)) return false;
     if (const Preset* bundle = vm.count("preset") ? find_preset(vm["preset"].as<std::string>()) : nullptr)
         for (const auto& [bundle_key, value] : bundle->options)
-            if (bundle_key == key) return false;
+            if (bundle_key == key) return option_text(vm[key]) != value;
     return true;
 }
 
@@ -395,6 +396,12 @@ void reject_options_that_do_not_apply(const po::variables_map& vm, const Simulat
 }
 
 }  // namespace
+
+std::optional<WorkloadKind> workload_shaped_by(std::string_view option) {
+    for (const WorkloadShapeOption& shape : kWorkloadShapeOptions)
+        if (option == shape.option) return shape.kind;
+    return std::nullopt;
+}
 
 std::vector<std::string> options_of_another_workload(const po::variables_map& vm) {
     std::vector<std::string> keys;

@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,8 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
 // the stencil, --stencil with the matmul; a preset's own bundle exempt). read_simulation_options
 // refuses them; a sweep crossing both workloads gives each row only its own.
 std::vector<std::string> options_of_another_workload(const po::variables_map& vm);
+// The built-in workload that `option` shapes (stencil: stencil, depth: matmul), if any.
+std::optional<WorkloadKind> workload_shaped_by(std::string_view option);
 // InputError naming the first of them, if any.
 void reject_options_of_another_workload(const po::variables_map& vm);
 
