@@ -11,7 +11,6 @@ namespace cachesim {
 
 namespace {
 
-constexpr std::size_t kBatchAccesses = 1 << 14;
 
 // What one pass over the source needs beyond the configuration.
 struct PassPlan {
@@ -37,13 +36,13 @@ template <class Top>
 void replay(AccessSource& source, Top& top, const PassPlan& plan, const RunControl& control,
             SimulationResult& result) {
     AccessBatch batch;
-    batch.accesses.reserve(kBatchAccesses + 4096);
+    batch.accesses.reserve(kThreadModelBatchAccesses + 4096);
     source.rewind();
     const std::uint64_t total = source.size_hint();
     SimObserver* observer = plan.observer;
     // No observer and no OPT recorder: the batch goes through in one call.
     const bool plain = !observer && !plan.record[0] && !plan.record[1];
-    while (source.next(batch, kBatchAccesses)) {
+    while (source.next(batch, kThreadModelBatchAccesses)) {
         if (control.cancel && control.cancel->load(std::memory_order_relaxed)) throw Cancelled();
         const std::vector<Access>& accesses = batch.accesses;
         const std::uint32_t per_step = batch.accesses_per_step ? batch.accesses_per_step : 1;

@@ -2,6 +2,7 @@
 // The thesis's model: work items run one after another in schedule order, each one's accesses
 // going through L1 -> L2 -> memory in program order.
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -13,6 +14,10 @@
 #include "traces/access_source.hpp"
 
 namespace cachesim {
+
+// The accesses the thread model asks its source for at a time (a work item larger than this
+// comes whole: a source never splits one).
+inline constexpr std::size_t kThreadModelBatchAccesses = 1 << 14;
 
 struct HierarchyConfig {
     CacheConfig l1{"L1", 0, 64, 0, 0, PolicyKind::lru, WritePolicy::write_through_no_allocate};

@@ -164,7 +164,7 @@ std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxi
 void keep_own_workload_options(std::vector<SweepConfiguration>& configs, const std::vector<SweepAxis>& axes,
                                const boost::program_options::options_description& simulate_options) {
     const bool shapes_swept = std::any_of(axes.begin(), axes.end(), [](const SweepAxis& axis) {
-        return axis.name == "depth" || axis.name == "stencil";
+        return workload_shaped_by(axis.name).has_value();
     });
     if (!shapes_swept) return;
     std::vector<bool> used(axes.size(), false);  // by at least one configuration

@@ -19,8 +19,6 @@ namespace {
 constexpr std::uint64_t kMiB = 1ull << 20;
 // The program itself (about 8 MiB resident), its 1 MiB input block and access batches.
 constexpr std::uint64_t kFixedBytes = 24 * kMiB;
-// The accesses of a batch the fixed part holds (the thread model's and a trace writer's batches).
-constexpr std::uint64_t kBatchAccesses = 1 << 14;
 // Per cache line: its tag, its sector bits and at most 8 bytes of replacement state (OPT's next
 // use; LRU, FIFO, PLRU and random keep less); per set: LRU's most recent way. A cache with sets
 // of many ways adds its line index (index_bytes, sim/cache.hpp).
@@ -80,7 +78,7 @@ std::uint64_t lookups_per_access(const HierarchyConfig& h, std::uint64_t bytes) 
 // fixed part counts is held whole (a matmul's 2 x depth + 1 accesses, a stencil's box + 1).
 std::uint64_t work_item_bytes(const WorkloadSpec& w) {
     const std::uint64_t accesses = w.accesses_per_item();
-    return accesses > kBatchAccesses ? saturating_mul(accesses, sizeof(Access)) : 0;
+    return accesses > kThreadModelBatchAccesses ? saturating_mul(accesses, sizeof(Access)) : 0;
 }
 
 }  // namespace

@@ -414,10 +414,8 @@ std::vector<std::string> options_of_another_workload(const po::variables_map& vm
 
 void reject_options_of_another_workload(const po::variables_map& vm) {
     for (const std::string& key : options_of_another_workload(vm))
-        for (const WorkloadShapeOption& shape : kWorkloadShapeOptions)
-            if (key == shape.option)
-                throw InputError("--" + key + " shapes the " + std::string(workload_name(shape.kind)) +
-                                 " workload; it does not apply to --workload " + vm["workload"].as<std::string>());
+        throw InputError("--" + key + " shapes the " + std::string(workload_name(*workload_shaped_by(key))) +
+                         " workload; it does not apply to --workload " + vm["workload"].as<std::string>());
 }
 
 SimulationOptions read_simulation_options(const po::variables_map& vm) {
