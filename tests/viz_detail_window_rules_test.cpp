@@ -14,9 +14,10 @@ using namespace cachesim::viz;
 TEST(VizDetailWindowRules, NeedsDetailWhenABaseCellSpansMoreThanAPixel) {
     const std::vector<ArrayInfo> arrays = {{"a", 0, 4, 64, 64}};  // 1,024 lines of 16 B
     const RowLayout layout(arrays, 16);
-    const Diagram coarse(layout, CellGrid(64, 128), 0, 4096, 64, 8);  // 64 steps x 8 lines per cell
-    const Diagram time_only(layout, CellGrid(64, 1024), 0, 4096, 64, 1);
-    const Diagram exact(layout, CellGrid(4096, 1024), 0, 4096, 1, 1);
+    // 64 steps x 8 lines per cell
+    const Diagram coarse(layout, CellGrid(64, 128), 0, 4096, 64, RowBuckets(layout, 0, layout.rows(), 8));
+    const Diagram time_only(layout, CellGrid(64, 1024), 0, 4096, 64, RowBuckets(layout, 0, layout.rows(), 1));
+    const Diagram exact(layout, CellGrid(4096, 1024), 0, 4096, 1, RowBuckets(layout, 0, layout.rows(), 1));
     // The whole run on 1,000 x 500 pixels: 4.1 steps and 2.05 lines per pixel, below 64 and 8.
     EXPECT_TRUE(needs_detail(coarse, {0, 4096, 0, 1024, 1000, 500}));
     // 6,400 steps over 100 pixels = 64 per pixel (not below) and 80 lines over 10 = 8: coarse.

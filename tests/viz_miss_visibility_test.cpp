@@ -43,9 +43,12 @@ std::map<int, std::set<int>> expected_pixels(const Diagram& d, const TimeDiagram
         if (row == kNoRow) continue;
         for (std::size_t b = 0; b < lay.groups.size(); ++b)
             for (int py = 0; py < lay.groups[b].h; ++py) {
+                // Rounded outwards to whole cells, which count from the array's first line and end
+                // at its last.
                 auto [r0, r1] = lay.rows_of_pixel(b, py);
-                r0 = r0 / rpb * rpb;
-                r1 = (r1 + rpb - 1) / rpb * rpb;
+                const RowGroup& g = *d.layout().group_of_row(r0);
+                r0 = g.first_row + (r0 - g.first_row) / rpb * rpb;
+                r1 = std::min(g.first_row + g.lines, g.first_row + (r1 - g.first_row + rpb - 1) / rpb * rpb);
                 if (row < r0 || row >= r1) continue;
                 // The pixel columns near the step's own (rounding reaches at most one cell further).
                 const auto centre = static_cast<int>((step - lay.from) * lay.plot.w / (lay.to - lay.from));

@@ -72,15 +72,14 @@ CellGrid CellGrid::halved_in_rows() const {
 }
 
 Diagram::Diagram(RowLayout layout, CellGrid base, std::uint64_t first_step, std::uint64_t steps,
-                 std::uint64_t steps_per_column, std::uint64_t rows_per_bucket, std::uint64_t first_row,
-                 std::uint64_t recorded_rows)
+                 std::uint64_t steps_per_column, RowBuckets row_buckets, std::uint64_t first_row)
     : layout_(std::move(layout)),
       first_step_(first_step),
       steps_(steps),
-      first_row_(std::min(first_row, layout_.rows())),
-      recorded_rows_(recorded_rows == 0 ? layout_.rows() - first_row_ : std::min(recorded_rows, layout_.rows() - first_row_)),
+      first_row_(first_row),
+      recorded_rows_(row_buckets.rows()),
       steps_per_column_(steps_per_column),
-      rows_per_bucket_(rows_per_bucket) {
+      row_buckets_(std::move(row_buckets)) {
     // Build the ripmap: first along time at full row resolution, then each of those along rows.
     std::vector<CellGrid> time_chain;
     time_chain.push_back(std::move(base));
@@ -99,7 +98,7 @@ CellState Diagram::at_step(std::uint64_t step, std::uint64_t row) const {
     if (levels_.empty() || step < first_step_ || row < first_row_ || row - first_row_ >= recorded_rows_)
         return CellState::not_cached;
     const std::uint64_t c = (step - first_step_) / steps_per_column_;
-    const std::uint64_t b = (row - first_row_) / rows_per_bucket_;
+    const std::uint64_t b = row_buckets_.bucket_of(row - first_row_);
     const CellGrid& g = levels_[0][0];
     if (c >= g.columns() || b >= g.rows()) return CellState::not_cached;
     return g.get(c, b);
@@ -107,8 +106,8 @@ CellState Diagram::at_step(std::uint64_t step, std::uint64_t row) const {
 
 std::uint8_t Diagram::tag_at_step(ColourBy by, std::uint64_t step, std::uint64_t row) const {
     const TagGrid* g = tags(by);
-    if (!g || step < first_step_ || row < first_row_) return 0;
-    return g->at((step - first_step_) / steps_per_column_, (row - first_row_) / rows_per_bucket_);
+    if (!g || step < first_step_ || row < first_row_ || row - first_row_ >= recorded_rows_) return 0;
+    return g->at((step - first_step_) / steps_per_column_, row_buckets_.bucket_of(row - first_row_));
 }
 
 namespace {
@@ -155,8 +154,7 @@ CellCode Diagram::query_code(std::uint64_t t0, std::uint64_t t1, std::uint64_t r
     r1 -= first_row_;
     const std::uint64_t c0 = t0 / steps_per_column_;
     const std::uint64_t c1 = (t1 + steps_per_column_ - 1) / steps_per_column_;
-    const std::uint64_t b0 = r0 / rows_per_bucket_;
-    const std::uint64_t b1 = (r1 + rows_per_bucket_ - 1) / rows_per_bucket_;
+    const auto [b0, b1] = row_buckets_.buckets_of(r0, r1);
     return query_cells(c0, c1, b0, b1);
 }
 

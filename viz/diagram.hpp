@@ -6,7 +6,8 @@
 //
 // Memory: the base grid holds at most `max_cells` cells (4 bits each); when a run has more
 // steps x rows than that, several steps share a base column (steps_per_column, a power of two)
-// and, above `max_rows` rows, several lines share a base row (rows_per_bucket). The pyramid adds
+// and, above `max_rows` rows, several lines of one array share a base row (rows_per_bucket; each
+// array's lines start a base row, row_buckets.hpp). The pyramid adds
 // at most 3x the base (sum over i, j of 2^-(i+j) = 4), so the default cap of 2^25 cells is
 // 16 MiB of base and at most 64 MiB in all, whatever the run's length.
 #include <cstdint>
@@ -15,6 +16,7 @@
 
 #include "viz/cell_state.hpp"
 #include "viz/miss_record.hpp"
+#include "viz/row_buckets.hpp"
 #include "viz/tag_grid.hpp"
 #include "viz/row_layout.hpp"
 
@@ -63,11 +65,11 @@ private:
 class Diagram {
 public:
     Diagram() = default;
-    // `first_row` and `recorded_rows` (0: to the last row): the lines the base grid covers, for a
-    // window of lines (cacheviz's deep zoom); rows outside it read as not_cached.
+    // The base grid's rows are the buckets of `row_buckets`, over the lines [first_row,
+    // first_row + row_buckets.rows()): a window of lines for cacheviz's deep zoom; rows outside it
+    // read as not_cached.
     Diagram(RowLayout layout, CellGrid base, std::uint64_t first_step, std::uint64_t steps,
-            std::uint64_t steps_per_column, std::uint64_t rows_per_bucket, std::uint64_t first_row = 0,
-            std::uint64_t recorded_rows = 0);
+            std::uint64_t steps_per_column, RowBuckets row_buckets, std::uint64_t first_row = 0);
 
     const RowLayout& layout() const { return layout_; }
     std::uint64_t first_step() const { return first_step_; }  // step of column 0 (windowed runs)
@@ -76,8 +78,10 @@ public:
     std::uint64_t first_row() const { return first_row_; }    // line of base row 0 (windowed runs)
     std::uint64_t recorded_rows() const { return recorded_rows_; }  // lines the grid covers
     std::uint64_t steps_per_column() const { return steps_per_column_; }
-    std::uint64_t rows_per_bucket() const { return rows_per_bucket_; }
-    bool exact() const { return steps_per_column_ == 1 && rows_per_bucket_ == 1; }
+    std::uint64_t rows_per_bucket() const { return row_buckets_.rows_per_bucket(); }
+    // Which base row holds each recorded line (relative to first_row()).
+    const RowBuckets& row_buckets() const { return row_buckets_; }
+    bool exact() const { return steps_per_column_ == 1 && rows_per_bucket() == 1; }
 
     // Pyramid levels: time level i has base columns combined 2^i at a time; row level j likewise.
     int time_levels() const { return static_cast<int>(levels_.size()); }
@@ -126,7 +130,8 @@ private:
     RowLayout layout_;
     std::uint64_t first_step_ = 0, steps_ = 0;
     std::uint64_t first_row_ = 0, recorded_rows_ = 0;
-    std::uint64_t steps_per_column_ = 1, rows_per_bucket_ = 1;
+    std::uint64_t steps_per_column_ = 1;
+    RowBuckets row_buckets_;
     std::vector<std::vector<CellGrid>> levels_;  // [time level][row level]
 };
 

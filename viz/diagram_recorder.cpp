@@ -28,9 +28,9 @@ DiagramRecorder::DiagramRecorder(const std::vector<ArrayInfo>& arrays, const Hie
     std::uint64_t window = options_.window_steps;
     if (window == 0 && options_.expected_steps > options_.first_step)
         window = options_.expected_steps - options_.first_step;
-    const GridShape shape = grid_shape(window_rows_, 1, options_.max_rows, options_.max_cells, window);
-    rows_per_bucket_ = shape.rows_per_bucket;
-    buckets_ = shape.buckets;
+    GridShape shape = grid_shape(rows_, options_.first_row, window_rows_, 1, options_.max_rows, options_.max_cells, window);
+    row_buckets_ = std::move(shape.rows);
+    buckets_ = row_buckets_.buckets();
     max_columns_ = shape.max_columns;
     steps_per_column_ = shape.steps_per_column;
 
@@ -47,7 +47,8 @@ DiagramRecorder::DiagramRecorder(const std::vector<ArrayInfo>& arrays, const Hie
     enumerate_stores_ = workload_.has_value() && (levels_.empty() || !levels_[0].write_allocate);
 
     const std::uint64_t count_cells = options_.max_count_cells ? options_.max_count_cells : options_.max_cells / 8;
-    counts_ = MissCounts(window_rows_, rows_per_bucket_, options_.max_count_rows, count_cells, window);
+    counts_ = MissCounts(rows_, options_.first_row, window_rows_, row_buckets_.rows_per_bucket(), options_.max_count_rows,
+                         count_cells, window);
     for (int i = 0; i < count; ++i) rates_.emplace_back(enabled[i]->name, options_.max_rate_buckets, window);
     step_lookups_.assign(count, 0);
     step_misses_.assign(count, 0);
@@ -366,8 +367,7 @@ void DiagramRecorder::flush_column() {
 Diagram DiagramRecorder::finish() {
     flush_column();
     const std::uint64_t steps = any_step_ ? last_step_ + 1 - options_.first_step : 0;
-    Diagram d(rows_, std::move(base_), options_.first_step, steps, steps_per_column_, rows_per_bucket_, options_.first_row,
-              window_rows_);
+    Diagram d(rows_, std::move(base_), options_.first_step, steps, steps_per_column_, row_buckets_, options_.first_row);
     base_ = CellGrid(0, buckets_);
     d.set_miss_counts(std::move(counts_));
     d.set_miss_rates(std::move(rates_));

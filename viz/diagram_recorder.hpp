@@ -114,7 +114,7 @@ public:
     const std::optional<LineSnapshot>& snapshot() const { return snapshot_; }
     const RowLayout& layout() const { return rows_; }
     std::uint64_t steps_per_column() const { return steps_per_column_; }
-    std::uint64_t rows_per_bucket() const { return rows_per_bucket_; }
+    std::uint64_t rows_per_bucket() const { return row_buckets_.rows_per_bucket(); }
     // The window's last step has ended (always false without window_steps).
     bool window_recorded() const { return window_recorded_; }
 
@@ -144,8 +144,7 @@ private:
     bool in_window(std::uint64_t step) const;
     // Base row bucket of a row, kNoRow outside the window of lines.
     std::uint64_t bucket_of(std::uint64_t row) const {
-        return row >= options_.first_row && row - options_.first_row < window_rows_ ? (row - options_.first_row) / rows_per_bucket_
-                                                                                    : kNoRow;
+        return row >= options_.first_row ? row_buckets_.bucket_of(row - options_.first_row) : kNoRow;
     }
 
     RowLayout rows_;
@@ -157,7 +156,8 @@ private:
     StepStores* listed_stores_ = nullptr;
     RecorderOptions options_;
 
-    std::uint64_t steps_per_column_ = 1, rows_per_bucket_ = 1;
+    std::uint64_t steps_per_column_ = 1;
+    RowBuckets row_buckets_;  // the base rows of the window's lines
     std::uint64_t buckets_ = 0, max_columns_ = 0;
     std::uint64_t window_rows_ = 0;  // rows recorded, from options_.first_row
     bool window_recorded_ = false;

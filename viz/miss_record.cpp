@@ -2,17 +2,19 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 #include "viz/grid_shape.hpp"
 
 namespace cachesim::viz {
 
-MissCounts::MissCounts(std::uint64_t rows, std::uint64_t min_rows_per_bucket, std::uint64_t max_rows,
-                       std::uint64_t max_cells, std::uint64_t expected_steps)
-    : rows_(rows) {
-    const GridShape shape = grid_shape(rows, min_rows_per_bucket, max_rows, max_cells, expected_steps);
-    rows_per_bucket_ = shape.rows_per_bucket;
-    buckets_ = std::max<std::uint64_t>(1, shape.buckets);  // one (empty) bucket even without rows
+MissCounts::MissCounts(const RowLayout& layout, std::uint64_t first_row, std::uint64_t rows,
+                       std::uint64_t min_rows_per_bucket, std::uint64_t max_rows, std::uint64_t max_cells,
+                       std::uint64_t expected_steps) {
+    GridShape shape = grid_shape(layout, first_row, rows, min_rows_per_bucket, max_rows, max_cells, expected_steps);
+    row_buckets_ = std::move(shape.rows);
+    buckets_ = std::max<std::uint64_t>(1, row_buckets_.buckets());
     max_columns_ = shape.max_columns;
     steps_per_column_ = shape.steps_per_column;
 }
@@ -31,7 +33,8 @@ void MissCounts::halve_columns() {
 }
 
 void MissCounts::add(std::uint64_t step, std::uint64_t row) {
-    if (row >= rows_) return;
+    const std::uint64_t bucket = row_buckets_.bucket_of(row);
+    if (bucket == kNoRow) return;
     end_step(step);
     while (step / steps_per_column_ >= max_columns_) halve_columns();
     const std::uint64_t c = step / steps_per_column_;
@@ -39,23 +42,22 @@ void MissCounts::add(std::uint64_t step, std::uint64_t row) {
         columns_ = c + 1;
         counts_.resize(columns_ * buckets_, 0);
     }
-    std::uint32_t& v = counts_[c * buckets_ + row / rows_per_bucket_];
+    std::uint32_t& v = counts_[c * buckets_ + bucket];
     if (v != std::numeric_limits<std::uint32_t>::max()) ++v;
 }
 
 MissCounts::Blocks MissCounts::blocks(std::uint64_t t0, std::uint64_t t1, std::uint64_t r0, std::uint64_t r1) const {
     Blocks k;
     t1 = std::min(t1, steps_);
-    r1 = std::min(r1, rows_);
+    r1 = std::min(r1, rows());
     if (t0 >= t1 || r0 >= r1) return k;
     const std::uint64_t c0 = t0 / steps_per_column_, c1 = ceil_div(t1, steps_per_column_);
     k.c0 = c0;
     k.c1 = std::min(c1, columns_);
-    k.b0 = r0 / rows_per_bucket_;
-    k.b1 = ceil_div(r1, rows_per_bucket_);
+    std::tie(k.b0, k.b1) = row_buckets_.buckets_of(r0, r1);
+    const auto [b_first_row, b_end_row] = row_buckets_.rows_of(k.b0, k.b1);
     const std::uint64_t steps = std::min(c1 * steps_per_column_, steps_) - c0 * steps_per_column_;
-    const std::uint64_t rows = std::min(k.b1 * rows_per_bucket_, rows_) - k.b0 * rows_per_bucket_;
-    k.cells = steps * rows;
+    k.cells = steps * (b_end_row - b_first_row);
     return k;
 }
 

@@ -9,27 +9,32 @@
 #include <string>
 #include <vector>
 
+#include "viz/row_buckets.hpp"
+
 namespace cachesim::viz {
 
 // L1 fetches (cells whose state is "fetched from L2" or "fetched from memory") per block of
-// steps_per_column() steps x rows_per_bucket() lines, one 32-bit count each. At most `max_cells`
-// blocks: when a run outgrows them, pairs of columns are merged (steps_per_column doubles).
+// steps_per_column() steps x a bucket of rows_per_bucket() lines of one array (row_buckets.hpp),
+// one 32-bit count each. At most `max_cells` blocks: when a run outgrows them, pairs of columns
+// are merged (steps_per_column doubles).
 class MissCounts {
 public:
     MissCounts() = default;
-    // rows: lines recorded; min_rows_per_bucket: the cell grid's (counts are never finer).
-    MissCounts(std::uint64_t rows, std::uint64_t min_rows_per_bucket, std::uint64_t max_rows, std::uint64_t max_cells,
-               std::uint64_t expected_steps);
+    // The lines [first_row, first_row + rows) of `layout`; min_rows_per_bucket: the cell grid's
+    // (counts are never finer, and their buckets start where the grid's do).
+    MissCounts(const RowLayout& layout, std::uint64_t first_row, std::uint64_t rows, std::uint64_t min_rows_per_bucket,
+               std::uint64_t max_rows, std::uint64_t max_cells, std::uint64_t expected_steps);
 
     void add(std::uint64_t step, std::uint64_t row);
     // Steps recorded (1 + the last step added or marked by end_step).
     void end_step(std::uint64_t step) { steps_ = std::max(steps_, step + 1); }
 
     std::uint64_t steps_per_column() const { return steps_per_column_; }
-    std::uint64_t rows_per_bucket() const { return rows_per_bucket_; }
+    std::uint64_t rows_per_bucket() const { return row_buckets_.rows_per_bucket(); }
+    const RowBuckets& row_buckets() const { return row_buckets_; }
     std::uint64_t columns() const { return columns_; }
     std::uint64_t buckets() const { return buckets_; }
-    std::uint64_t rows() const { return rows_; }
+    std::uint64_t rows() const { return row_buckets_.rows(); }
     std::uint64_t steps() const { return steps_; }
     std::uint64_t at(std::uint64_t column, std::uint64_t bucket) const {
         return column < columns_ ? counts_[column * buckets_ + bucket] : 0;
@@ -52,7 +57,8 @@ public:
 
 private:
     void halve_columns();
-    std::uint64_t rows_ = 0, buckets_ = 0, rows_per_bucket_ = 1;
+    RowBuckets row_buckets_;
+    std::uint64_t buckets_ = 1;  // one (empty) bucket even without rows
     std::uint64_t steps_per_column_ = 1, columns_ = 0, max_columns_ = 1, steps_ = 0;
     std::vector<std::uint32_t> counts_;  // column-major
 };

@@ -393,9 +393,9 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
             pc.density = miss_density(counts.sum(rel_step(t0), rel_step(t1), rel_row(r0), rel_row(r1)));
         }
         if (tags && colouring.wants_tag(pc.code)) {
-            const std::uint64_t spc = d.steps_per_column(), rpb = d.rows_per_bucket();
-            pc.tag = majority_tag(*tags, rel_step(t0) / spc, (rel_step(t1) + spc - 1) / spc, rel_row(r0) / rpb,
-                                (rel_row(r1) + rpb - 1) / rpb, votes);
+            const std::uint64_t spc = d.steps_per_column();
+            const auto [b0, b1] = d.row_buckets().buckets_of(rel_row(r0), rel_row(r1));
+            pc.tag = majority_tag(*tags, rel_step(t0) / spc, (rel_step(t1) + spc - 1) / spc, b0, b1, votes);
         }
         return pc;
     };

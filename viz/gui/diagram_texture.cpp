@@ -50,13 +50,19 @@ DiagramTexture::Range DiagramTexture::visible(const Viewport& v, int lt, int lr)
     const Diagram& d = *diagram_;
     const CellGrid& g = d.level(lt, lr);
     const double steps_per_cell = static_cast<double>(d.steps_per_column()) * std::ldexp(1.0, lt);
-    const double rows_per_cell = static_cast<double>(d.rows_per_bucket()) * std::ldexp(1.0, lr);
     const double first = static_cast<double>(d.first_step()), first_row = static_cast<double>(d.first_row());
     Range r;
     r.c0 = static_cast<std::uint64_t>(std::max(0.0, std::floor((v.t0 - first) / steps_per_cell)));
     r.c1 = std::min<std::uint64_t>(g.columns(), static_cast<std::uint64_t>(std::max(0.0, std::ceil((v.t1 - first) / steps_per_cell))));
-    r.r0 = static_cast<std::uint64_t>(std::max(0.0, std::floor((v.r0 - first_row) / rows_per_cell)));
-    r.r1 = std::min<std::uint64_t>(g.rows(), static_cast<std::uint64_t>(std::max(0.0, std::ceil((v.r1 - first_row) / rows_per_cell))));
+    // Rows to base rows (each array's lines start one), then to this level's cells.
+    const double recorded = static_cast<double>(d.recorded_rows());
+    const auto row_a = static_cast<std::uint64_t>(std::clamp(std::floor(v.r0 - first_row), 0.0, recorded));
+    const auto row_b = static_cast<std::uint64_t>(std::clamp(std::ceil(v.r1 - first_row), 0.0, recorded));
+    const auto [b0, b1] = d.row_buckets().buckets_of(row_a, row_b);
+    if (b0 < b1) {
+        r.r0 = b0 >> lr;
+        r.r1 = std::min<std::uint64_t>(g.rows(), ((b1 - 1) >> lr) + 1);
+    }
     return r;
 }
 
@@ -83,7 +89,7 @@ void DiagramTexture::compute(std::uint64_t c0, std::uint64_t c1, std::uint64_t r
     const CellGrid* o = other_ ? &other_->level(lt_, lr_) : nullptr;
     const AggregateRule state_rule = colouring_.rule == AggregateRule::priority ? AggregateRule::priority : AggregateRule::any_miss;
     const std::uint64_t cols = std::uint64_t{1} << lt_, rows = std::uint64_t{1} << lr_;
-    const std::uint64_t steps = cols * d.steps_per_column(), lines = rows * d.rows_per_bucket();
+    const std::uint64_t steps = cols * d.steps_per_column();
     const MissCounts& counts = d.miss_counts();
     for (std::uint64_t c = c0; c < c1; ++c)
         for (std::uint64_t r = r0; r < r1; ++r) {
@@ -97,7 +103,8 @@ void DiagramTexture::compute(std::uint64_t c0, std::uint64_t c1, std::uint64_t r
                 continue;
             }
             if (colouring_.density && has_fetch(code)) {
-                const MissCounts::Blocks k = counts.blocks(c * steps, (c + 1) * steps, r * lines, (r + 1) * lines);
+                const auto [row_a, row_b] = d.row_buckets().rows_of(r * rows, (r + 1) * rows);
+                const MissCounts::Blocks k = counts.blocks(c * steps, (c + 1) * steps, row_a, row_b);
                 densities_[i] = static_cast<float>(miss_density({count_sum(k.c0, k.c1, k.b0, k.b1), k.cells}));
             }
             // A large texel's tag is the majority of a bounded sample of its base cells (16 x 16).
@@ -214,25 +221,39 @@ void DiagramTexture::draw(ImDrawList* list, float x, float y, const Viewport& v)
     if (!diagram_ || valid_.empty() || tw_ == 0) return;
     const Diagram& d = *diagram_;
     const double steps_per_cell = static_cast<double>(d.steps_per_column()) * std::ldexp(1.0, lt_);
-    const double rows_per_cell = static_cast<double>(d.rows_per_bucket()) * std::ldexp(1.0, lr_);
+    const double buckets_per_cell = std::ldexp(1.0, lr_), rows_per_bucket = static_cast<double>(d.rows_per_bucket());
     const double sx = v.width / (v.t1 - v.t0), sy = v.height / (v.r1 - v.r0);
     const double first = static_cast<double>(d.first_step()), first_row = static_cast<double>(d.first_row());
-    // Rows and steps past the end of the data (a last partial cell) are clipped to the data.
-    const double t_end = first + static_cast<double>(d.steps()), r_end = first_row + static_cast<double>(d.recorded_rows());
+    // Steps past the end of the data (a last partial cell) are clipped to the data.
+    const double t_end = first + static_cast<double>(d.steps());
     const auto id = reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture_.getNativeHandle()));
     for (std::uint64_t cs = valid_.c0; cs < valid_.c1;) {
         const std::uint64_t ce = std::min(valid_.c1, (cs / tw_ + 1) * tw_);
+        const double ta = first + cs * steps_per_cell, tb = std::min(t_end, first + ce * steps_per_cell);
+        const float u0 = static_cast<float>(cs % tw_) / tw_;
+        const float u1 = u0 + static_cast<float>((tb - ta) / steps_per_cell) / tw_;
         for (std::uint64_t rs = valid_.r0; rs < valid_.r1;) {
             const std::uint64_t re = std::min(valid_.r1, (rs / th_ + 1) * th_);
-            const double ta = first + cs * steps_per_cell, tb = std::min(t_end, first + ce * steps_per_cell);
-            const double ra = first_row + rs * rows_per_cell, rb = std::min(r_end, first_row + re * rows_per_cell);
-            const float u0 = static_cast<float>(cs % tw_) / tw_;
-            const float u1 = u0 + static_cast<float>((tb - ta) / steps_per_cell) / tw_;
-            const float v0 = static_cast<float>(rs % th_) / th_;
-            const float v1 = v0 + static_cast<float>((rb - ra) / rows_per_cell) / th_;
-            list->AddImage(id, ImVec2(x + static_cast<float>((ta - v.t0) * sx), y + static_cast<float>((ra - v.r0) * sy)),
-                           ImVec2(x + static_cast<float>((tb - v.t0) * sx), y + static_cast<float>((rb - v.r0) * sy)),
-                           ImVec2(u0, v0), ImVec2(u1, v1));
+            // Base rows map to lines evenly within an array, each array's from its first line: one
+            // quad per array, each to its own lines (the last base row of an array may hold fewer).
+            const std::uint64_t bs = rs << lr_, be = re << lr_;
+            for (const RowBuckets::Segment& seg : d.row_buckets().segments()) {
+                const std::uint64_t b_lo = std::max(bs, seg.first_bucket), b_hi = std::min(be, seg.first_bucket + seg.buckets);
+                if (b_lo >= b_hi) continue;
+                const double seg_row = first_row + static_cast<double>(seg.first_row);
+                const double ra = seg_row + static_cast<double>(b_lo - seg.first_bucket) * rows_per_bucket;
+                const double rb = seg_row + std::min(static_cast<double>(seg.rows),
+                                                     static_cast<double>(b_hi - seg.first_bucket) * rows_per_bucket);
+                // The texture's rows (in cells of this level) at those lines.
+                const auto cell_at = [&](double row) {
+                    return (static_cast<double>(seg.first_bucket) + (row - seg_row) / rows_per_bucket) / buckets_per_cell;
+                };
+                const float v0 = static_cast<float>(static_cast<double>(rs % th_) + cell_at(ra) - static_cast<double>(rs)) / th_;
+                const float v1 = static_cast<float>(static_cast<double>(rs % th_) + cell_at(rb) - static_cast<double>(rs)) / th_;
+                list->AddImage(id, ImVec2(x + static_cast<float>((ta - v.t0) * sx), y + static_cast<float>((ra - v.r0) * sy)),
+                               ImVec2(x + static_cast<float>((tb - v.t0) * sx), y + static_cast<float>((rb - v.r0) * sy)),
+                               ImVec2(u0, v0), ImVec2(u1, v1));
+            }
             rs = re;
         }
         cs = ce;
