@@ -645,12 +645,21 @@ namespace {
 
 constexpr int kArrayGap = 30;     // between two arrays
 constexpr int kArrayMargin = 20;  // left of the arrays, below them, and between them and the legend
+// An array far smaller than the others is drawn at least this many pixels an element along its
+// longer side, or an eighth of the arrays' height where that is less, so that it stays readable.
+constexpr double kReadableCell = 12;
+constexpr double kReadableShare = 1.0 / 8;
 
 std::string array_title(const ArrayGrid& g) {
     const std::string shape = g.folded ? with_thousands(g.elements) + " elements, rows of " + std::to_string(g.width)
                                        : std::to_string(g.width) + " x " + std::to_string(g.height);
     return g.name + "  (" + shape + ")";
 }
+
+// An enlarged array's title takes a second line, "enlarged x40", under its name and shape (on the
+// first line with the others' titles, so that it widens its array's column little): the array
+// starts this much lower.
+int enlarged_drop(double font) { return static_cast<int>(std::ceil(font * 1.1 * 1.3)); }
 
 // Pixels of `cells` elements at `scale` pixels per element: a whole multiple from 1 up, at least
 // one pixel below.
@@ -688,6 +697,24 @@ ArrayLegend array_legend(const ArrayView& view, const ArrayViewStyle& style) {
 
 }  // namespace
 
+double array_min_side(const ArrayGrid& g, double area_height) {
+    const double side = std::max(g.width, g.height);
+    return std::min(area_height * kReadableShare, kReadableCell * side);
+}
+
+std::string array_enlarged_note(double factor) {
+    std::string f;
+    if (factor < 9.95) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f", factor);
+        f = buf;
+        if (f.size() > 2 && f.compare(f.size() - 2, 2, ".0") == 0) f.resize(f.size() - 2);
+    } else {
+        f = with_thousands(static_cast<std::uint64_t>(std::llround(factor)));
+    }
+    return "enlarged x" + f;
+}
+
 PixelRect ArrayViewLayout::cell(std::size_t array, std::uint32_t x, std::uint32_t y) const {
     const PixelRect& a = arrays[array];
     const int s = cell_size[array];
@@ -713,6 +740,7 @@ ArrayViewLayout::Span ArrayViewLayout::elements_of_pixel(std::size_t array, int 
 ArrayViewLayout layout_array_view(const ArrayView& view, const ArrayViewStyle& style) {
     ArrayViewLayout lay;
     const double font = style.font_px;
+    const double title_font = font * 1.1;
     const int top = static_cast<int>(font * (style.title.empty() ? 1.0 : 2.6)) + static_cast<int>(font * 1.8);
     const ArrayLegend legend = array_legend(view, style);
     const int right = legend.width + 40;
@@ -720,63 +748,130 @@ ArrayViewLayout layout_array_view(const ArrayView& view, const ArrayViewStyle& s
     const int area_h = style.height - top - kArrayMargin;
     lay.legend_area = {style.width - right + 20, top, legend.width, legend.height};
 
-    const std::size_t n = view.arrays.size();
+    const std::vector<ArrayGrid>& arrays = view.arrays;
+    const std::size_t n = arrays.size();
     std::vector<int> title_w(n);
-    for (std::size_t i = 0; i < n; ++i) title_w[i] = measure_text(array_title(view.arrays[i]), font * 1.1).width;
+    for (std::size_t i = 0; i < n; ++i) title_w[i] = measure_text(array_title(arrays[i]), title_font).width;
+    const int drop = enlarged_drop(font);
     const std::int64_t gaps = kArrayGap * static_cast<std::int64_t>(n ? n - 1 : 0);
-    // The width of the arrays side by side at a scale, each at least as wide as its title.
-    const auto row_width = [&](double scale) {
+
+    // At common scale `scale`, an array whose minimum scale `minimum` exceeds it is drawn at its
+    // minimum, `drop` lower under a second title line `note_w` wide (naming the enlargement).
+    // Whether the arrays side by side, each at least as wide as its title, fit, and at least one is
+    // at the common scale.
+    using Scales = std::vector<double>;
+    const auto fits_at = [&](const Scales& minimum, const std::vector<int>& note_w, double scale) {
         std::int64_t w = gaps;
-        for (std::size_t i = 0; i < n; ++i) w += std::max(pixels_at(view.arrays[i].width, scale), title_w[i]);
-        return w;
-    };
-    const auto fits_at = [&](double scale) {
         int h = 0;
-        for (const ArrayGrid& g : view.arrays) h = std::max(h, pixels_at(g.height, scale));
-        return row_width(scale) <= area_w && h <= area_h;
+        bool common = n == 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const bool enlarged = minimum[i] > scale;
+            const double s = enlarged ? minimum[i] : scale;
+            common = common || !enlarged;
+            w += std::max({pixels_at(arrays[i].width, s), title_w[i], enlarged ? note_w[i] : 0});
+            h = std::max(h, pixels_at(arrays[i].height, s) + (enlarged ? drop : 0));
+        }
+        return common && w <= area_w && h <= area_h;
     };
-    // The most whole pixels per element that fit; where not even one does, the largest fraction,
-    // the same for every array so that they compare.
     std::uint64_t total_w = 0, max_h = 1;
-    for (const ArrayGrid& g : view.arrays) {
+    for (const ArrayGrid& g : arrays) {
         total_w += g.width;
         max_h = std::max<std::uint64_t>(max_h, g.height);
     }
-    double scale = 0;
-    if (area_w > 0 && area_h > 0) {
+    // The most whole pixels per element that fit; where not even one does, the largest fraction
+    // down to the smallest minimum (below it every array would be enlarged). Whether one fits.
+    const auto search = [&](const Scales& minimum, const std::vector<int>& note_w) -> std::pair<double, bool> {
+        if (area_w <= 0 || area_h <= 0) return {0, false};
         std::int64_t s = std::min<std::int64_t>(area_h / static_cast<std::int64_t>(max_h),
                                                 total_w ? (area_w - gaps) / static_cast<std::int64_t>(total_w) : area_h);
-        while (s >= 1 && !fits_at(static_cast<double>(s))) --s;
-        if (s >= 1) {
-            scale = static_cast<double>(s);
-        } else {
-            double lo = 0, hi = 1;  // one pixel per array at 0; 1 does not fit
-            for (int k = 0; k < 60; ++k) {
-                const double mid = (lo + hi) / 2;
-                (fits_at(mid) ? lo : hi) = mid;
+        while (s >= 1 && !fits_at(minimum, note_w, static_cast<double>(s))) --s;
+        if (s >= 1) return {static_cast<double>(s), true};
+        double lo = n ? *std::min_element(minimum.begin(), minimum.end()) : 0, hi = 1;
+        if (lo >= 1) return {0, false};
+        bool found = lo > 0 && fits_at(minimum, note_w, lo);
+        if (lo > 0 && !found) return {0, false};
+        for (int k = 0; k < 60; ++k) {
+            const double mid = (lo + hi) / 2;
+            if (fits_at(minimum, note_w, mid)) {
+                lo = mid;
+                found = true;
+            } else {
+                hi = mid;
             }
-            scale = lo;
         }
-    }
+        return {lo, found};
+    };
+    // Each array's minimum scale at `share` of its readable size (0: none), whole pixels from one
+    // up; the common scale with those minimums, or none where they do not fit.
+    struct Plan {
+        double scale = 0;
+        Scales minimum;
+    };
+    const auto plan = [&](double share) -> std::optional<Plan> {
+        Plan p;
+        p.minimum.assign(n, 0);
+        std::vector<int> note_w(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const ArrayGrid& g = arrays[i];
+            const double side = std::max(g.width, g.height);
+            const double target = share * array_min_side(g, area_h);
+            if (side > 0 && target >= 1) p.minimum[i] = target >= side ? std::floor(target / side) : target / side;
+            note_w[i] = measure_text(array_enlarged_note(88), title_font).width;  // two digits
+        }
+        // A note that names a larger enlargement than the room kept for it widens its room.
+        for (int round = 0; round < 4; ++round) {
+            const auto [scale, found] = search(p.minimum, note_w);
+            if (!found && share > 0) return std::nullopt;
+            p.scale = scale;
+            bool wider = false;
+            for (std::size_t i = 0; i < n; ++i)
+                if (p.minimum[i] > scale) {
+                    const int w = measure_text(array_enlarged_note(p.minimum[i] / scale), title_font).width;
+                    wider = wider || w > note_w[i];
+                    note_w[i] = std::max(note_w[i], w);
+                }
+            if (!wider) return p;
+        }
+        return std::nullopt;
+    };
+    // The full minimums where they fit, else smaller ones, else one scale for all.
+    std::optional<Plan> chosen;
+    for (double share = 1; !chosen && share >= 1.0 / 8; share /= 2) chosen = plan(share);
+    if (!chosen) chosen = plan(0);
+    const Plan& p = *chosen;
+
     // The smallest picture that holds them: each array a pixel across under its title, the
     // legend beside them and its notes above the bottom edge.
-    lay.width_needed = static_cast<int>(std::max<std::int64_t>(style.width, right + kArrayMargin + row_width(0)));
+    std::int64_t min_row = gaps;
+    for (std::size_t i = 0; i < n; ++i) min_row += std::max(1, title_w[i]);
+    lay.width_needed = static_cast<int>(std::max<std::int64_t>(style.width, right + kArrayMargin + min_row));
     lay.height_needed = std::max({style.height, top + 1 + kArrayMargin, top + legend.height + 10});
     lay.fits = lay.width_needed <= style.width && lay.height_needed <= style.height;
 
     int x = kArrayMargin;
     for (std::size_t i = 0; i < n; ++i) {
-        const ArrayGrid& g = view.arrays[i];
-        const PixelRect r{x, top, pixels_at(g.width, scale), pixels_at(g.height, scale)};
+        const ArrayGrid& g = arrays[i];
+        const bool enlarged = p.minimum[i] > p.scale;
+        const double s = enlarged ? p.minimum[i] : p.scale;
+        const PixelRect r{x, top + (enlarged ? drop : 0), pixels_at(g.width, s), pixels_at(g.height, s)};
         lay.arrays.push_back(r);
-        lay.cell_size.push_back(scale >= 1 ? static_cast<int>(scale) : 0);
+        lay.cell_size.push_back(s >= 1 ? static_cast<int>(s) : 0);
+        lay.enlarged.push_back(enlarged ? p.minimum[i] / p.scale : 1);
         lay.columns.push_back(g.width);
         lay.rows.push_back(g.height);
-        // render_array_view draws it bottom-aligned half a font size above the array.
-        const TextExtent t = measure_text(array_title(g), font * 1.1);
-        const int bottom = static_cast<int>(std::ceil(r.y - font * 0.5));
-        lay.titles.push_back({r.x, bottom - t.height(), t.width, t.height()});
-        x += std::max(r.w, title_w[i]) + kArrayGap;
+        lay.title_texts.push_back(array_title(g));
+        lay.enlarged_notes.push_back(enlarged ? array_enlarged_note(p.minimum[i] / p.scale) : std::string());
+        // render_array_view draws each line bottom-aligned half a font size above what follows.
+        const TextExtent t = measure_text(lay.title_texts.back(), title_font);
+        const int bottom = static_cast<int>(std::ceil(top - font * 0.5));
+        PixelRect title{r.x, bottom - t.height(), t.width, t.height()};
+        if (enlarged) {
+            const TextExtent e = measure_text(lay.enlarged_notes.back(), title_font);
+            title.w = std::max(title.w, e.width);
+            title.h = static_cast<int>(std::ceil(r.y - font * 0.5)) - title.y;
+        }
+        lay.titles.push_back(title);
+        x += std::max(r.w, title.w) + kArrayGap;
     }
     return lay;
 }
@@ -794,7 +889,11 @@ RenderedArrayView render_array_view(const ArrayView& view, const ArrayViewStyle&
         const ArrayGrid& g = view.arrays[i];
         const PixelRect& r = lay.arrays[i];
         const int s = lay.cell_size[i];
-        c.draw_text(r.x, r.y - font * 0.5, array_title(g), {.size_px = font * 1.1, .valign = VAlign::bottom});
+        const bool enlarged = !lay.enlarged_notes[i].empty();
+        const int title_y = enlarged ? r.y - enlarged_drop(font) : r.y;
+        c.draw_text(r.x, title_y - font * 0.5, lay.title_texts[i], {.size_px = font * 1.1, .valign = VAlign::bottom});
+        if (enlarged)
+            c.draw_text(r.x, r.y - font * 0.5, lay.enlarged_notes[i], {.size_px = font * 1.1, .valign = VAlign::bottom});
         if (s > 0) {
             for (std::uint32_t yy = 0; yy < g.height; ++yy)
                 for (std::uint32_t xx = 0; xx < g.width; ++xx)

@@ -123,14 +123,21 @@ struct ArrayViewStyle {
     double font_px = 13;
 };
 
-// The arrays side by side left of the legend, all at one scale: whole pixels per element where
+// The arrays side by side left of the legend, at one common scale: whole pixels per element where
 // that fits, else fewer pixels than elements, each pixel showing the most important state of the
-// elements it covers (fetched from memory, from L2, accessed, in L1, in L2, in memory only).
+// elements it covers (fetched from memory, from L2, accessed, in L1, in L2, in memory only). An
+// array that the common scale would draw smaller than array_min_side is drawn at that size instead
+// (whole pixels per element from one up), a line lower under a second title line naming the
+// enlargement; where those minimums leave no room, smaller ones, else none.
 struct ArrayViewLayout {
     std::vector<PixelRect> arrays;  // grid area per array
-    std::vector<PixelRect> titles;  // each array's name and shape, above it
+    std::vector<PixelRect> titles;  // each array's name and shape, above it (both lines where enlarged)
+    std::vector<std::string> title_texts;     // what those titles say: name and shape
+    std::vector<std::string> enlarged_notes;  // their second line, "enlarged x40"; empty where none
     // Pixels per element, per array; 0 where an array has more elements than pixels.
     std::vector<int> cell_size;
+    // Per array: its scale over the common scale; 1 where it is drawn at the common scale.
+    std::vector<double> enlarged;
     std::vector<std::uint32_t> columns, rows;  // each array's grid, in elements (ArrayGrid width x height)
     std::vector<LegendEntry> legend;
     PixelRect legend_area;          // the legend's heading, swatches and notes
@@ -146,6 +153,12 @@ struct ArrayViewLayout {
     };
     Span elements_of_pixel(std::size_t array, int px, int py) const;
 };
+
+// The least an array is drawn along its longer side beside much larger ones, in pixels, where the
+// arrays have `area_height` pixels: an eighth of that, or 12 pixels an element where that is less.
+double array_min_side(const ArrayGrid& g, double area_height);
+// How an array drawn at `factor` times the others' scale says so: "enlarged x2.5", "x40".
+std::string array_enlarged_note(double factor);
 
 // The layout render_array_view draws, without drawing.
 ArrayViewLayout layout_array_view(const ArrayView& view, const ArrayViewStyle& style);

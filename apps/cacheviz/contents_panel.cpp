@@ -2,6 +2,7 @@
 // (the line, its array and elements, valid / dirty, its age in the policy, the next victim),
 // with the step's hits, fills and victims highlighted (viz/cache_contents.hpp).
 #include "apps/cacheviz/app.hpp"
+#include "apps/cacheviz/text_wrap.hpp"
 
 #include <imgui.h>
 
@@ -60,9 +61,16 @@ void App::contents_panel() {
     }
     const viz::CacheContents& c = *shown->contents();
     const auto u = [](std::uint64_t v) { return viz::thousands(v); };
-    ImGui::Text("%s after step %s%s", pane.name.c_str(), u(c.step).c_str(), pane.contents_job ? " (computing the new playhead...)" : "");
-    ImGui::SameLine();
-    ImGui::TextDisabled("  hit / filled / next victim");
+    // Above the scrolling region: wrapped at spaces rather than cut at the panel's edge.
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(wrap_at_spaces(pane.name + " after step " + u(c.step) + (pane.contents_job ? " (computing the new playhead...)" : ""),
+                                          ImGui::GetContentRegionAvail().x)
+                               .c_str());
+    ImGui::EndGroup();
+    const char* key = "hit / filled / next victim";
+    if (ImGui::GetItemRectMax().x + 14 + ImGui::CalcTextSize(key).x <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x)
+        ImGui::SameLine(0, 14);
+    ImGui::TextDisabled("%s", wrap_at_spaces(key, ImGui::GetContentRegionAvail().x).c_str());
     const viz::RowLayout& layout = pane.current->diagram->layout();
     ImGui::BeginChild("contents", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     for (const viz::LevelContents& level : c.levels) {

@@ -1,5 +1,6 @@
 // One pane's spatial-temporal diagram: header, cells, axes, and panning / zooming / tooltip.
 #include "apps/cacheviz/app.hpp"
+#include "apps/cacheviz/text_wrap.hpp"
 
 #include <imgui.h>
 
@@ -39,36 +40,50 @@ void App::detail_status(Pane& pane, float width) {
         return;
     }
     ImGui::AlignTextToFramePadding();
+    const auto wrapped = [](const std::string& text) {
+        ImGui::TextDisabled("%s", wrap_at_spaces(text, ImGui::GetContentRegionAvail().x).c_str());
+    };
     const viz::Diagram* d = pane.current ? pane.current->diagram.get() : nullptr;
     if (pane.detail) {
         const viz::DetailWindow& w = pane.detail_window;
-        ImGui::TextDisabled("one step x one line per cell in steps %s-%s, lines %s-%s", u(w.first_step).c_str(),
-                            u(w.step_end() - 1).c_str(), u(w.first_row).c_str(), u(w.row_end() - 1).c_str());
+        wrapped("one step x one line per cell in steps " + u(w.first_step) + "-" + u(w.step_end() - 1) + ", lines " +
+                u(w.first_row) + "-" + u(w.row_end() - 1));
     } else if (d && !d->exact()) {
-        ImGui::TextDisabled("a cell covers %s steps x %s lines; zoom in for single steps and lines", u(d->steps_per_column()).c_str(),
-                            u(d->rows_per_bucket()).c_str());
+        wrapped("a cell covers " + u(d->steps_per_column()) + " steps x " + u(d->rows_per_bucket()) +
+                " lines; zoom in for single steps and lines");
     } else {
         ImGui::TextUnformatted("");
     }
 }
 
 void App::diagram_pane(Pane& pane, float width, float height) {
+    // The header's height of each pane in the last frame, kept in the window's storage: in
+    // compare mode both panes' cells start below the taller header.
+    ImGuiStorage* header_heights = ImGui::GetStateStorage();
+    const ImGuiID own_header = ImGui::GetID(("header" + pane.name).c_str());
+    const ImGuiID other_header = ImGui::GetID(&pane == panes_[0].get() ? ("header" + panes_[1]->name).c_str() : ("header" + panes_[0]->name).c_str());
     ImGui::BeginChild(("pane" + pane.name).c_str(), ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar);
     // Header: the configuration shown, hit rates, progress. While a new configuration
-    // re-simulates, the diagram and counters shown are the previous run's: say so.
+    // re-simulates, the diagram and counters shown are the previous run's: say so. Its lines
+    // wrap at spaces (no number split), not cut at the pane's edge.
+    const float header_top = ImGui::GetCursorPosY();
+    const auto wrapped = [](const ImVec4& colour, const std::string& text) {
+        ImGui::TextColored(colour, "%s", wrap_at_spaces(text, ImGui::GetContentRegionAvail().x).c_str());
+    };
     const bool stale = pane.stale();
     const auto describe = [](const WorkloadSpec& w, const RecordedTrace* trace, bool gpu, const GpuConfig& g) {
         const std::uint32_t block = trace ? trace->threads_per_block() : g.block;  // a trace replays its own blocks
         return describe_subject(w, trace) + (gpu ? ", GPU " + g.name + ", block " + std::to_string(block) : std::string());
     };
     if (stale) {
-        ImGui::TextColored(ImVec4(0.75f, 0.35f, 0.0f, 1), "%s: PREVIOUS RUN shown (%s)", pane.name.c_str(),
-                           pane.job ? "simulating the new configuration" : "the new configuration failed");
-        ImGui::TextDisabled("was: %s", describe(pane.current->input.workload, pane.current->input.trace.get(), pane.current->input.gpu_model,
-                                                 pane.current->input.gpu).c_str());
+        wrapped(ImVec4(0.75f, 0.35f, 0.0f, 1), pane.name + ": PREVIOUS RUN shown (" +
+                                                   (pane.job ? "simulating the new configuration" : "the new configuration failed") + ")");
+        wrapped(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+                "was: " + describe(pane.current->input.workload, pane.current->input.trace.get(), pane.current->input.gpu_model,
+                                   pane.current->input.gpu));
     } else {
-        ImGui::Text("%s: %s", pane.name.c_str(), describe(pane.config.workload, pane.config.trace.get(),
-                                                          pane.config.model == cli::ModelKind::gpu, pane.config.gpu).c_str());
+        wrapped(ImGui::GetStyleColorVec4(ImGuiCol_Text), pane.name + ": " + describe(pane.config.workload, pane.config.trace.get(),
+                                                                                    pane.config.model == cli::ModelKind::gpu, pane.config.gpu));
     }
     if (pane.current && !pane.current->result.levels.empty()) {
         std::string rates;
@@ -77,13 +92,14 @@ void App::diagram_pane(Pane& pane, float width, float height) {
             std::snprintf(buf, sizeof buf, "%s%s hit rate %.2f%%", rates.empty() ? "" : ", ", st.name.c_str(), 100.0 * st.hit_rate());
             rates += buf;
         }
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(stale ? ImVec4(0.5f, 0.5f, 0.5f, 1) : ImVec4(0.1f, 0.45f, 0.1f, 1), "%s%s", rates.c_str(), stale ? " (previous run)" : "");
-        ImGui::PopTextWrapPos();
+        wrapped(stale ? ImVec4(0.5f, 0.5f, 0.5f, 1) : ImVec4(0.1f, 0.45f, 0.1f, 1), rates + (stale ? " (previous run)" : ""));
     } else {
         ImGui::TextUnformatted("");
     }
     detail_status(pane, width);
+    const float header_h = ImGui::GetCursorPosY() - header_top;
+    header_heights->SetFloat(own_header, header_h);
+    if (compare_) ImGui::SetCursorPosY(ImGui::GetCursorPosY() + std::max(0.0f, header_heights->GetFloat(other_header) - header_h));
     const float label_w = 78, axis_h = 40;
     // The miss-rate strip sits between the cells and the time axis.
     const bool strip = options_.miss_rate_strip && pane.current && pane.current->diagram && !pane.current->diagram->miss_rates().empty();

@@ -1,9 +1,11 @@
 // Counters of each pane side by side, the legend and the thesis's analytic items.
 #include "apps/cacheviz/app.hpp"
+#include "apps/cacheviz/text_wrap.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -154,44 +156,157 @@ const std::vector<StatsRow>& stats_rows() {
     return rows;
 }
 
-void App::stats_panel(float, float) {
-    // One scrolling region for the counters and the analytic items (no scroll inside a scroll);
-    // columns fit their text, and a horizontal scroll bar appears rather than cutting labels.
-    ImGui::BeginChild("stats", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    const int n = compare_ ? 2 : 1;
-    colour_legend();
-    // Labels and values wrap within their columns rather than being cut.
-    if (ImGui::BeginTable("counters", 1 + n, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchSame)) {
-        ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, std::min(170.0f, ImGui::GetContentRegionAvail().x * 0.4f));
-        for (int i = 0; i < n; ++i)
-            ImGui::TableSetupColumn(panes_[i]->stale() ? (panes_[i]->name + " (previous run)").c_str() : panes_[i]->name.c_str());
-        ImGui::TableHeadersRow();
-        for (const StatsRow& r : stats_rows()) {
-            ImGui::TableNextRow();
-            ImGui::TableSetColumnIndex(0);
-            ImGui::TextWrapped("%s", r.label.c_str());
-            for (int i = 0; i < n; ++i) {
-                ImGui::TableSetColumnIndex(1 + i);
-                if (const auto& cur = panes_[i]->current) ImGui::TextWrapped("%s", r.value(*cur).c_str());
-            }
-        }
-        ImGui::EndTable();
+namespace {
+
+// `text` wrapped at spaces to the width left on the line.
+void wrapped_text(const std::string& text) {
+    ImGui::TextUnformatted(wrap_at_spaces(text, ImGui::GetContentRegionAvail().x).c_str());
+}
+
+float text_width(const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }
+
+// The width of the widest word: the narrowest that wrapping at spaces keeps every word whole in.
+float widest_word(const std::string& s) {
+    float w = 0;
+    for (std::size_t at = s.find_first_not_of(" \n"); at != std::string::npos; at = s.find_first_not_of(" \n", at)) {
+        const std::size_t end = std::min(s.find_first_of(" \n", at), s.size());
+        w = std::max(w, ImGui::CalcTextSize(s.data() + at, s.data() + end).x);
+        at = end;
     }
+    return w;
+}
+
+}  // namespace
+
+void App::stats_panel(float, float) {
+    // One scrolling region for the counters and the analytic items (no scroll inside a scroll).
+    // Text wraps at spaces only, so that no number is split, and what is wider than the panel
+    // (a long word) scrolls horizontally rather than being cut.
+    ImGui::BeginChild("stats", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    {
+        const ImVec2 at = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
+        widgets_.push_back({"stats_view", {at.x, at.y, avail.x, avail.y}});
+    }
+    stats_table();
     // The analytic items of the first pane: for the thread model only (they model one cache
     // serving work items in order), and the notes the PNG's legend prints for its run.
     if (panes_[0]->current) {
         const JobOutput& o = *panes_[0]->current;
         const CacheConfig& c = o.input.hierarchy.l1.enabled() ? o.input.hierarchy.l1 : o.input.hierarchy.l2;
-        ImGui::PushTextWrapPos(std::max(ImGui::GetContentRegionAvail().x, 300.0f));
         if (!o.input.gpu_model && !o.input.trace)
-            for (const auto& item : viz::analytic::summarize(o.input.workload, c).items)
-                ImGui::TextWrapped("A %s  %s: %.2f  %s", item.equation.c_str(), item.meaning.c_str(), item.value, item.comparison.c_str());
+            for (const auto& item : viz::analytic::summarize(o.input.workload, c).items) {
+                char value[64];
+                std::snprintf(value, sizeof value, "%.2f", item.value);
+                wrapped_text("A " + item.equation + "  " + item.meaning + ": " + value + "  " + item.comparison);
+            }
         ImGui::Spacing();
         ImGui::TextDisabled("%s: as in the PNG's legend", panes_[0]->name.c_str());
-        for (const std::string& line : run_notes(0)) ImGui::TextWrapped("%s", line.c_str());
-        ImGui::PopTextWrapPos();
+        for (const std::string& line : run_notes(0)) wrapped_text(line);
     }
     ImGui::EndChild();
+}
+
+// The counters, with the colour legend above them (below in the narrow layout).
+void App::stats_table() {
+    const int n = compare_ ? 2 : 1;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float avail = ImGui::GetContentRegionAvail().x, font = ImGui::GetFontSize();
+    const std::vector<StatsRow>& rows = stats_rows();
+    // Each value once a frame; the narrowest each column can be: its widest word.
+    std::vector<std::array<std::string, 2>> values(rows.size());
+    // A label keeps its indent on every line it wraps to; the narrow layout halves it.
+    const auto indent_of = [](const std::string& label, bool narrow) {
+        return text_width(label.substr(0, label.find_first_not_of(' '))) * (narrow ? 0.5f : 1.0f);
+    };
+    float label_min = 0, label_min_narrow = 0, value_min = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const std::string& label = rows[r].label;
+        label_min = std::max(label_min, indent_of(label, false) + widest_word(label));
+        label_min_narrow = std::max(label_min_narrow, indent_of(label, true) + widest_word(label));
+        for (int i = 0; i < n; ++i)
+            if (const auto& cur = panes_[i]->current) {
+                values[r][i] = rows[r].value(*cur);
+                value_min = std::max(value_min, widest_word(values[r][i]));
+            }
+    }
+    const auto label_text = [&](const std::string& label, bool narrow) {
+        const float indent = indent_of(label, narrow);
+        if (indent > 0) ImGui::Indent(indent);
+        wrapped_text(label.substr(std::min(label.find_first_not_of(' '), label.size())));
+        if (indent > 0) ImGui::Unindent(indent);
+    };
+    // A value wrapped to its cell; where it went is kept for --state (the cell: x y w h, and each line).
+    const auto value_text = [&](int i, const StatsRow& row, const std::string& value) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float w = ImGui::GetContentRegionAvail().x;
+        const std::string text = wrap_at_spaces(value, w);
+        ImGui::TextUnformatted(text.c_str());
+        const std::string key = panes_[i]->name + "|" + row.key;
+        float y = at.y;
+        for (std::size_t from = 0; from <= text.size(); y += font) {
+            const std::size_t end = std::min(text.find('\n', from), text.size());
+            const std::string line = text.substr(from, end - from);
+            widgets_.push_back({"stat_line " + key + "|" + line, {at.x, y, text_width(line), font}});
+            from = end + 1;
+        }
+        widgets_.push_back({"stat_cell " + key, {at.x, at.y, w, y - at.y}});
+    };
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg;
+    // Side by side (label, A, B) where every column is at least as wide as its widest word; a
+    // cell's padding and border each side.
+    const float cell = 2 * style.CellPadding.x + 2;
+    const float label_w = std::max(label_min, std::min(170.0f, avail * 0.4f));
+    if (label_w + n * value_min + (1 + n) * cell <= avail) {
+        colour_legend();
+        if (!ImGui::BeginTable("counters", 1 + n, flags | ImGuiTableFlags_SizingStretchSame)) return;
+        ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, label_w);
+        for (int i = 0; i < n; ++i)
+            ImGui::TableSetupColumn(panes_[i]->stale() ? (panes_[i]->name + " (previous run)").c_str() : panes_[i]->name.c_str());
+        ImGui::TableHeadersRow();
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            label_text(rows[r].label, false);
+            for (int i = 0; i < n; ++i) {
+                ImGui::TableSetColumnIndex(1 + i);
+                if (panes_[i]->current) value_text(i, rows[r], values[r][i]);
+            }
+        }
+        ImGui::EndTable();
+        return;
+    }
+    // Narrow: one column, each label above its values (A's and B's one below the other, after
+    // their names), no borders or padding to leave more room for them; as wide as the widest
+    // word needs at least. The legend comes after it, where it would otherwise fill a small panel
+    // before the first number.
+    for (int i = 0; i < n; ++i)
+        if (panes_[i]->stale()) ImGui::TextColored(ImVec4(0.75f, 0.35f, 0.0f, 1), "%s: previous run", panes_[i]->name.c_str());
+    const float name_gap = 4, indent = compare_ ? text_width("A") + name_gap : text_width(" ");
+    const float need = std::max(label_min_narrow, indent + value_min);
+    if (ImGui::BeginTable("counters", 1, ImGuiTableFlags_RowBg, ImVec2(std::max(avail, need), 0))) {
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            label_text(rows[r].label, true);
+            ImGui::PopStyleColor();
+            for (int i = 0; i < n; ++i) {
+                if (!panes_[i]->current) continue;
+                if (compare_) {
+                    ImGui::TextDisabled("%s", panes_[i]->name.c_str());
+                    ImGui::SameLine(0, name_gap);
+                } else {
+                    ImGui::SetCursorPosX(ImGui::GetCursorPosX() + indent);
+                }
+                ImGui::BeginGroup();
+                value_text(i, rows[r], values[r][i]);
+                ImGui::EndGroup();
+            }
+        }
+        ImGui::EndTable();
+    }
+    ImGui::Spacing();
+    colour_legend();
 }
 
 std::vector<std::string> App::run_notes(int i) const {
@@ -206,25 +321,47 @@ std::vector<std::string> App::run_notes(int i) const {
 
 void App::colour_legend() {
     // The legend of what pane A's cells show now: the state colours, or (density, SM, hit
-    // source) the ramp, the SMs or the sources and the muted states, as the PNG's legend.
+    // source) the ramp, the SMs or the sources and the muted states, as the PNG's legend. Its
+    // items follow one another while they fit the panel's width, then start a new line.
     const viz::CellColouring& c = panes_[0]->texture.colouring();
-    const auto swatch = [](viz::Rgba colour, const std::string& label, bool same_line) {
+    bool line_start = true;
+    const auto place = [&line_start](float w) {
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (!line_start && ImGui::GetItemRectMax().x + 14 + w <= right) ImGui::SameLine(0, 14);
+        line_start = false;
+    };
+    const auto swatch = [&](viz::Rgba colour, const std::string& label) {
+        place(12 + ImGui::GetStyle().ItemSpacing.x + text_width(label));
+        ImGui::BeginGroup();
         ImGui::ColorButton(label.c_str(), ImGui::ColorConvertU32ToFloat4(to_imgui(colour)), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
         ImGui::SameLine();
-        ImGui::TextUnformatted(label.c_str());
-        if (same_line) ImGui::SameLine(0, 14);
+        ImGui::TextUnformatted(wrap_at_spaces(label, ImGui::GetContentRegionAvail().x).c_str());
+        ImGui::EndGroup();
+    };
+    const auto heading = [&](const std::string& text) {
+        wrapped_text(text);
+        line_start = false;
     };
     if (!c.muted()) {
-        for (viz::CellState s : viz::kLegendOrder)
-            swatch(viz::cell_color(s), std::string(viz::cell_state_name(s)), s != viz::CellState::fetched_from_l2 && s != viz::CellState::not_cached);
+        for (viz::CellState s : viz::kLegendOrder) {
+            swatch(viz::cell_color(s), std::string(viz::cell_state_name(s)));
+            if (s == viz::CellState::fetched_from_l2) line_start = true;
+        }
         if (panes_[0]->texture.aggregated() && c.rule == viz::AggregateRule::any_miss) ImGui::TextDisabled("a fetch wins a shared cell");
         return;
     }
     if (c.density) {
-        ImGui::Text("L1 misses per (step x line), log scale: %.3g", c.density_min);
-        ImGui::SameLine();
+        heading("L1 misses per (step x line), log scale:");
+        char lo[32], hi[32];
+        std::snprintf(lo, sizeof lo, "%.3g", c.density_min);
+        std::snprintf(hi, sizeof hi, "%.3g", c.density_max);
+        place(text_width(lo));
+        ImGui::TextUnformatted(lo);
+        // As long as fits between the numbers, within 60 to 160 pixels.
+        const float room = ImGui::GetContentRegionAvail().x - text_width(lo) - text_width(hi) - 2 * 14;
+        const float bar_w = std::clamp(room, 60.0f, 160.0f), bar_h = 12;
+        place(bar_w);
         const ImVec2 at = ImGui::GetCursorScreenPos();
-        const float bar_w = 160, bar_h = 12;
         ImDrawList* dl = ImGui::GetWindowDrawList();
         for (int k = 0; k < 32; ++k) {
             const float x0 = at.x + bar_w * k / 32, x1 = at.x + bar_w * (k + 1) / 32;
@@ -234,26 +371,24 @@ void App::colour_legend() {
         }
         dl->AddRect(ImVec2(at.x, at.y + 2), ImVec2(at.x + bar_w, at.y + 2 + bar_h), IM_COL32(60, 60, 60, 255));
         ImGui::Dummy(ImVec2(bar_w, bar_h + 2));
-        ImGui::SameLine();
-        ImGui::Text("%.3g", c.density_max);
+        place(text_width(hi));
+        ImGui::TextUnformatted(hi);
+        line_start = true;
     } else if (c.by == viz::ColourBy::hit_source) {
-        ImGui::TextUnformatted("who brought the sectors L1 hits found:");
-        ImGui::SameLine();
-        for (HitSource s : viz::kHitSourceOrder) swatch(viz::hit_source_color(s), std::string(viz::hit_source_name(s)), true);
-        ImGui::NewLine();
+        heading("who brought the sectors L1 hits found:");
+        for (HitSource s : viz::kHitSourceOrder) swatch(viz::hit_source_color(s), std::string(viz::hit_source_name(s)));
+        line_start = true;
         for (viz::CellState s : {viz::CellState::fetched_from_memory, viz::CellState::fetched_from_l2})
-            swatch(viz::muted_color(s), std::string(viz::cell_state_name(s)), true);
+            swatch(viz::muted_color(s), std::string(viz::cell_state_name(s)));
     } else {
         const std::uint32_t sms = panes_[0]->current ? panes_[0]->current->input.gpu.sms : 0;
-        ImGui::TextUnformatted("SM that accessed the line:");
-        ImGui::SameLine();
+        heading("SM that accessed the line:");
         const std::vector<std::string> labels = viz::sm_legend_labels(sms);
-        for (std::uint32_t k = 0; k < labels.size(); ++k) swatch(viz::sm_color(k), labels[k], true);
-        ImGui::NewLine();
+        for (std::uint32_t k = 0; k < labels.size(); ++k) swatch(viz::sm_color(k), labels[k]);
+        line_start = true;
     }
-    for (viz::CellState s : {viz::CellState::accessed, viz::CellState::in_l1, viz::CellState::in_l2, viz::CellState::not_cached}) {
-        swatch(viz::muted_color(s), viz::muted_state_label(s, c.by, c.density), s != viz::CellState::not_cached);
-    }
+    for (viz::CellState s : {viz::CellState::accessed, viz::CellState::in_l1, viz::CellState::in_l2, viz::CellState::not_cached})
+        swatch(viz::muted_color(s), viz::muted_state_label(s, c.by, c.density));
 }
 
 void App::memory_chart_panel() {
