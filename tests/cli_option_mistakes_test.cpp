@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "tests/cli_util.hpp"
 #include "tests/scratch_dir.hpp"
@@ -92,6 +93,64 @@ TEST(CliOptionMistakes, AShapeOfTheOtherWorkloadIsRefused) {
     fs::remove(png);
     expect_refused(both + " --plot-x depth --plot-y stencil", "no configuration of the sweep has both");
     EXPECT_FALSE(fs::exists(png));
+}
+
+TEST(CliOptionMistakes, AConfigFilesShapeOfTheOtherWorkloadGoesUnused) {
+    // A config file is a setup to reuse: where the command line chooses the workload, the file's
+    // shape of the other workload goes unused, as a preset's does.
+    const fs::path depth = test::temp_dir() / "depth_64.cfg", box = test::temp_dir() / "box_3x3.cfg",
+                   contradicts = test::temp_dir() / "stencil_depth.cfg";
+    std::ofstream(depth) << "depth = 64\n";
+    std::ofstream(box) << "stencil = 3x3\n";
+    std::ofstream(contradicts) << "workload = stencil\ndepth = 64\n";
+    const std::string with_depth = " --config '" + depth.string() + "'", with_box = " --config '" + box.string() + "'",
+                      with_both = " --config '" + contradicts.string() + "'";
+    const auto stencil = run_cachesim("simulate -q --workload stencil" + with_depth);
+    ASSERT_EQ(stencil.exit_code, 0) << stencil.err;
+    EXPECT_NE(stencil.out.find("stencil 16x16, 7x7 box"), std::string::npos) << stencil.out;
+    const auto matmul = run_cachesim("simulate -q --workload matmul" + with_depth);
+    ASSERT_EQ(matmul.exit_code, 0) << matmul.err;
+    EXPECT_NE(matmul.out.find("matmul 16x16, depth 64"), std::string::npos) << matmul.out;
+    EXPECT_EQ(run_cachesim("simulate -q --workload matmul" + with_box).exit_code, 0);
+    // A preset that names the workload chooses it as --workload does.
+    EXPECT_EQ(run_cachesim("simulate -q --preset thesis-stencil" + with_depth).exit_code, 0);
+    EXPECT_EQ(run_cachesim("simulate -q --preset thesis-matmul" + with_box).exit_code, 0);
+    // Where nothing chooses the workload, the default stencil has no depth: refused as on the command line.
+    expect_refused("simulate -q" + with_depth, "--depth shapes the matmul workload; it does not apply to --workload stencil");
+    // A file that names the stencil and gives a depth contradicts itself, unless the command line
+    // runs the matmul.
+    const std::string contradiction = "'depth' shapes the matmul workload, and the file's workload is stencil";
+    expect_refused("simulate -q" + with_both, contradiction);
+    expect_refused("simulate -q --workload stencil" + with_both, contradiction);
+    expect_refused("simulate -q --preset thesis-matmul" + with_both, contradiction);  // the file's workload wins over the preset's
+    EXPECT_EQ(run_cachesim("simulate -q --workload matmul" + with_both).exit_code, 0);
+    expect_refused("sweep -q --workload stencil,matmul --size 16x16" + with_both, contradiction);
+
+    // A sweep over both workloads with the file: 2 configurations, the matmul's with the file's
+    // depth, the stencil's with none (its depth column 0), and neither key naming a depth.
+    const fs::path out = test::temp_dir() / "config_depth.csv";
+    const auto r = run_cachesim("sweep -q --workload stencil,matmul --size 16x16" + with_depth + " -o '" + out.string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(out);
+    std::string header, line;
+    ASSERT_TRUE(std::getline(in, header));
+    std::size_t depth_column = 0;  // the header's columns before "depth"
+    for (std::size_t at = 0; header.compare(at, 6, "depth,") != 0 && header.compare(at, std::string::npos, "depth") != 0;) {
+        at = header.find(',', at);
+        ASSERT_NE(at, std::string::npos) << header;
+        ++at;
+        ++depth_column;
+    }
+    std::vector<std::string> depths, workloads;
+    while (std::getline(in, line)) {
+        EXPECT_EQ(line.find("--depth"), std::string::npos) << line;
+        std::size_t at = 0;
+        for (std::size_t c = 0; c < depth_column; ++c) at = line.find(',', at) + 1;
+        depths.push_back(line.substr(at, line.find(',', at) - at));
+        workloads.push_back(line.find("--workload=stencil") != std::string::npos ? "stencil" : "matmul");
+    }
+    EXPECT_EQ(workloads, (std::vector<std::string>{"stencil", "matmul"}));
+    EXPECT_EQ(depths, (std::vector<std::string>{"0", "64"}));
 }
 
 TEST(CliOptionMistakes, MissClassesArePlottedWhereTheRunClassifies) {

@@ -1,8 +1,11 @@
 // Sweep arguments: lists, ranges and their cross product, checked against simulate's options.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "apps/common/options.hpp"
 #include "apps/cachesim/sweep_expand.hpp"
+#include "tests/cli_util.hpp"
 #include "traces/input_error.hpp"
 
 namespace cachesim::cli {
@@ -83,6 +86,76 @@ TEST(SweepExpand, AShapeOptionNoConfigurationUsesIsLeftForSimulateToRefuse) {
     keep_own_workload_options(configs, axes, simulate_like());
     ASSERT_EQ(configs.size(), 2u);
     EXPECT_EQ(configs[1].key, "--depth=32 --workload=stencil");
+}
+
+// A --config file holding `text`.
+std::string config_file(const std::string& name, const std::string& text) {
+    const std::filesystem::path path = test::temp_dir() / name;
+    std::ofstream(path) << text;
+    return path.string();
+}
+
+// A configuration as simulate reads it (its config file included).
+SimulationOptions read_configuration(const SweepConfiguration& config) {
+    std::vector<std::string> args{"sweep"};
+    args.insert(args.end(), config.args.begin(), config.args.end());
+    return read_simulation_args(args, simulation_option_groups(), "configuration: ");
+}
+
+TEST(SweepExpand, AConfigFilesShapeOfTheOtherWorkloadGoesUnused) {
+    // The file's depth is the matmul's: the stencil's configuration runs without it, not refused.
+    const std::string cfg = config_file("depth.cfg", "depth = 64\n");
+    const auto axes = parse_sweep_axes({"--workload", "stencil,matmul", "--config", cfg, "--size", "16x16"},
+                                       simulation_option_groups());
+    auto configs = expand_configurations(axes);
+    keep_own_workload_options(configs, axes, simulation_option_groups());
+    ASSERT_EQ(configs.size(), 2u);
+    EXPECT_EQ(configs[0].key, "--config=" + cfg + " --size=16x16 --workload=stencil");
+    EXPECT_EQ(configs[1].key, "--config=" + cfg + " --size=16x16 --workload=matmul");
+    const SimulationOptions stencil = read_configuration(configs[0]), matmul = read_configuration(configs[1]);
+    ASSERT_TRUE(stencil.workload && matmul.workload);
+    EXPECT_EQ(stencil.workload->kind, WorkloadKind::stencil);
+    EXPECT_EQ(matmul.workload->kind, WorkloadKind::matmul);
+    EXPECT_EQ(matmul.workload->depth, 64u);
+}
+
+TEST(SweepExpand, ShapesFromTheCommandLineAndAConfigFileEachGoToTheirWorkload) {
+    // 2 workloads x 2 depths = 4; the stencil's two differ only by depth, so 1 + 2 = 3, and the
+    // file's box shapes the stencil's only.
+    const std::string cfg = config_file("box.cfg", "stencil = 3x3\n");
+    const auto axes = parse_sweep_axes({"--workload", "stencil,matmul", "--depth", "8,16", "--config", cfg},
+                                       simulation_option_groups());
+    auto configs = expand_configurations(axes);
+    ASSERT_EQ(configs.size(), 4u);
+    keep_own_workload_options(configs, axes, simulation_option_groups());
+    ASSERT_EQ(configs.size(), 3u);
+    EXPECT_EQ(configs[0].key, "--config=" + cfg + " --workload=stencil");
+    EXPECT_EQ(configs[0].axis_values[1], "");
+    EXPECT_EQ(configs[1].key, "--config=" + cfg + " --depth=8 --workload=matmul");
+    EXPECT_EQ(configs[2].key, "--config=" + cfg + " --depth=16 --workload=matmul");
+    const SimulationOptions stencil = read_configuration(configs[0]), eight = read_configuration(configs[1]), sixteen = read_configuration(configs[2]);
+    EXPECT_EQ(stencil.workload->stencil_w, 3u);
+    EXPECT_EQ(stencil.workload->stencil_h, 3u);
+    EXPECT_EQ(eight.workload->depth, 8u);
+    EXPECT_EQ(sixteen.workload->depth, 16u);
+}
+
+TEST(SweepExpand, AConfigFileThatNamesOneWorkloadAndShapesTheOtherIsRefused) {
+    const std::string cfg = config_file("contradicts.cfg", "workload = stencil\ndepth = 64\n");
+    const auto axes = parse_sweep_axes({"--workload", "stencil,matmul", "--config", cfg}, simulation_option_groups());
+    auto configs = expand_configurations(axes);
+    keep_own_workload_options(configs, axes, simulation_option_groups());
+    ASSERT_EQ(configs.size(), 2u);
+    try {
+        read_configuration(configs[0]);
+        ADD_FAILURE() << "the stencil's configuration was read";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("'depth' shapes the matmul workload, and the file's workload is stencil"),
+                  std::string::npos)
+            << e.what();
+    }
+    // The command line's matmul overrides the file's workload: its depth applies.
+    EXPECT_EQ(read_configuration(configs[1]).workload->depth, 64u);
 }
 
 TEST(SweepExpand, UnknownRepeatedOrIncompleteOptionsAreInputErrors) {

@@ -1,7 +1,11 @@
 // cachesim diagram: the spatial-temporal diagram (or the array view at one step) of one
 // configuration, rendered headless into a PNG.
 #include <algorithm>
+#include <functional>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <utility>
 
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/drawable_trace.hpp"
@@ -53,14 +57,77 @@ po::options_description diagram_options() {
     return d;
 }
 
-// A picture too small for what it holds: a side left to its default grows to what is needed (true:
-// draw again); a side the user gave is refused, naming the size it needs.
-bool grow_to_fit(const po::variables_map& vm, const std::string& what, int& width, int& height, int width_needed,
-                 int height_needed) {
+constexpr int kMaxPixels = 16384;
+
+// Whether a layout fits its picture, and the size it names where it does not.
+struct Fit {
+    bool fits = false;
+    int width_needed = 0, height_needed = 0;
+};
+template <class Layout>
+Fit fit_of(const Layout& layout) {
+    return {layout.fits, layout.width_needed, layout.height_needed};
+}
+using FitAt = std::function<Fit(int width, int height)>;
+
+// The lowest of [low, high] at which `fits` holds, given that it holds at high. Bisection keeps a
+// value that fits and one below it that does not, so the answer fits and one pixel less does not
+// even where fitting is not monotone.
+int lowest_fitting(int low, int high, const std::function<bool(int)>& fits) {
+    if (fits(low)) return low;
+    while (high - low > 1) {
+        const int mid = low + (high - low) / 2;
+        (fits(mid) ? high : low) = mid;
+    }
+    return high;
+}
+
+// The smallest picture from width x height up in which the layout fits, if one up to kMaxPixels
+// does. The size a layout names works but need not be the smallest (a shorter plot that
+// aggregates rows adds the miss-rate strip and its notes, a taller one may not), so it is only
+// where the search starts: up to a size that fits, then down, a side at a time, until neither
+// gives a pixel back.
+std::optional<std::pair<int, int>> smallest_fit(const FitAt& layout_at, int width, int height, const Fit& at_given) {
+    std::map<std::pair<int, int>, Fit> known{{{width, height}, at_given}};
+    const auto fit = [&](int w, int h) {
+        const auto [at, added] = known.try_emplace({w, h});
+        if (added) at->second = layout_at(w, h);
+        return at->second;
+    };
+    const auto fits = [&](int w, int h) { return fit(w, h).fits; };
+    int w = std::min(std::max(width, at_given.width_needed), kMaxPixels);
+    int h = std::min(std::max(height, at_given.height_needed), kMaxPixels);
+    for (int tries = 0; !fits(w, h); ++tries) {
+        const Fit f = fit(w, h);
+        const int w2 = std::min(std::max(w, f.width_needed), kMaxPixels);
+        const int h2 = std::min(std::max(h, f.height_needed), kMaxPixels);
+        if ((w2 == w && h2 == h) || tries == 8) return std::nullopt;
+        w = w2;
+        h = h2;
+    }
+    for (int round = 0; round < 16; ++round) {
+        const int w2 = lowest_fitting(width, w, [&](int x) { return fits(x, h); });
+        const int h2 = lowest_fitting(height, h, [&](int y) { return fits(w2, y); });
+        const bool settled = w2 == w && h2 == h;
+        w = w2;
+        h = h2;
+        if (settled) break;
+    }
+    return std::pair{w, h};
+}
+
+// A picture too small for what it holds: a side left to its default grows to the smallest size
+// that fits (true: draw again); a side the user gave is refused, naming the smallest size that fits.
+bool grow_to_fit(const po::variables_map& vm, const std::string& what, int& width, int& height,
+                 const FitAt& layout_at, const Fit& at_given) {
+    if (at_given.width_needed <= width && at_given.height_needed <= height) return false;  // nothing to grow
+    const std::optional<std::pair<int, int>> smallest = smallest_fit(layout_at, width, height, at_given);
+    const int width_needed = smallest ? smallest->first : at_given.width_needed;
+    const int height_needed = smallest ? smallest->second : at_given.height_needed;
     const bool width_short = width_needed > width, height_short = height_needed > height;
     const bool width_given = vm["width"].as<int>() != 0, height_given = vm["height"].as<int>() != 0;
-    if ((!width_short || !width_given) && (!height_short || !height_given) && width_needed <= 16384 &&
-        height_needed <= 16384) {
+    if ((!width_short || !width_given) && (!height_short || !height_given) && width_needed <= kMaxPixels &&
+        height_needed <= kMaxPixels) {
         width = std::max(width, width_needed);
         height = std::max(height, height_needed);
         return true;
@@ -75,8 +142,9 @@ bool grow_to_fit(const po::variables_map& vm, const std::string& what, int& widt
 int pixels(const po::variables_map& vm, const char* name, int fallback) {
     const int v = vm[name].as<int>();
     if (v == 0) return fallback;
-    if (v < 200 || v > 16384)
-        throw InputError(std::string("--") + name + ": " + std::to_string(v) + " pixels is outside 200..16384");
+    if (v < 200 || v > kMaxPixels)
+        throw InputError(std::string("--") + name + ": " + std::to_string(v) + " pixels is outside 200.." +
+                         std::to_string(kMaxPixels));
     return v;
 }
 
@@ -222,12 +290,17 @@ int run_diagram(int argc, char** argv) {
             style.memory_chart = viz::gpu_memory_chart(gpu_run, sim.gpu);
             // Unless asked for a width, as wide as the chart needs beside the legend's notes.
             if ((*vm)["width"].as<int>() == 0)
-                style.width = std::clamp(viz::time_diagram_width_for_chart(run.diagram, style), style.width, 16384);
+                style.width = std::clamp(viz::time_diagram_width_for_chart(run.diagram, style), style.width, kMaxPixels);
         }
         viz::RenderedTimeDiagram rendered = viz::render_time_diagram(run.diagram, style);
-        if (!rendered.layout.fits &&
-            grow_to_fit(*vm, "--view time: the plot, its axes and the legend", style.width, style.height,
-                        rendered.layout.width_needed, rendered.layout.height_needed))
+        const auto time_layout_at = [&](int width, int height) {
+            viz::TimeDiagramStyle at = style;
+            at.width = width;
+            at.height = height;
+            return fit_of(viz::render_time_diagram(run.diagram, at).layout);
+        };
+        if (!rendered.layout.fits && grow_to_fit(*vm, "--view time: the plot, its axes and the legend", style.width,
+                                                 style.height, time_layout_at, fit_of(rendered.layout)))
             rendered = viz::render_time_diagram(run.diagram, style);
         encoded = viz::encode_png(rendered.image);
     } else {
@@ -251,9 +324,15 @@ int run_diagram(int argc, char** argv) {
         const viz::ArrayView av = viz::make_array_view(run.diagram.layout(), *run.snapshot, w,
                                                        viz::step_unit(gpu, trace.has_value(), sim.gpu.timeline != nullptr));
         const viz::ArrayViewLayout fit = viz::layout_array_view(av, style);
+        const auto array_layout_at = [&](int width, int height) {
+            viz::ArrayViewStyle at = style;
+            at.width = width;
+            at.height = height;
+            return fit_of(viz::layout_array_view(av, at));
+        };
         if (!fit.fits)
             grow_to_fit(*vm, "--view array: the arrays, their titles and the legend", style.width, style.height,
-                        fit.width_needed, fit.height_needed);
+                        array_layout_at, fit_of(fit));
         encoded = viz::encode_png(viz::render_array_view(av, style).image);
     }
     write_file_atomically(out, encoded);

@@ -231,6 +231,37 @@ std::string read_config_file(const std::string& path) {
     return std::string(without_byte_order_mark(text));
 }
 
+// A --config file is a setup to reuse: where the command line chooses the workload (--workload,
+// or its --preset's bundle where the file names none), the file's shape options of the other
+// workload go unused, as a preset's do, rather than refused. A file that names one workload and
+// shapes the other contradicts itself: refused, unless the command line runs the other.
+void settle_shapes_of_another_workload(po::parsed_options& from_file, const po::variables_map& command_line,
+                                       const std::string& where) {
+    std::optional<std::string> file_workload;  // a workload the file names, where it names a valid one
+    for (const po::option& o : from_file.options)
+        if (o.string_key == "workload" && !o.value.empty()) file_workload = o.value.front();
+    if (file_workload && *file_workload != workload_name(WorkloadKind::stencil) &&
+        *file_workload != workload_name(WorkloadKind::matmul))
+        file_workload.reset();
+    std::optional<std::string> chosen;
+    if (given(command_line, "workload")) {
+        chosen = command_line["workload"].as<std::string>();
+    } else if (!file_workload && command_line.count("preset")) {
+        if (const Preset* bundle = find_preset(command_line["preset"].as<std::string>()))
+            for (const auto& [key, value] : bundle->options)
+                if (key == "workload") chosen = value;
+    }
+    std::erase_if(from_file.options, [&](const po::option& o) {
+        const std::optional<WorkloadKind> shaped = workload_shaped_by(o.string_key);
+        if (!shaped) return false;
+        const std::string_view shapes = workload_name(*shaped);
+        if (file_workload && *file_workload != shapes && chosen != shapes)
+            throw InputError(where + "'" + o.string_key + "' shapes the " + std::string(shapes) +
+                             " workload, and the file's workload is " + *file_workload);
+        return chosen && *chosen != shapes;
+    });
+}
+
 }  // namespace
 
 std::optional<po::variables_map> parse_command_line(int argc, char** argv,
@@ -260,6 +291,7 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                 }
                 return false;
             });
+            settle_shapes_of_another_workload(from_file, vm, where);
             for (const po::option& o : from_file.options)
                 if (o.string_key == "config")
                     throw InputError(where + "'config = ...' cannot appear in a config file (configs do not nest)");

@@ -58,14 +58,17 @@ po::options_description gpu_options();     // --block, --sms, ... (--model gpu):
 po::options_description timing_options();  // --warp-times, --warp-times-launch (--model gpu)
 
 // Parses argv, then the --config file, then the --preset's option bundle; earlier sources win.
-// A GPU preset is no bundle: read_simulation_options starts from its configuration.
+// A GPU preset is no bundle: read_simulation_options starts from its configuration. The file's
+// shape options of a workload other than the one the command line chooses are left out; a file
+// that names a workload and shapes the other is an InputError unless the command line runs the other.
 // Returns nullopt (after printing help) when --help was given.
 std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,
                                                     const std::string& usage);
 
 // The options given that shape the built-in workload the command line does not run (--depth with
-// the stencil, --stencil with the matmul; a preset's own bundle exempt). read_simulation_options
+// the stencil, --stencil with the matmul; a preset's own bundle exempt, and a --config file's where
+// the command line chooses the workload, as parse_command_line leaves those out). read_simulation_options
 // refuses them; a sweep crossing both workloads gives each row only its own.
 std::vector<std::string> options_of_another_workload(const po::variables_map& vm);
 // The built-in workload that `option` shapes (stencil: stencil, depth: matmul), if any.
