@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include <unistd.h>
+
 #include "apps/common/atomic_file.hpp"
 #include "traces/atomic_output.hpp"
 #include "apps/cachesim/compare_plot.hpp"
@@ -93,6 +95,14 @@ std::string describe(const MeasuredRun& r) {
     return s;
 }
 
+// The options that describe an Nsight Compute CSV's launches.
+constexpr const char* kNcuLaunchOptions[] = {"workload", "size", "stencil", "depth", "elem-bytes", "schedule"};
+
+// The simulated over the measured count, n/a where nothing was measured.
+std::string ratio_text(double simulated, double measured) {
+    return measured > 0 ? fixed_text(simulated / measured, 3) : "n/a";
+}
+
 void print_table(std::ostream& out, const std::vector<ComparedRun>& runs) {
     // The name columns are as wide as their longest entry (recorded kernels have long names).
     int workload_width = 24, schedule_width = 13;
@@ -100,22 +110,39 @@ void print_table(std::ostream& out, const std::vector<ComparedRun>& runs) {
         workload_width = std::max(workload_width, static_cast<int>(describe(r.measured).size()) + 1);
         schedule_width = std::max(schedule_width, static_cast<int>(measured_schedule_name(r.measured).size()) + 1);
     }
+    // A number column: a space, then right-aligned, so that a value wider than its column still
+    // stands apart from the one before it.
+    const auto column = [&out](const std::string& text, int width) { out << ' ' << std::setw(width - 1) << text; };
     out << std::left << std::setw(workload_width) << "workload" << std::setw(schedule_width) << "schedule" << std::right << std::setw(6)
-        << "block" << " | " << std::setw(8) << "L1 meas" << std::setw(8) << "L1 sim" << std::setw(8) << "error"
-        << " | " << std::setw(8) << "L2 meas" << std::setw(8) << "L2 sim" << std::setw(8) << "error" << " | "
-        << std::setw(13) << "L1 sectors" << std::setw(8) << "sim/hw" << " | " << std::setw(10) << "DRAM MB"
-        << std::setw(8) << "sim/hw" << "\n";
+        << "block" << " |";
+    for (const char* name : {"L1 meas", "L1 sim", "error"}) column(name, 8);
+    out << " |";
+    for (const char* name : {"L2 meas", "L2 sim", "error"}) column(name, 8);
+    out << " |";
+    column("L1 sectors", 14);
+    column("sim/hw", 9);
+    out << " |";
+    column("DRAM MB", 11);
+    column("sim/hw", 9);
+    out << "\n";
     for (const ComparedRun& r : runs) {
         const MeasuredMetrics& m = r.measured.metrics;
         out << std::left << std::setw(workload_width) << describe(r.measured) << std::setw(schedule_width)
-            << measured_schedule_name(r.measured) << std::right << std::setw(6) << r.measured.block << " | "
-            << std::setw(8) << fixed_text(m.l1_hit_rate_pct, 2) << std::setw(8) << fixed_text(r.simulated.l1_hit_rate_pct(), 2)
-            << std::setw(8) << fixed_text(r.l1_error_pp(), 2) << " | " << std::setw(8) << fixed_text(m.l2_hit_rate_pct(), 2)
-            << std::setw(8) << fixed_text(r.simulated_l2_hit_rate_pct(), 2) << std::setw(8) << fixed_text(r.l2_error_pp(), 2)
-            << " | " << std::setw(13) << static_cast<std::uint64_t>(m.l1_sectors) << std::setw(8)
-            << fixed_text(m.l1_sectors > 0 ? r.simulated.l1_sectors_ld / m.l1_sectors : 0, 3) << " | " << std::setw(10)
-            << fixed_text(m.dram_bytes_read / 1e6, 1) << std::setw(8)
-            << fixed_text(m.dram_bytes_read > 0 ? r.simulated.dram_bytes_read / m.dram_bytes_read : 0, 3) << "\n";
+            << measured_schedule_name(r.measured) << std::right << std::setw(6) << r.measured.block << " |";
+        column(fixed_text(m.l1_hit_rate_pct, 2), 8);
+        column(fixed_text(r.simulated.l1_hit_rate_pct(), 2), 8);
+        column(fixed_text(r.l1_error_pp(), 2), 8);
+        out << " |";
+        column(fixed_text(m.l2_hit_rate_pct(), 2), 8);
+        column(fixed_text(r.simulated_l2_hit_rate_pct(), 2), 8);
+        column(fixed_text(r.l2_error_pp(), 2), 8);
+        out << " |";
+        column(std::to_string(static_cast<std::uint64_t>(m.l1_sectors)), 14);
+        column(ratio_text(r.simulated.l1_sectors_ld, m.l1_sectors), 9);
+        out << " |";
+        column(fixed_text(m.dram_bytes_read / 1e6, 1), 11);
+        column(ratio_text(r.simulated.dram_bytes_read, m.dram_bytes_read), 9);
+        out << "\n";
     }
 }
 
@@ -472,6 +499,33 @@ GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::stri
 }
 
 
+// Rows whose simulated L1 sectors are off the measured by more than a factor of two: the model
+// counts a described launch's sectors exactly (docs/fidelity.md), so such a row simulated another
+// launch than the one measured.
+std::string sector_mismatch_note(const std::vector<ComparedRun>& runs) {
+    std::size_t off = 0;
+    double low = 0, high = 0;
+    std::string first;
+    for (const ComparedRun& r : runs) {
+        const double measured = r.measured.metrics.l1_sectors;
+        if (measured <= 0) continue;
+        const double ratio = static_cast<double>(r.simulated.l1_sectors_ld) / measured;
+        if (ratio <= 2 && ratio >= 0.5) continue;
+        if (off++ == 0) {
+            low = high = ratio;
+            first = r.measured.source + " line " + std::to_string(r.measured.line);
+        }
+        low = std::min(low, ratio);
+        high = std::max(high, ratio);
+    }
+    if (off == 0) return {};
+    return counted(off, "row") + " (the first " + first + ") simulated " + fixed_text(low, 3) +
+           (high > low ? " to " + fixed_text(high, 3) : std::string()) +
+           " times the L1 sectors measured: the launch simulated is not the one measured (an Nsight Compute "
+           "CSV's launches take --workload, --size, --stencil, --depth and --elem-bytes; rows of other kernels: "
+           "profile one with ncu -k, or keep its rows with --rows)";
+}
+
 // How the joined CSV and the plot name the model: the preset, then its overrides in the order
 // given (commas, as in carveouts=0,8,16, become semicolons: the name is one CSV field).
 std::string model_name(const std::string& preset, const std::vector<std::string>& overrides) {
@@ -518,7 +572,8 @@ int run_compare(int argc, char** argv) {
         ("threads", po::value<unsigned>()->default_value(0),
          "threads of each configuration's GPU-model run (0: the cores --jobs leaves; by default jobs x threads "
          "<= cores); results do not depend on it")
-        ("no-progress", po::bool_switch(), "no progress line on stderr")
+        ("quiet,q", po::bool_switch(), "no progress line (without it, one shows on stderr where stderr is a terminal)")
+        ("no-progress", po::bool_switch(), "the same as --quiet")
         ("workload", po::value<std::string>()->default_value("stencil"), "ncu input: the workload that was run")
         ("size", po::value<std::string>()->default_value("4096x4096"), "ncu input: IwxIh")
         ("stencil", po::value<std::string>()->default_value("9x9"), "ncu input: SWxSH")
@@ -582,12 +637,21 @@ int run_compare(int argc, char** argv) {
         try {
             const bool ncu = looks_like_ncu_csv(text);
             if (!ncu)
-                for (const char* key : {"workload", "size", "stencil", "depth", "elem-bytes", "schedule"})
+                for (const char* key : kNcuLaunchOptions)
                     if (given(vm, key))
                         throw InputError(std::string("--") + key + " describes the launches of an Nsight Compute CSV (ncu --csv); " +
                                          path + " is a measured CSV whose rows give their own");
             if (ncu) {
                 reject_options_of_another_workload(vm);
+                // An ncu CSV does not say what its kernel computed: the options do, and the
+                // defaults are gpubench's default launch, which the user may not have profiled.
+                if (std::none_of(std::begin(kNcuLaunchOptions), std::end(kNcuLaunchOptions),
+                                 [&](const char* key) { return given(vm, key); }))
+                    std::cerr << "compare: note: " << path << " is an Nsight Compute CSV, which does not say what its "
+                              << "launches computed; they are simulated as gpubench's default launch, --workload "
+                              << vm["workload"].as<std::string>() << " --size " << vm["size"].as<std::string>()
+                              << " --stencil " << vm["stencil"].as<std::string>() << " --schedule "
+                              << vm["schedule"].as<std::string>() << " (give the options of the launches profiled)\n";
                 WorkloadSpec base;
                 base.kind = parse_workload_kind(vm["workload"].as<std::string>());
                 parse_dimensions(vm["size"].as<std::string>(), "--size", base.width, base.height);
@@ -629,6 +693,11 @@ int run_compare(int argc, char** argv) {
         measured = std::move(kept);
     }
     if (measured.empty()) throw InputError("no measured rows left after --rows/--where");
+    // The recorded kernels' traces the rows name are inputs too: an output there would destroy one.
+    std::vector<NamedPath> row_traces;
+    for (const MeasuredRun& r : measured)
+        if (r.recorded()) row_traces.push_back({r.trace, "the row at " + r.source + " line " + std::to_string(r.line)});
+    for (const NamedPath& output : outputs) check_output_not_an_input(output.path, output.option, row_traces);
     // Rows that started warm are simulated warm; under the rounds the L1 does not depend on where
     // a miss is served from, which the chip's does: said where the figures are.
     const auto warm_rows = std::count_if(measured.begin(), measured.end(),
@@ -681,8 +750,11 @@ int run_compare(int argc, char** argv) {
     if (!parallel.note.empty()) std::cerr << parallel.note << "\n";
     const unsigned jobs = std::min<unsigned>(parallel.jobs, static_cast<unsigned>(measured.size()));
     const std::vector<ComparedRun> runs =
-        simulate_all(measured, base, jobs, parallel.threads, !vm["no-progress"].as<bool>());
+        simulate_all(measured, base, jobs, parallel.threads,
+                     !vm["quiet"].as<bool>() && !vm["no-progress"].as<bool>() && isatty(STDERR_FILENO));
     const CompareSummary summary = summarize(runs);
+    const std::string mismatch = sector_mismatch_note(runs);
+    if (!mismatch.empty()) std::cerr << "compare: note: " << mismatch << "\n";
 
     std::ostringstream report;
     std::vector<std::string> groups;  // in the order the rows come

@@ -1,0 +1,114 @@
+// cachesim compare on what users bring: a trace a row names is never replaced by an output, an
+// Nsight Compute CSV simulated as a launch other than the one profiled is said so, and the table
+// keeps its columns apart whatever their widths.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "examples/example_spec.hpp"
+#include "examples/host_backend.hpp"
+#include "examples/record_main.hpp"
+#include "tests/cli_util.hpp"
+
+namespace cachesim {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One launch of a 64 x 64 stencil with a 3 x 3 box at block 256, as ncu --csv --page raw
+// --print-units base writes it (the counters are the model's for that launch: 4,992 sectors).
+const std::string kNcuCsv =
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+    "\"Grid Size\",\"Device\",\"CC\",\"dram__bytes_read.sum\",\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\","
+    "\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum\","
+    "\"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct\",\"lts__t_sectors_srcunit_tex_op_read.sum\","
+    "\"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum\",\"lts__t_sector_op_read_hit_rate.pct\"\n"
+    "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"byte\",\"request\",\"sector\",\"sector\",\"%\",\"sector\","
+    "\"sector\",\"%\"\n"
+    "\"0\",\"1234\",\"app\",\"host\",\"void stencil(float const*, float*)\",\"1\",\"7\",\"(256, 1, 1)\",\"(16, 1, 1)\","
+    "\"0\",\"9.0\",\"32768\",\"1152\",\"4992\",\"4240\",\"84.94\",\"1136\",\"176\",\"15.49\"\n";
+
+fs::path fresh_dir(const std::string& name) {
+    const fs::path dir = test::temp_dir() / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir / "examples");
+    return dir;
+}
+
+TEST(CompareUserInputs, AnOutputOverARowsTraceIsRefused) {
+    const fs::path dir = fresh_dir("compare-row-trace");
+    const examples::ExampleSpec spec = examples::parse_example_spec("transpose_tiled:64x64");
+    examples::HostBackend backend;
+    const fs::path trace = dir / "examples" / examples::example_trace_name(spec);
+    examples::record_example(spec, trace.string(), backend);
+    const std::string before = test::read_file(trace);
+    ASSERT_FALSE(before.empty());
+    std::ofstream(dir / "m.csv")
+        << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,example,trace,"
+           "shared_bytes,registers,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+           "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,"
+           "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,"
+           "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sector_op_read_hit_rate.pct,dram__bytes_read.sum\n"
+           "transpose_tiled,64,64,0,0,0,linear,256,4,NVIDIA H200,0.01,transpose_tiled:64x64,examples/"
+        << trace.filename().string() << ",4224,16,128,512,0,0,512,0,0,16384\n";
+    for (const std::string option : {"--out", "--plot"}) {
+        const auto r = test::run_cachesim("compare -q --measured '" + (dir / "m.csv").string() + "' " + option + " '" +
+                                          trace.string() + "'");
+        EXPECT_EQ(r.exit_code, 2) << option << ": " << r.err;
+        EXPECT_NE(r.err.find(option), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("the row at"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("line 2"), std::string::npos) << r.err;
+        EXPECT_EQ(test::read_file(trace), before) << option;
+    }
+}
+
+// 128 x 128 is four times the work items of the 64 x 64 launch profiled: about four times its
+// sectors, which no launch the model describes right is off by.
+TEST(CompareUserInputs, ALaunchOtherThanTheOneProfiledIsSaidSo) {
+    const fs::path dir = fresh_dir("compare-ncu-other");
+    std::ofstream(dir / "ncu.csv") << kNcuCsv;
+    const auto other = test::run_cachesim("compare -q --measured '" + (dir / "ncu.csv").string() +
+                                          "' --workload stencil --size 128x128 --stencil 3x3");
+    ASSERT_EQ(other.exit_code, 0) << other.err;
+    EXPECT_NE(other.err.find("1 row (the first"), std::string::npos) << other.err;
+    EXPECT_NE(other.err.find("times the L1 sectors measured"), std::string::npos) << other.err;
+    // The launch profiled: its sectors are the model's, and nothing is said.
+    const auto same = test::run_cachesim("compare -q --measured '" + (dir / "ncu.csv").string() +
+                                         "' --workload stencil --size 64x64 --stencil 3x3");
+    ASSERT_EQ(same.exit_code, 0) << same.err;
+    EXPECT_EQ(same.err.find("times the L1 sectors measured"), std::string::npos) << same.err;
+    EXPECT_EQ(same.err.find("default launch"), std::string::npos) << same.err;
+    EXPECT_NE(same.out.find("4992    1.000"), std::string::npos) << same.out;
+}
+
+// Without --workload and the rest, the launches are gpubench's default: the note says which.
+TEST(CompareUserInputs, AnNcuCsvWithoutItsLaunchIsSimulatedAsTheDefaultSaidSo) {
+    const fs::path dir = fresh_dir("compare-ncu-default");
+    std::ofstream(dir / "ncu.csv") << kNcuCsv;
+    const auto r = test::run_cachesim("compare -q --measured '" + (dir / "ncu.csv").string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("simulated as gpubench's default launch, --workload stencil --size 4096x4096 --stencil 9x9"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("times the L1 sectors measured"), std::string::npos) << r.err;
+    // The table keeps a ratio of five digits before its point apart from the count before it.
+    EXPECT_NE(r.out.find(" 4992 "), std::string::npos) << r.out;
+}
+
+TEST(CompareUserInputs, NothingMeasuredGivesNoRatio) {
+    const fs::path dir = fresh_dir("compare-ncu-zero");
+    std::string csv = kNcuCsv;
+    csv.replace(csv.find("\"32768\""), 7, "\"0\"");  // no DRAM bytes measured
+    std::ofstream(dir / "ncu.csv") << csv;
+    const auto r = test::run_cachesim("compare -q --measured '" + (dir / "ncu.csv").string() +
+                                      "' --workload stencil --size 64x64 --stencil 3x3");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::size_t row = r.out.find("stencil 64x64 3x3");
+    ASSERT_NE(row, std::string::npos) << r.out;
+    const std::string line = r.out.substr(row, r.out.find('\n', row) - row);
+    EXPECT_EQ(line.substr(line.size() - 3), "n/a") << line;
+}
+
+}  // namespace
+}  // namespace cachesim
