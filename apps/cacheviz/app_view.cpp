@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <string>
 #include <tuple>
 
 namespace cachesim::gui {
@@ -95,11 +96,20 @@ void App::playhead_controls() {
     if (ImGui::Button("<") && view_.playhead > 0) --view_.playhead;
     ImGui::SameLine();
     if (ImGui::Button(">") && view_.playhead + 1 < steps) ++view_.playhead;
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(110);
+    // In a narrow panel a control that would not fit whole beside the last starts a new line, so
+    // that the playhead's step is never cut at the panel's edge.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const auto same_line_if_room = [&](float width) {
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+    };
+    const float label_w = style.ItemInnerSpacing.x + ImGui::CalcTextSize("steps/s").x;
+    same_line_if_room(110 + label_w);
+    // On a line of its own, narrower where the panel is.
+    ImGui::SetNextItemWidth(std::clamp(ImGui::GetContentRegionAvail().x - label_w, 40.0f, 110.0f));
     ImGui::SliderFloat("steps/s", &view_.speed, 1.0f, 2000.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
-    ImGui::SameLine();
     std::uint64_t lo = 0, hi = steps ? steps - 1 : 0;
+    same_line_if_room(ImGui::CalcTextSize(("step " + std::to_string(hi)).c_str()).x + 2 * style.FramePadding.x + 16);
     ImGui::SetNextItemWidth(-1);
     ImGui::SliderScalar("##playhead", ImGuiDataType_U64, &view_.playhead, &lo, &hi, "step %llu");
 }
