@@ -35,11 +35,19 @@ bool parse_hex(std::string_view text, std::uint64_t& value) {
     return ec == std::errc() && ptr == text.data() + text.size();
 }
 
-// A line as an error message quotes it: at most 80 characters, control bytes as '?'.
+// A byte no text trace holds (a tab and the CR of a CRLF line end are text).
+bool is_binary_byte(char c) {
+    const auto b = static_cast<unsigned char>(c);
+    return (b < 0x20 && c != '\t' && c != '\r') || b >= 0x7f;
+}
+
+// A line as an error message quotes it: at most 80 characters, without a CRLF line's CR, bytes
+// that are not printable ASCII as '?' (a terminal would garble them).
 std::string quoted(std::string_view line) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     std::string q(line.substr(0, 80));
     for (char& c : q)
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t') c = '?';
+        if (is_binary_byte(c) || c == '\r') c = '?';
     if (line.size() > 80) q += "...";
     return "'" + q + "'";
 }
@@ -79,7 +87,9 @@ bool DinTraceSource::refill() {
 }
 
 void DinTraceSource::fail(std::string_view line, const std::string& why) const {
-    throw InputError(in_->name() + ":" + std::to_string(line_number_) + ": " + why + ": " + quoted(line));
+    const bool binary = std::any_of(line.begin(), line.end(), is_binary_byte);
+    throw InputError(in_->name() + ":" + std::to_string(line_number_) + ": " + why + ": " + quoted(line) +
+                     (binary ? " (binary data, not din text: a u64 trace needs --trace-format u64)" : ""));
 }
 
 bool DinTraceSource::next(AccessBatch& batch, std::size_t max_accesses) {

@@ -137,7 +137,7 @@ std::string_view workload_name(WorkloadKind kind) {
 void parse_dimensions(std::string_view text, std::string_view what, std::uint32_t& w,
                       std::uint32_t& h) {
     const auto x = text.find('x');
-    if (x == std::string_view::npos)
+    if (x == std::string_view::npos || text.find('x', x + 1) != std::string_view::npos)
         throw InputError(std::string(what) + ": '" + std::string(text) + "' is not of the form WxH");
     w = parse_positive32(text.substr(0, x), what);
     h = parse_positive32(text.substr(x + 1), what);

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -50,31 +51,70 @@ std::pair<std::size_t, std::size_t> parse_rows(const std::string& text) {
 }
 
 // "--where schedule=linear" keeps rows whose named field has that value.
+// The value of --where's `key` in a row.
+std::string where_field(const MeasuredRun& run, const std::string& key) {
+    const WorkloadSpec& w = run.workload;
+    if (key == "kernel") return measured_kernel_name(run);
+    if (key == "schedule") return measured_schedule_name(run);
+    if (key == "block") return std::to_string(run.block);
+    if (key == "width") return std::to_string(w.width);
+    if (key == "height") return std::to_string(w.height);
+    // What the file says of a field the workload does not have (gpubench writes 0), not the
+    // model's default for it.
+    if (key == "stencil")
+        return w.kind == WorkloadKind::stencil ? std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h) : "0x0";
+    if (key == "depth") return run.recorded() || w.kind == WorkloadKind::matmul ? std::to_string(w.depth) : "0";
+    if (key == "variant") return run.variant.empty() ? "index64" : run.variant;
+    if (key == "smem_per_block") return std::to_string(run.shared_bytes.value_or(0));
+    throw InputError("--where: unknown field '" + key +
+                     "' (kernel, schedule, block, width, height, stencil, depth, variant, smem_per_block)");
+}
+
 bool matches(const MeasuredRun& run, const std::vector<std::string>& filters) {
     for (const std::string& f : filters) {
         const auto eq = f.find('=');
         if (eq == std::string::npos) throw InputError("--where: expected field=value, not '" + f + "'");
         const std::string key = f.substr(0, eq), value = f.substr(eq + 1);
-        const WorkloadSpec& w = run.workload;
-        std::string actual;
-        if (key == "kernel") actual = measured_kernel_name(run);
-        else if (key == "schedule") actual = measured_schedule_name(run);
-        else if (key == "block") actual = std::to_string(run.block);
-        else if (key == "width") actual = std::to_string(w.width);
-        else if (key == "height") actual = std::to_string(w.height);
-        // What the file says of a field the workload does not have (gpubench writes 0), not the
-        // model's default for it.
-        else if (key == "stencil")
-            actual = w.kind == WorkloadKind::stencil ? std::to_string(w.stencil_w) + "x" + std::to_string(w.stencil_h) : "0x0";
-        else if (key == "depth")
-            actual = run.recorded() || w.kind == WorkloadKind::matmul ? std::to_string(w.depth) : "0";
-        else if (key == "variant") actual = run.variant.empty() ? "index64" : run.variant;
-        else if (key == "smem_per_block") actual = std::to_string(run.shared_bytes.value_or(0));
-        else throw InputError("--where: unknown field '" + key +
-                              "' (kernel, schedule, block, width, height, stencil, depth, variant, smem_per_block)");
+        const std::string actual = where_field(run, key);
+        // A value no row could have is a typo, not a filter that leaves nothing.
+        const bool whole = key == "block" || key == "width" || key == "height" || key == "depth" || key == "smem_per_block";
+        if (whole && (value.empty() || value.find_first_not_of("0123456789") != std::string::npos))
+            throw InputError("--where " + f + ": " + key + " is a whole number");
+        if (key == "stencil" && value != "0x0") {
+            std::uint32_t sw = 0, sh = 0;
+            parse_dimensions(value, "--where " + f, sw, sh);
+        }
         if (actual != value) return false;
     }
     return true;
+}
+
+// Numbers in numeric order (128 before 1024), other values as text.
+struct FieldOrder {
+    bool operator()(const std::string& a, const std::string& b) const {
+        const auto number = [](const std::string& v) { return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos; };
+        if (number(a) && number(b) && a.size() != b.size()) return a.size() < b.size();
+        return a < b;
+    }
+};
+using FieldValues = std::vector<std::pair<std::string, std::set<std::string, FieldOrder>>>;
+
+// What the rows held of each --where field before filtering, for the message when none is left.
+std::string where_values_note(const FieldValues& fields) {
+    std::string note;
+    for (const auto& [key, values] : fields) {
+        std::string list;
+        std::size_t shown = 0;
+        for (const std::string& v : values) {
+            if (shown++ == 8) {
+                list += ", ...";
+                break;
+            }
+            list += (list.empty() ? "" : ", ") + v;
+        }
+        note += (note.empty() ? " (" : "; ") + key + " in the rows: " + list;
+    }
+    return note.empty() ? note : note + ")";
 }
 
 std::string describe(const MeasuredRun& r) {
@@ -290,9 +330,14 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
         GpuConfig config = base;
         config.block = m.block;
         // (a recorded launch: its accesses over the warp width, from the trace's header)
-        const double requests = m.recorded() ? static_cast<double>(cst::TraceFileSource(m.trace).header().accesses) /
-                                                   config.warp_size
-                                             : static_cast<double>(gpu_warp_requests(m.workload, config));
+        double requests = 0;
+        try {
+            requests = m.recorded() ? static_cast<double>(cst::TraceFileSource(m.trace).header().accesses) / config.warp_size
+                                    : static_cast<double>(gpu_warp_requests(m.workload, config));
+        } catch (const InputError& e) {
+            // which row names the trace, in the user's file
+            throw InputError(m.source + ":" + std::to_string(m.line) + ": the row's trace: " + e.what());
+        }
         work.push_back(l2_start_of(m) == L2Start::warm ? 2 * requests : requests);  // a warm start runs it twice
     }
     WorkProgress done(std::move(work));
@@ -600,6 +645,7 @@ int run_compare(int argc, char** argv) {
     std::vector<NamedPath> outputs;
     for (const char* key : {"out", "plot"})
         if (vm.count(key) && vm[key].as<std::string>() != "none") outputs.push_back({vm[key].as<std::string>(), std::string("--") + key});
+    if (vm.count("plot") && vm["plot"].as<std::string>() != "none") check_png_name(vm["plot"].as<std::string>(), "--plot");
     check_outputs(outputs, input_files(vm));
     if (!vm.count("measured")) throw InputError("--measured FILE is required");
     const std::vector<std::string> paths = vm["measured"].as<std::vector<std::string>>();
@@ -685,14 +731,22 @@ int run_compare(int argc, char** argv) {
         measured = std::vector<MeasuredRun>(measured.begin() + static_cast<std::ptrdiff_t>(first - 1),
                                             measured.begin() + static_cast<std::ptrdiff_t>(std::min(last, measured.size())));
     }
+    FieldValues before_where;  // each filter's field: the values the rows had
     if (vm.count("where")) {
         const auto filters = vm["where"].as<std::vector<std::string>>();
+        for (const std::string& f : filters) {
+            if (f.find('=') == std::string::npos) continue;  // matches() says what is wrong
+            std::set<std::string, FieldOrder> values;
+            const std::string key = f.substr(0, f.find('='));
+            for (const MeasuredRun& r : measured) values.insert(where_field(r, key));
+            before_where.push_back({key, std::move(values)});
+        }
         std::vector<MeasuredRun> kept;
         for (MeasuredRun& r : measured)
             if (matches(r, filters)) kept.push_back(std::move(r));
         measured = std::move(kept);
     }
-    if (measured.empty()) throw InputError("no measured rows left after --rows/--where");
+    if (measured.empty()) throw InputError("no measured rows left after --rows/--where" + where_values_note(before_where));
     // The recorded kernels' traces the rows name are inputs too: an output there would destroy one.
     std::vector<NamedPath> row_traces;
     for (const MeasuredRun& r : measured)

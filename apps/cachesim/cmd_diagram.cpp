@@ -167,6 +167,7 @@ int run_diagram(int argc, char** argv) {
     if (!vm) return 0;
     if (!vm->count("out")) throw InputError("diagram: --out FILE.png is required");
     const std::string out = (*vm)["out"].as<std::string>();
+    check_png_name(out, "--out");
     check_outputs({{out, "--out"}}, input_files(*vm));  // before the simulation, not after it
     const std::string view = (*vm)["view"].as<std::string>();
     if (view != "time" && view != "array")

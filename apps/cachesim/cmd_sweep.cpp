@@ -130,6 +130,7 @@ int run_sweep(int argc, char** argv) {
     s.fresh = vm["fresh"].as<bool>();
     if (vm.count("output") && s.output.empty()) throw InputError("--output: empty file name");
     if (vm.count("plot") && s.plot.empty()) throw InputError("--plot: empty file name");
+    if (vm.count("plot")) check_png_name(s.plot, "--plot");
 
     const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);
     std::vector<SweepConfiguration> configs = expand_configurations(axes);

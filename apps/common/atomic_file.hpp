@@ -15,4 +15,8 @@ void write_file_atomically(const std::string& path, std::string_view content);
 // a "wrote FILE" line then goes to stderr, so as not to follow the output itself.
 bool writes_to_stdout(const std::string& path);
 
+// Throws InputError when the PNG that `option` writes is named as another image format
+// (plot.jpg, view.svg...): a viewer would misread it, and the user asked for that format.
+void check_png_name(const std::string& path, const std::string& option);
+
 }  // namespace cachesim::cli
