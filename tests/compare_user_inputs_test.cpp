@@ -96,6 +96,22 @@ TEST(CompareUserInputs, AnNcuCsvWithoutItsLaunchIsSimulatedAsTheDefaultSaidSo) {
     EXPECT_NE(r.out.find(" 4992 "), std::string::npos) << r.out;
 }
 
+// Every launch of an ncu page is simulated as the one workload the options give: a page of two
+// kernels is refused, one kernel's launches kept with --rows run.
+TEST(CompareUserInputs, LaunchesOfTwoKernelsAreRefused) {
+    const fs::path dir = fresh_dir("compare-ncu-kernels");
+    std::ofstream(dir / "ncu.csv")
+        << kNcuCsv
+        << "\"1\",\"1234\",\"app\",\"host\",\"void fill(float*)\",\"1\",\"7\",\"(1024, 1, 1)\",\"(4, 1, 1)\",\"0\","
+           "\"9.0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\"\n";
+    const std::string args = "compare -q --measured '" + (dir / "ncu.csv").string() + "' --workload stencil --size 64x64 --stencil 3x3";
+    const auto both = test::run_cachesim(args);
+    EXPECT_EQ(both.exit_code, 2) << both.out;
+    EXPECT_NE(both.err.find("2 kernels ('void stencil(float const*, float*)', 'void fill(float*)')"), std::string::npos) << both.err;
+    const auto one = test::run_cachesim(args + " --rows 1-1");
+    EXPECT_EQ(one.exit_code, 0) << one.err;
+}
+
 TEST(CompareUserInputs, NothingMeasuredGivesNoRatio) {
     const fs::path dir = fresh_dir("compare-ncu-zero");
     std::string csv = kNcuCsv;

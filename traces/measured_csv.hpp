@@ -74,7 +74,7 @@ struct MeasuredRun {
     // trace of the same launch, its path resolved against the CSV's folder, which the GPU model
     // replays instead of a built-in workload; the kernel, block order (`schedule`) and example
     // spec as the row names them; the compiled kernel's shared memory per block and registers per
-    // thread when the row has them.
+    // thread when the row has them. An Nsight Compute launch's `kernel` is its Kernel Name.
     std::string trace, kernel, order, example;
     // Shared memory per block: a recorded row's shared_bytes, or a built-in row's smem_per_block
     // (gpubench --smem-per-block); the L1 is what the carve-out for it leaves.
@@ -90,7 +90,10 @@ std::string measured_kernel_name(const MeasuredRun& run);
 std::string measured_schedule_name(const MeasuredRun& run);
 
 // A row whose counters contradict each other: more hits than lookups beyond what separate
-// profiling passes explain (110%). `reason` names the counters and their values.
+// profiling passes explain (110%), or an L1 (or L2) hit-rate column more than rounding away from
+// the rate its own hit and lookup counts give (10 points where the two may come from different
+// launches: a rate with a run-to-run range, or the L2's all-source counts). The message names the
+// counters and their values.
 class InconsistentCountersError : public InputError {
 public:
     using InputError::InputError;
@@ -108,15 +111,17 @@ struct InvalidMeasuredRow {
 // smem_per_block, the loop's counters (smsp__inst_executed.sum with one or more
 // sm__pipe_<name>_cycles_active.sum; a row may leave them empty), and for recorded kernels trace,
 // example, shared_bytes, registers (a row with a trace may name any kernel).
-// Throws InputError naming the line and column of anything missing, unknown or non-numeric. A row with inconsistent counters
+// Numbers may have thousands separators (1,234,567) but no decimal comma; request, sector and byte
+// counts must be whole. Throws InputError naming the line and column of anything missing, unknown,
+// non-numeric or a fractional count. A row with inconsistent counters
 // throws InconsistentCountersError, or, when `invalid` is given, is left out and listed there.
 std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source,
                                             std::vector<InvalidMeasuredRow>* invalid = nullptr);
 
 // ncu's raw page. Each launch row (rows with an ID) takes the workload `base` with the next of
 // `schedules` (one per launch, or one for all); the block size comes from ncu's "Block Size"
-// column. Units other than plain bytes, sectors, requests and % are rejected: collect with
-// `--print-units base`.
+// column, the GPU from "device__attribute_display_name" (or a "Device Name" column). Units other
+// than plain bytes, sectors, requests and % are rejected: collect with `--print-units base`.
 std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::string& source,
                                            const WorkloadSpec& base,
                                            const std::vector<Schedule>& schedules,

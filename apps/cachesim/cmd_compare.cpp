@@ -335,8 +335,12 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
             requests = m.recorded() ? static_cast<double>(cst::TraceFileSource(m.trace).header().accesses) / config.warp_size
                                     : static_cast<double>(gpu_warp_requests(m.workload, config));
         } catch (const InputError& e) {
-            // which row names the trace, in the user's file
-            throw InputError(m.source + ":" + std::to_string(m.line) + ": the row's trace: " + e.what());
+            // which row names the trace, in the user's file; an Accel-Sim trace is converted first
+            const bool traceg = m.trace.find(".traceg") != std::string::npos;
+            throw InputError(m.source + ":" + std::to_string(m.line) + ": the row's trace: " + e.what() +
+                             (traceg ? " (a row replays a cst trace: convert an Accel-Sim kernel trace with "
+                                       "cachesim trace --trace FILE.traceg --out FILE.cst)"
+                                     : ""));
         }
         work.push_back(l2_start_of(m) == L2Start::warm ? 2 * requests : requests);  // a warm start runs it twice
     }
@@ -469,8 +473,8 @@ std::string loop_counters_note(const std::vector<MeasuredRun>& rows, const GpuCo
            (limit ? "loop-issue-cost" : "loop-limit") + " being given";
 }
 
-// The GPUs the rows were measured on (their `gpu` cells, each once, in the order they come; rows
-// that name none, as Nsight Compute's raw pages, left out).
+// The GPUs the rows were measured on (their `gpu` cells, or an Nsight Compute page's device name,
+// each once, in the order they come; rows that name none left out).
 std::vector<std::string> gpus_of(const std::vector<MeasuredRun>& rows) {
     std::vector<std::string> gpus;
     for (const MeasuredRun& r : rows)
@@ -591,7 +595,8 @@ int run_compare(int argc, char** argv) {
          "Its rows' set (training, heldout, ...) is the file's set column, else SET, else the file name up "
          "to its first '_'; with more than one set the report gives each its own table and summary")
         ("skip-invalid-rows", po::bool_switch(),
-         "leave out rows whose counters contradict each other (hits more than 110% of lookups) and list "
+         "leave out rows whose counters contradict each other (hits more than 110% of lookups, a hit rate "
+         "its own hit and lookup counts do not give) and list "
          "them, instead of refusing the file")
         ("ignore-loop-counters", po::bool_switch(),
          "simulate rows that carry their loop's counters (smsp__inst_executed, sm__pipe_*) as rows without "
@@ -747,6 +752,19 @@ int run_compare(int argc, char** argv) {
         measured = std::move(kept);
     }
     if (measured.empty()) throw InputError("no measured rows left after --rows/--where" + where_values_note(before_where));
+    // An Nsight Compute page's launches are all simulated as the one workload the options give:
+    // launches of several kernels cannot all be it.
+    std::vector<std::string> ncu_kernels;
+    for (const MeasuredRun& r : measured)
+        if (!r.recorded() && !r.kernel.empty() && std::find(ncu_kernels.begin(), ncu_kernels.end(), r.kernel) == ncu_kernels.end())
+            ncu_kernels.push_back(r.kernel);
+    if (ncu_kernels.size() > 1) {
+        std::string names;
+        for (const std::string& k : ncu_kernels) names += (names.empty() ? "'" : ", '") + k + "'";
+        throw InputError("the Nsight Compute launches are of " + counted(ncu_kernels.size(), "kernel") + " (" + names +
+                         "), and every launch is simulated as the one workload --workload and the rest give: keep one "
+                         "kernel's launches (ncu -k NAME, or --rows)");
+    }
     // The recorded kernels' traces the rows name are inputs too: an output there would destroy one.
     std::vector<NamedPath> row_traces;
     for (const MeasuredRun& r : measured)
