@@ -1,8 +1,8 @@
 // cacheviz's command line: errors name cacheviz and its own options, empty file names and
 // --start-* options without --start-gpu are refused (exit 2), and every output is checked before
-// the run so that a failed one leaves no file behind. The option checks come before any window,
-// so most run without a display; the output check runs under a virtual X server, where cacheviz
-// would otherwise get as far as writing its screenshot.
+// the run so that a failed one leaves no file behind and none replaces a file the run reads. The
+// option checks come before any window, so most run without a display; the output checks run
+// under a virtual X server, where cacheviz would otherwise get as far as writing its screenshot.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -99,11 +99,91 @@ TEST(CachevizOptions, OutputsCheckedBeforeTheRun) {
     EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), screenshot + " --save-png '" + (missing / "v.png").string() + "'", log), 2);
     EXPECT_TRUE(contains(vt::read_file(log), "--save-png " + (missing / "v.png").string() + ": cannot write")) << vt::read_file(log);
     EXPECT_FALSE(fs::exists(shot));
+    // A PNG named as another image format.
+    const fs::path jpg = dir / "n.jpg";
+    EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), "--preset thesis-stencil --window 1280x800 --frames 1 --screenshot '" +
+                                                         jpg.string() + "'", log), 2);
+    EXPECT_TRUE(contains(vt::read_file(log), "--screenshot " + jpg.string() + ": the image is a PNG, not jpg")) << vt::read_file(log);
+    EXPECT_FALSE(fs::exists(jpg));
     // Writable outputs are written.
     EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), screenshot + " --state '" + (dir / "s.txt").string() + "'", log), 0)
         << vt::read_file(log);
     EXPECT_TRUE(fs::exists(shot));
     EXPECT_TRUE(fs::exists(dir / "s.txt"));
+}
+
+// An output that is a file the run reads (by any spelling: ./, a symlink, a hard link) is refused
+// before the window opens, naming both options, and the input keeps its bytes: the first pane's
+// --trace and --config, the --compare pane's, --start-warp-times and --script, whichever output
+// option names it.
+TEST(CachevizOptions, OutputsNeverReplaceInputs) {
+    REQUIRE_GUI();
+    const char* cachesim = std::getenv("CACHESIM_BIN");
+    ASSERT_NE(cachesim, nullptr) << "CACHESIM_BIN is not set (ctest sets it)";
+    const fs::path dir = vt::test_dir("optinputs");
+    const fs::path trace = dir / "t.cst", other = dir / "other.cst", config = dir / "v.cfg", script = dir / "s.txt",
+                   warps = dir / "w.csv", shot = dir / "shot.png", log = dir / "log.txt";
+    ASSERT_EQ(std::system(("'" + std::string(cachesim) + "' trace -q -o '" + trace.string() + "'").c_str()), 0);
+    const std::string trace_bytes = vt::read_file(trace);
+    ASSERT_FALSE(trace_bytes.empty());
+    fs::copy_file(trace, other);
+    const std::string config_bytes = "l1-size = 64\n", script_bytes = "0 key Space\n",
+                      warps_bytes = "kernel,width,height,stencil_w,stencil_h,depth,schedule,block_size,launch,block,warp,sm,"
+                                    "slot,start_ns,end_ns\nmatmul,32,2,0,0,4,linear,32,0,0,0,0,0,0,90\n"
+                                    "matmul,32,2,0,0,4,linear,32,0,1,0,0,1,0,90\n";
+    std::ofstream(config, std::ios::binary) << config_bytes;
+    std::ofstream(script, std::ios::binary) << script_bytes;
+    std::ofstream(warps, std::ios::binary) << warps_bytes;
+    const fs::path config_link = dir / "v-link.cfg", trace_hard = dir / "t-hard.cst";
+    fs::create_symlink(config, config_link);
+    fs::create_hard_link(trace, trace_hard);
+    const std::string dotted_trace = (dir / "." / "t.cst").string();
+    const std::string rest = " --window 1280x800 --frames 1";
+    const std::string warp_launch = "--workload matmul --size 32x2 --depth 4 --start-gpu h200 --start-block 32";
+    struct Case {
+        std::string args, output, output_path, input, input_path;
+    };
+    const Case cases[] = {
+        {"--trace '" + trace.string() + "' --screenshot '" + trace.string() + "'", "--screenshot", trace.string(), "--trace",
+         trace.string()},
+        {"--trace '" + trace.string() + "' --screenshot '" + shot.string() + "' --state '" + dotted_trace + "'", "--state",
+         dotted_trace, "--trace", trace.string()},
+        {"--config '" + config.string() + "' --screenshot '" + config.string() + "'", "--screenshot", config.string(),
+         "--config", config.string()},
+        {"--config '" + config_link.string() + "' --screenshot '" + shot.string() + "' --layout '" + config.string() + "'",
+         "--layout", config.string(), "--config", config_link.string()},
+        {"--trace '" + other.string() + "' --compare '--trace " + trace.string() + "' --screenshot '" + shot.string() +
+             "' --save-png '" + trace_hard.string() + "'",
+         "--save-png", trace_hard.string(), "--compare's --trace", trace.string()},
+        {"--preset thesis-stencil --compare '--config " + config.string() + "' --screenshot '" + config_link.string() + "'",
+         "--screenshot", config_link.string(), "--compare's --config", config.string()},
+        {"--preset thesis-stencil --script '" + script.string() + "' --screenshot '" + shot.string() + "' --state '" +
+             script.string() + "'",
+         "--state", script.string(), "--script", script.string()},
+        {warp_launch + " --start-warp-times '" + warps.string() + "' --screenshot '" + warps.string() + "'", "--screenshot",
+         warps.string(), "--start-warp-times", warps.string()},
+    };
+    for (const Case& c : cases) {
+        EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), c.args + rest, log), 2) << c.args << "\n" << vt::read_file(log);
+        EXPECT_EQ(vt::read_file(log), "cacheviz: error: " + c.output + " " + c.output_path + ": that is the file " + c.input +
+                                          " reads (" + c.input_path + "); writing there would destroy it: give another output path\n")
+            << c.args;
+        // Compared whole rather than printed: a replaced trace would be a PNG's bytes.
+        for (const auto& [file, bytes] : {std::pair{trace, trace_bytes}, {other, trace_bytes}, {config, config_bytes},
+                                          {script, script_bytes}, {warps, warps_bytes}})
+            EXPECT_TRUE(vt::read_file(file) == bytes) << file << " changed by " << c.args;
+        EXPECT_TRUE(fs::is_symlink(config_link)) << c.args;
+        EXPECT_FALSE(fs::exists(shot)) << c.args;
+    }
+    // Two outputs naming one file: --save-png is checked against the others too.
+    EXPECT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(),
+                                 "--preset thesis-stencil --screenshot '" + shot.string() + "' --save-png '" +
+                                     (dir / "." / "shot.png").string() + "'" + rest,
+                                 log),
+              2);
+    EXPECT_EQ(vt::read_file(log), "cacheviz: error: --screenshot " + shot.string() + " and --save-png " +
+                                      (dir / "." / "shot.png").string() + " are the same file: one would replace the other\n");
+    EXPECT_FALSE(fs::exists(shot));
 }
 
 // A compare pane that switches the workload leaves the first pane's shape behind (its box is the

@@ -26,7 +26,7 @@ std::vector<std::string> split_words(const std::string& text) {
     return words;
 }
 
-PaneConfig config_from_args(const std::vector<std::string>& args) {
+PaneConfig config_from_args(const std::vector<std::string>& args, std::vector<NamedPath>* inputs) {
     const auto desc = simulation_options();
     std::vector<std::string> storage = {"cacheviz"};
     storage.insert(storage.end(), args.begin(), args.end());
@@ -34,6 +34,7 @@ PaneConfig config_from_args(const std::vector<std::string>& args) {
     for (std::string& s : storage) argv.push_back(s.data());
     const auto vm = cli::parse_command_line(static_cast<int>(argv.size()), argv.data(), desc, "");
     if (!vm) throw InputError("--help is not a configuration");
+    if (inputs) *inputs = cli::input_files(*vm);
     return pane_config(cli::read_simulation_options(*vm), *vm);
 }
 

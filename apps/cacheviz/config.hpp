@@ -5,12 +5,14 @@
 
 #include "apps/cacheviz/app.hpp"
 #include "apps/common/options.hpp"
+#include "traces/atomic_output.hpp"
 
 namespace cachesim::gui {
 
 // Parses simulation options ("--schedule", "column:4", "--preset=thesis-matmul", ...) into a
-// pane configuration. Throws InputError / SimulationError with a clear message.
-PaneConfig config_from_args(const std::vector<std::string>& args);
+// pane configuration. Throws InputError / SimulationError with a clear message. `inputs`, when
+// given, receives the files the pane reads (--trace, --config, ...: cli::input_files).
+PaneConfig config_from_args(const std::vector<std::string>& args, std::vector<NamedPath>* inputs = nullptr);
 // The pane configuration of read simulation options; `vm` gives --trace as the user wrote it. A
 // trace must have an array layout to draw (apps/common/drawable_trace.hpp).
 PaneConfig pane_config(const cli::SimulationOptions& options, const cli::po::variables_map& vm);

@@ -121,17 +121,20 @@ std::string start_option_names(std::string text) {
 
 // Checks every file the run will write before any window opens, so that a run that could not
 // write one of them writes none: an empty name, a missing or read-only directory, two outputs
-// naming one file.
-void check_gui_outputs(const po::variables_map& vm, const std::vector<gui::ScriptedEvent>& script) {
+// naming one file, an output that is a file the run reads (`inputs`: it would be destroyed).
+void check_gui_outputs(const po::variables_map& vm, const std::vector<gui::ScriptedEvent>& script,
+                       const std::vector<NamedPath>& inputs) {
     std::vector<NamedPath> outputs;
     for (const char* key : {"screenshot", "state", "layout"})
         if (vm.count(key)) outputs.push_back({vm[key].as<std::string>(), std::string("--") + key});
+    // Written only on request (Ctrl+S); its default may never be used, so only a given one is checked.
+    if (!vm["save-png"].defaulted()) outputs.push_back({vm["save-png"].as<std::string>(), "--save-png"});
     for (const gui::ScriptedEvent& se : script)
         if (se.kind == gui::ScriptedEvent::Kind::snapshot)
             for (const char* ext : {".png", ".txt"}) outputs.push_back({se.path + ext, "--script's snapshot"});
-    check_outputs(outputs, {});
-    // Written only on request (Ctrl+S); its default may never be used, so only a given one is checked.
-    if (!vm["save-png"].defaulted()) check_output_writable(vm["save-png"].as<std::string>(), "--save-png");
+    check_outputs(outputs, inputs);
+    for (const char* key : {"screenshot", "save-png"})
+        if (vm.count(key) && !vm[key].defaulted()) cli::check_png_name(vm[key].as<std::string>(), std::string("--") + key);
 }
 
 struct FrameStats {
@@ -203,6 +206,10 @@ int run(int argc, char** argv) {
         first_pane.timeline = std::make_shared<const WarpTimeline>(std::move(*timeline));
         first_pane.use_timeline = true;
     }
+    // Every file the run reads, for check_gui_outputs: the compare pane's are added below.
+    std::vector<NamedPath> inputs = cli::input_files(*vm);
+    for (const char* key : {"start-warp-times", "script"})
+        if (vm->count(key)) inputs.push_back({(*vm)[key].as<std::string>(), std::string("--") + key});
     std::optional<gui::PaneConfig> compare;
     if (vm->count("compare")) {
         // The first pane's explicit options, overridden by the compare options.
@@ -214,7 +221,10 @@ int run(int argc, char** argv) {
             base.push_back("--" + opt.string_key);
             for (const std::string& v : opt.value) base.push_back(v);
         }
-        compare = gui::config_from_args(gui::merge_args(base, gui::split_words((*vm)["compare"].as<std::string>())));
+        std::vector<NamedPath> compare_inputs;
+        compare = gui::config_from_args(gui::merge_args(base, gui::split_words((*vm)["compare"].as<std::string>())),
+                                        &compare_inputs);
+        for (NamedPath& input : compare_inputs) inputs.push_back({std::move(input.path), "--compare's " + input.option});
         apply_gpu(*compare);
     }
     std::uint32_t ww = 0, wh = 0;
@@ -239,7 +249,7 @@ int run(int argc, char** argv) {
         text << in.rdbuf();
         script = gui::parse_input_script(text.str(), path);
     }
-    check_gui_outputs(*vm, script);
+    check_gui_outputs(*vm, script, inputs);
     const int last_scripted_frame = script.empty() ? -1 : std::max_element(script.begin(), script.end(), [](const auto& a, const auto& b) {
                                                               return a.frame < b.frame;
                                                           })->frame;
