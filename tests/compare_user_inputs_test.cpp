@@ -79,7 +79,7 @@ TEST(CompareUserInputs, ALaunchOtherThanTheOneProfiledIsSaidSo) {
     ASSERT_EQ(same.exit_code, 0) << same.err;
     EXPECT_EQ(same.err.find("times the L1 sectors measured"), std::string::npos) << same.err;
     EXPECT_EQ(same.err.find("default launch"), std::string::npos) << same.err;
-    EXPECT_NE(same.out.find("4992    1.000"), std::string::npos) << same.out;
+    EXPECT_NE(same.out.find("4992   1.000"), std::string::npos) << same.out;
 }
 
 // Without --workload and the rest, the launches are gpubench's default: the note says which.

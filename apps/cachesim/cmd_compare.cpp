@@ -155,33 +155,38 @@ void print_table(std::ostream& out, const std::vector<ComparedRun>& runs) {
     const auto column = [&out](const std::string& text, int width) { out << ' ' << std::setw(width - 1) << text; };
     out << std::left << std::setw(workload_width) << "workload" << std::setw(schedule_width) << "schedule" << std::right << std::setw(6)
         << "block" << " |";
-    for (const char* name : {"L1 meas", "L1 sim", "error"}) column(name, 8);
+    // (the first column after a bar is one wider: the space after the bar is its own)
+    column("L1 meas", 9);
+    column("L1 sim", 8);
+    column("error", 8);
     out << " |";
-    for (const char* name : {"L2 meas", "L2 sim", "error"}) column(name, 8);
+    column("L2 meas", 9);
+    column("L2 sim", 8);
+    column("error", 8);
     out << " |";
     column("L1 sectors", 14);
-    column("sim/hw", 9);
+    column("sim/hw", 8);
     out << " |";
     column("DRAM MB", 11);
-    column("sim/hw", 9);
+    column("sim/hw", 8);
     out << "\n";
     for (const ComparedRun& r : runs) {
         const MeasuredMetrics& m = r.measured.metrics;
         out << std::left << std::setw(workload_width) << describe(r.measured) << std::setw(schedule_width)
             << measured_schedule_name(r.measured) << std::right << std::setw(6) << r.measured.block << " |";
-        column(fixed_text(m.l1_hit_rate_pct, 2), 8);
+        column(fixed_text(m.l1_hit_rate_pct, 2), 9);
         column(fixed_text(r.simulated.l1_hit_rate_pct(), 2), 8);
         column(fixed_text(r.l1_error_pp(), 2), 8);
         out << " |";
-        column(fixed_text(m.l2_hit_rate_pct(), 2), 8);
+        column(fixed_text(m.l2_hit_rate_pct(), 2), 9);
         column(fixed_text(r.simulated_l2_hit_rate_pct(), 2), 8);
         column(fixed_text(r.l2_error_pp(), 2), 8);
         out << " |";
         column(std::to_string(static_cast<std::uint64_t>(m.l1_sectors)), 14);
-        column(ratio_text(r.simulated.l1_sectors_ld, m.l1_sectors), 9);
+        column(ratio_text(r.simulated.l1_sectors_ld, m.l1_sectors), 8);
         out << " |";
         column(fixed_text(m.dram_bytes_read / 1e6, 1), 11);
-        column(ratio_text(r.simulated.dram_bytes_read, m.dram_bytes_read), 9);
+        column(ratio_text(r.simulated.dram_bytes_read, m.dram_bytes_read), 8);
         out << "\n";
     }
 }
