@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <cstdio>
 
+#include "sim/text.hpp"
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
 #include "traces/ncu_metrics.hpp"
@@ -30,12 +31,6 @@ int require_column(const CsvTable& t, std::string_view name) {
     const int c = t.column(name);
     if (c < 0) throw InputError(t.source + ": missing column '" + std::string(name) + "'");
     return c;
-}
-
-std::string_view trim_blanks(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
