@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "tests/viz_gui_util.hpp"
@@ -184,6 +185,44 @@ TEST(CachevizOptions, OutputsNeverReplaceInputs) {
     EXPECT_EQ(vt::read_file(log), "cacheviz: error: --screenshot " + shot.string() + " and --save-png " +
                                       (dir / "." / "shot.png").string() + " are the same file: one would replace the other\n");
     EXPECT_FALSE(fs::exists(shot));
+}
+
+// Ctrl+S saves to --save-png, by default cacheviz-view.png in the working directory. Where that
+// is a file the run reads, the save is refused in the status line and the session goes on, the
+// file keeping its bytes; otherwise the default name is written as before.
+TEST(CachevizOptions, TheDefaultSaveNameNeverReplacesAnInput) {
+    REQUIRE_GUI();
+    const fs::path dir = vt::test_dir("optdefaultsave");
+    const fs::path log = dir / "log.txt", state = dir / "state.txt";
+    const std::string config_bytes = "l1-size = 64\n";
+    std::ofstream(dir / "cacheviz-view.png", std::ios::binary) << config_bytes;
+    std::ofstream(dir / "v.cfg", std::ios::binary) << config_bytes;
+    std::ofstream(dir / "keys.txt", std::ios::binary) << "1 key ctrl+S\n";
+    // Run in `dir` (env -C), where the default name lands.
+    const auto save_with_config = [&](const std::string& config) {
+        fs::remove(state);
+        return vt::run_under_xvfb("env", "-C '" + dir.string() + "' '" + vt::cacheviz_bin() + "' --config " + config +
+                                             " --window 1280x800 --frames 2 --script keys.txt --screenshot shot.png "
+                                             "--state state.txt",
+                                  log);
+    };
+    const auto status = [&] {
+        std::istringstream lines(vt::read_file(state));
+        for (std::string line; std::getline(lines, line);)
+            if (line.rfind("status ", 0) == 0) return line.substr(7);
+        return std::string("(no status line)");
+    };
+
+    ASSERT_EQ(save_with_config("cacheviz-view.png"), 0) << vt::read_file(log);
+    EXPECT_EQ(status(), "not saved: the default --save-png cacheviz-view.png: that is the file --config reads "
+                        "(cacheviz-view.png); writing there would destroy it: give another output path");
+    EXPECT_TRUE(vt::read_file(dir / "cacheviz-view.png") == config_bytes);
+    EXPECT_TRUE(fs::exists(dir / "shot.png"));  // the session went on to its screenshot
+
+    fs::remove(dir / "cacheviz-view.png");
+    ASSERT_EQ(save_with_config("v.cfg"), 0) << vt::read_file(log);
+    EXPECT_EQ(status(), "saved the window to cacheviz-view.png");
+    EXPECT_EQ(vt::read_file(dir / "cacheviz-view.png").substr(0, 4), "\x89PNG");
 }
 
 // A compare pane that switches the workload leaves the first pane's shape behind (its box is the

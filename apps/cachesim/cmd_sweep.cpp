@@ -135,8 +135,9 @@ int run_sweep(int argc, char** argv) {
     const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);
     std::vector<SweepConfiguration> configs = expand_configurations(axes);
     keep_own_workload_options(configs, axes, simulate);
-    for (SweepConfiguration& c : configs) c.key += input_fingerprint(c);
     std::vector<SimulationOptions> sims = prepare_configurations(configs, simulate);
+    // After validation: a config file is read for its settings only once it is known to parse.
+    for (SweepConfiguration& c : configs) c.key += input_fingerprint(c, simulate);
     if (vm["hit-sources"].as<bool>())
         for (std::size_t i = 0; i < sims.size(); ++i) {
             if (sims[i].model != ModelKind::gpu)

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -127,7 +128,8 @@ void check_gui_outputs(const po::variables_map& vm, const std::vector<gui::Scrip
     std::vector<NamedPath> outputs;
     for (const char* key : {"screenshot", "state", "layout"})
         if (vm.count(key)) outputs.push_back({vm[key].as<std::string>(), std::string("--") + key});
-    // Written only on request (Ctrl+S); its default may never be used, so only a given one is checked.
+    // Written only on request (Ctrl+S): a given name is checked here, the default (which most
+    // sessions never use) when it is used (save_window).
     if (!vm["save-png"].defaulted()) outputs.push_back({vm["save-png"].as<std::string>(), "--save-png"});
     for (const gui::ScriptedEvent& se : script)
         if (se.kind == gui::ScriptedEvent::Kind::snapshot)
@@ -135,6 +137,21 @@ void check_gui_outputs(const po::variables_map& vm, const std::vector<gui::Scrip
     check_outputs(outputs, inputs);
     for (const char* key : {"screenshot", "save-png"})
         if (vm.count(key) && !vm[key].defaulted()) cli::check_png_name(vm[key].as<std::string>(), std::string("--") + key);
+}
+
+// Ctrl+S: writes the window's PNG (`png`) to --save-png's `path` and returns the status line's
+// message. A file the run reads (`inputs`) is never replaced: the default name, which start-up
+// leaves unchecked as most sessions never save, is checked here, as a given one was at start-up.
+std::string save_window(const std::string& path, bool default_name, const std::vector<NamedPath>& inputs,
+                        const std::function<std::string()>& png) {
+    try {
+        check_output_not_an_input(path, default_name ? "the default --save-png" : "--save-png", inputs);
+        cli::write_file_atomically(path, png());
+        std::cout << "saved " << path << "\n";
+        return "saved the window to " + path;
+    } catch (const std::exception& e) {
+        return std::string("not saved: ") + cli::error_text(e);
+    }
 }
 
 struct FrameStats {
@@ -389,15 +406,8 @@ int run(int argc, char** argv) {
                 for (std::size_t i = 3; i < canvas.size_bytes(); i += 4) canvas.data()[i] = 255;  // opaque window
                 return viz::encode_png(canvas);
             };
-            if (const std::string save = app.take_save_request(); !save.empty()) {
-                try {
-                    cli::write_file_atomically(save, window_png());
-                    app.saved("saved the window to " + save);
-                    std::cout << "saved " << save << "\n";
-                } catch (const std::exception& e) {
-                    app.saved(std::string("not saved: ") + cli::error_text(e));
-                }
-            }
+            if (const std::string save = app.take_save_request(); !save.empty())
+                app.saved(save_window(save, (*vm)["save-png"].defaulted(), inputs, window_png));
             for (const std::string& path : snapshots) {
                 cli::write_file_atomically(path + ".png", window_png());
                 cli::write_file_atomically(path + ".txt", app.state_text());

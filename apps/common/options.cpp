@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "apps/common/cli_errors.hpp"
 #include "apps/common/presets.hpp"
@@ -262,7 +263,56 @@ void settle_shapes_of_another_workload(po::parsed_options& from_file, const po::
     });
 }
 
+// "--config FILE: ", the start of every message about the file.
+std::string config_file_context(const po::variables_map& command_line) {
+    return "--config " + command_line["config"].as<std::string>() + ": ";
+}
+
+// The options the --config file named on `command_line` gives it, less those the command line
+// replaces or leaves unused; boost's errors (po::error) are left to the caller to prefix.
+po::parsed_options options_from_config_file(const po::variables_map& command_line, const po::options_description& options) {
+    std::istringstream text(read_config_file(command_line["config"].as<std::string>()));
+    const std::string where = config_file_context(command_line);
+    po::parsed_options from_file = po::parse_config_file(text, options, false);
+    // The command line wins: a level's size given there in lines (or bytes) drops the file's size
+    // in bytes (or lines), as a preset's size gives way.
+    std::erase_if(from_file.options, [&](const po::option& o) {
+        for (const char* level : {"l1", "l2"}) {
+            const std::string size = std::string(level) + "-size", lines = std::string(level) + "-lines";
+            if ((o.string_key == size && given(command_line, lines)) || (o.string_key == lines && given(command_line, size)))
+                return true;
+        }
+        return false;
+    });
+    settle_shapes_of_another_workload(from_file, command_line, where);
+    for (const po::option& o : from_file.options)
+        if (o.string_key == "config")
+            throw InputError(where + "'config = ...' cannot appear in a config file (configs do not nest)");
+    check_parsed(from_file, where);
+    return from_file;
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> config_file_settings_taken(const std::vector<std::string>& args,
+                                                                             const po::options_description& options) {
+    po::variables_map command_line;
+    po::store(po::command_line_parser(args).style(kCommandLineStyle).options(options).run(), command_line);
+    if (!command_line.count("config")) return {};
+    std::vector<std::pair<std::string, std::string>> settings;
+    try {
+        for (const po::option& o : options_from_config_file(command_line, options).options) {
+            if (given(command_line, o.string_key)) continue;  // po::store keeps the command line's value
+            std::string value;
+            for (const std::string& part : o.value) value += (value.empty() ? "" : ",") + part;
+            settings.emplace_back(o.string_key, std::move(value));
+        }
+    } catch (const po::error& e) {
+        throw InputError(config_file_context(command_line) + error_text(e));
+    }
+    std::sort(settings.begin(), settings.end());
+    return settings;
+}
 
 std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,
@@ -276,29 +326,10 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
         return std::nullopt;
     }
     if (vm.count("config")) {
-        const std::string path = vm["config"].as<std::string>();
-        std::istringstream text(read_config_file(path));
-        const std::string where = "--config " + path + ": ";
         try {
-            po::parsed_options from_file = po::parse_config_file(text, options, false);
-            // The command line wins: a level's size given there in lines (or bytes) drops the
-            // file's size in bytes (or lines), as a preset's size gives way.
-            std::erase_if(from_file.options, [&](const po::option& o) {
-                for (const char* level : {"l1", "l2"}) {
-                    const std::string size = std::string(level) + "-size", lines = std::string(level) + "-lines";
-                    if ((o.string_key == size && given(vm, lines)) || (o.string_key == lines && given(vm, size)))
-                        return true;
-                }
-                return false;
-            });
-            settle_shapes_of_another_workload(from_file, vm, where);
-            for (const po::option& o : from_file.options)
-                if (o.string_key == "config")
-                    throw InputError(where + "'config = ...' cannot appear in a config file (configs do not nest)");
-            check_parsed(from_file, where);
-            po::store(from_file, vm);
+            po::store(options_from_config_file(vm, options), vm);
         } catch (const po::error& e) {
-            throw InputError(where + error_text(e));
+            throw InputError(config_file_context(vm) + error_text(e));
         }
     }
     if (vm.count("preset")) {

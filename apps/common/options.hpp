@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apps/common/model_kind.hpp"
@@ -65,6 +66,14 @@ po::options_description timing_options();  // --warp-times, --warp-times-launch 
 std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,
                                                     const std::string& usage);
+
+// What the --config file named in `args` (a command line parse_command_line accepts, without the
+// program's name) means for that command line: each setting parse_command_line takes from it, as
+// (name, value) in name order, leaving out comments, layout and the entries it does not take (the
+// other workload's shape, an option the command line gives). Empty without --config; InputError
+// for a file it would refuse.
+std::vector<std::pair<std::string, std::string>> config_file_settings_taken(const std::vector<std::string>& args,
+                                                                             const po::options_description& options);
 
 // The options given that shape the built-in workload the command line does not run (--depth with
 // the stencil, --stencil with the matmul; a preset's own bundle exempt, and a --config file's where
