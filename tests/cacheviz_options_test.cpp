@@ -41,6 +41,15 @@ TEST(CachevizOptions, ErrorsNameCacheviz) {
     EXPECT_EQ(vt::read_file(log), "cacheviz: error: --frames: at least 1\n");
 }
 
+// A mistake in --compare's options names the second pane's options, not only the option.
+TEST(CachevizOptions, CompareMistakesNameTheComparePane) {
+    if (vt::cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built";
+    const fs::path log = vt::test_dir("optcompare") / "log.txt";
+    EXPECT_EQ(no_display("--preset thesis-stencil --compare '--schedule bogus' --screenshot x.png", log), 2);
+    EXPECT_EQ(vt::read_file(log).rfind("cacheviz: error: --compare \"--schedule bogus\": unknown schedule 'bogus'", 0), 0u)
+        << vt::read_file(log);
+}
+
 TEST(CachevizOptions, EmptyFileNamesAreRefused) {
     if (vt::cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built";
     const fs::path dir = vt::test_dir("optempty");

@@ -239,8 +239,12 @@ int run(int argc, char** argv) {
             for (const std::string& v : opt.value) base.push_back(v);
         }
         std::vector<NamedPath> compare_inputs;
-        compare = gui::config_from_args(gui::merge_args(base, gui::split_words((*vm)["compare"].as<std::string>())),
-                                        &compare_inputs);
+        const std::string compare_words = (*vm)["compare"].as<std::string>();
+        try {
+            compare = gui::config_from_args(gui::merge_args(base, gui::split_words(compare_words)), &compare_inputs);
+        } catch (const std::exception& e) {  // the second pane's own mistake: say which pane
+            throw InputError("--compare \"" + compare_words + "\": " + cli::error_text(e));
+        }
         for (NamedPath& input : compare_inputs) inputs.push_back({std::move(input.path), "--compare's " + input.option});
         apply_gpu(*compare);
     }

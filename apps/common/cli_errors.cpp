@@ -7,6 +7,7 @@
 #include <iostream>
 #include <new>
 
+#include "apps/common/config_origins.hpp"
 #include "sim/thread_model.hpp"
 #include "traces/input_error.hpp"
 
@@ -57,9 +58,9 @@ int guarded(std::string_view program, const std::function<int()>& body) {
         }
         return code;
     } catch (const InputError& e) {
-        std::cerr << who << e.what() << "\n";
+        std::cerr << who << e.what() << config_origin_note(e.what()) << "\n";
     } catch (const SimulationError& e) {
-        std::cerr << who << e.what() << "\n";
+        std::cerr << who << e.what() << config_origin_note(e.what()) << "\n";
     } catch (const boost::program_options::error& e) {
         std::cerr << who << error_text(e) << " (see " << program << " --help)\n";
     } catch (const std::bad_alloc&) {

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "apps/common/cli_errors.hpp"
+#include "apps/common/config_origins.hpp"
 #include "apps/common/presets.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
@@ -270,8 +271,12 @@ std::string config_file_context(const po::variables_map& command_line) {
 
 // The options the --config file named on `command_line` gives it, less those the command line
 // replaces or leaves unused; boost's errors (po::error) are left to the caller to prefix.
-po::parsed_options options_from_config_file(const po::variables_map& command_line, const po::options_description& options) {
-    std::istringstream text(read_config_file(command_line["config"].as<std::string>()));
+// `origins`, where given, gets where the file sets each option the command line does not give.
+po::parsed_options options_from_config_file(const po::variables_map& command_line, const po::options_description& options,
+                                            std::vector<ConfigOrigin>* origins = nullptr) {
+    const std::string path = command_line["config"].as<std::string>();
+    const std::string contents = read_config_file(path);
+    std::istringstream text(contents);
     const std::string where = config_file_context(command_line);
     po::parsed_options from_file = po::parse_config_file(text, options, false);
     // The command line wins: a level's size given there in lines (or bytes) drops the file's size
@@ -289,6 +294,13 @@ po::parsed_options options_from_config_file(const po::variables_map& command_lin
         if (o.string_key == "config")
             throw InputError(where + "'config = ...' cannot appear in a config file (configs do not nest)");
     check_parsed(from_file, where);
+    if (origins)
+        for (const po::option& o : from_file.options) {
+            if (given(command_line, o.string_key)) continue;
+            std::string value;
+            for (const std::string& part : o.value) value += (value.empty() ? "" : ",") + part;
+            origins->push_back({o.string_key, std::move(value), path, config_line_of(contents, o.string_key)});
+        }
     return from_file;
 }
 
@@ -325,13 +337,15 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
         std::cout << usage << "\n" << options << "\n";
         return std::nullopt;
     }
+    std::vector<ConfigOrigin> origins;
     if (vm.count("config")) {
         try {
-            po::store(options_from_config_file(vm, options), vm);
+            po::store(options_from_config_file(vm, options, &origins), vm);
         } catch (const po::error& e) {
             throw InputError(config_file_context(vm) + error_text(e));
         }
     }
+    remember_config_origins(std::move(origins));
     if (vm.count("preset")) {
         const std::string name = vm["preset"].as<std::string>();
         const Preset* bundle = find_preset(name);

@@ -1,0 +1,70 @@
+#include "apps/common/config_origins.hpp"
+
+#include <cctype>
+#include <mutex>
+
+namespace cachesim::cli {
+
+namespace {
+
+std::mutex origins_mutex;
+std::vector<ConfigOrigin>& origins() {
+    static std::vector<ConfigOrigin> remembered;
+    return remembered;
+}
+
+std::string_view trimmed(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+// `--name` in `message`, not as the start of a longer option (--l1-size in --l1-size-lines).
+bool names_option(std::string_view message, const std::string& name) {
+    const std::string option = "--" + name;
+    for (std::size_t at = message.find(option); at != std::string_view::npos; at = message.find(option, at + 1)) {
+        const std::size_t end = at + option.size();
+        if (end == message.size()) return true;
+        const char next = message[end];
+        if (!std::isalnum(static_cast<unsigned char>(next)) && next != '-' && next != '_') return true;
+    }
+    return false;
+}
+
+bool is_about_value(std::string_view message, const std::string& value) {
+    if (value.empty()) return false;
+    return message.find("'" + value + "'") != std::string_view::npos || message.starts_with(value + ": ");
+}
+
+}  // namespace
+
+int config_line_of(std::string_view text, std::string_view name) {
+    int line = 0;
+    while (!text.empty()) {
+        ++line;
+        const std::size_t end = text.find('\n');
+        const std::string_view row = text.substr(0, end);
+        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+        const std::size_t equals = row.find('=');
+        if (equals != std::string_view::npos && trimmed(row.substr(0, equals)) == name) return line;
+    }
+    return 0;
+}
+
+void remember_config_origins(std::vector<ConfigOrigin> given) {
+    const std::lock_guard lock(origins_mutex);
+    origins() = std::move(given);
+}
+
+std::string config_origin_note(std::string_view message) {
+    const std::lock_guard lock(origins_mutex);
+    for (const ConfigOrigin& o : origins())
+        if (names_option(message, o.name) || is_about_value(message, o.value)) {
+            std::string note = " (set in --config " + o.file;
+            if (o.line > 0) note += " line " + std::to_string(o.line);
+            return note + ": " + o.name + " = " + o.value + ")";
+        }
+    return "";
+}
+
+}  // namespace cachesim::cli
