@@ -29,6 +29,15 @@ const std::string kNcuCsv =
     "\"0\",\"1234\",\"app\",\"host\",\"void stencil(float const*, float*)\",\"1\",\"7\",\"(256, 1, 1)\",\"(16, 1, 1)\","
     "\"0\",\"9.0\",\"32768\",\"1152\",\"4992\",\"4240\",\"84.94\",\"1136\",\"176\",\"15.49\"\n";
 
+// kNcuCsv as a page without the "Grid Size" column: nothing says what size the launch computed.
+std::string without_grid(std::string csv) {
+    for (const std::string cell : {"\"Grid Size\",", "\"\",", "\"(16, 1, 1)\","}) {
+        const std::size_t at = cell == "\"\"," ? csv.find(cell, csv.find('\n')) : csv.find(cell);
+        csv.erase(at, cell.size());
+    }
+    return csv;
+}
+
 fs::path fresh_dir(const std::string& name) {
     const fs::path dir = test::temp_dir() / name;
     fs::remove_all(dir);
@@ -64,10 +73,11 @@ TEST(CompareUserInputs, AnOutputOverARowsTraceIsRefused) {
 }
 
 // 128 x 128 is four times the work items of the 64 x 64 launch profiled: about four times its
-// sectors, which no launch the model describes right is off by.
+// sectors, which no launch the model describes right is off by. (A page with the launch's grid
+// is refused instead: below.)
 TEST(CompareUserInputs, ALaunchOtherThanTheOneProfiledIsSaidSo) {
     const fs::path dir = fresh_dir("compare-ncu-other");
-    std::ofstream(dir / "ncu.csv") << kNcuCsv;
+    std::ofstream(dir / "ncu.csv") << without_grid(kNcuCsv);
     const auto other = test::run_cachesim("compare -q --measured '" + (dir / "ncu.csv").string() +
                                           "' --workload stencil --size 128x128 --stencil 3x3");
     ASSERT_EQ(other.exit_code, 0) << other.err;
@@ -85,7 +95,13 @@ TEST(CompareUserInputs, ALaunchOtherThanTheOneProfiledIsSaidSo) {
 // Without --workload and the rest, the launches are gpubench's default: the note says which.
 TEST(CompareUserInputs, AnNcuCsvWithoutItsLaunchIsSimulatedAsTheDefaultSaidSo) {
     const fs::path dir = fresh_dir("compare-ncu-default");
-    std::ofstream(dir / "ncu.csv") << kNcuCsv;
+    std::ofstream(dir / "grid.csv") << kNcuCsv;
+    // Its grid says it is not the default launch: 4096 x 4096 at 256 threads a block is 65,536 blocks.
+    const auto refused = test::run_cachesim("compare -q --measured '" + (dir / "grid.csv").string() + "'");
+    EXPECT_EQ(refused.exit_code, 2) << refused.out;
+    EXPECT_NE(refused.err.find("simulated as gpubench's default launch"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("4096x4096 work items take 65,536 such blocks"), std::string::npos) << refused.err;
+    std::ofstream(dir / "ncu.csv") << without_grid(kNcuCsv);
     const auto r = test::run_cachesim("compare -q --measured '" + (dir / "ncu.csv").string() + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("simulated as gpubench's default launch, --workload stencil --size 4096x4096 --stencil 9x9"),
@@ -110,6 +126,32 @@ TEST(CompareUserInputs, LaunchesOfTwoKernelsAreRefused) {
     EXPECT_NE(both.err.find("2 kernels ('void stencil(float const*, float*)', 'void fill(float*)')"), std::string::npos) << both.err;
     const auto one = test::run_cachesim(args + " --rows 1-1");
     EXPECT_EQ(one.exit_code, 0) << one.err;
+}
+
+// A launch whose grid is of another size than --size is refused, not simulated as if it were
+// that size; on a page of two sizes, --rows keeps one.
+TEST(CompareUserInputs, ALaunchOfAnotherSizeIsRefused) {
+    const fs::path dir = fresh_dir("compare-ncu-sizes");
+    std::ofstream(dir / "one.csv") << kNcuCsv;
+    const std::string one = "compare -q --measured '" + (dir / "one.csv").string() + "' --workload stencil --stencil 3x3";
+    const auto other = test::run_cachesim(one + " --size 128x128");
+    EXPECT_EQ(other.exit_code, 2) << other.out;
+    // 64 x 64 at 256 threads a block is 16 blocks; 128 x 128 would be 64.
+    EXPECT_NE(other.err.find("one.csv line 3: the launch ran 16 blocks of 256 threads, where 128x128 work items take 64 "
+                             "such blocks (--size 128x128)"),
+              std::string::npos)
+        << other.err;
+    EXPECT_EQ(test::run_cachesim(one + " --size 64x64").exit_code, 0);
+    // The same kernel at 128 x 128 on the page's next line.
+    std::ofstream(dir / "two.csv")
+        << kNcuCsv
+        << "\"1\",\"1234\",\"app\",\"host\",\"void stencil(float const*, float*)\",\"1\",\"7\",\"(256, 1, 1)\","
+           "\"(64, 1, 1)\",\"0\",\"9.0\",\"131072\",\"4608\",\"19968\",\"16960\",\"84.94\",\"4544\",\"704\",\"15.49\"\n";
+    const std::string two = "compare -q --measured '" + (dir / "two.csv").string() + "' --workload stencil --stencil 3x3 --size 64x64";
+    const auto both = test::run_cachesim(two);
+    EXPECT_EQ(both.exit_code, 2) << both.out;
+    EXPECT_NE(both.err.find("two.csv line 4: the launch ran 64 blocks"), std::string::npos) << both.err;
+    EXPECT_EQ(test::run_cachesim(two + " --rows 1-1").exit_code, 0);
 }
 
 TEST(CompareUserInputs, NothingMeasuredGivesNoRatio) {

@@ -328,5 +328,35 @@ TEST(MeasuredCsv, TheL2RateIsHeldOnlyToTheAllSourceCounts) {
         << error;
 }
 
+// The grid an Nsight Compute launch ran says whether it can have computed the workload given,
+// one thread per work item: a (n, 1, 1) grid of (b, 1, 1) blocks runs ceil(items / b) blocks
+// exactly; any other shape at least as many threads as items.
+TEST(MeasuredCsv, NcuLaunchOfAnotherSizeIsNamed) {
+    MeasuredRun run;
+    run.workload.width = run.workload.height = 64;  // 4,096 items
+    run.block = 256;
+    EXPECT_EQ(ncu_launch_size_mismatch(run), "");  // no grid on the page
+    run.grid_blocks = 16;                          // 16 x 256 = 4,096
+    run.one_dimensional_launch = true;
+    EXPECT_EQ(ncu_launch_size_mismatch(run), "");
+    run.grid_blocks = 64;
+    EXPECT_EQ(ncu_launch_size_mismatch(run), "the launch ran 64 blocks of 256 threads, where 64x64 work items take 16 such blocks");
+    run.grid_blocks = 17;  // one block more than a 1D launch takes
+    EXPECT_NE(ncu_launch_size_mismatch(run), "");
+    // 70 x 70 = 4,900 items in 16 x 16 tiles, a 5 x 5 grid: 6,400 threads, padded to whole tiles.
+    run.workload.width = run.workload.height = 70;
+    run.grid_blocks = 25;
+    run.one_dimensional_launch = false;
+    EXPECT_EQ(ncu_launch_size_mismatch(run), "");
+    run.grid_blocks = 16;  // 4,096 threads cannot cover 4,900 items
+    EXPECT_EQ(ncu_launch_size_mismatch(run), "the launch ran 16 blocks of 256 threads, where 70x70 work items take 20 such blocks");
+    // Read from the page: "(16, 1, 1)" blocks of "(256, 1, 1)".
+    const auto runs = parse_ncu(kNcuHeader + ncu_row("1,152", "4,992", "4,240", "84.94"));
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs[0].grid_blocks, 16u);
+    EXPECT_TRUE(runs[0].one_dimensional_launch);
+    EXPECT_EQ(ncu_launch_size_mismatch(runs[0]), "");
+}
+
 }  // namespace
 }  // namespace cachesim

@@ -400,12 +400,61 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
     return runs;
 }
 
+namespace {
+
+// ncu's "(128, 1, 1)": the product of the numbers, and whether all but the first are 1.
+struct LaunchDims {
+    std::uint64_t product = 0;
+    bool one_dimensional = true;
+};
+
+LaunchDims launch_dims(const CsvTable& t, std::size_t r, int column, const char* name) {
+    const std::string& dims = t.rows[r][static_cast<std::size_t>(column)];
+    LaunchDims out;
+    std::size_t count = 0;
+    std::string number;
+    for (char c : dims + ",") {
+        if (c >= '0' && c <= '9') {
+            number += c;
+        } else if (c == ',' && !number.empty()) {
+            const std::uint64_t n = to_whole(number, Cell{t, r}.where(name), false);
+            out.product = count == 0 ? n : out.product * n;
+            if (count > 0 && n != 1) out.one_dimensional = false;
+            ++count;
+            number.clear();
+        }
+    }
+    if (count == 0) out.product = 0;
+    return out;
+}
+
+std::string with_separators(std::uint64_t v) {
+    std::string s = std::to_string(v);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+    return s;
+}
+
+}  // namespace
+
+std::string ncu_launch_size_mismatch(const MeasuredRun& run) {
+    if (run.grid_blocks == 0 || run.block == 0 || run.recorded()) return "";
+    const std::uint64_t items = static_cast<std::uint64_t>(run.workload.width) * run.workload.height;
+    const std::uint64_t needed = (items + run.block - 1) / run.block;
+    const std::uint64_t threads = run.grid_blocks * run.block;
+    const bool fits = run.one_dimensional_launch ? run.grid_blocks == needed : threads >= items;
+    if (fits) return "";
+    return "the launch ran " + with_separators(run.grid_blocks) + " blocks of " + with_separators(run.block) +
+           " threads, where " + std::to_string(run.workload.width) + "x" + std::to_string(run.workload.height) +
+           " work items take " + with_separators(needed) + " such blocks";
+}
+
 std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::string& source,
                                            const WorkloadSpec& base, const std::vector<Schedule>& schedules,
                                            std::vector<InvalidMeasuredRow>* invalid) {
     const CsvTable t = parse_csv(text, source, "Kernel Name");
     const int id = require_column(t, "ID");
     const int block = require_column(t, "Block Size");
+    const int grid = t.column("Grid Size");
     const int kernel_name = t.column("Kernel Name");
     // ncu names the GPU in device__attribute_display_name ("Device" is its index: 0, 1, ...).
     int device = t.column("device__attribute_display_name");
@@ -437,20 +486,19 @@ std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::str
         if (schedules.size() > 1 && index >= schedules.size())
             throw InputError(source + ": more launches than the " + std::to_string(schedules.size()) + " schedules given");
         run.workload.schedule = schedules.size() == 1 ? schedules[0] : schedules[index];
-        // "(128, 1, 1)" -> 128 x 1 x 1
-        std::string dims = row[static_cast<std::size_t>(block)];
-        std::uint64_t threads = 1;
-        std::string number;
-        for (char c : dims + ",") {
-            if (c >= '0' && c <= '9') number += c;
-            else if (c == ',' && !number.empty()) {
-                threads *= to_whole(number, Cell{t, r}.where("Block Size"), false);
-                number.clear();
-            }
+        const LaunchDims block_dims = launch_dims(t, r, block, "Block Size");
+        if (block_dims.product == 0 || block_dims.product > 4096)
+            throw InputError(Cell{t, r}.where("Block Size") + ": '" + row[static_cast<std::size_t>(block)] +
+                             "' is not a block size");
+        run.block = static_cast<std::uint32_t>(block_dims.product);
+        if (grid >= 0) {
+            const LaunchDims grid_dims = launch_dims(t, r, grid, "Grid Size");
+            if (grid_dims.product == 0)
+                throw InputError(Cell{t, r}.where("Grid Size") + ": '" + row[static_cast<std::size_t>(grid)] +
+                                 "' is not a grid size");
+            run.grid_blocks = grid_dims.product;
+            run.one_dimensional_launch = grid_dims.one_dimensional && block_dims.one_dimensional;
         }
-        if (threads == 0 || threads > 4096 || dims.find_first_of("0123456789") == std::string::npos)
-            throw InputError(Cell{t, r}.where("Block Size") + ": '" + dims + "' is not a block size");
-        run.block = static_cast<std::uint32_t>(threads);
         if (device >= 0) run.gpu = row[static_cast<std::size_t>(device)];
         if (kernel_name >= 0) run.kernel = row[static_cast<std::size_t>(kernel_name)];
         const auto all_source = read_metrics(t, r, metrics, run.metrics);

@@ -82,6 +82,10 @@ struct MeasuredRun {
     // What limits the launch's compiled loop, when the row has its counters (smsp__inst_executed.sum
     // and sm__pipe_<name>_cycles_active.sum columns, filled): loop_counters.hpp.
     std::optional<LoopCounters> loop;
+    // An Nsight Compute launch's grid, from its "Grid Size" column: the blocks it ran (0 where the
+    // page has no such column), and whether grid and block were both one-dimensional, (n, 1, 1).
+    std::uint64_t grid_blocks = 0;
+    bool one_dimensional_launch = false;
     bool recorded() const { return !trace.empty(); }
 };
 
@@ -120,12 +124,19 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
 
 // ncu's raw page. Each launch row (rows with an ID) takes the workload `base` with the next of
 // `schedules` (one per launch, or one for all); the block size comes from ncu's "Block Size"
-// column, the GPU from "device__attribute_display_name" (or a "Device Name" column). Units other
+// column, the grid from "Grid Size" where the page has it (for ncu_launch_size_mismatch), the GPU from "device__attribute_display_name" (or a "Device Name" column). Units other
 // than plain bytes, sectors, requests and % are rejected: collect with `--print-units base`.
 std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::string& source,
                                            const WorkloadSpec& base,
                                            const std::vector<Schedule>& schedules,
                                            std::vector<InvalidMeasuredRow>* invalid = nullptr);
+
+// Where an Nsight Compute launch (`run`, its grid read from the page) cannot have computed
+// `run.workload`, one thread per work item: what it ran against what the workload takes. A launch
+// of a one-dimensional grid of one-dimensional blocks, as gpubench's, runs exactly
+// ceil(work items / block) blocks; any other launch at least as many threads as work items.
+// Empty where it may have, or where the page gave no grid.
+std::string ncu_launch_size_mismatch(const MeasuredRun& run);
 
 // True when the text looks like ncu's raw CSV rather than gpubench's.
 bool looks_like_ncu_csv(std::string_view text);

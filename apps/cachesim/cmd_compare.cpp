@@ -770,6 +770,14 @@ int run_compare(int argc, char** argv) {
                          "), and every launch is simulated as the one workload --workload and the rest give: keep one "
                          "kernel's launches (ncu -k NAME, or --rows)");
     }
+    // Nor can a launch whose grid is of another size be the workload given: simulated, it would
+    // pass for a model error.
+    for (const MeasuredRun& r : measured)
+        if (const std::string mismatch = ncu_launch_size_mismatch(r); !mismatch.empty())
+            throw InputError(r.source + " line " + std::to_string(r.line) + ": " + mismatch + " (--size " +
+                             std::to_string(r.workload.width) + "x" + std::to_string(r.workload.height) +
+                             "): it computed another size; give the --size it ran (a page of several sizes: one "
+                             "size at a time, with --rows A-B or ncu's own launch filters)");
     // The recorded kernels' traces the rows name are inputs too: an output there would destroy one.
     std::vector<NamedPath> row_traces;
     for (const MeasuredRun& r : measured)
