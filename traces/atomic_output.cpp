@@ -88,7 +88,9 @@ Target resolve(const std::string& path) {
             const ssize_t n = ::readlink(current.c_str(), link.data(), link.size());
             if (n < 0) throw InputError(path + ": cannot follow the symlink (" + error_text(errno) + ")");
             link.resize(static_cast<std::size_t>(n));
-            current = link.empty() || link[0] == '/' ? link : directory_of(current) + "/" + link;
+            // An absolute link, or one in the working directory, names its target as written.
+            const bool as_written = link.empty() || link[0] == '/' || current.find('/') == std::string::npos;
+            current = as_written ? link : directory_of(current) + "/" + link;
             continue;
         }
         if (S_ISDIR(t.status.st_mode)) throw InputError(path + ": is a directory");
@@ -96,6 +98,17 @@ Target resolve(const std::string& path) {
         return t;
     }
     throw InputError(path + ": too many levels of symbolic links");
+}
+
+// A replaced file must be one the process may write: renaming over it needs only the
+// directory's permission, and would replace a file that a shell redirection refuses.
+// `name` is how messages call the output, `given` its path as given (a symlink's target is named).
+void refuse_unwritable(const Target& target, const std::string& name, const std::string& given) {
+    if (target.kind != TargetKind::regular || ::access(target.path.c_str(), W_OK) == 0) return;
+    const int error = errno;
+    const std::string file = target.path == given ? "the file" : "its target " + target.path;
+    throw InputError(name + ": cannot write (" + error_text(error) + ")" +
+                     (error == EACCES ? ": " + file + " exists and this user may not write it" : std::string()));
 }
 
 // An unnamed temporary file for staging, gone when closed.
@@ -137,6 +150,7 @@ AtomicOutput::AtomicOutput(std::string path, bool needs_seek) : path_(std::move(
     const Target target = resolve(path_);
     target_ = target.path;
     if (target.kind == TargetKind::regular || target.kind == TargetKind::absent) {
+        refuse_unwritable(target, path_, path_);
         output_cleanup::remove_stale_temporaries(target_);
         temp_ = output_cleanup::temporary_for(target_);
         // Register before creating, so no moment exists where a signal would leave it behind.
@@ -273,6 +287,11 @@ void write_output_file(const std::string& path, std::string_view content) {
     out.commit();
 }
 
+std::string replaced_file_path(const std::string& path) {
+    const Target target = resolve(path);
+    return target.kind == TargetKind::regular || target.kind == TargetKind::absent ? target.path : path;
+}
+
 bool is_replaced_file(const std::string& path) {
     const TargetKind kind = resolve(path).kind;
     return kind == TargetKind::regular || kind == TargetKind::absent;
@@ -331,6 +350,7 @@ void check_output_writable(const std::string& path, const std::string& option) {
             throw InputError(name + ": cannot write (" + error_text(errno) + ")");
         return;
     }
+    refuse_unwritable(target, name, path);
     // Creating (and removing) a file proves the directory takes new files, which access() cannot
     // tell for root or on a read-only mount.
     const std::string dir = directory_of(target.path);

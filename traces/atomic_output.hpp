@@ -3,6 +3,8 @@
 //   - A regular file (or a path where nothing is yet) is written to FILE.tmp.<pid> beside it,
 //     fsync'ed, renamed into place and the directory fsync'ed; the old file's mode (and, where
 //     permitted, owner) is kept. A failed or interrupted run leaves the old file as it was.
+//     An existing file the process may not write (access(2), so root may) is refused, as a shell
+//     redirection would refuse it, rather than replaced.
 //   - A symlink is followed: its final target is replaced that way and the link is kept.
 //   - Anything else is written through, since replacing it would break what the user pointed
 //     the output at: a device (/dev/null), a FIFO, and "-" or /dev/stdout, /dev/fd/N, /proc/self/fd/N
@@ -79,6 +81,12 @@ void check_outputs_differ(const std::string& a, const std::string& option_a, con
 // A run's outputs, checked before it runs: each writable (check_output_writable) and none a file of
 // `inputs` (check_output_not_an_input), no two the same file (check_outputs_differ).
 void check_outputs(const std::vector<NamedPath>& outputs, const std::vector<NamedPath>& inputs);
+
+// The file an output at `path` replaces: symlinks followed to their final target, as the
+// writer follows them. Files kept beside an output (a sweep's lock and partial logs) are named
+// after it, so that every name of the output (a symlink, ./, ../) reaches the same ones. Paths
+// of files written through come back as given.
+std::string replaced_file_path(const std::string& path);
 
 // Whether an output at `path` is a file that AtomicOutput replaces (a regular file, through
 // symlinks, or nothing yet) rather than one it writes through (a device, a FIFO, a descriptor).

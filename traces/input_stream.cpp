@@ -119,6 +119,14 @@ void InputStream::refuse_second_open(const struct stat& st) const {
 
 void InputStream::fail(const std::string& why) const { throw InputError(name_ + ": " + why); }
 
+ssize_t InputStream::read_fd(char* out, std::size_t n) {
+    // A regular file is read at this stream's own position, never the descriptor's: standard
+    // input redirected from a file is one descriptor that every configuration of a sweep (in
+    // turn, or in threads at once) reads from its start.
+    if (regular_) return ::pread(fd_, out, n, static_cast<off_t>(static_cast<std::uint64_t>(start_) + raw_offset_));
+    return ::read(fd_, out, n);
+}
+
 std::size_t InputStream::fill_raw() {
     if (raw_eof_) return 0;
     if (raw_begin_ > 0) {
@@ -128,7 +136,7 @@ std::size_t InputStream::fill_raw() {
     }
     if (raw_end_ == raw_.size()) return 0;
     for (;;) {
-        const ssize_t got = ::read(fd_, raw_.data() + raw_end_, raw_.size() - raw_end_);
+        const ssize_t got = read_fd(raw_.data() + raw_end_, raw_.size() - raw_end_);
         if (got < 0 && errno == EINTR) continue;
         if (got < 0)
             fail("read error at byte " + std::to_string(raw_offset_) + " (" + std::strerror(errno) + ")");
@@ -174,7 +182,7 @@ std::size_t InputStream::decode(char* out, std::size_t n) {
             if (raw_begin_ == raw_end_) {
                 if (raw_eof_) break;
                 if (n - done >= kDirectReadBytes) {
-                    const ssize_t got = ::read(fd_, out + done, n - done);
+                    const ssize_t got = read_fd(out + done, n - done);
                     if (got < 0 && errno == EINTR) continue;
                     if (got < 0)
                         fail("read error at byte " + std::to_string(raw_offset_) + " (" + std::strerror(errno) + ")");
@@ -277,7 +285,6 @@ void InputStream::rewind() {
     if (!regular_)
         fail("is " + kind() + ", which can be read only once, and this command reads the trace again; "
              "save it to a file and pass that file's path");
-    if (::lseek(fd_, start_, SEEK_SET) < 0) fail(std::string("cannot seek (") + std::strerror(errno) + ")");
     raw_begin_ = raw_end_ = 0;
     raw_eof_ = false;
     raw_offset_ = 0;

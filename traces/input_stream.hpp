@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <sys/types.h>
 #include <vector>
 
 struct stat;
@@ -49,6 +50,7 @@ public:
 
 private:
     std::size_t fill_raw();  // more raw bytes into raw_ (after the unread ones); 0 at the end
+    ssize_t read_fd(char* out, std::size_t n);  // read(2), or pread(2) at start_ + raw_offset_ for a regular file
     std::size_t decode(char* out, std::size_t n);
     void start_decoder();
     void stop_decoder();
@@ -61,7 +63,7 @@ private:
     bool regular_ = false;
     unsigned mode_ = 0;
     std::uint64_t file_bytes_ = 0;
-    std::int64_t start_ = 0;  // the fd's offset when opened (standard input may start mid-file)
+    std::int64_t start_ = 0;  // the fd's offset when opened (standard input may start mid-file); reads never move it
     Compression compression_ = Compression::none;
     std::vector<char> raw_;
     std::size_t raw_begin_ = 0, raw_end_ = 0;

@@ -8,15 +8,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "traces/atomic_output.hpp"
 #include "traces/input_error.hpp"
 #include "traces/output_cleanup.hpp"
 
 namespace cachesim::cli {
 
-SweepLock::SweepLock(const std::string& output) : path_(output + ".lock") {
+// Beside the file the output replaces, so that a symlink to it (or any other spelling of it) meets
+// the same lock.
+SweepLock::SweepLock(const std::string& output) : path_(replaced_file_path(output) + ".lock") {
     // A holder unlinks the file before releasing it, so a lock won on a file that is no longer
     // at the path is stale: try again on the new one.
     for (int attempt = 0; attempt < 100; ++attempt) {
+        // From creating the file to registering it (or closing it, when it is another sweep's), a
+        // signal waits: it would otherwise leave the file behind.
+        output_cleanup::DeferSignals defer;
         fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         if (fd_ < 0) throw InputError(output + ": cannot create the lock file " + path_ + " (" + std::strerror(errno) + ")");
         if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -51,8 +57,13 @@ SweepLock::SweepLock(const std::string& output) : path_(output + ".lock") {
 
 SweepLock::~SweepLock() {
     if (fd_ < 0) return;
-    output_cleanup::unregister(cleanup_slot_);
-    ::unlink(path_.c_str());
+    {
+        // Once unlinked, the path may name the next sweep's lock: the handler must not see it
+        // registered then, nor miss it before.
+        output_cleanup::DeferSignals defer;
+        ::unlink(path_.c_str());
+        output_cleanup::unregister(cleanup_slot_);
+    }
     ::close(fd_);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// One sweep at a time per output: an exclusive flock on OUTPUT.lock, held for the whole run.
+// One sweep at a time per output: an exclusive flock on OUTPUT.lock, held for the whole run, beside
+// the file the output replaces (a symlink's target), whatever name each sweep gives it.
 // A second sweep into the same output is refused at once (exit 2) with the holder's pid, instead
 // of both redoing the same work and overwriting each other's CSV. The lock is the kernel's: a
 // killed holder (even kill -9) releases it; the file holds the pid only for the message.

@@ -42,7 +42,7 @@ std::string line_list(const std::vector<std::size_t>& lines) {
 
 std::vector<std::string> partial_logs(const std::string& output) {
     std::vector<std::string> logs;
-    const fs::path out(output);
+    const fs::path out(replaced_file_path(output));
     const fs::path dir = out.has_parent_path() ? out.parent_path() : fs::path(".");
     const std::string prefix = out.filename().string() + ".partial";
     std::error_code ec;
@@ -116,7 +116,9 @@ void PartialLog::append(const std::string& key, const SweepColumns& columns) {
 }
 
 std::string partial_log_path(const std::string& output, int rank) {
-    return rank == 0 ? output + ".partial" : output + ".partial." + std::to_string(rank);
+    // Beside the file the output replaces, where the lock is: every name of the output resumes it.
+    const std::string file = replaced_file_path(output);
+    return rank == 0 ? file + ".partial" : file + ".partial." + std::to_string(rank);
 }
 
 std::string encode_results(const std::vector<std::pair<std::string, SweepColumns>>& results) {

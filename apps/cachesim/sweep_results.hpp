@@ -41,7 +41,8 @@ private:
 
 std::string partial_log_path(const std::string& output, int rank);
 
-// Every partial log of `output`: OUTPUT.partial and OUTPUT.partial.<rank>.
+// Every partial log of `output`: OUTPUT.partial and OUTPUT.partial.<rank>, beside the file the
+// output replaces (a symlink's target), as partial_log_path names them.
 std::vector<std::string> partial_logs(const std::string& output);
 
 // What an earlier run of a sweep into the same output left.
