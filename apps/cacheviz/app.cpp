@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cfloat>
 #include <cmath>
 
+#include "apps/cacheviz/text_wrap.hpp"
 #include "viz/view_choices.hpp"
 
 namespace cachesim::gui {
@@ -52,6 +54,7 @@ void App::note_widget(const std::string& name) {
 
 void App::frame(float dt) {
     widgets_.clear();
+    take_placed_labels();  // a previous frame's, if it ended early
     for (int i = 0; i < 2; ++i) poll(*panes_[i]);
     handle_keys();
     if (view_.playing && total_steps() > 0) {
@@ -72,23 +75,42 @@ void App::frame(float dt) {
     ImGui::Begin("cacheviz", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
     const ImVec2 whole = ImGui::GetContentRegionAvail();
-    // Left: configuration.
+    // Left: configuration, a share of the window's width.
+    const float controls_max = std::max(kControlsMinWidth, whole.x - 400);
+    const float wanted = controls_share_ ? *controls_share_ * whole.x : std::min(whole.x / 4, kControlsDefaultMaxWidth);
+    controls_w_ = std::clamp(std::round(wanted), kControlsMinWidth, controls_max);
     ImGui::BeginChild("controls", ImVec2(controls_w_, 0), true);
-    ImGui::TextUnformatted("cacheviz: GPU thread schedules and caches");
-    if (ImGui::Checkbox("compare two configurations", &compare_)) {
+    const ImVec2 column_at = ImGui::GetWindowPos();
+    const float column_left = column_at.x + ImGui::GetWindowContentRegionMin().x;
+    const float column_right = column_at.x + ImGui::GetWindowContentRegionMax().x;
+    ImGui::BeginGroup();  // its box: how far the column's items reach, for --state
+    ImGui::TextUnformatted(wrap_at_spaces("cacheviz: GPU thread schedules and caches", ImGui::GetContentRegionAvail().x).c_str());
+    if (ImGui::Checkbox(checkbox_label("compare two configurations").c_str(), &compare_)) {
         if (compare_ && !panes_[1]->current && !panes_[1]->job) start_run(*panes_[1]);
         if (!compare_) editing_ = 0;
     }
+    note_widget("compare");
     if (compare_) {
+        const auto radio_width = [](const char* label) {
+            return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+        };
         ImGui::RadioButton("edit A", &editing_, 0);
-        ImGui::SameLine();
+        note_widget("edit_a");
+        same_line_if_room(radio_width("edit B"));
         ImGui::RadioButton("edit B", &editing_, 1);
-        ImGui::SameLine();
+        note_widget("edit_b");
+        same_line_if_room(frame_width_for("copy A to B"));
         if (ImGui::Button("copy A to B")) { panes_[1]->config = panes_[0]->config; start_run(*panes_[1]); }
         note_widget("copy_a_to_b");
-        ImGui::Checkbox("B: show where A and B differ (D)", &show_difference_);
+        ImGui::Checkbox(checkbox_label("B: show where A and B differ (D)").c_str(), &show_difference_);
+        note_widget("show_difference");
     }
-    ImGui::PushItemWidth(std::max(80.0f, controls_w_ - 165));
+    // The fields' frames line up, their labels on the right, where the column has room for a
+    // frame and a label of about 18 characters side by side; otherwise (and for any label too
+    // long for that) the label stands above a frame as wide as the column.
+    const float label_room = 18 * ImGui::CalcTextSize("0").x + ImGui::GetStyle().ItemInnerSpacing.x;
+    const float frame_w = ImGui::GetContentRegionAvail().x - label_room;
+    ImGui::PushItemWidth(frame_w >= kMinFrameBesideLabel ? frame_w : -FLT_MIN);
     controls(*panes_[compare_ ? editing_ : 0]);
     ImGui::PopItemWidth();
     ImGui::Separator();
@@ -99,14 +121,17 @@ void App::frame(float dt) {
         fit_view();
     }
     note_widget("fit_view");
-    ImGui::SameLine();
+    same_line_if_room(frame_width_for("save PNG (Ctrl+S)"));
     if (ImGui::Button("save PNG (Ctrl+S)")) save_request_ = options_.save_path;
     note_widget("save_png");
     for (int i = 0; i < (compare_ ? 2 : 1); ++i) {
         if (!panes_[i]->current) continue;
-        if (i) ImGui::SameLine();
-        const std::string label = "copy " + panes_[i]->name + " as a cachesim diagram command";
-        if (ImGui::Button(compare_ ? ("copy " + panes_[i]->name + " as command").c_str() : label.c_str())) {
+        // The long form where it fits; the tooltip says what the command is either way.
+        const std::string name = panes_[i]->name, long_label = "copy " + name + " as a cachesim diagram command";
+        const bool long_fits = !compare_ && frame_width_for(long_label) <= ImGui::GetContentRegionAvail().x;
+        const std::string shown = long_fits ? long_label : "copy " + name + " as command";
+        if (i) same_line_if_room(frame_width_for(shown));
+        if (ImGui::Button(shown.c_str())) {
             last_command_[i] = diagram_command(i);
             ImGui::SetClipboardText(last_command_[i].c_str());
             status_ = "copied: " + last_command_[i];
@@ -120,14 +145,24 @@ void App::frame(float dt) {
         ImGui::TextDisabled("%s", status_.c_str());
         ImGui::PopTextWrapPos();
     }
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("drag: pan; wheel: zoom (Ctrl: time only, Shift: lines only); right click: move the playhead. "
-                        "Keys: Space play, arrows step (Shift: x10), Home / End, F fit, + / - zoom, D differences, "
-                        "Ctrl+S save PNG, Esc or Ctrl+Q quit");
-    ImGui::PopTextWrapPos();
+    const std::string help = "drag: pan; wheel: zoom (Ctrl: time only, Shift: lines only); right click: move the playhead. "
+                             "Keys: Space play, arrows step (Shift: x10), Home / End, F fit, + / - zoom, D differences, "
+                             "Ctrl+S save PNG, Esc or Ctrl+Q quit";
+    ImGui::TextDisabled("%s", wrap_at_spaces(help, ImGui::GetContentRegionAvail().x).c_str());
+    ImGui::EndGroup();
+    {
+        const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+        widgets_.push_back({"controls_items", {a.x, a.y, b.x - a.x, b.y - a.y}});
+        widgets_.push_back({"controls_view", {column_left, column_at.y, column_right - column_left, ImGui::GetWindowHeight()}});
+    }
+    for (const PlacedLabel& placed : take_placed_labels()) {
+        for (const auto& [line, box] : placed.lines) widgets_.push_back({"control_label " + placed.label + "|" + line, box});
+        widgets_.push_back({std::string(placed.above ? "control_above " : "control_beside ") + placed.label, placed.frame});
+    }
     ImGui::EndChild();
     ImGui::SameLine(0, 0);
-    splitter("##split_controls", true, whole.y, controls_w_, 220, std::max(220.0f, whole.x - 400));
+    if (splitter("##split_controls", true, whole.y, controls_w_, kControlsMinWidth, controls_max))
+        controls_share_ = controls_w_ / whole.x;
     ImGui::SameLine(0, 0);
 
     // Right: diagrams on top, array view and stats / cache contents below.
@@ -173,7 +208,8 @@ bool choice_combo(const char* label, const EnumChoice<E> (&table)[N], E& value, 
         if (table[i].value == value) at = static_cast<int>(i);
     }
     ImGui::SetNextItemWidth(width);
-    if (!ImGui::Combo(label, &at, names.data(), static_cast<int>(N))) return false;
+    const std::string shown = label_for_next_widget(label, frame_width_for(names[at], true));
+    if (!ImGui::Combo(shown.c_str(), &at, names.data(), static_cast<int>(N))) return false;
     value = table[at].value;
     return true;
 }
@@ -199,7 +235,7 @@ void App::view_options() {
                           "source: L1 hits by who brought the sector: the same warp,\n"
                           "another warp of its block, or another block on the SM");
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    same_line_if_room(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("miss rate").x);
     ImGui::Checkbox("miss rate", &options_.miss_rate_strip);
     note_widget("miss_rate_strip");
 }

@@ -176,6 +176,9 @@ private:
     void row_labels(const viz::Diagram& d, float margin_left, float left, float top, float h, std::vector<LabelShown>& shown);
     // The time axis's ticks and labels under cells from x to x + w; the labels land in `shown`.
     void time_axis(float x, float y, float w, std::vector<LabelShown>& shown);
+    // The time axis's title centred under cells from x to x + w, its top at y: the longest of its
+    // forms that fits there (pane: "A" or "B", for --state).
+    void time_axis_title(const JobOutput& run, float x, float y, float w, const std::string& pane);
     // The notes the PNG's legend prints for pane i's run (configuration, misses, thesis bounds
     // where they apply, or why not).
     std::vector<std::string> run_notes(int i) const;
@@ -191,7 +194,7 @@ private:
     void request_array_view(Pane& pane);
     void update_detail(Pane& pane, const viz::ViewExtent& view);
     void drop_detail(Pane& pane);
-    void detail_status(Pane& pane, float width);
+    void detail_status(Pane& pane);
     void user_moved_view();
     std::uint64_t total_steps() const;
     std::uint64_t total_rows() const;
@@ -206,8 +209,14 @@ private:
     bool quit_requested_ = false;
     std::string save_request_;
     std::string status_;  // the last save / copy, shown under the controls
-    // Layout: the panes' sizes, dragged with the splitters between them.
-    float controls_w_ = 340, bottom_h_ = -1, arrays_w_ = -1;
+    // Layout: the panes' sizes, dragged with the splitters between them. The controls column is
+    // a share of the window's width: a quarter until its bar is dragged, and then no wider than
+    // its fields and labels side by side need (about 400 pixels); never narrower than its widest
+    // frame (the caches' "through, no allocate" box) with the column's padding and scroll bar.
+    static constexpr float kControlsMinWidth = 200, kControlsDefaultMaxWidth = 400;
+    static constexpr float kMinFrameBesideLabel = 100;  // a narrower frame gets its label above it
+    std::optional<float> controls_share_;  // set by dragging the column's bar
+    float controls_w_ = 0, bottom_h_ = -1, arrays_w_ = -1;
     bool show_difference_ = false;
     bool first_tab_frame_ = true;  // selects AppOptions::bottom_tab once
     int contents_pane_ = 0;

@@ -1,5 +1,6 @@
 // The shared view: extent, fitting, clamping, the demo motion and the playhead.
 #include "apps/cacheviz/app.hpp"
+#include "apps/cacheviz/text_wrap.hpp"
 
 #include <imgui.h>
 
@@ -99,10 +100,6 @@ void App::playhead_controls() {
     // In a narrow panel a control that would not fit whole beside the last starts a new line, so
     // that the playhead's step is never cut at the panel's edge.
     const ImGuiStyle& style = ImGui::GetStyle();
-    const auto same_line_if_room = [&](float width) {
-        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-        if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
-    };
     const float label_w = style.ItemInnerSpacing.x + ImGui::CalcTextSize("steps/s").x;
     same_line_if_room(110 + label_w);
     // On a line of its own, narrower where the panel is.

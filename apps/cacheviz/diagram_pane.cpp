@@ -5,10 +5,12 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "apps/cacheviz/cell_tooltip.hpp"
 #include "apps/cacheviz/imgui_color.hpp"
@@ -18,22 +20,48 @@
 
 namespace cachesim::gui {
 
+namespace {
+
+// A progress bar as wide as the line allows, left of its Cancel button, labelled with the first of
+// `forms` (longest first) that fits inside it, and the longest in a tooltip; true when Cancel
+// was clicked. The bar and the label drawn land in `shown` for --state.
+bool progress_bar(double fraction, const std::vector<std::string>& forms, const char* cancel_id, const std::string& pane,
+                  std::vector<std::pair<std::string, std::array<float, 4>>>& shown) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float cancel_w = frame_width_for("Cancel");
+    const float bar_w = std::max(1.0f, ImGui::GetContentRegionAvail().x - cancel_w - style.ItemSpacing.x);
+    ImGui::ProgressBar(static_cast<float>(fraction), ImVec2(bar_w, 0), "");  // "": ImGui would cut its own text at the ends
+    const ImVec2 at = ImGui::GetItemRectMin(), size = ImGui::GetItemRectSize();
+    const std::string label = first_that_fits(forms, size.x - 2 * style.FramePadding.x);
+    const ImVec2 text_at(at.x + style.FramePadding.x, at.y + style.FramePadding.y);
+    ImGui::GetWindowDrawList()->AddText(text_at, ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", forms.front().c_str());
+    shown.push_back({"progress_bar " + pane, {at.x, at.y, size.x, size.y}});
+    shown.push_back({"progress_label " + pane + "|" + label + "|" + forms.front(),
+                     {text_at.x, text_at.y, ImGui::CalcTextSize(label.c_str()).x, ImGui::GetTextLineHeight()}});
+    ImGui::SameLine();
+    const bool cancel = ImGui::Button(cancel_id);
+    const ImVec2 cancel_at = ImGui::GetItemRectMin(), cancel_size = ImGui::GetItemRectSize();
+    shown.push_back({"progress_cancel " + pane, {cancel_at.x, cancel_at.y, cancel_size.x, cancel_size.y}});
+    return cancel;
+}
+
+}  // namespace
+
 // The header's second line: the run's progress, the deep zoom's, or what the cells show.
-void App::detail_status(Pane& pane, float width) {
+void App::detail_status(Pane& pane) {
     if (pane.job) {
-        ImGui::ProgressBar(static_cast<float>(pane.job->progress()), ImVec2(width - 110, 0), "simulating...");
-        ImGui::SameLine();
-        if (ImGui::Button("Cancel")) pane.retire(pane.job);
+        if (progress_bar(pane.job->progress(), {"simulating..."}, "Cancel", pane.name, widgets_)) pane.retire(pane.job);
         return;
     }
     const auto u = [](std::uint64_t v) { return viz::thousands(v); };
     if (pane.detail_job) {
         const viz::DetailWindow& w = pane.detail_job_window;
-        const std::string label = "zooming in: re-simulating steps " + u(w.first_step) + "-" + u(w.step_end() - 1) + ", lines " +
-                                  u(w.first_row) + "-" + u(w.row_end() - 1) + " at full resolution";
-        ImGui::ProgressBar(static_cast<float>(pane.detail_job->progress()), ImVec2(width - 110, 0), label.c_str());
-        ImGui::SameLine();
-        if (ImGui::Button("Cancel##detail")) {
+        const std::string steps = "steps " + u(w.first_step) + "-" + u(w.step_end() - 1);
+        const std::string lines = "lines " + u(w.first_row) + "-" + u(w.row_end() - 1);
+        const std::vector<std::string> forms{"zooming in: re-simulating " + steps + ", " + lines + " at full resolution",
+                                             "zooming in: " + steps + ", " + lines, "zooming in: " + steps, "zooming in..."};
+        if (progress_bar(pane.detail_job->progress(), forms, "Cancel##detail", pane.name, widgets_)) {
             pane.detail_declined = w;
             pane.retire(pane.detail_job);
         }
@@ -63,6 +91,10 @@ void App::diagram_pane(Pane& pane, float width, float height) {
     const ImGuiID own_header = ImGui::GetID(("header" + pane.name).c_str());
     const ImGuiID other_header = ImGui::GetID(&pane == panes_[0].get() ? ("header" + panes_[1]->name).c_str() : ("header" + panes_[0]->name).c_str());
     ImGui::BeginChild(("pane" + pane.name).c_str(), ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar);
+    {
+        const ImVec2 at = ImGui::GetWindowPos(), min = ImGui::GetWindowContentRegionMin(), max = ImGui::GetWindowContentRegionMax();
+        widgets_.push_back({"diagram_pane " + pane.name, {at.x + min.x, at.y + min.y, max.x - min.x, max.y - min.y}});
+    }
     // Header: the configuration shown, hit rates, progress. While a new configuration
     // re-simulates, the diagram and counters shown are the previous run's: say so. Its lines
     // wrap at spaces (no number split), not cut at the pane's edge.
@@ -96,7 +128,7 @@ void App::diagram_pane(Pane& pane, float width, float height) {
     } else {
         ImGui::TextUnformatted("");
     }
-    detail_status(pane, width);
+    detail_status(pane);
     const float header_h = ImGui::GetCursorPosY() - header_top;
     header_heights->SetFloat(own_header, header_h);
     if (compare_) ImGui::SetCursorPosY(ImGui::GetCursorPosY() + std::max(0.0f, header_heights->GetFloat(other_header) - header_h));
@@ -113,6 +145,7 @@ void App::diagram_pane(Pane& pane, float width, float height) {
     viz::gui::Viewport vp{view_.t0, view_.t1, view_.r0, view_.r1, static_cast<int>(w), static_cast<int>(h)};
     update_detail(pane, viz::ViewExtent{view_.t0, view_.t1, view_.r0, view_.r1, vp.width, vp.height});
     dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(255, 255, 255, 255));
+    widgets_.push_back({"diagram_cells " + pane.name, {p0.x, p0.y, w, h}});
     pane.texels_written_last_frame = 0;
     const viz::Diagram* d = pane.current ? pane.current->diagram.get() : nullptr;
     const viz::Diagram* exact = pane.detail ? pane.detail->diagram.get() : nullptr;
@@ -156,23 +189,17 @@ void App::diagram_pane(Pane& pane, float width, float height) {
         dl->PopClipRect();
         if (stale) {  // grey the previous run's cells
             dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(128, 128, 128, 110));
-            dl->AddText(ImVec2(p0.x + 8, p0.y + 6), IM_COL32(120, 50, 0, 255), "previous run");
+            dl->AddText(ImVec2(p0.x + 8, p0.y + 6), IM_COL32(120, 50, 0, 255), wrap_at_spaces("previous run", w - 16).c_str());
         }
         row_labels(*d, origin.x, p0.x, p0.y, h, row_labels_[index]);
         dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * 0.85f, ImVec2(origin.x + 2, axis_y + 4), IM_COL32(60, 60, 60, 255),
                     "lines by\narray");
         if (strip) miss_rate_strip(pane, p0.x, p0.y + h + strip_gap, w, strip_h);
         time_axis(p0.x, axis_y, w, time_labels_[index]);
-        const JobOutput& o = *pane.current;
-        const char* title = !o.input.gpu_model && o.input.trace ? "time step (the recorded threads in launch order)"
-                            : !o.input.gpu_model ? "time step (work items in schedule order)"
-                            : o.input.gpu.timeline ? "time step (requests, in the measured order)"
-                                                   : "time step (scheduling rounds: every SM with work issues one request)";
-        const float tw = ImGui::CalcTextSize(title).x;
-        dl->AddText(ImVec2(p0.x + std::max(0.0f, (w - tw) / 2), axis_y + 21), IM_COL32(20, 20, 20, 255), title);
+        time_axis_title(*pane.current, p0.x, axis_y + 21, w, pane.name);
     } else {
-        dl->AddText(ImVec2(p0.x + 10, p0.y + 10), IM_COL32(80, 80, 80, 255),
-                    pane.config_error.empty() ? "simulating..." : "configuration error (see the panel)");
+        const char* message = pane.config_error.empty() ? "simulating..." : "configuration error (see the panel)";
+        dl->AddText(ImVec2(p0.x + 10, p0.y + 10), IM_COL32(80, 80, 80, 255), wrap_at_spaces(message, w - 20).c_str());
     }
     dl->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p0.x + w + 1, p0.y + h + 1), IM_COL32(60, 60, 60, 255));  // outside the cells
 
@@ -261,6 +288,25 @@ void App::row_labels(const viz::Diagram& d, float margin_left, float left, float
         }
     }
     dl->PopClipRect();
+}
+
+void App::time_axis_title(const JobOutput& run, float x, float y, float w, const std::string& pane) {
+    // Under the cells only (the margin on the left holds "lines by array"): the longest form that
+    // fits there on one line, the whole title in a tooltip.
+    using Forms = std::vector<std::string>;
+    const Forms forms = !run.input.gpu_model && run.input.trace
+                            ? Forms{"time step (the recorded threads in launch order)", "time step (the recorded threads)", "time step"}
+                        : !run.input.gpu_model ? Forms{"time step (work items in schedule order)", "time step (work items)", "time step"}
+                        : run.input.gpu.timeline ? Forms{"time step (requests, in the measured order)", "time step (requests)", "time step"}
+                                                 : Forms{"time step (scheduling rounds: every SM with work issues one request)",
+                                                         "time step (scheduling rounds)", "time step"};
+    const std::string title = first_that_fits(forms, w);
+    const ImVec2 size = ImGui::CalcTextSize(title.c_str());
+    const ImVec2 at(std::floor(x + (w - size.x) / 2), y);
+    ImGui::GetWindowDrawList()->AddText(at, IM_COL32(20, 20, 20, 255), title.c_str());
+    if (title != forms.front() && ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(at, ImVec2(at.x + size.x, at.y + size.y)))
+        ImGui::SetTooltip("%s", forms.front().c_str());
+    widgets_.push_back({"axis_title " + pane + "|" + title + "|" + forms.front(), {at.x, at.y, size.x, size.y}});
 }
 
 void App::time_axis(float x, float y, float w, std::vector<LabelShown>& shown) {

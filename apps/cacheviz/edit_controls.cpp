@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <string>
 
+#include "apps/cacheviz/text_wrap.hpp"
+
 namespace cachesim::gui {
 
 bool edit_u32(const char* label, std::uint32_t& v, std::uint32_t lo) {
     std::uint32_t x = v;
-    if (ImGui::InputScalar(label, ImGuiDataType_U32, &x, nullptr, nullptr, "%u", ImGuiInputTextFlags_EnterReturnsTrue) ||
+    const std::string shown = label_for_next_widget(label, frame_width_for(std::to_string(x)));
+    if (ImGui::InputScalar(shown.c_str(), ImGuiDataType_U32, &x, nullptr, nullptr, "%u", ImGuiInputTextFlags_EnterReturnsTrue) ||
         (ImGui::IsItemDeactivatedAfterEdit())) {
         x = std::max(x, lo);
         if (x != v) { v = x; return true; }
@@ -19,7 +22,8 @@ bool edit_u32(const char* label, std::uint32_t& v, std::uint32_t lo) {
 
 bool edit_u64(const char* label, std::uint64_t& v) {
     std::uint64_t x = v;
-    if (ImGui::InputScalar(label, ImGuiDataType_U64, &x, nullptr, nullptr, "%llu", ImGuiInputTextFlags_EnterReturnsTrue) ||
+    const std::string shown = label_for_next_widget(label, frame_width_for(std::to_string(x)));
+    if (ImGui::InputScalar(shown.c_str(), ImGuiDataType_U64, &x, nullptr, nullptr, "%llu", ImGuiInputTextFlags_EnterReturnsTrue) ||
         ImGui::IsItemDeactivatedAfterEdit()) {
         if (x != v) { v = x; return true; }
     }
@@ -42,7 +46,7 @@ bool level_controls(CacheConfig& c) {
         changed |= edit_u32("sector (0 = line)", c.sector_bytes, 0);
         changed |= edit_u32("ways (0 = full)", c.ways, 0);
         const std::string current(policy_name(c.policy));
-        if (ImGui::BeginCombo("policy", current.c_str())) {
+        if (ImGui::BeginCombo(label_for_next_widget("policy", frame_width_for(current, true)).c_str(), current.c_str())) {
             for (const EnumChoice<PolicyKind>& p : kPolicyChoices)
                 if (ImGui::Selectable(std::string(p.name).c_str(), p.value == c.policy)) {
                     c.policy = p.value;
@@ -51,7 +55,8 @@ bool level_controls(CacheConfig& c) {
             ImGui::EndCombo();
         }
         int write = c.write_policy == WritePolicy::write_back_allocate ? 1 : 0;
-        if (ImGui::Combo("stores", &write, "through, no allocate\0back, allocate\0")) {
+        const char* const stores[] = {"through, no allocate", "back, allocate"};
+        if (ImGui::Combo(label_for_next_widget("stores", frame_width_for(stores[write], true)).c_str(), &write, stores, 2)) {
             c.write_policy = write ? WritePolicy::write_back_allocate : WritePolicy::write_through_no_allocate;
             changed = true;
         }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "apps/cacheviz/text_wrap.hpp"
 #include "apps/common/cli_errors.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
@@ -16,10 +17,14 @@ namespace {
 
 // The edited value as the option would spell it, or "" when the control was not changed.
 std::string edit(const GpuParameter& p, const std::string& label, const std::string& value) {
+    char slider_text[32] = "";  // a slider shows its value with three decimals
+    if (p.type == ParameterType::real) std::snprintf(slider_text, sizeof slider_text, "%.3f", std::stof(value));
+    const std::string frame_text = p.type == ParameterType::real ? slider_text : value;
+    const std::string shown = label_for_next_widget(label, frame_width_for(frame_text, p.type == ParameterType::choice));
     switch (p.type) {
         case ParameterType::choice: {
             std::string chosen;
-            if (ImGui::BeginCombo(label.c_str(), value.c_str())) {
+            if (ImGui::BeginCombo(shown.c_str(), value.c_str())) {
                 for (const ChoiceText& c : p.choices)
                     if (ImGui::Selectable(std::string(c.name).c_str(), c.name == value)) chosen = c.name;
                 ImGui::EndCombo();
@@ -28,7 +33,7 @@ std::string edit(const GpuParameter& p, const std::string& label, const std::str
         }
         case ParameterType::real: {
             float v = std::stof(value);
-            if (!ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(p.min), static_cast<float>(p.max), "%.3f"))
+            if (!ImGui::SliderFloat(shown.c_str(), &v, static_cast<float>(p.min), static_cast<float>(p.max), "%.3f"))
                 return "";
             std::ostringstream text;
             text << v;
@@ -36,7 +41,7 @@ std::string edit(const GpuParameter& p, const std::string& label, const std::str
         }
         case ParameterType::count: {
             std::uint64_t v = std::stoull(value);
-            if (!ImGui::InputScalar(label.c_str(), ImGuiDataType_U64, &v, nullptr, nullptr, "%llu",
+            if (!ImGui::InputScalar(shown.c_str(), ImGuiDataType_U64, &v, nullptr, nullptr, "%llu",
                                     ImGuiInputTextFlags_EnterReturnsTrue) &&
                 !ImGui::IsItemDeactivatedAfterEdit())
                 return "";
@@ -47,7 +52,7 @@ std::string edit(const GpuParameter& p, const std::string& label, const std::str
         default: {
             char buffer[256];
             std::snprintf(buffer, sizeof buffer, "%s", value.c_str());
-            if (!ImGui::InputText(label.c_str(), buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue) &&
+            if (!ImGui::InputText(shown.c_str(), buffer, sizeof buffer, ImGuiInputTextFlags_EnterReturnsTrue) &&
                 !ImGui::IsItemDeactivatedAfterEdit())
                 return "";
             return buffer;

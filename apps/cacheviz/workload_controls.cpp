@@ -3,13 +3,15 @@
 #include <imgui.h>
 
 #include "apps/cacheviz/edit_controls.hpp"
+#include "apps/cacheviz/text_wrap.hpp"
 
 namespace cachesim::gui {
 
 bool workload_controls(WorkloadSpec& w) {
     bool changed = false;
     int kind = w.kind == WorkloadKind::stencil ? 0 : 1;
-    if (ImGui::Combo("workload", &kind, "stencil\0matmul\0")) {
+    const char* const kinds[] = {"stencil", "matmul"};
+    if (ImGui::Combo(label_for_next_widget("workload", frame_width_for(kinds[kind], true)).c_str(), &kind, kinds, 2)) {
         w.kind = kind == 0 ? WorkloadKind::stencil : WorkloadKind::matmul;
         changed = true;
     }
@@ -23,7 +25,8 @@ bool workload_controls(WorkloadSpec& w) {
     }
     changed |= edit_u32("element bytes", w.elem_bytes);
     int sk = static_cast<int>(w.schedule.kind);
-    if (ImGui::Combo("schedule", &sk, "linear\0column\0zigzag\0tiled\0morton\0")) {
+    const char* const schedules[] = {"linear", "column", "zigzag", "tiled", "morton"};
+    if (ImGui::Combo(label_for_next_widget("schedule", frame_width_for(schedules[sk], true)).c_str(), &sk, schedules, 5)) {
         w.schedule.kind = static_cast<ScheduleKind>(sk);
         if (w.schedule.width == 0) w.schedule.width = 4;
         if (w.schedule.kind == ScheduleKind::tiled && w.schedule.tile_height == 0)
