@@ -140,3 +140,29 @@ TEST(DiagramTimeLayout, CliRefusesTooSmallAPicture) {
     EXPECT_NE(r.err.find("--width"), std::string::npos) << r.err;
     EXPECT_EQ(test::run_cachesim("diagram --size 64x64 --out '" + out + "'").exit_code, 0);
 }
+
+// The chart is drawn only where the picture is tall enough for its text (its least height in font
+// sizes, under the plot's top); a picture a pixel shorter leaves it out and says so in a legend
+// line of its own.
+TEST(DiagramTimeLayout, ChartOnlyWhereTallEnoughForItsText) {
+    const RecordedRun run = stencil_run(64, 64);
+    MemoryChart chart;
+    chart.title = "m";
+    chart.boxes = {{"k", {"a"}, 0, 0, 0.4, 0.5}, {"d", {"b"}, 0, 0.6, 0.4, 0.4}};
+    chart.arrows = {{0.2, 0.5, 0.2, 0.6, {"c"}}};
+    chart.min_height_fonts = 40;
+    // At 13 px: the plot's top 33 (2.6 font sizes under a title), 40 x 13 = 520 for the chart, 8 under it.
+    const int tall_enough = 33 + 520 + 8;
+    TimeDiagramStyle s = style(1400, tall_enough);
+    s.memory_chart = chart;
+    const RenderedTimeDiagram shown = render_time_diagram(run.diagram, s);
+    EXPECT_GT(shown.layout.memory_chart.w, 0);
+    EXPECT_GE(shown.layout.memory_chart.h, 520);
+    EXPECT_TRUE(shown.layout.memory_chart.inside(1400, tall_enough));
+    expect_laid_out(shown.layout, 1400, tall_enough);
+    s.height = tall_enough - 1;
+    const RenderedTimeDiagram left_out = render_time_diagram(run.diagram, s);
+    EXPECT_EQ(left_out.layout.memory_chart.w, 0);
+    EXPECT_EQ(left_out.layout.legend_lines.size(), shown.layout.legend_lines.size() + 1);  // the chart's note
+    expect_laid_out(left_out.layout, 1400, tall_enough - 1);
+}

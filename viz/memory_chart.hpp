@@ -5,7 +5,8 @@
 // request on the way), the far-partition traffic and DRAM bytes.
 //
 // Plain draw data, no renderer: boxes and arrows in chart units (x and y in [0, 1], y downwards,
-// the chart's aspect left to the renderer), each with its text lines. render.cpp draws it in the
+// the chart's aspect left to the renderer), each with its text lines, each part as tall as its
+// text needs at the chart's least height. render.cpp draws it in the
 // PNG's legend column; a GUI can draw the same data.
 #include <string>
 #include <vector>
@@ -27,10 +28,19 @@ struct ChartArrow {
     std::vector<std::string> labels;
 };
 
+// The spacing a renderer keeps, in font sizes: the chart's title above the boxes; in a box, its
+// title and margins, then one line each; an arrow's head and margins, then one line per label.
+inline constexpr double kChartTitleFonts = 1.8;
+inline constexpr double kBoxTitleFonts = 1.8, kBoxLineFonts = 1.35;
+inline constexpr double kArrowHeadFonts = 1.0, kArrowLabelFonts = 1.25;
+
 struct MemoryChart {
     std::string title;
     std::vector<ChartBox> boxes;    // kernel, L1, L2, DRAM, top to bottom
     std::vector<ChartArrow> arrows;  // kernel -> L1 -> L2 -> DRAM
+    // The height, in font sizes, at which every text fits with the spacing above (the parts'
+    // heights are in proportion to their text).
+    double min_height_fonts = 0;
 };
 
 // `config`: the run's configuration (SMs, partitions, L2 size); `g`: its result.

@@ -85,7 +85,13 @@ std::string with_thousands(std::uint64_t v) {
 std::string hit_source_label(HitSource source) { return "L1 hit brought by " + std::string(hit_source_name(source)); }
 
 // The note drawn where the memory chart does not fit beside the plot.
-std::string chart_note(int width) { return "memory chart: needs --width " + std::to_string(width) + " or more"; }
+// What the picture lacks for the memory chart: its width, or where the width is enough (0), its
+// height. One at a time, so that the note is no wider than the width's, which the legend keeps
+// room for.
+std::string chart_note(int width, int height) {
+    if (width > 0) return "memory chart: needs --width " + std::to_string(width) + " or more";
+    return "memory chart: needs --height " + std::to_string(height) + " or more";
+}
 
 // The time view's legend column: its widest line (any heading, swatch label or note the legend
 // may draw, whichever colouring the picture ends up with), and a margin.
@@ -108,7 +114,7 @@ int time_legend_width(const Diagram& d, const TimeDiagramStyle& style) {
                         with_thousands(d.layout().rows()));
     for (std::size_t l = 0; l < d.miss_rates().size() && l < 2; ++l)
         notes.push_back("strip: " + strip_level_label(d.miss_rates()[l], l));
-    if (style.memory_chart) notes.push_back(chart_note(99999));  // (the width it names is not known yet)
+    if (style.memory_chart) notes.push_back(chart_note(99999, 0));  // (the width it names is not known yet)
     return legend_width(style.font_px, false, notes, labels) + 40;
 }
 
@@ -232,7 +238,7 @@ namespace {
 
 void draw_memory_chart(Canvas& c, const MemoryChart& chart, const PixelRect& r, double font) {
     c.draw_text(r.x, r.y, chart.title, {.size_px = font, .color = kAxis});
-    const int top = r.y + static_cast<int>(font * 1.8);
+    const int top = r.y + static_cast<int>(font * kChartTitleFonts);
     const double h = r.h - (top - r.y);
     for (const ChartBox& b : chart.boxes) {
         const int x = r.x + static_cast<int>(b.x * r.w), y = top + static_cast<int>(b.y * h);
@@ -242,7 +248,7 @@ void draw_memory_chart(Canvas& c, const MemoryChart& chart, const PixelRect& r, 
         int ty = y + static_cast<int>(font * 0.4);
         c.draw_text(x + 6, ty, b.title, {.size_px = font * 0.95});
         for (const std::string& l : b.lines) {
-            ty += static_cast<int>(font * 1.35);
+            ty += static_cast<int>(font * kBoxLineFonts);
             c.draw_text(x + 6, ty, l, {.size_px = font * 0.88, .color = kAxis});
         }
     }
@@ -251,12 +257,17 @@ void draw_memory_chart(Canvas& c, const MemoryChart& chart, const PixelRect& r, 
         const int x1 = r.x + static_cast<int>(a.x1 * r.w), y1 = top + static_cast<int>(a.y1 * h);
         c.draw_line(x0, y0, x1, y1, kAxis, 2);
         for (int k = 0; k < 6; ++k) c.hline(x1 - k, x1 + k, y1 - 1 - k, kAxis);  // head (arrows point down)
-        int ty = (y0 + y1) / 2 - static_cast<int>(a.labels.size() * font * 1.25 / 2);
+        int ty = (y0 + y1) / 2 - static_cast<int>(a.labels.size() * font * kArrowLabelFonts / 2);
         for (const std::string& l : a.labels) {
             c.draw_text(x0 + 10, ty, l, {.size_px = font * 0.88, .color = kAxis});
-            ty += static_cast<int>(font * 1.25);
+            ty += static_cast<int>(font * kArrowLabelFonts);
         }
     }
+}
+
+// The chart's height at which every text fits (the chart's title, then its parts in proportion).
+int memory_chart_min_height(const MemoryChart& chart, double font) {
+    return static_cast<int>(std::ceil(font * chart.min_height_fonts));
 }
 
 int memory_chart_width(const MemoryChart& chart, double font) {
@@ -324,7 +335,9 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     const int legend_w = time_legend_width(d, style);
     int chart_w = style.memory_chart ? memory_chart_width(*style.memory_chart, font) + 30 : 0;
     // The chart only where the plot keeps at least half the width.
-    const bool chart_fits = style.width - left - legend_w - chart_w >= style.width / 2;
+    const bool chart_wide_enough = style.width - left - legend_w - chart_w >= style.width / 2;
+    const int height_for_chart = style.memory_chart ? top + memory_chart_min_height(*style.memory_chart, font) + 8 : 0;
+    const bool chart_fits = chart_wide_enough && style.height >= height_for_chart;
     if (!chart_fits) chart_w = 0;
     const int right = legend_w + chart_w;
     const int bottom = static_cast<int>(font * 4.2);
@@ -540,7 +553,9 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
                         with_thousands(rows.rows()));
     // Where the memory chart does not fit, the legend's last note says how wide it needs the picture.
     const std::string chart_note_text =
-        style.memory_chart && !chart_fits ? chart_note(width_with_chart(left, legend_w, *style.memory_chart, font)) : "";
+        style.memory_chart && !chart_fits
+            ? chart_note(chart_wide_enough ? 0 : width_with_chart(left, legend_w, *style.memory_chart, font), height_for_chart)
+            : "";
     std::vector<PixelRect>* const ll = &lay.legend_lines;
     if (!muted) {
         std::string heading = "legend (most important first)";
@@ -617,7 +632,10 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     }
     if (style.memory_chart && chart_fits) {
         const int cx = style.width - chart_w + 10;
-        lay.memory_chart = {cx, lay.plot.y, chart_w - 30, std::min(lay.plot.h + strip_h + strip_gap, static_cast<int>(font * 34))};
+        // Down to the strips' bottom, up to 34 fonts, and never less than its text needs.
+        const int chart_h = std::max(std::min(lay.plot.h + strip_h + strip_gap, static_cast<int>(font * 34)),
+                                     memory_chart_min_height(*style.memory_chart, font));
+        lay.memory_chart = {cx, lay.plot.y, chart_w - 30, chart_h};
         draw_memory_chart(c, *style.memory_chart, lay.memory_chart, font);
     }
 
@@ -632,7 +650,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     lay.width_needed = std::max({style.width, left + legend_w + min_plot_w, lay.title.w + 16});
     lay.height_needed = std::max({style.height, top + min_plot_h + strip_h + strip_gap + bottom, legend_bottom + 8});
     lay.fits = lay.width_needed <= style.width && lay.height_needed <= style.height && inside(lay.title) &&
-               inside(lay.time_title);
+               inside(lay.time_title) && inside(lay.memory_chart);
     for (std::size_t i = 0; i < lay.legend_lines.size(); ++i) {
         lay.fits = lay.fits && inside(lay.legend_lines[i]) && !lay.legend_lines[i].overlaps(lay.time_title);
         for (std::size_t j = 0; j < i; ++j) lay.fits = lay.fits && !lay.legend_lines[i].overlaps(lay.legend_lines[j]);

@@ -410,10 +410,10 @@ void App::memory_chart_panel() {
         const viz::MemoryChart& chart = *shown[k]->current->memory_chart;
         const ImVec2 at = ImGui::GetCursorScreenPos();
         const float x = at.x + k * (each_w + 10), top = at.y + line * 1.3f;
-        // Tall enough for each box's lines, at least what the panel offers.
-        std::size_t most = 0;
-        for (const viz::ChartBox& b : chart.boxes) most = std::max(most, b.lines.size() + 1);
-        const float h = std::max(avail.y - line * 1.5f, (most * line + 8) / 0.16f);
+        // Tall enough for every box's and arrow's text (the chart's least height, its parts in
+        // proportion to their text, spaced as in the PNG: wider than the lines here), at least
+        // what the panel offers.
+        const float h = std::max(avail.y - line * 1.5f, static_cast<float>(chart.min_height_fonts) * font);
         dl->AddText(ImVec2(x, at.y), IM_COL32(20, 20, 20, 255), (shown[k]->name + ": " + chart.title).c_str());
         for (const viz::ChartBox& b : chart.boxes) {
             const ImVec2 a(x + static_cast<float>(b.x) * each_w, top + static_cast<float>(b.y) * h);
