@@ -75,6 +75,13 @@ void expect_laid_out(const ArrayView& v, const ArrayViewLayout& lay, int width, 
         }
         boxes.push_back(frame);
         boxes.push_back(lay.titles[a]);
+        // A side too thin to see at the common scale is drawn kMinArrayThickness across or more.
+        if (lay.widened[a] || lay.heightened[a]) {
+            EXPECT_NE(lay.title_notes[a].find("drawn "), std::string::npos) << lay.title_notes[a];
+            if (lay.widened[a]) EXPECT_GE(r.w, kMinArrayThickness);
+            if (lay.heightened[a]) EXPECT_GE(r.h, kMinArrayThickness);
+            continue;
+        }
         // One scale for all: as many pixels per element across as down (to within rounding).
         const double across = static_cast<double>(r.w) / v.arrays[a].width, down = static_cast<double>(r.h) / v.arrays[a].height;
         if (lay.cell_size[a] > 0) {

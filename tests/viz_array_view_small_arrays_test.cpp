@@ -2,7 +2,7 @@
 // 2 x 2 C beside a 1000-wide A) is drawn at a readable size, at least 12 pixels an element or an
 // eighth of the arrays' height, its title naming the enlargement; its pixels still show, and map
 // back to, the elements under them. Arrays of similar size keep one scale, and where the picture
-// has no room for the enlargement, every array keeps the common scale.
+// has no room for the enlargement beside the others, the small array goes below them.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -67,7 +67,7 @@ void expect_apart(const ArrayViewLayout& lay, int width, int height) {
 // The title names an enlargement: on its second line, and nowhere on its first.
 bool says_enlarged(const ArrayViewLayout& lay, std::size_t a) {
     EXPECT_EQ(lay.title_texts[a].find("enlarged"), std::string::npos) << lay.title_texts[a];
-    return lay.enlarged_notes[a].rfind("enlarged x", 0) == 0;
+    return lay.title_notes[a].rfind("enlarged x", 0) == 0;
 }
 
 }  // namespace
@@ -86,27 +86,32 @@ TEST(ArrayViewSmallArrays, TinyArrayBesideLongOnesIsDrawnReadable) {
     EXPECT_EQ(lay.cell_size[2], 12);
     EXPECT_EQ(lay.arrays[2].w, 24);
     EXPECT_EQ(lay.arrays[2].h, 24);
-    // A and B, a thousand elements long beside the legend, share a scale under a pixel an element.
+    // A and B, a thousand elements long beside the legend, share a scale under a pixel an element;
+    // their 2 elements across, a pixel at that scale, are drawn 4 pixels each, 8 in all.
     EXPECT_EQ(lay.cell_size[0], 0);
     EXPECT_EQ(lay.cell_size[1], 0);
     EXPECT_LT(lay.arrays[0].w, 1000);
     EXPECT_NEAR(lay.arrays[0].w, lay.arrays[1].h, 1);
-    EXPECT_EQ(lay.arrays[0].h, 1);
-    EXPECT_EQ(lay.arrays[1].w, 1);
+    EXPECT_EQ(lay.arrays[0].h, 8);
+    EXPECT_EQ(lay.arrays[1].w, 8);
+    EXPECT_EQ(lay.title_notes[0], "drawn 8 px tall");
+    EXPECT_EQ(lay.title_notes[1], "drawn 8 px wide");
     EXPECT_DOUBLE_EQ(lay.enlarged[0], 1);
     EXPECT_DOUBLE_EQ(lay.enlarged[1], 1);
     EXPECT_FALSE(says_enlarged(lay, 0));
     EXPECT_FALSE(says_enlarged(lay, 1));
 
     // C's title names its scale over A's on a second line: 12 pixels an element against A's
-    // width / 1000. C starts that line lower than A and B; its title covers both lines.
+    // width / 1000. C, like A and B under their notes, starts that line lower than the titles'
+    // first line; its title covers both lines.
     EXPECT_EQ(lay.title_texts[2], "C  (2 x 2)");
-    ASSERT_TRUE(says_enlarged(lay, 2)) << lay.enlarged_notes[2];
+    ASSERT_TRUE(says_enlarged(lay, 2)) << lay.title_notes[2];
     const double factor = 12.0 / (lay.arrays[0].w / 1000.0);
     EXPECT_NEAR(lay.enlarged[2], factor, factor * 0.01);  // A's width is whole pixels
-    EXPECT_NEAR(std::stod(lay.enlarged_notes[2].substr(10)), factor, factor * 0.02) << lay.enlarged_notes[2];
+    EXPECT_NEAR(std::stod(lay.title_notes[2].substr(10)), factor, factor * 0.02) << lay.title_notes[2];
     EXPECT_EQ(lay.arrays[0].y, lay.arrays[1].y);
-    EXPECT_GT(lay.arrays[2].y, lay.arrays[0].y);
+    EXPECT_EQ(lay.arrays[2].y, lay.arrays[0].y);
+    EXPECT_GE(lay.arrays[2].y, lay.titles[0].y + 2 * measure_text("C", 13 * 1.1).height());
     EXPECT_EQ(lay.titles[2].y, lay.titles[0].y);
     EXPECT_LE(lay.titles[2].y + lay.titles[2].h, lay.arrays[2].y);
     EXPECT_GE(lay.titles[2].h, 2 * measure_text("C", 13 * 1.1).height());
@@ -192,10 +197,10 @@ TEST(ArrayViewSmallArrays, SimilarArraysShareOneScale) {
     }
 }
 
-// At the smallest picture that holds the arrays' titles (width_needed: each array a pixel across
-// under its title) there is no room for the longer title of an enlarged array: both arrays keep
-// the common scale, and the layout fits.
-TEST(ArrayViewSmallArrays, NoRoomForTheEnlargementKeepsOneScale) {
+// At the smallest picture that holds the arrays' titles in one row (width_needed: each array a
+// pixel across under its title) there is no room beside A for the longer title of an enlarged C:
+// C goes to a second row, under A, where its note has room, 12 pixels an element.
+TEST(ArrayViewSmallArrays, NoRoomBesideGoesBelow) {
     const ArrayView v = view_of({grid("A", 1000, 2), grid("C", 2, 2)});
     // The note's line is wider than C's title, so C's column would widen.
     ASSERT_GT(measure_text("enlarged x10", 13 * 1.1).width, measure_text("C  (2 x 2)", 13 * 1.1).width);
@@ -205,12 +210,12 @@ TEST(ArrayViewSmallArrays, NoRoomForTheEnlargementKeepsOneScale) {
     const ArrayViewLayout lay = layout_array_view(v, plain(w, h));
     ASSERT_TRUE(lay.fits);
     expect_apart(lay, w, h);
-    for (std::size_t a = 0; a < 2; ++a) {
-        EXPECT_DOUBLE_EQ(lay.enlarged[a], 1) << a;
-        EXPECT_FALSE(says_enlarged(lay, a)) << a;
-    }
-    // One scale: C's 2 elements take no more pixels than any 2 of A's.
-    EXPECT_LE(lay.arrays[1].w, std::max(1, static_cast<int>(std::ceil(2.0 * lay.arrays[0].w / 1000))));
+    EXPECT_EQ(lay.group_starts, (std::vector<std::size_t>{0, 1}));
+    EXPECT_DOUBLE_EQ(lay.enlarged[0], 1);
+    EXPECT_TRUE(says_enlarged(lay, 1));
+    EXPECT_EQ(lay.cell_size[1], 12);
+    EXPECT_EQ(lay.arrays[1].x, lay.arrays[0].x);
+    EXPECT_GT(lay.titles[1].y, lay.arrays[0].y + lay.arrays[0].h);
 }
 
 TEST(ArrayViewSmallArrays, EnlargementNote) {

@@ -1,8 +1,12 @@
 #pragma once
 // The 2D arrays at one time step, each element coloured by where its line is (L1 / L2 / memory)
 // and whether the step's work item accesses it: the picture a teacher draws on a board.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "traces/workload_spec.hpp"
@@ -61,5 +65,72 @@ ArrayView make_array_view(const RowLayout& rows, const LineSnapshot& snapshot,
 
 // "step 40: work item (8, 2)", "round 10 (where each line is after the round)", ...
 std::string array_view_heading(const ArrayView& view);
+
+// ---- Where the arrays go in a picture: the PNG's (viz/render.hpp) and cacheviz's ----
+
+// The least an array is drawn along its longer side beside much larger ones, in pixels, where the
+// arrays have `area_height` pixels: an eighth of that, or 12 pixels an element where that is less.
+double array_min_side(const ArrayGrid& g, double area_height);
+// How an array drawn at `factor` times the others' scale says so: "enlarged x2.5", "x40".
+std::string array_enlarged_note(double factor);
+
+// The least pixels across an array's side (a 1 x 4096 column, a matmul's M x 1 A at depth 1): at
+// the common scale such a side can be a pixel, too thin to see.
+inline constexpr int kMinArrayThickness = 8;
+
+// One side of a drawn array: `cells` elements over `pixels` pixels. Where there are at least as
+// many pixels as elements, each element has pixels / cells whole pixels; otherwise pixel p shows
+// elements [p cells / pixels, (p + 1) cells / pixels).
+struct DrawnAxis {
+    std::uint64_t cells = 1, pixels = 1;
+    // The pixels [first, end) that show element `e`: its own, or the one it shares.
+    std::pair<int, int> pixels_of(std::uint64_t e) const;
+    // The elements [first, end) that pixel `p` shows.
+    std::pair<std::uint32_t, std::uint32_t> elements_of(int p) const;
+};
+
+// The room the arrays have, and what their titles take of it. The arrays go in rows in their
+// order, left to right (or in columns, top to bottom); each array's titles stand above it, the
+// first row's above the area.
+struct ArrayArea {
+    int width = 0;
+    int height = 0;         // from the first row's top to the bottom
+    int title_height = 0;   // a title line above an array (but the first row's)
+    int note_height = 0;    // a second title line: an array with a note starts this much lower
+    int gap_x = 0;          // between two arrays of a row
+    int gap_y = 0;          // between an array's bottom and the titles of the next one below
+    std::vector<int> title_widths;                        // per array, its first title line
+    std::function<int(const std::string&)> note_width;    // a second title line's width
+};
+
+// An array as arranged: where its cells go, from the area's top left (y 0 is the first row's top).
+struct ArrayPlacement {
+    int x = 0, y = 0, w = 0, h = 0;
+    double scale = 0;      // pixels per element along a side that keeps it
+    double enlarged = 1;   // that scale over the common scale (above 1: drawn larger than the others)
+    bool widened = false, heightened = false;  // a side drawn kMinArrayThickness or so across instead
+    std::string note;      // the title's second line ("enlarged x40", "drawn 8 px wide"); empty where none
+    int column_width = 0;  // the array or its titles, whichever is wider
+};
+
+// rows: arrays left to right, rows top to bottom; columns: arrays top to bottom, columns left to right.
+enum class ArrayFlow : std::uint8_t { rows, columns };
+
+struct ArrayArrangement {
+    bool fits = false;   // every array and title inside the area, none over another
+    double scale = 0;    // the common scale, pixels per element
+    std::vector<ArrayPlacement> arrays;
+    ArrayFlow flow = ArrayFlow::rows;
+    std::vector<std::size_t> group_starts;  // the first array of each row (or column)
+};
+
+// The arrays at the largest common scale at which they fit the area, over every way of breaking
+// them, in order, into rows, or where no rows fit, into columns (matmul's A beside B above C).
+// Whole pixels per element where that fits, else a fraction. An array that scale would draw
+// shorter than array_min_side is drawn at that size instead (whole pixels per element from one
+// up), its note saying so; where those leave no room, half, a quarter or an eighth of them, else
+// none. A side under kMinArrayThickness pixels is drawn that thick (whole pixels per element up to
+// 8 elements), its note saying so, unless not even that leaves room.
+ArrayArrangement arrange_arrays(const std::vector<ArrayGrid>& arrays, const ArrayArea& area);
 
 }  // namespace cachesim::viz

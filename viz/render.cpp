@@ -661,12 +661,9 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
 
 namespace {
 
-constexpr int kArrayGap = 30;     // between two arrays
+constexpr int kArrayGap = 30;     // between two arrays of a row
+constexpr int kArrayRowGap = 14;  // between a row of arrays and the next row's titles
 constexpr int kArrayMargin = 20;  // left of the arrays, below them, and between them and the legend
-// An array far smaller than the others is drawn at least this many pixels an element along its
-// longer side, or an eighth of the arrays' height where that is less, so that it stays readable.
-constexpr double kReadableCell = 12;
-constexpr double kReadableShare = 1.0 / 8;
 
 std::string array_title(const ArrayGrid& g) {
     const std::string shape = g.folded ? with_thousands(g.elements) + " elements, rows of " + std::to_string(g.width)
@@ -674,22 +671,19 @@ std::string array_title(const ArrayGrid& g) {
     return g.name + "  (" + shape + ")";
 }
 
-// An enlarged array's title takes a second line, "enlarged x40", under its name and shape (on the
-// first line with the others' titles, so that it widens its array's column little): the array
-// starts this much lower.
-int enlarged_drop(double font) { return static_cast<int>(std::ceil(font * 1.1 * 1.3)); }
+// The line above a row of arrays that holds their titles.
+int title_band(double font) { return static_cast<int>(font * 1.8); }
 
-// Pixels of `cells` elements at `scale` pixels per element: a whole multiple from 1 up, at least
-// one pixel below.
-int pixels_at(std::uint32_t cells, double scale) {
-    if (scale >= 1) return static_cast<int>(cells * static_cast<std::int64_t>(scale));
-    return std::max(1, static_cast<int>(std::floor(cells * scale)));
-}
+// A title's second line ("enlarged x40", "drawn 8 px wide"), under its name and shape (on the first
+// line with the others' titles, so that it widens its array's column little): the array starts
+// this much lower.
+int note_drop(double font) { return static_cast<int>(std::ceil(font * 1.1 * 1.3)); }
 
-// The pixel of `pixels` that shows element `e` of `cells` (pixels <= cells): pixel p shows
-// elements [p cells / pixels, (p + 1) cells / pixels).
-int pixel_of(std::uint64_t e, std::uint64_t cells, std::uint64_t pixels) {
-    return static_cast<int>(((e + 1) * pixels - 1) / cells);
+// Pixels per element where the elements of `g` drawn in `r` are square whole-pixel cells, else 0.
+int square_cell(const ArrayGrid& g, const PixelRect& r) {
+    if (g.width == 0 || g.height == 0 || r.w < static_cast<int>(g.width) || r.h < static_cast<int>(g.height)) return 0;
+    const int across = r.w / static_cast<int>(g.width), down = r.h / static_cast<int>(g.height);
+    return across == down ? across : 0;
 }
 
 // The array view's legend: its heading, and how wide and tall draw_legend draws it.
@@ -713,183 +707,139 @@ ArrayLegend array_legend(const ArrayView& view, const ArrayViewStyle& style) {
     return l;
 }
 
-}  // namespace
-
-double array_min_side(const ArrayGrid& g, double area_height) {
-    const double side = std::max(g.width, g.height);
-    return std::min(area_height * kReadableShare, kReadableCell * side);
-}
-
-std::string array_enlarged_note(double factor) {
-    std::string f;
-    if (factor < 9.95) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.1f", factor);
-        f = buf;
-        if (f.size() > 2 && f.compare(f.size() - 2, 2, ".0") == 0) f.resize(f.size() - 2);
-    } else {
-        f = with_thousands(static_cast<std::uint64_t>(std::llround(factor)));
+// The array's title above it: the first line bottom-aligned half a font size above the row's top,
+// a note's line the same above the array (render_array_view draws them so).
+PixelRect array_title_rect(const PixelRect& r, const std::string& title, const std::string& note, int row_top, double font) {
+    const double title_font = font * 1.1;
+    const TextExtent t = measure_text(title, title_font);
+    const int bottom = static_cast<int>(std::ceil(row_top - font * 0.5));
+    PixelRect rect{r.x, bottom - t.height(), t.width, t.height()};
+    if (!note.empty()) {
+        rect.w = std::max(rect.w, measure_text(note, title_font).width);
+        rect.h = static_cast<int>(std::ceil(r.y - font * 0.5)) - rect.y;
     }
-    return "enlarged x" + f;
+    return rect;
 }
+
+// Calls visit(state, x0, x1, y0, y1) for each element of `g` drawn in `r` with the pixels
+// [x0, x1) x [y0, y1) from the corner that show it (a folded row's padding has none).
+template <class Visit>
+void for_each_element(const ArrayGrid& g, const PixelRect& r, Visit visit) {
+    const DrawnAxis across{g.width, static_cast<std::uint64_t>(r.w)}, down{g.height, static_cast<std::uint64_t>(r.h)};
+    std::vector<std::pair<int, int>> columns(g.width);
+    for (std::uint32_t xx = 0; xx < g.width; ++xx) columns[xx] = across.pixels_of(xx);
+    for (std::uint32_t yy = 0; yy < g.height; ++yy) {
+        const std::uint64_t first = static_cast<std::uint64_t>(yy) * g.width;
+        if (first >= g.elements) break;
+        const auto end = static_cast<std::uint32_t>(std::min<std::uint64_t>(g.width, g.elements - first));
+        const auto [y0, y1] = down.pixels_of(yy);
+        for (std::uint32_t xx = 0; xx < end; ++xx) visit(g.cells[first + xx], columns[xx].first, columns[xx].second, y0, y1);
+    }
+}
+
+// Each element of `g` drawn in `r`: its own cell where it has whole pixels, else each pixel the
+// most important state of the elements it shows, a fetch first, so that the step's accesses stay
+// visible however many elements share it. Past the elements (a folded row's padding): blank.
+void draw_array_cells(Canvas& c, const ArrayGrid& g, const PixelRect& r) {
+    if (r.w >= static_cast<int>(g.width) && r.h >= static_cast<int>(g.height)) {
+        for_each_element(g, r, [&](CellState state, int x0, int x1, int y0, int y1) {
+            c.fill_rect(r.x + x0, r.y + y0, x1 - x0, y1 - y0, cell_color(state));
+        });
+        return;
+    }
+    constexpr CellCode kNone = 0xff;
+    std::vector<CellCode> codes(static_cast<std::size_t>(r.w) * r.h, kNone);
+    for_each_element(g, r, [&](CellState state, int x0, int x1, int y0, int y1) {
+        const CellCode e = encode(state);
+        for (int py = y0; py < y1; ++py)
+            for (int px = x0; px < x1; ++px) {
+                CellCode& p = codes[static_cast<std::size_t>(py) * r.w + px];
+                p = p == kNone ? e : combine_codes(p, e);
+            }
+    });
+    for (int py = 0; py < r.h; ++py)
+        for (int px = 0; px < r.w; ++px)
+            if (const CellCode code = codes[static_cast<std::size_t>(py) * r.w + px]; code != kNone)
+                c.set_pixel(r.x + px, r.y + py, cell_color(decode(code, AggregateRule::any_miss)));
+}
+
+// Thin element borders and darker line boundaries, along a side whose elements are 4 pixels or more.
+void draw_array_grid(Canvas& c, const ArrayGrid& g, const PixelRect& r) {
+    if (g.width && r.w >= 4 * static_cast<int>(g.width)) {
+        const int s = r.w / static_cast<int>(g.width);
+        for (std::uint32_t xx = 1; xx < g.width; ++xx) {
+            const bool boundary = (xx + g.first_element_offset) % g.elements_per_line == 0;
+            c.vline(r.x + static_cast<int>(xx) * s, r.y, r.y + r.h - 1, boundary ? kLineBoundary : kGrid);
+        }
+    }
+    if (g.height && r.h >= 4 * static_cast<int>(g.height)) {
+        const int s = r.h / static_cast<int>(g.height);
+        for (std::uint32_t yy = 1; yy < g.height; ++yy) c.hline(r.x, r.x + r.w - 1, r.y + static_cast<int>(yy) * s, kGrid);
+    }
+}
+
+}  // namespace
 
 PixelRect ArrayViewLayout::cell(std::size_t array, std::uint32_t x, std::uint32_t y) const {
     const PixelRect& a = arrays[array];
-    const int s = cell_size[array];
-    if (s > 0) return {a.x + static_cast<int>(x) * s, a.y + static_cast<int>(y) * s, s, s};
-    return {a.x + pixel_of(x, columns[array], static_cast<std::uint64_t>(a.w)),
-            a.y + pixel_of(y, rows[array], static_cast<std::uint64_t>(a.h)), 1, 1};
+    const auto [x0, x1] = DrawnAxis{columns[array], static_cast<std::uint64_t>(a.w)}.pixels_of(x);
+    const auto [y0, y1] = DrawnAxis{rows[array], static_cast<std::uint64_t>(a.h)}.pixels_of(y);
+    return {a.x + x0, a.y + y0, x1 - x0, y1 - y0};
 }
 
 ArrayViewLayout::Span ArrayViewLayout::elements_of_pixel(std::size_t array, int px, int py) const {
-    const int s = cell_size[array];
-    if (s > 0) {
-        const auto x = static_cast<std::uint32_t>(px / s), y = static_cast<std::uint32_t>(py / s);
-        return {x, x + 1, y, y + 1};
-    }
-    const auto first = [](int p, std::uint64_t cells, int pixels) {
-        return static_cast<std::uint32_t>(static_cast<std::uint64_t>(p) * cells / static_cast<std::uint64_t>(pixels));
-    };
     const PixelRect& a = arrays[array];
-    return {first(px, columns[array], a.w), first(px + 1, columns[array], a.w), first(py, rows[array], a.h),
-            first(py + 1, rows[array], a.h)};
+    const auto [x0, x1] = DrawnAxis{columns[array], static_cast<std::uint64_t>(a.w)}.elements_of(px);
+    const auto [y0, y1] = DrawnAxis{rows[array], static_cast<std::uint64_t>(a.h)}.elements_of(py);
+    return {x0, x1, y0, y1};
 }
 
 ArrayViewLayout layout_array_view(const ArrayView& view, const ArrayViewStyle& style) {
     ArrayViewLayout lay;
     const double font = style.font_px;
     const double title_font = font * 1.1;
-    const int top = static_cast<int>(font * (style.title.empty() ? 1.0 : 2.6)) + static_cast<int>(font * 1.8);
+    const int top = static_cast<int>(font * (style.title.empty() ? 1.0 : 2.6)) + title_band(font);
     const ArrayLegend legend = array_legend(view, style);
     const int right = legend.width + 40;
-    const int area_w = style.width - right - kArrayMargin;
-    const int area_h = style.height - top - kArrayMargin;
     lay.legend_area = {style.width - right + 20, top, legend.width, legend.height};
 
     const std::vector<ArrayGrid>& arrays = view.arrays;
-    const std::size_t n = arrays.size();
-    std::vector<int> title_w(n);
-    for (std::size_t i = 0; i < n; ++i) title_w[i] = measure_text(array_title(arrays[i]), title_font).width;
-    const int drop = enlarged_drop(font);
-    const std::int64_t gaps = kArrayGap * static_cast<std::int64_t>(n ? n - 1 : 0);
+    ArrayArea area;
+    area.width = style.width - right - kArrayMargin;
+    area.height = style.height - top - kArrayMargin;
+    area.title_height = title_band(font);
+    area.note_height = note_drop(font);
+    area.gap_x = kArrayGap;
+    area.gap_y = kArrayRowGap;
+    for (const ArrayGrid& g : arrays) area.title_widths.push_back(measure_text(array_title(g), title_font).width);
+    area.note_width = [&](const std::string& note) { return measure_text(note, title_font).width; };
+    const ArrayArrangement arranged = arrange_arrays(arrays, area);
 
-    // At common scale `scale`, an array whose minimum scale `minimum` exceeds it is drawn at its
-    // minimum, `drop` lower under a second title line `note_w` wide (naming the enlargement).
-    // Whether the arrays side by side, each at least as wide as its title, fit, and at least one is
-    // at the common scale.
-    using Scales = std::vector<double>;
-    const auto fits_at = [&](const Scales& minimum, const std::vector<int>& note_w, double scale) {
-        std::int64_t w = gaps;
-        int h = 0;
-        bool common = n == 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const bool enlarged = minimum[i] > scale;
-            const double s = enlarged ? minimum[i] : scale;
-            common = common || !enlarged;
-            w += std::max({pixels_at(arrays[i].width, s), title_w[i], enlarged ? note_w[i] : 0});
-            h = std::max(h, pixels_at(arrays[i].height, s) + (enlarged ? drop : 0));
-        }
-        return common && w <= area_w && h <= area_h;
-    };
-    std::uint64_t total_w = 0, max_h = 1;
-    for (const ArrayGrid& g : arrays) {
-        total_w += g.width;
-        max_h = std::max<std::uint64_t>(max_h, g.height);
-    }
-    // The most whole pixels per element that fit; where not even one does, the largest fraction
-    // down to the smallest minimum (below it every array would be enlarged). Whether one fits.
-    const auto search = [&](const Scales& minimum, const std::vector<int>& note_w) -> std::pair<double, bool> {
-        if (area_w <= 0 || area_h <= 0) return {0, false};
-        std::int64_t s = std::min<std::int64_t>(area_h / static_cast<std::int64_t>(max_h),
-                                                total_w ? (area_w - gaps) / static_cast<std::int64_t>(total_w) : area_h);
-        while (s >= 1 && !fits_at(minimum, note_w, static_cast<double>(s))) --s;
-        if (s >= 1) return {static_cast<double>(s), true};
-        double lo = n ? *std::min_element(minimum.begin(), minimum.end()) : 0, hi = 1;
-        if (lo >= 1) return {0, false};
-        bool found = lo > 0 && fits_at(minimum, note_w, lo);
-        if (lo > 0 && !found) return {0, false};
-        for (int k = 0; k < 60; ++k) {
-            const double mid = (lo + hi) / 2;
-            if (fits_at(minimum, note_w, mid)) {
-                lo = mid;
-                found = true;
-            } else {
-                hi = mid;
-            }
-        }
-        return {lo, found};
-    };
-    // Each array's minimum scale at `share` of its readable size (0: none), whole pixels from one
-    // up; the common scale with those minimums, or none where they do not fit.
-    struct Plan {
-        double scale = 0;
-        Scales minimum;
-    };
-    const auto plan = [&](double share) -> std::optional<Plan> {
-        Plan p;
-        p.minimum.assign(n, 0);
-        std::vector<int> note_w(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const ArrayGrid& g = arrays[i];
-            const double side = std::max(g.width, g.height);
-            const double target = share * array_min_side(g, area_h);
-            if (side > 0 && target >= 1) p.minimum[i] = target >= side ? std::floor(target / side) : target / side;
-            note_w[i] = measure_text(array_enlarged_note(88), title_font).width;  // two digits
-        }
-        // A note that names a larger enlargement than the room kept for it widens its room.
-        for (int round = 0; round < 4; ++round) {
-            const auto [scale, found] = search(p.minimum, note_w);
-            if (!found && share > 0) return std::nullopt;
-            p.scale = scale;
-            bool wider = false;
-            for (std::size_t i = 0; i < n; ++i)
-                if (p.minimum[i] > scale) {
-                    const int w = measure_text(array_enlarged_note(p.minimum[i] / scale), title_font).width;
-                    wider = wider || w > note_w[i];
-                    note_w[i] = std::max(note_w[i], w);
-                }
-            if (!wider) return p;
-        }
-        return std::nullopt;
-    };
-    // The full minimums where they fit, else smaller ones, else one scale for all.
-    std::optional<Plan> chosen;
-    for (double share = 1; !chosen && share >= 1.0 / 8; share /= 2) chosen = plan(share);
-    if (!chosen) chosen = plan(0);
-    const Plan& p = *chosen;
-
-    // The smallest picture that holds them: each array a pixel across under its title, the
-    // legend beside them and its notes above the bottom edge.
-    std::int64_t min_row = gaps;
-    for (std::size_t i = 0; i < n; ++i) min_row += std::max(1, title_w[i]);
-    lay.width_needed = static_cast<int>(std::max<std::int64_t>(style.width, right + kArrayMargin + min_row));
+    // Where they do not fit, the smallest picture that holds them: one row, each array a pixel
+    // across under its title, the legend beside them and its notes above the bottom edge.
+    std::int64_t one_row = kArrayGap * static_cast<std::int64_t>(arrays.empty() ? 0 : arrays.size() - 1);
+    for (const int w : area.title_widths) one_row += std::max(1, w);
+    lay.width_needed = arranged.fits ? style.width : static_cast<int>(std::max<std::int64_t>(style.width, right + kArrayMargin + one_row));
     lay.height_needed = std::max({style.height, top + 1 + kArrayMargin, top + legend.height + 10});
-    lay.fits = lay.width_needed <= style.width && lay.height_needed <= style.height;
+    lay.fits = arranged.fits && lay.width_needed <= style.width && lay.height_needed <= style.height;
 
-    int x = kArrayMargin;
-    for (std::size_t i = 0; i < n; ++i) {
+    lay.flow = arranged.flow;
+    lay.group_starts = arranged.group_starts;
+    for (std::size_t i = 0; i < arrays.size(); ++i) {
         const ArrayGrid& g = arrays[i];
-        const bool enlarged = p.minimum[i] > p.scale;
-        const double s = enlarged ? p.minimum[i] : p.scale;
-        const PixelRect r{x, top + (enlarged ? drop : 0), pixels_at(g.width, s), pixels_at(g.height, s)};
+        const ArrayPlacement& p = arranged.arrays[i];
+        const PixelRect r{kArrayMargin + p.x, top + p.y, p.w, p.h};
         lay.arrays.push_back(r);
-        lay.cell_size.push_back(s >= 1 ? static_cast<int>(s) : 0);
-        lay.enlarged.push_back(enlarged ? p.minimum[i] / p.scale : 1);
+        lay.cell_size.push_back(square_cell(g, r));
+        lay.enlarged.push_back(p.enlarged);
+        lay.widened.push_back(p.widened);
+        lay.heightened.push_back(p.heightened);
         lay.columns.push_back(g.width);
         lay.rows.push_back(g.height);
         lay.title_texts.push_back(array_title(g));
-        lay.enlarged_notes.push_back(enlarged ? array_enlarged_note(p.minimum[i] / p.scale) : std::string());
-        // render_array_view draws each line bottom-aligned half a font size above what follows.
-        const TextExtent t = measure_text(lay.title_texts.back(), title_font);
-        const int bottom = static_cast<int>(std::ceil(top - font * 0.5));
-        PixelRect title{r.x, bottom - t.height(), t.width, t.height()};
-        if (enlarged) {
-            const TextExtent e = measure_text(lay.enlarged_notes.back(), title_font);
-            title.w = std::max(title.w, e.width);
-            title.h = static_cast<int>(std::ceil(r.y - font * 0.5)) - title.y;
-        }
-        lay.titles.push_back(title);
-        x += std::max(r.w, title.w) + kArrayGap;
+        lay.title_notes.push_back(p.note);
+        const int row_top = p.note.empty() ? r.y : r.y - area.note_height;
+        lay.titles.push_back(array_title_rect(r, lay.title_texts.back(), p.note, row_top, font));
     }
     return lay;
 }
@@ -906,48 +856,12 @@ RenderedArrayView render_array_view(const ArrayView& view, const ArrayViewStyle&
     for (std::size_t i = 0; i < view.arrays.size(); ++i) {
         const ArrayGrid& g = view.arrays[i];
         const PixelRect& r = lay.arrays[i];
-        const int s = lay.cell_size[i];
-        const bool enlarged = !lay.enlarged_notes[i].empty();
-        const int title_y = enlarged ? r.y - enlarged_drop(font) : r.y;
+        const bool noted = !lay.title_notes[i].empty();
+        const int title_y = noted ? r.y - note_drop(font) : r.y;
         c.draw_text(r.x, title_y - font * 0.5, lay.title_texts[i], {.size_px = font * 1.1, .valign = VAlign::bottom});
-        if (enlarged)
-            c.draw_text(r.x, r.y - font * 0.5, lay.enlarged_notes[i], {.size_px = font * 1.1, .valign = VAlign::bottom});
-        if (s > 0) {
-            for (std::uint32_t yy = 0; yy < g.height; ++yy)
-                for (std::uint32_t xx = 0; xx < g.width; ++xx)
-                    if (static_cast<std::uint64_t>(yy) * g.width + xx < g.elements)  // past them: a folded row's padding
-                        c.fill_rect(r.x + static_cast<int>(xx) * s, r.y + static_cast<int>(yy) * s, s, s, cell_color(g.at(xx, yy)));
-        } else {
-            // A pixel shows the most important state of its elements, a fetch first, so that the
-            // step's accesses stay visible however many elements share it.
-            constexpr CellCode kNone = 0xff;  // over a folded row's padding only: left blank
-            std::vector<CellCode> codes(static_cast<std::size_t>(r.w) * r.h, kNone);
-            std::vector<int> px_of(g.width);
-            for (std::uint32_t xx = 0; xx < g.width; ++xx) px_of[xx] = pixel_of(xx, g.width, static_cast<std::uint64_t>(r.w));
-            for (std::uint32_t yy = 0; yy < g.height; ++yy) {
-                const std::uint64_t first = static_cast<std::uint64_t>(yy) * g.width;
-                if (first >= g.elements) break;
-                const auto end = static_cast<std::uint32_t>(std::min<std::uint64_t>(g.width, g.elements - first));
-                CellCode* row = &codes[static_cast<std::size_t>(pixel_of(yy, g.height, static_cast<std::uint64_t>(r.h))) * r.w];
-                for (std::uint32_t xx = 0; xx < end; ++xx) {
-                    CellCode& p = row[px_of[xx]];
-                    const CellCode e = encode(g.cells[first + xx]);
-                    p = p == kNone ? e : combine_codes(p, e);
-                }
-            }
-            for (int py = 0; py < r.h; ++py)
-                for (int px = 0; px < r.w; ++px)
-                    if (const CellCode code = codes[static_cast<std::size_t>(py) * r.w + px]; code != kNone)
-                        c.set_pixel(r.x + px, r.y + py, cell_color(decode(code, AggregateRule::any_miss)));
-        }
-        if (s >= 4) {
-            // Thin element borders, darker line boundaries.
-            for (std::uint32_t xx = 1; xx < g.width; ++xx) {
-                const bool boundary = (xx + g.first_element_offset) % g.elements_per_line == 0;
-                c.vline(r.x + static_cast<int>(xx) * s, r.y, r.y + r.h - 1, boundary ? kLineBoundary : kGrid);
-            }
-            for (std::uint32_t yy = 1; yy < g.height; ++yy) c.hline(r.x, r.x + r.w - 1, r.y + static_cast<int>(yy) * s, kGrid);
-        }
+        if (noted) c.draw_text(r.x, r.y - font * 0.5, lay.title_notes[i], {.size_px = font * 1.1, .valign = VAlign::bottom});
+        draw_array_cells(c, g, r);
+        draw_array_grid(c, g, r);
         c.draw_rect(r.x - 1, r.y - 1, r.w + 2, r.h + 2, kAxis);
     }
     lay.legend = draw_legend(c, lay.legend_area.x, lay.legend_area.y, font, array_view_heading(view), true, style.notes);

@@ -123,29 +123,35 @@ struct ArrayViewStyle {
     double font_px = 13;
 };
 
-// The arrays side by side left of the legend, at one common scale: whole pixels per element where
-// that fits, else fewer pixels than elements, each pixel showing the most important state of the
-// elements it covers (fetched from memory, from L2, accessed, in L1, in L2, in memory only). An
-// array that the common scale would draw smaller than array_min_side is drawn at that size instead
-// (whole pixels per element from one up), a line lower under a second title line naming the
-// enlargement; where those minimums leave no room, smaller ones, else none.
+// The arrays left of the legend, in rows (or columns) in their order, at the largest common
+// scale that fits (arrange_arrays): whole pixels per element where that fits, else fewer pixels
+// than elements, each pixel showing the most important state of the elements it covers (fetched
+// from memory, from L2, accessed, in L1, in L2, in memory only). An array drawn larger than the
+// common scale (array_min_side) or with a side thickened to kMinArrayThickness starts a line
+// lower, under a second title line that says so.
 struct ArrayViewLayout {
     std::vector<PixelRect> arrays;  // grid area per array
-    std::vector<PixelRect> titles;  // each array's name and shape, above it (both lines where enlarged)
-    std::vector<std::string> title_texts;     // what those titles say: name and shape
-    std::vector<std::string> enlarged_notes;  // their second line, "enlarged x40"; empty where none
-    // Pixels per element, per array; 0 where an array has more elements than pixels.
+    std::vector<PixelRect> titles;  // each array's name and shape, above it (both lines where it has a note)
+    std::vector<std::string> title_texts;  // what those titles say: name and shape
+    // Their second line, "enlarged x40", "drawn 8 px wide"; empty where none.
+    std::vector<std::string> title_notes;
+    // Pixels per element, per array, where its elements are square whole-pixel cells; 0 where
+    // elements share pixels or a thickened side stretches them.
     std::vector<int> cell_size;
     // Per array: its scale over the common scale; 1 where it is drawn at the common scale.
     std::vector<double> enlarged;
+    // Per array: a side drawn kMinArrayThickness pixels or so across instead of at its scale.
+    std::vector<bool> widened, heightened;
     std::vector<std::uint32_t> columns, rows;  // each array's grid, in elements (ArrayGrid width x height)
+    ArrayFlow flow = ArrayFlow::rows;          // the arrays in rows, or in columns
+    std::vector<std::size_t> group_starts;     // the first array of each row (or column)
     std::vector<LegendEntry> legend;
     PixelRect legend_area;          // the legend's heading, swatches and notes
     // Whether every array, its title and the legend lie inside the picture, none over another;
     // if not, the smallest picture in which they would.
     bool fits = true;
     int width_needed = 0, height_needed = 0;
-    // The pixel that shows element (x, y): a cell_size square, or one pixel where elements share one.
+    // The pixels that show element (x, y): its own cell, or the one pixel it shares with others.
     PixelRect cell(std::size_t array, std::uint32_t x, std::uint32_t y) const;
     // Elements [x0, x1) x [y0, y1) that pixel (px, py) of array `array` shows (px, py from its corner).
     struct Span {
@@ -153,12 +159,6 @@ struct ArrayViewLayout {
     };
     Span elements_of_pixel(std::size_t array, int px, int py) const;
 };
-
-// The least an array is drawn along its longer side beside much larger ones, in pixels, where the
-// arrays have `area_height` pixels: an eighth of that, or 12 pixels an element where that is less.
-double array_min_side(const ArrayGrid& g, double area_height);
-// How an array drawn at `factor` times the others' scale says so: "enlarged x2.5", "x40".
-std::string array_enlarged_note(double factor);
 
 // The layout render_array_view draws, without drawing.
 ArrayViewLayout layout_array_view(const ArrayView& view, const ArrayViewStyle& style);
