@@ -184,3 +184,41 @@ TEST(CachevizAxisLabels, RowLabelsApartAndWhole) {
         }
     }
 }
+
+namespace {
+
+// The array names drawn left of the cells (--state's `widget array_name A|NAME x y w h`).
+std::vector<Label> array_names(const vt::State& s) {
+    std::vector<Label> out;
+    const std::string prefix = "widget array_name A|";
+    for (const std::string& line : s.lines) {
+        if (line.rfind(prefix, 0) != 0) continue;
+        std::istringstream in(line.substr(prefix.size()));
+        Label l;
+        in >> l.text >> l.x >> l.y >> l.w >> l.h;
+        out.push_back(l);
+    }
+    return out;
+}
+
+}  // namespace
+
+// Each array's name sits beside its rows in view, apart from the other's; an array out of view
+// has none (its name used to sit at the view's edge, over the name of the array there). A 256 x
+// 256 stencil of 4-byte elements is 2,048 lines of 128 B an array: `in` on lines 0-2,047.
+TEST(CachevizAxisLabels, ArrayNamesOnlyForArraysInView) {
+    REQUIRE_GUI();
+    const std::string run = "--size 256x256 --start-gpu h200 --start-block 128 --start-sms 4";
+    const Shot whole = shoot("arraynames", run);
+    const std::vector<Label> both = array_names(whole.state);
+    ASSERT_EQ(both.size(), 2u);
+    EXPECT_EQ(both[0].text, "in");
+    EXPECT_EQ(both[1].text, "out");
+    EXPECT_GE(both[1].y, both[0].y + both[0].h) << "the names run into each other";
+    const Shot zoomed = shoot("arraynameszoom", run + " --zoom-lines 0:1000");
+    const std::vector<Label> one = array_names(zoomed.state);
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(one[0].text, "in");
+    EXPECT_GE(one[0].y, zoomed.at.y - 2);
+    EXPECT_LE(one[0].y + one[0].h, zoomed.at.y + zoomed.at.h + 2);
+}

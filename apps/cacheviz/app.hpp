@@ -173,7 +173,8 @@ private:
     };
     // The left margin's array names and element rows (y=...) for the cells at (left, top), `h`
     // high; the row labels drawn land in `shown`.
-    void row_labels(const viz::Diagram& d, float margin_left, float left, float top, float h, std::vector<LabelShown>& shown);
+    void row_labels(const viz::Diagram& d, float margin_left, float left, float top, float h, std::vector<LabelShown>& shown,
+                    const std::string& pane);
     // The time axis's ticks and labels under cells from x to x + w; the labels land in `shown`.
     void time_axis(float x, float y, float w, std::vector<LabelShown>& shown);
     // The time axis's title centred under cells from x to x + w, its top at y: the longest of its

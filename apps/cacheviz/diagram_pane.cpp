@@ -191,7 +191,7 @@ void App::diagram_pane(Pane& pane, float width, float height) {
             dl->AddRectFilled(p0, ImVec2(p0.x + w, p0.y + h), IM_COL32(128, 128, 128, 110));
             dl->AddText(ImVec2(p0.x + 8, p0.y + 6), IM_COL32(120, 50, 0, 255), wrap_at_spaces("previous run", w - 16).c_str());
         }
-        row_labels(*d, origin.x, p0.x, p0.y, h, row_labels_[index]);
+        row_labels(*d, origin.x, p0.x, p0.y, h, row_labels_[index], pane.name);
         dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * 0.85f, ImVec2(origin.x + 2, axis_y + 4), IM_COL32(60, 60, 60, 255),
                     "lines by\narray");
         if (strip) miss_rate_strip(pane, p0.x, p0.y + h + strip_gap, w, strip_h);
@@ -252,7 +252,8 @@ float top_within(float y, float height, float lo, float hi) { return std::max(lo
 
 }  // namespace
 
-void App::row_labels(const viz::Diagram& d, float margin_left, float left, float top, float h, std::vector<LabelShown>& shown) {
+void App::row_labels(const viz::Diagram& d, float margin_left, float left, float top, float h, std::vector<LabelShown>& shown,
+                     const std::string& pane) {
     // As in the PNG: a label that would touch the one drawn above it (rows that share a line, or
     // the last row of one array beside the first of the next) is left out, and every label stays
     // whole within the margin's clip rectangle, a couple of pixels above and below the cells.
@@ -262,11 +263,21 @@ void App::row_labels(const viz::Diagram& d, float margin_left, float left, float
     const auto y_of = [&](double row) { return top + static_cast<float>((row - view_.r0) * h / (view_.r1 - view_.r0)); };
     const float small = ImGui::GetFontSize() * 0.85f;
     float last_bottom = -std::numeric_limits<float>::infinity();
+    float last_name_bottom = -std::numeric_limits<float>::infinity();
     for (const viz::RowGroup& g : d.layout().groups()) {
-        const double mid = std::clamp((g.first_row + g.lines / 2.0), view_.r0, view_.r1);
+        // An array's name at the middle of its rows in view; none for an array out of view, whose
+        // name would otherwise sit at the view's edge over the name of the array there.
+        const double first = std::max(static_cast<double>(g.first_row), view_.r0);
+        const double end = std::min(static_cast<double>(g.first_row + g.lines), view_.r1);
+        if (end <= first) continue;
         const float name_h = ImGui::CalcTextSize(g.array.name.c_str()).y;
-        dl->AddText(ImVec2(margin_left + 2, top_within(y_of(mid), name_h, clip_top, clip_bottom)), IM_COL32(20, 20, 20, 255),
-                    g.array.name.c_str());
+        const float name_y = std::max(top_within(y_of((first + end) / 2), name_h, clip_top, clip_bottom), last_name_bottom);
+        if (name_y + name_h <= clip_bottom) {
+            dl->AddText(ImVec2(margin_left + 2, name_y), IM_COL32(20, 20, 20, 255), g.array.name.c_str());
+            last_name_bottom = name_y + name_h;
+            widgets_.push_back({"array_name " + pane + "|" + g.array.name,
+                                {margin_left + 2, name_y, ImGui::CalcTextSize(g.array.name.c_str()).x, name_h}});
+        }
         const ArrayInfo& a = g.array;
         if (a.width == 0 || a.height <= 1) continue;
         const std::uint64_t row_bytes = static_cast<std::uint64_t>(a.width) * a.elem_bytes;
