@@ -90,7 +90,13 @@ public:
           reuse_(tracker_threshold(s), s.shared_times, s.times_level),
           flush_below_(s.shared_times != nullptr && s.times_level == 0) {
         stats_.per_array.assign(std::max<std::size_t>(1, s.arrays.size()), ArrayCounters{});
-        for (const ArrayInfo& a : s.arrays) array_ranges_.push_back({a.base, a.base + a.bytes()});
+        // First and last byte: an array may end exactly at 2^64, where base + bytes wraps to 0. An
+        // empty array's range (first above last) holds no address.
+        for (const ArrayInfo& a : s.arrays) {
+            const std::uint64_t bytes = a.bytes();
+            if (bytes) array_ranges_.emplace_back(a.base, a.base + (bytes - 1));
+            else array_ranges_.emplace_back(1, 0);
+        }
         stats_.classified = analysis_;
         stats_.reuse_sample = analysis_ ? s.reuse_sample : 0;
     }
@@ -386,14 +392,14 @@ private:
 
     std::uint16_t array_of(std::uint64_t address) const {
         for (std::size_t i = 0; i < array_ranges_.size(); ++i)
-            if (address >= array_ranges_[i].first && address < array_ranges_[i].second)
+            if (address >= array_ranges_[i].first && address <= array_ranges_[i].second)
                 return static_cast<std::uint16_t>(i);
         return 0;
     }
 
     CacheGeometry g_;
     Cache<Policy> cache_;
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> array_ranges_;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> array_ranges_;  // each array's first and last byte
     Below& below_;
     LevelStats& stats_;
     std::vector<std::uint64_t>* record_;

@@ -484,7 +484,7 @@ void TracegReader::instruction_line(WarpAccesses& out) {
              " threads");
     for (std::uint32_t l = 0; l < kWarpSize; ++l) {
         if (!(mask >> l & 1)) continue;
-        if (address[l] > ~0ull - width) fail("address " + hex(address[l]) + " + width " + std::to_string(width) + " passes 2^64");
+        if (address[l] > ~0ull - (width - 1)) fail("address " + hex(address[l]) + " + width " + std::to_string(width) + " passes 2^64");
         std::vector<Access>& lane = out.lane[l];
         const std::size_t adds = space == Space::global_atomic ? 2 : 1;
         if (lane.size() + adds > cst::kMaxAccessesPerStep)
@@ -495,6 +495,49 @@ void TracegReader::instruction_line(WarpAccesses& out) {
         counts_.accesses += adds;
     }
 }
+
+namespace {
+
+// Appends the array(s) of the `pages` touched pages from page `first`: one row up to 4 GiB
+// (widths are 32-bit); beyond, rows of 1 GiB, or past 2^32 such rows (2^62 bytes) rows of 2^30
+// page-sized elements, the last row running on past the pages. Where that would pass 2^64, the
+// part row is an array of its own, so that every array ends at or below 2^64.
+void add_region(std::vector<ArrayInfo>& arrays, std::uint64_t first, std::uint64_t pages) {
+    constexpr std::uint64_t kPageBytes = 1ull << kPageShift;
+    constexpr std::uint64_t kPagesPerGiB = 1ull << (30 - kPageShift);
+    ArrayInfo a;
+    a.base = first << kPageShift;
+    a.elem_bytes = 1;
+    if (pages <= 0xffffffffull / kPageBytes) {
+        a.width = static_cast<std::uint32_t>(pages * kPageBytes);
+        a.height = 1;
+        a.name = "global" + std::to_string(arrays.size());
+        arrays.push_back(a);
+        return;
+    }
+    std::uint64_t row_pages = kPagesPerGiB;
+    if (pages > 0xffffffffull * kPagesPerGiB) {
+        a.elem_bytes = static_cast<std::uint32_t>(kPageBytes);
+        row_pages = 1ull << 30;
+    }
+    a.width = static_cast<std::uint32_t>(row_pages * kPageBytes / a.elem_bytes);
+    const std::uint64_t whole_rows = pages / row_pages, part_pages = pages % row_pages;
+    const std::uint64_t last_page = ~0ull >> kPageShift;
+    // (in pages: first + rows x row_pages stays far below 2^64)
+    const bool rounded_up_past_the_top = part_pages != 0 && first + (whole_rows + 1) * row_pages - 1 > last_page;
+    a.height = static_cast<std::uint32_t>(whole_rows + (part_pages != 0 && !rounded_up_past_the_top ? 1 : 0));
+    a.name = "global" + std::to_string(arrays.size());
+    arrays.push_back(a);
+    if (!rounded_up_past_the_top) return;
+    ArrayInfo part = a;
+    part.base = (first + whole_rows * row_pages) << kPageShift;
+    part.width = static_cast<std::uint32_t>(part_pages * kPageBytes / a.elem_bytes);
+    part.height = 1;
+    part.name = "global" + std::to_string(arrays.size());
+    arrays.push_back(part);
+}
+
+}  // namespace
 
 std::vector<ArrayInfo> regions_for_pages(const std::vector<std::uint64_t>& pages) {
     if (pages.empty()) return {ArrayInfo{"global", 0, 1, 1, 1}};
@@ -514,16 +557,7 @@ std::vector<ArrayInfo> regions_for_pages(const std::vector<std::uint64_t>& pages
     std::vector<ArrayInfo> arrays;
     for (std::size_t r = 0; r + 1 < starts.size(); ++r) {
         const std::uint64_t first = pages[starts[r]], last = pages[starts[r + 1] - 1];
-        ArrayInfo a;
-        a.name = "global" + std::to_string(r);
-        a.base = first << kPageShift;
-        a.elem_bytes = 1;
-        const std::uint64_t bytes = (last - first + 1) << kPageShift;
-        // Widths are 32-bit: a region past 4 GiB becomes rows of 1 GiB.
-        const std::uint64_t row = bytes <= 0xffffffffull ? bytes : (1ull << 30);
-        a.width = static_cast<std::uint32_t>(row);
-        a.height = static_cast<std::uint32_t>((bytes + row - 1) / row);
-        arrays.push_back(a);
+        add_region(arrays, first, last - first + 1);
     }
     return arrays;
 }
@@ -634,6 +668,12 @@ ConvertedTrace::ConvertedTrace(const std::string& traceg_path) : source_path_(tr
     path_slot_ = output_cleanup::register_path(path_);
     try {
         conversion_ = convert_traceg(traceg_path, path_);
+    } catch (const InputError& e) {
+        remove_files();
+        // The temporary's name means nothing to the user: what is wrong in it is the traceg's.
+        std::string message = e.what();
+        if (message.rfind(path_, 0) == 0) message = traceg_path + " (its cst conversion)" + message.substr(path_.size());
+        throw InputError(message);
     } catch (...) {
         remove_files();
         throw;

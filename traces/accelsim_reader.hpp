@@ -121,7 +121,9 @@ struct TracegConversion {
 TracegConversion convert_traceg(const std::string& in_path, const std::string& out_path, int zstd_level = 3);
 
 // The arrays (one per contiguous run of touched 4 KiB pages, at most kMaxRegions, the closest
-// runs merged first) for a set of touched page numbers, sorted and unique.
+// runs merged first) for a set of touched page numbers, sorted and unique. A run past 4 GiB is
+// rows of 1 GiB whose last row runs on past the run, except within a row of 2^64, where that
+// part row is an array of its own (kMaxRegions + 1 arrays at most); every array ends at or below 2^64.
 inline constexpr std::size_t kMaxRegions = 64;
 inline constexpr std::uint32_t kPageShift = 12;
 std::vector<ArrayInfo> regions_for_pages(const std::vector<std::uint64_t>& pages);

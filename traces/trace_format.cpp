@@ -1,5 +1,6 @@
 #include "traces/trace_format.hpp"
 
+#include <charconv>
 #include <fstream>
 
 #include "traces/input_error.hpp"
@@ -8,6 +9,12 @@
 namespace cachesim::cst {
 
 namespace {
+
+std::string hex_text(std::uint64_t value) {
+    char text[17];
+    const auto end = std::to_chars(text, text + sizeof text, value, 16).ptr;
+    return std::string(text, end);
+}
 
 void encode_workload(std::string& out, const WorkloadSpec& w) {
     put_u8(out, static_cast<std::uint8_t>(w.kind));
@@ -122,6 +129,19 @@ LaunchGeometry linear_launch(std::uint64_t threads, std::uint32_t block) {
     return g;
 }
 
+std::string array_extent_problem(const ArrayInfo& a) {
+    const std::uint64_t elements = static_cast<std::uint64_t>(a.width) * a.height;  // < 2^64
+    if (a.elem_bytes != 0 && elements > ~0ull / a.elem_bytes)
+        return "array '" + a.name + "' of " + std::to_string(a.width) + " x " + std::to_string(a.height) +
+               " elements of " + std::to_string(a.elem_bytes) + " bytes has 2^64 bytes or more";
+    const std::uint64_t bytes = a.bytes();
+    // Last-byte arithmetic: base + bytes may be exactly 2^64, which wraps to 0.
+    if (bytes != 0 && a.base > ~0ull - (bytes - 1))
+        return "array '" + a.name + "' extends past 2^64 (base 0x" + hex_text(a.base) + ", " + std::to_string(bytes) +
+               " bytes)";
+    return "";
+}
+
 std::uint64_t max_block_accesses(std::uint32_t accesses_per_step) {
     return accesses_per_step > kMaxBlockAccesses ? accesses_per_step : kMaxBlockAccesses;
 }
@@ -202,8 +222,7 @@ TraceHeader decode_header_body(std::string_view body, std::uint32_t version) {
                                           " is outside 1..4096");
         a.width = in.u32("array width");
         a.height = in.u32("array height");
-        if (a.base > ~0ull - a.bytes())
-            in.fail_at(name_at, "array '" + a.name + "' extends past 2^64");
+        if (const std::string problem = array_extent_problem(a); !problem.empty()) in.fail_at(name_at, problem);
         h.arrays.push_back(std::move(a));
     }
     const std::uint64_t flag_at = in.offset();

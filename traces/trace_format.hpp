@@ -97,6 +97,11 @@ struct TraceHeader {
 std::string encode_header_body(const TraceHeader& header);
 TraceHeader decode_header_body(std::string_view body, std::uint32_t version);
 
+// Why `array` cannot stand in a cst header, or "" when it can: its size (width x height x element
+// bytes) must fit 64 bits and its last byte lie at or below 2^64 - 1 (an array may end exactly at
+// 2^64). The reader and the writer apply the same check.
+std::string array_extent_problem(const ArrayInfo& array);
+
 // Largest block payload the reader accepts for a given step size (hostile-file guard).
 std::uint64_t max_block_accesses(std::uint32_t accesses_per_step);
 

@@ -15,8 +15,10 @@ TraceWriter::TraceWriter(std::string path, TraceHeader header, int zstd_level)
     : path_(std::move(path)), header_(std::move(header)), level_(zstd_level) {
     if (header_.arrays.empty()) header_.arrays.push_back({"trace", 0, 1, 0, 1});
     if (header_.arrays.size() > kMaxArrays) throw InputError(path_ + ": too many arrays for a cst trace");
-    for (const ArrayInfo& a : header_.arrays)
+    for (const ArrayInfo& a : header_.arrays) {
         if (a.name.size() > kMaxNameBytes) throw InputError(path_ + ": array name '" + a.name + "' is too long");
+        if (const std::string problem = array_extent_problem(a); !problem.empty()) throw InputError(path_ + ": " + problem);
+    }
     if (header_.loop && (!header_.launch || header_.loop->empty()))
         throw InputError(path_ + ": a recorded loop needs a launch and at least one load request");
     header_.version = header_.loop ? kVersionLoop : header_.launch ? kVersionLaunch : kVersionPlain;
@@ -172,6 +174,12 @@ const TraceHeader& TraceWriter::finish() {
     put_u64(end, header_.accesses);
     put_u64(end, checksum(end.data(), end.size()));
     write_bytes(end.data(), end.size());
+    // A file its own reader refuses is never committed: the final header passes the reader's checks.
+    try {
+        decode_header_body(encode_header_body(header_), header_.version);
+    } catch (const InputError& e) {
+        fail(std::string("the header written would not read back (") + e.what() + ")");
+    }
     write_header(true);
     output_->commit();
     return header_;

@@ -29,8 +29,11 @@ void check_inside_array(const std::string& path, const std::vector<ArrayInfo>& a
     if (a.address < array.base || offset > bytes || a.size > bytes - offset) {
         std::ostringstream why;
         why << path << ": step " << step << ": an access of " << a.size << " B at 0x" << std::hex << a.address
-            << " lies outside array '" << array.name << "' (0x" << array.base << " .. 0x" << array.base + bytes
-            << ")";
+            << " lies outside array '" << array.name << "' (0x" << array.base << " .. 0x";
+        // The end may be 2^64 itself, which base + bytes wraps to 0.
+        if (array.base + bytes == 0) why << "10000000000000000";
+        else why << array.base + bytes;
+        why << ")";
         throw InputError(why.str());
     }
 }

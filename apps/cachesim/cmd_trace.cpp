@@ -1,5 +1,6 @@
 // cachesim trace: write a workload's (or another trace's) per-thread accesses as a cst file.
 #include <iostream>
+#include <set>
 #include <sys/stat.h>
 
 #include "apps/common/atomic_file.hpp"
@@ -11,6 +12,7 @@
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"
 #include "traces/trace_format_writer.hpp"
+#include "sim/gpu/gpu_presets.hpp"
 #ifdef CACHESIM_HAVE_TRACEGEN
 #include "traces/trace_generation.hpp"
 #endif
@@ -100,12 +102,44 @@ int convert_accelsim_trace(const std::string& in, const std::string& out, int le
     return 0;
 }
 
+// The options the user gave, on the command line or in the --config file (a --preset's values
+// are not among them).
+std::set<std::string> options_given_explicitly(int argc, char** argv, const po::options_description& options) {
+    std::set<std::string> given;
+    const po::parsed_options parsed = po::command_line_parser(argc, argv).style(kCommandLineStyle).options(options).run();
+    for (const po::option& o : parsed.options) given.insert(o.string_key);
+    for (const auto& [key, value] : config_file_settings_taken(std::vector<std::string>(argv + 1, argv + argc), options))
+        given.insert(key);
+    return given;
+}
+
+// A trace is the accesses alone: options of the simulation that would replay it (caches, their
+// analysis, the model) and, for an Accel-Sim trace, options that describe another source are
+// mistakes to report. Presets set cache options too: theirs go unused without a word.
+// (A message naming an option the --config file set says where in the file.)
+void refuse_options_that_do_not_apply(const std::set<std::string>& given, bool accelsim) {
+    const auto refuse = [&](const std::string& key, const std::string& why) {
+        if (given.count(key)) throw InputError("--" + key + " " + why);
+    };
+    const po::options_description caches = cache_options();
+    for (const auto& option : caches.options())
+        refuse(option->long_name(), "is an option of the cache simulation; `cachesim trace` writes the accesses and "
+                                    "simulates nothing (give it to the command that replays the trace)");
+    refuse("model", "chooses the model that simulates; `cachesim trace` writes the accesses, the same for either "
+                    "model (give it to the command that replays the trace)");
+    if (!accelsim) return;
+    for (const char* key : {"workload", "size", "stencil", "depth", "elem-bytes", "schedule"})
+        refuse(key, "describes a built-in workload; it does not apply to an Accel-Sim --trace");
+    for (const char* key : {"trace-version", "block", "backend"})
+        refuse(key, "applies to workload traces; an Accel-Sim --trace is written with its own launch");
+}
+
 }  // namespace
 
 int run_trace(int argc, char** argv) {
     po::options_description visible;
     visible.add(common_options()).add(workload_options()).add(trace_output_options());
-    // Cache options are accepted (presets set them) but play no part in a trace.
+    // Cache options are declared because presets set them; given by the user, they are refused.
     po::options_description all;
     all.add(visible).add(cache_options());
     for (int i = 1; i < argc; ++i)
@@ -115,18 +149,24 @@ int run_trace(int argc, char** argv) {
         }
     const auto vm = parse_command_line(argc, argv, all, kUsage);
     if (!vm) return 0;
+    const bool accelsim = vm->count("trace") && named_trace_format((*vm)["trace-format"].as<std::string>(),
+                                                                   (*vm)["trace"].as<std::string>()) == "traceg";
+    refuse_options_that_do_not_apply(options_given_explicitly(argc, argv, all), accelsim);
     if (!vm->count("out")) throw InputError("--out FILE is required");
     const std::string out = (*vm)["out"].as<std::string>();
     check_outputs({{out, "--out"}}, input_files(*vm));  // before reading (a traceg is read whole before its cst is written)
     const int level = (*vm)["zstd-level"].as<int>();
     if (level < 1 || level > 19) throw InputError("--zstd-level must be between 1 and 19");
-    if (vm->count("trace") && named_trace_format((*vm)["trace-format"].as<std::string>(),
-                                                 (*vm)["trace"].as<std::string>()) == "traceg")
-        return convert_accelsim_trace((*vm)["trace"].as<std::string>(), out, level);
+    if (accelsim) return convert_accelsim_trace((*vm)["trace"].as<std::string>(), out, level);
     // trace's --block is the recorded launch's, read below, not the GPU model's parameter of that
-    // name, which does not apply to the thread model that generates the accesses.
+    // name, which does not apply to the thread model that generates the accesses. A GPU preset
+    // (the model's hardware) and the model play no part in the accesses either.
     po::variables_map workload_vm = *vm;
     workload_vm.erase("block");
+    if (workload_vm.count("preset") && find_gpu_preset(workload_vm["preset"].as<std::string>()))
+        workload_vm.erase("preset");
+    workload_vm.erase("model");
+    workload_vm.emplace("model", po::variable_value(std::string("thread"), true));
     const SimulationOptions sim = read_simulation_options(workload_vm);
     if (!sim.workload)
         for (const char* key : {"trace-version", "block", "backend"})
