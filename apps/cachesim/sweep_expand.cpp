@@ -1,10 +1,16 @@
 #include "apps/cachesim/sweep_expand.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <optional>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "apps/common/options.hpp"
+#include "sim/gpu/gpu_parameters.hpp"
+#include "sim/gpu/gpu_presets.hpp"
 #include "traces/input_error.hpp"
 #include "traces/workload_spec.hpp"
 
@@ -66,20 +72,89 @@ void expand_range(const std::string& item, const std::string& option, std::vecto
     }
 }
 
+// A number as the run reads it: a whole number with an optional K/M/G suffix exactly ("2K" and
+// "2048", "016" and "16"), else a decimal number at full precision ("0.50" and ".5"); nothing for
+// other text.
+std::optional<std::string> number_as_read(const std::string& text) {
+    try {
+        if (!text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789KkMmGg") == std::string::npos)
+            return std::to_string(parse_size(text, "value"));
+    } catch (const InputError&) {
+    }
+    char* end = nullptr;
+    const double real = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) return std::nullopt;
+    char shortest[32];
+    const auto written = std::to_chars(shortest, shortest + sizeof shortest, real);
+    return std::string(shortest, written.ptr);
+}
+
+// A GPU model parameter's value as the run reads it, or nothing where the parameter refuses it
+// (its own message says why, once the configurations are read).
+std::optional<std::string> gpu_parameter_as_read(const GpuParameter& parameter, const std::string& value) {
+    GpuConfig config = find_gpu_preset(kDefaultGpuPreset)->config;
+    try {
+        parameter.set(config, value, parameter.option);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    if (parameter.type == ParameterType::choice) return parameter.get(config);  // aliases: "rr" is round-robin
+    // Numbers, and lists of them (--carveouts 0,8): each number as read, other words as written.
+    std::string read;
+    for (const std::string& part : split(value, ',')) {
+        if (!read.empty()) read += ',';
+        read += number_as_read(part).value_or(part);
+    }
+    return read;
+}
+
+// `value` of option `option` as the run reads it, so that two spellings of one value compare
+// equal; text it cannot read stays as written (reading the configuration reports it).
+std::string value_as_read(const std::string& option, const std::string& value,
+                          const boost::program_options::option_description* described) {
+    try {
+        if (option == "schedule") return schedule_name(parse_schedule(value));
+        if (option == "size" || option == "stencil") {
+            std::uint32_t w = 0, h = 0;
+            parse_dimensions(value, option, w, h);
+            return std::to_string(w) + "x" + std::to_string(h);
+        }
+    } catch (const InputError&) {
+        return value;
+    }
+    if (const GpuParameter* parameter = find_gpu_parameter(option))
+        return gpu_parameter_as_read(*parameter, value).value_or(value);
+    const auto* semantic = described ? described->semantic().get() : nullptr;
+    const bool whole = dynamic_cast<const po::typed_value<std::uint64_t>*>(semantic) ||
+                       dynamic_cast<const po::typed_value<std::uint32_t>*>(semantic) ||
+                       dynamic_cast<const po::typed_value<unsigned>*>(semantic) ||
+                       dynamic_cast<const po::typed_value<int>*>(semantic);
+    if (whole && !value.empty() && value.size() <= 19 && value.find_first_not_of("0123456789") == std::string::npos)
+        return std::to_string(std::stoull(value));
+    return value;
+}
+
 }  // namespace
 
-std::vector<std::string> expand_values(const std::string& text, const std::string& option) {
+std::vector<std::string> expand_values(const std::string& text, const std::string& option,
+                                       const boost::program_options::option_description* described) {
     std::vector<std::string> values;
     for (const std::string& item : split(text, ',')) {
         if (item.empty()) throw InputError("--" + option + ": empty value in list '" + text + "'");
         if (is_range(item)) expand_range(item, option, values);
         else values.push_back(item);
     }
-    // The same configuration twice would run twice and fill two rows of the CSV.
-    std::unordered_set<std::string_view> seen;
-    for (const std::string& value : values)
-        if (!seen.insert(value).second)
+    // The same configuration twice would run twice and fill two rows of the CSV, however its value
+    // is spelled.
+    std::unordered_map<std::string, const std::string*> seen;  // value as read -> as written
+    for (const std::string& value : values) {
+        const auto [earlier, first] = seen.emplace(value_as_read(option, value, described), &value);
+        if (first) continue;
+        if (*earlier->second == value)
             throw InputError("--" + option + ": '" + value + "' comes twice in '" + text + "'");
+        throw InputError("--" + option + ": '" + *earlier->second + "' and '" + value + "' are the same value in '" +
+                         text + "'");
+    }
     return values;
 }
 
@@ -107,7 +182,7 @@ std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& tokens,
             if (equals != std::string::npos) text = token.substr(equals + 1);
             else if (i + 1 < tokens.size()) text = tokens[++i];
             else throw InputError("--" + axis.name + " needs a value");
-            axis.values = expand_values(text, axis.name);
+            axis.values = expand_values(text, axis.name, option);
         }
         axes.push_back(std::move(axis));
     }

@@ -25,8 +25,11 @@ inline constexpr std::size_t kMaxSweepConfigurations = 1'000'000;
 
 // "a,b,c" -> {a, b, c} ("a\,b" is the single value "a,b"); "A..B*F" geometric, "A..B+S" or
 // "A..B" (step 1) arithmetic, with K/M/G suffixes; throws InputError naming `option` for
-// malformed or huge ranges.
-std::vector<std::string> expand_values(const std::string& text, const std::string& option);
+// malformed or huge ranges, and for a value that comes twice, in any spelling the run reads as
+// the same ("2K" and "2048", "016" and "16", "column:04" and "column:4"; `described`, the
+// option's description, says which options take whole numbers).
+std::vector<std::string> expand_values(const std::string& text, const std::string& option,
+                                       const boost::program_options::option_description* described = nullptr);
 
 // Reads "--name value" / "--name=value" tokens, checking each name against `simulate_options`.
 std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& tokens,

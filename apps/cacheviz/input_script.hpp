@@ -28,7 +28,8 @@ struct ScriptedEvent {
     std::string path;  // snapshot
 };
 
-// Throws InputError naming the file and line.
+// Throws InputError naming the file and line: an unknown action, key or button, a missing or
+// malformed number (numbers are whole words), a word left after the action's own.
 std::vector<ScriptedEvent> parse_input_script(const std::string& text, const std::string& source);
 
 }  // namespace cachesim::gui
