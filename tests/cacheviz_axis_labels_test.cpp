@@ -83,9 +83,9 @@ struct Label {
     std::string text;
     double x = 0, y = 0, w = 0, h = 0;
 };
-std::vector<Label> labels(const vt::State& s, const std::string& key) {
+// The labels of --state's lines that start with `prefix`: text, then its box (x y w h).
+std::vector<Label> labels_after(const vt::State& s, const std::string& prefix) {
     std::vector<Label> out;
-    const std::string prefix = "pane A " + key + " ";
     for (const std::string& line : s.lines) {
         if (line.rfind(prefix, 0) != 0) continue;
         std::istringstream in(line.substr(prefix.size()));
@@ -95,6 +95,8 @@ std::vector<Label> labels(const vt::State& s, const std::string& key) {
     }
     return out;
 }
+
+std::vector<Label> labels(const vt::State& s, const std::string& key) { return labels_after(s, "pane A " + key + " "); }
 
 // Checks the time axis of a run shown without the miss-rate strip (the axis then runs along the
 // cells' bottom edge): the tick marks found in the pixels, one label for each, centred on it
@@ -188,18 +190,7 @@ TEST(CachevizAxisLabels, RowLabelsApartAndWhole) {
 namespace {
 
 // The array names drawn left of the cells (--state's `widget array_name A|NAME x y w h`).
-std::vector<Label> array_names(const vt::State& s) {
-    std::vector<Label> out;
-    const std::string prefix = "widget array_name A|";
-    for (const std::string& line : s.lines) {
-        if (line.rfind(prefix, 0) != 0) continue;
-        std::istringstream in(line.substr(prefix.size()));
-        Label l;
-        in >> l.text >> l.x >> l.y >> l.w >> l.h;
-        out.push_back(l);
-    }
-    return out;
-}
+std::vector<Label> array_names(const vt::State& s) { return labels_after(s, "widget array_name A|"); }
 
 }  // namespace
 
