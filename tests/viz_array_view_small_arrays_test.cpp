@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/array_grid_util.hpp"
 #include "viz/render.hpp"
 
 using namespace cachesim;
@@ -16,16 +17,7 @@ using namespace cachesim::viz;
 
 namespace {
 
-ArrayGrid grid(const std::string& name, std::uint32_t w, std::uint32_t h) {
-    ArrayGrid g;
-    g.name = name;
-    g.width = w;
-    g.height = h;
-    g.elements = static_cast<std::uint64_t>(w) * h;
-    g.elements_per_line = 4;
-    g.cells.assign(static_cast<std::size_t>(w) * h, CellState::not_cached);
-    return g;
-}
+ArrayGrid grid(const std::string& name, std::uint32_t w, std::uint32_t h) { return test::blank_grid(name, w, h); }
 
 ArrayView view_of(std::vector<ArrayGrid> arrays) {
     ArrayView v;
