@@ -49,11 +49,13 @@ RowInfo RowLayout::describe(std::uint64_t row) const {
     if (!info.group) return info;
     const ArrayInfo& a = info.group->array;
     info.line = info.group->first_line + (row - info.group->first_row);
+    // First and last byte of the line within the array: an array may end exactly at 2^64, where
+    // one past its end wraps to 0 (groups hold arrays of at least a byte).
     const std::uint64_t lo = std::max(info.line * line_bytes_, a.base);
-    const std::uint64_t hi = std::min((info.line + 1) * line_bytes_, a.base + a.bytes());
+    const std::uint64_t last = std::min(info.line * line_bytes_ + (line_bytes_ - 1), a.base + (a.bytes() - 1));
     const std::uint32_t eb = std::max<std::uint32_t>(a.elem_bytes, 1);
     info.first_element = (lo - a.base) / eb;
-    info.elements = hi > lo ? (hi - a.base + eb - 1) / eb - info.first_element : 0;
+    info.elements = last >= lo ? (last - a.base) / eb + 1 - info.first_element : 0;
     if (a.width > 0) {
         info.x = static_cast<std::uint32_t>(info.first_element % a.width);
         info.y = static_cast<std::uint32_t>(info.first_element / a.width);
