@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,24 @@ TEST(SweepValueSpellings, DifferentValuesStayApart) {
     EXPECT_EQ(value_count("warp-rate-spread", "0.1234567,0.1234568"), 2u);
     // File names are text: 16 and 016 are two files.
     EXPECT_EQ(value_count("trace", "16,016"), 2u);
+}
+
+// A file by what it is: one trace named as a.cst, ./a.cst and through a link is one value;
+// two files, or names of files that do not exist, stay apart.
+TEST(SweepValueSpellings, OneFileByTwoNamesIsOneValue) {
+    const auto dir = test::temp_dir() / "spelling-files";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string a = (dir / "a.din").string(), b = (dir / "b.din").string(), link = (dir / "link.din").string();
+    std::ofstream(a) << "0 1000\n";
+    std::ofstream(b) << "0 2000\n";
+    std::filesystem::create_symlink("a.din", link);
+    const std::string dotted = (dir / "." / "a.din").string();
+    EXPECT_EQ(refusal("trace", a + "," + dotted),
+              "--trace: '" + a + "' and '" + dotted + "' are the same value in '" + a + "," + dotted + "'");
+    EXPECT_NE(refusal("trace", a + "," + link), "");
+    EXPECT_EQ(value_count("trace", a + "," + b), 2u);
+    EXPECT_EQ(value_count("trace", (dir / "none1.din").string() + "," + (dir / "none2.din").string()), 2u);
 }
 
 TEST(SweepValueSpellings, AValueTheRunRefusesIsNotCalledTheSameAsAnother) {

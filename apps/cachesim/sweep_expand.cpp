@@ -1,5 +1,7 @@
 #include "apps/cachesim/sweep_expand.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -120,6 +122,14 @@ std::string value_as_read(const std::string& option, const std::string& value,
             return std::to_string(w) + "x" + std::to_string(h);
         }
     } catch (const InputError&) {
+        return value;
+    }
+    // A file by what it is: a.cst, ./a.cst and a link to it are one trace (a file that does not
+    // exist, or standard input, as written: reading the configuration reports it).
+    if (option == "trace" || option == "config" || option == "warp-times") {
+        struct stat st {};
+        if (value != "-" && ::stat(value.c_str(), &st) == 0)
+            return "file " + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino);
         return value;
     }
     if (const GpuParameter* parameter = find_gpu_parameter(option))
