@@ -295,6 +295,27 @@ TEST(VizGuiControls, CompareFitsAndShowsDifferences) {
     EXPECT_EQ(shot.pixel(b.px(0), b.py(0)), pale_red);
 }
 
+// Panes of other lines cannot be compared cell by cell: with D, B keeps its own colours and the
+// ticked box's note says why, with each pane's steps and lines. The thesis stencil (16 x 16
+// items, 4-byte elements: two arrays of 1 KiB, 2 KiB in all) is 256 steps of 128 lines of 16 B in
+// A, and of 64 lines of 32 B in B.
+TEST(VizGuiControls, DifferenceOfPanesOfOtherLinesSaysWhy) {
+    REQUIRE_GUI();
+    const fs::path dir = test_dir("difference_shapes");
+    const fs::path script = write_script(dir, "0 idle\n1 key D\n");
+    ASSERT_EQ(gui("--preset thesis-stencil --compare '--l1-line 32 --l2-line 32'" + kWindow + "--frames 3 --script '" +
+                      script.string() + "' --screenshot '" + (dir / "shot.png").string() + "' --state '" +
+                      (dir / "state.txt").string() + "'",
+                  dir / "log.txt"),
+              0)
+        << vt::read_file(dir / "log.txt");
+    const State s(vt::read_file(dir / "state.txt"));
+    EXPECT_TRUE(s.has("difference 1"));
+    EXPECT_TRUE(s.any_starting("widget difference_note|No difference shown: A has 256 steps of 128 lines, B 256 steps "
+                               "of 64 lines; it needs the same steps and lines in both. "))
+        << vt::read_file(dir / "state.txt");
+}
+
 // "Copy as a cachesim diagram command": the copied command, run, draws the view's steps, and
 // its simulation options give `cachesim simulate` the counts the pane shows.
 TEST(VizGuiControls, CopiedCommandReproducesTheRun) {

@@ -8,6 +8,8 @@
 #include <cmath>
 
 #include "apps/cacheviz/text_wrap.hpp"
+#include "viz/gui/diagram_texture.hpp"
+#include "viz/notes.hpp"
 #include "viz/view_choices.hpp"
 
 namespace cachesim::gui {
@@ -50,6 +52,24 @@ std::size_t App::texels_written_last_frame() const {
 void App::note_widget(const std::string& name) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     widgets_.push_back({name, {a.x, a.y, b.x - a.x, b.y - a.y}});
+}
+
+void App::difference_unavailable_note() {
+    // The difference compares cell by cell: panes of other steps or lines keep their own colours,
+    // and the ticked box says why rather than seem to do nothing.
+    if (!show_difference_) return;
+    const JobOutput* a = panes_[0]->current.get();
+    const JobOutput* b = panes_[1]->current.get();
+    if (!a || !b || !a->diagram || !b->diagram || viz::gui::DiagramTexture::same_shape(*b->diagram, *a->diagram)) return;
+    const auto shape = [](const viz::Diagram& d) {
+        return viz::thousands(d.steps()) + " steps of " + viz::thousands(d.layout().rows()) + " lines";
+    };
+    const std::string note = "No difference shown: A has " + shape(*a->diagram) + ", B " + shape(*b->diagram) +
+                             "; it needs the same steps and lines in both.";
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.6f, 0.25f, 0.0f, 1.0f));
+    ImGui::TextUnformatted(wrap_at_spaces(note, ImGui::GetContentRegionAvail().x).c_str());
+    ImGui::PopStyleColor();
+    note_widget("difference_note|" + note);
 }
 
 void App::frame(float dt) {
@@ -104,6 +124,7 @@ void App::frame(float dt) {
         note_widget("copy_a_to_b");
         ImGui::Checkbox(checkbox_label("B: show where A and B differ (D)").c_str(), &show_difference_);
         note_widget("show_difference");
+        difference_unavailable_note();
     }
     // The fields' frames line up, their labels on the right, where the column has room for a
     // frame and a label of about 18 characters side by side; otherwise (and for any label too

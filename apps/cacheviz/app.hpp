@@ -171,6 +171,8 @@ private:
         std::string text;
         float x = 0, y = 0, w = 0, h = 0;
     };
+    // Under the difference box, where it is ticked but the panes' diagrams differ in shape: why.
+    void difference_unavailable_note();
     // The left margin's array names and element rows (y=...) for the cells at (left, top), `h`
     // high; the row labels drawn land in `shown`.
     void row_labels(const viz::Diagram& d, float margin_left, float left, float top, float h, std::vector<LabelShown>& shown,
