@@ -1,8 +1,10 @@
 // cacheviz's command line: errors name cacheviz and its own options, empty file names and
-// --start-* options without --start-gpu are refused (exit 2), and every output is checked before
-// the run so that a failed one leaves no file behind and none replaces a file the run reads. The
-// option checks come before any window, so most run without a display; the output checks run
-// under a virtual X server, where cacheviz would otherwise get as far as writing its screenshot.
+// --start-* options without --start-gpu are refused (exit 2), as are a GPU given both with the
+// simulation options and with --start-gpu, and colouring by GPU data on the thread model; the
+// first pane takes simulate's GPU model options. Every output is checked before the run so that
+// a failed one leaves no file behind and none replaces a file the run reads. The option checks
+// come before any window, so most run without a display; the output checks run under a virtual X
+// server, where cacheviz would otherwise get as far as writing its screenshot.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -48,6 +50,10 @@ TEST(CachevizOptions, CompareMistakesNameTheComparePane) {
     EXPECT_EQ(no_display("--preset thesis-stencil --compare '--schedule bogus' --screenshot x.png", log), 2);
     EXPECT_EQ(vt::read_file(log).rfind("cacheviz: error: --compare \"--schedule bogus\": unknown schedule 'bogus'", 0), 0u)
         << vt::read_file(log);
+    // --max-memory is the session's, not a pane's: the compare pane's options are read without it
+    // (without a display, getting past the option checks means failing to open the window).
+    EXPECT_EQ(no_display("--max-memory 4G --compare '--schedule column:4' --screenshot x.png", log), 1);
+    EXPECT_TRUE(contains(vt::read_file(log), "cannot open the X display")) << vt::read_file(log);
 }
 
 TEST(CachevizOptions, EmptyFileNamesAreRefused) {
@@ -255,4 +261,88 @@ TEST(CachevizOptions, AComparePaneOfTheOtherWorkloadTakesOnlyItsOwnShape) {
         << vt::read_file(log);
     EXPECT_EQ(no_display("--size 16x16 --compare '--size 32x32' --zoom 0:1025" + shot, log), 2);
     EXPECT_EQ(vt::read_file(log), "cacheviz: error: --zoom: the run has 1024 steps (0:1024)\n");
+}
+
+// The first pane takes `cachesim simulate`'s GPU model options, on the command line and in a
+// --config file, as the --compare pane does: the pane's export command spells out its run, so it
+// shows the values given (and the compare pane keeps them under its own --sms).
+TEST(CachevizOptions, TheFirstPaneTakesTheGpuModelOptions) {
+    REQUIRE_GUI();
+    const fs::path dir = vt::test_dir("optgpu");
+    const fs::path state = dir / "s.txt", log = dir / "log.txt", config = dir / "g.cfg";
+    const std::string outputs = " --frames 2 --screenshot '" + (dir / "shot.png").string() + "' --state '" + state.string() + "'";
+    ASSERT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(),
+                                 "--preset h200 --size 64x64 --block 128 --sms 4 --warp-scheduler gto --l2-partitions 1 "
+                                 "--hit-sources --compare '--sms 2'" + outputs,
+                                 log),
+              0)
+        << vt::read_file(log);
+    const vt::State s(vt::read_file(state));
+    const std::string a = " " + s.value("pane A command") + " ", b = " " + s.value("pane B command") + " ";
+    for (const char* part : {" --model gpu ", " --size 64x64 ", " --block 128 ", " --sms 4 ", " --warp-scheduler gto ",
+                             " --l2-partitions 1 "})
+        EXPECT_TRUE(contains(a, part)) << part << " not in pane A's" << a;
+    for (const char* part : {" --model gpu ", " --block 128 ", " --sms 2 ", " --warp-scheduler gto "})
+        EXPECT_TRUE(contains(b, part)) << part << " not in pane B's" << b;
+
+    // A config file that `cachesim simulate --config` runs.
+    std::ofstream(config) << "preset = h200\nsms = 4\nblock = 128\nsize = 64x64\nhit-sources = true\n";
+    ASSERT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), "--config '" + config.string() + "'" + outputs, log), 0)
+        << vt::read_file(log);
+    const std::string from_file = " " + vt::State(vt::read_file(state)).value("pane A command") + " ";
+    for (const char* part : {" --model gpu ", " --size 64x64 ", " --block 128 ", " --sms 4 "})
+        EXPECT_TRUE(contains(from_file, part)) << part << " not in pane A's" << from_file;
+}
+
+// The first pane's GPU comes from --model gpu (or a GPU preset) and the GPU model's options, or
+// from --start-gpu with --start-block and --start-sms: given both ways, one would go unused, so
+// the run is refused naming both. --hit-sources needs a GPU pane, as in `cachesim simulate`.
+TEST(CachevizOptions, TheGpuGivenTwoWaysIsRefused) {
+    if (vt::cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built";
+    const fs::path dir = vt::test_dir("optgputwice");
+    const std::pair<std::string, std::string> cases[] = {
+        {"--start-gpu h200 --start-block 64 --block 128",
+         "--block and --start-block both set the first pane's threads per block: give one (--block with --model gpu or a "
+         "GPU preset, --start-block with --start-gpu)"},
+        {"--model gpu --sms 4 --start-gpu h200 --start-sms 2",
+         "--sms and --start-sms both set the first pane's number of SMs: give one (--sms with --model gpu or a GPU preset, "
+         "--start-sms with --start-gpu)"},
+        {"--start-gpu h200 --warp-scheduler gto",
+         "--warp-scheduler and --start-gpu both describe the first pane's GPU: give it with --model gpu (or a GPU preset) "
+         "and its options, or with --start-gpu, --start-block and --start-sms"},
+        {"--model gpu --start-gpu h200", "--start-gpu h200 and --model gpu both put the first pane on the GPU model: give one"},
+        {"--preset h200 --start-gpu h100", "--start-gpu h100 and --preset h200 both put the first pane on the GPU model: give one"},
+        {"--start-gpu h200 --compare '--model gpu --sms 4'",
+         "--compare \"--model gpu --sms 4\": --start-gpu h200 puts both panes on its GPU, and these options choose the GPU "
+         "model too: give one"},
+        {"--hit-sources",
+         "--hit-sources counts the GPU model's L1 hits: it needs --model gpu (or a GPU preset) or --start-gpu"},
+        {"--model gpu --hit-sources --compare '--model thread'",
+         "--compare \"--model thread\": --hit-sources counts the GPU model's L1 hits: it needs --model gpu (or a GPU "
+         "preset) or --start-gpu"},
+    };
+    for (const auto& [args, message] : cases) {
+        EXPECT_EQ(no_display("--size 64x64 " + args + " --screenshot x.png", dir / "log.txt"), 2) << args;
+        EXPECT_EQ(vt::read_file(dir / "log.txt"), "cacheviz: error: " + message + "\n") << args;
+    }
+}
+
+// Colouring by SM or by who brought a line needs the GPU model, which records both; on the
+// thread model it is refused as `cachesim diagram` refuses it, and taken with --start-gpu.
+TEST(CachevizOptions, ColouringByGpuDataNeedsTheGpuModel) {
+    if (vt::cacheviz_bin().empty()) GTEST_SKIP() << "cacheviz is not built";
+    const fs::path dir = vt::test_dir("optcolourby");
+    const fs::path log = dir / "log.txt", state = dir / "s.txt";
+    EXPECT_EQ(no_display("--colour-by sm --screenshot x.png", log), 2);
+    EXPECT_EQ(vt::read_file(log), "cacheviz: error: --colour-by sm: needs --model gpu or --start-gpu (the thread model has no SMs)\n");
+    EXPECT_EQ(no_display("--color-by source --size 64x64 --screenshot x.png", log), 2);
+    EXPECT_EQ(vt::read_file(log),
+              "cacheviz: error: --colour-by source: needs --model gpu or --start-gpu (the thread model has no warps or blocks)\n");
+    REQUIRE_GUI();
+    const std::string run = "--size 64x64 --frames 2 --screenshot '" + (dir / "shot.png").string() + "' --state '" +
+                            state.string() + "' --colour-by ";
+    for (const char* gpu : {"--start-gpu h200 --start-sms 4 --start-block 64", "--model gpu --sms 4 --block 64"}) {
+        ASSERT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), std::string(gpu) + " " + run + "sm", log), 0) << gpu << "\n" << vt::read_file(log);
+        EXPECT_EQ(vt::State(vt::read_file(state)).value("colour_by"), "sm") << gpu;
+    }
 }

@@ -9,15 +9,19 @@
 
 namespace cachesim::gui {
 
-namespace {
-
 cli::po::options_description simulation_options() {
+    // cacheviz counts the L1's hit sources on every GPU run (the stats panel shows them); the
+    // option is taken so that simulate's command lines and config files open here too.
+    cli::po::options_description hit_sources("GPU model counters");
+    hit_sources.add_options()("hit-sources", cli::po::bool_switch(),
+                              "GPU model: split the L1's read hits by who brought the sector (as `cachesim simulate "
+                              "--hit-sources`); cacheviz shows them for every GPU run, so this only checks that the "
+                              "pane runs the GPU model");
     cli::po::options_description d;
-    d.add(cli::common_options()).add(cli::workload_options()).add(cli::cache_options()).add(cli::gpu_options());
+    d.add(cli::common_options()).add(cli::workload_options()).add(cli::cache_options()).add(cli::gpu_options())
+        .add(hit_sources);
     return d;
 }
-
-}  // namespace
 
 std::vector<std::string> split_words(const std::string& text) {
     std::istringstream in(text);
@@ -26,7 +30,7 @@ std::vector<std::string> split_words(const std::string& text) {
     return words;
 }
 
-PaneConfig config_from_args(const std::vector<std::string>& args, std::vector<NamedPath>* inputs) {
+PaneConfig config_from_args(const std::vector<std::string>& args, std::vector<NamedPath>* inputs, bool* hit_sources) {
     const auto desc = simulation_options();
     std::vector<std::string> storage = {"cacheviz"};
     storage.insert(storage.end(), args.begin(), args.end());
@@ -35,6 +39,7 @@ PaneConfig config_from_args(const std::vector<std::string>& args, std::vector<Na
     const auto vm = cli::parse_command_line(static_cast<int>(argv.size()), argv.data(), desc, "");
     if (!vm) throw InputError("--help is not a configuration");
     if (inputs) *inputs = cli::input_files(*vm);
+    if (hit_sources) *hit_sources = (*vm)["hit-sources"].as<bool>();
     return pane_config(cli::read_simulation_options(*vm), *vm);
 }
 

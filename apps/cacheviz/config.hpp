@@ -9,10 +9,18 @@
 
 namespace cachesim::gui {
 
+// The options that describe a pane's run, as `cachesim simulate` takes them: general, workload,
+// cache and GPU model options, and --hit-sources. The first pane's command line and --compare's
+// options are both read against these, so the two panes accept the same options.
+cli::po::options_description simulation_options();
+
 // Parses simulation options ("--schedule", "column:4", "--preset=thesis-matmul", ...) into a
 // pane configuration. Throws InputError / SimulationError with a clear message. `inputs`, when
-// given, receives the files the pane reads (--trace, --config, ...: cli::input_files).
-PaneConfig config_from_args(const std::vector<std::string>& args, std::vector<NamedPath>* inputs = nullptr);
+// given, receives the files the pane reads (--trace, --config, ...: cli::input_files);
+// `hit_sources`, whether the options (a --config file's included) give --hit-sources, which the
+// caller checks once it knows the pane's model (--start-gpu may change it).
+PaneConfig config_from_args(const std::vector<std::string>& args, std::vector<NamedPath>* inputs = nullptr,
+                            bool* hit_sources = nullptr);
 // The pane configuration of read simulation options; `vm` gives --trace as the user wrote it. A
 // trace must have an array layout to draw (apps/common/drawable_trace.hpp).
 PaneConfig pane_config(const cli::SimulationOptions& options, const cli::po::variables_map& vm);

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -32,6 +33,7 @@
 #include "apps/common/memory_estimate.hpp"
 #include "apps/common/option_choice.hpp"
 #include "apps/common/options.hpp"
+#include "sim/gpu/gpu_parameters.hpp"
 #include "sim/thread_model.hpp"
 #include "traces/atomic_output.hpp"
 #include "traces/input_error.hpp"
@@ -51,9 +53,11 @@ po::options_description gui_options() {
         ("screenshot", po::value<std::string>(), "render --frames frames (and wait for the simulations), save the window as PNG, exit")
         ("frames", po::value<int>()->default_value(3), "frames to render before --screenshot (at least 1)")
         ("window", po::value<std::string>()->default_value("1600x1000"), "window size WxH in pixels")
-        ("start-gpu", po::value<std::string>(), "start with the GPU model and this GPU preset (v100, t4, a100, h100, h200)")
-        ("start-block", po::value<std::uint32_t>(), "with --start-gpu: threads per block")
-        ("start-sms", po::value<std::uint32_t>(), "with --start-gpu: number of SMs")
+        ("start-gpu", po::value<std::string>(),
+         "start with the GPU model and this GPU preset (v100, t4, a100, h100, h200), in both panes; the other way to "
+         "the first pane's GPU than --model gpu (or a GPU preset) and the GPU model's options, which it does not take")
+        ("start-block", po::value<std::uint32_t>(), "with --start-gpu: threads per block (not with --block)")
+        ("start-sms", po::value<std::uint32_t>(), "with --start-gpu: number of SMs (not with --sms)")
         ("start-warp-times", po::value<std::string>(),
          "with --start-gpu: the first pane replays this measured warp order (gpubench --warp-times or "
          "progressprobe's samples, as cachesim simulate --warp-times; a checkbox switches it off); a --compare "
@@ -120,6 +124,33 @@ std::string start_option_names(std::string text) {
     return text;
 }
 
+// The first pane's GPU comes either from the simulation options (--model gpu or a GPU preset,
+// with --block, --sms, ...) or from --start-gpu (with --start-block, --start-sms); mixing the two
+// would leave one of them unused, so it is refused naming both.
+void refuse_two_ways_to_one_gpu(const po::variables_map& vm) {
+    using Pair = std::tuple<const char*, const char*, const char*>;
+    for (const auto& [option, start_option, what] :
+         {Pair{"block", "start-block", "threads per block"}, Pair{"sms", "start-sms", "number of SMs"}})
+        if (cli::given(vm, option) && vm.count(start_option))
+            throw InputError(std::string("--") + option + " and --" + start_option + " both set the first pane's " + what +
+                             ": give one (--" + option + " with --model gpu or a GPU preset, --" + start_option +
+                             " with --start-gpu)");
+    if (!vm.count("start-gpu")) return;
+    for (const GpuParameter& p : gpu_parameters()) {
+        const std::string key(p.option);
+        if (!p.cache_option && cli::given(vm, key))
+            throw InputError("--" + key + " and --start-gpu both describe the first pane's GPU: give it with --model gpu "
+                             "(or a GPU preset) and its options, or with --start-gpu, --start-block and --start-sms");
+    }
+}
+
+// --hit-sources counts the GPU model's L1 hits, as in `cachesim simulate`; `context` names the pane.
+void refuse_hit_sources_off_the_gpu(bool hit_sources, const gui::PaneConfig& pane, const std::string& context) {
+    if (hit_sources && pane.model != cli::ModelKind::gpu)
+        throw InputError(context +
+                         "--hit-sources counts the GPU model's L1 hits: it needs --model gpu (or a GPU preset) or --start-gpu");
+}
+
 // Checks every file the run will write before any window opens, so that a run that could not
 // write one of them writes none: an empty name, a missing or read-only directory, two outputs
 // naming one file, an output that is a file the run reads (`inputs`: it would be destroyed).
@@ -178,16 +209,22 @@ struct FrameStats {
 
 int run(int argc, char** argv) {
     po::options_description options;
-    options.add(cli::common_options()).add(cli::workload_options()).add(cli::cache_options()).add(gui_options())
-        .add(cli::memory_options());
+    options.add(gui::simulation_options()).add(gui_options()).add(cli::memory_options());
     const auto vm = cli::parse_command_line(
         argc, argv, options,
         "usage: cacheviz [options]\n\n"
         "Explore how a thread schedule uses the caches: the spatial-temporal diagram, the arrays at\n"
         "the playhead, counters and the thesis's bounds. Simulation options as for `cachesim simulate`.");
     if (!vm) return 0;
+    for (const char* key : {"start-block", "start-sms"})
+        if (vm->count(key) && !vm->count("start-gpu")) throw InputError(std::string("--") + key + " needs --start-gpu");
+    refuse_two_ways_to_one_gpu(*vm);
     const gui::PaneConfig first = [&] {
         const cli::SimulationOptions o = cli::read_simulation_options(*vm);
+        if (vm->count("start-gpu") && o.model == cli::ModelKind::gpu)
+            throw InputError("--start-gpu " + (*vm)["start-gpu"].as<std::string>() + " and " +
+                             (cli::given(*vm, "model") ? std::string("--model gpu") : "--preset " + o.preset) +
+                             " both put the first pane on the GPU model: give one");
         gui::PaneConfig c = gui::pane_config(o, *vm);  // a trace without an array layout is refused here
         // Refused up front (exit 2) past --max-memory, as `cachesim diagram` does, before any window opens.
         // (a GPU run records its SMs and hit sources beside the cells)
@@ -195,8 +232,6 @@ int run(int argc, char** argv) {
                              o.model == cli::ModelKind::gpu ? 2 : 0);
         return c;
     }();
-    for (const char* key : {"start-block", "start-sms"})
-        if (vm->count(key) && !vm->count("start-gpu")) throw InputError(std::string("--") + key + " needs --start-gpu");
     auto apply_gpu = [&](gui::PaneConfig& c) {
         if (!vm->count("start-gpu")) return;
         const std::string name = (*vm)["start-gpu"].as<std::string>();
@@ -214,6 +249,7 @@ int run(int argc, char** argv) {
     };
     gui::PaneConfig first_pane = first;
     apply_gpu(first_pane);
+    refuse_hit_sources_off_the_gpu((*vm)["hit-sources"].as<bool>(), first_pane, "");
     if (vm->count("start-warp-times") && first_pane.model != cli::ModelKind::gpu)
         throw InputError("--start-warp-times needs --start-gpu");
     if (vm->count("start-warp-times") && first_pane.trace)
@@ -232,21 +268,31 @@ int run(int argc, char** argv) {
         // The first pane's explicit options, overridden by the compare options.
         std::vector<std::string> base;
         const auto parsed = po::command_line_parser(argc, argv).style(cli::kCommandLineStyle).options(options).run();
-        const auto gui_desc = gui_options();
+        // Only the options describing a run: the window's and --max-memory are the session's.
+        const auto simulation_desc = gui::simulation_options();
         for (const auto& opt : parsed.options) {
-            if (gui_desc.find_nothrow(opt.string_key, false)) continue;
+            if (!simulation_desc.find_nothrow(opt.string_key, false)) continue;
             base.push_back("--" + opt.string_key);
             for (const std::string& v : opt.value) base.push_back(v);
         }
         std::vector<NamedPath> compare_inputs;
         const std::string compare_words = (*vm)["compare"].as<std::string>();
+        const std::string compare_context = "--compare \"" + compare_words + "\": ";
+        bool compare_hit_sources = false;
         try {
-            compare = gui::config_from_args(gui::merge_args(base, gui::split_words(compare_words)), &compare_inputs);
+            compare = gui::config_from_args(gui::merge_args(base, gui::split_words(compare_words)), &compare_inputs,
+                                            &compare_hit_sources);
         } catch (const std::exception& e) {  // the second pane's own mistake: say which pane
-            throw InputError("--compare \"" + compare_words + "\": " + cli::error_text(e));
+            throw InputError(compare_context + cli::error_text(e));
         }
         for (NamedPath& input : compare_inputs) inputs.push_back({std::move(input.path), "--compare's " + input.option});
+        // --start-gpu would replace the GPU the compare options chose (the first pane's cannot
+        // choose one with it).
+        if (vm->count("start-gpu") && compare->model == cli::ModelKind::gpu)
+            throw InputError(compare_context + "--start-gpu " + (*vm)["start-gpu"].as<std::string>() +
+                             " puts both panes on its GPU, and these options choose the GPU model too: give one");
         apply_gpu(*compare);
+        refuse_hit_sources_off_the_gpu(compare_hit_sources, *compare, compare_context);
     }
     std::uint32_t ww = 0, wh = 0;
     parse_dimensions((*vm)["window"].as<std::string>(), "--window", ww, wh);
@@ -281,6 +327,13 @@ int run(int argc, char** argv) {
         cli::option_choice<viz::AggregateRule>(viz::kAggregateChoices, "aggregate", (*vm)["aggregate"].as<std::string>());
     const viz::TimeDiagramStyle::ColourBy colour_by = cli::option_choice<viz::TimeDiagramStyle::ColourBy>(
         viz::kColourByChoices, "colour-by", (*vm)["colour-by"].as<std::string>());
+    // The thread model records neither SMs nor who brought a line, as in `cachesim diagram`.
+    if (first_pane.model != cli::ModelKind::gpu) {
+        if (colour_by == viz::TimeDiagramStyle::ColourBy::sm)
+            throw InputError("--colour-by sm: needs --model gpu or --start-gpu (the thread model has no SMs)");
+        if (colour_by == viz::TimeDiagramStyle::ColourBy::hit_source)
+            throw InputError("--colour-by source: needs --model gpu or --start-gpu (the thread model has no warps or blocks)");
+    }
     const viz::TimeDiagramStyle::Strip miss_rate =
         cli::option_choice(viz::kMissRateOnOffChoices, "miss-rate", (*vm)["miss-rate"].as<std::string>());
 
