@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -319,81 +320,148 @@ std::vector<std::string> App::run_notes(int i) const {
     return notes;
 }
 
-void App::colour_legend() {
-    // The legend of what pane A's cells show now: the state colours, or (density, SM, hit
-    // source) the ramp, the SMs or the sources and the muted states, as the PNG's legend. Its
-    // items follow one another while they fit the panel's width, then start a new line.
-    const viz::CellColouring& c = panes_[0]->texture.colouring();
-    bool line_start = true;
-    const auto place = [&line_start](float w) {
-        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-        if (!line_start && ImGui::GetItemRectMax().x + 14 + w <= right) ImGui::SameLine(0, 14);
-        line_start = false;
-    };
-    const auto swatch = [&](viz::Rgba colour, const std::string& label) {
-        place(12 + ImGui::GetStyle().ItemSpacing.x + text_width(label));
-        ImGui::BeginGroup();
-        ImGui::ColorButton(label.c_str(), ImGui::ColorConvertU32ToFloat4(to_imgui(colour)), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
-        ImGui::SameLine();
-        ImGui::TextUnformatted(wrap_at_spaces(label, ImGui::GetContentRegionAvail().x).c_str());
-        ImGui::EndGroup();
-    };
-    const auto heading = [&](const std::string& text) {
-        wrapped_text(text);
-        line_start = false;
-    };
-    if (!c.muted()) {
-        for (viz::CellState s : viz::kLegendOrder) {
-            swatch(viz::cell_color(s), std::string(viz::cell_state_name(s)));
-            if (s == viz::CellState::fetched_from_l2) line_start = true;
-        }
-        if (panes_[0]->texture.aggregated() && c.rule == viz::AggregateRule::any_miss) ImGui::TextDisabled("a fetch wins a shared cell");
-        return;
-    }
+namespace {
+
+// What a pane's legend shows, in words: two panes whose legends would read alike share one.
+std::string legend_summary(const viz::CellColouring& c, bool fetch_wins, std::uint32_t sms) {
+    if (!c.muted()) return fetch_wins ? "state any_miss" : "state";
     if (c.density) {
-        heading("L1 misses per (step x line), log scale:");
-        char lo[32], hi[32];
-        std::snprintf(lo, sizeof lo, "%.3g", c.density_min);
-        std::snprintf(hi, sizeof hi, "%.3g", c.density_max);
-        place(text_width(lo));
-        ImGui::TextUnformatted(lo);
-        // As long as fits between the numbers, within 60 to 160 pixels.
-        const float room = ImGui::GetContentRegionAvail().x - text_width(lo) - text_width(hi) - 2 * 14;
-        const float bar_w = std::clamp(room, 60.0f, 160.0f), bar_h = 12;
-        place(bar_w);
-        const ImVec2 at = ImGui::GetCursorScreenPos();
-        ImDrawList* dl = ImGui::GetWindowDrawList();
-        for (int k = 0; k < 32; ++k) {
-            const float x0 = at.x + bar_w * k / 32, x1 = at.x + bar_w * (k + 1) / 32;
-            dl->AddRectFilledMultiColor(ImVec2(x0, at.y + 2), ImVec2(x1, at.y + 2 + bar_h), to_imgui(viz::miss_density_color(k / 32.0)),
-                                        to_imgui(viz::miss_density_color((k + 1) / 32.0)), to_imgui(viz::miss_density_color((k + 1) / 32.0)),
-                                        to_imgui(viz::miss_density_color(k / 32.0)));
-        }
-        dl->AddRect(ImVec2(at.x, at.y + 2), ImVec2(at.x + bar_w, at.y + 2 + bar_h), IM_COL32(60, 60, 60, 255));
-        ImGui::Dummy(ImVec2(bar_w, bar_h + 2));
-        place(text_width(hi));
-        ImGui::TextUnformatted(hi);
-        line_start = true;
-    } else if (c.by == viz::ColourBy::hit_source) {
-        heading("who brought the sectors L1 hits found:");
-        for (HitSource s : viz::kHitSourceOrder) swatch(viz::hit_source_color(s), std::string(viz::hit_source_name(s)));
-        line_start = true;
-        for (viz::CellState s : {viz::CellState::fetched_from_memory, viz::CellState::fetched_from_l2})
-            swatch(viz::muted_color(s), std::string(viz::cell_state_name(s)));
-    } else {
-        const std::uint32_t sms = panes_[0]->current ? panes_[0]->current->input.gpu.sms : 0;
-        heading("SM that accessed the line:");
-        const std::vector<std::string> labels = viz::sm_legend_labels(sms);
-        for (std::uint32_t k = 0; k < labels.size(); ++k) swatch(viz::sm_color(k), labels[k]);
-        line_start = true;
+        char range[64];
+        std::snprintf(range, sizeof range, "density %.3g %.3g", c.density_min, c.density_max);
+        return range;
     }
-    for (viz::CellState s : {viz::CellState::accessed, viz::CellState::in_l1, viz::CellState::in_l2, viz::CellState::not_cached})
-        swatch(viz::muted_color(s), viz::muted_state_label(s, c.by, c.density));
+    if (c.by == viz::ColourBy::hit_source) return "source";
+    return "sm " + std::to_string(sms);
 }
+
+}  // namespace
+
+void App::colour_legend() {
+    // One legend where the panes' cells are coloured alike; otherwise each pane's, after its
+    // name, since A's ramp or SMs would misread B's cells. Each is kept for --state with the
+    // panes it describes and what it shows. A pane's legend: the state colours, or (density, SM,
+    // hit source) the ramp, the SMs or the sources and the muted states, as the PNG's legend. Its
+    // items follow one another while they fit the panel's width, then start a new line.
+    const auto colour_legend_items = [&](int pane) {
+        const viz::CellColouring& c = panes_[pane]->texture.colouring();
+        bool line_start = true;
+        const auto place = [&line_start](float w) {
+            const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+            if (!line_start && ImGui::GetItemRectMax().x + 14 + w <= right) ImGui::SameLine(0, 14);
+            line_start = false;
+        };
+        const auto swatch = [&](viz::Rgba colour, const std::string& label) {
+            place(12 + ImGui::GetStyle().ItemSpacing.x + text_width(label));
+            ImGui::BeginGroup();
+            ImGui::ColorButton(label.c_str(), ImGui::ColorConvertU32ToFloat4(to_imgui(colour)), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+            ImGui::SameLine();
+            ImGui::TextUnformatted(wrap_at_spaces(label, ImGui::GetContentRegionAvail().x).c_str());
+            ImGui::EndGroup();
+        };
+        const auto heading = [&](const std::string& text) {
+            wrapped_text(text);
+            line_start = false;
+        };
+        if (!c.muted()) {
+            for (viz::CellState s : viz::kLegendOrder) {
+                swatch(viz::cell_color(s), std::string(viz::cell_state_name(s)));
+                if (s == viz::CellState::fetched_from_l2) line_start = true;
+            }
+            if (panes_[pane]->texture.aggregated() && c.rule == viz::AggregateRule::any_miss) ImGui::TextDisabled("a fetch wins a shared cell");
+            return;
+        }
+        if (c.density) {
+            heading("L1 misses per (step x line), log scale:");
+            char lo[32], hi[32];
+            std::snprintf(lo, sizeof lo, "%.3g", c.density_min);
+            std::snprintf(hi, sizeof hi, "%.3g", c.density_max);
+            place(text_width(lo));
+            ImGui::TextUnformatted(lo);
+            // As long as fits between the numbers, within 60 to 160 pixels.
+            const float room = ImGui::GetContentRegionAvail().x - text_width(lo) - text_width(hi) - 2 * 14;
+            const float bar_w = std::clamp(room, 60.0f, 160.0f), bar_h = 12;
+            place(bar_w);
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            ImDrawList* dl = ImGui::GetWindowDrawList();
+            for (int k = 0; k < 32; ++k) {
+                const float x0 = at.x + bar_w * k / 32, x1 = at.x + bar_w * (k + 1) / 32;
+                dl->AddRectFilledMultiColor(ImVec2(x0, at.y + 2), ImVec2(x1, at.y + 2 + bar_h), to_imgui(viz::miss_density_color(k / 32.0)),
+                                            to_imgui(viz::miss_density_color((k + 1) / 32.0)), to_imgui(viz::miss_density_color((k + 1) / 32.0)),
+                                            to_imgui(viz::miss_density_color(k / 32.0)));
+            }
+            dl->AddRect(ImVec2(at.x, at.y + 2), ImVec2(at.x + bar_w, at.y + 2 + bar_h), IM_COL32(60, 60, 60, 255));
+            ImGui::Dummy(ImVec2(bar_w, bar_h + 2));
+            place(text_width(hi));
+            ImGui::TextUnformatted(hi);
+            line_start = true;
+        } else if (c.by == viz::ColourBy::hit_source) {
+            heading("who brought the sectors L1 hits found:");
+            for (HitSource s : viz::kHitSourceOrder) swatch(viz::hit_source_color(s), std::string(viz::hit_source_name(s)));
+            line_start = true;
+            for (viz::CellState s : {viz::CellState::fetched_from_memory, viz::CellState::fetched_from_l2})
+                swatch(viz::muted_color(s), std::string(viz::cell_state_name(s)));
+        } else {
+            const std::uint32_t sms = panes_[pane]->current ? panes_[pane]->current->input.gpu.sms : 0;
+            heading("SM that accessed the line:");
+            const std::vector<std::string> labels = viz::sm_legend_labels(sms);
+            for (std::uint32_t k = 0; k < labels.size(); ++k) swatch(viz::sm_color(k), labels[k]);
+            line_start = true;
+        }
+        for (viz::CellState s : {viz::CellState::accessed, viz::CellState::in_l1, viz::CellState::in_l2, viz::CellState::not_cached})
+            swatch(viz::muted_color(s), viz::muted_state_label(s, c.by, c.density));
+    };
+    const int n = compare_ ? 2 : 1;
+    std::array<std::string, 2> summary;
+    for (int i = 0; i < n; ++i) {
+        const Pane& p = *panes_[i];
+        const viz::CellColouring& c = p.texture.colouring();
+        summary[i] = legend_summary(c, p.texture.aggregated() && c.rule == viz::AggregateRule::any_miss,
+                                    p.current ? p.current->input.gpu.sms : 0);
+    }
+    const bool shared = n == 1 || summary[0] == summary[1];
+    for (int i = 0; i < (shared ? 1 : n); ++i) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const float w = ImGui::GetContentRegionAvail().x;
+        if (!shared) {
+            ImGui::TextDisabled("%s:", panes_[i]->name.c_str());
+            ImGui::SameLine();
+        }
+        colour_legend_items(i);
+        const std::string panes = shared && n == 2 ? panes_[0]->name + " " + panes_[1]->name : panes_[i]->name;
+        widgets_.push_back({"colour_legend " + panes + "|" + summary[i], {at.x, at.y, w, ImGui::GetCursorScreenPos().y - at.y}});
+    }
+}
+
+namespace {
+
+// Where a memory chart's texts go, from its box title's and lines' left margin, the space between
+// a box title and its lines and the gap between an arrow and its labels.
+constexpr float kBoxTextPad = 6, kBoxTextTop = 4, kArrowLabelGap = 10, kLabelRightPad = 4;
+
+// The least width at which every text of `chart` fits: each box's texts within the box (its
+// margins both sides, the box `w` of the chart's width) and the arrows' labels between the arrow
+// and the chart's right edge; the title wraps at spaces, so only its widest word counts.
+float memory_chart_width(const viz::MemoryChart& chart, const std::string& title) {
+    float w = widest_word(title);
+    for (const viz::ChartBox& b : chart.boxes) {
+        if (b.w <= 0) continue;
+        w = std::max(w, (text_width(b.title) + 2 * kBoxTextPad) / static_cast<float>(b.w));
+        for (const std::string& l : b.lines) w = std::max(w, (text_width(l) + 2 * kBoxTextPad) / static_cast<float>(b.w));
+    }
+    for (const viz::ChartArrow& a : chart.arrows) {
+        const float room = 1 - static_cast<float>(std::max(a.x0, a.x1));
+        if (room <= 0) continue;
+        for (const std::string& l : a.labels) w = std::max(w, (kArrowLabelGap + text_width(l) + kLabelRightPad) / room);
+    }
+    return std::ceil(w);
+}
+
+}  // namespace
 
 void App::memory_chart_panel() {
     // The GPU runs' memory charts (viz/memory_chart.hpp's boxes and arrows, unit coordinates)
-    // drawn with the draw list, side by side in compare mode.
+    // drawn with the draw list: side by side in compare mode where both fit at the width their
+    // texts need, else A above B. What the panel cannot hold scrolls, so no text is cut.
     std::vector<const Pane*> shown;
     for (int i = 0; i < (compare_ ? 2 : 1); ++i)
         if (panes_[i]->current && panes_[i]->current->memory_chart) shown.push_back(panes_[i].get());
@@ -402,43 +470,99 @@ void App::memory_chart_panel() {
                            "through L1 and L2 to DRAM, in the manner of Nsight Compute's memory workload chart.");
         return;
     }
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float each_w = (avail.x - 10 * (shown.size() - 1)) / static_cast<float>(shown.size());
-    const float font = ImGui::GetFontSize(), line = font * 1.25f;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    for (std::size_t k = 0; k < shown.size(); ++k) {
-        const viz::MemoryChart& chart = *shown[k]->current->memory_chart;
-        const ImVec2 at = ImGui::GetCursorScreenPos();
-        const float x = at.x + k * (each_w + 10), top = at.y + line * 1.3f;
-        // Tall enough for every box's and arrow's text (the chart's least height, its parts in
-        // proportion to their text, spaced as in the PNG: wider than the lines here), at least
-        // what the panel offers.
-        const float h = std::max(avail.y - line * 1.5f, static_cast<float>(chart.min_height_fonts) * font);
-        dl->AddText(ImVec2(x, at.y), IM_COL32(20, 20, 20, 255), (shown[k]->name + ": " + chart.title).c_str());
-        for (const viz::ChartBox& b : chart.boxes) {
-            const ImVec2 a(x + static_cast<float>(b.x) * each_w, top + static_cast<float>(b.y) * h);
-            const ImVec2 z(a.x + static_cast<float>(b.w) * each_w, a.y + static_cast<float>(b.h) * h);
-            dl->AddRectFilled(a, z, IM_COL32(240, 240, 240, 255));
-            dl->AddRect(a, z, IM_COL32(60, 60, 60, 255));
-            dl->PushClipRect(a, z, true);
-            float ty = a.y + 4;
-            dl->AddText(ImVec2(a.x + 6, ty), IM_COL32(20, 20, 20, 255), b.title.c_str());
-            for (const std::string& l : b.lines) dl->AddText(ImVec2(a.x + 6, ty += line), IM_COL32(60, 60, 60, 255), l.c_str());
-            dl->PopClipRect();
+    ImGui::BeginChild("memory_chart", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
+    widgets_.push_back({"chart_view", {origin.x, origin.y, avail.x, avail.y}});
+    const float font = ImGui::GetFontSize(), line = font * 1.25f, gap = 2 * font;
+    const std::size_t n = shown.size();
+
+    struct Placed {
+        const viz::MemoryChart* chart;
+        std::string title;
+        float x = 0, y = 0, w = 0, title_h = 0, h = 0;
+    };
+    std::vector<Placed> placed;
+    float need_sum = 0;
+    for (const Pane* p : shown) {
+        const viz::MemoryChart& chart = *p->current->memory_chart;
+        Placed c{&chart, p->name + ": " + chart.title};
+        c.w = memory_chart_width(chart, c.title);
+        need_sum += c.w;
+        placed.push_back(std::move(c));
+    }
+    const bool side_by_side = need_sum + gap * static_cast<float>(n - 1) <= avail.x;
+    const float extra = side_by_side ? (avail.x - need_sum - gap * static_cast<float>(n - 1)) / static_cast<float>(n) : 0;
+    for (Placed& c : placed) {
+        c.w = side_by_side ? c.w + extra : std::max(c.w, avail.x);
+        c.title = wrap_at_spaces(c.title, c.w);
+        c.title_h = static_cast<float>(1 + std::count(c.title.begin(), c.title.end(), '\n')) * font + line * 0.3f;
+    }
+    // Side by side the boxes start level, below the taller title; stacked, each chart takes at
+    // least its share of the panel's height. Tall enough for every box's and arrow's text (the
+    // chart's least height, its parts in proportion to their text, spaced as in the PNG: wider
+    // than the lines here).
+    float title_h = 0;
+    for (const Placed& c : placed) title_h = std::max(title_h, c.title_h);
+    float x = origin.x, y = origin.y, content_w = 0;
+    for (Placed& c : placed) {
+        const float least = static_cast<float>(c.chart->min_height_fonts) * font;
+        if (side_by_side) {
+            c.title_h = title_h;
+            c.h = std::max(avail.y - title_h - line * 0.2f, least);
+        } else {
+            c.h = std::max((avail.y - gap * static_cast<float>(n - 1)) / static_cast<float>(n) - c.title_h, least);
         }
-        for (const viz::ChartArrow& arrow : chart.arrows) {
-            const ImVec2 a(x + static_cast<float>(arrow.x0) * each_w, top + static_cast<float>(arrow.y0) * h);
-            const ImVec2 z(x + static_cast<float>(arrow.x1) * each_w, top + static_cast<float>(arrow.y1) * h);
-            dl->AddLine(a, z, IM_COL32(60, 60, 60, 255), 2);
-            dl->AddTriangleFilled(ImVec2(z.x - 6, z.y - 8), ImVec2(z.x + 6, z.y - 8), z, IM_COL32(60, 60, 60, 255));  // points down
-            float ty = (a.y + z.y) / 2 - arrow.labels.size() * line / 2;
+        c.x = x, c.y = y;
+        content_w = std::max(content_w, x + c.w - origin.x);
+        if (side_by_side) x += c.w + gap;
+        else y += c.title_h + c.h + gap;
+    }
+    float content_h = 0;
+    for (const Placed& c : placed) content_h = std::max(content_h, c.y + c.title_h + c.h - origin.y);
+    widgets_.push_back({"chart_content", {origin.x, origin.y, content_w, content_h}});
+
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 ink = IM_COL32(20, 20, 20, 255), grey = IM_COL32(60, 60, 60, 255);
+    for (std::size_t k = 0; k < n; ++k) {
+        const Placed& c = placed[k];
+        const std::string& pane = shown[k]->name;
+        // Each text drawn and its box kept for --state.
+        const auto text = [&](const std::string& name, float tx, float ty, ImU32 colour, const std::string& s) {
+            dl->AddText(ImVec2(tx, ty), colour, s.c_str());
+            widgets_.push_back({name + s, {tx, ty, text_width(s), font}});
+        };
+        float ty = c.y;
+        for (std::size_t from = 0; from <= c.title.size(); ty += font) {
+            const std::size_t end = std::min(c.title.find('\n', from), c.title.size());
+            text("chart_title " + pane + "|", c.x, ty, ink, c.title.substr(from, end - from));
+            from = end + 1;
+        }
+        const float top = c.y + c.title_h;
+        for (const viz::ChartBox& b : c.chart->boxes) {
+            const ImVec2 a(c.x + static_cast<float>(b.x) * c.w, top + static_cast<float>(b.y) * c.h);
+            const ImVec2 z(a.x + static_cast<float>(b.w) * c.w, a.y + static_cast<float>(b.h) * c.h);
+            dl->AddRectFilled(a, z, IM_COL32(240, 240, 240, 255));
+            dl->AddRect(a, z, grey);
+            widgets_.push_back({"chart_box " + pane + "|" + b.title, {a.x, a.y, z.x - a.x, z.y - a.y}});
+            float by = a.y + kBoxTextTop;
+            const std::string in_box = "chart_text " + pane + "|" + b.title + "|";
+            text(in_box, a.x + kBoxTextPad, by, ink, b.title);
+            for (const std::string& l : b.lines) text(in_box, a.x + kBoxTextPad, by += line, grey, l);
+        }
+        for (const viz::ChartArrow& arrow : c.chart->arrows) {
+            const ImVec2 a(c.x + static_cast<float>(arrow.x0) * c.w, top + static_cast<float>(arrow.y0) * c.h);
+            const ImVec2 z(c.x + static_cast<float>(arrow.x1) * c.w, top + static_cast<float>(arrow.y1) * c.h);
+            dl->AddLine(a, z, grey, 2);
+            dl->AddTriangleFilled(ImVec2(z.x - 6, z.y - 8), ImVec2(z.x + 6, z.y - 8), z, grey);  // points down
+            float ly = (a.y + z.y) / 2 - static_cast<float>(arrow.labels.size()) * line / 2;
             for (const std::string& l : arrow.labels) {
-                dl->AddText(ImVec2(a.x + 10, ty), IM_COL32(60, 60, 60, 255), l.c_str());
-                ty += line;
+                text("chart_label " + pane + "|", a.x + kArrowLabelGap, ly, grey, l);
+                ly += line;
             }
         }
-        if (k + 1 == shown.size()) ImGui::Dummy(ImVec2(avail.x, h + line * 1.5f));
     }
+    ImGui::Dummy(ImVec2(content_w, content_h));
+    ImGui::EndChild();
 }
 
 }  // namespace cachesim::gui
