@@ -3,6 +3,8 @@
 #include <cctype>
 #include <mutex>
 
+#include "sim/text.hpp"
+
 namespace cachesim::cli {
 
 namespace {
@@ -11,12 +13,6 @@ std::mutex origins_mutex;
 std::vector<ConfigOrigin>& origins() {
     static std::vector<ConfigOrigin> remembered;
     return remembered;
-}
-
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
 }
 
 // `--name` in `message`, not as the start of a longer option (--l1-size in --l1-size-lines).
@@ -46,7 +42,7 @@ int config_line_of(std::string_view text, std::string_view name) {
         const std::string_view row = text.substr(0, end);
         text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
         const std::size_t equals = row.find('=');
-        if (equals != std::string_view::npos && trimmed(row.substr(0, equals)) == name) return line;
+        if (equals != std::string_view::npos && trim_blanks(row.substr(0, equals)) == name) return line;
     }
     return 0;
 }

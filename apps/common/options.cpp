@@ -296,7 +296,7 @@ po::parsed_options options_from_config_file(const po::variables_map& command_lin
     check_parsed(from_file, where);
     if (origins)
         for (const po::option& o : from_file.options) {
-            if (given(command_line, o.string_key)) continue;
+            if (given(command_line, o.string_key)) continue;  // po::store keeps the command line's value
             std::string value;
             for (const std::string& part : o.value) value += (value.empty() ? "" : ",") + part;
             origins->push_back({o.string_key, std::move(value), path, config_line_of(contents, o.string_key)});
@@ -311,17 +311,14 @@ std::vector<std::pair<std::string, std::string>> config_file_settings_taken(cons
     po::variables_map command_line;
     po::store(po::command_line_parser(args).style(kCommandLineStyle).options(options).run(), command_line);
     if (!command_line.count("config")) return {};
-    std::vector<std::pair<std::string, std::string>> settings;
+    std::vector<ConfigOrigin> origins;
     try {
-        for (const po::option& o : options_from_config_file(command_line, options).options) {
-            if (given(command_line, o.string_key)) continue;  // po::store keeps the command line's value
-            std::string value;
-            for (const std::string& part : o.value) value += (value.empty() ? "" : ",") + part;
-            settings.emplace_back(o.string_key, std::move(value));
-        }
+        options_from_config_file(command_line, options, &origins);
     } catch (const po::error& e) {
         throw InputError(config_file_context(command_line) + error_text(e));
     }
+    std::vector<std::pair<std::string, std::string>> settings;
+    for (ConfigOrigin& o : origins) settings.emplace_back(std::move(o.name), std::move(o.value));
     std::sort(settings.begin(), settings.end());
     return settings;
 }
