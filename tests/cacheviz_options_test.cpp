@@ -1,8 +1,8 @@
 // cacheviz's command line: errors name cacheviz and its own options, empty file names and
 // --start-* options without --start-gpu are refused (exit 2), as are a GPU given both with the
 // simulation options and with --start-gpu, and colouring by GPU data on the thread model; the
-// first pane takes simulate's GPU model options. Every output is checked before the run so that
-// a failed one leaves no file behind and none replaces a file the run reads. The option checks
+// first pane takes simulate's GPU model options and --warp-times. Every output is checked before
+// the run so that a failed one leaves no file behind and none replaces a file the run reads. The option checks
 // come before any window, so most run without a display; the output checks run under a virtual X
 // server, where cacheviz would otherwise get as far as writing its screenshot.
 #include <gtest/gtest.h>
@@ -345,4 +345,49 @@ TEST(CachevizOptions, ColouringByGpuDataNeedsTheGpuModel) {
         ASSERT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(), std::string(gpu) + " " + run + "sm", log), 0) << gpu << "\n" << vt::read_file(log);
         EXPECT_EQ(vt::State(vt::read_file(state)).value("colour_by"), "sm") << gpu;
     }
+}
+
+// --warp-times as `cachesim simulate` takes it, on the command line of a --model gpu (or GPU
+// preset) pane: the pane replays the measured order and counts what simulate counts; the compare
+// pane inherits it as any other simulation option. With --start-gpu the measured order is
+// --start-warp-times, so --warp-times there is refused naming both.
+TEST(CachevizOptions, TheFirstPaneTakesWarpTimes) {
+    REQUIRE_GUI();
+    const char* cachesim = std::getenv("CACHESIM_BIN");
+    ASSERT_NE(cachesim, nullptr) << "CACHESIM_BIN is not set (ctest sets it)";
+    const fs::path dir = vt::test_dir("optwarptimes");
+    const fs::path warps = dir / "w.csv", state = dir / "s.txt", log = dir / "log.txt", simulated = dir / "sim.txt";
+    // Two warps of one row each, both on SM 0, over the same interval.
+    std::ofstream(warps) << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block_size,launch,block,warp,sm,"
+                            "slot,start_ns,end_ns\nmatmul,32,2,0,0,4,linear,32,0,0,0,0,0,0,90\n"
+                            "matmul,32,2,0,0,4,linear,32,0,1,0,0,1,0,90\n";
+    const std::string run = "--workload matmul --size 32x2 --depth 4 --preset h200 --block 32 --warp-times '" + warps.string() + "'";
+    ASSERT_EQ(vt::run_under_xvfb(vt::cacheviz_bin(),
+                                 run + " --compare '--l1-size 8K' --frames 2 --screenshot '" + (dir / "shot.png").string() +
+                                     "' --state '" + state.string() + "'",
+                                 log),
+              0)
+        << vt::read_file(log);
+    const vt::State s(vt::read_file(state));
+    // A step is a request: each warp loads A and B in each of 4 iterations and stores once.
+    EXPECT_EQ(s.value("pane A stat model"), "= GPU h200 (18 requests, measured order)");
+    EXPECT_EQ(s.value("pane B stat model"), "= GPU h200 (18 requests, measured order)");
+    EXPECT_TRUE(contains(" " + s.value("pane B command") + " ", " --warp-times " + warps.string() + " "))
+        << s.value("pane B command");
+    // The L1's rate is simulate's for the same replay (its first "all" line is the L1's).
+    ASSERT_EQ(std::system(("'" + std::string(cachesim) + "' simulate " + run + " > '" + simulated.string() + "'").c_str()), 0);
+    std::istringstream lines(vt::read_file(simulated));
+    std::string line, l1_rate;
+    while (l1_rate.empty() && std::getline(lines, line))
+        if (line.rfind("  all ", 0) == 0) l1_rate = line.substr(line.find("hit rate ") + 9);
+    ASSERT_FALSE(l1_rate.empty()) << vt::read_file(simulated);
+    EXPECT_EQ(s.value("pane A stat first level hit rate"), "= " + l1_rate);
+
+    EXPECT_EQ(no_display("--workload matmul --size 32x2 --depth 4 --start-gpu h200 --start-block 32 --warp-times '" +
+                             warps.string() + "'",
+                         log),
+              2);
+    EXPECT_EQ(vt::read_file(log),
+              "cacheviz: error: --warp-times and --start-gpu: the measured warp order of a --start-gpu pane is "
+              "--start-warp-times (--warp-times goes with --model gpu or a GPU preset)\n");
 }

@@ -1,7 +1,9 @@
 #include "apps/cacheviz/config.hpp"
 
 #include <map>
+#include <memory>
 #include <sstream>
+#include <utility>
 
 #include "apps/common/drawable_trace.hpp"
 #include "apps/common/options.hpp"
@@ -19,7 +21,7 @@ cli::po::options_description simulation_options() {
                               "pane runs the GPU model");
     cli::po::options_description d;
     d.add(cli::common_options()).add(cli::workload_options()).add(cli::cache_options()).add(cli::gpu_options())
-        .add(hit_sources);
+        .add(cli::timing_options()).add(hit_sources);
     return d;
 }
 
@@ -54,6 +56,15 @@ PaneConfig pane_config(const cli::SimulationOptions& o, const cli::po::variables
     c.hierarchy = o.hierarchy;
     c.model = o.model;
     if (o.model == cli::ModelKind::gpu) c.gpu = o.gpu;
+    // --warp-times as `cachesim simulate` takes it: the pane replays the measured order (its
+    // checkbox switches back to the rounds).
+    cli::SimulationOptions checked = o;
+    WarpTimeline timeline;
+    cli::read_timeline(vm, checked, timeline);
+    if (checked.gpu.timeline) {
+        c.timeline = std::make_shared<const WarpTimeline>(std::move(timeline));
+        c.use_timeline = true;
+    }
     return c;
 }
 

@@ -10,7 +10,7 @@
 namespace cachesim::gui {
 
 // The options that describe a pane's run, as `cachesim simulate` takes them: general, workload,
-// cache and GPU model options, and --hit-sources. The first pane's command line and --compare's
+// cache and GPU model options, --warp-times and --hit-sources. The first pane's command line and --compare's
 // options are both read against these, so the two panes accept the same options.
 cli::po::options_description simulation_options();
 

@@ -136,6 +136,9 @@ void refuse_two_ways_to_one_gpu(const po::variables_map& vm) {
                              ": give one (--" + option + " with --model gpu or a GPU preset, --" + start_option +
                              " with --start-gpu)");
     if (!vm.count("start-gpu")) return;
+    if (vm.count("warp-times"))
+        throw InputError("--warp-times and --start-gpu: the measured warp order of a --start-gpu pane is "
+                         "--start-warp-times (--warp-times goes with --model gpu or a GPU preset)");
     for (const GpuParameter& p : gpu_parameters()) {
         const std::string key(p.option);
         if (!p.cache_option && cli::given(vm, key))
