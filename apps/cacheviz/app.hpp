@@ -59,7 +59,7 @@ struct Pane {
     std::shared_ptr<JobOutput> current;             // the last finished run shown
     viz::gui::DiagramTexture texture;
     std::unique_ptr<SimJob> snapshot_job;
-    std::optional<viz::ArrayView> array_view;  // its cells dropped: array_images holds their colours
+    std::optional<viz::ArrayView> array_view;  // its cells dropped: array_images holds them, per texel
     std::uint64_t array_view_step = ~std::uint64_t{0};
     // Per array: its levels (array_image.hpp), and the texture of the one drawn.
     std::vector<std::vector<ArrayImage>> array_images;

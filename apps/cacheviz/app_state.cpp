@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <string>
 
 #include "apps/cacheviz/app.hpp"
 #include "apps/cacheviz/diagram_command.hpp"
@@ -72,15 +73,18 @@ std::string App::state_text() const {
         if (p.snapshot_job) s << "pane " << k << " array_view computing\n";
         if (p.array_view) {
             s << "pane " << k << " array_view step " << p.array_view->step << "\n";
-            // Per array: its finest texture level, and the elements a side of the texels drawn.
+            // Per array: its finest texture level, and the elements across x down the texels drawn.
+            const auto block = [](const ArrayImage& img) {
+                return std::to_string(img.per_texel_x) + "x" + std::to_string(img.per_texel_y);
+            };
             for (std::size_t a = 0; a < p.array_view->arrays.size() && a < p.array_images.size(); ++a) {
                 const viz::ArrayGrid& g = p.array_view->arrays[a];
                 if (p.array_images[a].empty()) continue;
                 const ArrayImage& img = p.array_images[a].front();
                 s << "pane " << k << " array " << g.name << " " << g.width << " " << g.height << " texels " << img.width << " "
-                  << img.height << " per_texel " << img.per_texel;
+                  << img.height << " per_texel " << block(img);
                 if (a < p.array_levels.size() && p.array_levels[a] < p.array_images[a].size())
-                    s << " drawn_per_texel " << p.array_images[a][p.array_levels[a]].per_texel;
+                    s << " drawn_per_texel " << block(p.array_images[a][p.array_levels[a]]);
                 s << "\n";
             }
             for (const auto& [name, r] : array_rects_[i])

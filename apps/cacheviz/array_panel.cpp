@@ -19,14 +19,15 @@ namespace cachesim::gui {
 
 namespace {
 
-// Array `a`'s texture at `level`, uploaded anew where the panel was resized or a new view arrived.
+// Array `a`'s texture at `level`, coloured and uploaded anew where the panel was resized or a new
+// view arrived.
 sf::Texture& array_texture(Pane& pane, std::size_t a, std::size_t level) {
     sf::Texture& texture = pane.array_textures[a];
     if (pane.array_levels[a] != level) {
         pane.array_levels[a] = level;
         const ArrayImage& img = pane.array_images[a][level];
         if (texture.create(img.width, img.height)) {
-            texture.update(img.rgba.data());
+            texture.update(array_image_rgba(img).data());
             texture.setSmooth(false);
         }
     }
