@@ -46,8 +46,8 @@ std::size_t column(const std::vector<std::string>& header, const std::string& na
 }
 
 // Runs the sweep on `redirected` (a shell command holding CACHESIM and `< FILE`) and on `by_name`,
-// and compares: the same columns, the same values but for the key and the trace's name (standard
-// input, or the path the cst reader opens for it), and the hand-worked hit counts.
+// and compares: the same columns, the same values but for the key and the trace's name, and the
+// hand-worked hit counts.
 void expect_same_sweep(const std::string& redirected, const std::string& by_name) {
     const auto from_stdin = test::run_shell(redirected);
     const auto from_file = test::run_shell(by_name);

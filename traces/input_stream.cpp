@@ -78,7 +78,7 @@ InputStream::InputStream(std::string path) : path_(std::move(path)) {
     if (regular_) {
         start_ = ::lseek(fd_, 0, SEEK_CUR);
         if (start_ < 0) start_ = 0;
-        file_bytes_ = static_cast<std::uint64_t>(st.st_size) - static_cast<std::uint64_t>(start_);
+        file_bytes_ = st.st_size > start_ ? static_cast<std::uint64_t>(st.st_size - start_) : 0;  // (past the end: none)
     }
     raw_.resize(kBlockBytes);
     while (raw_end_ < kLongestMagic && fill_raw() > 0) {

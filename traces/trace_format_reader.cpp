@@ -21,14 +21,20 @@ constexpr bool kVerifyChecksums = false;  // fuzz builds: let the fuzzer reach t
 #else
 constexpr bool kVerifyChecksums = true;
 #endif
+
+// Where the trace starts in the file: 0 for a file opened here; for standard input, where the
+// shell left it (a file it was redirected from may hold other bytes first, as din and u64 allow).
+// Reads use pread and never move the shared position, so every reader of a run finds it unchanged.
+std::uint64_t trace_start(int fd) {
+    const off_t at = ::lseek(fd, 0, SEEK_CUR);
+    return at > 0 ? static_cast<std::uint64_t>(at) : 0;
+}
 }  // namespace
 
-TraceFileSource::TraceFileSource(std::string path) : path_(std::move(path)) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path_, ec)) throw InputError(path_ + ": no such file");
-    if (std::filesystem::is_directory(path_, ec)) throw InputError(path_ + ": is a directory, not a trace file");
-    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw InputError(path_ + ": cannot open for reading (" + std::strerror(errno) + ")");
+TraceFileSource::TraceFileSource(std::string path)
+    : path_(std::move(path)), name_(path_ == "-" ? "standard input" : path_) {
+    if (path_ == "-") open_standard_input();
+    else open_path();
     try {
         open_and_check();
     } catch (...) {
@@ -38,13 +44,28 @@ TraceFileSource::TraceFileSource(std::string path) : path_(std::move(path)) {
     }
 }
 
+void TraceFileSource::open_path() {
+    std::error_code ec;
+    if (!std::filesystem::exists(path_, ec)) throw InputError(path_ + ": no such file");
+    if (std::filesystem::is_directory(path_, ec)) throw InputError(path_ + ": is a directory, not a trace file");
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw InputError(path_ + ": cannot open for reading (" + std::strerror(errno) + ")");
+}
+
+// A descriptor of its own on the same open file (opening /dev/stdin would open the file again, at
+// its first byte): it shares standard input's position, where the trace starts.
+void TraceFileSource::open_standard_input() {
+    fd_ = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+    if (fd_ < 0) throw InputError(name_ + ": cannot read (" + std::strerror(errno) + ")");
+}
+
 TraceFileSource::~TraceFileSource() {
     if (dctx_) ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(dctx_));
     if (fd_ >= 0) ::close(fd_);
 }
 
 void TraceFileSource::fail(std::uint64_t offset, const std::string& why) const {
-    throw InputError(path_ + ": byte " + std::to_string(offset) + ": " + why);
+    throw InputError(name_ + ": byte " + std::to_string(offset) + ": " + why);
 }
 
 void TraceFileSource::read_exact(std::uint64_t offset, void* out, std::size_t bytes, const char* what) const {
@@ -53,7 +74,7 @@ void TraceFileSource::read_exact(std::uint64_t offset, void* out, std::size_t by
                          " bytes but the file ends at byte " + std::to_string(file_bytes_));
     char* p = static_cast<char*>(out);
     while (bytes > 0) {
-        const ssize_t got = ::pread(fd_, p, bytes, static_cast<off_t>(offset));
+        const ssize_t got = ::pread(fd_, p, bytes, static_cast<off_t>(start_ + offset));
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) fail(offset, std::string("read error in ") + what + " (" + std::strerror(errno) + ")");
         p += got;
@@ -66,9 +87,11 @@ void TraceFileSource::open_and_check() {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) fail(0, std::string("cannot stat (") + std::strerror(errno) + ")");
     if (!S_ISREG(st.st_mode))
-        throw InputError(path_ + " is not a regular file (a pipe, FIFO or device): cst traces need a seekable "
+        throw InputError(name_ + " is not a regular file (a pipe, FIFO or device): cst traces need a seekable "
                                  "file; save it to a file and pass that path");
-    file_bytes_ = static_cast<std::uint64_t>(st.st_size);
+    start_ = trace_start(fd_);
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    file_bytes_ = size > start_ ? size - start_ : 0;
     if (file_bytes_ < kPreambleBytes) {  // name what the bytes are before saying they are too few
         char head[kPreambleBytes] = {};
         read_exact(0, head, file_bytes_, "the preamble");
@@ -96,7 +119,7 @@ void TraceFileSource::open_and_check() {
     try {
         header_ = decode_header_body(std::string_view(head).substr(kPreambleBytes, body_bytes), version);
     } catch (const InputError& e) {
-        throw InputError(path_ + ": " + e.what());
+        throw InputError(name_ + ": " + e.what());
     }
     first_block_offset_ = head.size();
     if (file_bytes_ < first_block_offset_ + kEndRecordBytes)

@@ -22,6 +22,7 @@ struct ThreadBatch {
 
 class TraceFileSource final : public AccessSource {
 public:
+    // "-" is standard input, a regular file read from where its position stands.
     explicit TraceFileSource(std::string path);
     ~TraceFileSource() override;
     TraceFileSource(const TraceFileSource&) = delete;
@@ -49,12 +50,15 @@ public:
     std::uint64_t size_hint() const override { return header_.accesses; }
 
     const TraceHeader& header() const { return header_; }
+    // The trace's bytes (standard input's: from its position to the end of the file).
     std::uint64_t file_bytes() const { return file_bytes_; }
     std::uint64_t compressed_payload_bytes() const { return payload_bytes_seen_; }
 
 private:
     void read_exact(std::uint64_t offset, void* out, std::size_t bytes, const char* what) const;
     [[noreturn]] void fail(std::uint64_t offset, const std::string& why) const;
+    void open_path();
+    void open_standard_input();
     void open_and_check();
     bool load_block();  // false after the last block
     void decode_step_table(std::uint64_t at, std::uint32_t steps, std::uint32_t accesses);
@@ -66,7 +70,9 @@ private:
     void walk_thread(std::size_t first, std::size_t count, ThreadRecords& out);
 
     std::string path_;
+    std::string name_;  // what messages call the input: its path, or "standard input"
     int fd_ = -1;
+    std::uint64_t start_ = 0;  // the trace's first byte in the file; offsets below count from it
     void* dctx_ = nullptr;  // ZSTD_DCtx
     TraceHeader header_;
     std::uint64_t file_bytes_ = 0;

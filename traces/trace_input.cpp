@@ -72,9 +72,7 @@ TraceInput resolve_trace_input(const std::string& requested_format, const std::s
             throw InputError(stream->name() + " is " + stream->kind() +
                              ": cst traces need a seekable file (the reader checks the end record before the "
                              "blocks); save it to a file and pass that path, or use the din or u64 format");
-        // The cst reader opens the path itself: standard input redirected from a file is that file.
-        if (path == "-") input.path = "/dev/stdin";
-        return input;
+        return input;  // the cst reader opens the path itself ("-": standard input, from where it stands)
     }
     input.pending = std::make_shared<PendingTraceStream>(std::move(stream));
     return input;

@@ -428,6 +428,12 @@ GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint3
 
 namespace {
 
+// What messages call the trace: the name the user gave it, or "standard input".
+std::string trace_named(const SimulationOptions& o) {
+    const std::string& shown = o.trace_shown();
+    return shown == "-" || shown == "/dev/stdin" ? "standard input" : shown;
+}
+
 // Whether option `key` was given by the user (command line or --config), not defaulted and not
 // filled in by the --preset's own bundle. (A user's value equal to the bundle's counts as the
 // bundle's: the run is the same either way.)
@@ -518,17 +524,16 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
         }
         const std::string& format = o.trace_input.format;
         o.trace_cst = format == "cst";
-        if (o.trace_cst) o.trace_path = o.trace_input.path;  // "-" redirected from a file: /dev/stdin
         if (!o.trace_cst) o.trace_format = parse_trace_format(format);
         if (o.model == ModelKind::gpu) {  // the GPU model replays a recorded launch: a cst version 2 trace
             if (!o.trace_cst)
                 throw InputError("--model gpu replays cst traces of a launch (version 2), not " + format + " traces");
             const cst::TraceFileSource trace(o.trace_path);
             if (!trace.header().launch)
-                throw InputError(o.trace_path + ": a version 1 trace holds no launch; the GPU model replays "
+                throw InputError(trace_named(o) + ": a version 1 trace holds no launch; the GPU model replays "
                                  "version 2 traces (cachesim trace writes them by default)");
             if (trace.header().accesses == 0)
-                throw InputError(o.trace_shown() + ": the trace holds no accesses (its launch's threads read and wrote nothing)");
+                throw InputError(trace_named(o) + ": the trace holds no accesses (its launch's threads read and wrote nothing)");
             trace_block = trace.header().launch->threads_per_block();
             trace_loop = trace.header().loop;
         }
@@ -657,9 +662,7 @@ private:
 
 std::unique_ptr<AccessSource> make_source(const SimulationOptions& options) {
     if (options.workload) return std::make_unique<WorkloadSource>(*options.workload);
-    const std::string& shown = options.trace_shown();
-    return std::make_unique<NonEmptyTrace>(open_trace_source(options.trace_input),
-                                           shown == "-" || shown == "/dev/stdin" ? "standard input" : shown);
+    return std::make_unique<NonEmptyTrace>(open_trace_source(options.trace_input), trace_named(options));
 }
 
 }  // namespace cachesim::cli
