@@ -71,6 +71,31 @@ TEST(CliAccelsim, ConvergedKernelGivesTheHandCountedRequestsAndSectors) {
     EXPECT_EQ(gpu_parameters("--trace '" + cst + "'"), p);
 }
 
+// An atomic is performed at the L2, never looked up in the L1, and Nsight Compute counts it as
+// op_atom / op_red, apart from the loads: a load, then an ATOMG and a RED of the same 128 B
+// (every lane 4 B at stride 4: 4 sectors each) are one load request of 4 sectors, none of them a
+// hit, and two store requests of 4 sectors each.
+TEST(CliAccelsim, AtomicsGoToTheL2AsStores) {
+    const std::string traceg = write_temp(
+        "atomics.traceg", "-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-accelsim tracer version = 4\n\n"
+                          "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n"
+                          "0000 ffffffff 1 R2 LDG.E.SYS 1 R4 4 1 0x400000 4\n"
+                          "0010 ffffffff 1 R2 ATOMG.E.ADD.STRONG.GPU 2 R4 R5 4 1 0x400000 4\n"
+                          "0020 ffffffff 0 RED.E.ADD.STRONG.GPU 2 R4 R5 4 1 0x400000 4\n#END_TB\n");
+    const CommandResult r = run_cachesim("simulate --model gpu --trace '" + traceg + "' --format json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json report = nlohmann::json::parse(r.out);
+    const nlohmann::json& p = report["parameters"];
+    EXPECT_EQ(p.value("load_requests", ""), "1");
+    EXPECT_EQ(p.value("load_sectors", ""), "4");
+    EXPECT_EQ(p.value("store_requests", ""), "2");
+    EXPECT_EQ(p.value("store_sectors", ""), "8");
+    const nlohmann::json& ncu = report["ncu"];
+    EXPECT_EQ(ncu.value("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", -1), 1);
+    EXPECT_EQ(ncu.value("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", -1), 4);
+    EXPECT_EQ(ncu.value("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", -1), 0);
+}
+
 // Compressed traces (NVBit traces are usually kept compressed) read as they are: the same counters
 // as the plain file; from a pipe, which cannot be read twice, a clear error.
 TEST(CliAccelsim, GzipAndZstdTracesGiveThePlainCounters) {

@@ -486,13 +486,13 @@ void TracegReader::instruction_line(WarpAccesses& out) {
         if (!(mask >> l & 1)) continue;
         if (address[l] > ~0ull - (width - 1)) fail("address " + hex(address[l]) + " + width " + std::to_string(width) + " passes 2^64");
         std::vector<Access>& lane = out.lane[l];
-        const std::size_t adds = space == Space::global_atomic ? 2 : 1;
-        if (lane.size() + adds > cst::kMaxAccessesPerStep)
+        if (lane.size() + 1 > cst::kMaxAccessesPerStep)
             fail("thread " + std::to_string(warp_ * kWarpSize + l) + " of the block has more than " +
                  std::to_string(cst::kMaxAccessesPerStep) + " global accesses (a cst thread's limit)");
-        if (space != Space::global_store) lane.push_back(Access{address[l], width, 0, false});
-        if (space != Space::global_load) lane.push_back(Access{address[l], width, 0, true});
-        counts_.accesses += adds;
+        // An atomic is performed at the L2, never looked up in the L1 (Nsight counts it apart
+        // from the loads, as op_atom or op_red): the replay sends it down as a store does.
+        lane.push_back(Access{address[l], width, 0, space != Space::global_load});
+        ++counts_.accesses;
     }
 }
 
@@ -693,7 +693,7 @@ std::string describe(const ImportCounts& c) {
     const std::uint64_t skipped = c.shared + c.local + c.constant + c.other_memory + c.non_memory;
     return std::to_string(c.instructions) + " warp instructions in " + std::to_string(c.warps) + " warps: " +
            std::to_string(c.global_loads) + " global loads, " + std::to_string(c.global_stores) + " stores, " +
-           std::to_string(c.global_atomics) + " atomics (a load and a store per lane), " +
+           std::to_string(c.global_atomics) + " atomics (a store per lane, performed at the L2), " +
            std::to_string(c.global_no_lanes) + " of them with no active lane; skipped " + std::to_string(skipped) +
            ": " + std::to_string(c.shared) + " shared, " + std::to_string(c.local) + " local, " +
            std::to_string(c.constant) + " constant, " + std::to_string(c.other_memory) + " other memory, " +

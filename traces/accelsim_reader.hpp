@@ -41,7 +41,7 @@ struct ImportCounts {
     std::uint64_t instructions = 0;
     std::uint64_t global_loads = 0;    // LDG, LDGSTS, generic LD resolved to global
     std::uint64_t global_stores = 0;   // STG, generic ST resolved to global
-    std::uint64_t global_atomics = 0;  // ATOM, ATOMG, RED: a load then a store per lane
+    std::uint64_t global_atomics = 0;  // ATOM, ATOMG, RED: replayed as a store per lane
     std::uint64_t global_no_lanes = 0; // global memory instructions without an active lane
     std::uint64_t shared = 0, local = 0, constant = 0;  // skipped memory instructions
     std::uint64_t other_memory = 0;   // skipped: texture, surface, cache control, ...
