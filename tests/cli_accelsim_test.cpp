@@ -96,6 +96,40 @@ TEST(CliAccelsim, AtomicsGoToTheL2AsStores) {
     EXPECT_EQ(ncu.value("l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", -1), 0);
 }
 
+// A traceg's -shmem and -nregs are the launch's: blocks of 1,024 threads with 64 registers each
+// take the H200 SM's 65,536 registers, so one block an SM; its 48 KiB of shared memory (and the
+// 1 KiB reserved a block) fit the 64 KiB carve-out, leaving 256 - 64 = 192 KiB of L1. The same
+// values given as options change nothing; other values would be another kernel, and are refused.
+TEST(CliAccelsim, ATracesSharedMemoryAndRegistersDecideResidency) {
+    const std::string head = "-grid dim = (1,1,1)\n-block dim = (1024,1,1)\n-accelsim tracer version = 4\n";
+    const std::string body = "\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
+                             "0000 ffffffff 1 R2 LDG.E.SYS 1 R4 4 1 0x400000 4\n#END_TB\n";
+    const std::string traceg = write_temp("resources.traceg", head + "-shmem = 49152\n-nregs = 64\n" + body);
+    const nlohmann::json p = gpu_parameters("--preset h200 --trace '" + traceg + "'");
+    EXPECT_EQ(p.value("smem_per_block_bytes", ""), "49152");
+    EXPECT_EQ(p.value("regs_per_thread", ""), "64");
+    EXPECT_EQ(p.value("resident_blocks_per_sm", ""), "1");
+    EXPECT_EQ(p.value("l1_bytes_per_sm", ""), "196608");
+    EXPECT_EQ(gpu_parameters("--preset h200 --trace '" + traceg + "' --smem-per-block 48K --regs-per-thread 64"), p);
+
+    const CommandResult other = run_cachesim("simulate --preset h200 --trace '" + traceg + "' --regs-per-thread 32");
+    EXPECT_EQ(other.exit_code, 2);
+    EXPECT_EQ(other.err, "cachesim simulate: error: --regs-per-thread 32: the trace " + traceg +
+                             " records 64 registers a thread\n");
+    const CommandResult explained = run_cachesim("simulate --preset h200 --trace '" + traceg + "' --explain");
+    EXPECT_NE(explained.out.find("--smem-per-block       49152        from the trace " + traceg + " (h200: 0, "),
+              std::string::npos) << explained.out;
+
+    // The tracer writes both: one alone is refused, as is a count no kernel has.
+    const CommandResult half = run_cachesim("simulate --trace '" + write_temp("half.traceg", head + "-shmem = 0\n" + body) + "'");
+    EXPECT_EQ(half.exit_code, 2);
+    EXPECT_NE(half.err.find("has '-shmem' without '-nregs'"), std::string::npos) << half.err;
+    const CommandResult many = run_cachesim(
+        "simulate --trace '" + write_temp("many.traceg", head + "-shmem = 0\n-nregs = 256\n" + body) + "'");
+    EXPECT_EQ(many.exit_code, 2);
+    EXPECT_NE(many.err.find("'-nregs = 256': at most 255"), std::string::npos) << many.err;
+}
+
 // Compressed traces (NVBit traces are usually kept compressed) read as they are: the same counters
 // as the plain file; from a pipe, which cannot be read twice, a clear error.
 TEST(CliAccelsim, GzipAndZstdTracesGiveThePlainCounters) {

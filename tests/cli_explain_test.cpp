@@ -1,7 +1,9 @@
 // cachesim simulate --explain: every GPU model parameter with its value and its provenance, for
-// every preset, and "set by the user" for a value given on the command line.
+// every preset, "set by the user" for a value given on the command line (and which file and line
+// for one a --config file gave).
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -82,6 +84,17 @@ TEST(CliExplain, ValuesGivenOnTheCommandLineAreSetByTheUser) {
     EXPECT_NE(order.find(" round-robin "), std::string::npos) << order;
     EXPECT_EQ(order.find("measured:"), std::string::npos) << order;
     EXPECT_EQ(line_of(r.out, "warp-rate-spread").find("set by the user"), std::string::npos);
+}
+
+// A value a --config file gave says which file and line; --sms moves the floorplan's choices.
+TEST(CliExplain, ValuesAConfigFileGaveNameTheFile) {
+    const std::string config = (test::temp_dir() / "explain.cfg").string();
+    std::ofstream(config) << "# a GPU of 64 SMs\nsms = 64\n";
+    const auto r = run_cachesim("simulate --preset h200 --config '" + config + "' --explain");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(line_of(r.out, "sms").find("set by the user in --config " + config + " line 2 (h200: 132, measured)"),
+              std::string::npos) << line_of(r.out, "sms");
+    EXPECT_NE(line_of(r.out, "cta-order").find("follows --sms"), std::string::npos) << line_of(r.out, "cta-order");
 }
 
 TEST(CliExplain, ModelGpuWithoutPresetExplainsTheDefaultPreset) {

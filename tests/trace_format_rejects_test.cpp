@@ -83,10 +83,10 @@ TEST(TraceFormatRejects, PayloadFlipIsAChecksumErrorAtTheBlock) {
 
 TEST(TraceFormatRejects, WrongVersionAndMagic) {
     std::string file = valid_file();
-    std::string v4 = file;
-    v4[8] = 4;
-    EXPECT_NE(rejection(v4).find("byte 8: unsupported trace version 4 (this build reads versions 1 to 3)"),
-              std::string::npos) << rejection(v4);
+    std::string v5 = file;
+    v5[8] = 5;
+    EXPECT_NE(rejection(v5).find("byte 8: unsupported trace version 5 (this build reads versions 1 to 4)"),
+              std::string::npos) << rejection(v5);
     std::string other = file;
     other[0] = 'X';
     EXPECT_NE(rejection(other).find("byte 0: not a cachesim trace"), std::string::npos) << rejection(other);

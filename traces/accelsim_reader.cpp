@@ -180,7 +180,13 @@ void TracegReader::header_line() {
             fail("'-block dim = " + std::string(value) + "': more than " + std::to_string(cst::kMaxThreadsPerBlock) +
                  " threads per block");
         (grid ? have_grid_ : have_block_) = true;
-    } else if (key == "shmem" || key == "nregs" || key == "binary version" || key == "cuda stream id") {
+    } else if (key == "shmem" || key == "nregs") {
+        std::uint32_t n = 0;
+        number(n);
+        const std::uint32_t most = key == "shmem" ? cst::kMaxSmemPerBlockBytes : cst::kMaxRegsPerThread;
+        if (n > most) fail("'-" + std::string(key) + " = " + std::string(value) + "': at most " + std::to_string(most));
+        (key == "shmem" ? shmem_bytes_ : regs_per_thread_) = n;
+    } else if (key == "binary version" || key == "cuda stream id") {
         std::uint64_t ignored = 0;
         number(ignored);
     } else if (key == "shmem base_addr") {
@@ -211,6 +217,11 @@ void TracegReader::header_line() {
 void TracegReader::begin_header_end() {
     if (!have_grid_) fail("the header has no '-grid dim = (x,y,z)' line");
     if (!have_block_) fail("the header has no '-block dim = (x,y,z)' line");
+    // The tracer writes both; one without the other leaves the block's residency half told.
+    if (shmem_bytes_.has_value() != regs_per_thread_.has_value())
+        fail(std::string("the header has '-") + (shmem_bytes_ ? "shmem" : "nregs") + "' without '-" +
+             (shmem_bytes_ ? "nregs" : "shmem") + "'");
+    if (shmem_bytes_) kernel_.resources = cst::LaunchResources{*shmem_bytes_, *regs_per_thread_};
     warps_per_block_ = (kernel_.launch.threads_per_block() + kWarpSize - 1) / kWarpSize;
     state_ = State::between_blocks;
 }
@@ -642,6 +653,7 @@ TracegConversion convert_traceg(const std::string& in_path, const std::string& o
     header.arrays = regions_for_pages(pages);
     header.launch = result.kernel.launch;
     if (!result.loop.empty()) header.loop = result.loop;
+    header.resources = result.kernel.resources;
     cst::TraceWriter writer(out_path, header, zstd_level);
     std::istream in(&buffer);
     TracegReader reader(in, input.name());

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct KernelInfo {
     std::uint32_t tracer_version = 0;
     bool lineinfo = false;  // "-enable lineinfo = 1": a source line number precedes the PC
     std::uint64_t shmem_base = 0, local_base = 0;  // generic addresses' shared and local windows
+    // "-shmem" (bytes a block, static and dynamic) and "-nregs" (a thread's): what a block holds
+    // on its SM; both given, or none (then the replay takes the GPU model's own values).
+    std::optional<cst::LaunchResources> resources;
 };
 
 // What a traceg held, counted in warp instructions unless said otherwise.
@@ -91,6 +95,7 @@ private:
     std::string line_;
     std::uint64_t line_number_ = 0;
     bool have_grid_ = false, have_block_ = false;
+    std::optional<std::uint32_t> shmem_bytes_, regs_per_thread_;  // "-shmem", "-nregs" as read
     std::vector<std::string> header_keys_;  // each header line's key, to refuse one given twice
     State state_ = State::header;
     std::uint64_t block_begun_at_ = 0;

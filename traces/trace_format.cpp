@@ -109,7 +109,38 @@ RecordedLoop decode_loop(ByteCursor& in) {
     return l;
 }
 
+void encode_resources(std::string& out, const LaunchResources& r) {
+    put_u32(out, r.smem_per_block_bytes);
+    put_u32(out, r.regs_per_thread);
+}
+
+LaunchResources decode_resources(ByteCursor& in) {
+    LaunchResources r;
+    const std::uint64_t at = in.offset();
+    r.smem_per_block_bytes = in.u32("shared memory per block");
+    r.regs_per_thread = in.u32("registers per thread");
+    if (r.smem_per_block_bytes > kMaxSmemPerBlockBytes)
+        in.fail_at(at, "shared memory per block " + std::to_string(r.smem_per_block_bytes) + " bytes exceeds " +
+                           std::to_string(kMaxSmemPerBlockBytes));
+    if (r.regs_per_thread > kMaxRegsPerThread)
+        in.fail_at(at + 4, "registers per thread " + std::to_string(r.regs_per_thread) + " exceed " +
+                               std::to_string(kMaxRegsPerThread));
+    return r;
+}
+
+// Version 4's sections after the launch: which of the loop and the resources follow.
+constexpr std::uint8_t kLoopSection = 1, kResourcesSection = 2;
+
 }  // namespace
+
+std::string LaunchResources::describe() const {
+    return std::to_string(smem_per_block_bytes) + " B of shared memory a block, " + std::to_string(regs_per_thread) +
+           " registers a thread";
+}
+
+bool operator==(const LaunchResources& a, const LaunchResources& b) {
+    return a.smem_per_block_bytes == b.smem_per_block_bytes && a.regs_per_thread == b.regs_per_thread;
+}
 
 std::string LaunchGeometry::describe() const {
     return "grid " + std::to_string(grid[0]) + "x" + std::to_string(grid[1]) + "x" + std::to_string(grid[2]) +
@@ -165,7 +196,12 @@ std::string encode_header_body(const TraceHeader& h) {
     put_u8(out, h.workload ? 1 : 0);
     if (h.workload) encode_workload(out, *h.workload);
     if (h.version >= kVersionLaunch) encode_launch(out, h.launch.value_or(LaunchGeometry{}));
-    if (h.version >= kVersionLoop) encode_loop(out, h.loop.value_or(RecordedLoop{}));
+    if (h.version == kVersionLoop) encode_loop(out, h.loop.value_or(RecordedLoop{}));
+    if (h.version >= kVersionResources) {
+        put_u8(out, static_cast<std::uint8_t>((h.loop ? kLoopSection : 0) | kResourcesSection));
+        if (h.loop) encode_loop(out, *h.loop);
+        encode_resources(out, h.resources.value_or(LaunchResources{}));
+    }
     return out;
 }
 
@@ -245,7 +281,16 @@ TraceHeader decode_header_body(std::string_view body, std::uint32_t version) {
             in.fail_at(launch_at, "launch " + h.launch->describe() + " is not the 1D launch of the workload's " +
                                       std::to_string(h.steps) + " threads");
     }
-    if (version >= kVersionLoop) h.loop = decode_loop(in);
+    if (version == kVersionLoop) h.loop = decode_loop(in);
+    if (version >= kVersionResources) {
+        const std::uint64_t sections_at = in.offset();
+        const std::uint8_t sections = in.u8("sections");
+        if (!(sections & kResourcesSection) || (sections & ~(kLoopSection | kResourcesSection)))
+            in.fail_at(sections_at, "sections " + std::to_string(sections) +
+                                        " must be 2 (resources) or 3 (a loop and resources)");
+        if (sections & kLoopSection) h.loop = decode_loop(in);
+        h.resources = decode_resources(in);
+    }
     if (in.remaining() != 0)
         in.fail(std::to_string(in.remaining()) + " unexpected bytes after the header fields");
     return h;

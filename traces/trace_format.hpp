@@ -5,15 +5,20 @@
 // a step is one thread, named by its global linear index (block * threads per block + thread in
 // block), with its own number of accesses. Version 3: a version 2 launch whose header also holds
 // the kernel's compiled loop as its executed instructions give it (RecordedLoop: a converted
-// Accel-Sim trace). This build writes and reads all three.
+// Accel-Sim trace). Version 4: a launch with what its blocks hold on an SM (shared memory per
+// block, registers per thread: LaunchResources), and the loop where one was recorded. This build
+// writes and reads all four; it writes version 4 only for a launch with resources.
 //
 //   offset  size  field
 //   0       8     magic "CSTRACE\x1a"
-//   8       4     version (1 or 2)
+//   8       4     version (1 to 4)
 //   12      4     header body length H (at most kMaxHeaderBytes)
 //   16      H     header body (see TraceHeader; written by encode_header_body; version 3 ends it
 //                 with the loop: u64 load requests, u64 warp instructions, u64 ALU cycles, u64 fma
-//                 heavy-only cycles, u64 fma either-half cycles, u32 loads per iteration)
+//                 heavy-only cycles, u64 fma either-half cycles, u32 loads per iteration;
+//                 version 4 ends it with u8 sections (bit 0: a loop, bit 1: resources; bit 1
+//                 set, no other), the loop where bit 0 is set, then the resources: u32 shared
+//                 memory bytes per block, u32 registers per thread)
 //   16+H    8     checksum of bytes 0 .. 16+H
 //   then blocks, each: 32-byte block header + payload
 //     u32 tag "CSTB", u32 payload bytes, u32 accesses, u32 steps, u64 first step,
@@ -46,6 +51,7 @@ inline constexpr char kMagic[8] = {'C', 'S', 'T', 'R', 'A', 'C', 'E', '\x1a'};
 inline constexpr std::uint32_t kVersionPlain = 1;   // fixed-size steps, no launch
 inline constexpr std::uint32_t kVersionLaunch = 2;  // threads of a kernel launch
 inline constexpr std::uint32_t kVersionLoop = 3;    // a launch and its kernel's recorded loop
+inline constexpr std::uint32_t kVersionResources = 4;  // a launch, its blocks' resources, a loop if any
 inline constexpr std::uint32_t kPreambleBytes = 16;  // magic, version, header length
 inline constexpr std::uint32_t kMaxHeaderBytes = 1u << 20;
 inline constexpr std::uint32_t kBlockHeaderBytes = 32;
@@ -76,6 +82,17 @@ struct LaunchGeometry {
 };
 bool operator==(const LaunchGeometry& a, const LaunchGeometry& b);
 
+// What each block of a launch holds on its SM (version 4), as the kernel was compiled and
+// launched: they decide how many blocks an SM holds and how much of its memory is left to L1.
+struct LaunchResources {
+    std::uint32_t smem_per_block_bytes = 0;  // static and dynamic shared memory
+    std::uint32_t regs_per_thread = 0;
+    std::string describe() const;  // e.g. "49152 B of shared memory a block, 64 registers a thread"
+};
+bool operator==(const LaunchResources& a, const LaunchResources& b);
+inline constexpr std::uint32_t kMaxRegsPerThread = 255;       // as CUDA
+inline constexpr std::uint32_t kMaxSmemPerBlockBytes = 1u << 20;  // beyond any GPU's SM
+
 // A 1D launch of `threads` threads in blocks of `block` (the built-in workloads' launches).
 LaunchGeometry linear_launch(std::uint64_t threads, std::uint32_t block);
 
@@ -90,6 +107,7 @@ struct TraceHeader {
     std::optional<WorkloadSpec> workload; // the workload and schedule that produced it, if any
     std::optional<LaunchGeometry> launch; // version 2: the launch whose threads the steps are
     std::optional<RecordedLoop> loop;     // version 3: the launch's kernel's loop (never empty)
+    std::optional<LaunchResources> resources;  // version 4: what the launch's blocks hold
 };
 
 // The header body (without preamble and checksum); decode throws InputError naming the byte

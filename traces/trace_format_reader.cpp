@@ -103,9 +103,9 @@ void TraceFileSource::open_and_check() {
     if (std::memcmp(preamble, kMagic, sizeof kMagic) != 0)
         fail(0, "not a cachesim trace (bad magic; expected \"CSTRACE\\x1a\")");
     const std::uint32_t version = load_le<std::uint32_t>(preamble + 8);
-    if (version != kVersionPlain && version != kVersionLaunch && version != kVersionLoop)
+    if (version < kVersionPlain || version > kVersionResources)
         fail(8, "unsupported trace version " + std::to_string(version) + " (this build reads versions " +
-                    std::to_string(kVersionPlain) + " to " + std::to_string(kVersionLoop) + ")");
+                    std::to_string(kVersionPlain) + " to " + std::to_string(kVersionResources) + ")");
     launch_ = version >= kVersionLaunch;
     const std::uint32_t body_bytes = load_le<std::uint32_t>(preamble + 12);
     if (body_bytes > kMaxHeaderBytes)

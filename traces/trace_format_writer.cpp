@@ -21,7 +21,11 @@ TraceWriter::TraceWriter(std::string path, TraceHeader header, int zstd_level)
     }
     if (header_.loop && (!header_.launch || header_.loop->empty()))
         throw InputError(path_ + ": a recorded loop needs a launch and at least one load request");
-    header_.version = header_.loop ? kVersionLoop : header_.launch ? kVersionLaunch : kVersionPlain;
+    if (header_.resources && !header_.launch) throw InputError(path_ + ": a launch's resources need a launch");
+    header_.version = header_.resources ? kVersionResources
+                      : header_.loop    ? kVersionLoop
+                      : header_.launch  ? kVersionLaunch
+                                        : kVersionPlain;
     if (header_.launch) {
         const LaunchGeometry& g = *header_.launch;
         for (int i = 0; i < 3; ++i)

@@ -98,6 +98,7 @@ int run_info(int argc, char** argv) {
         std::cout << "launch:            " << h.launch->describe() << " (" << counted(h.launch->blocks(), "block") << " of "
                   << h.launch->threads_per_block() << " threads)\n";
     if (h.loop) std::cout << "loop:              " << h.loop->describe() << "\n";
+    if (h.resources) std::cout << "resources:         " << h.resources->describe() << "\n";
     std::cout << "workload:          "
               << (h.workload ? h.workload->describe()
                              : std::string(h.launch ? "none (a recorded kernel)" : "none (plain trace)"))

@@ -99,6 +99,9 @@ int convert_accelsim_trace(const std::string& in, const std::string& out, int le
               << accelsim::describe(c.counts) << "\n  loop: " << c.loop.describe()
               << (c.loop.empty() ? "" : " (the GPU model's --issue-burst, --loop-limit and --loop-issue-cost auto)")
               << "\n";
+    if (h.resources)
+        std::cout << "  resources: " << h.resources->describe()
+                  << " (the GPU model's --smem-per-block and --regs-per-thread)\n";
     return 0;
 }
 

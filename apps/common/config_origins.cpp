@@ -63,4 +63,11 @@ std::string config_origin_note(std::string_view message) {
     return "";
 }
 
+std::string config_origin_of(std::string_view name) {
+    const std::lock_guard lock(origins_mutex);
+    for (const ConfigOrigin& o : origins())
+        if (o.name == name) return "--config " + o.file + (o.line > 0 ? " line " + std::to_string(o.line) : "");
+    return "";
+}
+
 }  // namespace cachesim::cli

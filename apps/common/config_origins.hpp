@@ -26,4 +26,8 @@ void remember_config_origins(std::vector<ConfigOrigin> origins);
 // Empty where none.
 std::string config_origin_note(std::string_view message);
 
+// "--config FILE line N" where the remembered file set option `name` (without "--"); empty where
+// it did not (the command line gave it, or no file was read).
+std::string config_origin_of(std::string_view name);
+
 }  // namespace cachesim::cli

@@ -3,10 +3,19 @@
 #include <algorithm>
 #include <iomanip>
 
+#include "apps/common/config_origins.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 
 namespace cachesim::cli {
+
+namespace {
+
+bool listed_sms(const SimulationOptions& sim) {
+    return std::find(sim.gpu_given.begin(), sim.gpu_given.end(), "sms") != sim.gpu_given.end();
+}
+
+}  // namespace
 
 void print_explanation(std::ostream& out, const SimulationOptions& sim) {
     const GpuConfig& preset = find_gpu_preset(sim.gpu_base)->config;
@@ -24,15 +33,21 @@ void print_explanation(std::ostream& out, const SimulationOptions& sim) {
         out << "  " << std::left << std::setw(static_cast<int>(width)) << "--" + std::string(p.option) << " "
             << std::setw(12) << value << " ";
         const ParameterSource source = parameter_source(p, sim.gpu_base);
-        const bool by_user =
-            std::find(sim.gpu_given.begin(), sim.gpu_given.end(), p.option) != sim.gpu_given.end();
-        if (by_user) {
-            out << provenance_name(Provenance::user) << " (" << sim.gpu_base << ": "
-                << (value == preset_value ? "the same" : preset_value) << ", " << provenance_name(source.kind) << ")\n";
+        const auto listed = [&](const std::vector<std::string>& keys) {
+            return std::find(keys.begin(), keys.end(), p.option) != keys.end();
+        };
+        const std::string preset_note =
+            " (" + sim.gpu_base + ": " + (value == preset_value ? "the same" : preset_value) + ", " +
+            std::string(provenance_name(source.kind)) + ")";
+        if (listed(sim.gpu_given)) {
+            const std::string file = config_origin_of(p.option);
+            out << provenance_name(Provenance::user) << (file.empty() ? "" : " in " + file) << preset_note << "\n";
+        } else if (listed(sim.gpu_from_trace)) {
+            out << "from the trace " << sim.trace_shown() << preset_note << "\n";
         } else if (value != preset_value) {
             // Changed by another option: a measured floorplan holds for its own SM count only.
-            out << "follows --sms (" << sim.gpu_base << ": " << preset_value << ", "
-                << provenance_name(source.kind) << ")\n";
+            out << (listed_sms(sim) ? "follows --sms" : "follows the options given") << " (" << sim.gpu_base << ": "
+                << preset_value << ", " << provenance_name(source.kind) << ")\n";
         } else {
             out << provenance_name(source.kind) << ": " << source.detail << "\n";
         }

@@ -373,10 +373,35 @@ std::string option_text(const po::variable_value& value) {
     throw std::logic_error("option_text: an option type the GPU parameters do not read");
 }
 
+// The recorded launch's shared memory per block and registers per thread (an Accel-Sim trace's
+// -shmem and -nregs): they decide how many of its blocks an SM holds and what is left to L1, as
+// the kernel was compiled. An option giving another value would describe another kernel.
+void take_trace_resources(const po::variables_map& vm, SimulationOptions& o, const cst::LaunchResources& r,
+                          GpuConfig& g) {
+    struct Resource {
+        const char* option;
+        std::uint32_t GpuConfig::*field;
+        std::uint32_t value;
+        const char* what;
+    };
+    for (const Resource& x : {Resource{"smem-per-block", &GpuConfig::smem_per_block, r.smem_per_block_bytes,
+                                       " bytes of shared memory a block"},
+                              Resource{"regs-per-thread", &GpuConfig::regs_per_thread, r.regs_per_thread,
+                                       " registers a thread"}}) {
+        if (given(vm, x.option) && g.*x.field != x.value)
+            throw InputError("--" + std::string(x.option) + " " + std::to_string(g.*x.field) + ": the trace " +
+                             o.trace_shown() + " records " + std::to_string(x.value) + x.what);
+        g.*x.field = x.value;
+        o.gpu_from_trace.emplace_back(x.option);
+    }
+}
+
 // The GPU configuration: the preset's, then every parameter given as an option (in the table's
 // order, so --sms comes before the floorplan choices that depend on it).
-// trace_block: the threads per block of the recorded launch being replayed (0: a workload).
-GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint32_t trace_block) {
+// trace_block: the threads per block of the recorded launch being replayed (0: a workload), and
+// trace_resources what its blocks hold on an SM, where the trace records it.
+GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint32_t trace_block,
+                   const std::optional<cst::LaunchResources>& trace_resources) {
     const GpuPreset* base = find_gpu_preset(o.preset);
     o.gpu_base = base ? o.preset : std::string(kDefaultGpuPreset);
     GpuConfig g = find_gpu_preset(o.gpu_base)->config;
@@ -418,7 +443,9 @@ GpuConfig read_gpu(const po::variables_map& vm, SimulationOptions& o, std::uint3
             throw InputError("--block " + std::to_string(g.block) + ": the trace " + o.trace_shown() +
                              " records blocks of " + std::to_string(trace_block) + " threads");
         g.block = trace_block;
+        o.gpu_from_trace.push_back("block");
     }
+    if (trace_resources) take_trace_resources(vm, o, *trace_resources, g);
     g.seed = vm["seed"].as<std::uint64_t>();
     validate(g);  // SimulationError: exit code 2
     return g;
@@ -514,6 +541,7 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     reject_options_that_do_not_apply(vm, o);
     std::uint32_t trace_block = 0;
     std::optional<RecordedLoop> trace_loop;
+    std::optional<cst::LaunchResources> trace_resources;
     if (vm.count("trace")) {
         o.trace_path = vm["trace"].as<std::string>();
         o.trace_input = resolve_trace_input(vm["trace-format"].as<std::string>(), o.trace_path);
@@ -536,6 +564,7 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
                 throw InputError(trace_named(o) + ": the trace holds no accesses (its launch's threads read and wrote nothing)");
             trace_block = trace.header().launch->threads_per_block();
             trace_loop = trace.header().loop;
+            trace_resources = trace.header().resources;
         }
     } else {
         WorkloadSpec w;
@@ -555,12 +584,15 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
         o.hierarchy.reuse_sample = parse_sample_rate(vm["reuse-sample"].as<std::string>());
     }
     if (o.model == ModelKind::gpu) {
-        o.gpu = read_gpu(vm, o, trace_block);
+        o.gpu = read_gpu(vm, o, trace_block, trace_resources);
         // A trace that carries its kernel's loop (cst version 3) is replayed with it where the
         // options leave the loop to auto, as gpubench's kernels are with the H200's table.
         if (trace_loop) {
             o.trace_loop = trace_loop;
+            const GpuConfig before = o.gpu;
             apply_launch_loop(o.gpu, trace_loop->counters(), trace_loop->loads_per_iteration);
+            for (const GpuParameter& p : gpu_parameters())
+                if (p.get(o.gpu) != p.get(before)) o.gpu_from_trace.emplace_back(p.option);
         }
         o.hierarchy.l1 = effective_l1(o.gpu);
         o.hierarchy.l2 = o.gpu.l2;

@@ -46,6 +46,9 @@ struct SimulationOptions {
     GpuConfig gpu;              // gpu: SMs, launch, caches and policies (what simulate_gpu_model takes)
     std::string gpu_base;       // gpu: the GPU preset the values not given come from
     std::vector<std::string> gpu_given;  // gpu: the parameters given as options (sim/gpu/gpu_parameters.hpp)
+    // gpu: the parameters the replayed trace set (its launch's block and resources, its loop's
+    // auto options), which --explain attributes to it.
+    std::vector<std::string> gpu_from_trace;
     // gpu: RunControl::gpu_traffic_memory_limit, where the memory estimate leaves the run a share
     // (MemoryEstimate::gpu_traffic_limit; run_gpu_model applies it).
     std::uint64_t gpu_traffic_memory_limit = 0;
