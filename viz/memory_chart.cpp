@@ -1,5 +1,6 @@
 #include "viz/memory_chart.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "viz/notes.hpp"
@@ -98,6 +99,23 @@ MemoryChart gpu_memory_chart(const GpuResult& g, const GpuConfig& config) {
     chart.arrows.push_back({.labels = {thousands(n.l2_sectors_tex_read_miss) + " miss sectors", bytes(n.dram_bytes_read) + " DRAM reads"}});
     stack(chart, 0.42);
     return chart;
+}
+
+double memory_chart_least_width(const MemoryChart& chart,
+                                const std::function<double(const std::string&, ChartText)>& width_of) {
+    double w = 0;
+    for (const ChartBox& b : chart.boxes) {
+        if (b.w <= 0) continue;
+        w = std::max(w, (width_of(b.title, ChartText::box_title) + 2 * kBoxTextPad) / b.w);
+        for (const std::string& l : b.lines) w = std::max(w, (width_of(l, ChartText::box_line) + 2 * kBoxTextPad) / b.w);
+    }
+    for (const ChartArrow& a : chart.arrows) {
+        const double room = 1 - std::max(a.x0, a.x1);  // the share right of the arrow
+        if (room <= 0) continue;
+        for (const std::string& l : a.labels)
+            w = std::max(w, (kArrowLabelGap + width_of(l, ChartText::arrow_label) + kArrowLabelRightPad) / room);
+    }
+    return w;
 }
 
 }  // namespace cachesim::viz

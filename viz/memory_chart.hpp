@@ -8,6 +8,7 @@
 // the chart's aspect left to the renderer), each with its text lines, each part as tall as its
 // text needs at the chart's least height. render.cpp draws it in the
 // PNG's legend column; a GUI can draw the same data.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,5 +46,19 @@ struct MemoryChart {
 
 // `config`: the run's configuration (SMs, partitions, L2 size); `g`: its result.
 MemoryChart gpu_memory_chart(const GpuResult& g, const GpuConfig& config);
+
+// The margins every renderer keeps around the chart's texts, in pixels: a box's texts from its
+// left and right edges; an arrow's labels from the arrow and from the chart's right edge.
+inline constexpr double kBoxTextPad = 6, kArrowLabelGap = 10, kArrowLabelRightPad = 4;
+
+// What a text of the chart is, for a renderer that sets them in different sizes.
+enum class ChartText { box_title, box_line, arrow_label };
+
+// The least width, in the renderer's pixels, at which each box's texts fit inside the box (its
+// share `w` of the chart's width, less the margins) and each arrow's labels between the arrow
+// and the chart's right edge; `width_of` measures a text as the renderer sets it. The chart's
+// title is the renderer's to fit (set whole or wrapped).
+double memory_chart_least_width(const MemoryChart& chart,
+                                const std::function<double(const std::string&, ChartText)>& width_of);
 
 }  // namespace cachesim::viz

@@ -246,10 +246,11 @@ void draw_memory_chart(Canvas& c, const MemoryChart& chart, const PixelRect& r, 
         c.fill_rect(x, y, w, bh, {240, 240, 240, 255});
         c.draw_rect(x, y, w, bh, kAxis);
         int ty = y + static_cast<int>(font * 0.4);
-        c.draw_text(x + 6, ty, b.title, {.size_px = font * 0.95});
+        const int text_x = x + static_cast<int>(kBoxTextPad);
+        c.draw_text(text_x, ty, b.title, {.size_px = font * 0.95});
         for (const std::string& l : b.lines) {
             ty += static_cast<int>(font * kBoxLineFonts);
-            c.draw_text(x + 6, ty, l, {.size_px = font * 0.88, .color = kAxis});
+            c.draw_text(text_x, ty, l, {.size_px = font * 0.88, .color = kAxis});
         }
     }
     for (const ChartArrow& a : chart.arrows) {
@@ -259,7 +260,7 @@ void draw_memory_chart(Canvas& c, const MemoryChart& chart, const PixelRect& r, 
         for (int k = 0; k < 6; ++k) c.hline(x1 - k, x1 + k, y1 - 1 - k, kAxis);  // head (arrows point down)
         int ty = (y0 + y1) / 2 - static_cast<int>(a.labels.size() * font * kArrowLabelFonts / 2);
         for (const std::string& l : a.labels) {
-            c.draw_text(x0 + 10, ty, l, {.size_px = font * 0.88, .color = kAxis});
+            c.draw_text(x0 + static_cast<int>(kArrowLabelGap), ty, l, {.size_px = font * 0.88, .color = kAxis});
             ty += static_cast<int>(font * kArrowLabelFonts);
         }
     }
@@ -270,21 +271,12 @@ int memory_chart_min_height(const MemoryChart& chart, double font) {
     return static_cast<int>(std::ceil(font * chart.min_height_fonts));
 }
 
+// The box titles are set at 0.95 of the font, the other texts at 0.88 (draw_memory_chart).
 int memory_chart_width(const MemoryChart& chart, double font) {
-    int box = 0, label = 0;
-    double box_w = 0.4, arrow_x = 0.2;
-    for (const ChartBox& b : chart.boxes) {
-        box = std::max(box, measure_text(b.title, font * 0.95).width + 12);
-        for (const std::string& l : b.lines) box = std::max(box, measure_text(l, font * 0.88).width + 12);
-        box_w = b.w;
-    }
-    for (const ChartArrow& a : chart.arrows) {
-        arrow_x = a.x0;
-        for (const std::string& l : a.labels) label = std::max(label, measure_text(l, font * 0.88).width);
-    }
-    const int w_for_boxes = static_cast<int>(box / box_w);
-    const int w_for_labels = static_cast<int>(label + 14 + arrow_x * w_for_boxes);
-    return std::max({w_for_boxes, w_for_labels, measure_text(chart.title, font).width});
+    const double texts = memory_chart_least_width(chart, [&](const std::string& text, ChartText kind) {
+        return static_cast<double>(measure_text(text, font * (kind == ChartText::box_title ? 0.95 : 0.88)).width);
+    });
+    return std::max(static_cast<int>(std::ceil(texts)), measure_text(chart.title, font).width);
 }
 
 // The picture's width at which the chart fits beside a plot of at least half of it.

@@ -434,26 +434,17 @@ void App::colour_legend() {
 
 namespace {
 
-// Where a memory chart's texts go, from its box title's and lines' left margin, the space between
-// a box title and its lines and the gap between an arrow and its labels.
-constexpr float kBoxTextPad = 6, kBoxTextTop = 4, kArrowLabelGap = 10, kLabelRightPad = 4;
+// The space between a memory chart box's top and its title (the margins are viz's, shared with
+// the PNG).
+constexpr float kBoxTextTop = 4;
+constexpr float kBoxTextPad = static_cast<float>(viz::kBoxTextPad), kArrowLabelGap = static_cast<float>(viz::kArrowLabelGap);
 
-// The least width at which every text of `chart` fits: each box's texts within the box (its
-// margins both sides, the box `w` of the chart's width) and the arrows' labels between the arrow
-// and the chart's right edge; the title wraps at spaces, so only its widest word counts.
+// The least width at which every text of `chart` fits, as the PNG's, with the panel's one font;
+// the title wraps at spaces, so only its widest word counts.
 float memory_chart_width(const viz::MemoryChart& chart, const std::string& title) {
-    float w = widest_word(title);
-    for (const viz::ChartBox& b : chart.boxes) {
-        if (b.w <= 0) continue;
-        w = std::max(w, (text_width(b.title) + 2 * kBoxTextPad) / static_cast<float>(b.w));
-        for (const std::string& l : b.lines) w = std::max(w, (text_width(l) + 2 * kBoxTextPad) / static_cast<float>(b.w));
-    }
-    for (const viz::ChartArrow& a : chart.arrows) {
-        const float room = 1 - static_cast<float>(std::max(a.x0, a.x1));
-        if (room <= 0) continue;
-        for (const std::string& l : a.labels) w = std::max(w, (kArrowLabelGap + text_width(l) + kLabelRightPad) / room);
-    }
-    return std::ceil(w);
+    const double texts =
+        viz::memory_chart_least_width(chart, [](const std::string& text, viz::ChartText) { return text_width(text); });
+    return std::ceil(std::max(widest_word(title), static_cast<float>(texts)));
 }
 
 }  // namespace
