@@ -1,7 +1,8 @@
 // cacheviz's Memory chart tab and colour legend under a virtual X server, read from --state.
 // The chart: every text (the titles, each box's title and lines, the arrows' labels) is drawn
 // whole inside its box or the chart's scroll area, and no two texts overlap, for two charts in the
-// default window and for one in the smallest. The legend: one per pane where the panes' cells are
+// default window (one above the other) and in a wide one (side by side), and for one in the
+// smallest. The legend: one per pane where the panes' cells are
 // coloured differently, each with its own pane's range; one for both where they agree.
 #include <gtest/gtest.h>
 
@@ -137,6 +138,23 @@ TEST(CacheVizMemoryChart, TwoChartsAtTheDefaultSizeKeepEveryTextWholeAndApart) {
     REQUIRE_GUI();
     const vt::State state = run("chart-compare", kGpuRun + " --compare '--schedule column:32'");
     check_chart(state, {"A", "B"});
+}
+
+// A window wide enough for both charts' texts puts them side by side, their boxes level: every box
+// of A left of every box of B, and each pane's top box at one height.
+TEST(CacheVizMemoryChart, AWideWindowPutsTwoChartsSideBySide) {
+    REQUIRE_GUI();
+    const vt::State state = run("chart-wide", kGpuRun + " --window 3600x1000 --compare '--schedule column:32'");
+    check_chart(state, {"A", "B"});
+    const std::vector<Widget> all = widgets(state);
+    const std::vector<Widget> a = starting(all, "chart_box A|"), b = starting(all, "chart_box B|");
+    ASSERT_FALSE(a.empty());
+    ASSERT_FALSE(b.empty());
+    double a_right = 0, b_left = 1e9, a_top = 1e9, b_top = 1e9;
+    for (const Widget& w : a) a_right = std::max(a_right, w.box.x + w.box.w), a_top = std::min(a_top, w.box.y);
+    for (const Widget& w : b) b_left = std::min(b_left, w.box.x), b_top = std::min(b_top, w.box.y);
+    EXPECT_LT(a_right, b_left);
+    EXPECT_NEAR(a_top, b_top, 0.5);
 }
 
 TEST(CacheVizMemoryChart, TheSmallestWindowScrollsRatherThanCutsTheChart) {
