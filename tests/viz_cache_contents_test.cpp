@@ -1,5 +1,6 @@
 // The cache contents at a step (viz/cache_contents.hpp): a two-set, two-way cache worked by hand
-// under LRU and FIFO, and the thesis stencil's 24-line fully associative LRU against an
+// under LRU and FIFO, 1 MiB caches (65,536 ways or sets) that list only the lines filled, the
+// observer beside a run that goes on, and the thesis stencil's 24-line fully associative LRU against an
 // independent recency list written from the stencil's definition.
 #include <gtest/gtest.h>
 
@@ -46,19 +47,19 @@ TEST(CacheContents, LruByHand) {
     ASSERT_EQ(l1.sets, 2u);
     ASSERT_EQ(l1.ways, 2u);
     EXPECT_TRUE(l1.ages_known);
-    const SetContents& s0 = l1.set[0];
-    EXPECT_TRUE(s0.ways[0].valid);
-    EXPECT_EQ(s0.ways[0].line, 0u);
-    EXPECT_TRUE(s0.ways[0].dirty);
-    EXPECT_EQ(s0.ways[0].age, 0u);
-    EXPECT_EQ(s0.ways[0].last_used_step, 2u);
-    EXPECT_EQ(s0.ways[0].filled_step, 0u);
-    EXPECT_EQ(s0.ways[1].line, 2u);
-    EXPECT_FALSE(s0.ways[1].dirty);
-    EXPECT_EQ(s0.ways[1].age, 1u);
-    EXPECT_EQ(s0.next_victim, 1u);
-    EXPECT_FALSE(l1.set[1].ways[0].valid);
-    EXPECT_EQ(l1.set[1].next_victim, 0u);
+    const WayContents w0 = l1.way(0, 0), w1 = l1.way(0, 1);
+    EXPECT_TRUE(w0.valid);
+    EXPECT_EQ(w0.line, 0u);
+    EXPECT_TRUE(w0.dirty);
+    EXPECT_EQ(w0.age, 0u);
+    EXPECT_EQ(w0.last_used_step, 2u);
+    EXPECT_EQ(w0.filled_step, 0u);
+    EXPECT_EQ(w1.line, 2u);
+    EXPECT_FALSE(w1.dirty);
+    EXPECT_EQ(w1.age, 1u);
+    EXPECT_EQ(l1.next_victim(0), 1u);
+    EXPECT_FALSE(l1.way(1, 0).valid);
+    EXPECT_EQ(l1.next_victim(1), 0u);
     ASSERT_EQ(l1.step_events.size(), 1u);  // step 2 hit line 0 in set 0, way 0
     EXPECT_EQ(l1.step_events[0].event, WayEvent::hit);
     EXPECT_EQ(l1.step_events[0].way, 0u);
@@ -68,14 +69,14 @@ TEST(CacheContents, LruByHand) {
     test::VectorSource src4(hand_stream(), kArray);
     c = cache_contents_at(src4, two_by_two(PolicyKind::lru), 4, /*focus_line=*/0);
     const LevelContents& a = c.levels[0];
-    EXPECT_EQ(a.set[0].ways[0].line, 0u);
-    EXPECT_EQ(a.set[0].ways[0].age, 1u);
-    EXPECT_EQ(a.set[0].ways[1].line, 4u);
-    EXPECT_EQ(a.set[0].ways[1].age, 0u);
-    EXPECT_EQ(a.set[0].next_victim, 0u);
-    EXPECT_EQ(a.set[1].ways[0].line, 1u);
-    EXPECT_FALSE(a.set[1].ways[1].valid);
-    EXPECT_EQ(a.set[1].next_victim, 1u);
+    EXPECT_EQ(a.way(0, 0).line, 0u);
+    EXPECT_EQ(a.way(0, 0).age, 1u);
+    EXPECT_EQ(a.way(0, 1).line, 4u);
+    EXPECT_EQ(a.way(0, 1).age, 0u);
+    EXPECT_EQ(a.next_victim(0), 0u);
+    EXPECT_EQ(a.way(1, 0).line, 1u);
+    EXPECT_FALSE(a.way(1, 1).valid);
+    EXPECT_EQ(a.next_victim(1), 1u);
     EXPECT_EQ(a.valid_lines(), 3u);
     ASSERT_EQ(a.step_events.size(), 2u);
     EXPECT_EQ(a.step_events[0].event, WayEvent::evicted);
@@ -104,13 +105,13 @@ TEST(CacheContents, FifoByHand) {
     // FIFO ignores the hit at step 2: at step 4 the oldest fill, line 0 (way 0), is the victim.
     test::VectorSource src(hand_stream(), kArray);
     const CacheContents c = cache_contents_at(src, two_by_two(PolicyKind::fifo), 4);
-    const SetContents& s0 = c.levels[0].set[0];
-    EXPECT_EQ(s0.ways[0].line, 4u);
-    EXPECT_EQ(s0.ways[0].age, 0u);
-    EXPECT_FALSE(s0.ways[0].dirty);  // the new line; the dirty line 0 left
-    EXPECT_EQ(s0.ways[1].line, 2u);
-    EXPECT_EQ(s0.ways[1].age, 1u);
-    EXPECT_EQ(s0.next_victim, 1u);
+    const LevelContents& l1 = c.levels[0];
+    EXPECT_EQ(l1.way(0, 0).line, 4u);
+    EXPECT_EQ(l1.way(0, 0).age, 0u);
+    EXPECT_FALSE(l1.way(0, 0).dirty);  // the new line; the dirty line 0 left
+    EXPECT_EQ(l1.way(0, 1).line, 2u);
+    EXPECT_EQ(l1.way(0, 1).age, 1u);
+    EXPECT_EQ(l1.next_victim(0), 1u);
 }
 
 TEST(CacheContents, RandomPolicyLeavesAgesUnknown) {
@@ -119,14 +120,104 @@ TEST(CacheContents, RandomPolicyLeavesAgesUnknown) {
     const CacheContents c = cache_contents_at(src, h, 4);
     EXPECT_FALSE(c.levels[0].ages_known);
     EXPECT_EQ(c.levels[0].valid_lines(), 3u);
-    EXPECT_EQ(c.levels[0].set[0].ways[0].age, kUnknownAge);
-    EXPECT_FALSE(c.levels[0].set[0].next_victim);  // full set: the random stream decides
-    EXPECT_EQ(c.levels[0].set[1].next_victim, 1u);   // an empty way is filled first
+    EXPECT_EQ(c.levels[0].way(0, 0).age, kUnknownAge);
+    EXPECT_FALSE(c.levels[0].next_victim(0));  // full set: the random stream decides
+    EXPECT_EQ(c.levels[0].next_victim(1), 1u);   // an empty way is filled first
 }
 
 TEST(CacheContents, StepPastTheEndIsAnError) {
     test::VectorSource src(hand_stream(), kArray);
     EXPECT_THROW(cache_contents_at(src, two_by_two(PolicyKind::lru), 5), SimulationError);
+}
+
+// 1 MiB of 16 B lines: 65,536 ways in one set (ways = 0) or 65,536 sets of one way. The contents
+// list the lines the stream filled, not the ways it left empty.
+HierarchyConfig one_mebibyte(std::uint32_t ways) {
+    HierarchyConfig h;
+    h.l1 = {"L1", 1u << 20, 16, 0, ways, PolicyKind::lru, WritePolicy::write_back_allocate};
+    return h;
+}
+
+TEST(CacheContents, LargeFullyAssociativeKeepsOnlyTheFilledWays) {
+    test::VectorSource src(hand_stream(), kArray);
+    const CacheContents c = cache_contents_at(src, one_mebibyte(0), 4);
+    const LevelContents& l1 = c.levels[0];
+    ASSERT_EQ(l1.sets, 1u);
+    ASSERT_EQ(l1.ways, 65536u);
+    // Lines 0, 2, 1, 4 filled ways 0 to 3 in that order; most recent first: 4, 1, 0 (written at
+    // step 2), 2.
+    ASSERT_EQ(l1.resident.size(), 4u);
+    EXPECT_EQ(l1.valid_lines(), 4u);
+    const std::uint64_t lines[] = {0, 2, 1, 4};
+    const std::uint32_t ages[] = {2, 3, 1, 0};
+    for (std::uint32_t way = 0; way < 4; ++way) {
+        SCOPED_TRACE("way " + std::to_string(way));
+        EXPECT_EQ(l1.resident[way].set, 0u);
+        EXPECT_EQ(l1.resident[way].way, way);
+        EXPECT_EQ(l1.way(0, way).line, lines[way]);
+        EXPECT_EQ(l1.way(0, way).age, ages[way]);
+    }
+    EXPECT_TRUE(l1.way(0, 0).dirty);
+    EXPECT_FALSE(l1.way(0, 4).valid);
+    EXPECT_FALSE(l1.way(0, 65535).valid);
+    EXPECT_EQ(l1.set_ways(0).size(), 4u);
+    EXPECT_EQ(l1.next_victim(0), 4u);  // the first empty way
+}
+
+TEST(CacheContents, LargeDirectMappedListsSetsInOrder) {
+    test::VectorSource src(hand_stream(), kArray);
+    const CacheContents c = cache_contents_at(src, one_mebibyte(1), 4);
+    const LevelContents& l1 = c.levels[0];
+    ASSERT_EQ(l1.sets, 65536u);
+    ASSERT_EQ(l1.ways, 1u);
+    // Line n sits in set n: sets 0, 1, 2 and 4 hold a line, by set.
+    ASSERT_EQ(l1.resident.size(), 4u);
+    const std::uint32_t sets[] = {0, 1, 2, 4};
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(l1.resident[i].set, sets[i]);
+        EXPECT_EQ(l1.resident[i].way, 0u);
+        EXPECT_EQ(l1.resident[i].contents.line, sets[i]);
+        EXPECT_EQ(l1.resident[i].contents.age, 0u);
+    }
+    EXPECT_FALSE(l1.way(3, 0).valid);
+    EXPECT_EQ(l1.set_ways(3).size(), 0u);
+    EXPECT_EQ(l1.set_ways(4).size(), 1u);
+    EXPECT_EQ(l1.next_victim(4), 0u);  // full: its only line
+    EXPECT_EQ(l1.next_victim(3), 0u);  // empty: its first way
+    EXPECT_EQ(l1.next_victim(65535), 0u);
+    ASSERT_EQ(l1.step_events.size(), 1u);  // step 4 filled line 4 into set 4
+    EXPECT_EQ(l1.step_events[0].event, WayEvent::fill);
+    EXPECT_EQ(l1.step_events[0].set, 4u);
+}
+
+// Beside a run that goes on (as cacheviz attaches it to the run it draws), the observer keeps
+// the step's contents and ignores the steps after it.
+TEST(CacheContents, ObserverBesideAWholeRunKeepsTheStep) {
+    test::VectorSource whole(hand_stream(), kArray);
+    ContentsObserver observer(two_by_two(PolicyKind::lru), 2, std::nullopt, ContentsObserver::AfterStep::kKeepRunning);
+    RunControl control;
+    control.observer = &observer;
+    const SimulationResult r = simulate_thread_model(whole, two_by_two(PolicyKind::lru), control);
+    EXPECT_EQ(r.steps, 5u);
+    std::optional<CacheContents> kept = observer.take();
+    ASSERT_TRUE(kept);
+    test::VectorSource stopped(hand_stream(), kArray);
+    const CacheContents expected = cache_contents_at(stopped, two_by_two(PolicyKind::lru), 2);
+    ASSERT_EQ(kept->levels.size(), 1u);
+    const LevelContents& a = kept->levels[0];
+    const LevelContents& b = expected.levels[0];
+    EXPECT_EQ(kept->step, 2u);
+    ASSERT_EQ(a.resident.size(), 2u);  // set 0: line 0 (way 0) and line 2 (way 1)
+    ASSERT_EQ(a.resident.size(), b.resident.size());
+    for (std::size_t i = 0; i < a.resident.size(); ++i) {
+        EXPECT_EQ(a.resident[i].set, b.resident[i].set);
+        EXPECT_EQ(a.resident[i].way, b.resident[i].way);
+        EXPECT_EQ(a.resident[i].contents.line, b.resident[i].contents.line);
+        EXPECT_EQ(a.resident[i].contents.age, b.resident[i].contents.age);
+        EXPECT_EQ(a.resident[i].contents.dirty, b.resident[i].contents.dirty);
+    }
+    EXPECT_EQ(a.next_victim(0), 1u);
+    EXPECT_EQ(a.step_events.size(), 1u);
 }
 
 // Table 3.1: 7x7 stencil on 16x16 floats, linear order, 24 lines of 16 B, fully associative LRU,
@@ -150,14 +241,13 @@ TEST(CacheContents, ThesisStencilMatchesARecencyList) {
         ASSERT_EQ(l1.ways, 24u);
         std::vector<std::uint64_t> by_age(l1.valid_lines());
         ASSERT_EQ(by_age.size(), recency.size());
-        for (const WayContents& way : l1.set[0].ways)
-            if (way.valid) {
-                ASSERT_LT(way.age, by_age.size());
-                by_age[way.age] = way.line;
-            }
+        for (const ResidentWay& r : l1.set_ways(0)) {
+            ASSERT_LT(r.contents.age, by_age.size());
+            by_age[r.contents.age] = r.contents.line;
+        }
         EXPECT_EQ(by_age, recency.most_recent_first());
         if (recency.size() == 24) {
-            EXPECT_EQ(l1.set[0].ways[*l1.set[0].next_victim].line, recency.least_recent());
+            EXPECT_EQ(l1.way(0, *l1.next_victim(0)).line, recency.least_recent());
         }
     }
 }

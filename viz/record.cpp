@@ -1,10 +1,42 @@
 #include "viz/record.hpp"
 
+#include <optional>
+
 #include "traces/trace_format_reader.hpp"
 
 namespace cachesim::viz {
 
 namespace {
+
+// Hands every event to the recorder, then to the caller's own observer.
+class RecorderAndObserver final : public SimObserver {
+public:
+    RecorderAndObserver(DiagramRecorder& recorder, SimObserver& other) : recorder_(recorder), other_(other) {}
+    void on_lookup(int level, std::uint64_t line, bool hit, bool is_write, std::uint16_t array) override {
+        recorder_.on_lookup(level, line, hit, is_write, array);
+        other_.on_lookup(level, line, hit, is_write, array);
+    }
+    void on_l1_hit_source(std::uint64_t line, HitSource source) override {
+        recorder_.on_l1_hit_source(line, source);
+        other_.on_l1_hit_source(line, source);
+    }
+    void on_fill(int level, std::uint64_t line) override {
+        recorder_.on_fill(level, line);
+        other_.on_fill(level, line);
+    }
+    void on_evict(int level, std::uint64_t line) override {
+        recorder_.on_evict(level, line);
+        other_.on_evict(level, line);
+    }
+    void on_step_end(std::uint64_t step) override {
+        recorder_.on_step_end(step);
+        other_.on_step_end(step);
+    }
+
+private:
+    DiagramRecorder& recorder_;
+    SimObserver& other_;
+};
 
 // Runs `simulate(control with the recorder attached, result)`, then takes the recorder's snapshot
 // and diagram. A cancellation raised by the recorder's own early stop (options.stop_when_recorded,
@@ -13,7 +45,9 @@ template <class Simulate>
 RecordedRun run_recorded(DiagramRecorder& recorder, const RecorderOptions& options, const RunControl& control,
                          Simulate&& simulate) {
     RunControl with_recorder = control;
-    with_recorder.observer = &recorder;
+    std::optional<RecorderAndObserver> both;
+    if (control.observer) both.emplace(recorder, *control.observer);
+    with_recorder.observer = both ? static_cast<SimObserver*>(&*both) : &recorder;
     RecordedRun run;
     try {
         simulate(with_recorder, run.result);

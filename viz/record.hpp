@@ -20,8 +20,8 @@ struct RecordedRun {
     bool stopped_after_window = false;
 };
 
-// Thread model. `control.observer` is ignored (the recorder is the observer); progress and
-// cancel pass through (Cancelled propagates, except the stop that options.stop_when_recorded
+// Thread model. `control.observer`, when set, sees every event after the recorder (cacheviz's
+// cache contents at a step, from the run it draws); progress and cancel pass through (Cancelled propagates, except the stop that options.stop_when_recorded
 // raises once the window is recorded). expected_steps defaults to the workload's items.
 RecordedRun record_thread_model(AccessSource& source, const HierarchyConfig& hierarchy,
                                 RecorderOptions options, const std::optional<WorkloadSpec>& workload,

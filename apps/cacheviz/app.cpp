@@ -27,6 +27,7 @@ App::App(PaneConfig first, std::optional<PaneConfig> compare, AppOptions options
         panes_.push_back(std::move(p));
     }
     compare_ = compare.has_value();
+    view_.playhead = options_.playhead;
     start_run(*panes_[0]);
     if (compare_) start_run(*panes_[1]);
 }

@@ -81,6 +81,10 @@ struct Pane {
     std::unique_ptr<ContentsJob> contents_job;
     std::unique_ptr<ContentsJob> contents_shown;
     std::unique_ptr<ContentsJob> hover_job;
+    // The step whose contents the array view's run in flight brings (thread model), if any.
+    std::optional<std::uint64_t> contents_coming() const {
+        return snapshot_job ? snapshot_job->input().contents_step : std::nullopt;
+    }
     // True while the diagram and counters shown are the previous configuration's (a newer run is
     // on its way, or the new configuration failed).
     bool stale() const { return current && (job || !config_error.empty()); }
@@ -98,6 +102,7 @@ struct AppOptions {
     viz::ColourBy colour_by = viz::ColourBy::state;
     bool miss_rate_strip = true;
     std::string save_path = "cacheviz-view.png";  // Ctrl+S
+    std::uint64_t playhead = 0;  // at the start (the first runs bring its array view and contents)
 };
 
 // A row of the stats table: its label, its name in --state ("first level compulsory") and its
@@ -119,7 +124,6 @@ public:
     bool busy() const;
     // Demo motion for frame-time measurement: pans and zooms a little every frame.
     void auto_motion(int frame);
-    void set_playhead(std::uint64_t step) { view_.playhead = step; }
     struct RunExtent {
         std::uint64_t steps = 0, rows = 0;
     };
@@ -195,6 +199,8 @@ private:
     void fit_view();
     void clamp_view();
     void request_array_view(Pane& pane);
+    // Shows the array view and the cache contents a run brought for a step (ask_for_step).
+    void take_step_results(Pane& pane, JobOutput& out);
     void update_detail(Pane& pane, const viz::ViewExtent& view);
     void drop_detail(Pane& pane);
     void detail_status(Pane& pane);

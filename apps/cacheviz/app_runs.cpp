@@ -10,6 +10,38 @@
 
 namespace cachesim::gui {
 
+namespace {
+
+// Asks a run for the array view and (thread model) the cache contents after `step` too: the run
+// drawn brings those of the playhead, so that they need no second simulation (a large cache
+// alone takes seconds to set up).
+void ask_for_step(JobInput& in, std::uint64_t step) {
+    in.recorder.snapshot_step = step;
+    // Larger arrays share a texel among a block of elements (array_image.hpp).
+    in.array_view_texels = std::min(kMaxArrayTexels, sf::Texture::getMaximumSize());
+    if (!in.gpu_model) in.contents_step = step;
+}
+
+// The input of a run shown, to simulate again for something else (the caller says what).
+JobInput rerun_of(const JobOutput& run) {
+    JobInput in = run.input;
+    in.array_view_texels = 0;
+    in.contents_step.reset();
+    return in;
+}
+
+ContentsRequest contents_request(const JobOutput& run, std::uint64_t step, std::optional<std::uint64_t> focus) {
+    ContentsRequest r;
+    r.workload = run.input.workload;
+    r.trace = run.input.trace;
+    r.hierarchy = run.input.hierarchy;
+    r.step = step;
+    r.focus_line = focus;
+    return r;
+}
+
+}  // namespace
+
 void App::start_run(Pane& pane) {
     pane.config_error.clear();
     try {
@@ -37,6 +69,7 @@ void App::start_run(Pane& pane) {
     in.recorder.max_cells = options_.max_cells;
     in.recorder.record_sm = in.gpu_model;  // for "colour by": SM
     in.recorder.record_hit_sources = in.gpu_model;  // and hit source
+    ask_for_step(in, view_.playhead);
     pane.job = std::make_unique<SimJob>(std::move(in));
     pane.array_view_step = ~std::uint64_t{0};
     drop_detail(pane);  // it shows the old configuration
@@ -69,7 +102,7 @@ void App::update_detail(Pane& pane, const viz::ViewExtent& view) {
     const std::optional<viz::DetailWindow> w = viz::choose_detail_window(view, steps, rows, options_.detail);
     pane.retire(pane.detail_job);  // a newer window replaces the older request
     if (!w) return;  // over the budget: the coarse cells stay
-    JobInput in = pane.current->input;
+    JobInput in = rerun_of(*pane.current);
     in.recorder = viz::detail_recorder_options(*w);
     in.recorder.record_sm = pane.current->input.recorder.record_sm;
     in.recorder.record_hit_sources = pane.current->input.recorder.record_hit_sources;
@@ -99,6 +132,8 @@ void App::poll(Pane& pane) {
             if (extent_changed && (view_.fitted || &pane == panes_[0].get())) fit_view();
             view_.playhead = std::min<std::uint64_t>(view_.playhead, total_steps() ? total_steps() - 1 : 0);
             pane.array_view_step = ~std::uint64_t{0};
+            pane.retire(pane.snapshot_job);  // it simulates the previous configuration
+            take_step_results(pane, *out);
         } else if (out) {
             pane.config_error = out->error;
         }
@@ -120,13 +155,7 @@ void App::poll(Pane& pane) {
         std::shared_ptr<JobOutput> out = pane.snapshot_job->output();
         pane.snapshot_job.reset();
         if (out && out->error.empty() && out->array_view) {
-            // The panel uploads the level it draws (array_panel.cpp).
-            pane.array_view = std::move(out->array_view);
-            pane.array_images = std::move(out->array_images);
-            pane.array_textures.clear();
-            pane.array_textures.resize(pane.array_images.size());
-            pane.array_levels.assign(pane.array_images.size(), ~std::size_t{0});
-            pane.array_view_note.clear();
+            take_step_results(pane, *out);
         } else if (out) {
             // The step is past the run's end (a GPU run's rounds), or its re-simulation failed.
             pane.array_view.reset();
@@ -136,6 +165,21 @@ void App::poll(Pane& pane) {
     }
 }
 
+void App::take_step_results(Pane& pane, JobOutput& out) {
+    if (out.contents)
+        pane.contents_shown = std::make_unique<ContentsJob>(contents_request(out, out.contents->step, std::nullopt),
+                                                            std::move(*out.contents));
+    if (!out.array_view) return;
+    // The panel uploads the level it draws (array_panel.cpp).
+    pane.array_view = std::move(out.array_view);
+    pane.array_images = std::move(out.array_images);
+    pane.array_textures.clear();
+    pane.array_textures.resize(pane.array_images.size());
+    pane.array_levels.assign(pane.array_images.size(), ~std::size_t{0});
+    pane.array_view_note.clear();
+    pane.array_view_step = pane.array_view->step;
+}
+
 void App::request_array_view(Pane& pane) {
     if (!pane.current || pane.array_view_step == view_.playhead) return;
     if (pane.snapshot_job && !pane.snapshot_job->done()) {
@@ -143,15 +187,13 @@ void App::request_array_view(Pane& pane) {
         pane.retire(pane.snapshot_job);
     }
     if (view_.playhead >= pane.current->diagram->steps()) return;
-    JobInput in = pane.current->input;
+    JobInput in = rerun_of(*pane.current);
     in.recorder = {};
     in.recorder.first_step = view_.playhead;
     in.recorder.window_steps = 1;
-    in.recorder.snapshot_step = view_.playhead;
+    ask_for_step(in, view_.playhead);  // the contents at the playhead come with it
     in.stop_after_window = true;  // the steps after the playhead cannot change its snapshot
     in.run_fraction = static_cast<double>(view_.playhead + 1) / static_cast<double>(std::max<std::uint64_t>(pane.current->diagram->steps(), 1));
-    // Larger arrays share a texel among a block of elements (array_image.hpp).
-    in.array_view_texels = std::min(kMaxArrayTexels, sf::Texture::getMaximumSize());
     pane.snapshot_job = std::make_unique<SimJob>(std::move(in));
     pane.array_view_step = view_.playhead;
 }
@@ -159,20 +201,6 @@ void App::request_array_view(Pane& pane) {
 }  // namespace cachesim::gui
 
 namespace cachesim::gui {
-
-namespace {
-
-ContentsRequest contents_request(const JobOutput& run, std::uint64_t step, std::optional<std::uint64_t> focus) {
-    ContentsRequest r;
-    r.workload = run.input.workload;
-    r.trace = run.input.trace;
-    r.hierarchy = run.input.hierarchy;
-    r.step = step;
-    r.focus_line = focus;
-    return r;
-}
-
-}  // namespace
 
 void App::request_contents(Pane& pane) {
     if (!pane.current || pane.current->input.gpu_model || !pane.current->diagram) return;
@@ -184,6 +212,7 @@ void App::request_contents(Pane& pane) {
         pane.contents_job.reset();                                // cancels it
     }
     if (pane.contents_shown && pane.contents_shown->request().step == step) return;
+    if (pane.contents_coming() == step) return;  // the array view's run brings them
     pane.contents_job = std::make_unique<ContentsJob>(contents_request(*pane.current, step, std::nullopt));
 }
 

@@ -113,19 +113,25 @@ std::string App::state_text() const {
         if (p.contents_shown && p.contents_shown->contents()) {
             const viz::CacheContents& c = *p.contents_shown->contents();
             s << "pane " << k << " contents_step " << c.step << "\n";
-            for (const viz::LevelContents& l : c.levels)
+            for (const viz::LevelContents& l : c.levels) {
+                // Every way, empty ones too; the valid ways come in the same order.
+                std::size_t next_valid = 0;
                 for (std::uint32_t set = 0; set < l.sets; ++set) {
-                    const viz::SetContents& sc = l.set[set];
+                    const std::optional<std::uint32_t> victim = l.next_victim(set);
                     for (std::uint32_t way = 0; way < l.ways; ++way) {
-                        const viz::WayContents& w = sc.ways[way];
-                        s << "pane " << k << " way " << l.name << " " << set << " " << way << " valid " << w.valid;
-                        if (w.valid)
+                        const bool valid = next_valid < l.resident.size() && l.resident[next_valid].set == set &&
+                                           l.resident[next_valid].way == way;
+                        s << "pane " << k << " way " << l.name << " " << set << " " << way << " valid " << valid;
+                        if (valid) {
+                            const viz::WayContents& w = l.resident[next_valid++].contents;
                             s << " line " << w.line << " dirty " << w.dirty << " age "
                               << (w.age == viz::kUnknownAge ? std::string("-") : std::to_string(w.age));
-                        if (sc.next_victim == way) s << " next_victim";
+                        }
+                        if (victim == way) s << " next_victim";
                         s << "\n";
                     }
                 }
+            }
         }
     }
     return s.str();

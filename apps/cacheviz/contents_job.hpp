@@ -26,6 +26,8 @@ struct ContentsRequest {
 class ContentsJob {
 public:
     explicit ContentsJob(ContentsRequest request);
+    // Contents that another run brought (JobInput::contents_step): done from the start.
+    ContentsJob(ContentsRequest request, viz::CacheContents contents);
     ~ContentsJob();
     ContentsJob(const ContentsJob&) = delete;
     ContentsJob& operator=(const ContentsJob&) = delete;
@@ -37,6 +39,7 @@ public:
     const std::string& error() const { return error_; }
 
 private:
+    void run();
     ContentsRequest request_;
     std::atomic<bool> cancel_{false}, done_{false};
     std::optional<viz::CacheContents> contents_;

@@ -63,7 +63,7 @@ void App::contents_panel() {
     const auto u = [](std::uint64_t v) { return viz::thousands(v); };
     // Above the scrolling region: wrapped at spaces rather than cut at the panel's edge.
     ImGui::BeginGroup();
-    ImGui::TextUnformatted(wrap_at_spaces(pane.name + " after step " + u(c.step) + (pane.contents_job ? " (computing the new playhead...)" : ""),
+    ImGui::TextUnformatted(wrap_at_spaces(pane.name + " after step " + u(c.step) + (pane.contents_job || pane.contents_coming() ? " (computing the new playhead...)" : ""),
                                           ImGui::GetContentRegionAvail().x)
                                .c_str());
     ImGui::EndGroup();
@@ -104,7 +104,7 @@ void App::contents_panel() {
             int scroll_row = -1;
             if (&level == &c.levels.front() && contents_scrolled_step_ != c.step && !level.step_events.empty()) {
                 const std::uint32_t set = level.step_events.back().set;
-                if (level.set[set].next_victim) scroll_row = static_cast<int>(set * level.ways + *level.set[set].next_victim);
+                if (const auto victim = level.next_victim(set)) scroll_row = static_cast<int>(set * level.ways + *victim);
                 contents_scrolled_step_ = c.step;
             }
             ImGuiListClipper clipper;
@@ -114,8 +114,7 @@ void App::contents_panel() {
             while (clipper.Step())
                 for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
                     const std::uint32_t set = static_cast<std::uint32_t>(r / level.ways), way = static_cast<std::uint32_t>(r % level.ways);
-                    const viz::SetContents& sc = level.set[set];
-                    const viz::WayContents& wc = sc.ways[way];
+                    const viz::WayContents wc = level.way(set, way);
                     ImGui::TableNextRow();
                     const auto it = events.find({set, way});
                     std::string note;
@@ -130,7 +129,7 @@ void App::contents_panel() {
                             note = "emptied";
                         }
                     }
-                    if (sc.next_victim == way) {
+                    if (level.next_victim(set) == way) {
                         ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, kVictimCell, 7);
                         note += note.empty() ? "next victim" : ", next victim";
                     }

@@ -15,6 +15,7 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <numeric>
@@ -27,6 +28,7 @@
 #include "apps/cacheviz/config.hpp"
 #include "apps/cacheviz/diagram_command.hpp"
 #include "apps/cacheviz/input_script.hpp"
+#include "apps/cacheviz/job_threads.hpp"
 #include "apps/cacheviz/start_view.hpp"
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/cli_errors.hpp"
@@ -45,6 +47,9 @@ namespace po = boost::program_options;
 using namespace cachesim;
 
 namespace {
+
+// Frames a second while a screenshot only waits for its simulations (hold_waiting_frames).
+constexpr unsigned kWaitingFrameRate = 4;
 
 po::options_description gui_options() {
     po::options_description d("Window");
@@ -367,6 +372,7 @@ int run(int argc, char** argv) {
     app_options.colour_by = colour_by;
     app_options.miss_rate_strip = miss_rate == viz::TimeDiagramStyle::Strip::on;
     app_options.save_path = (*vm)["save-png"].as<std::string>();
+    app_options.playhead = start_view.playhead;
 
     // Without a display SFML would abort: say what is missing instead. The connection stays open
     // until the window has its own (an X server with no clients left resets, and would refuse
@@ -380,11 +386,19 @@ int run(int argc, char** argv) {
         return 1;
     }
 
+    // The runs start before the window opens: opening it and setting up OpenGL takes about a
+    // second, which a large simulation can use.
+    auto owned_app = std::make_unique<gui::App>(first_pane, compare, app_options);
     sf::ContextSettings gl;
     sf::RenderWindow window(sf::VideoMode(ww, wh), "cacheviz", sf::Style::Default, gl);
     XCloseDisplay(display);
     window.setVerticalSyncEnabled(false);
-    window.setFramerateLimit(screenshot.empty() && !auto_motion ? 60 : 0);
+    const unsigned frame_limit = screenshot.empty() && !auto_motion ? 60 : 0;
+    window.setFramerateLimit(frame_limit);
+    // A screenshot waits for its simulations: the frames drawn meanwhile are never seen, so they
+    // come at most kWaitingFrameRate a second and leave the cores to the simulations (a software
+    // renderer takes one for itself). Frames being measured are not held back.
+    const bool hold_waiting_frames = !screenshot.empty() && !auto_motion && !(*vm)["frame-stats"].as<bool>();
     viz::gui::imgui_init(window);
     if (!script.empty()) viz::gui::imgui_take_modifiers_from_events_only();
     ImGui::StyleColorsLight();
@@ -392,8 +406,7 @@ int run(int argc, char** argv) {
     // Why the start view was refused once the runs' extent was known (then nothing is written).
     std::string start_view_refused;
     {
-        gui::App app(first_pane, compare, app_options);
-        app.set_playhead(start_view.playhead);
+        gui::App& app = *owned_app;
         bool start_view_checked = false;
         FrameStats stats;
         sf::Clock clock;
@@ -503,6 +516,10 @@ int run(int argc, char** argv) {
                     << "wrote " << screenshot << " after " << frame << " frames\n";
                 running = false;
             }
+            if (hold_waiting_frames) {
+                const bool only_waiting = frame >= frames && (script_frame > last_scripted_frame || hold) && app.busy();
+                window.setFramerateLimit(only_waiting ? kWaitingFrameRate : frame_limit);
+            }
             window.display();
             const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             stats.all_ms.push_back(ms);
@@ -525,6 +542,10 @@ int run(int argc, char** argv) {
                       << gl_string(GL_VERSION) << "\n";
             stats.print(std::cout, app.visible_cells());
         }
+        // Simulations still running were given up, and a cancelled one can run on for seconds:
+        // the App, whose jobs would wait for them, is left to the process's end (main).
+        if (gui::running_job_threads > 0) static_cast<void>(owned_app.release());
+        owned_app.reset();  // before the window and ImGui go
     }
     viz::gui::imgui_shutdown();
     window.close();
@@ -535,5 +556,13 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return cli::guarded("cacheviz", [&] { return run(argc, argv); });
+    const int code = cli::guarded("cacheviz", [&] { return run(argc, argv); });
+    // Jobs given up at exit may still run: end without waiting for them, and without running
+    // static destructors under them. Every output file is complete by now (written whole or not
+    // at all); the standard streams are flushed here.
+    if (cachesim::gui::running_job_threads > 0) {
+        std::fflush(nullptr);
+        std::_Exit(code);
+    }
+    return code;
 }

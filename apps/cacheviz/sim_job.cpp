@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <chrono>
 
+#include "apps/cacheviz/job_threads.hpp"
 #include "apps/common/cli_errors.hpp"
 #include "traces/trace_format_reader.hpp"
 #include "traces/workload_source.hpp"
 
 namespace cachesim::gui {
 
-SimJob::SimJob(JobInput input) : input_(std::move(input)), thread_([this] { run(); }) {}
+SimJob::SimJob(JobInput input) : input_(std::move(input)) {
+    ++running_job_threads;  // before the thread starts: its end counts it off
+    thread_ = std::thread([this] { run(); });
+}
 
 SimJob::~SimJob() {
     cancel();
@@ -20,6 +24,14 @@ std::shared_ptr<JobOutput> SimJob::output() {
     std::lock_guard lock(mutex_);
     return output_;
 }
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
 
 void SimJob::run() {
     auto out = std::make_shared<JobOutput>();
@@ -32,6 +44,11 @@ void SimJob::run() {
         control.progress = [this, fraction](double f) { progress_.store(std::min(1.0, f / fraction)); };
         viz::RecorderOptions recorder = input_.recorder;
         if (input_.stop_after_window) recorder.stop_when_recorded = &cancel_;  // the recorder stops the run
+        std::optional<viz::ContentsObserver> contents;
+        if (!input_.gpu_model && input_.contents_step) {
+            contents.emplace(input_.hierarchy, *input_.contents_step, std::nullopt);
+            control.observer = &*contents;  // beside the recorder (record_thread_model)
+        }
         viz::RecordedRun run;
         if (input_.gpu_model) {
             GpuResult gpu;
@@ -56,6 +73,8 @@ void SimJob::run() {
         out->result = std::move(run.result);
         out->diagram = std::make_shared<const viz::Diagram>(std::move(run.diagram));
         out->snapshot = std::move(run.snapshot);
+        if (contents) out->contents = contents->take();
+        out->seconds = seconds_since(t0);  // the simulation's, without the array view's pictures
         if (input_.array_view_texels && out->snapshot) {
             out->array_view = viz::make_array_view(
                 out->diagram->layout(), *out->snapshot, input_.workload,
@@ -70,13 +89,13 @@ void SimJob::run() {
     } catch (const std::exception& e) {
         out->error = cli::error_text(e);
     }
-    if (out) out->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     {
         std::lock_guard lock(mutex_);
         output_ = std::move(out);
     }
     progress_.store(1.0);
     done_.store(true);
+    --running_job_threads;
 }
 
 }  // namespace cachesim::gui

@@ -14,6 +14,7 @@
 #include "sim/gpu/l1_hit_sources.hpp"
 #include "traces/warp_times.hpp"
 #include "viz/array_view.hpp"
+#include "viz/cache_contents.hpp"
 #include "viz/memory_chart.hpp"
 #include "viz/record.hpp"
 
@@ -36,6 +37,9 @@ struct JobInput {
     // pixels (off the UI thread: an array may have millions of elements), at most this many
     // texels a side.
     std::uint32_t array_view_texels = 0;
+    // Thread model: also the caches' contents after this step (the contents panel), from the
+    // same run rather than a second one.
+    std::optional<std::uint64_t> contents_step;
 };
 
 struct JobOutput {
@@ -55,6 +59,8 @@ struct JobOutput {
     // into `array_images`: per array, its levels).
     std::optional<viz::ArrayView> array_view;
     std::vector<std::vector<ArrayImage>> array_images;
+    // input.contents_step: the contents after that step (nullopt when the run ended before it).
+    std::optional<viz::CacheContents> contents;
 };
 
 class SimJob {
