@@ -21,6 +21,13 @@ GeometryResult make_geometry(const CacheConfig& config) {
         return result;
     }
     const std::uint32_t sector = config.sector_bytes == 0 ? config.line_bytes : config.sector_bytes;
+    // A line (sector) number of ~0 marks an empty way and a free table slot: with 1-byte lines
+    // the last byte of the address space would have that number.
+    if (sector < 2) {
+        result.error = at + (config.line_bytes < 2 ? "line" : "sector") +
+                       " size 1 B is too small: lines and sectors are at least 2 B";
+        return result;
+    }
     if (!std::has_single_bit(sector) || sector > config.line_bytes) {
         result.error = at + "sector size " + std::to_string(sector) +
                        " B must be a power of two that divides the line size " +

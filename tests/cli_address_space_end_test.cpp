@@ -36,6 +36,31 @@ TEST(CliAddressSpaceEnd, DinAccessEndingAtTheLastByteIsAccepted) {
     EXPECT_EQ(j["writes"], 1);
 }
 
+// The last byte in the smallest lines, 2 B: line 2^63 - 1. Its first read is a compulsory miss
+// bringing 2 bytes; the second, after line 0 (a set of one way between them, 2 lines of 2 B in
+// 2 sets: lines 0 and 2^63 - 1 are in sets 0 and 1), hits. By hand: 3 reads, 2 misses, 1 hit.
+TEST(CliAddressSpaceEnd, TheLastByteInTwoByteLinesIsALineLikeAnyOther) {
+    const std::string path = write_file("last_byte.din", "0 ffffffffffffffff 1\n0 0 1\n0 ffffffffffffffff 1\n");
+    const auto r = run_cachesim("simulate --trace '" + path + "' --l1-size 4 --l1-line 2 --l1-ways 1 --format json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto l1 = nlohmann::json::parse(r.out)["levels"][0];
+    EXPECT_EQ(l1["reads"], 3) << l1;
+    EXPECT_EQ(l1["read_misses"], 2) << l1;
+    EXPECT_EQ(l1["miss_classes"]["compulsory"], 2) << l1;
+    EXPECT_EQ(l1["bytes_from_below"], 4) << l1;
+}
+
+// A 1-byte line or sector would give the last byte the number that marks an empty way: refused.
+TEST(CliAddressSpaceEnd, OneByteLinesAndSectorsAreRefused) {
+    for (const std::string cache : {"--l1-size 4 --l1-line 1", "--l1-size 16 --l1-line 16 --l1-sector 1",
+                                    "--l1-size 0 --l2-size 4 --l2-line 1"}) {
+        const auto r = run_cachesim("simulate --workload stencil --size 8x8 " + cache);
+        EXPECT_EQ(r.exit_code, 2) << cache;
+        EXPECT_NE(r.err.find("size 1 B is too small: lines and sectors are at least 2 B"), std::string::npos)
+            << cache << "\n" << r.err;
+    }
+}
+
 TEST(CliAddressSpaceEnd, DinAccessWrappingPastTheEndIsRefused) {
     const std::string path = write_file("wrap.din", "0 fffffffffffffffd 4\n");
     const auto r = run_cachesim("simulate --trace '" + path + "'");
