@@ -374,6 +374,15 @@ TEST(CachevizOptions, TheFirstPaneTakesWarpTimes) {
     EXPECT_EQ(s.value("pane B stat model"), "= GPU h200 (18 requests, measured order)");
     EXPECT_TRUE(contains(" " + s.value("pane B command") + " ", " --warp-times " + warps.string() + " "))
         << s.value("pane B command");
+    // The copied command leaves out what --warp-times refuses, and runs.
+    const std::string command = s.value("pane A command").substr(2);  // after "= "
+    EXPECT_FALSE(contains(command, " --warp-scheduler ")) << command;
+    const std::string copied = "'" + std::string(cachesim) + "' " + command.substr(command.find("diagram"));
+    const std::string copied_out = (dir / "copied.png").string();
+    EXPECT_EQ(std::system((copied.substr(0, copied.rfind(" --out ")) + " --out '" + copied_out + "' > '" +
+                           log.string() + "' 2>&1").c_str()),
+              0)
+        << vt::read_file(log);
     // The L1's rate is simulate's for the same replay (its first "all" line is the L1's).
     ASSERT_EQ(std::system(("'" + std::string(cachesim) + "' simulate " + run + " > '" + simulated.string() + "'").c_str()), 0);
     std::istringstream lines(vt::read_file(simulated));

@@ -120,6 +120,12 @@ TEST(CliAccelsim, ATracesSharedMemoryAndRegistersDecideResidency) {
     EXPECT_NE(explained.out.find("--smem-per-block       49152        from the trace " + traceg + " (h200: 0, "),
               std::string::npos) << explained.out;
 
+    // --compilation picks a built-in kernel's measured loop, which a recorded kernel is not.
+    const CommandResult compiled = run_cachesim("simulate --preset h200 --trace '" + traceg + "' --compilation unroll1");
+    EXPECT_EQ(compiled.exit_code, 2);
+    EXPECT_NE(compiled.err.find("--compilation picks the measured loops of gpubench's built-in kernels; it does not apply"),
+              std::string::npos) << compiled.err;
+
     // The tracer writes both: one alone is refused, as is a count no kernel has.
     const CommandResult half = run_cachesim("simulate --trace '" + write_temp("half.traceg", head + "-shmem = 0\n" + body) + "'");
     EXPECT_EQ(half.exit_code, 2);

@@ -281,5 +281,48 @@ TEST(CliOptionMistakes, CompareRanksOnlyLaunchesThatDifferInTheirSchedule) {
     EXPECT_NE(split.out.find("mean over 0 groups of >= 3 schedules"), std::string::npos) << split.out;
 }
 
+// The exact one-line message, exit 2 and nothing on standard output.
+void expect_message(const std::string& args, const std::string& err) {
+    const auto r = run_cachesim(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.err, err) << args;
+    EXPECT_TRUE(r.out.empty()) << args;
+}
+
+TEST(CliOptionMistakes, OptionsThatDoNotApplyAreNamed) {
+    // A GPU preset's caches are no option bundle: a level's size in bytes and in lines is one too many.
+    expect_message("simulate --preset h200 --size 64x64 --stencil 3x3 --l1-lines 100 --l1-size 4K",
+                   "cachesim simulate: error: --l1-size and --l1-lines both give the L1's size: give one\n");
+    expect_message("simulate --preset h200 --size 64x64 --stencil 3x3 --l2-lines 100 --l2-size 4K",
+                   "cachesim simulate: error: --l2-size and --l2-lines both give the L2's size: give one\n");
+    // The thread model's L2 is off unless sized (--l2-size 0 by default); an L1 of 0 bytes is none.
+    expect_message("simulate --l2-ways 4 --l2-policy fifo",
+                   "cachesim simulate: error: --l2-ways describes the L2, and the run has none (--l2-size 0, the "
+                   "default): it does not apply\n");
+    expect_message("simulate --l1-size 0 --l1-ways 4 --l1-policy plru",
+                   "cachesim simulate: error: --l1-ways describes the L1, and the run has none (--l1-size 0): it does "
+                   "not apply\n");
+    EXPECT_EQ(run_cachesim("simulate -q --l2-size 1M --l2-ways 4").exit_code, 0);
+}
+
+TEST(CliOptionMistakes, AMistypedOptionGetsTheClosestOne) {
+    expect_message("simulate --l1-sise 1K",
+                   "cachesim simulate: error: unrecognised option '--l1-sise' (did you mean --l1-size? see cachesim "
+                   "simulate --help)\n");
+    expect_message("simulate --L1-size 1K",
+                   "cachesim simulate: error: unrecognised option '--L1-size' (did you mean --l1-size? see cachesim "
+                   "simulate --help)\n");
+    expect_message("compare --measured x.csv --sms 4",
+                   "cachesim compare: error: unrecognised option '--sms' (compare takes GPU model parameters as --gpu "
+                   "sms=VALUE; see cachesim compare --help)\n");
+    expect_message("simulate --format JSON",
+                   "cachesim simulate: error: --format: expected table, json or csv, not 'JSON' (did you mean json?)\n");
+    expect_message("simulate --preset H200",
+                   "cachesim simulate: error: unknown preset 'H200' (expected thesis-stencil, thesis-matmul, v100, t4, "
+                   "rtx2080s, a100, h100, h200) (did you mean h200?)\n");
+    expect_message("simulate --frobnicate", "cachesim simulate: error: unrecognised option '--frobnicate' (see cachesim "
+                                            "simulate --help)\n");
+}
+
 }  // namespace
 }  // namespace cachesim

@@ -114,6 +114,39 @@ TEST(CliWarpTimes, BadInputExitsTwoNamingTheProblem) {
     }
 }
 
+// A measured order places the blocks and issues the warps: the parameters of the model's own order
+// (block placement and refill, the warp scheduler and its rates, loop costs, cycle timing) are
+// refused when the user gives them (command line or --config), naming the option; the preset's
+// own values of them are no mistake, and the options the replay reads (caches, L2 coalescing, the
+// warm start) are taken.
+TEST(CliWarpTimes, OptionsOfTheModelsOwnOrderAreRefused) {
+    const std::string file = write_file("refused.csv", kHeader + "matmul,32,2,0,0,4,linear,32,0,0,0,0,0,0,90\n"
+                                                                 "matmul,32,2,0,0,4,linear,32,0,1,0,0,1,0,90\n");
+    const std::string why = " shapes the model's own issue order (its rounds or cycles); it does not apply with "
+                            "--warp-times, which replays a measured order\n";
+    for (const std::string option : {"--warp-scheduler gto", "--timing cycles", "--cta-order round-robin",
+                                     "--cta-refill sm-order", "--warp-rate-spread 0.5", "--issue-burst 1",
+                                     "--block-start-skip 0", "--compilation unroll1", "--lat-dram 100"}) {
+        const auto r = run_cachesim("simulate " + kTwoRows + " --warp-times " + file + " " + option);
+        EXPECT_EQ(r.exit_code, 2) << option << "\n" << r.err;
+        EXPECT_EQ(r.err, "cachesim simulate: error: " + option.substr(0, option.find(' ')) + why) << option;
+        EXPECT_TRUE(r.out.empty()) << option;
+    }
+    const std::string config = write_file("refused.cfg", "warp-scheduler = gto\n");
+    const auto from_file = run_cachesim("simulate " + kTwoRows + " --warp-times " + file + " --config " + config);
+    EXPECT_EQ(from_file.exit_code, 2);
+    EXPECT_EQ(from_file.err.rfind("cachesim simulate: error: --warp-scheduler shapes the model's own issue order", 0), 0u)
+        << from_file.err;
+    const std::string png = (temp_dir() / "refused.png").string();
+    const auto diagram = run_cachesim("diagram " + kTwoRows + " --warp-times " + file + " --warp-scheduler gto --out " + png);
+    EXPECT_EQ(diagram.exit_code, 2);
+    EXPECT_EQ(diagram.err, "cachesim diagram: error: --warp-scheduler" + why);
+    EXPECT_FALSE(std::filesystem::exists(png));
+    const auto read = run_cachesim("simulate " + kTwoRows + " --warp-times " + file +
+                                   " --preset h200 --l1-policy fifo --l2-coalesce-hit 5 --l2-start warm --sms 4");
+    EXPECT_EQ(read.exit_code, 0) << read.err;
+}
+
 // gpubench --warp-times recorded every warp of the naive 1024^3 matmul (blocks of 1024) on an
 // H200, and Nsight Compute measured the L1 hit rate of the same instrumented kernel in separate
 // launches (tests/data/h200/README.md, "Warp timing"). The lockstep model and the uninstrumented

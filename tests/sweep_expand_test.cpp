@@ -69,7 +69,7 @@ TEST(SweepExpand, EachWorkloadKeepsOnlyItsOwnShapeOptions) {
                                        simulate_like());
     auto configs = expand_configurations(axes);
     ASSERT_EQ(configs.size(), 8u);
-    keep_own_workload_options(configs, axes, simulate_like());
+    keep_options_that_apply(configs, axes, simulate_like());
     ASSERT_EQ(configs.size(), 4u);
     EXPECT_EQ(configs[0].key, "--size=32x32 --stencil=3x3 --workload=stencil");
     EXPECT_EQ(configs[1].key, "--size=32x32 --stencil=5x5 --workload=stencil");
@@ -83,7 +83,7 @@ TEST(SweepExpand, EachWorkloadKeepsOnlyItsOwnShapeOptions) {
 TEST(SweepExpand, AShapeOptionNoConfigurationUsesIsLeftForSimulateToRefuse) {
     const auto axes = parse_sweep_axes({"--workload", "stencil", "--depth", "16,32"}, simulate_like());
     auto configs = expand_configurations(axes);
-    keep_own_workload_options(configs, axes, simulate_like());
+    keep_options_that_apply(configs, axes, simulate_like());
     ASSERT_EQ(configs.size(), 2u);
     EXPECT_EQ(configs[1].key, "--depth=32 --workload=stencil");
 }
@@ -108,7 +108,7 @@ TEST(SweepExpand, AConfigFilesShapeOfTheOtherWorkloadGoesUnused) {
     const auto axes = parse_sweep_axes({"--workload", "stencil,matmul", "--config", cfg, "--size", "16x16"},
                                        simulation_option_groups());
     auto configs = expand_configurations(axes);
-    keep_own_workload_options(configs, axes, simulation_option_groups());
+    keep_options_that_apply(configs, axes, simulation_option_groups());
     ASSERT_EQ(configs.size(), 2u);
     EXPECT_EQ(configs[0].key, "--config=" + cfg + " --size=16x16 --workload=stencil");
     EXPECT_EQ(configs[1].key, "--config=" + cfg + " --size=16x16 --workload=matmul");
@@ -127,7 +127,7 @@ TEST(SweepExpand, ShapesFromTheCommandLineAndAConfigFileEachGoToTheirWorkload) {
                                        simulation_option_groups());
     auto configs = expand_configurations(axes);
     ASSERT_EQ(configs.size(), 4u);
-    keep_own_workload_options(configs, axes, simulation_option_groups());
+    keep_options_that_apply(configs, axes, simulation_option_groups());
     ASSERT_EQ(configs.size(), 3u);
     EXPECT_EQ(configs[0].key, "--config=" + cfg + " --workload=stencil");
     EXPECT_EQ(configs[0].axis_values[1], "");
@@ -140,11 +140,31 @@ TEST(SweepExpand, ShapesFromTheCommandLineAndAConfigFileEachGoToTheirWorkload) {
     EXPECT_EQ(sixteen.workload->depth, 16u);
 }
 
+TEST(SweepExpand, ALevelsOptionsGoOnlyToTheRowsThatHaveIt) {
+    // 3 L2 sizes, one of them none: its row runs without --l2-ways and --l2-policy.
+    const auto axes = parse_sweep_axes({"--l2-size", "0,64K,1M", "--l2-ways", "8", "--l2-policy", "fifo"},
+                                       simulation_option_groups());
+    auto configs = expand_configurations(axes);
+    keep_options_that_apply(configs, axes, simulation_option_groups());
+    ASSERT_EQ(configs.size(), 3u);
+    EXPECT_EQ(configs[0].key, "--l2-size=0");
+    EXPECT_EQ(configs[1].key, "--l2-policy=fifo --l2-size=64K --l2-ways=8");
+    EXPECT_EQ(configs[2].key, "--l2-policy=fifo --l2-size=1M --l2-ways=8");
+    EXPECT_FALSE(read_configuration(configs[0]).hierarchy.l2.enabled());
+    EXPECT_EQ(read_configuration(configs[1]).hierarchy.l2.ways, 8u);
+    // No row with an L2: the options stay, and simulate's message names them.
+    const auto none = parse_sweep_axes({"--l1-size", "1K,2K", "--l2-ways", "8"}, simulation_option_groups());
+    auto unused = expand_configurations(none);
+    keep_options_that_apply(unused, none, simulation_option_groups());
+    ASSERT_EQ(unused.size(), 2u);
+    EXPECT_THROW(read_configuration(unused[0]), InputError);
+}
+
 TEST(SweepExpand, AConfigFileThatNamesOneWorkloadAndShapesTheOtherIsRefused) {
     const std::string cfg = config_file("contradicts.cfg", "workload = stencil\ndepth = 64\n");
     const auto axes = parse_sweep_axes({"--workload", "stencil,matmul", "--config", cfg}, simulation_option_groups());
     auto configs = expand_configurations(axes);
-    keep_own_workload_options(configs, axes, simulation_option_groups());
+    keep_options_that_apply(configs, axes, simulation_option_groups());
     ASSERT_EQ(configs.size(), 2u);
     try {
         read_configuration(configs[0]);

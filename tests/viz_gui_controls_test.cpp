@@ -303,7 +303,7 @@ TEST(VizGuiControls, DifferenceOfPanesOfOtherLinesSaysWhy) {
     REQUIRE_GUI();
     const fs::path dir = test_dir("difference_shapes");
     const fs::path script = write_script(dir, "0 idle\n1 key D\n");
-    ASSERT_EQ(gui("--preset thesis-stencil --compare '--l1-line 32 --l2-line 32'" + kWindow + "--frames 3 --script '" +
+    ASSERT_EQ(gui("--preset thesis-stencil --compare '--l1-line 32'" + kWindow + "--frames 3 --script '" +
                       script.string() + "' --screenshot '" + (dir / "shot.png").string() + "' --state '" +
                       (dir / "state.txt").string() + "'",
                   dir / "log.txt"),

@@ -134,7 +134,7 @@ int run_sweep(int argc, char** argv) {
 
     const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);
     std::vector<SweepConfiguration> configs = expand_configurations(axes);
-    keep_own_workload_options(configs, axes, simulate);
+    keep_options_that_apply(configs, axes, simulate);
     std::vector<SimulationOptions> sims = prepare_configurations(configs, simulate);
     // After validation: a config file is read for its settings only once it is known to parse.
     for (SweepConfiguration& c : configs) c.key += input_fingerprint(c, simulate);

@@ -246,12 +246,9 @@ std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxi
     return configurations;
 }
 
-void keep_own_workload_options(std::vector<SweepConfiguration>& configs, const std::vector<SweepAxis>& axes,
-                               const boost::program_options::options_description& simulate_options) {
-    const bool shapes_swept = std::any_of(axes.begin(), axes.end(), [](const SweepAxis& axis) {
-        return workload_shaped_by(axis.name).has_value();
-    });
-    if (!shapes_swept) return;
+void keep_options_that_apply(std::vector<SweepConfiguration>& configs, const std::vector<SweepAxis>& axes,
+                             const boost::program_options::options_description& simulate_options) {
+    if (configs.size() < 2) return;  // one configuration: simulate's own checks name what does not apply
     std::vector<bool> used(axes.size(), false);  // by at least one configuration
     std::unordered_set<std::string> kept;
     std::vector<SweepConfiguration> own;
@@ -264,7 +261,10 @@ void keep_own_workload_options(std::vector<SweepConfiguration>& configs, const s
             std::vector<char*> argv;
             for (std::string& arg : args) argv.push_back(arg.data());
             const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), simulate_options, "");
-            if (vm) others = options_of_another_workload(*vm);
+            if (vm) {
+                others = options_of_another_workload(*vm);
+                for (std::string& key : options_of_a_missing_level(*vm)) others.push_back(std::move(key));
+            }
         } catch (const std::exception&) {
             // A configuration that does not parse is reported, with its number, when it is read.
         }

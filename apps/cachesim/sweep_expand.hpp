@@ -43,9 +43,11 @@ std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxi
 std::string configuration_key(std::vector<std::string> args);
 
 // A sweep crossing both built-in workloads gives each configuration only its own workload's shape
-// options (--depth to the matmul's, --stencil to the stencil's, as simulate refuses the other's);
-// configurations that then coincide are kept once, the first.
-void keep_own_workload_options(std::vector<SweepConfiguration>& configs, const std::vector<SweepAxis>& axes,
+// options (--depth to the matmul's, --stencil to the stencil's, as simulate refuses the other's),
+// and one whose rows differ in a cache level's size gives that level's options only to the rows
+// that have it (--l2-ways not to --l2-size 0's); configurations that then coincide are kept once,
+// the first. An option no configuration can use is left in all, for simulate's message.
+void keep_options_that_apply(std::vector<SweepConfiguration>& configs, const std::vector<SweepAxis>& axes,
                                const boost::program_options::options_description& simulate_options);
 
 }  // namespace cachesim::cli

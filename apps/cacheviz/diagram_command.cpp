@@ -1,5 +1,8 @@
 #include "apps/cacheviz/diagram_command.hpp"
 
+#include <string_view>
+#include <utility>
+
 #include "sim/gpu/gpu_parameters.hpp"
 #include "traces/schedule.hpp"
 #include "viz/view_choices.hpp"
@@ -21,6 +24,23 @@ void add_level(std::vector<std::string>& args, const std::string& prefix, const 
     add(args, prefix + "-ways", c.ways ? std::to_string(c.ways) : "full");
     add(args, prefix + "-policy", std::string(policy_name(c.policy)));
     add(args, prefix + "-write", c.write_policy == WritePolicy::write_back_allocate ? "back" : "through");
+}
+
+// Whether `cachesim diagram` takes GPU parameter `p` for the pane's run: it refuses the
+// parameters of the model's own issue order with a measured one (--warp-times), --compilation
+// with a recorded kernel other than a built-in workload, and what a cache level holds where the
+// run has no such level.
+bool gpu_option_applies(const GpuParameter& p, const JobInput& in) {
+    if (p.scheduler_only && in.timeline) return false;
+    const std::string_view option = p.option;
+    if (option == "compilation" && in.trace && !in.trace->header.workload) return false;
+    for (const auto& [level, cache] : {std::pair{"l1-", &in.gpu.l1}, std::pair{"l2-", &in.gpu.l2}}) {
+        const bool missing = cache->size_bytes == 0 && !(cache == &in.gpu.l1 && in.gpu.l1_auto);
+        if (missing && option.starts_with(level) &&
+            (option.ends_with("-ways") || option.ends_with("-policy") || option.ends_with("-index")))
+            return false;
+    }
+    return true;
 }
 
 std::string shell_quote(const std::string& word) {
@@ -49,7 +69,8 @@ std::vector<std::string> simulation_args(const JobInput& in) {
     }
     if (in.gpu_model) {
         add(args, "model", "gpu");
-        for (const GpuParameter& p : gpu_parameters()) add(args, std::string(p.option), p.get(in.gpu));
+        for (const GpuParameter& p : gpu_parameters())
+            if (gpu_option_applies(p, in)) add(args, std::string(p.option), p.get(in.gpu));
         if (in.timeline) {
             add(args, "warp-times", in.timeline->source);
             add(args, "warp-times-launch", std::to_string(in.timeline->launch));

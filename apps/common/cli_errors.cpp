@@ -1,13 +1,20 @@
 #include "apps/common/cli_errors.hpp"
 
 #include <boost/program_options/errors.hpp>
+#include <boost/program_options/options_description.hpp>
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <new>
+#include <optional>
+#include <vector>
 
 #include "apps/common/config_origins.hpp"
+#include "apps/common/options.hpp"
+#include "sim/gpu/gpu_parameters.hpp"
 #include "sim/thread_model.hpp"
 #include "traces/input_error.hpp"
 
@@ -37,7 +44,124 @@ bool standard_output_written() {
     return std::fflush(stdout) == 0 && !std::ferror(stdout) && streams;
 }
 
+std::vector<std::string>& known_option_names() {
+    static std::vector<std::string> names;
+    return names;
+}
+
+std::string lowercase(std::string_view text) {
+    std::string lower(text);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return lower;
+}
+
+// The edits (a letter inserted, deleted, replaced, or two neighbours swapped) that turn `a` into
+// `b`, letters compared without their case.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    const std::string x = lowercase(a), y = lowercase(b);
+    std::vector<std::vector<std::size_t>> d(x.size() + 1, std::vector<std::size_t>(y.size() + 1));
+    for (std::size_t i = 0; i <= x.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= y.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= x.size(); ++i)
+        for (std::size_t j = 1; j <= y.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (x[i - 1] != y[j - 1])});
+            if (i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[x.size()][y.size()];
+}
+
+// The option the command knows that `name` is a slip of: at most two edits away, and fewer for
+// a short name (--sms is one edit from --sm, not two from --l2).
+std::optional<std::string> closest_known_option(std::string_view name) {
+    const std::size_t most = std::min<std::size_t>(2, name.size() / 3);
+    std::optional<std::string> closest;
+    std::size_t best = most + 1;
+    for (const std::string& known : known_option_names()) {
+        const std::size_t d = edit_distance(name, known);
+        if (d < best) {
+            best = d;
+            closest = known;
+        }
+    }
+    return closest;
+}
+
+// Where an option this command does not know is taken: compare takes the GPU model's parameters
+// as --gpu KEY=VALUE, and simulate the options of a simulation.
+std::string taken_elsewhere(std::string_view program, const std::string& name) {
+    if (program == "cachesim compare" && find_gpu_parameter(name))
+        return "compare takes GPU model parameters as --gpu " + name + "=VALUE; ";
+    if (program.starts_with("cachesim ") && program != "cachesim simulate") {
+        po::options_description simulate = simulation_option_groups();
+        simulate.add(timing_options());
+        if (simulate.find_nothrow(name, false)) return "--" + name + " is an option of cachesim simulate; ";
+    }
+    return "";
+}
+
+// What to add to an unrecognised option's message before its "see ... --help": the option meant,
+// or where it is taken; nothing for a short option or one unlike any.
+std::string unknown_option_hint(std::string_view program, const po::unknown_option& e) {
+    const std::string token = e.get_option_name();  // "--l1-sise", "--l1-sise=1K", "-x"
+    if (!token.starts_with("--")) return "";
+    const std::string name = token.substr(2, token.find('=') - 2);  // up to a value written in
+    if (const std::optional<std::string> meant = closest_known_option(name)) return "did you mean --" + *meant + "? ";
+    return taken_elsewhere(program, name);
+}
+
+// The choices a choice error lists after "expected " ("a, b or c"), up to `end`.
+std::vector<std::string> listed_choices(const std::string& message, std::size_t start, std::size_t end) {
+    std::string list = message.substr(start, end - start);
+    for (std::size_t at; (at = list.find(" or ")) != std::string::npos;) list.replace(at, 4, ", ");
+    std::vector<std::string> choices;
+    for (std::size_t from = 0; from <= list.size();) {
+        const std::size_t comma = std::min(list.find(", ", from), list.size());
+        choices.push_back(list.substr(from, comma - from));
+        from = comma + 2;
+    }
+    return choices;
+}
+
+// Every choice error quotes the value given and lists the choices after "expected" ("--format:
+// expected table, json or csv, not 'JSON'"; "unknown preset 'H200' (expected ..., h200)"). A
+// value that differs from one of them only in its letters' case gets that spelling, not taken
+// silently: " (did you mean json?)".
+std::string choice_case_hint(const std::string& message) {
+    const std::size_t expected = message.find("expected ");
+    if (expected == std::string::npos) return "";
+    const std::size_t start = expected + 9;
+    std::size_t end = message.find(", not '", start), value_start = 0, value_end = std::string::npos;
+    if (end != std::string::npos) {
+        value_start = end + 7;
+        value_end = message.find('\'', value_start);
+    } else {
+        end = std::min(message.find(')', start), message.size());
+        const std::size_t close = message.rfind('\'', expected);
+        const std::size_t open = close == std::string::npos || close == 0 ? std::string::npos : message.rfind('\'', close - 1);
+        if (open != std::string::npos) {
+            value_start = open + 1;
+            value_end = close;
+        }
+    }
+    if (value_end == std::string::npos) return "";
+    const std::string value = message.substr(value_start, value_end - value_start), wanted = lowercase(value);
+    if (wanted == value) return "";
+    for (const std::string& choice : listed_choices(message, start, end))
+        if (choice == wanted) return " (did you mean " + choice + "?)";
+    return "";
+}
+
 }  // namespace
+
+void note_known_options(const po::options_description& options) {
+    std::vector<std::string>& names = known_option_names();
+    names.clear();
+    for (const auto& option : options.options()) {
+        const auto [long_names, count] = option->long_names();
+        names.insert(names.end(), long_names, long_names + count);
+    }
+}
 
 std::string error_text(const std::exception& e) {
     if (const auto* named = dynamic_cast<const po::error_with_option_name*>(&e)) return EscapedOptionError(*named).what();
@@ -58,9 +182,11 @@ int guarded(std::string_view program, const std::function<int()>& body) {
         }
         return code;
     } catch (const InputError& e) {
-        std::cerr << who << e.what() << config_origin_note(e.what()) << "\n";
+        std::cerr << who << e.what() << choice_case_hint(e.what()) << config_origin_note(e.what()) << "\n";
     } catch (const SimulationError& e) {
-        std::cerr << who << e.what() << config_origin_note(e.what()) << "\n";
+        std::cerr << who << e.what() << choice_case_hint(e.what()) << config_origin_note(e.what()) << "\n";
+    } catch (const po::unknown_option& e) {
+        std::cerr << who << error_text(e) << " (" << unknown_option_hint(program, e) << "see " << program << " --help)\n";
     } catch (const boost::program_options::error& e) {
         std::cerr << who << error_text(e) << " (see " << program << " --help)\n";
     } catch (const std::bad_alloc&) {

@@ -5,6 +5,10 @@
 #include <string>
 #include <string_view>
 
+namespace boost::program_options {
+class options_description;
+}
+
 namespace cachesim::cli {
 
 inline constexpr int kExitOk = 0;
@@ -17,9 +21,16 @@ inline constexpr int kExitNoDevice = 3;  // a GPU was needed and none is present
 // (typed in a config file or a GUI field) would never finish. Their percent signs are escaped first.
 std::string error_text(const std::exception& e);
 
+// Remembers the options of the command being parsed (every long name), so that an unrecognised
+// option's message can name the closest of them ("did you mean --l1-size?"). parse_command_line
+// notes its options before it parses.
+void note_known_options(const boost::program_options::options_description& options);
+
 // Runs `body`; bad input (InputError, SimulationError, option errors) -> message + exit 2, the
 // message starting with `program` ("cachesim simulate", "cacheviz"), as does one for a report
-// lost on standard output.
+// lost on standard output. An unrecognised option's message adds the closest option the command
+// knows, or where the option is taken (compare's --gpu KEY=VALUE, cachesim simulate); a choice
+// given in the wrong case ('JSON' where json is expected) the spelling that is one.
 int guarded(std::string_view program, const std::function<int()>& body);
 
 }  // namespace cachesim::cli

@@ -327,6 +327,7 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,
                                                     const std::string& usage) {
     po::variables_map vm;
+    note_known_options(options);  // for an unrecognised option's "did you mean"
     const po::parsed_options parsed = po::command_line_parser(argc, argv).style(kCommandLineStyle).options(options).run();
     check_parsed(parsed, "");
     po::store(parsed, vm);
@@ -482,10 +483,108 @@ constexpr WorkloadShapeOption kWorkloadShapeOptions[] = {
     {"depth", WorkloadKind::matmul},
 };
 
+// "L1" for "l1": what messages call a level.
+std::string level_name(const std::string& level) { return level == "l1" ? "L1" : "L2"; }
+
+// A level's size in bytes and in lines at once. The thread model's reading refuses it too; with a
+// GPU preset, whose caches are no option bundle, the lines would otherwise win unseen.
+void reject_a_size_given_twice(const po::variables_map& vm) {
+    for (const std::string level : {"l1", "l2"})
+        if (given(vm, level + "-size") && given(vm, level + "-lines"))
+            throw InputError("--" + level + "-size and --" + level + "-lines both give the " + level_name(level) +
+                             "'s size: give one");
+}
+
+// The model the options choose, as read_simulation_options decides it: a GPU preset or --model gpu.
+ModelKind model_chosen(const po::variables_map& vm) {
+    if (vm.count("preset") && find_gpu_preset(vm["preset"].as<std::string>())) return ModelKind::gpu;
+    return parse_model(vm["model"].as<std::string>()).value_or(ModelKind::thread);
+}
+
+// The option that leaves `level` out of the run ("--l2-size 0, the default", "--l1-lines 0"), or
+// nothing where the run has it. The GPU model's levels are its preset's unless a size is given.
+std::optional<std::string> level_turned_off_by(const po::variables_map& vm, ModelKind model, const std::string& level) {
+    const std::string lines = level + "-lines", size = level + "-size";
+    if (vm.count(lines)) {
+        if (vm[lines].as<std::uint64_t>() != 0) return std::nullopt;
+        return "--" + lines + " 0";
+    }
+    if (model == ModelKind::gpu && !given(vm, size)) return std::nullopt;
+    const std::string text = vm[size].as<std::string>();
+    try {
+        if (text == "auto" || parse_size(text, "--" + size) != 0) return std::nullopt;
+    } catch (const InputError&) {
+        return std::nullopt;  // not a size: reading the level says so
+    }
+    const std::string whose = vm[size].defaulted() ? ", the default" : given_by_user(vm, size) ? "" : ", the preset's";
+    return "--" + size + " " + text + whose;
+}
+
+// A missing level's options given, each with the option that leaves the level out. Without its
+// L1 or L2 the GPU model still coalesces requests by the L1's lines and sectors and splits stores
+// by the L2's (and fixes the write policies), so there only the options of what a level holds
+// count.
+std::vector<std::pair<std::string, std::string>> missing_level_options(const po::variables_map& vm) {
+    const ModelKind model = model_chosen(vm);
+    const std::vector<std::string> gpu_parts = {"ways", "policy", "index"};
+    const std::vector<std::string> thread_parts = {"line", "sector", "ways", "policy", "write"};
+    std::vector<std::pair<std::string, std::string>> found;
+    for (const std::string level : {"l1", "l2"}) {
+        const std::optional<std::string> off = level_turned_off_by(vm, model, level);
+        if (!off) continue;
+        for (const std::string& part : model == ModelKind::gpu ? gpu_parts : thread_parts)
+            if (given_by_user(vm, level + "-" + part)) found.emplace_back(level + "-" + part, *off);
+    }
+    return found;
+}
+
+void reject_options_of_a_missing_level(const po::variables_map& vm) {
+    for (const auto& [option, off] : missing_level_options(vm))
+        throw InputError("--" + option + " describes the " + level_name(option.substr(0, 2)) + ", and the run has none (" +
+                         off + "): it does not apply");
+}
+
+// Whether the --trace file is a kernel other than the built-in workloads: an Accel-Sim trace, or a
+// cst trace whose header names no workload (`cachesim trace` names the one it wrote). False where
+// that is not known before the run reads the file (standard input, a file that does not read: the
+// run's own reading says why).
+bool trace_is_another_kernel(const po::variables_map& vm) {
+    const std::string path = vm["trace"].as<std::string>();
+    if (path == "-" || path == "/dev/stdin") return false;
+    try {
+        const TraceInput input = resolve_trace_input(vm["trace-format"].as<std::string>(), path);
+        if (input.format == "traceg") return true;
+        return input.format == "cst" && !cst::TraceFileSource(path).header().workload;
+    } catch (const InputError&) {
+        return false;
+    }
+}
+
+// --compilation picks the measured loops of gpubench's kernels (issue burst, loop cost and limit
+// for auto), which the model reads only through a built-in workload, a trace's included.
+void reject_compilation_of_another_kernel(const po::variables_map& vm, const SimulationOptions& o) {
+    if (o.model != ModelKind::gpu || !vm.count("trace") || !given_by_user(vm, "compilation")) return;
+    if (trace_is_another_kernel(vm))
+        throw InputError("--compilation picks the measured loops of gpubench's built-in kernels; it does not apply "
+                         "to --trace " + vm["trace"].as<std::string>() + ", a recorded kernel that is none of them");
+}
+
+// A measured order (--warp-times) places the blocks and issues the warps as measured: the
+// parameters of the model's own order (GpuParameter::scheduler_only) are not read.
+void reject_scheduling_with_a_measured_order(const po::variables_map& vm, const SimulationOptions& o) {
+    if (o.model != ModelKind::gpu || !vm.count("warp-times")) return;
+    for (const GpuParameter& p : gpu_parameters())
+        if (p.scheduler_only && given_by_user(vm, std::string(p.option)))
+            throw InputError("--" + std::string(p.option) + " shapes the model's own issue order (its rounds or "
+                             "cycles); it does not apply with --warp-times, which replays a measured order");
+}
+
 // An option given that the run would not use (a workload's shape with --trace or with the other
-// workload, a GPU parameter with the thread model) is a mistake to report, not to ignore.
+// workload, a GPU parameter with the thread model, a cache level's with no such level) is a
+// mistake to report, not to ignore.
 void reject_options_that_do_not_apply(const po::variables_map& vm, const SimulationOptions& o) {
     reject_options_of_another_workload(vm);
+    reject_a_size_given_twice(vm);
     if (vm.count("trace"))
         for (const char* key : {"workload", "size", "stencil", "depth", "elem-bytes", "schedule"})
             if (given_by_user(vm, key))
@@ -500,6 +599,9 @@ void reject_options_that_do_not_apply(const po::variables_map& vm, const Simulat
                                  " is a GPU model parameter; it does not apply to the thread model (add --model gpu)");
     if (o.model == ModelKind::gpu && given_by_user(vm, "reuse-sample"))
         throw InputError("--reuse-sample samples the thread model's analysis; it does not apply to the GPU model");
+    reject_options_of_a_missing_level(vm);
+    reject_compilation_of_another_kernel(vm, o);
+    reject_scheduling_with_a_measured_order(vm, o);
 }
 
 }  // namespace
@@ -516,6 +618,12 @@ std::vector<std::string> options_of_another_workload(const po::variables_map& vm
     const WorkloadKind kind = parse_workload_kind(vm["workload"].as<std::string>());
     for (const WorkloadShapeOption& shape : kWorkloadShapeOptions)
         if (shape.kind != kind && given_by_user(vm, shape.option)) keys.emplace_back(shape.option);
+    return keys;
+}
+
+std::vector<std::string> options_of_a_missing_level(const po::variables_map& vm) {
+    std::vector<std::string> keys;
+    for (auto& [option, off] : missing_level_options(vm)) keys.push_back(std::move(option));
     return keys;
 }
 
@@ -634,8 +742,9 @@ po::options_description timing_options() {
          "replay the launch in the order a GPU ran it: FILE from gpubench --warp-times (every warp's "
          "SM, start and end; each warp's requests spread evenly over its interval) or, for the "
          "matmul, from progressprobe (each warp's time every K steps of its loop; its requests spread "
-         "evenly between them); all SMs' requests go in time order (no rounds; --cta-order, --cta-refill and --warp-scheduler do not "
-         "apply; the --l2-coalesce windows count nanoseconds)")
+         "evenly between them); all SMs' requests go in time order (no rounds; the options of the model's own issue order, "
+         "--cta-order, --warp-scheduler, --timing and the rest of the Scheduling and Cycle timing groups, do not apply; the "
+         "--l2-coalesce windows count nanoseconds)")
         ("warp-times-launch", po::value<std::uint32_t>(),
          "which recorded launch of the configuration to replay (default: the file's first)");
     return d;

@@ -87,6 +87,10 @@ std::vector<std::string> options_of_another_workload(const po::variables_map& vm
 std::optional<WorkloadKind> workload_shaped_by(std::string_view option);
 // InputError naming the first of them, if any.
 void reject_options_of_another_workload(const po::variables_map& vm);
+// The options given (not a preset's) that describe a cache level the run does not have (--l2-ways
+// with --l2-size 0); read_simulation_options refuses them, and a sweep whose rows differ in the
+// level's size gives them only to the rows that have it.
+std::vector<std::string> options_of_a_missing_level(const po::variables_map& vm);
 
 // Turns parsed values into a validated configuration; throws InputError / SimulationError.
 SimulationOptions read_simulation_options(const po::variables_map& vm);

@@ -375,14 +375,16 @@ std::vector<GpuParameter> make_table() {
                                              "the preset's fitted parameters were fitted with floorplan"),
                              only("h100", A, "the H200's measured dispatch cycle (tests/data/h200/placement_matmul.csv): "
                                              "the H100's l2probe finds the same SM -> partition split, so the same "
-                                             "floorplan; block placement was not measured on the H100")}});
+                                             "floorplan; block placement was not measured on the H100")},
+                 .scheduler_only = true});
     t.push_back({.option = "cta-refill", .report_key = "cta_refill", .field = "cta_refill", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kCtaRefillChoices),
                  .help = "later waves, SMs freeing a block slot in the same round get the next blocks in",
                  .get = get_choice<&GpuConfig::cta_refill, kCtaRefillChoices>,
                  .set = set_choice<&GpuConfig::cta_refill, kCtaRefillChoices>,
                  .sources = {every(A, "shuffled: on the chip the finishing order is decided by timing the model "
-                                      "does not have, so no SM is favoured")}});
+                                      "does not have, so no SM is favoured")},
+                 .scheduler_only = true});
     t.push_back({.option = "warp-scheduler", .report_key = "warp_scheduler", .field = "scheduler",
                  .group = "Scheduling", .type = P::choice, .choices = texts(kWarpSchedulerChoices),
                  .help = "which resident warp of an SM issues its next request",
@@ -390,7 +392,8 @@ std::vector<GpuParameter> make_table() {
                  .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
                      c.scheduler = choice_value<WarpScheduler>(kWarpSchedulerChoices, text, option, kWarpSchedulerAliases);
                  },
-                 .sources = {every(A, "loose round robin: NVIDIA does not document the warp scheduler")}});
+                 .sources = {every(A, "loose round robin: NVIDIA does not document the warp scheduler")},
+                 .scheduler_only = true});
     t.push_back({.option = "warp-rate-spread", .report_key = "warp_rate_spread", .field = "warp_rate_spread",
                  .group = "Scheduling", .type = P::real, .range = "0..1", .min = 0, .max = 0.5,
                  .help = "lrr: warps progress at their own rates, min(1, exp(S(z-3))) requests per turn with z a "
@@ -408,7 +411,8 @@ std::vector<GpuParameter> make_table() {
                                              "0.75 points; docs/model-studies.md, \"The block start skip and the rate "
                                              "spread\")"),
                              only("h100", F, "0.15: fitted on H200 measurements (the training matmul and the index64 "
-                                             "compilation probes; see the h200 preset), not re-fitted on the H100")}});
+                                             "compilation probes; see the h200 preset), not re-fitted on the H100")},
+                 .scheduler_only = true});
     t.push_back({.option = "warp-rate-redraw", .report_key = "warp_rate_redraw", .field = "warp_rate_redraw",
                  .group = "Scheduling", .type = P::count, .range = "0..65536", .min = 0, .max = 256,
                  .help = "lrr with a rate spread: a warp draws its rate afresh every N requests, so warps wander "
@@ -421,7 +425,8 @@ std::vector<GpuParameter> make_table() {
                              only("h200", A, "32, for every workload: the loads of one iteration of gpubench's "
                                              "compiled matmul loop (its issue burst, from the SASS), so that the "
                                              "matmul's warps change rate once an iteration; not fitted"),
-                             only("h100", A, "32: as the h200 preset")}});
+                             only("h100", A, "32: as the h200 preset")},
+                 .scheduler_only = true});
     t.push_back({.option = "warp-rate-scope", .report_key = "warp_rate_scope", .field = "warp_rate_scope",
                  .group = "Scheduling", .type = P::choice, .choices = texts(kWarpRateScopeChoices),
                  .help = "lrr with a rate spread: each warp draws its own rate (warp), or a block's warps share "
@@ -448,7 +453,8 @@ std::vector<GpuParameter> make_table() {
                                              "eight_blocks; docs/fidelity-shared-memory.md, \"A small L1 over many "
                                              "waves\")"),
                              only("h100", F, "auto: fitted on H200 measurements (see the h200 preset), not re-fitted "
-                                             "on the H100")}});
+                                             "on the H100")},
+                 .scheduler_only = true});
     t.push_back({.option = "issue-burst", .report_key = "issue_burst", .field = "issue_burst", .group = "Scheduling",
                  .type = P::text, .range = "auto or 1..65536",
                  .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "
@@ -472,7 +478,8 @@ std::vector<GpuParameter> make_table() {
                                              "tests/data/h200/issue_cost/opcode_mix.csv); a recorded kernel's from its "
                                              "traceg's instructions (the loads between jumps back)"),
                              only("h100", M, "auto: the same compiled loops (cuobjdump -sass of the binary profiled "
-                                             "on the H100: tests/data/h100/sass_loads_variants.txt)")}});
+                                             "on the H100: tests/data/h100/sass_loads_variants.txt)")},
+                 .scheduler_only = true});
     t.push_back({.option = "block-start-skip", .report_key = "block_start_skip", .field = "block_start_skip",
                  .group = "Scheduling", .type = P::text, .range = "auto or 0..1024",
                  .help = "lrr: a block's warps are passed over on their first 0..N turns (drawn per block, seeded), "
@@ -497,7 +504,8 @@ std::vector<GpuParameter> make_table() {
                                              "spread 0.15 of six run on the training set that met the presets' rule "
                                              "(tests/data/block_rates/grid); docs/fidelity.md"),
                              only("h100", F, "auto: fitted on H200 measurements (see the h200 preset), not re-fitted "
-                                             "on the H100")}});
+                                             "on the H100")},
+                 .scheduler_only = true});
     t.push_back({.option = "warp-age-weight", .report_key = "warp_age_weight", .field = "warp_age_weight",
                  .group = "Scheduling", .type = P::text, .range = "auto or above 0 to 1",
                  .help = "lrr with a rate spread: each live warp of an older block on the same scheduler (warp slot "
@@ -517,7 +525,8 @@ std::vector<GpuParameter> make_table() {
                                              "before it, from the knee probe's warp ends (scripts/"
                                              "warp_age_measure.py, tests/data/h200/issue_cost/warp_age_measure.csv; "
                                              "docs/model-studies.md, \"Loops bound by their instructions\")"),
-                             only("h100", M, "auto: measured on the H200 (see the h200 preset), not on the H100")}});
+                             only("h100", M, "auto: measured on the H200 (see the h200 preset), not on the H100")},
+                 .scheduler_only = true});
     t.push_back({.option = "warp-age-group", .report_key = "warp_age_group", .field = "warp_age_group",
                  .group = "Scheduling", .type = P::count, .range = "1..64", .min = 1, .max = 64,
                  .help = "with --warp-age-weight below 1: warps with fewer than N live warps of older blocks on "
@@ -529,7 +538,8 @@ std::vector<GpuParameter> make_table() {
                                              "knee probe's one-wave launches at 14-16 warps a scheduler (gpubench "
                                              "--warp-ends; scripts/warp_age_measure.py, "
                                              "tests/data/h200/issue_cost/warp_age_measure.csv)"),
-                             only("h100", M, "12: measured on the H200 (see the h200 preset), not on the H100")}});
+                             only("h100", M, "12: measured on the H200 (see the h200 preset), not on the H100")},
+                 .scheduler_only = true});
     t.push_back({.option = "warp-age-rank", .report_key = "warp_age_rank", .field = "warp_age_rank",
                  .group = "Scheduling", .type = P::choice, .choices = texts(kWarpAgeRankChoices),
                  .help = "with the age weight: what a warp's rank counts, the live warps of older blocks on its "
@@ -540,7 +550,8 @@ std::vector<GpuParameter> make_table() {
                                       "spread evenly over the schedulers (128, 256, 384 threads); elsewhere a "
                                       "block's warps take different ranks, where the chip ends them together. "
                                       "block with the warm group puts the held-out block-96 orders right but "
-                                      "tiled:32x32, 9.8 points high on both chips (docs/model-studies.md)")}});
+                                      "tiled:32x32, 9.8 points high on both chips (docs/model-studies.md)")},
+                 .scheduler_only = true});
     t.push_back({.option = "warp-age-warm-step", .report_key = "warp_age_warm_step", .field = "warp_age_warm_step",
                  .group = "Scheduling", .type = P::real, .range = "above 0 to 1", .min = 0.5, .max = 1,
                  .help = "with --warp-age-rank block and --warp-age-warm-group: a warp of a block that reads from "
@@ -560,7 +571,8 @@ std::vector<GpuParameter> make_table() {
                                       "blocks read from the L2: scripts/warm_step_measure.py, "
                                       "tests/data/h200/tile_progress/warm_step.csv), with the warm group and one rank "
                                       "a block moves the held-out tiled:32x32 at block 96 from 9.8 to 6.6 points high "
-                                      "on both chips, still beyond 6 (docs/model-studies.md)")}});
+                                      "on both chips, still beyond 6 (docs/model-studies.md)")},
+                 .scheduler_only = true});
     t.push_back({.option = "warp-age-warm-group", .report_key = "warp_age_warm_group", .field = "warp_age_warm_group",
                  .group = "Scheduling", .type = P::count, .range = "0..64", .min = 0, .max = 64,
                  .help = "with the age weight: the group of blocks whose loop reads from the L2 (those "
@@ -571,7 +583,8 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "0: one group and weight, wherever a block's data comes from (6, measured "
                                       "on the H200's knee probe started warm, puts the 32-bit naive order right "
                                       "but the held-out 1536^3 launch at block 96 5-18 points low: "
-                                      "docs/model-studies.md)")}});
+                                      "docs/model-studies.md)")},
+                 .scheduler_only = true});
     t.push_back({.option = "warp-age-warm-weight", .report_key = "warp_age_warm_weight", .field = "warp_age_warm_weight",
                  .group = "Scheduling", .type = P::text, .range = "auto or above 0 to 1",
                  .help = "with --warp-age-warm-group: the age weight of blocks whose loop reads from the L2; W, or "
@@ -586,7 +599,8 @@ std::vector<GpuParameter> make_table() {
                                       "0.591, the pace of each warp the chip leaves behind its group over the one "
                                       "before it, from the knee probe's warp ends started with its arrays in the L2 "
                                       "(scripts/warp_age_measure.py, "
-                                      "tests/data/h200/issue_cost/warp_age_measure_warm_index32.csv)")}});
+                                      "tests/data/h200/issue_cost/warp_age_measure_warm_index32.csv)")},
+                 .scheduler_only = true});
     t.push_back({.option = "warp-age-dram-blocks", .report_key = "warp_age_dram_blocks",
                  .field = "warp_age_dram_blocks", .group = "Scheduling", .type = P::choice,
                  .choices = texts(kWarpAgeDramBlocksChoices),
@@ -597,7 +611,8 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "first-reads: a block most of whose sampled reads are of lines first read "
                                       "(in launch order) by a block at most one GPU-full of blocks before it "
                                       "(SMs x blocks per SM: still resident); half assumed. Chosen over "
-                                      "first-wave on the 20 32-bit width probes, in no set (docs/model-studies.md)")}});
+                                      "first-wave on the 20 32-bit width probes, in no set (docs/model-studies.md)")},
+                 .scheduler_only = true});
     t.push_back({.option = "miss-wait-turns", .report_key = "miss_wait_turns", .field = "miss_wait_turns",
                  .group = "Scheduling", .type = P::text, .range = "auto or 0..64",
                  .help = "lrr: a warp whose request misses in L1 is passed over on its next X turns (a fraction: "
@@ -623,7 +638,8 @@ std::vector<GpuParameter> make_table() {
                                              "(tests/data/h200/issue_cost/issue_cost.csv; docs/model-studies.md, "
                                              "\"Warps that wait for their misses\")"),
                              only("h100", M, "auto: the H200's issue costs with the H100's own miss latency, not "
-                                             "fitted on the H100")}});
+                                             "fitted on the H100")},
+                 .scheduler_only = true});
     t.push_back({.option = "compilation", .report_key = "compilation", .field = "compilation", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kKernelCompilationChoices),
                  .help = "how gpubench's kernel was compiled (its --variants), which --issue-burst auto reads",
@@ -631,7 +647,8 @@ std::vector<GpuParameter> make_table() {
                  .set = set_choice<&GpuConfig::compilation, kKernelCompilationChoices>,
                  .sources = {every(M, "index64 unless given: the training compilation; the bursts of all three "
                                       "from cuobjdump -sass of gpubench's kernels "
-                                      "(tests/data/h200/sass_loads_variants.txt)")}});
+                                      "(tests/data/h200/sass_loads_variants.txt)")},
+                 .scheduler_only = true});
     t.push_back({.option = "loop-limit", .report_key = "loop_limit", .field = "loop_limit", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kLoopLimitChoices),
                  .help = "what limits the kernel's compiled loop, which --warp-age-weight auto reads (a loop a pipe "
@@ -648,7 +665,8 @@ std::vector<GpuParameter> make_table() {
                                       "from them, the pipes by the opcode table checked on the H200 "
                                       "(traces/instruction_pipes.hpp); any other loop issue unless given (a loop of "
                                       "your own: from its Nsight Compute counters, docs/cli.md \"The loop's own "
-                                      "counters\")")}});
+                                      "counters\")")},
+                 .scheduler_only = true});
     t.push_back({.option = "loop-issue-cost", .report_key = "loop_issue_cost", .field = "loop_issue_cost",
                  .group = "Scheduling", .type = P::text, .range = "auto or 1..1024",
                  .help = "cycles of a warp scheduler each global load request of the kernel's loop takes, its other "
@@ -663,7 +681,8 @@ std::vector<GpuParameter> make_table() {
                                       "for index64 / index32 / unroll1, stencils 6.7-27); a recorded kernel's from "
                                       "its traceg's instructions (traces/instruction_pipes.hpp); 0 (unknown) for "
                                       "any other loop unless given (a loop of your own: from its Nsight Compute "
-                                      "counters, docs/cli.md \"The loop's own counters\")")}});
+                                      "counters, docs/cli.md \"The loop's own counters\")")},
+                 .scheduler_only = true});
     // ---- Cycle timing
     constexpr std::string_view kCycles = "Cycle timing";
     t.push_back({.option = "timing", .report_key = "timing", .field = "timing", .group = kCycles, .type = P::choice,
@@ -674,14 +693,16 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "rounds: warps take their turns at their drawn rates (in lock step with no "
                                       "rate spread); cycles, warps that wait for memory, misses the fidelity targets "
                                       "on the H200's training set that the rounds meet (docs/model-studies.md, \"Cycle "
-                                      "timing\")")}});
+                                      "timing\")")},
+                 .scheduler_only = true});
     t.push_back({.option = "schedulers-per-sm", .report_key = "schedulers_per_sm", .field = "schedulers_per_sm",
                  .group = kCycles, .type = P::count, .range = "1..16", .min = 1, .max = 16,
                  .help = "warp schedulers per SM, a warp slot's being the slot mod N: with cycles each issues at "
                          "most one request a cycle; --warp-age-weight ranks warps by age within each",
                  .get = get_number<&GpuConfig::schedulers_per_sm>, .set = set_count32<&GpuConfig::schedulers_per_sm>,
                  .sources = {every(D, "four warp schedulers (SM sub-partitions) per SM since Volta: NVIDIA V100, "
-                                      "Turing, A100 and H100 whitepapers")}});
+                                      "Turing, A100 and H100 whitepapers")},
+                 .scheduler_only = true});
     t.push_back({.option = "lat-l1-hit", .report_key = "lat_l1_hit", .field = "lat_l1_hit", .group = kCycles,
                  .type = P::count, .range = "1..1048576", .min = 1, .max = 200,
                  .help = "cycles: cycles from a load's issue to its data when every sector hits in L1",
@@ -699,7 +720,8 @@ std::vector<GpuParameter> make_table() {
                                              "read (p10 and p90 42): latencyprobe (tests/data/h200/latencyprobe.txt; "
                                              "the same method as l2probe, whose L2 hits it measures at 277)"),
                              only("h100", A, "42 cycles, the H200's L1 hit (latencyprobe); not measured on the "
-                                             "H100")}});
+                                             "H100")},
+                 .scheduler_only = true});
     t.push_back({.option = "lat-l1-miss", .report_key = "lat_l1_miss", .field = "lat_l1_miss", .group = kCycles,
                  .type = P::count, .range = "1..1048576", .min = 1, .max = 2000,
                  .help = "cycles: cycles from a load's issue to its data when a sector misses in L1 (SMs run alone, "
@@ -712,7 +734,8 @@ std::vector<GpuParameter> make_table() {
                              only("h200", M, "291 cycles, the median near L2 hit (p10 273, p90 311): l2probe "
                                              "(tests/data/h200/l2probe.txt, l2probe_sm.csv; far hits take 420-500 and "
                                              "DRAM reads 520-850, median 691, which an SM running alone cannot tell "
-                                             "apart)")}});
+                                             "apart)")},
+                 .scheduler_only = true});
     t.push_back({.option = "lat-dram", .report_key = "lat_dram", .field = "lat_dram", .group = kCycles,
                  .type = P::count, .range = "0..1048576", .min = 0, .max = 2000,
                  .help = "cycles: cycles from a load's issue to its data when a sector misses in L1 and no SM asked "
@@ -725,7 +748,8 @@ std::vector<GpuParameter> make_table() {
                                              "waves stay together, the chip's part (docs/model-studies.md, \"How an SM's "
                                              "blocks end together, wave after wave\")"),
                              only("h100", A, "0: off; 716 cycles, the median DRAM read l2probe measures on an H100 "
-                                             "(tests/data/h100/l2probe.txt), is an option")}});
+                                             "(tests/data/h100/l2probe.txt), is an option")},
+                 .scheduler_only = true});
     t.push_back({.option = "lat-l2-far", .report_key = "lat_l2_far", .field = "lat_l2_far", .group = kCycles,
                  .type = P::count, .range = "0..1048576", .min = 0, .max = 2000,
                  .help = "cycles: cycles from a load's issue to its data when a sector misses in L1, its line's home "
@@ -737,7 +761,8 @@ std::vector<GpuParameter> make_table() {
                                              "other partition (above the mix's median 418, up to its p90 488: "
                                              "tests/data/h200/l2probe_sm.csv), is an option: with it and --lat-dram 691 "
                                              "the fresh matmul sets part too far (docs/model-studies.md, \"Alternatives "
-                                             "tried and not kept\")")}});
+                                             "tried and not kept\")")},
+                 .scheduler_only = true});
     t.push_back({.option = "load-gates", .report_key = "load_gates", .field = "load_gates", .group = kCycles,
                  .type = P::choice, .choices = texts(kLoadGatesChoices),
                  .help = "cycles: where a warp waits inside an iteration of its loop",
@@ -745,7 +770,8 @@ std::vector<GpuParameter> make_table() {
                  .set = set_choice<&GpuConfig::load_gates, kLoadGatesChoices>,
                  .sources = {every(M, "sass: cuobjdump -sass of gpubench's kernels (tests/data/h200/sass_loads.txt, "
                                       "sass_loads_variants.txt); warps issue in order, so a load after an add waits "
-                                      "for the loads the add consumes")}});
+                                      "for the loads the add consumes")},
+                 .scheduler_only = true});
     t.push_back({.option = "issue-cycles", .report_key = "issue_cycles", .field = "issue_cycles", .group = kCycles,
                  .type = P::text, .range = "auto or 1..1024",
                  .help = "cycles: cycles of its scheduler each request takes, the loop's other instructions "
@@ -760,7 +786,8 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "1: one request a cycle; auto, the cost of gpubench's compiled loops measured "
                                       "on the H200 (ncu issue and pipe counters of probe launches in no validation "
                                       "set: scripts/device_issue_cost.sh, tests/data/h200/issue_cost/issue_cost.csv), "
-                                      "is an option")}});
+                                      "is an option")},
+                 .scheduler_only = true});
     t.push_back({.option = "l1-miss-bandwidth", .report_key = "l1_miss_bandwidth", .field = "l1_miss_bandwidth",
                  .group = kCycles, .type = P::real, .range = "0 or more", .min = 0, .max = 8,
                  .help = "cycles: L1 miss sectors an SM sends the L2 per cycle, queued in order (its share of the "
@@ -769,7 +796,8 @@ std::vector<GpuParameter> make_table() {
                  .set = [](GpuConfig& c, std::string_view text, std::string_view option) {
                      c.l1_miss_bandwidth = real_in(text, option, 0, 1024, "a number from 0 to 1024");
                  },
-                 .sources = {every(A, "0: no limit (not measured)")}});
+                 .sources = {every(A, "0: no limit (not measured)")},
+                 .scheduler_only = true});
     t.push_back({.option = "lrc-hit-cycles", .report_key = "l2_coalesce_hit_cycles",
                  .field = "l2_coalesce_hit_cycles", .group = kCycles, .type = P::count, .range = "0..1048576",
                  .min = 0, .max = 800,
@@ -782,7 +810,8 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, kCoalescingOff),
                              only("h200", M, "100 cycles after an L2 hit: l1probe (tests/data/h200/l1probe_warm.csv, "
                                              "l1probe_cases_warm.csv)"),
-                             only("h100", A, "100 cycles: the H200's, measured there by l1probe (the same GH100 chip)")}});
+                             only("h100", A, "100 cycles: the H200's, measured there by l1probe (the same GH100 chip)")},
+                 .scheduler_only = true});
     t.push_back({.option = "lrc-miss-cycles", .report_key = "l2_coalesce_miss_cycles",
                  .field = "l2_coalesce_miss_cycles", .group = kCycles, .type = P::count, .range = "0..1048576",
                  .min = 0, .max = 1600,
@@ -795,7 +824,8 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, kCoalescingOff),
                              only("h200", M, "400 cycles of a DRAM read: l1probe (tests/data/h200/l1probe_cold.csv, "
                                              "l1probe_cases_cold.csv)"),
-                             only("h100", A, "400 cycles: the H200's, measured there by l1probe (the same GH100 chip)")}});
+                             only("h100", A, "400 cycles: the H200's, measured there by l1probe (the same GH100 chip)")},
+                 .scheduler_only = true});
     return t;
 }
 

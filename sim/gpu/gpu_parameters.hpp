@@ -72,6 +72,10 @@ struct GpuParameter {
     // Also an option of the thread model (the caches' --l1-*, --l2-*): declared with the cache
     // options, whose defaults are the thread model's.
     bool cache_option = false;
+    // Read only where the model makes its own issue order (the rounds or cycle timing: block
+    // placement, warp scheduling, loop costs, latencies); a measured order (--warp-times,
+    // GpuConfig::timeline) replaces all of it, so there it does not apply.
+    bool scheduler_only = false;
 
     std::string help_text() const;  // help, then the choices or the valid range
 };
