@@ -22,31 +22,16 @@ RecordedLoop sample_loop() {
     return l;
 }
 
-// A launch of one block of 32 threads, each with one load.
-std::filesystem::path write_launch(const std::string& name, std::optional<RecordedLoop> loop) {
-    const auto path = test::trace_temp_dir() / name;
-    cst::TraceHeader h;
-    h.elem_bytes = 4;
-    h.arrays = {{"a", 0x1000, 4, 32, 1}};
-    h.launch = cst::LaunchGeometry{{1, 1, 1}, {32, 1, 1}};
-    h.loop = loop;
-    cst::TraceWriter writer(path.string(), h);
-    for (std::uint32_t t = 0; t < 32; ++t) {
-        const Access a{0x1000 + 4 * t, 4, 0, false};
-        writer.append_thread(t, &a, 1);
-    }
-    writer.finish();
-    return path;
-}
+using test::write_one_block_launch;
 
 TEST(TraceFormatLoop, TheLoopSurvivesTheRoundTrip) {
-    const cst::TraceFileSource with(write_launch("loop.cst", sample_loop()).string());
+    const cst::TraceFileSource with(write_one_block_launch("loop.cst", sample_loop()).string());
     ASSERT_TRUE(with.header().loop);
     EXPECT_EQ(*with.header().loop, sample_loop());
     EXPECT_EQ(with.header().version, cst::kVersionLoop);
     ASSERT_TRUE(with.header().launch);
     EXPECT_EQ(with.header().launch->threads(), 32u);
-    const cst::TraceFileSource without(write_launch("noloop.cst", std::nullopt).string());
+    const cst::TraceFileSource without(write_one_block_launch("noloop.cst", std::nullopt).string());
     EXPECT_FALSE(without.header().loop);
     EXPECT_EQ(without.header().version, cst::kVersionLaunch);
 }
@@ -63,7 +48,7 @@ TEST(TraceFormatLoop, TheWriterRefusesALoopWithoutALaunchOrLoads) {
 
 // The loop is the header body's last 44 bytes; each field replaced in turn, the checksum redone.
 std::string rejection_with(const std::function<void(RecordedLoop&)>& change) {
-    const std::string file = test::slurp(write_launch("good.cst", sample_loop()));
+    const std::string file = test::slurp(write_one_block_launch("good.cst", sample_loop()));
     const std::uint32_t body_bytes = cst::load_le<std::uint32_t>(file.data() + 12);
     std::string body = file.substr(cst::kPreambleBytes, body_bytes);
     RecordedLoop l = sample_loop();
@@ -100,7 +85,7 @@ TEST(TraceFormatLoop, ImpossibleLoopsAreRefusedByByte) {
 
 // A version 2 file relabelled 3 lacks the loop: its header is too short.
 TEST(TraceFormatLoop, AVersion2HeaderIsNotAVersion3One) {
-    std::string file = test::slurp(write_launch("v2.cst", std::nullopt));
+    std::string file = test::slurp(write_one_block_launch("v2.cst", std::nullopt));
     const std::uint32_t body_bytes = cst::load_le<std::uint32_t>(file.data() + 12);
     const std::string body = file.substr(cst::kPreambleBytes, body_bytes);
     const std::string rest = file.substr(cst::kPreambleBytes + body_bytes + 8);

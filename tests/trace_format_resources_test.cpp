@@ -23,43 +23,26 @@ RecordedLoop sample_loop() {
 
 constexpr cst::LaunchResources kResources{49152, 64};
 
-// A launch of one block of 32 threads, each with one load.
-std::filesystem::path write_launch(const std::string& name, std::optional<RecordedLoop> loop,
-                                   std::optional<cst::LaunchResources> resources) {
-    const auto path = test::trace_temp_dir() / name;
-    cst::TraceHeader h;
-    h.elem_bytes = 4;
-    h.arrays = {{"a", 0x1000, 4, 32, 1}};
-    h.launch = cst::LaunchGeometry{{1, 1, 1}, {32, 1, 1}};
-    h.loop = loop;
-    h.resources = resources;
-    cst::TraceWriter writer(path.string(), h);
-    for (std::uint32_t t = 0; t < 32; ++t) {
-        const Access a{0x1000 + 4 * t, 4, 0, false};
-        writer.append_thread(t, &a, 1);
-    }
-    writer.finish();
-    return path;
-}
+using test::write_one_block_launch;
 
 TEST(TraceFormatResources, ResourcesSurviveTheRoundTripWithOrWithoutALoop) {
-    const cst::TraceFileSource both(write_launch("both.cst", sample_loop(), kResources).string());
+    const cst::TraceFileSource both(write_one_block_launch("both.cst", sample_loop(), kResources).string());
     EXPECT_EQ(both.header().version, cst::kVersionResources);
     ASSERT_TRUE(both.header().resources);
     EXPECT_EQ(*both.header().resources, kResources);
     ASSERT_TRUE(both.header().loop);
     EXPECT_EQ(*both.header().loop, sample_loop());
 
-    const cst::TraceFileSource no_loop(write_launch("noloop.cst", std::nullopt, kResources).string());
+    const cst::TraceFileSource no_loop(write_one_block_launch("noloop.cst", std::nullopt, kResources).string());
     EXPECT_EQ(no_loop.header().version, cst::kVersionResources);
     EXPECT_FALSE(no_loop.header().loop);
     ASSERT_TRUE(no_loop.header().resources);
     EXPECT_EQ(*no_loop.header().resources, kResources);
 
     // Without resources the writer keeps the older versions, which older readers read.
-    EXPECT_EQ(cst::TraceFileSource(write_launch("v3.cst", sample_loop(), std::nullopt).string()).header().version,
+    EXPECT_EQ(cst::TraceFileSource(write_one_block_launch("v3.cst", sample_loop(), std::nullopt).string()).header().version,
               cst::kVersionLoop);
-    EXPECT_EQ(cst::TraceFileSource(write_launch("v2.cst", std::nullopt, std::nullopt).string()).header().version,
+    EXPECT_EQ(cst::TraceFileSource(write_one_block_launch("v2.cst", std::nullopt, std::nullopt).string()).header().version,
               cst::kVersionLaunch);
 }
 
@@ -73,7 +56,7 @@ TEST(TraceFormatResources, TheWriterRefusesResourcesWithoutALaunch) {
 // The header body of a file without a loop ends with the sections byte and the two u32 values
 // (9 bytes); `tail` replaces them, the checksum redone. The reader's message, or "".
 std::string rejection_with(const std::function<void(std::string&)>& tail) {
-    const std::string file = test::slurp(write_launch("good.cst", std::nullopt, kResources));
+    const std::string file = test::slurp(write_one_block_launch("good.cst", std::nullopt, kResources));
     const std::uint32_t body_bytes = cst::load_le<std::uint32_t>(file.data() + 12);
     std::string body = file.substr(cst::kPreambleBytes, body_bytes);
     body.resize(body.size() - 9);

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -32,6 +33,26 @@ inline std::string slurp(const std::filesystem::path& p) {
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+// A launch of one block of 32 threads, each with one 4-byte load, carrying `loop` (version 3) and
+// `resources` (version 4) where given.
+inline std::filesystem::path write_one_block_launch(const std::string& name, std::optional<RecordedLoop> loop,
+                                                    std::optional<cst::LaunchResources> resources = std::nullopt) {
+    const auto path = trace_temp_dir() / name;
+    cst::TraceHeader h;
+    h.elem_bytes = 4;
+    h.arrays = {{"a", 0x1000, 4, 32, 1}};
+    h.launch = cst::LaunchGeometry{{1, 1, 1}, {32, 1, 1}};
+    h.loop = loop;
+    h.resources = resources;
+    cst::TraceWriter writer(path.string(), h);
+    for (std::uint32_t t = 0; t < 32; ++t) {
+        const Access a{0x1000 + 4 * t, 4, 0, false};
+        writer.append_thread(t, &a, 1);
+    }
+    writer.finish();
+    return path;
 }
 
 inline void spit(const std::filesystem::path& p, const std::string& bytes) {
