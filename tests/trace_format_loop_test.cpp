@@ -48,24 +48,15 @@ TEST(TraceFormatLoop, TheWriterRefusesALoopWithoutALaunchOrLoads) {
 
 // The loop is the header body's last 44 bytes; each field replaced in turn, the checksum redone.
 std::string rejection_with(const std::function<void(RecordedLoop&)>& change) {
-    const std::string file = test::slurp(write_one_block_launch("good.cst", sample_loop()));
-    const std::uint32_t body_bytes = cst::load_le<std::uint32_t>(file.data() + 12);
-    std::string body = file.substr(cst::kPreambleBytes, body_bytes);
     RecordedLoop l = sample_loop();
     change(l);
-    body.resize(body.size() - 44);
-    for (std::uint64_t v : {l.load_requests, l.warp_instructions, l.alu_cycles, l.fma_heavy_only_cycles, l.fma_either_cycles})
-        cst::put_u64(body, v);
-    cst::put_u32(body, l.loads_per_iteration);
-    const std::string rest = file.substr(cst::kPreambleBytes + body_bytes + 8);
-    const auto path = test::trace_temp_dir() / "bad_loop.cst";
-    test::spit(path, test::file_with_header_body(body, rest, cst::kVersionLoop));
-    try {
-        cst::TraceFileSource source(path.string());
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
+    const auto write_loop = [&](std::string& body) {
+        for (std::uint64_t v : {l.load_requests, l.warp_instructions, l.alu_cycles, l.fma_heavy_only_cycles, l.fma_either_cycles})
+            cst::put_u64(body, v);
+        cst::put_u32(body, l.loads_per_iteration);
+    };
+    return test::rejection_of_header_tail(test::slurp(write_one_block_launch("good.cst", sample_loop())), 44, write_loop,
+                                          cst::kVersionLoop, "bad_loop.cst");
 }
 
 TEST(TraceFormatLoop, ImpossibleLoopsAreRefusedByByte) {

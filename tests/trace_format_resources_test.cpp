@@ -56,20 +56,8 @@ TEST(TraceFormatResources, TheWriterRefusesResourcesWithoutALaunch) {
 // The header body of a file without a loop ends with the sections byte and the two u32 values
 // (9 bytes); `tail` replaces them, the checksum redone. The reader's message, or "".
 std::string rejection_with(const std::function<void(std::string&)>& tail) {
-    const std::string file = test::slurp(write_one_block_launch("good.cst", std::nullopt, kResources));
-    const std::uint32_t body_bytes = cst::load_le<std::uint32_t>(file.data() + 12);
-    std::string body = file.substr(cst::kPreambleBytes, body_bytes);
-    body.resize(body.size() - 9);
-    tail(body);
-    const std::string rest = file.substr(cst::kPreambleBytes + body_bytes + 8);
-    const auto path = test::trace_temp_dir() / "bad_resources.cst";
-    test::spit(path, test::file_with_header_body(body, rest, cst::kVersionResources));
-    try {
-        cst::TraceFileSource source(path.string());
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
+    return test::rejection_of_header_tail(test::slurp(write_one_block_launch("good.cst", std::nullopt, kResources)), 9,
+                                          tail, cst::kVersionResources, "bad_resources.cst");
 }
 
 void put_resources(std::string& body, std::uint8_t sections, std::uint32_t smem, std::uint32_t regs) {

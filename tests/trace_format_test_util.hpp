@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -11,7 +12,9 @@
 
 #include "traces/trace_format.hpp"
 #include "traces/trace_format_bytes.hpp"
+#include "traces/input_error.hpp"
 #include "traces/trace_format_checksum.hpp"
+#include "traces/trace_format_reader.hpp"
 #include "traces/trace_format_writer.hpp"
 #include "traces/workload_source.hpp"
 
@@ -91,6 +94,27 @@ inline std::string file_with_header_body(const std::string& body, const std::str
     head += body;
     cst::put_u64(head, cst::checksum(head.data(), head.size()));
     return head + rest;
+}
+
+// `file` with the last `tail_bytes` of its header body replaced by what `write_tail` appends, the
+// header's checksum redone and the version set to `version`, written to `name` and opened: the
+// reader's message, or "" where it reads.
+inline std::string rejection_of_header_tail(const std::string& file, std::size_t tail_bytes,
+                                            const std::function<void(std::string&)>& write_tail,
+                                            std::uint32_t version, const std::string& name) {
+    const std::uint32_t body_bytes = cst::load_le<std::uint32_t>(file.data() + 12);
+    std::string body = file.substr(cst::kPreambleBytes, body_bytes);
+    body.resize(body.size() - tail_bytes);
+    write_tail(body);
+    const std::string rest = file.substr(cst::kPreambleBytes + body_bytes + 8);
+    const auto path = trace_temp_dir() / name;
+    spit(path, file_with_header_body(body, rest, version));
+    try {
+        cst::TraceFileSource source(path.string());
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
 }
 
 inline std::string end_record(std::uint64_t steps, std::uint64_t accesses) {
