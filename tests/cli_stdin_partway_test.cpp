@@ -22,6 +22,7 @@ namespace cachesim {
 namespace {
 
 namespace fs = std::filesystem;
+using test::csv_rows;
 using test::run_shell;
 
 // Bytes no format reads as a trace: a malformed din line, a u64 stream that ends inside an
@@ -93,18 +94,6 @@ void expect_simulate_reads_from_the_trace(const Trace& t, const std::string& opt
             EXPECT_EQ(counters(run_shell(redirected), redirected), expected) << redirected;
         }
     }
-}
-
-std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
-    std::vector<std::vector<std::string>> rows;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        std::vector<std::string> fields;
-        std::istringstream cells(line);
-        for (std::string cell; std::getline(cells, cell, ',');) fields.push_back(cell);
-        rows.push_back(fields);
-    }
-    return rows;
 }
 
 // The rows without the columns that name the trace (the configuration's key and the trace).

@@ -18,6 +18,7 @@ namespace cachesim {
 namespace {
 
 namespace fs = std::filesystem;
+using test::csv_rows;
 
 // Reads of 0x1000, 0x1010, 0x1000, 0x1010: two 16-byte lines, each used twice. By hand, with the
 // L1 fully associative: one line holds one of them at a time (4 misses); two or four lines keep
@@ -25,18 +26,6 @@ namespace fs = std::filesystem;
 const std::vector<std::uint64_t> kAddresses = {0x1000, 0x1010, 0x1000, 0x1010};
 const std::string kConfigurations = " --l1-line 16 --l1-lines 1,2,4";
 const std::vector<std::string> kHitsByLines = {"0", "2", "2"};
-
-std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
-    std::vector<std::vector<std::string>> rows;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) {
-        std::vector<std::string> fields;
-        std::istringstream cells(line);
-        for (std::string cell; std::getline(cells, cell, ',');) fields.push_back(cell);
-        rows.push_back(fields);
-    }
-    return rows;
-}
 
 std::size_t column(const std::vector<std::string>& header, const std::string& name) {
     for (std::size_t c = 0; c < header.size(); ++c)

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace cachesim::test {
 
@@ -54,6 +55,20 @@ inline CommandResult run_cachesim(const std::string& args) {
     r.out = read_file(out);
     r.err = read_file(err);
     return r;
+}
+
+// A CSV's lines split at every comma (no quoting: the sweep CSVs these tests compare hold none
+// in the cells compared).
+inline std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+    std::vector<std::vector<std::string>> rows;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        std::vector<std::string> fields;
+        std::istringstream cells(line);
+        for (std::string cell; std::getline(cells, cell, ',');) fields.push_back(cell);
+        rows.push_back(fields);
+    }
+    return rows;
 }
 
 }  // namespace cachesim::test
