@@ -544,29 +544,14 @@ void reject_options_of_a_missing_level(const po::variables_map& vm) {
                          off + "): it does not apply");
 }
 
-// Whether the --trace file is a kernel other than the built-in workloads: an Accel-Sim trace, or a
-// cst trace whose header names no workload (`cachesim trace` names the one it wrote). False where
-// that is not known before the run reads the file (standard input, a file that does not read: the
-// run's own reading says why).
-bool trace_is_another_kernel(const po::variables_map& vm) {
-    const std::string path = vm["trace"].as<std::string>();
-    if (path == "-" || path == "/dev/stdin") return false;
-    try {
-        const TraceInput input = resolve_trace_input(vm["trace-format"].as<std::string>(), path);
-        if (input.format == "traceg") return true;
-        return input.format == "cst" && !cst::TraceFileSource(path).header().workload;
-    } catch (const InputError&) {
-        return false;
-    }
-}
-
 // --compilation picks the measured loops of gpubench's kernels (issue burst, loop cost and limit
-// for auto), which the model reads only through a built-in workload, a trace's included.
-void reject_compilation_of_another_kernel(const po::variables_map& vm, const SimulationOptions& o) {
-    if (o.model != ModelKind::gpu || !vm.count("trace") || !given_by_user(vm, "compilation")) return;
-    if (trace_is_another_kernel(vm))
+// for auto), which the model reads only through a built-in workload, a trace's included: a trace
+// whose header names none (an Accel-Sim trace's conversion, a recorded kernel) does not take it.
+void reject_compilation_of_another_kernel(const po::variables_map& vm, const SimulationOptions& o,
+                                          const cst::TraceHeader& header) {
+    if (given_by_user(vm, "compilation") && !header.workload)
         throw InputError("--compilation picks the measured loops of gpubench's built-in kernels; it does not apply "
-                         "to --trace " + vm["trace"].as<std::string>() + ", a recorded kernel that is none of them");
+                         "to --trace " + o.trace_shown() + ", a recorded kernel that is none of them");
 }
 
 // A measured order (--warp-times) places the blocks and issues the warps as measured: the
@@ -600,7 +585,6 @@ void reject_options_that_do_not_apply(const po::variables_map& vm, const Simulat
     if (o.model == ModelKind::gpu && given_by_user(vm, "reuse-sample"))
         throw InputError("--reuse-sample samples the thread model's analysis; it does not apply to the GPU model");
     reject_options_of_a_missing_level(vm);
-    reject_compilation_of_another_kernel(vm, o);
     reject_scheduling_with_a_measured_order(vm, o);
 }
 
@@ -670,6 +654,7 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
                                  "version 2 traces (cachesim trace writes them by default)");
             if (trace.header().accesses == 0)
                 throw InputError(trace_named(o) + ": the trace holds no accesses (its launch's threads read and wrote nothing)");
+            reject_compilation_of_another_kernel(vm, o, trace.header());
             trace_block = trace.header().launch->threads_per_block();
             trace_loop = trace.header().loop;
             trace_resources = trace.header().resources;
