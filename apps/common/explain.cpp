@@ -11,8 +11,8 @@ namespace cachesim::cli {
 
 namespace {
 
-bool listed_sms(const SimulationOptions& sim) {
-    return std::find(sim.gpu_given.begin(), sim.gpu_given.end(), "sms") != sim.gpu_given.end();
+bool listed(const std::vector<std::string>& options, std::string_view option) {
+    return std::find(options.begin(), options.end(), option) != options.end();
 }
 
 }  // namespace
@@ -33,20 +33,17 @@ void print_explanation(std::ostream& out, const SimulationOptions& sim) {
         out << "  " << std::left << std::setw(static_cast<int>(width)) << "--" + std::string(p.option) << " "
             << std::setw(12) << value << " ";
         const ParameterSource source = parameter_source(p, sim.gpu_base);
-        const auto listed = [&](const std::vector<std::string>& keys) {
-            return std::find(keys.begin(), keys.end(), p.option) != keys.end();
-        };
         const std::string preset_note =
             " (" + sim.gpu_base + ": " + (value == preset_value ? "the same" : preset_value) + ", " +
             std::string(provenance_name(source.kind)) + ")";
-        if (listed(sim.gpu_given)) {
+        if (listed(sim.gpu_given, p.option)) {
             const std::string file = config_origin_of(p.option);
             out << provenance_name(Provenance::user) << (file.empty() ? "" : " in " + file) << preset_note << "\n";
-        } else if (listed(sim.gpu_from_trace)) {
+        } else if (listed(sim.gpu_from_trace, p.option)) {
             out << "from the trace " << sim.trace_shown() << preset_note << "\n";
         } else if (value != preset_value) {
             // Changed by another option: a measured floorplan holds for its own SM count only.
-            out << (listed_sms(sim) ? "follows --sms" : "follows the options given") << " (" << sim.gpu_base << ": "
+            out << (listed(sim.gpu_given, "sms") ? "follows --sms" : "follows the options given") << " (" << sim.gpu_base << ": "
                 << preset_value << ", " << provenance_name(source.kind) << ")\n";
         } else {
             out << provenance_name(source.kind) << ": " << source.detail << "\n";
