@@ -58,6 +58,8 @@ cli::ComparedRun run_with_rates(const char* schedule, std::uint32_t block, doubl
     r.measured.block = block;
     r.measured.metrics.l1_hit_rate_pct = measured;
     r.measured.metrics.l2_read_hit_rate_pct = measured;
+    r.measured.metrics.l1_sectors = 100;  // rates over lookups counted
+    r.measured.metrics.l2_sectors = 100;
     r.simulated.l1_sectors_ld = 100;
     r.simulated.l1_sectors_ld_hit = static_cast<std::uint64_t>(simulated);
     r.simulated.l2_sectors_tex_read = 100;
@@ -89,6 +91,7 @@ TEST(CompareStats, WithinTargetOfTheMeasuredRange) {
     for (std::size_t i = 0; i < 3; ++i) {
         cli::ComparedRun& r = runs[i];
         r.measured.metrics.l1_hit_rate_pct = 56;
+        r.measured.metrics.l1_sectors = 100;
         r.measured.metrics.l2_read_hit_rate_pct = 90;
         r.simulated.l1_sectors_ld = 100;
         r.simulated.l1_sectors_ld_hit = 60;

@@ -174,13 +174,15 @@ void print_table(std::ostream& out, const std::vector<ComparedRun>& runs) {
         const MeasuredMetrics& m = r.measured.metrics;
         out << std::left << std::setw(workload_width) << describe(r.measured) << std::setw(schedule_width)
             << measured_schedule_name(r.measured) << std::right << std::setw(6) << r.measured.block << " |";
-        column(fixed_text(m.l1_hit_rate_pct, 2), 9);
+        // (a rate over no lookups is no rate: n/a, as its error)
+        const bool rated1 = r.l1_rate_measured(), rated2 = r.l2_rate_measured();
+        column(rated1 ? fixed_text(m.l1_hit_rate_pct, 2) : "n/a", 9);
         column(fixed_text(r.simulated.l1_hit_rate_pct(), 2), 8);
-        column(fixed_text(r.l1_error_pp(), 2), 8);
+        column(rated1 ? fixed_text(r.l1_error_pp(), 2) : "n/a", 8);
         out << " |";
-        column(fixed_text(m.l2_hit_rate_pct(), 2), 9);
+        column(rated2 ? fixed_text(m.l2_hit_rate_pct(), 2) : "n/a", 9);
         column(fixed_text(r.simulated_l2_hit_rate_pct(), 2), 8);
-        column(fixed_text(r.l2_error_pp(), 2), 8);
+        column(rated2 ? fixed_text(r.l2_error_pp(), 2) : "n/a", 8);
         out << " |";
         column(std::to_string(static_cast<std::uint64_t>(m.l1_sectors)), 14);
         column(ratio_text(r.simulated.l1_sectors_ld, m.l1_sectors), 8);
@@ -192,10 +194,12 @@ void print_table(std::ostream& out, const std::vector<ComparedRun>& runs) {
 }
 
 void print_summary(std::ostream& out, const CompareSummary& s) {
+    // The rate statistics are over the runs with a measured rate at that level, which the
+    // denominators give.
     out << "\n" << counted(s.runs, "run") << ": L1 hit rate |error| mean " << fixed_text(s.l1_mean_abs_pp, 2) << " pp, worst "
-        << fixed_text(s.l1_worst_abs_pp, 2) << " pp, within 3 pp: " << s.l1_within_3pp << "/" << s.runs
+        << fixed_text(s.l1_worst_abs_pp, 2) << " pp, within 3 pp: " << s.l1_within_3pp << "/" << s.l1_rated_runs
         << "\n        L2 hit rate |error| mean " << fixed_text(s.l2_mean_abs_pp, 2) << " pp, worst "
-        << fixed_text(s.l2_worst_abs_pp, 2) << " pp, within 5 pp: " << s.l2_within_5pp << "/" << s.runs
+        << fixed_text(s.l2_worst_abs_pp, 2) << " pp, within 5 pp: " << s.l2_within_5pp << "/" << s.l2_rated_runs
         << "\n        L1 global-load sectors equal to the hardware's: " << s.sector_count_exact << "/" << s.runs
         << "\n        schedule rank correlation (Spearman, mean over " << s.ranked_groups
         << " groups of >= 3 schedules): L1 " << fixed_text(s.l1_rank_correlation, 3) << ", L2 "
@@ -204,7 +208,7 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
     out << "        L1 within 3 pp where >= " << fixed_text(kTimingDependentPoints, 0)
         << " points of the simulated rate come from other blocks (hits that need the SM's blocks in step): "
         << s.timing_dependent_l1_within_3pp << "/" << s.timing_dependent_runs << ", elsewhere "
-        << s.other_runs_l1_within_3pp << "/" << (s.runs - s.timing_dependent_runs) << "\n";
+        << s.other_runs_l1_within_3pp << "/" << (s.l1_rated_runs - s.timing_dependent_runs) << "\n";
     if (s.ranged_runs > 0)
         out << "        against the hardware's run-to-run range (min..max over the profiled launches, "
             << counted(s.ranged_runs, "run") << "): L1 within 3 pp of it: " << s.l1_within_3pp_of_range << "/" << s.ranged_runs
@@ -221,7 +225,7 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
             << s.ranged_best_groups << ", L2 " << s.l2_best_not_repeatably_worse << "/" << s.ranged_best_groups
             << "\n";
     // The fidelity targets (docs/fidelity.md), counted.
-    out << "        targets: L1 within 3 pp " << s.l1_within_3pp << "/" << s.runs << ", beyond 6 pp " << s.l1_beyond_6pp
+    out << "        targets: L1 within 3 pp " << s.l1_within_3pp << "/" << s.l1_rated_runs << ", beyond 6 pp " << s.l1_beyond_6pp
         << "; L2 within 5 pp on stencil launches " << s.stencil_l2_within_5pp << "/" << s.stencil_runs
         << "; best schedule the hardware's best or within 1 pp: L1 " << s.l1_best_within_1pp << "/" << s.best_groups
         << ", L2 " << s.l2_best_within_1pp << "/" << s.best_groups << "; requests exact " << s.request_count_exact
@@ -275,7 +279,8 @@ std::string joined_csv(const std::vector<ComparedRun>& runs, const std::string& 
         for (std::size_t i = 0; i < names.size(); ++i)
             out << "," << fixed_text(measured[i], i == 3 ? 4 : 0) << "," << fixed_text(simulated[i], i == 3 ? 4 : 0);
         out << "," << fixed_text(mm.l2_hit_rate_pct(), 4) << "," << fixed_text(r.simulated_l2_hit_rate_pct(), 4) << ","
-            << fixed_text(r.l1_error_pp(), 4) << "," << fixed_text(r.l2_error_pp(), 4);
+            << (r.l1_rate_measured() ? fixed_text(r.l1_error_pp(), 4) : std::string()) << ","
+            << (r.l2_rate_measured() ? fixed_text(r.l2_error_pp(), 4) : std::string());  // no rate, no error
         for (const std::optional<MeasuredRange>& range : {mm.l1_hit_rate_range, mm.l2_hit_rate_range})
             out << "," << (range ? fixed_text(range->min, 4) : std::string()) << ","
                 << (range ? fixed_text(range->max, 4) : std::string());
@@ -412,26 +417,82 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
     return runs;
 }
 
-// Says how many rows the rounds simulate with drawn rates and an L1 that a row's shared memory
-// leaves smaller than the one those rates were fitted at, and what is known of the form there: with
-// per-warp rates given, the nearer form; with the presets' own, how far it was off (empty: none,
-// or one rate per block given).
-std::string small_l1_note(const std::vector<MeasuredRun>& rows, const GpuConfig& base) {
+// The overrides that size the L1 (its own size, the unified array, the carve-outs), as the user
+// gave them: the first `from_config` come from the --config file `config_path`, the rest from --gpu.
+std::vector<std::string> l1_size_options(const std::vector<std::string>& overrides, std::size_t from_config,
+                                         const std::string& config_path) {
+    std::vector<std::string> given;
+    for (std::size_t i = 0; i < overrides.size(); ++i) {
+        const std::string key = overrides[i].substr(0, overrides[i].find('='));
+        if (key != "l1-size" && key != "unified-l1" && key != "carveouts" && key != "carveout-rule") continue;
+        given.push_back(i < from_config ? overrides[i] + " (--config " + config_path + ")" : "--gpu " + overrides[i]);
+    }
+    return given;
+}
+
+// What leaves a row's L1 below the size the rates were fitted at: its shared memory, the L1
+// options given, the preset's own L1; each that takes part is set.
+struct SmallL1Causes {
+    bool shared_memory = false, options = false, preset = false;
+};
+
+void add_small_l1_causes(const GpuConfig& config, const GpuConfig& preset_config, bool options_given,
+                         SmallL1Causes& causes) {
+    GpuConfig without_smem = config;
+    without_smem.smem_per_block = 0;
+    GpuConfig preset_without_smem = preset_config;
+    preset_without_smem.block = config.block;
+    preset_without_smem.smem_per_block = 0;
+    const std::uint64_t l1 = gpu_occupancy(config).l1_bytes, l1_without_smem = gpu_occupancy(without_smem).l1_bytes;
+    const std::uint64_t l1_of_preset = gpu_occupancy(preset_without_smem).l1_bytes;
+    causes.shared_memory |= l1 < l1_without_smem;
+    causes.options |= options_given && l1_without_smem < l1_of_preset;
+    causes.preset |= l1_of_preset < kRatesFittedL1Bytes;
+}
+
+// "(their shared memory takes the rest)", or what else made the rows' L1 small.
+std::string small_l1_cause_text(const SmallL1Causes& causes, const std::vector<std::string>& l1_options,
+                                const std::string& preset_name) {
+    if (causes.shared_memory && !causes.options && !causes.preset) return "their shared memory takes the rest";
+    std::vector<std::string> parts;
+    if (causes.options) {
+        std::string options;
+        for (const std::string& o : l1_options) options += (options.empty() ? "" : ", ") + o;
+        parts.push_back("the L1 size given with " + options);
+    }
+    if (causes.preset) parts.push_back("the " + preset_name + " preset's own L1 size");
+    if (causes.shared_memory) parts.push_back("their shared memory");
+    std::string text = "made so by ";
+    for (std::size_t i = 0; i < parts.size(); ++i) text += (i == 0 ? "" : " and ") + parts[i];
+    return text;
+}
+
+// Says how many rows the rounds simulate with drawn rates and an L1 smaller than the one those
+// rates were fitted at, what made it so (the rows' shared memory, the L1 options given
+// (`l1_options`), the preset's own L1), and what is known of the form there: with per-warp rates
+// given, the nearer form; with the presets' own, how far it was off (empty: none, or one rate per
+// block given).
+std::string small_l1_note(const std::vector<MeasuredRun>& rows, const GpuConfig& base, const GpuPreset& preset,
+                          const std::vector<std::string>& l1_options) {
     if (base.warp_rate_scope == WarpRateScope::block) return {};  // the user's own choice of form
     std::size_t below = 0;
+    SmallL1Causes causes;
     for (const MeasuredRun& r : rows) {
         GpuConfig config = base;
         config.block = r.block;
         with_row_footprint(r, config);
         try {
-            below += rates_drawn_below_fitted_l1(config, gpu_occupancy(config).l1_bytes);
+            if (!rates_drawn_below_fitted_l1(config, gpu_occupancy(config).l1_bytes)) continue;
+            ++below;
+            add_small_l1_causes(config, preset.config, !l1_options.empty(), causes);
         } catch (const SimulationError&) {  // a row no SM can hold is refused where it is simulated
         }
     }
     if (below == 0) return {};
     const std::string rows_below = std::to_string(below) + " of the " + std::to_string(rows.size()) +
                                    " rows leave the L1 smaller than the " + std::to_string(kRatesFittedL1Bytes / 1024) +
-                                   " KiB the per-warp rates were fitted at (their shared memory takes the rest)";
+                                   " KiB the per-warp rates were fitted at (" +
+                                   small_l1_cause_text(causes, l1_options, preset.name) + ")";
     if (base.warp_rate_scope == WarpRateScope::warp)
         return rows_below + "; there one rate per block (--gpu warp-rate-scope=block --gpu block-start-skip=4) is "
                             "nearer the H200 (docs/fidelity-shared-memory.md, \"A second shared-memory set\")";
@@ -553,16 +614,35 @@ GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::stri
 }
 
 
-// Rows whose simulated L1 sectors are off the measured by more than a factor of two: the model
-// counts a described launch's sectors exactly (docs/fidelity.md), so such a row simulated another
-// launch than the one measured.
+// The rows whose chip counted no L1 global-load sectors but whose simulation loads.
+std::vector<const ComparedRun*> simulated_loads_none_counted(const std::vector<ComparedRun>& runs) {
+    std::vector<const ComparedRun*> rows;
+    for (const ComparedRun& r : runs)
+        if (r.measured.metrics.l1_sectors <= 0 && r.simulated.l1_sectors_ld > 0) rows.push_back(&r);
+    return rows;
+}
+
+// Rows whose simulated L1 sectors are off the measured by more than a factor of two, or that
+// simulate loads where the chip counted none: the model counts a described launch's sectors
+// exactly (docs/fidelity.md), so such a row simulated another launch than the one measured.
 std::string sector_mismatch_note(const std::vector<ComparedRun>& runs) {
+    const std::string advice =
+        ": the launch simulated is not the one measured (an Nsight Compute CSV's launches take --workload, "
+        "--size, --stencil, --depth and --elem-bytes; rows of other kernels: profile one with ncu -k, or keep its "
+        "rows with --rows)";
+    const std::vector<const ComparedRun*> none_counted = simulated_loads_none_counted(runs);
+    const std::string none_note =
+        none_counted.empty()
+            ? std::string()
+            : counted(none_counted.size(), "row") + " (the first " + none_counted.front()->measured.source + " line " +
+                  std::to_string(none_counted.front()->measured.line) +
+                  ") simulated L1 global-load sectors where the chip counted none" + advice;
     std::size_t off = 0;
     double low = 0, high = 0;
     std::string first;
     for (const ComparedRun& r : runs) {
         const double measured = r.measured.metrics.l1_sectors;
-        if (measured <= 0) continue;
+        if (measured <= 0) continue;  // (none counted: above)
         const double ratio = static_cast<double>(r.simulated.l1_sectors_ld) / measured;
         if (ratio <= 2 && ratio >= 0.5) continue;
         if (off++ == 0) {
@@ -572,12 +652,29 @@ std::string sector_mismatch_note(const std::vector<ComparedRun>& runs) {
         low = std::min(low, ratio);
         high = std::max(high, ratio);
     }
-    if (off == 0) return {};
+    if (off == 0) return none_note;
     return counted(off, "row") + " (the first " + first + ") simulated " + fixed_text(low, 3) +
-           (high > low ? " to " + fixed_text(high, 3) : std::string()) +
-           " times the L1 sectors measured: the launch simulated is not the one measured (an Nsight Compute "
-           "CSV's launches take --workload, --size, --stencil, --depth and --elem-bytes; rows of other kernels: "
-           "profile one with ncu -k, or keep its rows with --rows)";
+           (high > low ? " to " + fixed_text(high, 3) : std::string()) + " times the L1 sectors measured" + advice +
+           (none_note.empty() ? std::string() : "; " + none_note);
+}
+
+// Says how many rows have no measured hit rate at a level, their chip having counted no lookups
+// there, and that the rate statistics leave them out (empty: every row has both rates). A rate
+// over no lookups is undefined: the 0 a profiler writes there is no 0% launch.
+std::string unmeasured_rates_note(const std::vector<ComparedRun>& runs) {
+    const auto no_l1 = std::count_if(runs.begin(), runs.end(), [](const ComparedRun& r) { return !r.l1_rate_measured(); });
+    const auto no_l2 = std::count_if(runs.begin(), runs.end(), [](const ComparedRun& r) { return !r.l2_rate_measured(); });
+    if (no_l1 == 0 && no_l2 == 0) return {};
+    const auto rows_count = [](long n) { return counted(static_cast<unsigned long long>(n), "row") + (n == 1 ? " counts" : " count"); };
+    std::string note;
+    if (no_l1 > 0) note = rows_count(no_l1) + " no L1 global-load sectors: no hit rate to compare; ";
+    if (no_l2 > 0) note += rows_count(no_l2) + " no L2 read sectors from the L1s: no L2 hit rate to compare; ";
+    note += "such a rate is left out of that level's statistics (means, worst, within and beyond counts, schedule "
+            "ranks and best schedules), the row's counts are still compared";
+    if (const auto loads = simulated_loads_none_counted(runs).size(); loads > 0)
+        note += "; " + std::to_string(loads) + " of them " + (loads == 1 ? "simulates" : "simulate") +
+                " loads the chip did not count: the launch simulated is not the one measured";
+    return note;
 }
 
 // How the joined CSV and the plot name the model: the preset, then its overrides in the order
@@ -817,7 +914,10 @@ int run_compare(int argc, char** argv) {
     const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides, smallest_block);
     const std::string loop_note = loop_counters_note(measured, base);
     if (!loop_note.empty()) std::cerr << "compare: note: " << loop_note << "\n";
-    const std::string l1_note = small_l1_note(measured, base);
+    const std::string l1_note = small_l1_note(
+        measured, base, *preset,
+        l1_size_options(overrides, described ? described->overrides.size() : 0,
+                        vm.count("config") ? vm["config"].as<std::string>() : std::string()));
     if (!l1_note.empty()) std::cerr << "compare: note: " << l1_note << "\n";
     const std::string l2_note = l2_over_100_note(measured);
     if (!l2_note.empty()) std::cerr << "compare: note: " << l2_note << "\n";
@@ -840,6 +940,8 @@ int run_compare(int argc, char** argv) {
     const CompareSummary summary = summarize(runs);
     const std::string mismatch = sector_mismatch_note(runs);
     if (!mismatch.empty()) std::cerr << "compare: note: " << mismatch << "\n";
+    const std::string unmeasured_note = unmeasured_rates_note(runs);
+    if (!unmeasured_note.empty()) std::cerr << "compare: note: " << unmeasured_note << "\n";
 
     std::ostringstream report;
     std::vector<std::string> groups;  // in the order the rows come
@@ -862,6 +964,7 @@ int run_compare(int argc, char** argv) {
         report << "== all sets ==";
         print_summary(report, summary);
     }
+    if (!unmeasured_note.empty()) report << "\nnote: " << unmeasured_note << "\n";
     if (!warm_note.empty()) report << "\nnote: " << warm_note << "\n";
     if (!l1_note.empty()) report << "\nnote: " << l1_note << "\n";
     if (!loop_note.empty()) report << "\nnote: " << loop_note << "\n";

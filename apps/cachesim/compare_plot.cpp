@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <string>
 
@@ -56,13 +55,12 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
                                 const std::string& title, int width, int height) {
     Canvas c(width, height, colors::white);
     c.draw_text(width / 2.0, 12, title, {16, colors::black, HAlign::center, VAlign::top});
-    char line[256];
-    std::snprintf(line, sizeof line,
-                  "%zu runs | L1 hit rate: mean |error| %.2f pp, worst %.2f pp | L2: mean %.2f pp, worst %.2f pp | "
-                  "schedule rank correlation L1 %s, L2 %s",
-                  summary.runs, summary.l1_mean_abs_pp, summary.l1_worst_abs_pp, summary.l2_mean_abs_pp,
-                  summary.l2_worst_abs_pp, fixed_text(summary.l1_rank_correlation, 2).c_str(),
-                  fixed_text(summary.l2_rank_correlation, 2).c_str());
+    // fixed_text gives "n/a" where no run has a measured rate at a level (a NaN mean).
+    const std::string line = counted(summary.runs, "run") + " | L1 hit rate: mean |error| " +
+                             fixed_text(summary.l1_mean_abs_pp, 2) + " pp, worst " + fixed_text(summary.l1_worst_abs_pp, 2) +
+                             " pp | L2: mean " + fixed_text(summary.l2_mean_abs_pp, 2) + " pp, worst " +
+                             fixed_text(summary.l2_worst_abs_pp, 2) + " pp | schedule rank correlation L1 " +
+                             fixed_text(summary.l1_rank_correlation, 2) + ", L2 " + fixed_text(summary.l2_rank_correlation, 2);
     c.draw_text(width / 2.0, 34, line, {12, colors::dark_gray, HAlign::center, VAlign::top});
 
     const Rgba l1_color = colors::blue, l2_color = colors::orange;
@@ -75,25 +73,35 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
     c.draw_line(scatter.x_of(0), scatter.y_of(3), scatter.x_of(97), scatter.y_of(100), colors::light_gray, 1.0);
     c.draw_line(scatter.x_of(3), scatter.y_of(0), scatter.x_of(100), scatter.y_of(97), colors::light_gray, 1.0);
     c.draw_line(scatter.x_of(0), scatter.y_of(0), scatter.x_of(100), scatter.y_of(100), colors::gray, 1.5);
+    // A level whose chip counted no lookups has no measured rate to place (not a 0% one).
     for (const ComparedRun& r : runs) {
-        c.fill_circle(scatter.x_of(r.measured.metrics.l2_hit_rate_pct()), scatter.y_of(r.simulated_l2_hit_rate_pct()), 4, l2_color);
-        c.fill_circle(scatter.x_of(r.measured.metrics.l1_hit_rate_pct), scatter.y_of(r.simulated.l1_hit_rate_pct()), 4, l1_color);
+        if (r.l2_rate_measured())
+            c.fill_circle(scatter.x_of(r.measured.metrics.l2_hit_rate_pct()), scatter.y_of(r.simulated_l2_hit_rate_pct()), 4, l2_color);
+        if (r.l1_rate_measured())
+            c.fill_circle(scatter.x_of(r.measured.metrics.l1_hit_rate_pct), scatter.y_of(r.simulated.l1_hit_rate_pct()), 4, l1_color);
     }
     legend_entry(c, scatter.x, scatter.y - 14, l1_color, "L1 (global loads)");
     legend_entry(c, scatter.x + 150, scatter.y - 14, l2_color, "L2 (all reads)");
 
     // Right: per-schedule mean hit rates, measured (light) beside simulated (solid).
     std::vector<std::string> order;
-    std::map<std::string, std::array<double, 5>> sums;  // l1 meas, l1 sim, l2 meas, l2 sim, count
+    // Per schedule: L1 measured, L1 simulated, L2 measured, L2 simulated, then the runs with an L1
+    // rate and those with an L2 rate (each level's mean is over its own rated runs).
+    std::map<std::string, std::array<double, 6>> sums;
     for (const ComparedRun& r : runs) {
         const std::string s = measured_schedule_name(r.measured);
         if (!sums.count(s)) order.push_back(s);
         auto& a = sums[s];
-        a[0] += r.measured.metrics.l1_hit_rate_pct;
-        a[1] += r.simulated.l1_hit_rate_pct();
-        a[2] += r.measured.metrics.l2_hit_rate_pct();
-        a[3] += r.simulated_l2_hit_rate_pct();
-        a[4] += 1;
+        if (r.l1_rate_measured()) {
+            a[0] += r.measured.metrics.l1_hit_rate_pct;
+            a[1] += r.simulated.l1_hit_rate_pct();
+            a[4] += 1;
+        }
+        if (r.l2_rate_measured()) {
+            a[2] += r.measured.metrics.l2_hit_rate_pct();
+            a[3] += r.simulated_l2_hit_rate_pct();
+            a[5] += 1;
+        }
     }
     const int bars_x = scatter.x + scatter.w + 110;
     const Frame bars{bars_x, 84, width - bars_x - 30, side};
@@ -104,7 +112,9 @@ std::string render_compare_plot(const std::vector<ComparedRun>& runs, const Comp
         const auto& a = sums[order[i]];
         const double bar = slot * 0.8 / 4;
         for (int k = 0; k < 4; ++k) {
-            const double v = a[k] / a[4];
+            const double rated = a[k < 2 ? 4 : 5];
+            if (rated == 0) continue;  // no bar for a level this schedule has no measured rate at
+            const double v = a[k] / rated;
             const double x0 = bars.x + slot * static_cast<double>(i) + slot * 0.1 + bar * k;
             const double y0 = bars.y_of(v);
             c.fill_rect(static_cast<int>(std::lround(x0)), static_cast<int>(std::lround(y0)),

@@ -17,6 +17,12 @@ struct ComparedRun {
     // The simulated L2 hit rate as the measurement defines it: over all L2 read lookups when the
     // file has lts__t_sector_op_read_hit_rate.pct, else over the lookups from the L1s.
     double simulated_l2_hit_rate_pct() const;
+    // A hit rate over no lookups is undefined: a row whose chip counted no L1 global-load sectors
+    // has no measured L1 rate, one that counted no L2 read sectors from the L1s (and, where the
+    // file has it, a single-pass L2 rate of 0) no measured L2 rate. Such a row's rate at that level
+    // is left out of every rate statistic; its counts are still compared.
+    bool l1_rate_measured() const;
+    bool l2_rate_measured() const;
     double l1_error_pp() const;  // simulated - measured L1 hit rate, percentage points
     double l2_error_pp() const;
     // Points of the simulated L1 hit rate from sectors another block on the SM brought: the part
@@ -31,6 +37,9 @@ struct ComparedRun {
 
 struct CompareSummary {
     std::size_t runs = 0;
+    // The runs with a measured L1 / L2 hit rate: the count the rate statistics of that level are
+    // over (means, worst, within and beyond counts).
+    std::size_t l1_rated_runs = 0, l2_rated_runs = 0;
     double l1_mean_abs_pp = 0, l1_worst_abs_pp = 0;
     double l2_mean_abs_pp = 0, l2_worst_abs_pp = 0;
     std::size_t l1_within_3pp = 0, l2_within_5pp = 0;
@@ -44,10 +53,15 @@ struct CompareSummary {
     // The stencil launches, and of those the ones whose L2 rate is within 5 points.
     std::size_t stencil_runs = 0, stencil_l2_within_5pp = 0;
     // Spearman rank correlation of schedules (by L1 / L2 hit rate) within each group of runs that
-    // differ only in schedule, averaged over groups with at least 3 schedules; NaN if none.
+    // differ only in schedule, averaged over groups with at least 3 distinct schedules; NaN if
+    // none. A group's schedules at a level, here and below, are its distinct schedules with a
+    // measured rate there, and a group is scored where it has at least 3 at both levels. A
+    // schedule with several rows in a group (repeated launches) is one schedule: its measured and
+    // simulated rate the median of its rows' (the mean of the middle two for an even count), its
+    // run-to-run range the span of its rows' ranges (none where a row has none).
     double l1_rank_correlation = 0, l2_rank_correlation = 0;
     std::size_t ranked_groups = 0;
-    // Runs whose measurement has run-to-run ranges (L1 and L2), and of those the ones whose
+    // Runs whose measurement has run-to-run ranges and rates (L1 and L2), and of those the ones whose
     // simulated rate is within 3 pp (L1) / 5 pp (L2) of the range.
     std::size_t ranged_runs = 0, l1_within_3pp_of_range = 0, l2_within_5pp_of_range = 0;
     // Pairs of schedules in a group that the hardware orders repeatably: both have run-to-run
