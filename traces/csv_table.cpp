@@ -40,6 +40,27 @@ std::vector<std::string> split_csv_record(std::string_view line, const std::stri
     return fields;
 }
 
+namespace {
+
+// A record with nothing in any field, as spreadsheets write trailing empty rows (",,,,"): no data.
+bool every_field_empty(const std::vector<std::string>& fields) {
+    for (const std::string& field : fields)
+        if (!field.empty()) return false;
+    return true;
+}
+
+// A column named twice would leave one of the two unread, whichever a reader looks up. Unnamed
+// columns (a trailing comma) cannot be looked up, so they may repeat.
+void refuse_duplicate_columns(const std::vector<std::string>& header, const std::string& where) {
+    for (std::size_t i = 0; i < header.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (!header[i].empty() && header[i] == header[j])
+                throw InputError(where + ": column '" + header[i] + "' is named twice in the header (columns " +
+                                 std::to_string(j + 1) + " and " + std::to_string(i + 1) + ")");
+}
+
+}  // namespace
+
 CsvTable parse_csv(std::string_view text, const std::string& source, std::string_view header_marker) {
     CsvTable table;
     table.source = source;
@@ -53,13 +74,15 @@ CsvTable parse_csv(std::string_view text, const std::string& source, std::string
         ++line_number;
         if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
         const std::string where = source + ":" + std::to_string(line_number);
+        if (!have_header && !header_marker.empty() && line.find(header_marker) == std::string_view::npos) continue;
+        std::vector<std::string> fields = split_csv_record(line, where);
+        if (every_field_empty(fields)) continue;
         if (!have_header) {
-            if (!header_marker.empty() && line.find(header_marker) == std::string_view::npos) continue;
-            table.header = split_csv_record(line, where);
+            refuse_duplicate_columns(fields, where);
+            table.header = std::move(fields);
             have_header = true;
             continue;
         }
-        std::vector<std::string> fields = split_csv_record(line, where);
         if (fields.size() != table.header.size())
             throw InputError(where + ": " + std::to_string(fields.size()) + " fields, but the header has " +
                              std::to_string(table.header.size()));

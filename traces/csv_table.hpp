@@ -18,7 +18,8 @@ struct CsvTable {
 
 // Lines before the first one that contains `header_marker` are skipped (tools print messages
 // before their tables); an empty marker takes the first non-empty line as the header. Blank lines
-// are skipped. Throws InputError.
+// and records whose every field is empty (",,,," as spreadsheets write) are skipped. A header
+// naming a column twice is refused. Throws InputError.
 CsvTable parse_csv(std::string_view text, const std::string& source,
                    std::string_view header_marker = {});
 std::vector<std::string> split_csv_record(std::string_view line, const std::string& where);

@@ -231,8 +231,8 @@ std::string inconsistent_counters(const MeasuredMetrics& m, const std::optional<
 }
 
 // Keeps `run`, or, when its counters contradict each other, lists it in `invalid` or throws.
-void keep_or_list(MeasuredRun&& run, const std::optional<AllSourceL2>& all_source, std::vector<MeasuredRun>& runs,
-                  std::vector<InvalidMeasuredRow>* invalid) {
+void keep_or_list(MeasuredRun&& run, std::size_t row, const std::optional<AllSourceL2>& all_source,
+                  std::vector<MeasuredRun>& runs, std::vector<InvalidMeasuredRow>* invalid) {
     const std::string reason = inconsistent_counters(run.metrics, all_source);
     if (reason.empty()) {
         runs.push_back(std::move(run));
@@ -240,7 +240,7 @@ void keep_or_list(MeasuredRun&& run, const std::optional<AllSourceL2>& all_sourc
     }
     if (!invalid)
         throw InconsistentCountersError(run.source + ":" + std::to_string(run.line) + ": inconsistent counters: " + reason);
-    invalid->push_back({run.source, run.line, reason});
+    invalid->push_back({run.source, run.line, row, reason});
 }
 
 // The loop's counter columns: smsp__inst_executed.sum and each sm__pipe_<name>_cycles_active.sum.
@@ -284,6 +284,40 @@ std::vector<int> metric_columns(const CsvTable& t) {
     std::vector<int> columns;
     for (const std::string& name : measured_metric_names()) columns.push_back(require_column(t, name));
     return columns;
+}
+
+// gpubench writes a metric's run-to-run range as two columns, `<metric>:min` and `<metric>:max`;
+// one without the other would silently drop the range.
+void refuse_unpaired_range_columns(const CsvTable& t) {
+    const std::pair<std::string_view, std::string_view> partners[] = {{ncu::kMinSuffix, ncu::kMaxSuffix},
+                                                                      {ncu::kMaxSuffix, ncu::kMinSuffix}};
+    for (const std::string& name : t.header)
+        for (const auto& [suffix, partner_suffix] : partners) {
+            if (name.size() <= suffix.size() || !name.ends_with(suffix)) continue;
+            const std::string partner = name.substr(0, name.size() - suffix.size()) + std::string(partner_suffix);
+            if (t.column(partner) < 0)
+                throw InputError(t.source + ": column '" + name + "' without its partner '" + partner +
+                                 "' (a metric's run-to-run range takes both columns)");
+        }
+}
+
+// Nsight Compute's default CSV page ("details": one metric per row) rather than the raw page.
+bool is_ncu_details_page(const CsvTable& t) {
+    return t.column("Metric Name") >= 0 && t.column("Metric Value") >= 0;
+}
+
+// The rows this file had listed in `invalid` from index `first` on, when none was left.
+std::string every_row_left_out(const std::string& source, const std::vector<InvalidMeasuredRow>& invalid,
+                               std::size_t first, std::string_view row_word) {
+    constexpr std::size_t kListed = 5;  // enough to see a pattern; the report's list has the rest
+    // One row a line: a reason may itself list several contradictions, separated by "; ".
+    std::string message = source + ": every row was left out by --skip-invalid-rows:";
+    const std::size_t count = invalid.size() - first;
+    for (std::size_t i = first; i < invalid.size() && i - first < kListed; ++i)
+        message += "\n  " + std::string(row_word) + " " + std::to_string(invalid[i].row) + " (line " +
+                   std::to_string(invalid[i].line) + "): " + invalid[i].reason;
+    if (count > kListed) message += "\n  and " + std::to_string(count - kListed) + " more";
+    return message;
 }
 
 }  // namespace
@@ -339,6 +373,8 @@ void read_recorded_row(const CsvTable& t, std::size_t r, MeasuredRun& run, const
 std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::string& source,
                                             std::vector<InvalidMeasuredRow>* invalid) {
     const CsvTable t = parse_csv(text, source, "kernel");
+    refuse_unpaired_range_columns(t);
+    const std::size_t invalid_before = invalid ? invalid->size() : 0;
     const int kernel = require_column(t, "kernel"), width = require_column(t, "width"),
               height = require_column(t, "height"), stencil_w = require_column(t, "stencil_w"),
               stencil_h = require_column(t, "stencil_h"), depth = require_column(t, "depth"),
@@ -373,7 +409,7 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
             if (time >= 0 && !field(time).empty()) run.time_ms = to_number(field(time), cell.where("time_ms"));
             const auto all_source = read_metrics(t, r, metrics, run.metrics);
             run.loop = read_loop(t, r, loop, run.metrics.l1_requests);
-            keep_or_list(std::move(run), all_source, runs, invalid);
+            keep_or_list(std::move(run), r + 1, all_source, runs, invalid);
             continue;
         }
         w.kind = at(cell.where("kernel"), [&] { return parse_workload_kind(field(kernel)); });
@@ -394,9 +430,11 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
         if (time >= 0 && !field(time).empty()) run.time_ms = to_number(field(time), cell.where("time_ms"));
         const auto all_source = read_metrics(t, r, metrics, run.metrics);
         run.loop = read_loop(t, r, loop, run.metrics.l1_requests);
-        keep_or_list(std::move(run), all_source, runs, invalid);
+        keep_or_list(std::move(run), r + 1, all_source, runs, invalid);
     }
-    if (runs.empty()) throw InputError(source + ": no measured rows" + (invalid && !invalid->empty() ? " left" : ""));
+    if (runs.empty() && invalid && invalid->size() > invalid_before)
+        throw InputError(every_row_left_out(source, *invalid, invalid_before, "row"));
+    if (runs.empty()) throw InputError(source + ": no measured rows");
     return runs;
 }
 
@@ -452,6 +490,12 @@ std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::str
                                            const WorkloadSpec& base, const std::vector<Schedule>& schedules,
                                            std::vector<InvalidMeasuredRow>* invalid) {
     const CsvTable t = parse_csv(text, source, "Kernel Name");
+    if (is_ncu_details_page(t))
+        throw InputError(source + ": this is Nsight Compute's details page (one metric per row, in \"Metric Name\" and "
+                         "\"Metric Value\"); compare reads its raw page, one launch per row: export with "
+                         "ncu --csv --page raw --print-units base --metrics ...");
+    refuse_unpaired_range_columns(t);
+    const std::size_t invalid_before = invalid ? invalid->size() : 0;
     const int id = require_column(t, "ID");
     const int block = require_column(t, "Block Size");
     const int grid = t.column("Grid Size");
@@ -503,9 +547,11 @@ std::vector<MeasuredRun> parse_ncu_raw_csv(std::string_view text, const std::str
         if (kernel_name >= 0) run.kernel = row[static_cast<std::size_t>(kernel_name)];
         const auto all_source = read_metrics(t, r, metrics, run.metrics);
         run.loop = read_loop(t, r, loop, run.metrics.l1_requests);
-        keep_or_list(std::move(run), all_source, runs, invalid);
+        keep_or_list(std::move(run), index + 1, all_source, runs, invalid);
     }
-    if (runs.empty()) throw InputError(source + ": no profiled launches" + (launches ? " left" : ""));
+    if (runs.empty() && invalid && invalid->size() > invalid_before)
+        throw InputError(every_row_left_out(source, *invalid, invalid_before, "launch"));
+    if (runs.empty()) throw InputError(source + ": no profiled launches");
     if (schedules.size() > 1 && launches != schedules.size())
         throw InputError(source + ": " + std::to_string(launches) + " launches but " +
                          std::to_string(schedules.size()) + " schedules given");

@@ -107,6 +107,7 @@ public:
 struct InvalidMeasuredRow {
     std::string source;
     std::size_t line = 0;
+    std::size_t row = 0;  // 1-based: the data row of a measured CSV, the launch of an ncu page
     std::string reason;
 };
 

@@ -796,15 +796,6 @@ int run_compare(int argc, char** argv) {
                                          path + " is a measured CSV whose rows give their own");
             if (ncu) {
                 reject_options_of_another_workload(vm);
-                // An ncu CSV does not say what its kernel computed: the options do, and the
-                // defaults are gpubench's default launch, which the user may not have profiled.
-                if (std::none_of(std::begin(kNcuLaunchOptions), std::end(kNcuLaunchOptions),
-                                 [&](const char* key) { return given(vm, key); }))
-                    std::cerr << "compare: note: " << path << " is an Nsight Compute CSV, which does not say what its "
-                              << "launches computed; they are simulated as gpubench's default launch, --workload "
-                              << vm["workload"].as<std::string>() << " --size " << vm["size"].as<std::string>()
-                              << " --stencil " << vm["stencil"].as<std::string>() << " --schedule "
-                              << vm["schedule"].as<std::string>() << " (give the options of the launches profiled)\n";
                 WorkloadSpec base;
                 base.kind = parse_workload_kind(vm["workload"].as<std::string>());
                 parse_dimensions(vm["size"].as<std::string>(), "--size", base.width, base.height);
@@ -816,6 +807,16 @@ int run_compare(int argc, char** argv) {
                 for (std::string item; std::getline(list, item, ',');) schedules.push_back(parse_schedule(item));
                 validate(base);
                 runs = parse_ncu_raw_csv(text, path, base, schedules, skip_invalid ? &invalid : nullptr);
+                // An ncu CSV does not say what its kernel computed: the options do, and the
+                // defaults are gpubench's default launch, which the user may not have profiled.
+                // (Said once the page is read: a page refused needs other advice.)
+                if (std::none_of(std::begin(kNcuLaunchOptions), std::end(kNcuLaunchOptions),
+                                 [&](const char* key) { return given(vm, key); }))
+                    std::cerr << "compare: note: " << path << " is an Nsight Compute CSV, which does not say what its "
+                              << "launches computed; they are simulated as gpubench's default launch, --workload "
+                              << vm["workload"].as<std::string>() << " --size " << vm["size"].as<std::string>()
+                              << " --stencil " << vm["stencil"].as<std::string>() << " --schedule "
+                              << vm["schedule"].as<std::string>() << " (give the options of the launches profiled)\n";
             } else {
                 runs = parse_measured_csv(text, path, skip_invalid ? &invalid : nullptr);
             }
