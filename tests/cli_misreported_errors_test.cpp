@@ -37,7 +37,9 @@ TEST(CliMisreportedErrors, ConfigLineNamingConfig) {
 
 TEST(CliMisreportedErrors, ConfigUnknownOptionNamesTheFile) {
     const std::string path = write_file("unknown.cfg", "l1-sise = 1K\n");
-    expect_usage_error("simulate --config '" + path + "'", "--config " + path + ": unrecognised option 'l1-sise'");
+    // Line 1 of the file; l1-size is one letter from l1-sise, written as the file writes options.
+    expect_usage_error("simulate --config '" + path + "'",
+                       "--config " + path + ": line 1: unrecognised option 'l1-sise' (did you mean l1-size = ...?)");
 }
 
 TEST(CliMisreportedErrors, PositionalArgument) {

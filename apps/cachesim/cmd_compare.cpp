@@ -736,6 +736,7 @@ int run_compare(int argc, char** argv) {
     // Parsed here rather than by parse_command_line: --preset names a GPU preset of the model,
     // not an option bundle to expand.
     po::variables_map vm;
+    note_known_options(options);  // for an unrecognised option's "did you mean"
     const po::parsed_options parsed = po::command_line_parser(argc, argv).style(kCommandLineStyle).options(options).run();
     check_parsed(parsed, "");
     po::store(parsed, vm);

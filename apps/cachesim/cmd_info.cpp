@@ -66,6 +66,7 @@ int run_info(int argc, char** argv) {
     po::positional_options_description positional;
     positional.add("file", 1);
     po::variables_map vm;
+    note_known_options(options);  // for an unrecognised option's "did you mean"
     po::store(po::command_line_parser(argc, argv).style(kCommandLineStyle).options(options).positional(positional).run(), vm);
     if (vm.count("help")) {
         std::cout << "usage: cachesim info FILE [--verify]\n\n"

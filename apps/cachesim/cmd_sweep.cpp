@@ -51,6 +51,14 @@ po::options_description sweep_options() {
     return d;
 }
 
+// Every option a sweep takes: its own, and simulate's, which it passes on to each configuration.
+po::options_description own_and_simulate_options(const po::options_description& own) {
+    po::options_description all;
+    all.add(own);
+    all.add(simulation_option_groups());
+    return all;
+}
+
 constexpr const char* kUsage =
     "usage: cachesim sweep [sweep options] [simulate options, each a value, a list or a range]\n\n"
     "Runs every combination of the given simulate options and writes one CSV row per configuration\n"
@@ -106,6 +114,7 @@ std::vector<std::size_t> my_share(const std::vector<SweepConfiguration>& configs
 
 int run_sweep(int argc, char** argv) {
     const po::options_description own = sweep_options();
+    note_known_options(own_and_simulate_options(own));  // a slip of either gets "did you mean"
     std::vector<std::string> own_tokens, axis_tokens;
     split_arguments(argc, argv, own, own_tokens, axis_tokens);
     po::variables_map vm;

@@ -179,8 +179,7 @@ std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& tokens,
         SweepAxis axis;
         axis.name = token.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
         const auto* option = simulate_options.find_nothrow(axis.name, false);
-        if (!option)
-            throw InputError("unknown option '--" + axis.name + "' (see cachesim sweep --help)");
+        if (!option) throw boost::program_options::unknown_option("--" + axis.name);  // worded as every command's
         for (const SweepAxis& earlier : axes)
             if (earlier.name == axis.name)
                 throw InputError("--" + axis.name + " given twice; give one list instead");

@@ -31,7 +31,8 @@ inline constexpr std::size_t kMaxSweepConfigurations = 1'000'000;
 std::vector<std::string> expand_values(const std::string& text, const std::string& option,
                                        const boost::program_options::option_description* described = nullptr);
 
-// Reads "--name value" / "--name=value" tokens, checking each name against `simulate_options`.
+// Reads "--name value" / "--name=value" tokens, checking each name against `simulate_options`
+// (a name none has: boost's unknown_option, worded as every command words it).
 std::vector<SweepAxis> parse_sweep_axes(const std::vector<std::string>& tokens,
                                         const boost::program_options::options_description& simulate_options);
 

@@ -73,11 +73,11 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 
 // The option the command knows that `name` is a slip of: at most two edits away, and fewer for
 // a short name (--sms is one edit from --sm, not two from --l2).
-std::optional<std::string> closest_known_option(std::string_view name) {
+std::optional<std::string> closest_of(std::string_view name, const std::vector<std::string>& names) {
     const std::size_t most = std::min<std::size_t>(2, name.size() / 3);
     std::optional<std::string> closest;
     std::size_t best = most + 1;
-    for (const std::string& known : known_option_names()) {
+    for (const std::string& known : names) {
         const std::size_t d = edit_distance(name, known);
         if (d < best) {
             best = d;
@@ -85,6 +85,17 @@ std::optional<std::string> closest_known_option(std::string_view name) {
         }
     }
     return closest;
+}
+
+std::optional<std::string> closest_known_option(std::string_view name) { return closest_of(name, known_option_names()); }
+
+std::vector<std::string> long_names_of(const po::options_description& options) {
+    std::vector<std::string> names;
+    for (const auto& option : options.options()) {
+        const auto [long_names, count] = option->long_names();
+        names.insert(names.end(), long_names, long_names + count);
+    }
+    return names;
 }
 
 // Where an option this command does not know is taken: compare takes the GPU model's parameters
@@ -154,13 +165,10 @@ std::string choice_case_hint(const std::string& message) {
 
 }  // namespace
 
-void note_known_options(const po::options_description& options) {
-    std::vector<std::string>& names = known_option_names();
-    names.clear();
-    for (const auto& option : options.options()) {
-        const auto [long_names, count] = option->long_names();
-        names.insert(names.end(), long_names, long_names + count);
-    }
+void note_known_options(const po::options_description& options) { known_option_names() = long_names_of(options); }
+
+std::optional<std::string> closest_option(std::string_view name, const po::options_description& options) {
+    return closest_of(name, long_names_of(options));
 }
 
 std::string error_text(const std::exception& e) {

@@ -2,6 +2,7 @@
 // One place that turns exceptions into a clear message on stderr and an exit code.
 #include <exception>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,10 @@ std::string error_text(const std::exception& e);
 // option's message can name the closest of them ("did you mean --l1-size?"). parse_command_line
 // notes its options before it parses.
 void note_known_options(const boost::program_options::options_description& options);
+
+// The long name among `options` that `name` is a slip of (one or two letters off), if any; for a
+// name typed where no command line is parsed (a --config file's line).
+std::optional<std::string> closest_option(std::string_view name, const boost::program_options::options_description& options);
 
 // Runs `body`; bad input (InputError, SimulationError, option errors) -> message + exit 2, the
 // message starting with `program` ("cachesim simulate", "cacheviz"), as does one for a report

@@ -264,6 +264,21 @@ void settle_shapes_of_another_workload(po::parsed_options& from_file, const po::
     });
 }
 
+// The file's options; a name none of `options` has is refused with its line and the name meant,
+// spelled as the file writes it ("line 1: unrecognised option 'l1-sise' (did you mean l1-size = ...?)").
+po::parsed_options parse_config_text(std::istream& text, const std::string& contents, const po::options_description& options,
+                                     const std::string& where) {
+    try {
+        return po::parse_config_file(text, options, false);
+    } catch (const po::unknown_option& e) {
+        const std::string name = e.get_option_name();
+        const int line = config_line_of(contents, name);
+        const std::optional<std::string> meant = closest_option(name, options);
+        throw InputError(where + (line > 0 ? "line " + std::to_string(line) + ": " : std::string()) + error_text(e) +
+                         (meant ? " (did you mean " + *meant + " = ...?)" : std::string()));
+    }
+}
+
 // "--config FILE: ", the start of every message about the file.
 std::string config_file_context(const po::variables_map& command_line) {
     return "--config " + command_line["config"].as<std::string>() + ": ";
@@ -278,7 +293,7 @@ po::parsed_options options_from_config_file(const po::variables_map& command_lin
     const std::string contents = read_config_file(path);
     std::istringstream text(contents);
     const std::string where = config_file_context(command_line);
-    po::parsed_options from_file = po::parse_config_file(text, options, false);
+    po::parsed_options from_file = parse_config_text(text, contents, options, where);
     // The command line wins: a level's size given there in lines (or bytes) drops the file's size
     // in bytes (or lines), as a preset's size gives way.
     std::erase_if(from_file.options, [&](const po::option& o) {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "apps/common/cli_errors.hpp"
 #include "apps/common/model_kind.hpp"
 #include "sim/gpu/gpu_config.hpp"
 #include "sim/thread_model.hpp"
