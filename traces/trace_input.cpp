@@ -64,6 +64,10 @@ TraceInput resolve_trace_input(const std::string& requested_format, const std::s
             throw InputError(stream->name() + ": " + std::to_string(head.size()) +
                              " bytes: a truncated cst trace (shorter than the cst magic \"CSTRACE\\x1a\")");
     }
+    // A forced din or u64 reading of a cst file would take its header and zstd bytes for addresses
+    if ((input.format == "din" || input.format == "u64") && head == magic)
+        throw InputError(stream->name() + ": a cst trace (it starts with the cst magic \"CSTRACE\\x1a\"), not " +
+                         input.format + "; drop --trace-format " + input.format + " or use --trace-format cst");
     if (input.format == "cst") {
         if (stream->compression() != Compression::none)
             throw InputError(stream->name() + ": a compressed cst trace: cst blocks are compressed already and "

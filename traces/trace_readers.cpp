@@ -1,6 +1,7 @@
 #include "traces/trace_readers.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -92,6 +93,15 @@ void DinTraceSource::fail(std::string_view line, const std::string& why) const {
                      (binary ? " (binary data, not din text: a u64 trace needs --trace-format u64)" : ""));
 }
 
+// Legal text, but also what a file cut short looks like, and then its last address is wrong.
+// Reached only at the end of the input, so the read loop pays nothing for it.
+void DinTraceSource::warn_last_line_without_newline(std::uint64_t line_number) {
+    if (warned_cut_line_) return;
+    warned_cut_line_ = true;
+    std::cerr << in_->name() << ": the last line has no newline: the file may be cut short (line "
+              << line_number << ")\n";
+}
+
 bool DinTraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
     batch.accesses.clear();
     batch.first_step = records_;
@@ -111,6 +121,7 @@ bool DinTraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
             if (begin_ == end_) break;  // the end
             line = std::string_view(start, end_ - begin_);  // a last line with no newline
             begin_ = end_;
+            warn_last_line_without_newline(line_number_ + 1);
         }
         if (line_number_++ == 0) line = without_byte_order_mark(line);
         if (line.size() > kMaxLineBytes)

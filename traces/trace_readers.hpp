@@ -33,12 +33,14 @@ public:
 private:
     bool refill();  // more bytes after the unparsed ones; false at the end of the input
     [[noreturn]] void fail(std::string_view line, const std::string& why) const;
+    void warn_last_line_without_newline(std::uint64_t line_number);
 
     std::unique_ptr<InputStream> in_;
     std::vector<char> buffer_;
     std::size_t begin_ = 0, end_ = 0;  // unparsed bytes
     bool eof_ = false;
     std::uint64_t line_number_ = 0;
+    bool warned_cut_line_ = false;  // warn once, not again on each rewind
     std::uint64_t records_ = 0;
     std::uint32_t default_size_;
 };

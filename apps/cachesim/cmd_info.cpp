@@ -78,45 +78,46 @@ int run_info(int argc, char** argv) {
     po::notify(vm);
     if (!vm.count("file")) throw InputError("which trace file? usage: cachesim info FILE");
     const std::string path = vm["file"].as<std::string>();
-    if (path == "-")
-        throw InputError("info reads cst trace files, which need a seekable file: standard input cannot be one; "
-                         "save it to a file and pass that path");
+    // "-": standard input, read from where the shell left it; a pipe is refused by the reader
     cst::TraceFileSource source(path);
     const cst::TraceHeader& h = source.header();
-    std::cout << "file:              " << path << "\n"
-              << "format:            cst version " << h.version << "\n"
-              << "file size:         " << source.file_bytes() << " bytes\n"
-              << "element size:      " << h.elem_bytes << " bytes\n"
-              << "steps:             " << h.steps
-              << (h.launch ? " (threads)" : h.workload ? " (threads / launch indices)" : " (records)") << "\n"
-              << (h.launch ? "accesses per step: at most " : "accesses per step: ") << h.accesses_per_step << "\n"
-              << "accesses:          " << h.accesses << "\n"
-              << "blocks:            " << h.blocks << "\n";
+    // Printed only once everything is checked: an error (exit 2) leaves nothing on stdout
+    std::ostringstream out;
+    out << "file:              " << path << "\n"
+        << "format:            cst version " << h.version << "\n"
+        << "file size:         " << source.file_bytes() << " bytes\n"
+        << "element size:      " << h.elem_bytes << " bytes\n"
+        << "steps:             " << h.steps
+        << (h.launch ? " (threads)" : h.workload ? " (threads / launch indices)" : " (records)") << "\n"
+        << (h.launch ? "accesses per step: at most " : "accesses per step: ") << h.accesses_per_step << "\n"
+        << "accesses:          " << h.accesses << "\n"
+        << "blocks:            " << h.blocks << "\n";
     if (h.accesses)
-        std::cout << "bytes per access:  " << std::fixed << std::setprecision(3)
-                  << static_cast<double>(source.file_bytes()) / h.accesses << "\n";
+        out << "bytes per access:  " << std::fixed << std::setprecision(3)
+            << static_cast<double>(source.file_bytes()) / h.accesses << "\n";
     if (h.launch)
-        std::cout << "launch:            " << h.launch->describe() << " (" << counted(h.launch->blocks(), "block") << " of "
-                  << h.launch->threads_per_block() << " threads)\n";
-    if (h.loop) std::cout << "loop:              " << h.loop->describe() << "\n";
-    if (h.resources) std::cout << "resources:         " << h.resources->describe() << "\n";
-    std::cout << "workload:          "
-              << (h.workload ? h.workload->describe()
-                             : std::string(h.launch ? "none (a recorded kernel)" : "none (plain trace)"))
-              << "\n"
-              << "arrays:            " << h.arrays.size() << "\n";
+        out << "launch:            " << h.launch->describe() << " (" << counted(h.launch->blocks(), "block") << " of "
+            << h.launch->threads_per_block() << " threads)\n";
+    if (h.loop) out << "loop:              " << h.loop->describe() << "\n";
+    if (h.resources) out << "resources:         " << h.resources->describe() << "\n";
+    out << "workload:          "
+        << (h.workload ? h.workload->describe()
+                     : std::string(h.launch ? "none (a recorded kernel)" : "none (plain trace)"))
+        << "\n"
+        << "arrays:            " << h.arrays.size() << "\n";
     for (std::size_t i = 0; i < h.arrays.size(); ++i) {
         const ArrayInfo& a = h.arrays[i];
-        std::cout << "  [" << i << "] " << std::left << std::setw(10) << a.name << std::right << " base 0x"
-                  << std::hex << a.base << std::dec << ", " << a.width << " x " << a.height << " elements of "
-                  << a.elem_bytes << " B\n";
+        out << "  [" << i << "] " << std::left << std::setw(10) << a.name << std::right << " base 0x"
+            << std::hex << a.base << std::dec << ", " << a.width << " x " << a.height << " elements of "
+            << a.elem_bytes << " B\n";
     }
     if (vm["verify"].as<bool>()) {
         const VerifyCounts counts = read_everything(path, source);
-        std::cout << "verified:          " << counted(h.blocks, "block") << ", checksums and records OK; "
-                  << counts.accesses - counts.writes << " reads, " << counts.writes << " writes, "
-                  << counts.steps << " steps\n";
+        out << "verified:          " << counted(h.blocks, "block") << ", checksums and records OK; "
+            << counts.accesses - counts.writes << " reads, " << counts.writes << " writes, "
+            << counts.steps << " steps\n";
     }
+    std::cout << out.str();
     return 0;
 }
 
