@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "tests/measured_csv_test_util.hpp"
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
 #include "traces/measured_csv.hpp"
@@ -38,12 +39,8 @@ TEST(CsvBlankRecord, SomeFieldsEmptyIsStillAWidthError) {
     }
 }
 
-const std::string kHeader =
-    "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
-    "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n";
-const std::string kRow = "stencil,64,32,3,5,0,linear,128,4,H200,0.5,10,40,30,75,20,15,2048\n";
+const std::string& kHeader = test::kMeasuredHeader;
+const std::string& kRow = test::kMeasuredRow;
 
 TEST(CsvBlankRecord, AMeasuredCsvWithASpreadsheetsTrailingRowsReadsItsRows) {
     // 18 columns: 17 commas make an empty record.

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "tests/measured_csv_test_util.hpp"
 #include "traces/csv_table.hpp"
 #include "traces/input_error.hpp"
 #include "traces/measured_csv.hpp"
@@ -35,25 +36,10 @@ TEST(CsvDuplicateColumn, UnnamedColumnsMayRepeat) {
     EXPECT_EQ(t.rows.size(), 1u);
 }
 
-const std::string kHeader =
-    "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
-    "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum";
-const std::string kRow = "stencil,64,32,3,5,0,linear,128,4,H200,0.5,10,40,30,75,20,15,2048";
-
-std::string measured_error(const std::string& text) {
-    try {
-        parse_measured_csv(text, "m.csv");
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 TEST(CsvDuplicateColumn, AMeasuredCsvNamingAMetricTwiceIsRefused) {
     // dram__bytes_read.sum is the 18th column and, added at the end, the 19th.
-    const std::string error = measured_error(kHeader + ",dram__bytes_read.sum\n" + kRow + ",99999999\n");
+    const std::string error = test::measured_csv_error(test::header_with("dram__bytes_read.sum") + test::row_with("99999999"));
     EXPECT_NE(error.find("m.csv:1: column 'dram__bytes_read.sum' is named twice in the header (columns 18 and 19)"),
               std::string::npos)
         << error;
@@ -61,21 +47,21 @@ TEST(CsvDuplicateColumn, AMeasuredCsvNamingAMetricTwiceIsRefused) {
 
 TEST(CsvDuplicateColumn, ARangeMinWithoutItsMaxIsRefusedNamingBoth) {
     const std::string rate = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct";
-    const std::string error = measured_error(kHeader + "," + rate + ":min\n" + kRow + ",74\n");
+    const std::string error = test::measured_csv_error(test::header_with(rate + ":min") + test::row_with("74"));
     EXPECT_NE(error.find("m.csv: column '" + rate + ":min' without its partner '" + rate + ":max'"), std::string::npos)
         << error;
 }
 
 TEST(CsvDuplicateColumn, ARangeMaxWithoutItsMinIsRefusedNamingBoth) {
     const std::string rate = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct";
-    const std::string error = measured_error(kHeader + "," + rate + ":max\n" + kRow + ",76\n");
+    const std::string error = test::measured_csv_error(test::header_with(rate + ":max") + test::row_with("76"));
     EXPECT_NE(error.find("m.csv: column '" + rate + ":max' without its partner '" + rate + ":min'"), std::string::npos)
         << error;
 }
 
 TEST(CsvDuplicateColumn, ARangeWithBothColumnsIsRead) {
     const std::string rate = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct";
-    const auto runs = parse_measured_csv(kHeader + "," + rate + ":min," + rate + ":max\n" + kRow + ",74,76\n", "m.csv");
+    const auto runs = parse_measured_csv(test::header_with(rate + ":min," + rate + ":max") + test::row_with("74,76"), "m.csv");
     ASSERT_EQ(runs.size(), 1u);
     ASSERT_TRUE(runs[0].metrics.l1_hit_rate_range);
     EXPECT_DOUBLE_EQ(runs[0].metrics.l1_hit_rate_range->min, 74);

@@ -6,21 +6,17 @@
 #include <string>
 #include <vector>
 
+#include "tests/measured_csv_test_util.hpp"
 #include "traces/input_error.hpp"
 #include "traces/measured_csv.hpp"
 
 namespace cachesim {
 namespace {
 
-const std::string kHeader =
-    "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
-    "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n";
+const std::string& kHeader = test::kMeasuredHeader;
 // 50 L1 hits of 40 sectors: 125%, beyond the 110% that separate passes explain.
 const std::string kBroken = "stencil,64,32,3,5,0,linear,128,4,H200,0.5,10,40,50,75,20,15,2048\n";
-// 30 hits of 40 sectors, the rate column 75% = 30 / 40.
-const std::string kSound = "stencil,64,32,3,5,0,linear,128,4,H200,0.5,10,40,30,75,20,15,2048\n";
+const std::string& kSound = test::kMeasuredRow;  // 30 hits of 40 sectors, 75%
 
 std::string error_with_skipping(const std::string& text) {
     std::vector<InvalidMeasuredRow> invalid;

@@ -9,18 +9,8 @@
 namespace cachesim {
 namespace {
 
-const std::string kHeader =
-    "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
-    "lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n";
-
-// kHeader with one more column at its end.
-std::string header_with(const std::string& column) {
-    std::string header = kHeader;
-    header.insert(header.size() - 1, "," + column);
-    return header;
-}
+using test::header_with;
+const std::string& kHeader = test::kMeasuredHeader;
 
 TEST(MeasuredCsv, ParsesGpubenchRows) {
     const auto runs = parse_measured_csv(
