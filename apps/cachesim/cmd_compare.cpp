@@ -417,14 +417,15 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
     return runs;
 }
 
-// The overrides that size the L1 (its own size, the unified array, the carve-outs), as the user
+// The overrides of parameters that size the L1 (GpuParameter::sizes_l1), as the user
 // gave them: the first `from_config` come from the --config file `config_path`, the rest from --gpu.
 std::vector<std::string> l1_size_options(const std::vector<std::string>& overrides, std::size_t from_config,
                                          const std::string& config_path) {
     std::vector<std::string> given;
     for (std::size_t i = 0; i < overrides.size(); ++i) {
         const std::string key = overrides[i].substr(0, overrides[i].find('='));
-        if (key != "l1-size" && key != "unified-l1" && key != "carveouts" && key != "carveout-rule") continue;
+        const GpuParameter* parameter = find_gpu_parameter(key);
+        if (parameter == nullptr || !parameter->sizes_l1) continue;
         given.push_back(i < from_config ? overrides[i] + " (--config " + config_path + ")" : "--gpu " + overrides[i]);
     }
     return given;

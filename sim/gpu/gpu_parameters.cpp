@@ -143,7 +143,8 @@ std::vector<GpuParameter> make_table() {
                              only("h200", D, "256 KiB: the same GH100 chip as the H100 (H100 whitepaper)"),
                              only("h100", D, "256 KiB: NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022)"),
                              only("rtx2080s", D, "96 KiB: NVIDIA Turing GPU Architecture whitepaper (2018); CUDA C++ "
-                                                 "Programming Guide, cc 7.5")}});
+                                                 "Programming Guide, cc 7.5")},
+                 .sizes_l1 = true});
     t.push_back({.option = "carveouts", .report_key = "carveouts_kib", .field = "carveouts_kib",
                  .group = "L1 and shared memory", .type = P::text, .range = "KiB, comma separated",
                  .help = "shared-memory carve-outs the driver chooses from (which one: --carveout-rule); each at most "
@@ -154,7 +155,8 @@ std::vector<GpuParameter> make_table() {
                                            "et al. 2019, thesis table 2.1"),
                              only("rtx2080s", D, "32 or 64 KiB of shared memory, the rest L1 (64 KiB for kernels with "
                                                  "at most 32 KiB of shared memory, as typical CUDA code): CUDA C++ "
-                                                 "Programming Guide, cc 7.5; Jia et al. 2019")}});
+                                                 "Programming Guide, cc 7.5; Jia et al. 2019")},
+                 .sizes_l1 = true});
     t.push_back({.option = "carveout-rule", .report_key = "carveout_rule", .field = "carveout_rule",
                  .group = "L1 and shared memory", .type = P::choice, .choices = texts(kCarveoutRuleChoices),
                  .help = "how the driver chooses among the carve-outs (and so what --l1-size auto leaves the L1)",
@@ -165,7 +167,8 @@ std::vector<GpuParameter> make_table() {
                                              "9.0), not measured on the H100"),
                              every(D, "occupancy: the smallest carve-out that holds the resident blocks' shared "
                                       "memory, as the CUDA C++ Programming Guide's shared memory sections and its "
-                                      "occupancy calculation reason; not measured on this chip")}});
+                                      "occupancy calculation reason; not measured on this chip")},
+                 .sizes_l1 = true});
     t.push_back({.option = "l1-size", .field = "l1.size_bytes, l1_auto", .group = "L1 and shared memory",
                  .type = P::text, .range = "auto or bytes (K/M/G); 0 disables the L1",
                  .help = "L1 size per SM; auto: the unified L1/shared memory less the carve-out",
@@ -176,7 +179,8 @@ std::vector<GpuParameter> make_table() {
                  },
                  .sources = {every(D, "auto, what the carve-out that --carveout-rule takes leaves: CUDA C++ "
                                       "Programming Guide, sections on shared memory configuration")},
-                 .cache_option = true});
+                 .cache_option = true,
+                 .sizes_l1 = true});
     t.push_back({.option = "l1-line", .field = "l1.line_bytes", .group = "L1 and shared memory", .type = P::count,
                  .range = "a power of two", .min = 32, .max = 256, .help = "L1 line size in bytes",
                  .get = get_level_number<&GpuConfig::l1, &CacheConfig::line_bytes>,

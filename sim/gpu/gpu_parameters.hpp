@@ -76,6 +76,9 @@ struct GpuParameter {
     // placement, warp scheduling, loop costs, latencies); a measured order (--warp-times,
     // GpuConfig::timeline) replaces all of it, so there it does not apply.
     bool scheduler_only = false;
+    // Decides how many bytes the L1 holds (its size, the unified array, the carve-outs): what
+    // compare names when a row's L1 is smaller than the one the rates were fitted at.
+    bool sizes_l1 = false;
 
     std::string help_text() const;  // help, then the choices or the valid range
 };
