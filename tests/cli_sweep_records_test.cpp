@@ -115,7 +115,7 @@ TEST(CliSweepRecords, BadOutputOptionsFailBeforeTheFirstConfigurationRuns) {
              {"--plot '" + dir.string() + "'", dir.string() + ": is a directory"},
              {"--plot '" + (dir / "p.png").string() + "' --plot-value l1_policy", "--plot-value: column 'l1_policy' is not numeric"},
              {"--plot '" + (dir / "p.png").string() + "' --plot-value nothing", "--plot-value: no column 'nothing'"},
-             {"--plot '" + (dir / "p.png").string() + "' --plot-x l2-size", "--plot-x/--plot-y: 'l2-size'"}}) {
+             {"--plot '" + (dir / "p.png").string() + "' --plot-x l2-size", "--plot-x l2-size: the sweep is not given --l2-size"}}) {
         const auto r = run_cachesim(slow + " " + c.options);
         EXPECT_EQ(r.exit_code, 2) << c.options;
         EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;

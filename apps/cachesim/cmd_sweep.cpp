@@ -1,7 +1,9 @@
 // cachesim sweep: the cross product of simulate options given as lists or ranges, run in
 // parallel on all cores (and over MPI ranks), written as CSV (+ a heat map); resumable.
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <set>
 #include <unordered_map>
@@ -33,10 +35,13 @@ po::options_description sweep_options() {
         ("output,out,o", po::value<std::string>(),
          "write the CSV to FILE (atomically); rerunning with the same FILE skips finished configurations "
          "and keeps rows of other configurations; one sweep at a time per FILE (FILE.lock)")
+        ("format", po::value<std::string>(), "csv, the only format of a sweep's output (one row per configuration)")
         ("plot", po::value<std::string>(), "also draw a heat map PNG")
-        ("plot-x", po::value<std::string>(), "heat map columns: this option's values (default: the last varied option)")
-        ("plot-y", po::value<std::string>(), "heat map rows (default: the varied option before it)")
-        ("plot-value", po::value<std::string>()->default_value("l1_hit_rate"), "heat map colour: a CSV column")
+        ("plot-x", po::value<std::string>(),
+         "heat map columns: this option's values, e.g. l1-size (default: the last varied option); needs --plot")
+        ("plot-y", po::value<std::string>(), "heat map rows (default: the varied option before it); needs --plot")
+        ("plot-value", po::value<std::string>()->default_value("l1_hit_rate"),
+         "heat map colour: a numeric CSV column; needs --plot")
         ("jobs,j", po::value<unsigned>()->default_value(0),
          "configurations run at once per process; 0 = all cores (GPU model: cores / --threads)")
         ("threads", po::value<unsigned>()->default_value(0),
@@ -99,6 +104,53 @@ struct SweepSettings {
     bool quiet = false, fresh = false;
 };
 
+// The heat map's options shape the --plot image: without it they would go unused, silently.
+void check_plot_options_have_a_plot(const po::variables_map& vm) {
+    if (vm.count("plot")) return;
+    for (const char* option : {"plot-x", "plot-y", "plot-value"})
+        if (vm.count(option) && !vm[option].defaulted())
+            throw InputError(std::string("--") + option + " " + vm[option].as<std::string>() +
+                             " needs --plot FILE.png: without it no heat map is drawn");
+}
+
+// A sweep writes CSV whatever else it is asked for.
+void check_format(const po::variables_map& vm) {
+    if (!vm.count("format")) return;
+    std::string format = vm["format"].as<std::string>();
+    std::transform(format.begin(), format.end(), format.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (format != "csv")
+        throw InputError("--format " + vm["format"].as<std::string>() +
+                         ": a sweep's output is always CSV, one row per configuration; leave --format out "
+                         "(cachesim simulate reports a single configuration as a table or JSON)");
+}
+
+// CSV in a file named for another format would mislead whoever opens it.
+void check_csv_output_name(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    static const std::set<std::string> kImages{".png", ".jpg", ".jpeg", ".gif", ".bmp", ".svg", ".pdf"};
+    static const std::set<std::string> kCompressed{".gz", ".zst", ".xz", ".bz2"};
+    static const std::set<std::string> kOthers{".json", ".jsonl", ".tsv", ".xlsx", ".xls", ".ods", ".parquet", ".html"};
+    std::string hint;
+    if (kImages.count(ext)) hint = " (--plot FILE.png draws the heat map)";
+    else if (kCompressed.count(ext)) hint = " (uncompressed: compress it afterwards)";
+    else if (ext == ".json") hint = " (cachesim simulate --format json reports one configuration as JSON)";
+    else if (!kOthers.count(ext)) return;
+    throw InputError("--output " + path + ": a sweep writes CSV, not " + ext.substr(1) + "; name the file .csv" + hint);
+}
+
+// `--plot --plot-x l1-size` takes "--plot-x" as the file: refused rather than written, naming the
+// option that went missing.
+void check_file_is_no_option(const std::string& path, const std::string& option, const po::options_description& own,
+                             const po::options_description& simulate) {
+    const std::size_t name_start = path.find_first_not_of('-');
+    if (path.size() < 2 || path[0] != '-' || name_start == std::string::npos) return;
+    const std::string name = path.substr(name_start);
+    const std::string bare = name.substr(0, name.find('='));
+    if (own.find_nothrow(bare, false) || simulate.find_nothrow(bare, false))
+        throw InputError(option + " " + path + ": that is an option, not a file name; " + option + " needs a FILE");
+}
+
 std::vector<std::size_t> my_share(const std::vector<SweepConfiguration>& configs,
                                   const std::map<std::string, SweepColumns>& finished, int rank, int ranks) {
     std::vector<std::size_t> todo;
@@ -108,6 +160,17 @@ std::vector<std::size_t> my_share(const std::vector<SweepConfiguration>& configs
         if (static_cast<int>(pending++ % static_cast<std::size_t>(ranks)) == rank) todo.push_back(i);
     }
     return todo;
+}
+
+// What an interrupted sweep tells its user: how far it got and how to go on from there.
+std::unique_ptr<InterruptNotice> interrupt_notice(const std::string& output, bool resumable, std::size_t resumed,
+                                                  std::size_t total) {
+    std::string after = " configurations; ";
+    if (resumable)
+        after += "rerun the same command to resume: finished rows are kept (in " + partial_log_path(output, 0) + ")";
+    else
+        after += "nothing was kept: only a sweep into a file (-o FILE.csv) can resume, so a rerun starts over";
+    return std::make_unique<InterruptNotice>("sweep: interrupted after ", resumed, total, after);
 }
 
 }  // namespace
@@ -140,6 +203,13 @@ int run_sweep(int argc, char** argv) {
     if (vm.count("output") && s.output.empty()) throw InputError("--output: empty file name");
     if (vm.count("plot") && s.plot.empty()) throw InputError("--plot: empty file name");
     if (vm.count("plot")) check_png_name(s.plot, "--plot");
+    check_plot_options_have_a_plot(vm);
+    check_format(vm);
+    if (!s.output.empty()) {
+        check_file_is_no_option(s.output, "--output", own, simulate);
+        check_csv_output_name(s.output);
+    }
+    if (!s.plot.empty()) check_file_is_no_option(s.plot, "--plot", own, simulate);
 
     const std::vector<SweepAxis> axes = parse_sweep_axes(axis_tokens, simulate);
     std::vector<SweepConfiguration> configs = expand_configurations(axes);
@@ -186,10 +256,15 @@ int run_sweep(int argc, char** argv) {
     if (!s.plot.empty()) outputs.push_back({s.plot, "--plot"});
     check_outputs(outputs, traces);
     if (!s.plot.empty()) {
+        const std::string x_given = s.plot_x, y_given = s.plot_y;
+        if (vm.count("plot-x")) s.plot_x = plot_axis_option(axes, simulate, s.plot_x, "--plot-x");
+        if (vm.count("plot-y")) s.plot_y = plot_axis_option(axes, simulate, s.plot_y, "--plot-y");
+        check_distinct_plot_axes(x_given, s.plot_x, y_given, s.plot_y);
         heat_map_axes(axes, configs, s.plot_x, s.plot_y);
         for (const SimulationOptions& sim : sims) {
             std::vector<bool> numeric;
             const std::vector<std::string> columns = expected_columns(sim, &numeric);
+            s.plot_value = plot_value_column(s.plot_value, columns);
             check_heat_map_options(axes, s.plot_x, s.plot_y, s.plot_value, columns, numeric);
         }
     }
@@ -243,7 +318,15 @@ int run_sweep(int argc, char** argv) {
         }
         std::string label = "sweep";
         if (mpi.active()) label += " rank " + std::to_string(mpi.rank()) + "/" + std::to_string(mpi.size());
-        ProgressBar progress(label, todo.size(), !s.quiet && mpi.rank() == 0);
+        // The percentage counts the work done inside running configurations too; the count, the
+        // finished ones. The summary below gives the time.
+        ProgressStyle style;
+        style.counted = "finished";
+        style.final_time = false;
+        ProgressBar progress(label, todo.size(), !s.quiet && mpi.rank() == 0, style);
+        std::unique_ptr<InterruptNotice> notice;
+        // Under MPI a rank knows only its own count: mpirun reports the interruption.
+        if (!mpi.active()) notice = interrupt_notice(s.output, resumable, resumed, configs.size());
         // Progress by work: todo[k]'s share is its accesses or warp requests.
         std::vector<double> work;
         std::unordered_map<std::size_t, std::size_t> position;  // configuration -> its place in todo
@@ -256,6 +339,7 @@ int run_sweep(int argc, char** argv) {
             sims, todo, s.jobs,
             [&](std::size_t index, SweepColumns columns) {
                 if (log) log->append(configs[index].key, columns);
+                if (notice) notice->finished_one();
                 mine.emplace_back(configs[index].key, std::move(columns));
                 done.finish(position.at(index));
                 progress.update(mine.size(), done.fraction());
@@ -319,7 +403,7 @@ int run_sweep(int argc, char** argv) {
     if (!s.quiet) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::cerr << "sweep: " << counted(configs.size(), "configuration") << " (" << resumed << " already done) in "
-                  << format_duration(seconds) << " (" << seconds << " s) on " << counted(s.jobs, "thread")
+                  << format_duration(seconds) << " on " << counted(s.jobs, "thread")
                   << (any_gpu && s.threads > 1 ? " x " + std::to_string(s.threads) + " GPU-model threads each" : std::string())
                   << (mpi.active() ? " x " + std::to_string(mpi.size()) + " ranks" : std::string()) << "\n";
     }

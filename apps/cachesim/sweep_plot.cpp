@@ -18,6 +18,24 @@ std::size_t axis_index(const std::vector<SweepAxis>& axes, const std::string& na
     throw InputError("--plot-x/--plot-y: '" + name + "' is not an option of this sweep");
 }
 
+// "--l1_size" -> "l1_size": the dashes an option is written with, which a plot option's value may
+// carry as well.
+std::string without_leading_dashes(const std::string& text) {
+    const std::size_t first = text.find_first_not_of('-');
+    return first == std::string::npos ? std::string() : text.substr(first);
+}
+
+std::string with_every(std::string text, char from, char to) {
+    std::replace(text.begin(), text.end(), from, to);
+    return text;
+}
+
+std::string listed_options(const std::vector<SweepAxis>& axes) {
+    std::string list;
+    for (const SweepAxis& axis : axes) list += (list.empty() ? "--" : ", --") + axis.name;
+    return list.empty() ? "none" : list;
+}
+
 std::string cell_text(double v, bool percent) {
     char buffer[32];
     if (std::isnan(v)) return "";
@@ -28,6 +46,36 @@ std::string cell_text(double v, bool percent) {
 }
 
 }  // namespace
+
+std::string plot_axis_option(const std::vector<SweepAxis>& axes, const boost::program_options::options_description& simulate,
+                             const std::string& given, const std::string& flag) {
+    // Options are spelled with dashes; a CSV column of the same name with underscores.
+    const std::string name = with_every(without_leading_dashes(given), '_', '-');
+    if (name.empty())
+        throw InputError(flag + " '" + given + "': name one of the sweep's options (" + listed_options(axes) + ")");
+    for (const SweepAxis& axis : axes)
+        if (axis.name == name) return axis.name;
+    const auto* option = simulate.find_nothrow(name, false);
+    if (!option)
+        throw InputError(flag + " " + given + ": --" + name + " is not an option of cachesim simulate (the sweep's options: " +
+                         listed_options(axes) + ")");
+    for (const SweepAxis& axis : axes)
+        if (simulate.find_nothrow(axis.name, false) == option) return axis.name;  // another name of it
+    throw InputError(flag + " " + given + ": the sweep is not given --" + name + " (its options: " + listed_options(axes) +
+                     ")");
+}
+
+void check_distinct_plot_axes(const std::string& x_given, const std::string& x_axis, const std::string& y_given,
+                              const std::string& y_axis) {
+    if (!x_axis.empty() && x_axis == y_axis)
+        throw InputError("--plot-x " + x_given + " and --plot-y " + y_given + " name the same option, --" + x_axis +
+                         ": the heat map needs two different ones (leave one out to take another varied option)");
+}
+
+std::string plot_value_column(const std::string& given, const std::vector<std::string>& columns) {
+    const std::string name = with_every(without_leading_dashes(given), '-', '_');
+    return std::find(columns.begin(), columns.end(), name) != columns.end() ? name : given;
+}
 
 void check_heat_map_options(const std::vector<SweepAxis>& axes, const std::string& x_axis, const std::string& y_axis,
                             const std::string& value_column, const std::vector<std::string>& columns,

@@ -26,6 +26,21 @@ std::pair<std::string, std::string> heat_map_axes(const std::vector<SweepAxis>& 
                                                   const std::vector<SweepConfiguration>& configs, std::string x_axis,
                                                   std::string y_axis);
 
+// The axis option `given` names (for `flag`: --plot-x, --plot-y), spelled as the sweep's axis is:
+// "l1-size", "--l1-size" and "l1_size" alike, or another name of the same option. Throws
+// InputError naming `flag` and the sweep's options where it names none of them.
+std::string plot_axis_option(const std::vector<SweepAxis>& axes, const boost::program_options::options_description& simulate,
+                             const std::string& given, const std::string& flag);
+
+// Throws InputError naming both when --plot-x and --plot-y (as given and as resolved) are one option.
+void check_distinct_plot_axes(const std::string& x_given, const std::string& x_axis, const std::string& y_given,
+                              const std::string& y_axis);
+
+// The result column `given` names for --plot-value, spelled as the CSV spells it: "l1_hit_rate"
+// also as "l1-hit-rate" or "--l1_hit_rate". `given` itself where it matches none (for
+// check_heat_map_options to refuse).
+std::string plot_value_column(const std::string& given, const std::vector<std::string>& columns);
+
 // x_axis / y_axis: as heat_map_axes takes them. Throws InputError for an unknown axis or a value
 // column that is missing or not numeric.
 HeatMap build_heat_map(const std::vector<SweepAxis>& axes, const std::vector<SweepConfiguration>& configs,
