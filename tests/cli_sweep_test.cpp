@@ -32,8 +32,9 @@ TEST(CliSweep, EachRowEqualsSimulateCsvForThatConfiguration) {
         EXPECT_EQ(std::vector<std::string>(rows[0].begin() + 1, rows[0].end()), expected[0]);
         EXPECT_EQ(std::vector<std::string>(rows[i].begin() + 1, rows[i].end()), expected[1]) << rows[i][0];
     }
-    // The options by name, not in the order the sweep gave them.
-    EXPECT_EQ(rows[1][0], "--l1-line=32 --l1-size=512 --l1-ways=4 --l2-size=8K --l2-ways=8 --schedule=linear "
+    // The options by name, not in the order the sweep gave them, each value as the run reads it
+    // (8K is 8 * 1024 = 8192 bytes), so that every spelling of one configuration gives one row.
+    EXPECT_EQ(rows[1][0], "--l1-line=32 --l1-size=512 --l1-ways=4 --l2-size=8192 --l2-ways=8 --schedule=linear "
                           "--size=48x32 --stencil=3x3");
 }
 

@@ -28,6 +28,19 @@ namespace cachesim::cli {
 
 namespace {
 
+// Rows read back keyed as this sweep keys them: an output written with other spellings of the same
+// values resumes instead of rerunning them, and its duplicates of one configuration become one row.
+FinishedResults with_canonical_keys(FinishedResults read, const po::options_description& simulate) {
+    FinishedResults canonical;
+    canonical.notes = std::move(read.notes);
+    for (const std::string& key : read.order) {
+        std::string mine = canonical_configuration_key(key, simulate);
+        if (!canonical.rows.count(mine)) canonical.order.push_back(mine);
+        canonical.rows[mine] = std::move(read.rows[key]);
+    }
+    return canonical;
+}
+
 po::options_description sweep_options() {
     po::options_description d("Sweep");
     d.add_options()
@@ -217,6 +230,8 @@ int run_sweep(int argc, char** argv) {
     std::vector<SimulationOptions> sims = prepare_configurations(configs, simulate);
     // After validation: a config file is read for its settings only once it is known to parse.
     for (SweepConfiguration& c : configs) c.key += input_fingerprint(c, simulate);
+    // Values spelled as read, so that a sweep resumed with its values written differently finds its rows.
+    for (SweepConfiguration& c : configs) c.key = canonical_configuration_key(c.key, simulate);
     if (vm["hit-sources"].as<bool>())
         for (std::size_t i = 0; i < sims.size(); ++i) {
             if (sims[i].model != ModelKind::gpu)
@@ -289,9 +304,10 @@ int run_sweep(int argc, char** argv) {
         throw InputError(setup_error.empty() ? "another MPI rank could not start" : setup_error);
     if (resumable && !s.fresh) {
         finished = load_finished(s.output, [&](const std::string& key) {
-            const auto found = index_of.find(key);
+            const auto found = index_of.find(canonical_configuration_key(key, simulate));
             return found == index_of.end() ? std::vector<std::string>{} : expected_columns(sims[found->second]);
         });
+        finished = with_canonical_keys(std::move(finished), simulate);
         if (mpi.rank() == 0)
             for (const std::string& note : finished.notes) std::cerr << "sweep: " << note << "\n";
     }

@@ -66,7 +66,8 @@ void expand_range(const std::string& item, const std::string& option, std::vecto
     std::size_t count = 0;
     for (std::uint64_t v = low; v <= high;) {
         if (++count > kMaxRangeValues)
-            throw InputError(what + ": more than " + std::to_string(kMaxRangeValues) + " values");
+            throw InputError(what + ": more than " + std::to_string(kMaxRangeValues) +
+                             " values, the most one range expands to; take a larger step or a narrower range");
         out.push_back(std::to_string(v));
         const std::uint64_t next = step_kind == '*' ? v * step : v + step;
         if ((step_kind == '*' && next / step != v) || next < v) break;  // would overflow: past the end
@@ -211,13 +212,67 @@ std::string configuration_key(std::vector<std::string> args) {
     return key;
 }
 
+namespace {
+
+// The key's arguments: a value may hold spaces, so a piece joins the argument before it unless it
+// starts a new option (or the input fingerprint).
+std::vector<std::string> key_arguments(const std::string& key) {
+    std::vector<std::string> arguments;
+    for (const std::string& piece : split(key, ' ')) {
+        const bool starts_argument = piece.rfind("--", 0) == 0 || piece.rfind("inputs=", 0) == 0;
+        if (starts_argument || arguments.empty()) arguments.push_back(piece);
+        else arguments.back() += " " + piece;
+    }
+    return arguments;
+}
+
+std::string canonical_argument(const std::string& argument,
+                               const boost::program_options::options_description& simulate_options) {
+    const std::size_t equals = argument.find('=');
+    if (argument.rfind("--", 0) != 0 || equals == std::string::npos) return argument;
+    const std::string option = argument.substr(2, equals - 2);
+    // A file's identity (device and inode) is no name to store: the path stays as written.
+    if (option == "trace" || option == "config" || option == "warp-times") return argument;
+    const auto* described = simulate_options.find_nothrow(option, false);
+    return "--" + option + "=" + value_as_read(option, argument.substr(equals + 1), described);
+}
+
+}  // namespace
+
+std::string canonical_configuration_key(const std::string& key,
+                                        const boost::program_options::options_description& simulate_options) {
+    std::string canonical;
+    for (const std::string& argument : key_arguments(key)) {
+        if (!canonical.empty()) canonical += ' ';
+        canonical += canonical_argument(argument, simulate_options);
+    }
+    return canonical;
+}
+
+namespace {
+
+// "--seed (2000 values) x --l1-line (2000 values)": the options whose values multiply.
+std::string varied_axes(const std::vector<SweepAxis>& axes) {
+    std::string text;
+    for (const SweepAxis& a : axes) {
+        if (a.values.size() < 2) continue;
+        if (!text.empty()) text += " x ";
+        text += "--" + a.name + " (" + std::to_string(a.values.size()) + " values)";
+    }
+    return text;
+}
+
+}  // namespace
+
 std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxis>& axes) {
     std::size_t total = 1;
     for (const SweepAxis& a : axes) {
         const std::size_t n = a.values.empty() ? 1 : a.values.size();
         if (total > kMaxSweepConfigurations / n)
             throw InputError("the sweep has more than " + std::to_string(kMaxSweepConfigurations) +
-                             " configurations");
+                             " configurations, the most one sweep runs: " + varied_axes(axes) +
+                             "; give fewer values, or split it into sweeps into one -o FILE (each keeps the "
+                             "others' rows)");
         total *= n;
     }
     std::vector<SweepConfiguration> configurations;
@@ -245,31 +300,56 @@ std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxi
     return configurations;
 }
 
+namespace {
+
+// The options of `config` that do not apply to it (the other workload's shapes, a missing level's
+// ways or policy), wherever they are given: on the command line or in its --config file.
+std::vector<std::string> options_that_do_not_apply(const SweepConfiguration& config,
+                                                   const boost::program_options::options_description& simulate_options) {
+    std::vector<std::string> args{"sweep"};
+    args.insert(args.end(), config.args.begin(), config.args.end());
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), simulate_options, "");
+    if (!vm) return {};
+    std::vector<std::string> others = options_of_another_workload(*vm);
+    for (std::string& key : options_of_a_missing_level(*vm)) others.push_back(std::move(key));
+    return others;
+}
+
+// The names of the settings `config` takes from its --config file (none without one).
+std::vector<std::string> file_setting_names(const SweepConfiguration& config,
+                                            const boost::program_options::options_description& simulate_options) {
+    std::vector<std::string> names;
+    for (auto& [name, value] : config_file_settings_taken(config.args, simulate_options)) names.push_back(std::move(name));
+    return names;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
 void keep_options_that_apply(std::vector<SweepConfiguration>& configs, const std::vector<SweepAxis>& axes,
                              const boost::program_options::options_description& simulate_options) {
     if (configs.size() < 2) return;  // one configuration: simulate's own checks name what does not apply
     std::vector<bool> used(axes.size(), false);  // by at least one configuration
+    std::unordered_set<std::string> file_settings_used;  // by at least one configuration
     std::unordered_set<std::string> kept;
     std::vector<SweepConfiguration> own;
     own.reserve(configs.size());
     for (const SweepConfiguration& config : configs) {
-        std::vector<std::string> others;
+        std::vector<std::string> others, from_file;
         try {
-            std::vector<std::string> args{"sweep"};
-            args.insert(args.end(), config.args.begin(), config.args.end());
-            std::vector<char*> argv;
-            for (std::string& arg : args) argv.push_back(arg.data());
-            const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), simulate_options, "");
-            if (vm) {
-                others = options_of_another_workload(*vm);
-                for (std::string& key : options_of_a_missing_level(*vm)) others.push_back(std::move(key));
-            }
+            others = options_that_do_not_apply(config, simulate_options);
+            from_file = file_setting_names(config, simulate_options);
         } catch (const std::exception&) {
             // A configuration that does not parse is reported, with its number, when it is read.
         }
         SweepConfiguration mine = config;
         for (std::size_t a = 0; a < axes.size(); ++a) {
-            if (std::find(others.begin(), others.end(), axes[a].name) == others.end()) {
+            if (!contains(others, axes[a].name)) {
                 used[a] = true;
                 continue;
             }
@@ -277,11 +357,18 @@ void keep_options_that_apply(std::vector<SweepConfiguration>& configs, const std
             std::erase_if(mine.args, [&](const std::string& arg) { return arg.starts_with(prefix); });
             mine.axis_values[a].clear();
         }
+        for (const std::string& name : from_file) {
+            if (contains(others, name)) mine.unused_file_settings.push_back(name);
+            else file_settings_used.insert(name);
+        }
         mine.key = configuration_key(mine.args);
         if (kept.insert(mine.key).second) own.push_back(std::move(mine));
     }
     // An option no configuration can use is left in place, for simulate's own message to name it.
     if (std::find(used.begin(), used.end(), false) != used.end()) return;
+    for (SweepConfiguration& config : own)
+        std::erase_if(config.unused_file_settings,
+                      [&](const std::string& name) { return !file_settings_used.count(name); });
     configs = std::move(own);
 }
 

@@ -19,6 +19,9 @@ struct SweepConfiguration {
     std::vector<std::string> args;  // "--name=value" (or "--name" for a switch), in axis order
     std::vector<std::string> axis_values;  // this configuration's value of every axis ("": not its own)
     std::string key;                // configuration_key(args): identifies it for resuming
+    // Settings of its --config file that describe a cache level it has none of: it reads the file
+    // without them, as it would not be given the same options on the command line.
+    std::vector<std::string> unused_file_settings;
 };
 
 inline constexpr std::size_t kMaxSweepConfigurations = 1'000'000;
@@ -43,11 +46,18 @@ std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxi
 // order in which a sweep's options are written does not change it.
 std::string configuration_key(std::vector<std::string> args);
 
+// `key` (a configuration_key, possibly with an input fingerprint after it) with each option's value
+// spelled as the run reads it (sizes in bytes, schedules by name, ...), so that equal values written
+// differently, now or in an earlier output, give one key. File names stay as written.
+std::string canonical_configuration_key(const std::string& key,
+                                        const boost::program_options::options_description& simulate_options);
+
 // A sweep crossing both built-in workloads gives each configuration only its own workload's shape
 // options (--depth to the matmul's, --stencil to the stencil's, as simulate refuses the other's),
 // and one whose rows differ in a cache level's size gives that level's options only to the rows
 // that have it (--l2-ways not to --l2-size 0's); configurations that then coincide are kept once,
-// the first. An option no configuration can use is left in all, for simulate's message.
+// the first. The same holds for a --config file's settings (a row reads the file without those that
+// do not apply to it). An option or setting no configuration can use is left in all, for simulate's message.
 void keep_options_that_apply(std::vector<SweepConfiguration>& configs, const std::vector<SweepAxis>& axes,
                                const boost::program_options::options_description& simulate_options);
 

@@ -288,12 +288,16 @@ std::string config_file_context(const po::variables_map& command_line) {
 // replaces or leaves unused; boost's errors (po::error) are left to the caller to prefix.
 // `origins`, where given, gets where the file sets each option the command line does not give.
 po::parsed_options options_from_config_file(const po::variables_map& command_line, const po::options_description& options,
-                                            std::vector<ConfigOrigin>* origins = nullptr) {
+                                            std::vector<ConfigOrigin>* origins = nullptr,
+                                            const std::vector<std::string>& unused_settings = {}) {
     const std::string path = command_line["config"].as<std::string>();
     const std::string contents = read_config_file(path);
     std::istringstream text(contents);
     const std::string where = config_file_context(command_line);
     po::parsed_options from_file = parse_config_text(text, contents, options, where);
+    std::erase_if(from_file.options, [&](const po::option& o) {
+        return std::find(unused_settings.begin(), unused_settings.end(), o.string_key) != unused_settings.end();
+    });
     // The command line wins: a level's size given there in lines (or bytes) drops the file's size
     // in bytes (or lines), as a preset's size gives way.
     std::erase_if(from_file.options, [&](const po::option& o) {
@@ -340,7 +344,8 @@ std::vector<std::pair<std::string, std::string>> config_file_settings_taken(cons
 
 std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,
-                                                    const std::string& usage) {
+                                                    const std::string& usage,
+                                                    const std::vector<std::string>& unused_file_settings) {
     po::variables_map vm;
     note_known_options(options);  // for an unrecognised option's "did you mean"
     const po::parsed_options parsed = po::command_line_parser(argc, argv).style(kCommandLineStyle).options(options).run();
@@ -353,7 +358,7 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
     std::vector<ConfigOrigin> origins;
     if (vm.count("config")) {
         try {
-            po::store(options_from_config_file(vm, options, &origins), vm);
+            po::store(options_from_config_file(vm, options, &origins, unused_file_settings), vm);
         } catch (const po::error& e) {
             throw InputError(config_file_context(vm) + error_text(e));
         }
@@ -719,11 +724,12 @@ po::options_description simulation_option_groups() {
 }
 
 SimulationOptions read_simulation_args(std::vector<std::string> args, const po::options_description& options,
-                                       const std::string& context) {
+                                       const std::string& context,
+                                       const std::vector<std::string>& unused_file_settings) {
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     try {
-        const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), options, "");
+        const auto vm = parse_command_line(static_cast<int>(argv.size()), argv.data(), options, "", unused_file_settings);
         if (!vm) throw InputError("--help does not apply here");  // parse_command_line printed the help
         return read_simulation_options(*vm);
     } catch (const po::error& e) {

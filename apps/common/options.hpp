@@ -67,9 +67,12 @@ po::options_description timing_options();  // --warp-times, --warp-times-launch 
 // shape options of a workload other than the one the command line chooses are left out; a file
 // that names a workload and shapes the other is an InputError unless the command line runs the other.
 // Returns nullopt (after printing help) when --help was given.
+// `unused_file_settings` names settings of the --config file left out as if the file lacked them
+// (a sweep's row without the cache level they describe).
 std::optional<po::variables_map> parse_command_line(int argc, char** argv,
                                                     const po::options_description& options,
-                                                    const std::string& usage);
+                                                    const std::string& usage,
+                                                    const std::vector<std::string>& unused_file_settings = {});
 
 // What the --config file named in `args` (a command line parse_command_line accepts, without the
 // program's name) means for that command line: each setting parse_command_line takes from it, as
@@ -102,7 +105,8 @@ po::options_description simulation_option_groups();
 // expanded, and reads the simulation it describes. Every error (unknown option, bad value,
 // invalid configuration) becomes an InputError whose message starts with `context`.
 SimulationOptions read_simulation_args(std::vector<std::string> args, const po::options_description& options,
-                                       const std::string& context);
+                                       const std::string& context,
+                                       const std::vector<std::string>& unused_file_settings = {});
 // The measured timeline that option `file_key` names (the recorded launch: option `launch_key`) for
 // `workload` run in blocks of `block`, or nothing without the option. InputError for a bad file,
 // or the launch option alone.
