@@ -119,7 +119,7 @@ TEST(CliPipeInput, TraceConvertsAPipedDinIntoACstFile) {
     const auto r = run_shell(std::string(kTwoRecords) + " | CACHESIM trace --trace - --trace-format din --out '" + cst +
                              "' -q && CACHESIM info '" + cst + "' --verify");
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("1 reads, 1 writes"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("1 read, 1 write"), std::string::npos) << r.out;
 }
 
 }  // namespace

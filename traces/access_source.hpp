@@ -40,6 +40,9 @@ public:
     virtual bool rewindable() const { return true; }
     // Total accesses if known up front (progress, OPT memory checks); 0 if unknown.
     virtual std::uint64_t size_hint() const { return 0; }
+    // What the reader noticed that is legal but suspect ("the last line has no newline: the file
+    // may be cut short"), each once, for the command to show: a reader writes to no stream.
+    virtual std::vector<std::string> warnings() const { return {}; }
 };
 
 }  // namespace cachesim

@@ -8,6 +8,7 @@
 
 #include "sim/text.hpp"
 #include "traces/csv_table.hpp"
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/ncu_metrics.hpp"
 
@@ -398,7 +399,8 @@ std::vector<MeasuredRun> parse_measured_csv(std::string_view text, const std::st
             run.l2_start = field(l2_start);
             if (run.l2_start == "cold") run.l2_start.clear();
             if (!run.l2_start.empty() && run.l2_start != "warm")
-                throw InputError(cell.where("l2_start") + ": '" + run.l2_start + "' (expected cold or warm)");
+                throw InputError(cell.where("l2_start") + ": '" + run.l2_start + "' (expected cold or warm)" +
+                                 case_hint(run.l2_start, {"cold", "warm"}));
         }
         WorkloadSpec& w = run.workload;
         if (trace >= 0 && !field(trace).empty()) {

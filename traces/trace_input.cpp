@@ -4,6 +4,7 @@
 #include <fstream>
 #include <mutex>
 
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format.hpp"
 #include "traces/trace_format_reader.hpp"
@@ -37,7 +38,8 @@ bool starts_with_cst_magic(const std::string& path) {
 
 std::string named_trace_format(const std::string& requested, const std::string& path) {
     if (requested != "auto" && requested != "cst" && requested != "din" && requested != "u64" && requested != "traceg")
-        throw InputError("--trace-format: unknown trace format '" + requested + "' (expected auto, cst, din, u64 or traceg)");
+        throw InputError("--trace-format: unknown trace format '" + requested + "' (expected auto, cst, din, u64 or traceg)" +
+                         case_hint(requested, {"auto", "cst", "din", "u64", "traceg"}));
     // Accel-Sim's kernel traces, plain or compressed (the input stream reads gzip and zstd)
     if (requested == "auto" && (path.ends_with(".traceg") || path.ends_with(".traceg.gz") || path.ends_with(".traceg.zst")) &&
         !starts_with_cst_magic(path))

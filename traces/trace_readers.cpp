@@ -1,11 +1,11 @@
 #include "traces/trace_readers.hpp"
 
 #include <algorithm>
-#include <iostream>
 #include <bit>
 #include <charconv>
 #include <cstring>
 
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/text_bom.hpp"
 
@@ -14,7 +14,7 @@ namespace cachesim {
 TraceFormat parse_trace_format(const std::string& text) {
     if (text == "din") return TraceFormat::din;
     if (text == "u64") return TraceFormat::u64;
-    throw InputError("unknown trace format '" + text + "' (expected din or u64)");
+    throw InputError("unknown trace format '" + text + "' (expected din or u64)" + case_hint(text, {"din", "u64"}));
 }
 
 namespace {
@@ -95,11 +95,11 @@ void DinTraceSource::fail(std::string_view line, const std::string& why) const {
 
 // Legal text, but also what a file cut short looks like, and then its last address is wrong.
 // Reached only at the end of the input, so the read loop pays nothing for it.
-void DinTraceSource::warn_last_line_without_newline(std::uint64_t line_number) {
+void DinTraceSource::note_last_line_without_newline(std::uint64_t line_number) {
     if (warned_cut_line_) return;
     warned_cut_line_ = true;
-    std::cerr << in_->name() << ": the last line has no newline: the file may be cut short (line "
-              << line_number << ")\n";
+    warnings_.push_back(in_->name() + ": the last line has no newline: the file may be cut short (line " +
+                        std::to_string(line_number) + ")");
 }
 
 bool DinTraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
@@ -121,7 +121,7 @@ bool DinTraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
             if (begin_ == end_) break;  // the end
             line = std::string_view(start, end_ - begin_);  // a last line with no newline
             begin_ = end_;
-            warn_last_line_without_newline(line_number_ + 1);
+            note_last_line_without_newline(line_number_ + 1);
         }
         if (line_number_++ == 0) line = without_byte_order_mark(line);
         if (line.size() > kMaxLineBytes)

@@ -29,11 +29,12 @@ public:
     bool next(AccessBatch& batch, std::size_t max_accesses) override;
     void rewind() override;
     bool rewindable() const override { return in_->rewindable(); }
+    std::vector<std::string> warnings() const override { return warnings_; }
 
 private:
     bool refill();  // more bytes after the unparsed ones; false at the end of the input
     [[noreturn]] void fail(std::string_view line, const std::string& why) const;
-    void warn_last_line_without_newline(std::uint64_t line_number);
+    void note_last_line_without_newline(std::uint64_t line_number);
 
     std::unique_ptr<InputStream> in_;
     std::vector<char> buffer_;
@@ -41,6 +42,7 @@ private:
     bool eof_ = false;
     std::uint64_t line_number_ = 0;
     bool warned_cut_line_ = false;  // warn once, not again on each rewind
+    std::vector<std::string> warnings_;
     std::uint64_t records_ = 0;
     std::uint32_t default_size_;
 };

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <limits>
 
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 
 namespace cachesim {
@@ -107,7 +108,8 @@ Schedule parse_schedule(std::string_view text) {
         parse_dimensions(arg, "schedule tiled tile size", s.width, s.tile_height);
     } else {
         throw InputError("unknown schedule '" + std::string(text) +
-                         "' (expected linear, column:W, zigzag:W, tiled:TWxTH or morton)");
+                         "' (expected linear, column:W, zigzag:W, tiled:TWxTH or morton)" +
+                         case_hint(text, [](std::string_view lower) { return parses(parse_schedule, lower); }));
     }
     return s;
 }
@@ -127,7 +129,8 @@ std::string schedule_name(const Schedule& s) {
 WorkloadKind parse_workload_kind(std::string_view text) {
     if (text == "stencil") return WorkloadKind::stencil;
     if (text == "matmul") return WorkloadKind::matmul;
-    throw InputError("unknown workload '" + std::string(text) + "' (expected stencil or matmul)");
+    throw InputError("unknown workload '" + std::string(text) + "' (expected stencil or matmul)" +
+                     case_hint(text, {"stencil", "matmul"}));
 }
 
 std::string_view workload_name(WorkloadKind kind) {

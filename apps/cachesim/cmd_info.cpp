@@ -55,6 +55,13 @@ VerifyCounts read_everything(const std::string& path, cst::TraceFileSource& sour
     return counts;
 }
 
+// A plain trace (converted from din or u64) records addresses and sizes, not elements: its
+// header's element size is a placeholder, not a fact about the data.
+std::string element_size_text(const cst::TraceHeader& h) {
+    if (!h.workload && !h.launch) return "not recorded (a plain trace, din or u64)";
+    return counted(h.elem_bytes, "byte");
+}
+
 }  // namespace
 
 int run_info(int argc, char** argv) {
@@ -85,8 +92,8 @@ int run_info(int argc, char** argv) {
     std::ostringstream out;
     out << "file:              " << path << "\n"
         << "format:            cst version " << h.version << "\n"
-        << "file size:         " << source.file_bytes() << " bytes\n"
-        << "element size:      " << h.elem_bytes << " bytes\n"
+        << "file size:         " << counted(source.file_bytes(), "byte") << "\n"
+        << "element size:      " << element_size_text(h) << "\n"
         << "steps:             " << h.steps
         << (h.launch ? " (threads)" : h.workload ? " (threads / launch indices)" : " (records)") << "\n"
         << (h.launch ? "accesses per step: at most " : "accesses per step: ") << h.accesses_per_step << "\n"
@@ -114,8 +121,8 @@ int run_info(int argc, char** argv) {
     if (vm["verify"].as<bool>()) {
         const VerifyCounts counts = read_everything(path, source);
         out << "verified:          " << counted(h.blocks, "block") << ", checksums and records OK; "
-            << counts.accesses - counts.writes << " reads, " << counts.writes << " writes, "
-            << counts.steps << " steps\n";
+            << counted(counts.accesses - counts.writes, "read") << ", " << counted(counts.writes, "write") << ", "
+            << counted(counts.steps, "step") << "\n";
     }
     std::cout << out.str();
     return 0;

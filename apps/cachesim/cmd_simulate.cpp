@@ -11,6 +11,7 @@
 #include "apps/cachesim/report.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "apps/cachesim/sweep_progress.hpp"
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/atomic_output.hpp"
 #include "traces/warp_times.hpp"
@@ -143,7 +144,7 @@ int run_simulate(int argc, char** argv) {
     if (!vm) return 0;
     const std::string format = (*vm)["format"].as<std::string>();
     if (format != "table" && format != "json" && format != "csv")
-        throw InputError("--format: expected table, json or csv, not '" + format + "'");
+        throw InputError("--format: expected table, json or csv, not '" + format + "'" + case_hint(format, {"table", "json", "csv"}));
 
     // An output is checked before the run, not after it: writable, and not a file the run reads.
     std::vector<NamedPath> outputs;

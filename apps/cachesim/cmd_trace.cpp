@@ -9,6 +9,7 @@
 #include "apps/cachesim/number_text.hpp"
 #include "apps/cachesim/sweep_progress.hpp"
 #include "traces/accelsim_reader.hpp"
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"
 #include "traces/trace_format_writer.hpp"
@@ -67,7 +68,8 @@ std::string choose_backend(const std::string& requested) {
         throw InputError("--backend " + requested + ": not available (" +
                          (requested == "cuda" ? "no usable CUDA device, or built without nvcc"
                                               : "built without Thrust") + ")");
-    throw InputError("--backend: expected auto, cuda, host or generator, not '" + requested + "'");
+    throw InputError("--backend: expected auto, cuda, host or generator, not '" + requested + "'" +
+                     case_hint(requested, {"auto", "cuda", "host", "generator"}));
 }
 
 #ifdef CACHESIM_HAVE_TRACEGEN

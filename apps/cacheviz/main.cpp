@@ -38,6 +38,7 @@
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/thread_model.hpp"
 #include "traces/atomic_output.hpp"
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "viz/canvas.hpp"
 #include "viz/gui/imgui_sfml.hpp"
@@ -330,7 +331,7 @@ int run(int argc, char** argv) {
                                                           })->frame;
     const std::string tab = (*vm)["tab"].as<std::string>();
     if (tab != "stats" && tab != "contents" && tab != "chart")
-        throw InputError("--tab: expected stats, contents or chart, not '" + tab + "'");
+        throw InputError("--tab: expected stats, contents or chart, not '" + tab + "'" + case_hint(tab, {"stats", "contents", "chart"}));
     const viz::AggregateRule rule =
         cli::option_choice<viz::AggregateRule>(viz::kAggregateChoices, "aggregate", (*vm)["aggregate"].as<std::string>());
     const viz::TimeDiagramStyle::ColourBy colour_by = cli::option_choice<viz::TimeDiagramStyle::ColourBy>(

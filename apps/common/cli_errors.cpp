@@ -121,48 +121,6 @@ std::string unknown_option_hint(std::string_view program, const po::unknown_opti
     return taken_elsewhere(program, name);
 }
 
-// The choices a choice error lists after "expected " ("a, b or c"), up to `end`.
-std::vector<std::string> listed_choices(const std::string& message, std::size_t start, std::size_t end) {
-    std::string list = message.substr(start, end - start);
-    for (std::size_t at; (at = list.find(" or ")) != std::string::npos;) list.replace(at, 4, ", ");
-    std::vector<std::string> choices;
-    for (std::size_t from = 0; from <= list.size();) {
-        const std::size_t comma = std::min(list.find(", ", from), list.size());
-        choices.push_back(list.substr(from, comma - from));
-        from = comma + 2;
-    }
-    return choices;
-}
-
-// Every choice error quotes the value given and lists the choices after "expected" ("--format:
-// expected table, json or csv, not 'JSON'"; "unknown preset 'H200' (expected ..., h200)"). A
-// value that differs from one of them only in its letters' case gets that spelling, not taken
-// silently: " (did you mean json?)".
-std::string choice_case_hint(const std::string& message) {
-    const std::size_t expected = message.find("expected ");
-    if (expected == std::string::npos) return "";
-    const std::size_t start = expected + 9;
-    std::size_t end = message.find(", not '", start), value_start = 0, value_end = std::string::npos;
-    if (end != std::string::npos) {
-        value_start = end + 7;
-        value_end = message.find('\'', value_start);
-    } else {
-        end = std::min(message.find(')', start), message.size());
-        const std::size_t close = message.rfind('\'', expected);
-        const std::size_t open = close == std::string::npos || close == 0 ? std::string::npos : message.rfind('\'', close - 1);
-        if (open != std::string::npos) {
-            value_start = open + 1;
-            value_end = close;
-        }
-    }
-    if (value_end == std::string::npos) return "";
-    const std::string value = message.substr(value_start, value_end - value_start), wanted = lowercase(value);
-    if (wanted == value) return "";
-    for (const std::string& choice : listed_choices(message, start, end))
-        if (choice == wanted) return " (did you mean " + choice + "?)";
-    return "";
-}
-
 }  // namespace
 
 void note_known_options(const po::options_description& options) { known_option_names() = long_names_of(options); }
@@ -190,9 +148,9 @@ int guarded(std::string_view program, const std::function<int()>& body) {
         }
         return code;
     } catch (const InputError& e) {
-        std::cerr << who << e.what() << choice_case_hint(e.what()) << config_origin_note(e.what()) << "\n";
+        std::cerr << who << e.what() << config_origin_note(e.what()) << "\n";
     } catch (const SimulationError& e) {
-        std::cerr << who << e.what() << choice_case_hint(e.what()) << config_origin_note(e.what()) << "\n";
+        std::cerr << who << e.what() << config_origin_note(e.what()) << "\n";
     } catch (const po::unknown_option& e) {
         std::cerr << who << error_text(e) << " (" << unknown_option_hint(program, e) << "see " << program << " --help)\n";
     } catch (const boost::program_options::error& e) {

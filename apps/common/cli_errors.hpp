@@ -34,8 +34,8 @@ std::optional<std::string> closest_option(std::string_view name, const boost::pr
 // Runs `body`; bad input (InputError, SimulationError, option errors) -> message + exit 2, the
 // message starting with `program` ("cachesim simulate", "cacheviz"), as does one for a report
 // lost on standard output. An unrecognised option's message adds the closest option the command
-// knows, or where the option is taken (compare's --gpu KEY=VALUE, cachesim simulate); a choice
-// given in the wrong case ('JSON' where json is expected) the spelling that is one.
+// knows, or where the option is taken (compare's --gpu KEY=VALUE, cachesim simulate). (A choice
+// given in the wrong case gets its hint where it is parsed: traces/choice_hint.hpp.)
 int guarded(std::string_view program, const std::function<int()>& body);
 
 }  // namespace cachesim::cli

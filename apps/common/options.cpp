@@ -16,6 +16,7 @@
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
 #include "sim/gpu/loop_issue_cost.hpp"
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/text_bom.hpp"
 #include "traces/trace_format_reader.hpp"
@@ -100,12 +101,13 @@ CacheConfig read_level(const po::variables_map& vm, const std::string& level, bo
     const auto kind = parse_policy(policy);
     if (!kind)
         throw InputError("--" + level + "-policy: unknown policy '" + policy +
-                         "' (expected lru, fifo, random, random4, plru or opt)");
+                         "' (expected lru, fifo, random, random4, plru or opt)" +
+                         case_hint(policy, [](std::string_view p) { return parse_policy(p).has_value(); }));
     c.policy = *kind;
     const std::string write = vm[level + "-write"].as<std::string>();
     if (write == "through") c.write_policy = WritePolicy::write_through_no_allocate;
     else if (write == "back") c.write_policy = WritePolicy::write_back_allocate;
-    else throw InputError("--" + level + "-write: expected through or back, not '" + write + "'");
+    else throw InputError("--" + level + "-write: expected through or back, not '" + write + "'" + case_hint(write, {"through", "back"}));
     return c;
 }
 
@@ -113,6 +115,8 @@ CacheConfig read_level(const po::variables_map& vm, const std::string& level, bo
 
 std::uint32_t parse_ways(const std::string& text, const std::string& what) {
     if (text == "full") return 0;
+    if (const std::string hint = case_hint(text, {"full"}); !hint.empty())
+        throw InputError(what + ": expected a number of ways or full, not '" + text + "'" + hint);
     const std::uint64_t ways = parse_size(text, what);
     if (ways == 0) throw InputError(what + ": ways must be positive (or 'full')");
     if (ways > (1ull << 31)) throw InputError(what + ": too many ways");
@@ -368,7 +372,9 @@ std::optional<po::variables_map> parse_command_line(int argc, char** argv,
         const std::string name = vm["preset"].as<std::string>();
         const Preset* bundle = find_preset(name);
         if (!bundle && !find_gpu_preset(name))
-            throw InputError("unknown preset '" + name + "' (expected " + preset_names() + ")");
+            throw InputError("unknown preset '" + name + "' (expected " + preset_names() + ")" + case_hint(name, [](std::string_view n) {
+                                 return find_preset(std::string(n)) || find_gpu_preset(n);
+                             }));
         if (bundle) {
             std::vector<std::string> args;
             for (const auto& [key, value] : bundle->options) {
@@ -642,7 +648,9 @@ SimulationOptions read_simulation_options(const po::variables_map& vm) {
     if (vm.count("preset")) o.preset = vm["preset"].as<std::string>();
     const std::string model = vm["model"].as<std::string>();
     const std::optional<ModelKind> kind = parse_model(model);
-    if (!kind) throw InputError("--model: unknown model '" + model + "' (expected thread or gpu)");
+    if (!kind)
+        throw InputError("--model: unknown model '" + model + "' (expected thread or gpu)" +
+                         case_hint(model, [](std::string_view m) { return parse_model(m).has_value(); }));
     o.model = *kind;
     if (find_gpu_preset(o.preset)) {  // a GPU preset is the GPU model's hardware
         if (given(vm, "model") && o.model != ModelKind::gpu)
@@ -783,7 +791,9 @@ void read_timeline(const po::variables_map& vm, SimulationOptions& sim, WarpTime
 namespace {
 
 // A trace that ends before its first access is refused rather than reported as a run of nothing:
-// it is an empty file, or a pipe whose producer failed (`zcat missing.gz | cachesim ...`).
+// it is an empty file, or a pipe whose producer failed (`zcat missing.gz | cachesim ...`). The
+// reader's warnings are shown on standard error at the end of the input, each once (a multi-pass
+// policy reads the trace again).
 class NonEmptyTrace final : public AccessSource {
 public:
     NonEmptyTrace(std::unique_ptr<AccessSource> trace, std::string name) : trace_(std::move(trace)), name_(std::move(name)) {}
@@ -793,16 +803,25 @@ public:
         if (!more && !seen_access_)
             throw InputError(name_ + ": the trace holds no accesses (an empty file, or a pipe whose producer failed?)");
         seen_access_ = seen_access_ || !batch.accesses.empty();
+        if (!more) show_new_warnings();
         return more;
     }
     void rewind() override { trace_->rewind(); }
     bool rewindable() const override { return trace_->rewindable(); }
     std::uint64_t size_hint() const override { return trace_->size_hint(); }
+    std::vector<std::string> warnings() const override { return trace_->warnings(); }
 
 private:
+    void show_new_warnings() {
+        const std::vector<std::string> all = trace_->warnings();
+        for (std::size_t i = shown_warnings_; i < all.size(); ++i) std::cerr << all[i] << "\n";
+        shown_warnings_ = all.size();
+    }
+
     std::unique_ptr<AccessSource> trace_;
     std::string name_;
     bool seen_access_ = false;
+    std::size_t shown_warnings_ = 0;
 };
 
 }  // namespace

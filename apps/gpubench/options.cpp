@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/ncu_metrics.hpp"
 
@@ -90,7 +91,7 @@ CounterMode parse_counter_mode(std::string_view text) {
     if (text == "ncu") return CounterMode::ncu;
     if (text == "none") return CounterMode::none;
     throw InputError("--counters: unknown mode '" + std::string(text) +
-                     "' (expected cupti, ncu or none)");
+                     "' (expected cupti, ncu or none)" + cachesim::case_hint(text, {"cupti", "ncu", "none"}));
 }
 
 }  // namespace

@@ -13,14 +13,16 @@
 
 #include "sim/enum_choices.hpp"
 #include "sim/gpu/gpu_config.hpp"
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/workload_spec.hpp"
 
 namespace cachesim::parameter_accessors {
 
-[[noreturn]] inline void bad_value(std::string_view option, std::string_view expected, std::string_view text) {
+[[noreturn]] inline void bad_value(std::string_view option, std::string_view expected, std::string_view text,
+                                   std::string_view hint = {}) {
     throw InputError("--" + std::string(option) + ": expected " + std::string(expected) + ", not '" +
-                     std::string(text) + "'");
+                     std::string(text) + "'" + std::string(hint));
 }
 
 inline std::uint64_t whole_number(std::string_view text, std::string_view option) {
@@ -59,7 +61,9 @@ template <class E>
 E choice_value(std::span<const EnumChoice<E>> table, std::string_view text, std::string_view option,
                std::span<const EnumAlias<E>> aliases = {}) {
     const std::optional<E> value = parse_choice<E>(table, text, aliases);
-    if (!value) bad_value(option, choice_list(choice_texts<E>(table)), text);
+    if (!value)
+        bad_value(option, choice_list(choice_texts<E>(table)), text,
+                  case_hint(text, [&](std::string_view lower) { return parse_choice<E>(table, lower, aliases).has_value(); }));
     return *value;
 }
 
