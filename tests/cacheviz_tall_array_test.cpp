@@ -56,12 +56,13 @@ TEST(CachevizTallArray, DrawnScaledAndWaitedFor) {
         EXPECT_EQ(at(1500), cell_color(CellState::not_cached)) << array;
         EXPECT_EQ(at(930), cell_color(in ? CellState::in_l1 : CellState::not_cached)) << array;
         EXPECT_EQ(at(980), cell_color(in ? CellState::in_l1 : CellState::not_cached)) << array;
-        // The step's accesses (hits, rows 997-1003 of in, row 1000 of out) show in the block that
-        // holds them, and nowhere else.
+        // The step's accesses (hits, rows 997-1003 of in; the store to row 1000 of out, which the
+        // L1 does not allocate) show in the block that holds them, and nowhere else.
         const double b = static_cast<double>(block);
+        const cachesim::viz::Rgba touched = cell_color(in ? CellState::accessed : CellState::stored);
         int hits = 0, stray = 0;
         for (int y = static_cast<int>(r[1]); y < static_cast<int>(r[1] + r[3]); ++y) {
-            if (shot.pixel(x, y) != cell_color(CellState::accessed)) continue;
+            if (shot.pixel(x, y) != touched) continue;
             (y >= py(997 - b) && y <= py(1003 + b) ? hits : stray) += 1;
         }
         EXPECT_GT(hits, 0) << array;

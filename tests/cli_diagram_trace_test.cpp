@@ -1,7 +1,8 @@
 // `cachesim diagram --trace` draws a kernel recorded by examples/record_kernel_host (the naive
 // transpose of an 8 x 2 float matrix in blocks of 4 x 2) with the thread model and the GPU model,
 // time and array views; the copied picture's cells are checked in viz_trace_diagram_test. Traces
-// without an array layout to draw (din, u64, a version 1 cst) stay a clear error, exit 2.
+// without an array layout to draw (din, u64, a version 1 cst converted from din) stay a clear error,
+// exit 2.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -72,11 +73,12 @@ TEST(CliDiagramTrace, TracesWithoutAnArrayLayoutAreRefused) {
         const std::uint64_t address = 4096;
         out.write(reinterpret_cast<const char*>(&address), sizeof address);
     }
-    ASSERT_EQ(run_cachesim("trace -q --size 16x16 --trace-version 1 -o " + quoted(v1)).exit_code, 0);
+    ASSERT_EQ(run_cachesim("trace -q --trace " + quoted(din) + " -o " + quoted(v1)).exit_code, 0);
     const std::pair<std::string, std::string> cases[] = {
         {"--trace " + quoted(din), "a.din: a din trace: it has no array layout to draw"},
         {"--trace " + quoted(u64) + " --trace-format u64", "a.u64: a u64 trace: it has no array layout to draw"},
-        {"--trace " + quoted(v1), "v1.cst: a version 1 cst trace: it has no array layout to draw"},
+        {"--trace " + quoted(v1), "v1.cst: a version 1 cst trace converted from a plain (din/u64) trace: it has no "
+                                  "array layout to draw"},
         {"--model gpu --trace " + quoted(din), "--model gpu replays cst traces of a launch"},
     };
     for (const auto& [args, message] : cases) {

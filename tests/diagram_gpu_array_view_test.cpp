@@ -57,7 +57,8 @@ std::set<std::uint64_t> lines_of_round(const std::vector<GpuIssue>& log, std::ui
 }
 
 bool marked(CellState s) {
-    return s == CellState::accessed || s == CellState::fetched_from_memory || s == CellState::fetched_from_l2;
+    return s == CellState::accessed || s == CellState::stored || s == CellState::fetched_from_memory ||
+           s == CellState::fetched_from_l2;
 }
 
 struct Snapshot {

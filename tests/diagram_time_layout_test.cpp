@@ -79,17 +79,17 @@ TEST(DiagramTimeLayout, ChartNoteIsALegendLineOfItsOwn) {
     const RecordedRun run = stencil_run(64, 64);
     TimeDiagramStyle s = style(1400, 360);
     s.memory_chart = wide_chart();
-    s.aggregate = AggregateRule::priority;  // the state palette's six swatches
+    s.aggregate = AggregateRule::priority;  // the state palette's seven swatches
     const RenderedTimeDiagram r = render_time_diagram(run.diagram, s);
-    // Heading, six swatches, six notes, two strip lines and the chart's note, top to bottom.
+    // Heading, seven swatches, six notes, two strip lines and the chart's note, top to bottom.
     const auto& lines = r.layout.legend_lines;
-    ASSERT_EQ(lines.size(), 16u);
+    ASSERT_EQ(lines.size(), 17u);
     for (std::size_t i = 0; i < lines.size(); ++i)
         for (std::size_t j = 0; j < i; ++j) EXPECT_FALSE(lines[i].overlaps(lines[j])) << i << " over " << j;
-    // At 13 px: the heading at the plot's top (2.6 font sizes under a title, 33), seven lines of
+    // At 13 px: the heading at the plot's top (2.6 font sizes under a title, 33), eight lines of
     // 22 px (heading and swatches), half a line (11), then eight steps of 18 px to the ninth and last
     // note, which is as tall as 11.96-px text; 8 px of margin under it.
-    const int last_top = 33 + 7 * 22 + 11 + 8 * 18;
+    const int last_top = 33 + 8 * 22 + 11 + 8 * 18;
     EXPECT_EQ(lines.back().y, last_top);
     const int needed = last_top + measure_text("memory chart: needs --width", 13 * 0.92).height() + 8;
     EXPECT_FALSE(r.layout.fits);

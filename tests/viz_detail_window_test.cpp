@@ -68,9 +68,10 @@ TEST(VizDetailWindow, WindowEqualsFullRecordingThesisStencil) {
         const RecordedRun part = record_window(w, h, win);
         EXPECT_EQ(expect_window_equals(full.diagram, part.diagram, win), win.cells());
     }
-    // Hand-checked (viz_gui_test): out[6][4..7] is line 25 of `out` (row 89), written at step 100.
+    // Hand-checked (viz_gui_test): out[6][4..7] is line 25 of `out` (row 89), written at step 100;
+    // the thesis L1 does not allocate on stores, so the store is no L1 hit.
     const RecordedRun one = record_window(w, h, {100, 1, 89, 1});
-    EXPECT_EQ(one.diagram.at_step(100, 89), CellState::accessed);
+    EXPECT_EQ(one.diagram.at_step(100, 89), CellState::stored);
     EXPECT_EQ(one.diagram.at_step(100, 88), CellState::not_cached);  // outside the window of lines
 }
 
@@ -203,14 +204,14 @@ TEST(VizDetailWindow, ShownCellIsExactInsideTheWindow) {
     ASSERT_EQ(coarse.diagram.steps_per_column(), 16u);
     const DetailWindow win{64, 96, 0, 128};
     const RecordedRun part = record_window(w, thesis_cache(), win);
-    // Step 100 writes out line 25 (row 89); the coarse cell (steps 96-111) is `accessed` at
-    // step 99 too, where the exact cell is not.
-    EXPECT_EQ(coarse.diagram.at_step(99, 89), CellState::accessed);
+    // Step 100 writes out line 25 (row 89), past the L1 (no allocation on stores); the coarse
+    // cell (steps 96-111) is `stored` at step 99 too, where the exact cell is not.
+    EXPECT_EQ(coarse.diagram.at_step(99, 89), CellState::stored);
     const ShownCell at99 = shown_cell(coarse.diagram, &part.diagram, 99, 89);
     EXPECT_TRUE(at99.exact);
     EXPECT_EQ(at99.state, full.diagram.at_step(99, 89));
-    EXPECT_NE(at99.state, CellState::accessed);
-    EXPECT_EQ(shown_cell(coarse.diagram, &part.diagram, 100, 89).state, CellState::accessed);
+    EXPECT_NE(at99.state, CellState::stored);
+    EXPECT_EQ(shown_cell(coarse.diagram, &part.diagram, 100, 89).state, CellState::stored);
     // Outside the window (step 200): the coarse cell, not exact; without a window likewise.
     const ShownCell outside = shown_cell(coarse.diagram, &part.diagram, 200, 89);
     EXPECT_FALSE(outside.exact);

@@ -42,12 +42,12 @@ RecordedRun run(const HierarchyConfig& h, RecorderOptions options = {}) {
     return record_thread_model(source, h, options, w);
 }
 
-// One character per state: . not cached, 2 in L2, 1 in L1, F fetched from L2, M fetched from
-// memory, A accessed.
+// One character per state: . not cached, 2 in L2, 1 in L1, S stored (written through the L1, no
+// L1 hit), F fetched from L2, M fetched from memory, A accessed (an L1 hit).
 std::string row_string(const Diagram& d, std::uint64_t row) {
     std::string s;
     const CellGrid& g = d.level(0, 0);
-    for (std::uint64_t c = 0; c < g.columns(); ++c) s += ".21FMA"[static_cast<int>(g.get(c, row))];
+    for (std::uint64_t c = 0; c < g.columns(); ++c) s += ".21SFMA"[static_cast<int>(g.get(c, row))];
     return s;
 }
 
@@ -72,8 +72,8 @@ TEST(VizDiagram, RowsAreLinesGroupedByArray) {
 
 // L1 of 2 lines: line 0 is fetched from memory at step 0, line 1 at step 2 (x = 4 is first
 // read by item 2); from step 6 no item reads line 0 any more, so it shows as resident in L1.
-// `out` line 0 is written at steps 0-3 (stores forwarded to L2, which allocates), then stays in
-// L2; `out` line 1 is first written at step 4.
+// `out` line 0 is written at steps 0-3 (stores forwarded through the write-through L1 to L2, which
+// allocates: stored, not an L1 hit), then stays in L2; `out` line 1 is first written at step 4.
 TEST(VizDiagram, ExactStatesWithTwoLineL1) {
     const RecordedRun r = run(hierarchy(2));
     const Diagram& d = r.diagram;
@@ -81,8 +81,8 @@ TEST(VizDiagram, ExactStatesWithTwoLineL1) {
     EXPECT_EQ(d.steps(), 8u);
     EXPECT_EQ(row_string(d, 0), "MAAAAA11");
     EXPECT_EQ(row_string(d, 1), "..MAAAAA");
-    EXPECT_EQ(row_string(d, 2), "AAAA2222");
-    EXPECT_EQ(row_string(d, 3), "....AAAA");
+    EXPECT_EQ(row_string(d, 2), "SSSS2222");
+    EXPECT_EQ(row_string(d, 3), "....SSSS");
     EXPECT_EQ(r.result.levels[0].read_misses, 2u);
 }
 
@@ -95,23 +95,23 @@ TEST(VizDiagram, FetchSourceFromL2OrMemory) {
     const Diagram& d = r.diagram;
     EXPECT_EQ(row_string(d, 0), "MAAFFF22");
     EXPECT_EQ(row_string(d, 1), "..MFFFAA");
-    EXPECT_EQ(row_string(d, 2), "AAAA2222");
-    EXPECT_EQ(row_string(d, 3), "....AAAA");
+    EXPECT_EQ(row_string(d, 2), "SSSS2222");
+    EXPECT_EQ(row_string(d, 3), "....SSSS");
     // 2 compulsory misses + 2 per item for items 3, 4, 5.
     EXPECT_EQ(r.result.levels[0].read_misses, 8u);
     EXPECT_EQ(r.result.levels[1].read_misses, 2u);
 }
 
 // Only L1 (no L2): fills come from memory; stores at the write-through L1 leave no line
-// resident, but still show as accessed.
+// resident, and show as stored (no L1 hit).
 TEST(VizDiagram, L1OnlyFillsComeFromMemory) {
     HierarchyConfig h = hierarchy(1);
     h.l2.size_bytes = 0;
     const RecordedRun r = run(h);
     EXPECT_EQ(row_string(r.diagram, 0), "MAAMMM..");
     EXPECT_EQ(row_string(r.diagram, 1), "..MMMMAA");
-    EXPECT_EQ(row_string(r.diagram, 2), "AAAA....");
-    EXPECT_EQ(row_string(r.diagram, 3), "....AAAA");
+    EXPECT_EQ(row_string(r.diagram, 2), "SSSS....");
+    EXPECT_EQ(row_string(r.diagram, 3), "....SSSS");
 }
 
 TEST(VizDiagram, AggregationRulePriority) {
@@ -131,8 +131,8 @@ TEST(VizDiagram, TimeBucketsCombinePairsOfSteps) {
     EXPECT_EQ(d.steps_per_column(), 2u);
     EXPECT_EQ(row_string(d, 0), "AAA1");  // MA AA AA 11
     EXPECT_EQ(row_string(d, 1), ".AAA");  // .. MA AA AA
-    EXPECT_EQ(row_string(d, 2), "AA22");
-    EXPECT_EQ(row_string(d, 3), "..AA");
+    EXPECT_EQ(row_string(d, 2), "SS22");  // stores: SS SS 22 22
+    EXPECT_EQ(row_string(d, 3), "..SS");
 }
 
 // Without knowing the run's length up front, columns are merged as the run grows; the result is
@@ -150,8 +150,8 @@ TEST(VizDiagram, UnknownLengthMergesToTheSameGrid) {
     EXPECT_EQ(d.steps_per_column(), 2u);
     EXPECT_EQ(row_string(d, 0), "AAA1");
     EXPECT_EQ(row_string(d, 1), ".AAA");
-    EXPECT_EQ(row_string(d, 2), "AA22");
-    EXPECT_EQ(row_string(d, 3), "..AA");
+    EXPECT_EQ(row_string(d, 2), "SS22");  // stores: SS SS 22 22
+    EXPECT_EQ(row_string(d, 3), "..SS");
 }
 
 TEST(VizDiagram, RowBucketsCombineLines) {
@@ -161,7 +161,7 @@ TEST(VizDiagram, RowBucketsCombineLines) {
     const Diagram& d = r.diagram;
     EXPECT_EQ(d.rows_per_bucket(), 2u);
     EXPECT_EQ(row_string(d, 0), "MAAAAAAA");  // rows 0+1 (`in`): M. combined with ..
-    EXPECT_EQ(row_string(d, 1), "AAAAAAAA");  // rows 2+3 (`out`)
+    EXPECT_EQ(row_string(d, 1), "SSSSSSSS");  // rows 2+3 (`out`): stores
 }
 
 TEST(VizDiagram, PyramidQueriesMatchBruteForce) {
@@ -192,7 +192,7 @@ TEST(VizDiagram, SnapshotAtAStep) {
     EXPECT_EQ(r.snapshot->step, 6u);
     const std::vector<CellState> state = r.snapshot->state, residency = r.snapshot->residency;
     EXPECT_EQ(state, (std::vector<CellState>{CellState::in_l2, CellState::accessed, CellState::in_l2,
-                                             CellState::accessed}));
+                                             CellState::stored}));
     EXPECT_EQ(residency, (std::vector<CellState>{CellState::in_l2, CellState::in_l1, CellState::in_l2,
                                                  CellState::in_l2}));
 }
@@ -205,8 +205,8 @@ TEST(VizDiagram, WindowRecordsOnlyItsSteps) {
     EXPECT_EQ(r.diagram.first_step(), 3u);
     EXPECT_EQ(r.diagram.steps(), 3u);
     EXPECT_EQ(row_string(r.diagram, 0), "FFF");
-    EXPECT_EQ(row_string(r.diagram, 2), "A22");
-    EXPECT_EQ(r.diagram.at_step(5, 3), CellState::accessed);
+    EXPECT_EQ(row_string(r.diagram, 2), "S22");
+    EXPECT_EQ(r.diagram.at_step(5, 3), CellState::stored);
 }
 
 // The thesis's Table 3.1 scenario: every step accesses 7 rows of `in` of 2-3 lines each.
@@ -255,7 +255,7 @@ TEST(VizDiagram, GpuModelRoundsByHand) {
     const Diagram& d = r.diagram;
     ASSERT_EQ(d.rows(), 2u);  // one 128-byte line per array
     EXPECT_EQ(row_string(d, 0), "MAA1");
-    EXPECT_EQ(row_string(d, 1), "...A");
+    EXPECT_EQ(row_string(d, 1), "...S");  // the stores to `out`
 
     // Without an L2 the fetch comes from memory too; a store then reaches memory with no event
     // for any level (the GPU model's L1 does not look stores up), so `out` stays blank.

@@ -57,8 +57,9 @@ TEST(VizGui, ScreenshotShowsTheDiagram) {
     EXPECT_EQ(at(0, 0), cell_color(CellState::fetched_from_memory));
     EXPECT_EQ(at(0, 12), cell_color(CellState::fetched_from_memory));
     EXPECT_EQ(at(0, 1), cell_color(CellState::not_cached));
-    EXPECT_EQ(at(5, 65), cell_color(CellState::accessed));  // out line 1 (x 4-7 of row 0) written at steps 4-7
-    EXPECT_EQ(at(100, 64 + 25), cell_color(CellState::accessed));  // out[6][4] is line 25 of out
+    // Stores to `out` pass the thesis L1 (no allocation on stores): drawn as stored, not as hits.
+    EXPECT_EQ(at(5, 65), cell_color(CellState::stored));  // out line 1 (x 4-7 of row 0) written at steps 4-7
+    EXPECT_EQ(at(100, 64 + 25), cell_color(CellState::stored));  // out[6][4] is line 25 of out
     EXPECT_EQ(at(250, 1), cell_color(CellState::not_cached));     // line 1 long evicted near the end
     const Rgba playhead = shot.pixel(p.px(128), p.py(100));       // the (green) playhead line
     EXPECT_GT(playhead.g, playhead.r + 60);

@@ -22,7 +22,7 @@ using namespace cachesim::viz;
 namespace {
 
 bool is_miss_colour(Rgba c) {
-    for (CellState s : {CellState::accessed, CellState::in_l1, CellState::in_l2, CellState::not_cached})
+    for (CellState s : {CellState::accessed, CellState::stored, CellState::in_l1, CellState::in_l2, CellState::not_cached})
         if (c == muted_color(s)) return false;
     return true;
 }

@@ -33,10 +33,10 @@ RecordedRun small_run() {
     return record_thread_model(source, h, {}, w);
 }
 
-const char* kExpected[4] = {"MAAFFF22", "..MFFFAA", "AAAA2222", "....AAAA"};
+const char* kExpected[4] = {"MAAFFF22", "..MFFFAA", "SSSS2222", "....SSSS"};
 
 CellState from_char(char c) {
-    return static_cast<CellState>(std::string_view(".21FMA").find(c));
+    return static_cast<CellState>(std::string_view(".21SFMA").find(c));
 }
 
 }  // namespace
@@ -57,8 +57,8 @@ TEST(VizPng, DecodedCellsAndLegend) {
             ASSERT_TRUE(r.layout.plot.contains(x, y));
             EXPECT_EQ(png.pixel(x, y), cell_color(from_char(kExpected[row][t]))) << "step " << t << " row " << row;
         }
-    ASSERT_EQ(r.layout.legend.size(), 6u);
-    for (std::size_t i = 0; i < 6; ++i) {
+    ASSERT_EQ(r.layout.legend.size(), static_cast<std::size_t>(kCellStateCount));
+    for (std::size_t i = 0; i < r.layout.legend.size(); ++i) {
         const LegendEntry& e = r.layout.legend[i];
         EXPECT_EQ(e.state, kLegendOrder[i]);
         EXPECT_FALSE(r.layout.plot.contains(e.swatch.cx(), e.swatch.cy()));
@@ -69,7 +69,7 @@ TEST(VizPng, DecodedCellsAndLegend) {
             for (int y = e.swatch.y; y < e.swatch.y + e.swatch.h; ++y) ink += png.pixel(x, y).r < 128;
         EXPECT_GT(ink, 5) << e.label;
     }
-    // The palette's six colours are distinct.
+    // The palette's colours are distinct.
     for (int a = 0; a < kCellStateCount; ++a)
         for (int b = a + 1; b < kCellStateCount; ++b)
             EXPECT_NE(cell_color(static_cast<CellState>(a)), cell_color(static_cast<CellState>(b)));
@@ -96,7 +96,7 @@ TEST(VizPng, ArrayViewCells) {
     EXPECT_EQ(in.at(4, 0), CellState::in_l1);       // same line as x = 5, not read
     EXPECT_EQ(in.at(12, 5), CellState::not_cached);  // line x 12-15 of row 5 not yet read
     EXPECT_EQ(in.at(0, 9), CellState::not_cached);
-    EXPECT_EQ(view.arrays[1].at(8, 2), CellState::accessed);  // out[2][8] written
+    EXPECT_EQ(view.arrays[1].at(8, 2), CellState::stored);  // out[2][8] written through the L1
     EXPECT_EQ(view.arrays[1].at(7, 2), CellState::not_cached);
 
     const RenderedArrayView r = render_array_view(view, {});
@@ -135,8 +135,8 @@ TEST(VizPng, CliDiagramMatchesInProcessRendering) {
         EXPECT_EQ(png.pixel(expect.layout.x_of_step(0), expect.layout.y_of_row(rows, row)),
                   cell_color(CellState::fetched_from_memory));
     EXPECT_EQ(png.pixel(expect.layout.x_of_step(0), expect.layout.y_of_row(rows, 1)), cell_color(CellState::not_cached));
-    // `out` line 0 is written at step 0.
-    EXPECT_EQ(png.pixel(expect.layout.x_of_step(0), expect.layout.y_of_row(rows, 64)), cell_color(CellState::accessed));
+    // `out` line 0 is written at step 0, through the write-through L1: stored, not an L1 hit.
+    EXPECT_EQ(png.pixel(expect.layout.x_of_step(0), expect.layout.y_of_row(rows, 64)), cell_color(CellState::stored));
     int differing = 0;
     for (int y = 0; y < 500; ++y)
         for (int x = 0; x < 900; ++x) differing += png.pixel(x, y) != expect.image.pixel(x, y);

@@ -69,7 +69,7 @@ TEST(VizTraceDiagram, ThreadModelCellsByHand) {
         const bool miss = in_l1.insert(in_row).second;
         for (std::uint64_t row : in_l1) want[step][row] = CellState::in_l1;
         want[step][in_row] = miss ? CellState::fetched_from_memory : CellState::accessed;
-        want[step][out_row] = CellState::accessed;  // the store: forwarded to memory, never in L1
+        want[step][out_row] = CellState::stored;  // the store: forwarded to memory, never in L1
     }
     for (std::uint64_t step = 0; step < 16; ++step)
         for (std::uint64_t row = 0; row < 8; ++row)
@@ -109,7 +109,7 @@ TEST(VizTraceDiagram, ArrayViewOfAStep) {
         }
     for (std::uint32_t y = 0; y < 8; ++y)
         for (std::uint32_t x = 0; x < 2; ++x)
-            EXPECT_EQ(out.at(x, y), x == 1 && y == 0 ? CellState::accessed : CellState::not_cached) << "out " << x << "," << y;
+            EXPECT_EQ(out.at(x, y), x == 1 && y == 0 ? CellState::stored : CellState::not_cached) << "out " << x << "," << y;
 }
 
 // GPU model (H200, one SM so both blocks share an L1): a cell shows a fetch exactly where the

@@ -10,6 +10,18 @@ namespace {
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
 
+// A column or tile wider (or taller) than the array is the whole array: the schedule cuts it there
+// (traces/schedule.hpp), so the formulas must too or they count lines past the array's edge.
+std::uint64_t clamped(std::uint64_t given, std::uint64_t extent) { return std::min(given, extent); }
+
+// "1 line", "42 lines".
+std::string lines_count(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " line" : " lines"); }
+
+// "1 line fits", "42 lines fit": the count and its verb agree.
+std::string lines_that(std::uint64_t n, const std::string& verb) {
+    return lines_count(n) + " " + verb + (n == 1 ? "s" : "");
+}
+
 std::string fits(std::uint64_t need, std::uint64_t have, bool strictly) {
     const bool ok = strictly ? have > need : have >= need;
     std::ostringstream s;
@@ -106,21 +118,22 @@ Summary summarize(const WorkloadSpec& w, const CacheConfig& cache, std::uint64_t
         add("sec. 3.3.1", "lines one work item's box reads (the worst case needs them cached)", static_cast<double>(box),
             fits(box, ml, false));
         const std::string box_lines = "a work item's " + std::to_string(sw) + "x" + std::to_string(sh) + " box" +
-                                      (allocates ? " and its output line, " : ", ") + std::to_string(box) + " lines";
+                                      (allocates ? " and its output line, " : ", ") + lines_count(box);
         if (sched.kind == ScheduleKind::linear && ml >= need) {
             s.fetch_bound = static_cast<double>(fitting);
             s.fetch_equation = "sec. 3.3.1 (eq. 3.2 holds)";
             s.fetch_is_estimate = true;
-            s.fetch_condition = "eq. 3.2's " + std::to_string(need) + " lines fit in " + std::to_string(ml);
+            s.fetch_condition = "eq. 3.2's " + lines_that(need, "fit") + " in " + std::to_string(ml);
         } else if (sched.kind == ScheduleKind::linear && ml >= box) {
             s.fetch_bound = static_cast<double>(worst);
             s.fetch_equation = "sec. 3.3.1 worst case";
-            s.fetch_condition = "eq. 3.2's " + std::to_string(need) + " lines exceed " + std::to_string(ml);
+            s.fetch_condition = "eq. 3.2's " + lines_that(need, "exceed") + " " + std::to_string(ml);
         } else if (sched.kind == ScheduleKind::linear) {
             s.no_bound_reason = "sec. 3.3.1's worst case needs " + box_lines + ", in the cache; it holds " +
                                 std::to_string(ml);
         } else if (sched.kind == ScheduleKind::tiled) {
-            const std::uint64_t tw = sched.width, th = sched.tile_height ? sched.tile_height : sched.width;
+            const std::uint64_t tw = clamped(sched.width, iw);
+            const std::uint64_t th = clamped(sched.tile_height ? sched.tile_height : sched.width, ih);
             const std::uint64_t tneed = tiled_stencil_lines(tw, sw, sh, l);
             add("eq. 3.3", "lines a tile row needs (t = " + std::to_string(tw) + ")", static_cast<double>(tneed),
                 fits(tneed, ml, false));
@@ -129,13 +142,13 @@ Summary summarize(const WorkloadSpec& w, const CacheConfig& cache, std::uint64_t
             if (ml >= tneed) {
                 s.fetch_bound = static_cast<double>(f);
                 s.fetch_equation = "eq. 3.5";
-                s.fetch_condition = "a tile row's " + std::to_string(tneed) + " lines (eq. 3.3) fit in " + std::to_string(ml);
+                s.fetch_condition = "a tile row's " + lines_that(tneed, "(eq. 3.3) fit") + " in " + std::to_string(ml);
             } else {
-                s.no_bound_reason = "eq. 3.5 needs a tile row's " + std::to_string(tneed) + " lines (eq. 3.3) in the cache; it holds " +
+                s.no_bound_reason = "eq. 3.5 needs a tile row's " + lines_count(tneed) + " (eq. 3.3) in the cache; it holds " +
                                     std::to_string(ml);
             }
         } else if (column) {
-            const std::uint64_t c = sched.width;
+            const std::uint64_t c = clamped(sched.width, iw);
             const std::uint64_t cneed = tiled_stencil_lines(c, sw, sh, l);
             add("eq. 3.3", "lines a column row needs (c = " + std::to_string(c) + ")", static_cast<double>(cneed),
                 fits(cneed, ml, false));
@@ -144,9 +157,9 @@ Summary summarize(const WorkloadSpec& w, const CacheConfig& cache, std::uint64_t
             if (ml >= cneed) {
                 s.fetch_bound = static_cast<double>(f);
                 s.fetch_equation = "eq. 4.8";
-                s.fetch_condition = "a column row's " + std::to_string(cneed) + " lines (eq. 3.3) fit in " + std::to_string(ml);
+                s.fetch_condition = "a column row's " + lines_that(cneed, "(eq. 3.3) fit") + " in " + std::to_string(ml);
             } else {
-                s.no_bound_reason = "eq. 4.8 needs a column row's " + std::to_string(cneed) + " lines (eq. 3.3) in the cache; it holds " +
+                s.no_bound_reason = "eq. 4.8 needs a column row's " + lines_count(cneed) + " (eq. 3.3) in the cache; it holds " +
                                     std::to_string(ml);
             }
         }
@@ -166,7 +179,7 @@ Summary summarize(const WorkloadSpec& w, const CacheConfig& cache, std::uint64_t
         add("sec. 4.4", "recommended column width c", rec);
         if (rec >= 1) s.recommended_column = static_cast<std::uint64_t>(std::floor(rec));
         if (column) {
-            const std::uint64_t c = sched.width;
+            const std::uint64_t c = clamped(sched.width, iw);
             const std::uint64_t cneed = column_matmul_lines(iw, ih, c, l);
             add("sec. 4.4", "lines a column needs (c = " + std::to_string(c) + ")", static_cast<double>(cneed),
                 fits(cneed, ml, false));
@@ -176,9 +189,9 @@ Summary summarize(const WorkloadSpec& w, const CacheConfig& cache, std::uint64_t
             if (ml > need_all) { s.fetch_bound = static_cast<double>(f10); s.fetch_equation = "eq. 3.10"; }
             else if (ml > need_row) { s.fetch_bound = static_cast<double>(f7); s.fetch_equation = "eq. 3.7"; }
             else { s.fetch_bound = static_cast<double>(f8); s.fetch_equation = "eq. 3.8"; }
-            s.fetch_condition = ml > need_all ? "eq. 3.9's " + std::to_string(need_all) + " lines fit in " + std::to_string(ml)
-                              : ml > need_row ? "eq. 3.6's " + std::to_string(need_row) + " lines fit in " + std::to_string(ml)
-                                              : "eq. 3.6's " + std::to_string(need_row) + " lines exceed " + std::to_string(ml);
+            s.fetch_condition = ml > need_all ? "eq. 3.9's " + lines_that(need_all, "fit") + " in " + std::to_string(ml)
+                              : ml > need_row ? "eq. 3.6's " + lines_that(need_row, "fit") + " in " + std::to_string(ml)
+                                              : "eq. 3.6's " + lines_that(need_row, "exceed") + " " + std::to_string(ml);
         }
     }
     if (!s.fetch_bound && s.no_bound_reason.empty())

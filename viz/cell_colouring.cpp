@@ -25,8 +25,8 @@ bool CellColouring::wants_tag(CellCode code) const {
 }
 
 std::string muted_state_label(CellState s, ColourBy by, bool density) {
-    if (s == CellState::accessed && by == ColourBy::hit_source) return "accessed, no L1 hit (stores)";
-    if (s == CellState::accessed && !density) return "accessed, SM unknown (stores)";
+    if (s == CellState::accessed && by == ColourBy::hit_source) return "L1 hit, source unknown";
+    if (s == CellState::accessed && !density) return "accessed, SM unknown";
     return std::string(cell_state_name(s));
 }
 

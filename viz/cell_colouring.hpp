@@ -37,7 +37,8 @@ struct CellColouring {
 };
 
 // A muted state's legend label while the ramp (`density`) or tags (`by`) are shown: an accessed
-// cell without a tag is a store (no SM recorded, no L1 hit). Shared by the PNG and the GUI.
+// cell without a tag is one whose SM or hit source was not recorded (stores have their own
+// state). Shared by the PNG and the GUI.
 std::string muted_state_label(CellState s, ColourBy by, bool density);
 
 // Misses per (step x line) cell of a block of counts; a fetch the counts do not hold (a

@@ -14,6 +14,8 @@ namespace cachesim::viz {
 //   accessed             the line was accessed in this step and was already in L1 (a hit)
 //   fetched_from_memory  accessed in this step, missed, and brought into L1 from memory
 //   fetched_from_l2      accessed in this step, missed in L1, brought into L1 from L2 (an L2 hit)
+//   stored               stored to in this step at an L1 that does not allocate on stores
+//                        (write-through): the store goes on below, so it is no L1 hit
 //   in_l1                resident in L1 at the end of the step, not touched
 //   in_l2                resident in L2 (not in L1) at the end of the step
 //   not_cached           in neither
@@ -22,11 +24,12 @@ enum class CellState : std::uint8_t {
     not_cached = 0,
     in_l2 = 1,
     in_l1 = 2,
-    fetched_from_l2 = 3,
-    fetched_from_memory = 4,
-    accessed = 5,
+    stored = 3,
+    fetched_from_l2 = 4,
+    fetched_from_memory = 5,
+    accessed = 6,
 };
-inline constexpr int kCellStateCount = 6;
+inline constexpr int kCellStateCount = 7;
 
 // The aggregation rule: the more important state.
 constexpr CellState combine(CellState a, CellState b) { return a > b ? a : b; }
@@ -47,8 +50,9 @@ enum class AggregateRule : std::uint8_t { priority, any_miss, density };
 enum class ColourBy : std::uint8_t { state, sm, hit_source };
 
 // What a recorded cell holds, in 4 bits, so that every rule can be applied to the same
-// recording: with an access, kAccessed | the access kinds seen (a union over the cells merged);
-// without, the strongest residency (not_cached 0, in_l2 1, in_l1 2).
+// recording: with an access, kAccessed | the access kinds seen (a union over the cells merged;
+// a store no L1 served adds no kind: kAccessed alone); without, the strongest residency
+// (not_cached 0, in_l2 1, in_l1 2).
 using CellCode = std::uint8_t;
 inline constexpr CellCode kCodeAccessed = 8;
 inline constexpr CellCode kCodeHit = 1, kCodeFromL2 = 2, kCodeFromMemory = 4;
@@ -58,6 +62,7 @@ constexpr CellCode encode(CellState s) {
         case CellState::accessed: return kCodeAccessed | kCodeHit;
         case CellState::fetched_from_memory: return kCodeAccessed | kCodeFromMemory;
         case CellState::fetched_from_l2: return kCodeAccessed | kCodeFromL2;
+        case CellState::stored: return kCodeAccessed;
         case CellState::in_l1: return 2;
         case CellState::in_l2: return 1;
         case CellState::not_cached: default: return 0;
@@ -77,7 +82,7 @@ constexpr CellState decode(CellCode c, AggregateRule rule = AggregateRule::prior
     if (rule == AggregateRule::priority && (c & kCodeHit)) return CellState::accessed;
     if (c & kCodeFromMemory) return CellState::fetched_from_memory;
     if (c & kCodeFromL2) return CellState::fetched_from_l2;
-    return CellState::accessed;
+    return (c & kCodeHit) ? CellState::accessed : CellState::stored;
 }
 
 constexpr std::string_view cell_state_name(CellState s) {
@@ -85,6 +90,7 @@ constexpr std::string_view cell_state_name(CellState s) {
         case CellState::accessed: return "accessed (L1 hit)";
         case CellState::fetched_from_memory: return "fetched from memory";
         case CellState::fetched_from_l2: return "fetched from L2";
+        case CellState::stored: return "stored (written through, no L1 hit)";
         case CellState::in_l1: return "in L1";
         case CellState::in_l2: return "in L2 only";
         case CellState::not_cached: default: return "not cached";
@@ -97,6 +103,7 @@ constexpr Rgba cell_color(CellState s) {
         case CellState::accessed: return {20, 20, 20, 255};              // near black
         case CellState::fetched_from_memory: return {228, 26, 28, 255};  // red
         case CellState::fetched_from_l2: return {255, 152, 0, 255};      // orange
+        case CellState::stored: return {77, 175, 74, 255};               // green
         case CellState::in_l1: return {55, 126, 184, 255};               // blue
         case CellState::in_l2: return {166, 206, 227, 255};              // light blue
         case CellState::not_cached: default: return {255, 255, 255, 255};  // white
@@ -105,7 +112,7 @@ constexpr Rgba cell_color(CellState s) {
 
 // Legend order: most important first.
 inline constexpr std::array<CellState, kCellStateCount> kLegendOrder = {
-    CellState::accessed, CellState::fetched_from_memory, CellState::fetched_from_l2,
+    CellState::accessed, CellState::fetched_from_memory, CellState::fetched_from_l2, CellState::stored,
     CellState::in_l1,    CellState::in_l2,               CellState::not_cached};
 
 }  // namespace cachesim::viz

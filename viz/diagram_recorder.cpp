@@ -121,7 +121,7 @@ void DiagramRecorder::on_lookup(int level, std::uint64_t line, bool hit, bool is
     if (is_write) {
         // A forwarded store (the top level does not allocate on stores) is a thread's access; a
         // write-back from a write-allocate top level is not.
-        if (!levels_[0].write_allocate && !enumerate_stores_) mark_rows(level, line, kAccessed);
+        if (!levels_[0].write_allocate && !enumerate_stores_) mark_rows(level, line, kStored);
         return;
     }
     if (!hit) {
@@ -215,6 +215,7 @@ CellState classify(std::uint8_t flags) {
     if (flags & 2) return CellState::fetched_from_memory;
     if (flags & (4 | 8)) return CellState::fetched_from_l2;  // 8: a GPU fetch no L2 miss covered
     if (flags & 1) return CellState::accessed;
+    if (flags & 32) return CellState::stored;  // a store that went past a write-through L1
     return CellState::not_cached;
 }
 
@@ -245,7 +246,7 @@ void DiagramRecorder::mark_store(std::uint64_t address, std::uint32_t size) {
         const std::uint64_t row = rows_.row_of_line(l);
         if (row == kNoRow) continue;
         if (row_flags_[row] == 0) touched_rows_.push_back(row);
-        row_flags_[row] |= kAccessed;
+        row_flags_[row] |= kStored;
     }
 }
 

@@ -119,7 +119,7 @@ public:
     bool window_recorded() const { return window_recorded_; }
 
 private:
-    enum Flag : std::uint8_t { kAccessed = 1, kFetchedMemory = 2, kFetchedL2 = 4, kFetchPending = 8, kSmKnown = 16 };
+    enum Flag : std::uint8_t { kAccessed = 1, kFetchedMemory = 2, kFetchedL2 = 4, kFetchPending = 8, kSmKnown = 16, kStored = 32 };
     enum Physical { kL1 = 0, kL2 = 1 };
 
     struct LevelTrack {

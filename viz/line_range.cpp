@@ -82,7 +82,7 @@ RowRange parse_row_range(std::string_view text, const RowLayout& rows, std::stri
                          " (TO must be after FROM)");
     if (r.end > rows.rows())
         throw InputError(std::string(option) + ": row " + std::to_string(r.end) + " is past the last row " +
-                         std::to_string(rows.rows() - 1) + " (the diagram has " + std::to_string(rows.rows()) + " lines)");
+                         std::to_string(rows.rows() - 1) + " (the diagram has " + std::to_string(rows.rows()) + (rows.rows() == 1 ? " line)" : " lines)"));
     if (r.first >= r.end)
         throw InputError(std::string(option) + ": '" + std::string(text) + "' is empty: rows " + std::to_string(r.first) +
                          " to " + std::to_string(r.end) + " (TO must be after FROM)");

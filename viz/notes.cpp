@@ -16,7 +16,7 @@ std::string describe_level(const CacheConfig& c) {
     if (!c.enabled()) return c.name + " off";
     const std::uint64_t lines = c.size_bytes / std::max<std::uint32_t>(c.line_bytes, 1);
     std::string ways = c.ways == 0 ? "fully associative" : std::to_string(c.ways) + "-way";
-    return c.name + " " + thousands(c.size_bytes) + " B: " + thousands(lines) + " lines x " + std::to_string(c.line_bytes) +
+    return c.name + " " + thousands(c.size_bytes) + " B: " + thousands(lines) + (lines == 1 ? " line x " : " lines x ") + std::to_string(c.line_bytes) +
            " B, " + ways + ", " + std::string(policy_name(c.policy));
 }
 

@@ -82,6 +82,9 @@ std::string with_thousands(std::uint64_t v) {
     return s;
 }
 
+// "1 step", "1,024 steps": a count with its noun, singular for one.
+std::string counted(std::uint64_t n, const std::string& noun) { return with_thousands(n) + " " + noun + (n == 1 ? "" : "s"); }
+
 std::string hit_source_label(HitSource source) { return "L1 hit brought by " + std::string(hit_source_name(source)); }
 
 // The note drawn where the memory chart does not fit beside the plot.
@@ -107,8 +110,7 @@ int time_legend_width(const Diagram& d, const TimeDiagramStyle& style) {
     std::vector<std::string> notes = style.notes;
     notes.push_back("misses / (steps x lines) a pixel covers, log scale");
     if (!d.exact())
-        notes.push_back("1 cell = " + with_thousands(d.steps_per_column()) + " steps x " +
-                        with_thousands(d.rows_per_bucket()) + " lines");
+        notes.push_back("1 cell = " + counted(d.steps_per_column(), "step") + " x " + counted(d.rows_per_bucket(), "line"));
     if (style.rows)
         notes.push_back("lines " + with_thousands(style.rows->first) + " to " + with_thousands(style.rows->end) + " of " +
                         with_thousands(d.layout().rows()));
@@ -155,6 +157,7 @@ std::string_view array_state_name(CellState s) {
         case CellState::accessed: return "accessed now, L1 hit";
         case CellState::fetched_from_memory: return "accessed now, fetched from memory";
         case CellState::fetched_from_l2: return "accessed now, fetched from L2";
+        case CellState::stored: return "stored now, written through";
         case CellState::in_l1: return "line in L1";
         case CellState::in_l2: return "line in L2 only";
         case CellState::not_cached: default: return "in memory only";
@@ -204,6 +207,7 @@ Rgba muted_color(CellState s) {
         case CellState::accessed: return {150, 150, 150, 255};
         case CellState::fetched_from_memory: return cell_color(s);
         case CellState::fetched_from_l2: return cell_color(s);
+        case CellState::stored: return {199, 233, 192, 255};
         case CellState::in_l1: return {198, 219, 239, 255};
         case CellState::in_l2: return {232, 241, 250, 255};
         case CellState::not_cached: default: return {255, 255, 255, 255};
@@ -538,8 +542,7 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
     const int lx = lay.plot.x + lay.plot.w + 28;
     std::vector<std::string> notes = style.notes;
     if (!d.exact())
-        notes.push_back("1 cell = " + with_thousands(d.steps_per_column()) + " steps x " +
-                        with_thousands(d.rows_per_bucket()) + " lines");
+        notes.push_back("1 cell = " + counted(d.steps_per_column(), "step") + " x " + counted(d.rows_per_bucket(), "line"));
     if (style.rows)
         notes.push_back("lines " + with_thousands(show_first) + " to " + with_thousands(show_end - 1) + " of " +
                         with_thousands(rows.rows()));
@@ -576,8 +579,13 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
             char lo[64], hi[64];
             std::snprintf(lo, sizeof lo, "%.3g", dmin);
             std::snprintf(hi, sizeof hi, "%.3g", dmax);
-            draw_text_at(c, ll, lx, ly, lo, {.size_px = font * 0.85, .color = kAxis});
-            draw_text_at(c, ll, lx + bar_w, ly, hi, {.size_px = font * 0.85, .color = kAxis, .halign = HAlign::right});
+            // Equal ends are no scale: say that every cell has the one value.
+            if (std::string_view(lo) == hi) {
+                draw_text_at(c, ll, lx, ly, "all " + std::string(lo), {.size_px = font * 0.85, .color = kAxis});
+            } else {
+                draw_text_at(c, ll, lx, ly, lo, {.size_px = font * 0.85, .color = kAxis});
+                draw_text_at(c, ll, lx + bar_w, ly, hi, {.size_px = font * 0.85, .color = kAxis, .halign = HAlign::right});
+            }
             ly += static_cast<int>(font * 1.3);
             draw_text_at(c, ll, lx, ly, "misses / (steps x lines) a pixel covers, log scale", {.size_px = font * 0.85, .color = kAxis});
             ly += line;
@@ -601,7 +609,8 @@ RenderedTimeDiagram render_time_diagram(const Diagram& d, const TimeDiagramStyle
                 ly += line;
             }
         }
-        std::vector<CellState> shown_states = {CellState::accessed, CellState::in_l1, CellState::in_l2, CellState::not_cached};
+        std::vector<CellState> shown_states = {CellState::accessed, CellState::stored, CellState::in_l1, CellState::in_l2,
+                                               CellState::not_cached};
         // (by source, fetches keep their colours; by SM they take the SM's)
         if (by_source) shown_states.insert(shown_states.begin(), {CellState::fetched_from_memory, CellState::fetched_from_l2});
         for (CellState st : shown_states) {

@@ -12,9 +12,11 @@
 #include "apps/common/memory_estimate.hpp"
 #include "apps/common/option_choice.hpp"
 #include "apps/common/options.hpp"
+#include "apps/cachesim/number_text.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "apps/cachesim/sweep_progress.hpp"
 #include "traces/atomic_output.hpp"
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "viz/line_range.hpp"
 #include "viz/memory_chart.hpp"
@@ -53,7 +55,10 @@ po::options_description diagram_options() {
         ("memory-chart", po::value<std::string>()->default_value("auto"),
          "time view: the memory chart of a GPU run (requests and sectors L1 -> L2 -> DRAM): auto (GPU runs) | off")
         ("quiet,q", po::bool_switch(),
-         "no progress line (on a terminal, a run that takes over 2 s shows its share done and ETA on stderr)");
+         "no progress line (on a terminal, a run that takes over 2 s shows its share done and ETA on stderr)")
+        ("dry-run", po::bool_switch(),
+         "check the options and the trace's format, print what would be drawn and the memory estimate "
+         "('memory estimate: N bytes ...') and exit without simulating or writing the PNG");
     return d;
 }
 
@@ -171,7 +176,7 @@ int run_diagram(int argc, char** argv) {
     check_outputs({{out, "--out"}}, input_files(*vm));  // before the simulation, not after it
     const std::string view = (*vm)["view"].as<std::string>();
     if (view != "time" && view != "array")
-        throw InputError("--view: expected time or array, not '" + view + "'");
+        throw InputError("--view: expected time or array, not '" + view + "'" + case_hint(view, {"time", "array"}));
     // Each view's own options, refused with the other rather than ignored.
     for (const char* key : {"from", "to", "lines", "aggregate", "colour-by", "miss-rate", "memory-chart"})
         if (view == "array" && given(*vm, key))
@@ -189,7 +194,8 @@ int run_diagram(int argc, char** argv) {
     const viz::TimeDiagramStyle::Strip miss_rate = option_choice<viz::TimeDiagramStyle::Strip>(
         viz::kMissRateChoices, "miss-rate", (*vm)["miss-rate"].as<std::string>());
     const std::string chart = (*vm)["memory-chart"].as<std::string>();
-    if (chart != "auto" && chart != "off") throw InputError("--memory-chart: expected auto or off, not '" + chart + "'");
+    if (chart != "auto" && chart != "off") throw InputError("--memory-chart: expected auto or off, not '" + chart + "'" +
+                                                              case_hint(chart, {"auto", "off"}));
 
     SimulationOptions sim = read_simulation_options(*vm);
     // A recorded trace is drawn by the arrays its header holds (a cst version 2 trace).
@@ -199,13 +205,21 @@ int run_diagram(int argc, char** argv) {
     read_timeline(*vm, sim, timeline);
     // A GPU run's legend splits the L1's hits by who brought the sector (l1_hit_sources.hpp).
     if (sim.model == ModelKind::gpu) sim.gpu.count_l1_hit_sources = true;
-    estimate_memory(sim, max_memory_option(*vm), max_cells, by_sm || by_source);  // refuses a run past --max-memory
+    // refuses a run past --max-memory
+    const MemoryEstimate memory = estimate_memory(sim, max_memory_option(*vm), max_cells, by_sm || by_source);
     const std::optional<WorkloadSpec>& w = sim.workload;
     const std::vector<ArrayInfo> arrays = w ? w->arrays() : trace->arrays;
     const bool gpu = sim.model == ModelKind::gpu;
     if (by_sm && !gpu) throw InputError("--colour-by sm: needs --model gpu (the thread model has no SMs)");
     if (by_source && !gpu)
         throw InputError("--colour-by source: needs --model gpu (the thread model has no warps or blocks)");
+    if ((*vm)["dry-run"].as<bool>()) {
+        const std::string drawn = w ? w->describe() : describe_trace((*vm)["trace"].as<std::string>(), *trace);
+        std::cout << "would draw the " << view << " view of " << drawn << " (" << model_name(sim.model)
+                  << " model) to " << out << "\n"
+                  << "memory estimate: " << memory.total() << " bytes, " << memory.describe() << "\n";
+        return 0;
+    }
     // Thread model: a step is a work item, so the run's length is known up front. GPU model: a step
     // is a scheduling round, known only once the run is over.
     // A trace's steps are its threads, in launch order.
@@ -279,7 +293,7 @@ int run_diagram(int argc, char** argv) {
                              std::to_string(gpu_steps() - 1));
         if (gpu && style.to && *style.to > gpu_steps())
             throw InputError("--to: step " + std::to_string(*style.to) + " is past the run's end: it has " +
-                             std::to_string(gpu_steps()) + " steps");
+                             counted(gpu_steps(), "step"));
         style.title = title;
         if (trace && !gpu) style.time_label = "time step (the recorded threads in launch order)";
         if (gpu)

@@ -21,7 +21,11 @@ cst::TraceHeader drawable_trace_header(const SimulationOptions& sim, const std::
                          kWhatToDraw);
     if (!sim.trace_cst) throw InputError(given_path + ": a " + sim.trace_input.format + " trace" + kWhatToDraw);
     const cst::TraceFileSource trace(sim.trace_path);
-    if (!trace.header().launch) throw InputError(given_path + ": a version 1 cst trace" + kWhatToDraw);
+    // A version 1 trace of a workload holds that workload's arrays (its steps are the work items in
+    // launch order), so it draws; one converted from a din/u64 trace has one flat address range.
+    if (!trace.header().launch && !trace.header().workload)
+        throw InputError(given_path + ": a version 1 cst trace converted from a plain (din/u64) trace" + kWhatToDraw +
+                         "; `cachesim trace --workload ... -o FILE.cst` records a workload's trace that draws");
     return trace.header();
 }
 
