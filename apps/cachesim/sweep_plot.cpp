@@ -219,11 +219,20 @@ viz::Canvas render_heat_map(const HeatMap& map) {
     canvas.draw_text(left + grid_w / 2.0, top + grid_h + x_labels_h + 10, map.x_label,
                      {label_px, colors::dark_gray, HAlign::center, VAlign::top});
     canvas.draw_text(16, top + grid_h / 2.0, map.y_label, {label_px, colors::dark_gray, HAlign::center, VAlign::middle, true});
-    // Colour bar: high at the top.
+    // Colour bar: high at the top. One value everywhere (or none) has no scale: a single swatch
+    // in the cells' colour, saying so, rather than a gradient labelled "97.5%" at both ends.
     const int bar_h = std::max(grid_h, 60);
-    for (int i = 0; i < bar_h; ++i) canvas.hline(bar_x, bar_x + 14, top + i, viridis(1.0 - static_cast<double>(i) / (bar_h - 1)));
-    canvas.draw_text(bar_x + 20, top, cell_text(high, percent), {11, colors::black, HAlign::left, VAlign::top});
-    canvas.draw_text(bar_x + 20, top + bar_h, cell_text(low, percent), {11, colors::black, HAlign::left, VAlign::bottom});
+    if (high > low) {
+        for (int i = 0; i < bar_h; ++i)
+            canvas.hline(bar_x, bar_x + 14, top + i, viridis(1.0 - static_cast<double>(i) / (bar_h - 1)));
+        canvas.draw_text(bar_x + 20, top, cell_text(high, percent), {11, colors::black, HAlign::left, VAlign::top});
+        canvas.draw_text(bar_x + 20, top + bar_h, cell_text(low, percent), {11, colors::black, HAlign::left, VAlign::bottom});
+    } else {
+        const bool any = std::any_of(map.values.begin(), map.values.end(), [](double v) { return !std::isnan(v); });
+        canvas.fill_rect(bar_x, top, 15, 15, any ? viridis(shade(low)) : colors::light_gray);
+        canvas.draw_text(bar_x + 20, top + 7.5, any ? "all " + cell_text(low, percent) : std::string("no values"),
+                         {11, colors::black, HAlign::left, VAlign::middle});
+    }
     return canvas;
 }
 
