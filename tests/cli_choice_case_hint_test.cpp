@@ -55,6 +55,16 @@ TEST(CliChoiceCaseHint, TraceFormat) {
     expect_hint("simulate --trace '" + path + "' --trace-format DIN", "din");
 }
 
+TEST(CliChoiceCaseHint, CompareChoices) {
+    // Refused before any measured row is read, so the file need not exist.
+    expect_hint("compare --preset H200 --measured none.csv", "h200");
+    const std::string measured = std::string(CACHESIM_TEST_DATA_DIR) + "/h200/fidelity_stencil_spread.csv";
+    expect_hint("compare --measured '" + measured + "' --where Schedule=linear", "schedule");
+    const std::string config = (test::temp_dir() / "case_hint.cfg").string();
+    std::ofstream(config) << "preset = H100\n";
+    expect_hint("compare --config '" + config + "' --measured '" + measured + "'", "h100");
+}
+
 TEST(CliChoiceCaseHint, NoHintWhereTheLowerCaseIsWrongToo) {
     expect_no_hint("simulate --size 64x64 --stencil 3x3 --schedule Column:X");
     expect_no_hint("simulate --l1-policy LRV");

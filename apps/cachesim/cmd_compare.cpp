@@ -34,6 +34,7 @@
 #include "sim/gpu/warp_rate.hpp"
 #include "sim/text.hpp"
 #include "traces/csv_table.hpp"
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/trace_format_reader.hpp"
 
@@ -51,6 +52,10 @@ std::pair<std::size_t, std::size_t> parse_rows(const std::string& text) {
 }
 
 // "--where schedule=linear" keeps rows whose named field has that value.
+// The fields --where can name (where_field reads each).
+constexpr std::string_view kWhereFields[] = {"kernel", "schedule", "block",   "width",         "height",
+                                             "stencil", "depth",   "variant", "smem_per_block"};
+
 // The value of --where's `key` in a row.
 std::string where_field(const MeasuredRun& run, const std::string& key) {
     const WorkloadSpec& w = run.workload;
@@ -66,8 +71,11 @@ std::string where_field(const MeasuredRun& run, const std::string& key) {
     if (key == "depth") return run.recorded() || w.kind == WorkloadKind::matmul ? std::to_string(w.depth) : "0";
     if (key == "variant") return run.variant.empty() ? "index64" : run.variant;
     if (key == "smem_per_block") return std::to_string(run.shared_bytes.value_or(0));
-    throw InputError("--where: unknown field '" + key +
-                     "' (kernel, schedule, block, width, height, stencil, depth, variant, smem_per_block)");
+    std::string fields;
+    for (std::string_view field : kWhereFields) fields += (fields.empty() ? "" : ", ") + std::string(field);
+    throw InputError("--where: unknown field '" + key + "' (" + fields + ")" + case_hint(key, [](std::string_view lower) {
+                         return std::find(std::begin(kWhereFields), std::end(kWhereFields), lower) != std::end(kWhereFields);
+                     }));
 }
 
 bool matches(const MeasuredRun& run, const std::vector<std::string>& filters) {
@@ -760,7 +768,8 @@ int run_compare(int argc, char** argv) {
     const std::vector<std::string> paths = vm["measured"].as<std::vector<std::string>>();
     const bool preset_given = vm.count("preset") > 0;
     if (preset_given && !find_gpu_preset(vm["preset"].as<std::string>()))
-        throw InputError("--preset: unknown GPU preset '" + vm["preset"].as<std::string>() + "'");
+        throw InputError("--preset: unknown GPU preset '" + vm["preset"].as<std::string>() + "' (" + gpu_preset_names() +
+                         ")" + case_hint(vm["preset"].as<std::string>(), [](std::string_view n) { return find_gpu_preset(n) != nullptr; }));
     if (preset_given && vm.count("config"))
         throw InputError("--preset and --config: give one (the description names its preset)");
     std::optional<GpuDescription> described;

@@ -8,6 +8,7 @@
 #include "sim/gpu/gpu_presets.hpp"
 #include "sim/text.hpp"
 #include "traces/csv_table.hpp"
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/text_bom.hpp"
 
@@ -63,7 +64,8 @@ GpuDescription read_gpu_description(const std::string& path) {
         if (key.empty() || value.empty()) throw InputError(where + "expected 'name = value', not '" + std::string(content) + "'");
         if (key == "preset") {
             if (!find_gpu_preset(value))
-                throw InputError(where + "unknown GPU preset '" + value + "' (" + gpu_preset_names() + ")");
+                throw InputError(where + "unknown GPU preset '" + value + "' (" + gpu_preset_names() + ")" +
+                                 case_hint(value, [](std::string_view n) { return find_gpu_preset(n) != nullptr; }));
             d.preset = value;
             continue;
         }

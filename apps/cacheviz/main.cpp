@@ -245,7 +245,7 @@ int run(int argc, char** argv) {
         if (!vm->count("start-gpu")) return;
         const std::string name = (*vm)["start-gpu"].as<std::string>();
         const GpuPreset* p = find_gpu_preset(name);
-        if (!p) throw InputError("--start-gpu: unknown GPU preset '" + name + "'");
+        if (!p) throw InputError("--start-gpu: unknown GPU preset '" + name + "'" + case_hint(name, [](std::string_view n) { return find_gpu_preset(n) != nullptr; }));
         c.model = cli::ModelKind::gpu;
         c.gpu = p->config;
         if (vm->count("start-block")) c.gpu.block = (*vm)["start-block"].as<std::uint32_t>();
