@@ -73,5 +73,23 @@ TEST(CliSweepInterrupt, ATornRecordGluedToTheNextIsSkippedAndReported) {
     EXPECT_EQ(test::read_file(csv), test::read_file(reference));
 }
 
+// A torn last record (no newline after it) is cut off by the rerun, which says so once: not also
+// as a skipped line.
+TEST(CliSweepInterrupt, ATornLastRecordIsReportedOnce) {
+    const fs::path dir = test::temp_dir() / "torn-last";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string sweep = "sweep -q --size 40x24 --stencil 3x3 --l1-size 256,512,1K";
+    const fs::path reference = dir / "reference.csv", csv = dir / "torn.csv";
+    ASSERT_EQ(test::run_cachesim(sweep + " -o '" + reference.string() + "'").exit_code, 0);
+    // 25 bytes: the record cut after its 25th character, `{"key":"--size=40x24 --st`.
+    std::ofstream(csv.string() + ".partial") << "{\"key\":\"--size=40x24 --st";
+    const auto r = test::run_cachesim(sweep + " -o '" + csv.string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find(csv.string() + ".partial: cut off a torn last record (25 bytes)"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("skipped"), std::string::npos) << "reported twice: " << r.err;
+    EXPECT_EQ(test::read_file(csv), test::read_file(reference));
+}
+
 }  // namespace
 }  // namespace cachesim

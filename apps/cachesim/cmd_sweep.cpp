@@ -235,8 +235,7 @@ int run_sweep(int argc, char** argv) {
     if (vm["hit-sources"].as<bool>())
         for (std::size_t i = 0; i < sims.size(); ++i) {
             if (sims[i].model != ModelKind::gpu)
-                throw InputError("configuration " + std::to_string(i + 1) + " (" + configs[i].key +
-                                 "): --hit-sources counts the GPU model's L1 hits: it needs --model gpu (or a GPU preset)");
+                throw InputError(configuration_label(i, configs[i]) + "--hit-sources counts the GPU model's L1 hits: it needs --model gpu (or a GPU preset)");
             sims[i].gpu.count_l1_hit_sources = true;
         }
     const bool any_gpu = std::any_of(sims.begin(), sims.end(), [](const SimulationOptions& sim) { return sim.model == ModelKind::gpu; });
@@ -253,7 +252,7 @@ int run_sweep(int argc, char** argv) {
         try {
             sims[i].gpu_traffic_memory_limit = estimate_memory(sims[i], max_memory / at_once).gpu_traffic_limit();
         } catch (const InputError& e) {
-            throw InputError("configuration " + std::to_string(i + 1) + " (" + configs[i].key + "): " + e.what() +
+            throw InputError(configuration_label(i, configs[i]) + e.what() +
                              (at_once > 1 ? " (the limit is shared by the " + std::to_string(at_once) +
                                                 " configurations that run at once: --jobs)"
                                           : std::string()));
@@ -330,7 +329,7 @@ int run_sweep(int argc, char** argv) {
             log = std::make_unique<PartialLog>(partial_log_path(s.output, mpi.rank()));
             if (log->torn_bytes_removed() > 0)
                 std::cerr << "sweep: " << log->path() << ": cut off a torn last record (" << log->torn_bytes_removed()
-                          << " bytes) left by an interrupted run\n";
+                          << " bytes) left by an interrupted run; its configuration runs again\n";
         }
         std::string label = "sweep";
         if (mpi.active()) label += " rank " + std::to_string(mpi.rank()) + "/" + std::to_string(mpi.size());

@@ -239,6 +239,10 @@ std::string canonical_argument(const std::string& argument,
 
 }  // namespace
 
+std::string configuration_label(std::size_t i, const SweepConfiguration& config) {
+    return "configuration " + std::to_string(i + 1) + " (" + configuration_key(config.args) + "): ";
+}
+
 std::string canonical_configuration_key(const std::string& key,
                                         const boost::program_options::options_description& simulate_options) {
     std::string canonical;

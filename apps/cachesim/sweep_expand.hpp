@@ -46,6 +46,10 @@ std::vector<SweepConfiguration> expand_configurations(const std::vector<SweepAxi
 // order in which a sweep's options are written does not change it.
 std::string configuration_key(std::vector<std::string> args);
 
+// "configuration 2 (--l1-size=16G --l1-ways=full): ": how a message names the i-th (0-based)
+// configuration, with its values as the user wrote them.
+std::string configuration_label(std::size_t i, const SweepConfiguration& config);
+
 // `key` (a configuration_key, possibly with an input fingerprint after it) with each option's value
 // spelled as the run reads it (sizes in bytes, schedules by name, ...), so that equal values written
 // differently, now or in an earlier output, give one key. File names stay as written.

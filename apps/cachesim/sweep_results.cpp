@@ -255,7 +255,12 @@ FinishedResults load_finished(const std::string& output, const ExpectedColumns& 
     }
     for (const std::string& log : partial_logs(output)) {
         std::vector<std::size_t> torn, lines;
-        auto records = decode_results(read_text(log), log, &torn, &lines);
+        const std::string text = read_text(log);
+        auto records = decode_results(text, log, &torn, &lines);
+        // A torn record with no newline after it is the log's last: the run that appends to the
+        // log cuts it off and says so, so it is not reported here a second time.
+        const auto last_line = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+        if (!text.empty() && text.back() != '\n' && !torn.empty() && torn.back() == last_line) torn.pop_back();
         for (std::size_t i = 0; i < records.size(); ++i)
             keep(std::move(records[i].first), std::move(records[i].second), log + " line " + std::to_string(lines[i]));
         if (!torn.empty())

@@ -24,7 +24,7 @@ std::vector<SimulationOptions> prepare_configurations(const std::vector<SweepCon
         std::vector<std::string> args{"sweep"};
         args.insert(args.end(), configs[i].args.begin(), configs[i].args.end());
         sims.push_back(read_simulation_args(
-            std::move(args), simulate_options, "configuration " + std::to_string(i + 1) + " (" + configs[i].key + "): ",
+            std::move(args), simulate_options, configuration_label(i, configs[i]),
             configs[i].unused_file_settings));
     }
     return sims;
