@@ -3,7 +3,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <new>
+#include <stdexcept>
+#include <string>
 
 #include "traces/recorder_host.hpp"
 
@@ -13,7 +14,9 @@ struct HostBackend {
     const char* name() const { return "host"; }
     void* alloc(std::size_t bytes) {
         void* p = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
-        if (!p) throw std::bad_alloc();
+        if (!p)
+            throw std::runtime_error("cannot allocate " + std::to_string(bytes) +
+                                     " bytes of host memory for an array of the kernel (a smaller size fits)");
         std::memset(p, 0, bytes);
         return p;
     }

@@ -31,6 +31,24 @@ inline bool parse_pair(const char* text, std::uint32_t& a, std::uint32_t& b) {
     return true;
 }
 
+// What is wrong with a transpose or stencil command line of the right length, or "" when nothing
+// is: a size or a block shape that does not parse is named, not answered with the usage alone.
+inline std::string shape_argument_problem(bool stencil, char** argv, std::uint32_t& w, std::uint32_t& h,
+                                          std::uint32_t& a, std::uint32_t& b, std::uint32_t& block) {
+    const std::string pair_rule = "': expected two whole numbers from 1 to 1048576 joined by x";
+    if (!parse_pair(argv[2], w, h)) return "size '" + std::string(argv[2]) + pair_rule + " (WxH)";
+    if (!parse_pair(argv[3], a, b))
+        return (stencil ? "stencil '" : "block '") + std::string(argv[3]) + pair_rule +
+               (stencil ? " (SWxSH)" : " (BXxBY)");
+    if (!stencil) return "";
+    char* end = nullptr;
+    const unsigned long threads = std::strtoul(argv[4], &end, 10);
+    if (end == argv[4] || *end != '\0' || argv[4][0] == '-' || threads == 0 || threads > 1024)
+        return "block '" + std::string(argv[4]) + "': expected a whole number of threads from 1 to 1024";
+    block = static_cast<std::uint32_t>(threads);
+    return "";
+}
+
 // Records the example launch `spec` into `out`; returns the accesses written. Throws.
 template <class Backend>
 std::uint64_t record_example(const ExampleSpec& spec, const std::string& out, Backend& backend) {
@@ -70,13 +88,19 @@ int record_main(int argc, char** argv, Backend& backend) {
         "--model gpu --trace OUT.cst).\n";
     const std::string kernel = argc > 1 ? argv[1] : "";
     std::uint32_t w = 0, h = 0, a = 0, b = 0, block = 0;
-    const bool transpose = kernel == "transpose" && argc == 5 && parse_pair(argv[2], w, h) && parse_pair(argv[3], a, b);
-    const bool stencil = kernel == "stencil" && argc == 6 && parse_pair(argv[2], w, h) && parse_pair(argv[3], a, b) &&
-                         (block = static_cast<std::uint32_t>(std::strtoul(argv[4], nullptr, 10))) > 0;
+    const bool transpose = kernel == "transpose" && argc == 5;
+    const bool stencil = kernel == "stencil" && argc == 6;
     const bool example = kernel == "example" && argc == 4;
     if (!transpose && !stencil && !example) {
         std::fprintf(stderr, usage, argv[0], example_spec_usage());
         return 2;
+    }
+    if (!example) {
+        const std::string problem = shape_argument_problem(stencil, argv, w, h, a, b, block);
+        if (!problem.empty()) {
+            std::fprintf(stderr, "%s: error: %s %s\n", argv[0], kernel.c_str(), problem.c_str());
+            return 2;
+        }
     }
     const std::string out = argv[argc - 1];
     if (example) {

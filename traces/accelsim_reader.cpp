@@ -14,6 +14,7 @@
 #include "sim/text.hpp"
 #include "traces/input_error.hpp"
 #include "traces/output_cleanup.hpp"
+#include "traces/text_bom.hpp"
 #include "traces/input_stream.hpp"
 #include "traces/trace_format_writer.hpp"
 
@@ -99,6 +100,16 @@ std::string hex(std::uint64_t v) {
     return "0x" + std::string(buffer, end);
 }
 
+// base + offset, false where the sum leaves 0 .. 2^64 - 1: no traced address wraps, so a stride
+// or delta that carries a lane past either end is a damaged line, not an address.
+bool offset_address(std::uint64_t base, std::int64_t offset, std::uint64_t& out) {
+    const auto as_unsigned = static_cast<std::uint64_t>(offset);
+    const std::uint64_t magnitude = offset < 0 ? 0 - as_unsigned : as_unsigned;
+    if (offset < 0 ? base < magnitude : base > ~0ull - magnitude) return false;
+    out = offset < 0 ? base - magnitude : base + magnitude;
+    return true;
+}
+
 // "x,y,z" of 32-bit values.
 bool parse_xyz(std::string_view s, std::uint32_t out[3]) {
     for (int i = 0; i < 3; ++i) {
@@ -141,6 +152,8 @@ bool TracegReader::read_line() {
         return false;
     }
     ++line_number_;
+    // An editor's byte order mark is not part of the first header line.
+    if (line_number_ == 1 && line_.starts_with(kUtf8ByteOrderMark)) line_.erase(0, kUtf8ByteOrderMark.size());
     return true;
 }
 
@@ -214,7 +227,24 @@ void TracegReader::header_line() {
     }
 }
 
+namespace {
+
+// A byte no text line holds: the input is not an Accel-Sim trace at all (a binary or compressed
+// file named .traceg), which a complaint about its header would hide.
+bool holds_binary_bytes(std::string_view line) {
+    return std::any_of(line.begin(), line.end(), [](char c) {
+        const auto b = static_cast<unsigned char>(c);
+        return b < 0x20 && b != '\t' && b != '\r';
+    });
+}
+
+}  // namespace
+
 void TracegReader::begin_header_end() {
+    if (line_number_ == 0)
+        throw InputError(name_ + ": the file is empty (an Accel-Sim kernel trace starts with its '-grid dim' header)");
+    if (!have_grid_ && holds_binary_bytes(line_))
+        fail("binary data, not an Accel-Sim kernel trace (text lines, starting with a '-grid dim = (x,y,z)' header)");
     if (!have_grid_) fail("the header has no '-grid dim = (x,y,z)' line");
     if (!have_block_) fail("the header has no '-block dim = (x,y,z)' line");
     // The tracer writes both; one without the other leaves the block's residency half told.
@@ -415,10 +445,14 @@ void TracegReader::instruction_line(WarpAccesses& out) {
                 if (mask != 0 && std::popcount(mask >> std::countr_zero(mask)) != std::countr_one(mask >> std::countr_zero(mask)))
                     fail("base-stride addresses need contiguous active lanes, not mask " + hex(mask));
                 std::uint64_t a = base;
+                bool first = true;
                 for (std::uint32_t l = 0; l < kWarpSize; ++l)
                     if (mask >> l & 1) {
+                        if (!first && !offset_address(a, stride, a))
+                            fail("stride " + std::to_string(stride) + " from base " + hex(base) + " carries active lane " +
+                                 std::to_string(l) + " outside the 64-bit address space");
                         address[l] = a;
-                        a += static_cast<std::uint64_t>(stride);
+                        first = false;
                     }
             } else {  // base, then each further active lane's delta from the previous one
                 std::uint64_t a = base;
@@ -431,7 +465,9 @@ void TracegReader::instruction_line(WarpAccesses& out) {
                                 fail("truncated instruction: " + std::to_string(active) + " active lanes need " +
                                      std::to_string(active - 1) + " deltas");
                             if (!parse_decimal(tok, delta)) fail("bad address delta '" + std::string(tok) + "'");
-                            a += static_cast<std::uint64_t>(delta);
+                            if (!offset_address(a, delta, a))
+                                fail("delta " + std::string(tok) + " carries active lane " + std::to_string(l) +
+                                     " outside the 64-bit address space");
                         }
                         address[l] = a;
                         first = false;

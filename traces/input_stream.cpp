@@ -71,7 +71,10 @@ InputStream::InputStream(std::string path) : path_(std::move(path)) {
         owns_fd_ = true;
     }
     struct stat st {};
-    if (::fstat(fd_, &st) != 0) fail(std::string("cannot stat (") + std::strerror(errno) + ")");
+    if (::fstat(fd_, &st) != 0) {
+        if (errno == EBADF) fail("is not open (the command ran with standard input closed)");
+        fail(std::string("cannot stat (") + std::strerror(errno) + ")");
+    }
     mode_ = st.st_mode;
     regular_ = S_ISREG(st.st_mode);
     if (S_ISDIR(st.st_mode)) fail("is a directory, not a trace file");

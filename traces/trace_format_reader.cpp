@@ -29,6 +29,19 @@ std::uint64_t trace_start(int fd) {
     const off_t at = ::lseek(fd, 0, SEEK_CUR);
     return at > 0 ? static_cast<std::uint64_t>(at) : 0;
 }
+
+// Only plain cst files are read here (info, --trace-format cst): a compressed file is named as
+// such, and the other formats are pointed to their way in.
+std::string not_cst_message(const char* head, std::uint64_t bytes) {
+    const std::string_view start(head, std::min<std::uint64_t>(bytes, 4));
+    const bool compressed = start.starts_with("\x1f\x8b") || start == std::string_view("\x28\xb5\x2f\xfd", 4);
+    const std::string what = "not a cachesim trace (bad magic; expected \"CSTRACE\\x1a\"); ";
+    const std::string others = "a din, u64 or Accel-Sim trace is read by `cachesim simulate --trace FILE` and "
+                               "converted to cst by `cachesim trace --trace FILE -o OUT.cst`";
+    if (compressed)
+        return what + "it is gzip or zstd data: decompress a cst trace to a file; " + others + ", compressed or not";
+    return what + others;
+}
 }  // namespace
 
 TraceFileSource::TraceFileSource(std::string path)
@@ -56,6 +69,8 @@ void TraceFileSource::open_path() {
 // its first byte): it shares standard input's position, where the trace starts.
 void TraceFileSource::open_standard_input() {
     fd_ = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+    if (fd_ < 0 && errno == EBADF)
+        throw InputError(name_ + ": is not open (the command ran with standard input closed)");
     if (fd_ < 0) throw InputError(name_ + ": cannot read (" + std::strerror(errno) + ")");
 }
 
@@ -96,12 +111,12 @@ void TraceFileSource::open_and_check() {
         char head[kPreambleBytes] = {};
         read_exact(0, head, file_bytes_, "the preamble");
         if (std::memcmp(head, kMagic, std::min<std::size_t>(file_bytes_, sizeof kMagic)) != 0)
-            fail(0, "not a cachesim trace (bad magic; expected \"CSTRACE\\x1a\")");
+            fail(0, not_cst_message(head, file_bytes_));
     }
     char preamble[kPreambleBytes];
     read_exact(0, preamble, sizeof preamble, "the preamble");
     if (std::memcmp(preamble, kMagic, sizeof kMagic) != 0)
-        fail(0, "not a cachesim trace (bad magic; expected \"CSTRACE\\x1a\")");
+        fail(0, not_cst_message(preamble, sizeof preamble));
     const std::uint32_t version = load_le<std::uint32_t>(preamble + 8);
     if (version < kVersionPlain || version > kVersionResources)
         fail(8, "unsupported trace version " + std::to_string(version) + " (this build reads versions " +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 
@@ -53,6 +54,13 @@ std::string quoted(std::string_view line) {
     return "'" + q + "'";
 }
 
+// A '-KEY = VALUE' line is how an Accel-Sim kernel trace begins; one named other than *.traceg
+// (or compressed without that name) reaches the din reader by auto.
+bool looks_like_accelsim_header(std::string_view line) {
+    return line.starts_with('-') && line.size() > 1 && std::isalpha(static_cast<unsigned char>(line[1])) &&
+           line.find('=') != std::string_view::npos;
+}
+
 }  // namespace
 
 DinTraceSource::DinTraceSource(std::string path, std::uint32_t default_size)
@@ -89,8 +97,11 @@ bool DinTraceSource::refill() {
 
 void DinTraceSource::fail(std::string_view line, const std::string& why) const {
     const bool binary = std::any_of(line.begin(), line.end(), is_binary_byte);
-    throw InputError(in_->name() + ":" + std::to_string(line_number_) + ": " + why + ": " + quoted(line) +
-                     (binary ? " (binary data, not din text: a u64 trace needs --trace-format u64)" : ""));
+    const char* hint = binary ? " (binary data, not din text: a u64 trace needs --trace-format u64)"
+                       : looks_like_accelsim_header(line)
+                           ? " (an Accel-Sim kernel trace's header line: name the format with --trace-format traceg)"
+                           : "";
+    throw InputError(in_->name() + ":" + std::to_string(line_number_) + ": " + why + ": " + quoted(line) + hint);
 }
 
 // Legal text, but also what a file cut short looks like, and then its last address is wrong.
@@ -170,6 +181,17 @@ void U64TraceSource::rewind() {
     position_ = 0;
 }
 
+// Eight bytes of text (tabs, line ends, printable ASCII) as an address are at least 0x0909...09,
+// above 2^59 and no process's address: the file is text, most likely a din trace forced as u64.
+void U64TraceSource::refuse_text(const unsigned char* first) const {
+    const bool text = std::all_of(first, first + 8, [](unsigned char b) {
+        return (b >= 0x09 && b <= 0x0d) || (b >= 0x20 && b < 0x7f);
+    });
+    if (text)
+        throw InputError(in_->name() + ": text, not 8-byte addresses (the first 8 bytes are characters); a din "
+                                       "trace is read with --trace-format din or auto");
+}
+
 bool U64TraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
     std::uint64_t count = max_accesses;
     if (count_) count = std::min<std::uint64_t>(count, count_ - position_);
@@ -188,6 +210,7 @@ bool U64TraceSource::next(AccessBatch& batch, std::size_t max_accesses) {
         throw InputError(in_->name() + ": ends with a partial address at byte " + std::to_string(at - got % 8) +
                          " (" + std::to_string(at) + " bytes is not a multiple of 8; u64 traces hold 8-byte addresses)");
     count = got / 8;
+    if (position_ == 0 && count > 0) refuse_text(buffer_.data());
     batch.accesses.resize(count);
     Access* out = batch.accesses.data();
     const unsigned char* in = buffer_.data();

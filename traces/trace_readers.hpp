@@ -63,6 +63,8 @@ private:
     std::uint64_t count_ = 0;  // known up front for a plain regular file, else 0
     std::uint64_t position_ = 0;
     std::vector<unsigned char> buffer_;
+
+    void refuse_text(const unsigned char* first) const;  // InputError where the first address is text
 };
 
 }  // namespace cachesim

@@ -316,11 +316,28 @@ std::optional<KernelCompilation> compilation_of(const MeasuredRun& run) {
 // "--measured SET=FILE" names the file's set; a plain FILE's set is its name up to the first '_'
 // (training_stencil.csv: training), so the files say which set they hold.
 std::pair<std::string, std::string> set_and_path(const std::string& arg) {
+    if (arg == "-") return {"stdin", arg};  // standard input: no file name to take a set from
     const std::size_t eq = arg.find('=');
     if (eq != std::string::npos && eq > 0 && arg.find('/') > eq && !std::filesystem::exists(arg))
         return {arg.substr(0, eq), arg.substr(eq + 1)};
     std::string stem = std::filesystem::path(arg).stem().string();
     return {stem.substr(0, stem.find('_')), arg};
+}
+
+// How messages name a --measured path.
+std::string measured_name(const std::string& path) { return path == "-" ? "standard input" : path; }
+
+// The text of a --measured path: "-" is standard input (a pipe: gpubench ... --out - | cachesim
+// compare --measured -); a directory is said to be one rather than read as a file without rows.
+std::string read_measured_text(const std::string& path) {
+    if (path == "-") {
+        std::ostringstream text;
+        text << std::cin.rdbuf();
+        return text.str();
+    }
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": a directory, not a measured CSV");
+    return read_text_file(path);
 }
 
 // What the report groups rows by: the set, and the compilation where it is not the training one.
@@ -597,10 +614,11 @@ void warn_other_gpus(const std::vector<MeasuredRun>& rows, const std::string& pr
 }
 
 // The preset's GPU configuration with `--gpu KEY=VALUE` overrides applied exactly as `cachesim
-// simulate --preset NAME --KEY=VALUE` would apply them (the same options, checks and messages).
-// They are checked at the smallest block a measured row has (`block`), as a row's own block
-// replaces the preset's default in every simulation.
-GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::string>& overrides, std::uint32_t block) {
+// simulate --preset NAME --KEY=VALUE` would apply them (the same options, checks and messages,
+// after `prefix`). They are checked at the smallest block a measured row has (`block`), as a row's
+// own block replaces the preset's default in every simulation.
+GpuConfig apply_gpu_overrides(const std::string& preset, const std::vector<std::string>& overrides, std::uint32_t block,
+                              const std::string& prefix) {
     std::vector<std::string> args = {"cachesim compare", "--model=gpu", "--preset=" + preset,
                                      "--block=" + std::to_string(block)};
     for (const std::string& o : overrides) {
@@ -619,9 +637,37 @@ GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::stri
                              "`cachesim simulate --preset " + preset + " --explain` lists the options)");
         args.push_back("--" + o);
     }
-    return read_simulation_args(std::move(args), simulation_option_groups(), "--gpu: ").gpu;
+    return read_simulation_args(std::move(args), simulation_option_groups(), prefix).gpu;
 }
 
+// An override's parameter name (`sms` of `sms=132`).
+std::string override_key(const std::string& override_text) { return override_text.substr(0, override_text.find('=')); }
+
+// The overrides applied, each from its source (`sources`: "--gpu", or a description's "--config
+// FILE:LINE"). A refusal names the option it is about (`--carveouts: 132 KiB is more than ...`):
+// where that option is a description's line, the message names the file and line instead of --gpu,
+// which the user did not give.
+GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::string>& overrides,
+                          const std::vector<std::string>& sources, std::uint32_t block) {
+    const std::string gpu_prefix = "--gpu: ";
+    try {
+        return apply_gpu_overrides(preset, overrides, block, gpu_prefix);
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        if (what.rfind(gpu_prefix, 0) != 0) throw;
+        const std::string message = what.substr(gpu_prefix.size());
+        for (std::size_t at = message.find("--"); at != std::string::npos; at = message.find("--", at + 2)) {
+            const std::size_t end = message.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-", at + 2);
+            const std::string key = message.substr(at + 2, end == std::string::npos ? end : end - at - 2);
+            for (std::size_t i = overrides.size(); i-- > 0;)
+                if (override_key(overrides[i]) == key) {
+                    if (sources[i] == "--gpu") throw;
+                    throw InputError(sources[i] + ": " + message);
+                }
+        }
+        throw;
+    }
+}
 
 // The rows whose chip counted no L1 global-load sectors but whose simulation loads.
 std::vector<const ComparedRun*> simulated_loads_none_counted(const std::vector<ComparedRun>& runs) {
@@ -684,6 +730,22 @@ std::string unmeasured_rates_note(const std::vector<ComparedRun>& runs) {
         note += "; " + std::to_string(loads) + " of them " + (loads == 1 ? "simulates" : "simulate") +
                 " loads the chip did not count: the launch simulated is not the one measured";
     return note;
+}
+
+// The report's first line: the model the rows were simulated with (`device`: the GPU a --config
+// file describes) and the GPUs they were measured on, each with its rows, so that a saved report
+// says what it held against what.
+std::string model_line(const std::string& model, const std::string& device, const std::vector<MeasuredRun>& rows) {
+    std::string line = "GPU model: " + model + (device.empty() ? "" : " (describing " + device + ")") + "; rows measured on ";
+    std::string gpus;
+    for (const std::string& gpu : gpus_of(rows)) {
+        const auto n = std::count_if(rows.begin(), rows.end(), [&](const MeasuredRun& r) { return r.gpu == gpu; });
+        gpus += (gpus.empty() ? "" : ", ") + gpu + " (" + counted(static_cast<unsigned long long>(n), "row") + ")";
+    }
+    const auto unnamed = std::count_if(rows.begin(), rows.end(), [](const MeasuredRun& r) { return r.gpu.empty(); });
+    if (unnamed > 0) gpus += (gpus.empty() ? "" : ", ") + std::string("a GPU they do not name (") +
+                             counted(static_cast<unsigned long long>(unnamed), "row") + ")";
+    return line + gpus + "\n\n";
 }
 
 // How the joined CSV and the plot name the model: the preset, then its overrides in the order
@@ -774,9 +836,30 @@ int run_compare(int argc, char** argv) {
         throw InputError("--preset and --config: give one (the description names its preset)");
     std::optional<GpuDescription> described;
     if (vm.count("config")) described = read_gpu_description(vm["config"].as<std::string>());
-    std::vector<std::string> overrides = described ? described->overrides : std::vector<std::string>{};
+    // The description's parameters, then --gpu's; a --gpu override replaces the description's
+    // value of its parameter (--gpu applies after the file).
+    std::vector<std::string> overrides, override_sources;
+    if (described)
+        for (std::size_t i = 0; i < described->overrides.size(); ++i) {
+            overrides.push_back(described->overrides[i]);
+            override_sources.push_back("--config " + vm["config"].as<std::string>() + ":" +
+                                       std::to_string(described->lines[i]));
+        }
     if (vm.count("gpu"))
-        for (const std::string& o : vm["gpu"].as<std::vector<std::string>>()) overrides.push_back(o);
+        for (const std::string& o : vm["gpu"].as<std::vector<std::string>>()) {
+            for (std::size_t i = 0; i < overrides.size(); ++i)
+                if (override_sources[i] != "--gpu" && override_key(overrides[i]) == override_key(o)) {
+                    std::cerr << "compare: note: --gpu " << o << " replaces " << overrides[i] << " of "
+                              << override_sources[i] << "\n";
+                    overrides.erase(overrides.begin() + static_cast<std::ptrdiff_t>(i));
+                    override_sources.erase(override_sources.begin() + static_cast<std::ptrdiff_t>(i));
+                    break;
+                }
+            overrides.push_back(o);
+            override_sources.push_back("--gpu");
+        }
+    const auto from_config = static_cast<std::size_t>(
+        std::count_if(override_sources.begin(), override_sources.end(), [](const std::string& s) { return s != "--gpu"; }));
 
     const bool skip_invalid = vm["skip-invalid-rows"].as<bool>();
     const bool ignore_loop_counters = vm["ignore-loop-counters"].as<bool>();
@@ -789,11 +872,14 @@ int run_compare(int argc, char** argv) {
             if (std::filesystem::equivalent(set_and_path(paths[i]).second, set_and_path(paths[j]).second, ec))
                 throw InputError("--measured " + paths[i] + ": the same file as --measured " + paths[j]);
         }
+    if (std::count_if(paths.begin(), paths.end(), [](const std::string& p) { return set_and_path(p).second == "-"; }) > 1)
+        throw InputError("--measured -: standard input is given more than once (it can be read once)");
     for (const std::string& arg : paths) {
-        const auto [set, path] = set_and_path(arg);
+        const auto [set, given_path] = set_and_path(arg);
+        const std::string path = measured_name(given_path);  // as messages and the rows name it
         std::string text;
         try {
-            text = read_text_file(path);
+            text = read_measured_text(given_path);
         } catch (const InputError& e) {
             throw InputError(std::string("--measured: ") + e.what());
         }
@@ -842,7 +928,8 @@ int run_compare(int argc, char** argv) {
         }
         measured.insert(measured.end(), runs.begin(), runs.end());
     }
-    const std::string source_name = paths.size() == 1 ? paths[0] : std::to_string(paths.size()) + " measured files";
+    const std::string source_name =
+        paths.size() == 1 ? measured_name(set_and_path(paths[0]).second) : std::to_string(paths.size()) + " measured files";
     if (vm.count("rows")) {
         const auto [first, last] = parse_rows(vm["rows"].as<std::string>());
         if (first > measured.size())
@@ -857,6 +944,9 @@ int run_compare(int argc, char** argv) {
             if (f.find('=') == std::string::npos) continue;  // matches() says what is wrong
             std::set<std::string, FieldOrder> values;
             const std::string key = f.substr(0, f.find('='));
+            // (a field filtered twice, block=128 and block=256, is listed once)
+            if (std::any_of(before_where.begin(), before_where.end(), [&](const auto& field) { return field.first == key; }))
+                continue;
             for (const MeasuredRun& r : measured) values.insert(where_field(r, key));
             before_where.push_back({key, std::move(values)});
         }
@@ -923,12 +1013,13 @@ int run_compare(int argc, char** argv) {
     std::uint32_t smallest_block = preset->config.block;
     for (const MeasuredRun& run : measured)
         if (run.block) smallest_block = std::min(smallest_block, run.block);
-    const GpuConfig base = overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides, smallest_block);
+    const GpuConfig base =
+        overrides.empty() ? preset->config : gpu_config_with(preset_name, overrides, override_sources, smallest_block);
     const std::string loop_note = loop_counters_note(measured, base);
     if (!loop_note.empty()) std::cerr << "compare: note: " << loop_note << "\n";
     const std::string l1_note = small_l1_note(
         measured, base, *preset,
-        l1_size_options(overrides, described ? described->overrides.size() : 0,
+        l1_size_options(overrides, from_config,
                         vm.count("config") ? vm["config"].as<std::string>() : std::string()));
     if (!l1_note.empty()) std::cerr << "compare: note: " << l1_note << "\n";
     const std::string l2_note = l2_over_100_note(measured);
@@ -936,7 +1027,7 @@ int run_compare(int argc, char** argv) {
     const std::string config_name =
         described ? "config=" + std::filesystem::path(vm["config"].as<std::string>()).filename().string() : "";
     const std::string model = described ? model_name(preset_name + " " + config_name,
-                                                     {overrides.begin() + static_cast<std::ptrdiff_t>(described->overrides.size()),
+                                                     {overrides.begin() + static_cast<std::ptrdiff_t>(from_config),
                                                       overrides.end()})
                                         : model_name(preset_name, overrides);
 
@@ -956,6 +1047,7 @@ int run_compare(int argc, char** argv) {
     if (!unmeasured_note.empty()) std::cerr << "compare: note: " << unmeasured_note << "\n";
 
     std::ostringstream report;
+    report << model_line(model, described ? described->device : std::string(), measured);
     std::vector<std::string> groups;  // in the order the rows come
     for (const ComparedRun& r : runs)
         if (std::find(groups.begin(), groups.end(), report_group(r.measured)) == groups.end())

@@ -2,6 +2,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #include "apps/common/options.hpp"
 #include "apps/cachesim/number_text.hpp"
@@ -68,10 +69,10 @@ int run_info(int argc, char** argv) {
     po::options_description options("Options");
     options.add_options()
         ("help,h", "show this help")
-        ("file", po::value<std::string>(), "the cst trace file")
+        ("file", po::value<std::vector<std::string>>(), "the cst trace file")
         ("verify", po::bool_switch(), "read and check every block (checksums, records, addresses inside their arrays) and count reads/writes");
     po::positional_options_description positional;
-    positional.add("file", 1);
+    positional.add("file", -1);  // all words, so that a second one is named below
     po::variables_map vm;
     note_known_options(options);  // for an unrecognised option's "did you mean"
     po::store(po::command_line_parser(argc, argv).style(kCommandLineStyle).options(options).positional(positional).run(), vm);
@@ -84,7 +85,11 @@ int run_info(int argc, char** argv) {
     }
     po::notify(vm);
     if (!vm.count("file")) throw InputError("which trace file? usage: cachesim info FILE");
-    const std::string path = vm["file"].as<std::string>();
+    const std::vector<std::string>& files = vm["file"].as<std::vector<std::string>>();
+    if (files.size() > 1)
+        throw InputError("one trace file at a time: '" + files[1] + "' follows '" + files[0] +
+                         "' (usage: cachesim info FILE [--verify])");
+    const std::string path = files[0];
     // "-": standard input, read from where the shell left it; a pipe is refused by the reader
     cst::TraceFileSource source(path);
     const cst::TraceHeader& h = source.header();
@@ -104,7 +109,7 @@ int run_info(int argc, char** argv) {
             << static_cast<double>(source.file_bytes()) / h.accesses << "\n";
     if (h.launch)
         out << "launch:            " << h.launch->describe() << " (" << counted(h.launch->blocks(), "block") << " of "
-            << h.launch->threads_per_block() << " threads)\n";
+            << counted(h.launch->threads_per_block(), "thread") << ")\n";
     if (h.loop) out << "loop:              " << h.loop->describe() << "\n";
     if (h.resources) out << "resources:         " << h.resources->describe() << "\n";
     out << "workload:          "

@@ -95,15 +95,18 @@ TraceChunkSink writer_sink(cst::TraceWriter& writer, ProgressBar& progress, Acce
 int convert_accelsim_trace(const std::string& in, const std::string& out, int level) {
     const accelsim::TracegConversion c = accelsim::convert_traceg(in, out, level);
     const cst::TraceHeader& h = c.header;
-    std::cout << "wrote " << out << ": " << h.steps << " threads, " << h.accesses << " accesses in " << counted(h.blocks, "block")
-              << ", " << h.launch->describe() << ", " << h.arrays.size() << " address regions; kernel '"
-              << c.kernel.name << "' (Accel-Sim tracer version " << c.kernel.tracer_version << ")\n  "
-              << accelsim::describe(c.counts) << "\n  loop: " << c.loop.describe()
-              << (c.loop.empty() ? "" : " (the GPU model's --issue-burst, --loop-limit and --loop-issue-cost auto)")
-              << "\n";
+    // With -o - the trace itself is on stdout: the summary must not be appended to it.
+    std::ostream& summary = writes_to_stdout(out) ? std::cerr : std::cout;
+    summary << "wrote " << out << ": " << h.steps << " threads, " << h.accesses << " accesses in "
+            << counted(h.blocks, "block")
+            << ", " << h.launch->describe() << ", " << h.arrays.size() << " address regions; kernel '"
+            << c.kernel.name << "' (Accel-Sim tracer version " << c.kernel.tracer_version << ")\n  "
+            << accelsim::describe(c.counts) << "\n  loop: " << c.loop.describe()
+            << (c.loop.empty() ? "" : " (the GPU model's --issue-burst, --loop-limit and --loop-issue-cost auto)")
+            << "\n";
     if (h.resources)
-        std::cout << "  resources: " << h.resources->describe()
-                  << " (the GPU model's --smem-per-block and --regs-per-thread)\n";
+        summary << "  resources: " << h.resources->describe()
+                << " (the GPU model's --smem-per-block and --regs-per-thread)\n";
     return 0;
 }
 

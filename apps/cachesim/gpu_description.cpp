@@ -1,6 +1,8 @@
 #include "apps/cachesim/gpu_description.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <sstream>
 #include <string_view>
 
@@ -40,6 +42,9 @@ std::string gpu_parameter_keys() {
 }
 
 GpuDescription read_gpu_description(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw InputError("--config " + path + ": a directory, not a description file (gpubench --describe FILE writes one)");
     std::string text;
     try {
         text = read_text_file(path);
@@ -47,6 +52,8 @@ GpuDescription read_gpu_description(const std::string& path) {
         throw InputError(std::string("--config: ") + e.what());
     }
     GpuDescription d;
+    // A name given twice would leave the value simulated to the order of the lines: refused.
+    std::map<std::string, std::size_t> line_of_name;
     std::istringstream lines{std::string(without_byte_order_mark(text))};
     std::size_t number = 0;
     for (std::string line; std::getline(lines, line);) {
@@ -62,6 +69,9 @@ GpuDescription read_gpu_description(const std::string& path) {
         const std::string key(trim_blanks(content.substr(0, eq)));
         const std::string value(trim_blanks(content.substr(eq + 1)));
         if (key.empty() || value.empty()) throw InputError(where + "expected 'name = value', not '" + std::string(content) + "'");
+        if (const auto [first, added] = line_of_name.emplace(key, number); !added)
+            throw InputError(where + "'" + key + "' is given twice, on line " + std::to_string(first->second) +
+                             " and here: keep one");
         if (key == "preset") {
             if (!find_gpu_preset(value))
                 throw InputError(where + "unknown GPU preset '" + value + "' (" + gpu_preset_names() + ")" +
@@ -78,6 +88,7 @@ GpuDescription read_gpu_description(const std::string& path) {
                                                  : "a config for compare describes the GPU: preset and " + gpu_parameter_keys()) +
                              ")");
         d.overrides.push_back(key + "=" + value);
+        d.lines.push_back(number);
     }
     if (d.preset.empty()) throw InputError("--config " + path + ": no 'preset = NAME' line (the model the description starts from)");
     return d;

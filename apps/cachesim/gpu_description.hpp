@@ -9,12 +9,13 @@ namespace cachesim::cli {
 struct GpuDescription {
     std::string preset;
     std::vector<std::string> overrides;  // the parameters as --gpu KEY=VALUE overrides, in the file's order
+    std::vector<std::size_t> lines;      // the line of each override in the file
     std::string device;                  // its `# device: NAME` line (gpubench --describe writes it), if any
 };
 
 // Reads FILE; InputError naming the file and line for a line that is not `name = value`, a key
-// that is not a GPU model parameter (or is `block`, which each measured row gives), an unknown
-// preset, or a file without a preset line.
+// that is not a GPU model parameter (or is `block`, which each measured row gives), a name given
+// on two lines, an unknown preset, a file without a preset line, or a directory.
 GpuDescription read_gpu_description(const std::string& path);
 
 // The GPU model parameters --gpu and a description can set: all but the block size.

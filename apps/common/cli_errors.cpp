@@ -16,6 +16,7 @@
 #include "apps/common/options.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/thread_model.hpp"
+#include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 
 namespace cachesim::cli {
@@ -49,45 +50,7 @@ std::vector<std::string>& known_option_names() {
     return names;
 }
 
-std::string lowercase(std::string_view text) {
-    std::string lower(text);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return lower;
-}
-
-// The edits (a letter inserted, deleted, replaced, or two neighbours swapped) that turn `a` into
-// `b`, letters compared without their case.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    const std::string x = lowercase(a), y = lowercase(b);
-    std::vector<std::vector<std::size_t>> d(x.size() + 1, std::vector<std::size_t>(y.size() + 1));
-    for (std::size_t i = 0; i <= x.size(); ++i) d[i][0] = i;
-    for (std::size_t j = 0; j <= y.size(); ++j) d[0][j] = j;
-    for (std::size_t i = 1; i <= x.size(); ++i)
-        for (std::size_t j = 1; j <= y.size(); ++j) {
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (x[i - 1] != y[j - 1])});
-            if (i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1])
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-    return d[x.size()][y.size()];
-}
-
-// The option the command knows that `name` is a slip of: at most two edits away, and fewer for
-// a short name (--sms is one edit from --sm, not two from --l2).
-std::optional<std::string> closest_of(std::string_view name, const std::vector<std::string>& names) {
-    const std::size_t most = std::min<std::size_t>(2, name.size() / 3);
-    std::optional<std::string> closest;
-    std::size_t best = most + 1;
-    for (const std::string& known : names) {
-        const std::size_t d = edit_distance(name, known);
-        if (d < best) {
-            best = d;
-            closest = known;
-        }
-    }
-    return closest;
-}
-
-std::optional<std::string> closest_known_option(std::string_view name) { return closest_of(name, known_option_names()); }
+std::optional<std::string> closest_known_option(std::string_view name) { return closest_name(name, known_option_names()); }
 
 std::vector<std::string> long_names_of(const po::options_description& options) {
     std::vector<std::string> names;
@@ -126,7 +89,7 @@ std::string unknown_option_hint(std::string_view program, const po::unknown_opti
 void note_known_options(const po::options_description& options) { known_option_names() = long_names_of(options); }
 
 std::optional<std::string> closest_option(std::string_view name, const po::options_description& options) {
-    return closest_of(name, long_names_of(options));
+    return closest_name(name, long_names_of(options));
 }
 
 std::string error_text(const std::exception& e) {

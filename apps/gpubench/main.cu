@@ -115,6 +115,12 @@ int run_benchmarks(const Options& options) {
     return kExitOk;
 }
 
+// The runtime reports a machine without an NVIDIA driver as one whose driver is too old.
+std::string missing_driver_note() {
+    int version = 0;
+    return cudaDriverGetVersion(&version) == cudaSuccess && version == 0 ? "; no NVIDIA driver is installed" : "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -124,6 +130,7 @@ int main(int argc, char** argv) {
             std::cout << usage();
             return kExitOk;
         }
+        check_output_paths(options);
         if (!options.merge_ncu_csv.empty()) {
             merge_ncu_csv(options.merge_ncu_csv, options.merge_rows_csv, options.out_path);
             return kExitOk;
@@ -135,7 +142,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "gpubench: %s\n", e.what());
         return kExitBadInput;
     } catch (const NoGpuError& e) {
-        std::fprintf(stderr, "gpubench: %s (exit code %d: no GPU)\n", e.what(), kExitNoGpu);
+        std::fprintf(stderr, "gpubench: %s%s (exit code %d: no GPU)\n", e.what(), missing_driver_note().c_str(),
+                     kExitNoGpu);
         return kExitNoGpu;
     } catch (const CuptiError& e) {
         std::fprintf(stderr,

@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <iterator>
+#include <optional>
 #include <string_view>
 
+#include "examples/example_spec.hpp"
+#include "traces/atomic_output.hpp"
 #include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/ncu_metrics.hpp"
@@ -76,12 +80,32 @@ std::vector<std::uint32_t> parse_counts(std::string_view text, std::string_view 
     return values;
 }
 
+// A whole number above 0 that fits 32 bits, or nothing.
+std::optional<std::uint32_t> positive_count(std::string_view text) {
+    std::uint32_t value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value == 0) return std::nullopt;
+    return value;
+}
+
+std::optional<Dimensions> dimensions(std::string_view text) {
+    const std::vector<std::string_view> parts = split(text, 'x');
+    if (parts.size() != 2) return std::nullopt;
+    const std::optional<std::uint32_t> w = positive_count(parts[0]), h = positive_count(parts[1]);
+    if (!w || !h) return std::nullopt;
+    return Dimensions{*w, *h};
+}
+
+// The message names the whole value ("'4x'"), not the half that failed.
 std::vector<Dimensions> parse_dimension_list(std::string_view text, std::string_view option) {
     std::vector<Dimensions> values;
     for (std::string_view part : split(text, ',')) {
-        Dimensions d;
-        cachesim::parse_dimensions(part, option, d.w, d.h);
-        values.push_back(d);
+        const std::optional<Dimensions> d = dimensions(part);
+        if (!d)
+            throw InputError(std::string(option) + ": '" + std::string(part) +
+                             "' is not WxH (two whole numbers from 1 to 4294967295, such as 1024x1024)" +
+                             cachesim::case_hint(part, [](std::string_view lower) { return dimensions(lower).has_value(); }));
+        values.push_back(*d);
     }
     return values;
 }
@@ -92,6 +116,56 @@ CounterMode parse_counter_mode(std::string_view text) {
     if (text == "none") return CounterMode::none;
     throw InputError("--counters: unknown mode '" + std::string(text) +
                      "' (expected cupti, ncu or none)" + cachesim::case_hint(text, {"cupti", "ncu", "none"}));
+}
+
+// Every option parse_options takes, for the hint at one it does not.
+constexpr std::string_view kOptionNames[] = {
+    "--help",       "-h",          "--kernel",         "--size",           "--stencil",   "--depth",
+    "--schedules",  "--widths",    "--blocks",         "--variants",       "--warmup",    "--reps",
+    "--profile-reps", "--profile-spread", "--counters", "--metrics",       "--no-check",  "--seed",
+    "--device",     "--out",       "--placement",      "--warp-ends",      "--warp-times", "--placement-reps",
+    "--warm-l2",    "--smem-per-block", "--describe",  "--dry-run",        "--examples",  "--trace-dir",
+    "--merge-ncu",  "--rows",
+};
+
+// " (did you mean --schedules?)" for a long option that is a slip of a known one, as cachesim
+// names them; "" otherwise.
+std::string option_hint(std::string_view arg) {
+    if (!arg.starts_with("--")) return "";
+    std::vector<std::string_view> long_names;
+    for (std::string_view known : kOptionNames)
+        if (known.starts_with("--")) long_names.push_back(known.substr(2));
+    const std::optional<std::string> closest = cachesim::closest_name(arg.substr(2, arg.find('=') - 2), long_names);
+    return closest ? " (did you mean --" + *closest + "?)" : "";
+}
+
+// An example spec is refused where it is given, with the hint for one in the wrong case, not
+// when the examples are about to run.
+void check_example_spec(std::string_view text) {
+    const auto parses = [](std::string_view spec) {
+        try {
+            cachesim::examples::parse_example_spec(std::string(spec));
+            return true;
+        } catch (const std::invalid_argument&) {
+            return false;
+        }
+    };
+    try {
+        cachesim::examples::parse_example_spec(std::string(text));
+    } catch (const std::invalid_argument& e) {
+        throw InputError(std::string("--examples: ") + e.what() + cachesim::case_hint(text, parses));
+    }
+}
+
+// --profile-spread's points: a plain decimal number (no sign, blanks, hex or exponent) above 0,
+// at most 100.
+double parse_spread_points(const std::string& text) {
+    const bool plain = !text.empty() && text.find_first_not_of("0123456789.") == std::string::npos;
+    char* end = nullptr;
+    const double points = plain ? std::strtod(text.c_str(), &end) : 0;
+    if (!plain || end != text.c_str() + text.size() || !(points > 0 && points <= 100))
+        throw InputError("--profile-spread: '" + text + "' is not a number of points above 0 and at most 100");
+    return points;
 }
 
 }  // namespace
@@ -140,9 +214,10 @@ Measurement:
                       memory (0..49152), never used: the driver then takes a larger shared-memory
                       carve-out and leaves the L1 less, as beside a kernel that uses shared
                       memory; the CSV gains a smem_per_block column
-  --seed N            seed of the random inputs
+  --seed N            seed of the random inputs (default 20240601)
   --device N          CUDA device index (default 0)
-  --out FILE          CSV output (default: standard output)
+  --out FILE          CSV output (default: standard output); it appears only when complete
+                      (rows go to FILE.partial meanwhile)
   --placement FILE    also record where and when every block ran (one extra launch per
                       configuration, after an L2 flush): CSV of the configuration, launch, block,
                       SM (%smid), start and end (ns from the launch's first start)
@@ -158,12 +233,14 @@ Measurement:
                       compilation (--variants with one variant)
   --placement-reps N  launches recorded per configuration (default 1)
   --dry-run           print the configurations and exit
+  -h, --help          this text
 Describing the GPU (instead of the sweep):
   --describe FILE     write the device's description for the GPU model, a cachesim config file
                       (cachesim simulate|compare --config FILE): its SMs, L2 size and per-SM
                       limits as cudaGetDeviceProperties reports them, the L1/shared sizes NVIDIA
                       documents for its compute capability, the rest from the preset of its
-                      architecture (docs/gpu-model.md, "Your own GPU"); '-' for standard output
+                      architecture (docs/gpu-model.md, "Your own GPU"); '-' for standard output.
+                      Runs alone: only --device may be given beside it
 Example kernels (instead of the sweep above; the measurement options apply, counters from CUPTI):
   --examples LIST     example launches, comma separated: transpose:WxH, transpose_tiled:WxH,
                       stencil3d:WxHxD, gemm:MxNxK:rowmajor, gemm:MxNxK:grouped:G, spmv:ROWS[:seed=S]
@@ -179,7 +256,10 @@ Output: the configuration and time columns, one column per metric (with cupti th
   smallest and largest value over the profiled launches (the hardware's run-to-run spread), and
   with --profile-reps N..M a column profile_reps. With --counters ncu there is one launch per
   configuration and no min/max columns.
-Exit codes: 0 ok, 1 output check failed, 2 bad input, 3 no GPU, 4 CUPTI failure, 5 CUDA error.
+Every output is checked before the GPU is touched: a directory, a folder that does not exist, a
+  file this user may not write or two outputs naming one file are refused.
+Exit codes: 0 ok, 1 output check failed, 2 bad input, 3 no GPU (or no driver), 4 CUPTI failure,
+  5 CUDA error.
 )";
 }
 
@@ -195,10 +275,15 @@ Options parse_options(int argc, char** argv) {
             if (i + 1 >= argc) throw InputError(std::string(arg) + " needs a value");
             return argv[++i];
         };
-        auto file_name = [&]() -> std::string {  // a path option's value, which must not be empty
-            std::string path(value());
-            if (path.empty()) throw InputError(std::string(arg) + " needs a file name");
-            return path;
+        // A path option's value, which must not be empty; an option where it should be means the
+        // name was left out ("--describe --device 1"), not a file called "--device".
+        auto file_name = [&]() -> std::string {
+            const bool missing = i + 1 >= argc || std::string_view(argv[i + 1]).empty() ||
+                                 std::ranges::find(kOptionNames, std::string_view(argv[i + 1])) != std::end(kOptionNames);
+            if (missing)
+                throw InputError(std::string(arg) + " needs a file name" +
+                                 (i + 1 < argc && *argv[i + 1] ? std::string(" before ") + argv[i + 1] : std::string()));
+            return std::string(value());
         };
         // --describe runs nothing else: the first other option, to name it if both are given
         if (other_option.empty() && arg != "--describe" && arg != "--device" && arg != "--help" && arg != "-h")
@@ -234,8 +319,11 @@ Options parse_options(int argc, char** argv) {
             o.variants.clear();
             for (std::string_view part : split(value(), ',')) {
                 const std::optional<KernelVariant> v = parse_kernel_variant(part);
-                if (!v) throw InputError("--variants: unknown variant '" + std::string(part) +
-                                         "' (index64, index32 or unroll1)");
+                if (!v)
+                    throw InputError("--variants: unknown variant '" + std::string(part) + "' (index64, index32 or unroll1)" +
+                                     cachesim::case_hint(part, [](std::string_view lower) {
+                                         return parse_kernel_variant(lower).has_value();
+                                     }));
                 o.variants.push_back(*v);
             }
         } else if (arg == "--warmup") {
@@ -247,12 +335,7 @@ Options parse_options(int argc, char** argv) {
             o.profile_reps.least = launches.least;
             o.profile_reps.most = launches.most;
         } else if (arg == "--profile-spread") {
-            const std::string text(value());
-            char* end = nullptr;
-            const double points = std::strtod(text.c_str(), &end);
-            if (text.empty() || end != text.c_str() + text.size() || !(points > 0 && points <= 100))
-                throw InputError("--profile-spread: '" + text + "' is not a number of points above 0 and at most 100");
-            o.profile_reps.spread_points = points;
+            o.profile_reps.spread_points = parse_spread_points(std::string(value()));
             o.profile_spread_given = true;
         } else if (arg == "--counters") {
             o.counters = parse_counter_mode(value());
@@ -267,6 +350,8 @@ Options parse_options(int argc, char** argv) {
                 // the named sets: cachesim compare's metrics, and what limits the compiled loop
                 if (part == "fidelity") for (const std::string& m : default_metrics()) add(m);
                 else if (part == "loop") for (const std::string& m : loop_metrics()) add(m);
+                else if (const std::string hint = cachesim::case_hint(part, {"fidelity", "loop"}); !hint.empty())
+                    throw InputError("--metrics: unknown metric '" + std::string(part) + "'" + hint);
                 else add(std::string(part));
             }
         } else if (arg == "--no-check") {
@@ -302,11 +387,14 @@ Options parse_options(int argc, char** argv) {
         } else if (arg == "--trace-dir") {
             o.trace_dir = file_name();
         } else if (arg == "--merge-ncu") {
-            o.merge_ncu_csv = value();
+            o.merge_ncu_csv = file_name();
         } else if (arg == "--rows") {
-            o.merge_rows_csv = value();
+            o.merge_rows_csv = file_name();
+        } else if (!arg.starts_with("-")) {
+            throw InputError("unexpected argument '" + std::string(arg) +
+                             "' (every value follows its option, as in --kernel stencil,matmul)");
         } else {
-            throw InputError("unknown option '" + std::string(arg) + "' (see --help)");
+            throw InputError("unknown option '" + std::string(arg) + "'" + option_hint(arg) + " (see --help)");
         }
     }
     if (o.metrics.empty()) o.metrics = default_metrics();
@@ -327,6 +415,8 @@ Options parse_options(int argc, char** argv) {
     if (o.warm_l2 && o.counters == CounterMode::ncu)
         throw InputError("--warm-l2 with --counters ncu: Nsight Compute's --cache-control all flushes the L2 before "
                          "the profiled launch (use --counters cupti)");
+    if (o.counters == CounterMode::ncu && !o.examples.empty())
+        throw InputError("--examples: counters come from CUPTI (--counters cupti) or none");
     if (o.smem_per_block && !o.examples.empty())
         throw InputError("--smem-per-block applies to the stencil and matmul sweeps, not to --examples");
     if (o.warm_l2 && !o.examples.empty())
@@ -339,7 +429,22 @@ Options parse_options(int argc, char** argv) {
         throw InputError("--profile-reps N..M profiles with --counters cupti only (ncu profiles one launch)");
     if (o.merge_ncu_csv.empty() != o.merge_rows_csv.empty())
         throw InputError("--merge-ncu and --rows go together");
+    for (const std::string& example : o.examples) check_example_spec(example);
     return o;
+}
+
+void check_output_paths(const Options& o) {
+    std::vector<cachesim::NamedPath> outputs;
+    if (!o.describe_path.empty()) {
+        outputs.push_back({o.describe_path, "--describe"});  // the only output of --describe
+    } else {
+        outputs.push_back({o.out_path, "--out"});
+        for (const cachesim::NamedPath& record : {cachesim::NamedPath{o.placement_path, "--placement"},
+                                                  cachesim::NamedPath{o.warp_times_path, "--warp-times"},
+                                                  cachesim::NamedPath{o.warp_ends_path, "--warp-ends"}})
+            if (!record.path.empty()) outputs.push_back(record);
+    }
+    cachesim::check_outputs(outputs, {});
 }
 
 std::vector<BenchConfig> expand_configs(const Options& o) {

@@ -66,6 +66,11 @@ const std::vector<std::string>& loop_metrics();
 Options parse_options(int argc, char** argv);
 std::string usage();
 
+// Throws cachesim::InputError naming the option when an output of the run cannot be written (a
+// directory, a folder that does not exist, a file this user may not write) or two outputs are one
+// file: checked before the GPU is touched, not when a sweep's rows are committed.
+void check_output_paths(const Options& options);
+
 // Every configuration the options describe, validated; throws cachesim::InputError.
 std::vector<BenchConfig> expand_configs(const Options& options);
 

@@ -2,14 +2,17 @@
 
 #include <filesystem>
 
+#include "traces/atomic_output.hpp"
 #include "traces/input_error.hpp"
 
 namespace gpubench {
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     if (path_ == "-") return;
-    file_.open(path_ + ".partial");
-    if (!file_) throw cachesim::InputError("cannot write '" + path_ + ".partial'");
+    through_ = !cachesim::is_replaced_file(path_);
+    target_ = through_ ? path_ : cachesim::replaced_file_path(path_);
+    file_.open(written());
+    if (!file_) throw cachesim::InputError("cannot write '" + written() + "'");
 }
 
 void OutputFile::commit() {
@@ -18,10 +21,11 @@ void OutputFile::commit() {
         return;
     }
     file_.close();
-    if (!file_) throw cachesim::InputError("writing '" + path_ + ".partial' failed");
+    if (!file_) throw cachesim::InputError("writing '" + written() + "' failed");
+    if (through_) return;
     std::error_code ec;
-    std::filesystem::rename(path_ + ".partial", path_, ec);
-    if (ec) throw cachesim::InputError("cannot rename '" + path_ + ".partial' to '" + path_ + "': " + ec.message());
+    std::filesystem::rename(written(), target_, ec);
+    if (ec) throw cachesim::InputError("cannot rename '" + written() + "' to '" + target_ + "': " + ec.message());
 }
 
 }  // namespace gpubench
