@@ -205,3 +205,39 @@ def gen_warm_l2_counts():
                  "preset training` (`cachesim compare --preset h200`, every row simulated with its own `l2_start`); the "
                  "L2 rate over all L2 read lookups, DRAM reads summed over the rows".format(WARM_L2))
             + "\n" + "\n".join(out) + "\n")
+
+
+THESIS_SWEEP_COMPARE = H200 + "/thesis_compare_{}.csv"
+
+
+def gen_thesis_sweep(kernel):
+    """The thesis's sweep of column widths and block sizes, measured on the H200 (one profiled
+    launch a row) and held against the h200 preset: per schedule and block, the chip's L1 hit rate
+    and the preset's error in points."""
+    path = THESIS_SWEEP_COMPARE.format(kernel)
+    rows = read_csv(path)
+    blocks = sorted({int(r["block"]) for r in rows})
+    schedules = list(dict.fromkeys(r["schedule"] for r in rows))
+    cell = {(r["schedule"], int(r["block"])): r for r in rows}
+    out = ["| schedule | " + " | ".join("block {}".format(b) for b in blocks) + " |",
+           "|---|" + "---:|" * len(blocks)]
+    errors = []
+    for s in schedules:
+        line = []
+        for b in blocks:
+            r = cell.get((s, b))
+            if r is None:
+                line.append("")
+                continue
+            error = float(r["simulated:" + L1R]) - float(r["measured:" + L1R])
+            errors.append(error)
+            line.append("{:.1f} ({:+.1f})".format(float(r["measured:" + L1R]), error))
+        out.append("| `{}` | ".format(s) + " | ".join(line) + " |")
+    within = sum(abs(e) <= 3 for e in errors)
+    beyond = sum(abs(e) > 6 for e in errors)
+    source = "tests/data/h200/thesis_{}.csv".format(kernel)
+    return (note("`{}`, written by `cachesim compare --preset h200 --measured {} --skip-invalid-rows --plot none "
+                 "--out {}` (rows whose L2 counted more hits than lookups by over 10% left out): the chip's L1 hit "
+                 "rate, one profiled launch, and in brackets the preset's error in points. L1 within 3 points in "
+                 "{} of {} launches, beyond 6 in {}".format(path, source, path, within, len(errors), beyond))
+            + "\n" + "\n".join(out) + "\n")
