@@ -43,6 +43,10 @@ TEST(RecordKernelArguments, AStencilBlockThatIsNoCountIsNamed) {
 }
 
 TEST(RecordKernelArguments, ArraysBeyondHostMemoryAreNamedWithTheirSize) {
+#if defined(__SANITIZE_ADDRESS__)
+    // AddressSanitizer aborts on an allocation this large instead of throwing std::bad_alloc.
+    GTEST_SKIP() << "an allocation beyond host memory aborts under AddressSanitizer";
+#endif
     // 1048576 x 1048576 floats: 2^40 x 4 = 4398046511104 bytes an array.
     const CommandResult r = record("transpose 1048576x1048576 32x8");
     EXPECT_EQ(r.exit_code, 2);
