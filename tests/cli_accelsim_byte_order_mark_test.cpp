@@ -6,15 +6,12 @@
 #include <fstream>
 
 #include "tests/cli_util.hpp"
+#include "tests/traceg_one_load_kernel.hpp"
 
 namespace cachesim::test {
 namespace {
 
-// One block of 32 threads; one load of 4 bytes a lane, stride 4: 32 threads of one access each.
-const std::string kKernel =
-    "-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-accelsim tracer version = 3\n"
-    "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
-    "0010 ffffffff 1 R2 LDG.E 1 R4 4 1 0x10000 4\n#END_TB\n";
+const std::string kKernel = kOneLoadKernel;
 
 TEST(CliAccelsimByteOrderMark, TheMarkBeforeTheHeaderIsDropped) {
     const std::filesystem::path in = temp_dir() / "marked.traceg";

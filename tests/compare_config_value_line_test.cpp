@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tests/cli_util.hpp"
+#include "tests/measured_stencil_rows.hpp"
 
 namespace cachesim {
 namespace {
@@ -14,13 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // A small stencil launch on an RTX 4090 (made-up but consistent counters: 3000 of 4000 sectors hit, 75%).
-const char* kMeasured =
-    "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,"
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,"
-    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,"
-    "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n"
-    "stencil,64,64,3,3,0,linear,128,4,NVIDIA GeForce RTX 4090,1000,4000,3000,75,100,50,6400\n";
+const std::string kMeasured = test::kCounterHeader + test::stencil_row("NVIDIA GeForce RTX 4090");
 
 // Lines 1-4 as gpubench --describe writes them for the RTX 4090 (compute capability 8.9).
 const std::string kDescription =

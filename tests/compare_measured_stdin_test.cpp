@@ -8,19 +8,14 @@
 
 #include "tests/cli_util.hpp"
 #include "tests/csv_table.hpp"
+#include "tests/measured_stencil_rows.hpp"
 
 namespace cachesim {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kHeader =
-    "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,"
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,"
-    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,"
-    "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n";
-const std::string kRow = "stencil,64,64,3,3,0,linear,128,4,NVIDIA H200,1000,4000,3000,75,100,50,6400\n";
+const std::string kRow = test::stencil_row("NVIDIA H200");
 
 fs::path dir() {
     const fs::path d = test::temp_dir() / "measured-stdin";
@@ -29,7 +24,7 @@ fs::path dir() {
 }
 
 TEST(CompareMeasuredStdin, APipedCsvIsComparedAsTheFile) {
-    std::ofstream(dir() / "mine.csv") << kHeader << kRow;
+    std::ofstream(dir() / "mine.csv") << test::kCounterHeader << kRow;
     const std::string mine = (dir() / "mine.csv").string();
     const auto file = test::run_cachesim("compare --no-progress --measured '" + mine + "'");
     const auto piped = test::run_shell("cat '" + mine + "' | CACHESIM compare --no-progress --measured - --out '" +
@@ -43,7 +38,7 @@ TEST(CompareMeasuredStdin, APipedCsvIsComparedAsTheFile) {
 }
 
 TEST(CompareMeasuredStdin, AnErrorNamesStandardInputAndItsLine) {
-    std::ofstream(dir() / "short.csv") << kHeader << kRow << "stencil,64\n";  // line 3: 2 fields of 17
+    std::ofstream(dir() / "short.csv") << test::kCounterHeader << kRow << "stencil,64\n";  // line 3: 2 fields of 17
     const auto r = test::run_shell("cat '" + (dir() / "short.csv").string() + "' | CACHESIM compare --no-progress --measured -");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("standard input:3: 2 fields, but the header has 17"), std::string::npos) << r.err;

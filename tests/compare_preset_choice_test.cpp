@@ -9,23 +9,17 @@
 #include "sim/gpu/gpu_presets.hpp"
 #include "tests/cli_util.hpp"
 #include "tests/csv_table.hpp"
+#include "tests/measured_stencil_rows.hpp"
 
 namespace cachesim {
 namespace {
 
 namespace fs = std::filesystem;
 
-const char* kHeader =
-    "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,"
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,"
-    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,"
-    "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n";
+using test::kCounterHeader;
 
-// A small stencil launch measured on `gpu` (made-up but consistent counters).
-std::string row(const std::string& gpu) {
-    return "stencil,64,64,3,3,0,linear,128,4," + gpu + ",1000,4000,3000,75,100,50,6400\n";
-}
+// A small stencil launch measured on `gpu`.
+std::string row(const std::string& gpu) { return test::stencil_row(gpu); }
 
 struct Compared {
     test::CommandResult run;
@@ -35,7 +29,7 @@ struct Compared {
 Compared compare(const std::string& rows, const std::string& options = "") {
     const fs::path dir = test::temp_dir() / "compare-preset";
     fs::create_directories(dir);
-    std::ofstream(dir / "m.csv") << kHeader << rows;
+    std::ofstream(dir / "m.csv") << kCounterHeader << rows;
     fs::remove(dir / "j.csv");
     Compared c{test::run_cachesim("compare --no-progress --plot none --measured '" + (dir / "m.csv").string() +
                                   "' --out '" + (dir / "j.csv").string() + "' " + options),

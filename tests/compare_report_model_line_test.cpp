@@ -8,22 +8,15 @@
 #include <string>
 
 #include "tests/cli_util.hpp"
+#include "tests/measured_stencil_rows.hpp"
 
 namespace cachesim {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kHeader =
-    "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,"
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,"
-    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,"
-    "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n";
 
-std::string row(const std::string& schedule, const std::string& gpu) {
-    return "stencil,64,64,3,3,0," + schedule + ",128,4," + gpu + ",1000,4000,3000,75,100,50,6400\n";
-}
+std::string row(const std::string& schedule, const std::string& gpu) { return test::stencil_row(gpu, schedule); }
 
 std::string first_line(const std::string& out) { return out.substr(0, out.find('\n')); }
 
@@ -36,7 +29,7 @@ fs::path write(const std::string& name, const std::string& text) {
 
 TEST(CompareReportModelLine, TheDescriptionAndTheRowsGpusAreNamed) {
     // two rows of the described RTX 4090, one of an L4 measured beside them
-    const fs::path csv = write("mixed.csv", kHeader + row("linear", "NVIDIA GeForce RTX 4090") +
+    const fs::path csv = write("mixed.csv", test::kCounterHeader + row("linear", "NVIDIA GeForce RTX 4090") +
                                                 row("column:8", "NVIDIA GeForce RTX 4090") + row("linear", "NVIDIA L4"));
     const fs::path cfg = write("rtx4090.cfg", "# device: NVIDIA GeForce RTX 4090\npreset = a100\nsms = 128\n");
     const auto r = test::run_cachesim("compare --no-progress --config '" + cfg.string() + "' --measured '" +
@@ -48,7 +41,7 @@ TEST(CompareReportModelLine, TheDescriptionAndTheRowsGpusAreNamed) {
 }
 
 TEST(CompareReportModelLine, APresetAndRowsNamingNoGpu) {
-    const fs::path csv = write("unnamed.csv", kHeader + row("linear", ""));
+    const fs::path csv = write("unnamed.csv", test::kCounterHeader + row("linear", ""));
     const auto r = test::run_cachesim("compare --no-progress --preset h100 --measured '" + csv.string() + "'");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(first_line(r.out), "GPU model: h100; rows measured on a GPU they do not name (1 row)");

@@ -7,20 +7,15 @@
 #include <string>
 
 #include "tests/cli_util.hpp"
+#include "tests/measured_stencil_rows.hpp"
 
 namespace cachesim {
 namespace {
 
 namespace fs = std::filesystem;
 
-const char* kMeasured =
-    "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,"
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,"
-    "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,"
-    "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,dram__bytes_read.sum\n"
-    "stencil,64,64,3,3,0,linear,128,4,NVIDIA H200,1000,4000,3000,75,100,50,6400\n"
-    "stencil,64,64,3,3,0,linear,256,4,NVIDIA H200,1000,4000,3000,75,100,50,6400\n";
+const std::string kMeasured =
+    test::kCounterHeader + test::stencil_row("NVIDIA H200", "linear", "128") + test::stencil_row("NVIDIA H200", "linear", "256");
 
 TEST(CompareWhereFieldTwice, TheFieldsValuesAreListedOnce) {
     const fs::path dir = test::temp_dir() / "where-field-twice";
