@@ -681,6 +681,12 @@ TracegConversion convert_traceg(const std::string& in_path, const std::string& o
             throw InputError(input.name() + ": holds " + std::to_string(reader.blocks_read()) + " of the " +
                              std::to_string(blocks) + " blocks of its launch (" + result.kernel.launch.describe() + ")" +
                              " (a file cut short?): a kernel trace holds every block of the launch");
+        // An empty cst would only be refused later, by whatever reads it, far from the cause.
+        if (pages.empty())
+            throw InputError(input.name() + ": " +
+                             (result.kernel.name.empty() ? std::string("the kernel") : "kernel '" + result.kernel.name + "'") +
+                             " makes no global load, store or atomic with an active lane (" + describe(result.counts) +
+                             "): there is nothing for the caches to replay, so no cst is written");
     }
     // Pass 2: write every thread's accesses, each tagged with its region.
     buffer.rewind();  // (before anything is written: a pipe cannot be read twice)
