@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts|wide_strips]. Writes under $OUT
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
@@ -87,12 +87,20 @@
 #   placement_stencil3x3.csv.gz, placement_stencil9x9.csv.gz   per block: configuration, launch,
 #                                       block, SM, start_ns, end_ns
 #   times_stencil3x3.csv, times_stencil9x9.csv   gpubench's rows of the same configurations
+#   wide_strips: progressprobe (64-bit addresses, a sample every 64 k, one launch) on the 1024^3
+#   matmul in strips of 128, 256 and 512 columns at blocks 128 and 256, where the model's L1 is
+#   right for the first and 4-17 points too high for the others; and gpubench's own kernel in the
+#   same launches with its counters (CUPTI, three profiled launches each)
+#   wide_strips.tar                     wide_strips/progress_1024x1024_d1024_<schedule>_<block>.csv.gz
+#                                       per warp as probe, wide_strips_ncu.csv (a sample every 64 k,
+#                                       then start and end only), wide_strips_rows.csv and
+#                                       wide_strips_gpubench.csv (gpubench's rows)
 #   logs.tar.gz                         build log, environment
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts|wide_strips) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -386,10 +394,11 @@ progress_ncu() {
   ncu_raw_rows "$OUT/logs/ncu_$name" "$OUT/$name"
 }
 
-# progress_layouts NAME SCHEDULES BLOCK WxH:DEPTH...: progressprobe --index32 (a sample every 64 k,
+# progress_layouts NAME SCHEDULES BLOCKS WxH:DEPTH...: progressprobe --index32 (a sample every 64 k,
 # one launch) at each layout, then progress_ncu of the same, into $OUT/NAME.tar: NAME/
 # progress_<W>x<H>_d<D>_index32_<schedule>_<block>.csv.gz, NAME_ncu.csv (ncu's raw page, per
 # layout the sampled launches, then the same with start and end only) and NAME_rows.csv (the layouts).
+# INDEX32=0 records the 64-bit build instead (files without _index32).
 progress_layouts() {
   local name=$1 schedules=$2 block=$3 layout size depth
   shift 3
@@ -398,7 +407,7 @@ progress_layouts() {
   : >"$OUT/logs/ncu_all_$name"
   for layout in "$@"; do
     size=${layout%%:*} depth=${layout##*:}
-    local args=(--index32 1 --size "$size" --depth "$depth" --schedules "$schedules" --blocks "$block" --every 64)
+    local args=(--index32 "${INDEX32:-1}" --size "$size" --depth "$depth" --schedules "$schedules" --blocks "$block" --every 64)
     "$BIN" "$OUT/$name/progress_${size}_d$depth" "${args[@]}" --launches 1
     echo "rc=$?"
     progress_ncu "ncu_$size.csv" "$depth" "${args[@]}"
@@ -406,13 +415,20 @@ progress_layouts() {
     echo "${size%x*},${size#*x},$depth" >>"$OUT/$name/${name}_rows.csv"
   done
   ncu_raw_rows "$OUT/logs/ncu_all_$name" "$OUT/$name/${name}_ncu.csv"
-  gzip -9 "$OUT/$name"/progress_*_index32_*.csv
+  gzip -9 "$OUT/$name"/progress_*.csv
   tar -C "$OUT" -cf "$OUT/$name.tar" "$name" && rm -rf "${OUT:?}/$name"
 }
 
 echo "== timestamps"
 if [ "$MODE" = progress_widths ]; then
   progress_layouts progress_widths linear,column:128 128 1024x1024:512 1280x1280:640 512x4096:640 2048x1024:640
+elif [ "$MODE" = wide_strips ]; then
+  INDEX32=0 progress_layouts wide_strips column:128,column:256,column:512 128,256 1024x1024:1024
+  echo "== gpubench"
+  GPUBENCH=build-device/apps/gpubench/gpubench
+  timeout 400 "$GPUBENCH" --kernel matmul --size 1024x1024 --blocks 128,256 --schedules column:128,column:256,column:512 \
+    --profile-reps 3 --reps 3 --warmup 1 --out "$OUT/wide_strips_gpubench.csv" 2>"$OUT/logs/gpubench.log"
+  echo "rc=$?"
 elif [ "$MODE" = tile_progress ]; then
   progress_layouts tile_progress tiled:32x32,column:16,linear 96 1280x1280:1280
 elif [ "$MODE" = index32 ]; then

@@ -59,7 +59,9 @@ from docgen.loops import (
     gen_warp_age_measure, gen_warp_age_warm, gen_warp_age_warm_orders,
 )
 from docgen.targets import gen_fidelity_targets
-from docgen.thesis_warm import gen_rtx2080s_thesis, gen_thesis_sweep, gen_warm_l2, gen_warm_l2_counts, gen_warm_l2_training
+from docgen.thesis_warm import (
+    gen_rtx2080s_thesis, gen_thesis_sweep, gen_warm_l2, gen_warm_l2_counts, gen_warm_l2_training, gen_wide_strips,
+)
 from docgen.smem import (
     gen_block_rates_probes, gen_carveout_check, gen_carveout_grid, gen_eight_blocks, gen_knee_timed, gen_smem2,
     gen_smem_carveout, gen_smem_probe, gen_smem_waves,
@@ -156,6 +158,7 @@ GENERATORS = {
     "fidelity-sets-turns": lambda: gen_fidelity_sets(TURNS_DIR, TURNS_CMD, REPORT_SETS + ["fresh"]),
     "rtx2080s-thesis": gen_rtx2080s_thesis,
     "h200-thesis-sweep-matmul": lambda: gen_thesis_sweep("matmul"),
+    "h100-wide-strips": gen_wide_strips,
     "issue-cost-loops": gen_issue_cost_loops,
     "l1-policy-cyclic": gen_l1_policy_cyclic,
     "latency-loaded": gen_latency_loaded,

@@ -241,3 +241,30 @@ def gen_thesis_sweep(kernel):
                  "rate, one profiled launch, and in brackets the preset's error in points. L1 within 3 points in "
                  "{} of {} launches, beyond 6 in {}".format(path, source, path, within, len(errors), beyond))
             + "\n" + "\n".join(out) + "\n")
+
+
+WIDE_STRIPS = "tests/data/h100/wide_strips/wide_strips_report.csv"
+
+
+def gen_wide_strips():
+    """Strips of 128, 256 and 512 columns on the H100: the chip's L1 hit rate, progressprobe's, the
+    h100 preset's caches replaying the probe's recorded pace under each width, the preset in its
+    own rounds, and how far apart an SM's blocks that read the same columns start."""
+    rows = read_csv(WIDE_STRIPS)
+    widths = [k[len("replay_"):] for k in rows[0] if k.startswith("replay_")]
+    out = ["| launch | chip (gpubench) | probe (ncu) | " + " | ".join("probe's pace read as `{}`".format(w) for w in widths)
+           + " | preset, own rounds | start gap p90: chip / preset |",
+           "|---|---:|---:|" + "---:|" * len(widths) + "---:|---|"]
+    for r in rows:
+        own = "replay_" + r["schedule"]
+        cells = ["**{:.1f}**".format(float(r["replay_" + w])) if "replay_" + w == own else "{:.1f}".format(float(r["replay_" + w]))
+                 for w in widths]
+        out.append("| `{}`, block {} | {:.1f} | {:.1f} | {} | {:.1f} | {:.2f} / {:.2f} |".format(
+            r["schedule"], r["block"], float(r["chip_l1"]), float(r["probe_l1"]), " | ".join(cells),
+            float(r["model_l1"]), float(r["chip_start_gap_p90"]), float(r["model_start_gap_p90"])))
+    return (note("`{}`, written by `scripts/wide_strips_report.py --dir tests/data/h100/wide_strips --out {} --jobs 2` "
+                 "from `scripts/device_progress.sh wide_strips` (an H100): L1 hit rates in %; the probe's pace replayed "
+                 "with the launch's own width in bold; the start gap is, per block started after the first wave, how long "
+                 "after the latest block of its SM reading the same columns it started, over its run time".format(
+                     WIDE_STRIPS, WIDE_STRIPS))
+            + "\n" + "\n".join(out) + "\n")
