@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts|wide_strips]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts|wide_strips|one_warp_blocks]. Writes under $OUT
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
@@ -95,12 +95,18 @@
 #                                       per warp as probe, wide_strips_ncu.csv (a sample every 64 k,
 #                                       then start and end only), wide_strips_rows.csv and
 #                                       wide_strips_gpubench.csv (gpubench's rows)
+#   one_warp_blocks: gpubench's matmul (1024^3, the naive order and strips of 512 columns, blocks 32,
+#   64 and 128) with --placement and --warp-times, where the model's L1 is up to 32 points too low
+#   at blocks of one warp; and Nsight Compute on the placed and the profiled launches
+#   one_warp_blocks.tar                 one_warp_blocks/placement_<schedule>.csv.gz,
+#                                       one_warp_blocks/warps_<schedule>.csv.gz (as warps) and
+#                                       one_warp_blocks/one_warp_blocks_ncu.csv
 #   logs.tar.gz                         build log, environment
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts|wide_strips) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts|wide_strips|one_warp_blocks) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -348,6 +354,31 @@ if [ "$MODE" = waves ]; then
   exit 0
 fi
 
+if [ "$MODE" = one_warp_blocks ]; then
+  GPUBENCH=build-device/apps/gpubench/gpubench
+  mkdir -p "$OUT/one_warp_blocks"
+  COMMON=(--kernel matmul --size 1024x1024 --blocks 32,64,128 --counters none --reps 1 --warmup 1 --placement-reps 1)
+  echo "== placement and warp times"
+  for s in linear column:512; do
+    "$GPUBENCH" "${COMMON[@]}" --schedules "$s" --placement "$OUT/one_warp_blocks/placement_${s/:/-}.csv" \
+      --warp-times "$OUT/one_warp_blocks/warps_${s/:/-}.csv" --out "$OUT/logs/times_${s/:/-}.csv" 2>>"$OUT/logs/warps.log"
+    echo "$s rc=$?"
+  done
+  gzip -9 "$OUT"/one_warp_blocks/*.csv
+  echo "== ncu"
+  METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum
+  timeout 300 ncu --csv --page raw --print-units base --metrics "$METRICS" --kernel-name-base demangled \
+    --kernel-name "regex:(Placed|Profiled)Launch" --cache-control all --clock-control none \
+    "$GPUBENCH" --kernel matmul --size 1024x1024 --blocks 32,64,128 --schedules linear,column:512 \
+    --counters ncu --reps 1 --warmup 1 --placement-reps 1 --warp-times /tmp/w.csv --out /tmp/rows.csv \
+    >"$OUT/logs/ncu_one_warp.csv" 2>"$OUT/logs/ncu_one_warp.log"
+  echo "rc=$?"
+  ncu_raw_rows "$OUT/logs/ncu_one_warp.csv" "$OUT/one_warp_blocks/one_warp_blocks_ncu.csv"
+  tar -C "$OUT" -cf "$OUT/one_warp_blocks.tar" one_warp_blocks && rm -rf "${OUT:?}/one_warp_blocks"
+  pack_logs
+  exit 0
+fi
 if [ "$MODE" = warps ]; then
   GPUBENCH=build-device/apps/gpubench/gpubench
   cuobjdump -sass "$GPUBENCH" >"$OUT/logs/gpubench.sass" 2>&1

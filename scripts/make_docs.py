@@ -61,6 +61,7 @@ from docgen.loops import (
 from docgen.targets import gen_fidelity_targets
 from docgen.thesis_warm import (
     gen_rtx2080s_thesis, gen_thesis_sweep, gen_warm_l2, gen_warm_l2_counts, gen_warm_l2_training, gen_wide_strips,
+    gen_one_warp_blocks,
 )
 from docgen.smem import (
     gen_block_rates_probes, gen_carveout_check, gen_carveout_grid, gen_eight_blocks, gen_knee_timed, gen_smem2,
@@ -159,6 +160,7 @@ GENERATORS = {
     "rtx2080s-thesis": gen_rtx2080s_thesis,
     "h200-thesis-sweep-matmul": lambda: gen_thesis_sweep("matmul"),
     "h100-wide-strips": gen_wide_strips,
+    "h100-one-warp-blocks": gen_one_warp_blocks,
     "issue-cost-loops": gen_issue_cost_loops,
     "l1-policy-cyclic": gen_l1_policy_cyclic,
     "latency-loaded": gen_latency_loaded,

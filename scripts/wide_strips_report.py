@@ -86,12 +86,20 @@ def read_probe(path):
 
 def pace_figures(spans, block_size, width):
     """(share of later blocks ending together with a co-resident sharer, p90 of their start gaps)."""
+    figures = pace_details(spans, block_size, width)
+    return figures["ends_together"], figures["start_gap_p90"]
+
+
+def pace_details(spans, block_size, width):
+    """Of the blocks that start after the first wave: the share ending together with a co-resident
+    sharer (`ends_together`), the p90 of their start gaps (`start_gap_p90`) and how many
+    co-resident blocks reading their columns overlap them in time, on average (`sharers`)."""
     median = statistics.median(end - start for _, start, end in spans.values())
     first = min(start for _, start, _ in spans.values())
     by_sm = defaultdict(list)
     for block, (sm, start, end) in spans.items():
         by_sm[sm].append((block, start, end, columns_of(block, block_size, width)))
-    together = later = 0
+    together = later = overlapping = 0
     gaps = []
     for resident in by_sm.values():
         for block, start, end, cols in resident:
@@ -99,6 +107,7 @@ def pace_figures(spans, block_size, width):
                 continue
             later += 1
             sharers = [(s, e) for b, s, e, c in resident if b != block and c & cols and s < end and e > start]
+            overlapping += len(sharers)
             together += any(abs(e - end) <= ENDS_TOGETHER * median for _, e in sharers)
             before = [start - s for s, _ in sharers if s <= start]
             if before:
@@ -106,10 +115,12 @@ def pace_figures(spans, block_size, width):
     if not later or not gaps:
         fail("no block starts after the first wave beside another reading its columns")
     gaps.sort()
-    return together / later, gaps[math.ceil(0.9 * len(gaps)) - 1]  # the nearest-rank 90th percentile
+    return {"ends_together": together / later, "start_gap_p90": gaps[math.ceil(0.9 * len(gaps)) - 1],  # nearest rank
+            "sharers": overlapping / later}
 
 
 def simulate(binary, preset, schedule, block, extra):
+    """The preset's L1 hit % of the 1024^3 matmul launch, with `extra` options."""
     cmd = [binary, "simulate", "--preset", preset, "--workload", "matmul", "--size", f"{SIZE}x{SIZE}",
            "--depth", str(DEPTH), "--block", str(block), "--schedule", schedule, "--threads", "1",
            "--format", "json", *extra]
@@ -120,7 +131,7 @@ def simulate(binary, preset, schedule, block, extra):
 
 
 def model_pace(binary, preset, schedule, block):
-    """The preset's L1 hit % and per block (sm, start, end) in rounds."""
+    """The preset's L1 hit % and per block (sm, start, end) in rounds (cachesim simulate --warp-progress)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "progress.csv")
         rate = simulate(binary, preset, schedule, block, ["--warp-progress", path, "--warp-progress-every", str(1 << 30)])

@@ -268,3 +268,29 @@ def gen_wide_strips():
                  "after the latest block of its SM reading the same columns it started, over its run time".format(
                      WIDE_STRIPS, WIDE_STRIPS))
             + "\n" + "\n".join(out) + "\n")
+
+
+ONE_WARP_BLOCKS = "tests/data/h100/one_warp_blocks/one_warp_blocks_report.csv"
+
+
+def gen_one_warp_blocks():
+    """gpubench's matmul at blocks of 32, 64 and 128 threads on the H100: the chip's L1 hit rates,
+    the h100 preset's caches replaying the recorded warp times, the preset in its own rounds, and
+    how an SM's blocks that read the same columns of B meet after the first wave."""
+    rows = read_csv(ONE_WARP_BLOCKS)
+    out = ["| launch | chip | chip, recording variant | its warp times replayed | preset, own rounds "
+           "| sharers beside a later block: chip / preset | its start gap p90: chip / preset "
+           "| ends with a sharer: chip / preset |",
+           "|---|---:|---:|---:|---:|---|---|---|"]
+    for r in rows:
+        out.append("| `{}`, block {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} / {:.1f} | {:.2f} / {:.2f} | {:.0f}% / {:.0f}% |".format(
+            r["schedule"], r["block"], float(r["profiled_l1"]), float(r["placed_l1"]), float(r["replay_l1"]),
+            float(r["model_l1"]), float(r["chip_sharers"]), float(r["model_sharers"]), float(r["chip_start_gap_p90"]),
+            float(r["model_start_gap_p90"]), 100 * float(r["chip_ends_together"]), 100 * float(r["model_ends_together"])))
+    return (note("`{}`, written by `scripts/one_warp_blocks_report.py --dir tests/data/h100/one_warp_blocks --out {} "
+                 "--jobs 2` from `scripts/device_progress.sh one_warp_blocks` (an H100): L1 hit rates in %; the "
+                 "sharers of a block started after the first wave are the blocks of its SM that read its columns of "
+                 "B and overlap it in time; its start gap, how long after the latest of them it started, over its run "
+                 "time; it ends with a sharer when one ends within 1% of the median run of it".format(
+                     ONE_WARP_BLOCKS, ONE_WARP_BLOCKS))
+            + "\n" + "\n".join(out) + "\n")
