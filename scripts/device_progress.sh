@@ -354,6 +354,21 @@ if [ "$MODE" = waves ]; then
   exit 0
 fi
 
+# placed_ncu NAME BLOCKS SCHEDULES PLACEMENT_REPS DEST: gpubench's 1024^3 matmul under Nsight Compute,
+# its profiled launch and the placed ones that record warp times, into DEST (ncu's raw page).
+placed_ncu() {
+  local metrics=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  metrics=$metrics,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum
+  echo "== ncu"
+  timeout 300 ncu --csv --page raw --print-units base --metrics "$metrics" --kernel-name-base demangled \
+    --kernel-name "regex:(Placed|Profiled)Launch" --cache-control all --clock-control none \
+    build-device/apps/gpubench/gpubench --kernel matmul --size 1024x1024 --blocks "$2" --schedules "$3" \
+    --counters ncu --reps 1 --warmup 1 --placement-reps "$4" --warp-times /tmp/w.csv --out /tmp/rows.csv \
+    >"$OUT/logs/ncu_$1.csv" 2>"$OUT/logs/ncu_$1.log"
+  echo "rc=$?"
+  ncu_raw_rows "$OUT/logs/ncu_$1.csv" "$5"
+}
+
 if [ "$MODE" = one_warp_blocks ]; then
   GPUBENCH=build-device/apps/gpubench/gpubench
   mkdir -p "$OUT/one_warp_blocks"
@@ -365,16 +380,7 @@ if [ "$MODE" = one_warp_blocks ]; then
     echo "$s rc=$?"
   done
   gzip -9 "$OUT"/one_warp_blocks/*.csv
-  echo "== ncu"
-  METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
-  METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum
-  timeout 300 ncu --csv --page raw --print-units base --metrics "$METRICS" --kernel-name-base demangled \
-    --kernel-name "regex:(Placed|Profiled)Launch" --cache-control all --clock-control none \
-    "$GPUBENCH" --kernel matmul --size 1024x1024 --blocks 32,64,128 --schedules linear,column:512 \
-    --counters ncu --reps 1 --warmup 1 --placement-reps 1 --warp-times /tmp/w.csv --out /tmp/rows.csv \
-    >"$OUT/logs/ncu_one_warp.csv" 2>"$OUT/logs/ncu_one_warp.log"
-  echo "rc=$?"
-  ncu_raw_rows "$OUT/logs/ncu_one_warp.csv" "$OUT/one_warp_blocks/one_warp_blocks_ncu.csv"
+  placed_ncu one_warp 32,64,128 linear,column:512 1 "$OUT/one_warp_blocks/one_warp_blocks_ncu.csv"
   tar -C "$OUT" -cf "$OUT/one_warp_blocks.tar" one_warp_blocks && rm -rf "${OUT:?}/one_warp_blocks"
   pack_logs
   exit 0
@@ -391,16 +397,7 @@ if [ "$MODE" = warps ]; then
     echo "$s rc=$?"
   done
   gzip "$OUT"/warps_*.csv
-  echo "== ncu"
-  METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
-  METRICS=$METRICS,lts__t_sectors_srcunit_tex_op_read.sum,gpu__time_duration.sum
-  timeout 300 ncu --csv --page raw --print-units base --metrics "$METRICS" --kernel-name-base demangled \
-    --kernel-name "regex:(Placed|Profiled)Launch" --cache-control all --clock-control none \
-    "$GPUBENCH" --kernel matmul --size 1024x1024 --blocks 128,256,1024 --schedules linear,column:32 \
-    --counters ncu --reps 1 --warmup 1 --placement-reps 2 --warp-times /tmp/w.csv --out /tmp/rows.csv \
-    >"$OUT/logs/ncu_warps.csv" 2>"$OUT/logs/ncu_warps.log"
-  echo "rc=$?"
-  ncu_raw_rows "$OUT/logs/ncu_warps.csv" "$OUT/warps_ncu.csv"
+  placed_ncu warps 128,256,1024 linear,column:32 2 "$OUT/warps_ncu.csv"
   pack_logs
   exit 0
 fi

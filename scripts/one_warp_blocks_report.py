@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from wave_sync_report import ncu_l1_launches
 from warp_ends_report import fail  # one error exit for the scripts beside this file
-from wide_strips_report import FIRST_WAVE, SIZE, model_pace, pace_details, simulate
+from wide_strips_report import FIRST_WAVE, SIZE, model_pace, pace_details, simulate, write_rows
 
 SCHEDULES = ("linear", "column:512")
 BLOCKS = (32, 64, 128)
@@ -113,12 +113,7 @@ def main():
                         "chip_ends_together": f"{chip['ends_together']:.3f}",
                         "model_ends_together": f"{model['ends_together']:.3f}",
                         "chip_first_wave_run": f"{first_wave_run(recorded[s][b]):.2f}"})
-    tmp = args.out + ".tmp"
-    with open(tmp, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(out[0]))
-        writer.writeheader()
-        writer.writerows(out)
-    os.replace(tmp, args.out)
+    write_rows(args.out, out)
 
 
 if __name__ == "__main__":

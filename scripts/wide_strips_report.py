@@ -141,6 +141,16 @@ def model_pace(binary, preset, schedule, block):
     return rate, block_spans(rows)
 
 
+def write_rows(path, rows):
+    """The rows as a CSV at `path`, whole or not at all."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(tmp, path)
+
+
 def read_gpubench(path):
     try:
         with open(path) as f:
@@ -183,12 +193,7 @@ def main():
                         "model_ends_together": f"{model_together:.3f}", "chip_start_gap_p90": f"{chip_gap:.3f}",
                         "model_start_gap_p90": f"{model_gap:.3f}"})
             out.append(row)
-    tmp = args.out + ".tmp"
-    with open(tmp, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(out[0]))
-        writer.writeheader()
-        writer.writerows(out)
-    os.replace(tmp, args.out)
+    write_rows(args.out, out)
 
 
 if __name__ == "__main__":
