@@ -14,6 +14,7 @@
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/issue_burst.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "sim/gpu/warp_rate.hpp"
 
 namespace {
 
@@ -29,8 +30,10 @@ bool run(const char* label, WorkloadSpec spec, std::uint32_t block, const std::v
     std::vector<std::pair<std::string, double>> first_metrics;
     if (dispatch_plannable(config)) {  // what the runs on several threads spend first, on one of them
         const auto wall0 = std::chrono::steady_clock::now();
-        const DispatchPlan plan = plan_dispatch(spec, config, gpu_occupancy(config), (spec.items() + block - 1) / block,
-                                                issue_burst_for(config, &spec));
+        // as the run plans it: with the launch's rate form (its automatic start skip resolved)
+        const GpuConfig run = with_rate_form(config);
+        const DispatchPlan plan = plan_dispatch(spec, run, gpu_occupancy(run), (spec.items() + block - 1) / block,
+                                                issue_burst_for(run, &spec));
         std::printf("%-36s block %4u: dispatch plan %.2f s wall (%llu warps)\n", label, block,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count(),
                     static_cast<unsigned long long>(plan.warps));
