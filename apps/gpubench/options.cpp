@@ -118,26 +118,6 @@ CounterMode parse_counter_mode(std::string_view text) {
                      "' (expected cupti, ncu or none)" + cachesim::case_hint(text, {"cupti", "ncu", "none"}));
 }
 
-// Every option parse_options takes, for the hint at one it does not.
-constexpr std::string_view kOptionNames[] = {
-    "--help",       "-h",          "--kernel",         "--size",           "--stencil",   "--depth",
-    "--schedules",  "--widths",    "--blocks",         "--variants",       "--warmup",    "--reps",
-    "--profile-reps", "--profile-spread", "--counters", "--metrics",       "--no-check",  "--seed",
-    "--device",     "--out",       "--placement",      "--warp-ends",      "--warp-times", "--placement-reps",
-    "--warm-l2",    "--smem-per-block", "--describe",  "--dry-run",        "--examples",  "--trace-dir",
-    "--merge-ncu",  "--rows",
-};
-
-// " (did you mean --schedules?)" for a long option that is a slip of a known one, as cachesim
-// names them; "" otherwise.
-std::string option_hint(std::string_view arg) {
-    if (!arg.starts_with("--")) return "";
-    std::vector<std::string_view> long_names;
-    for (std::string_view known : kOptionNames)
-        if (known.starts_with("--")) long_names.push_back(known.substr(2));
-    const std::optional<std::string> closest = cachesim::closest_name(arg.substr(2, arg.find('=') - 2), long_names);
-    return closest ? " (did you mean --" + *closest + "?)" : "";
-}
 
 // An example spec is refused where it is given, with the hint for one in the wrong case, not
 // when the examples are about to run.
@@ -263,133 +243,196 @@ Exit codes: 0 ok, 1 output check failed, 2 bad input, 3 no GPU (or no driver), 4
 )";
 }
 
-Options parse_options(int argc, char** argv) {
-    Options o;
+namespace {
+
+// What the options write besides Options itself, until parse_options puts the schedules together.
+struct ParseState {
+    explicit ParseState(Options& options) : o(options) {}
+    Options& o;
     bool widths_given = false, schedules_given = false;
     std::vector<std::uint32_t> widths;
     std::vector<cachesim::Schedule> schedules;
+};
+
+// The argument list as an option's handler reads it: its value, or its file name.
+class OptionValues {
+public:
+    OptionValues(int argc, char** argv, int& i) : argc_(argc), argv_(argv), i_(i) {}
+    std::string_view name() const { return argv_[i_]; }
+    std::string_view value() {
+        if (i_ + 1 >= argc_) throw InputError(std::string(name()) + " needs a value");
+        return argv_[++i_];
+    }
+    // A path option's value, which must not be empty; an option where it should be means the name
+    // was left out ("--describe --device 1"), not a file called "--device".
+    std::string file_name();
+
+private:
+    int argc_;
+    char** argv_;
+    int& i_;
+};
+
+using OptionHandler = void (*)(ParseState&, OptionValues&);
+
+struct OptionEntry {
+    std::string_view name;
+    OptionHandler handle;
+};
+
+void parse_kernels(ParseState& p, OptionValues& args) {
+    const std::string_view v = args.value();
+    if (v == "all") {
+        p.o.kernels = {cachesim::WorkloadKind::stencil, cachesim::WorkloadKind::matmul};
+        return;
+    }
+    p.o.kernels.clear();
+    for (std::string_view part : split(v, ',')) p.o.kernels.push_back(cachesim::parse_workload_kind(part));
+}
+
+void parse_variants(ParseState& p, OptionValues& args) {
+    p.o.variants.clear();
+    for (std::string_view part : split(args.value(), ',')) {
+        const std::optional<KernelVariant> v = parse_kernel_variant(part);
+        if (!v)
+            throw InputError("--variants: unknown variant '" + std::string(part) + "' (index64, index32 or unroll1)" +
+                             cachesim::case_hint(part, [](std::string_view lower) {
+                                 return parse_kernel_variant(lower).has_value();
+                             }));
+        p.o.variants.push_back(*v);
+    }
+}
+
+void parse_metrics(ParseState& p, OptionValues& args) {
+    std::vector<std::string>& metrics = p.o.metrics;
+    metrics.clear();
+    auto add = [&](const std::string& metric) {  // each metric once
+        if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end()) metrics.push_back(metric);
+    };
+    for (std::string_view part : split(args.value(), ',')) {
+        if (part.empty()) throw InputError("--metrics: empty metric name");
+        // the named sets: cachesim compare's metrics, and what limits the compiled loop
+        if (part == "fidelity") for (const std::string& m : default_metrics()) add(m);
+        else if (part == "loop") for (const std::string& m : loop_metrics()) add(m);
+        else if (const std::string hint = cachesim::case_hint(part, {"fidelity", "loop"}); !hint.empty())
+            throw InputError("--metrics: unknown metric '" + std::string(part) + "'" + hint);
+        else add(std::string(part));
+    }
+}
+
+void parse_examples(ParseState& p, OptionValues& args) {
+    p.o.examples.clear();
+    for (std::string_view part : split(args.value(), ',')) {
+        if (part.empty()) throw InputError("--examples: empty example");
+        p.o.examples.emplace_back(part);
+    }
+}
+
+// Every option parse_options takes, each with what it does: the one list of them (the hint at an
+// option it does not take, and the check that a file name is not an option, read it too).
+constexpr OptionEntry kOptions[] = {
+    {"--help", [](ParseState& p, OptionValues&) { p.o.help = true; }},
+    {"-h", [](ParseState& p, OptionValues&) { p.o.help = true; }},
+    {"--kernel", parse_kernels},
+    {"--size", [](ParseState& p, OptionValues& a) { p.o.sizes = parse_dimension_list(a.value(), "--size"); }},
+    {"--stencil", [](ParseState& p, OptionValues& a) { p.o.boxes = parse_dimension_list(a.value(), "--stencil"); }},
+    {"--depth", [](ParseState& p, OptionValues& a) { p.o.depths = parse_counts(a.value(), "--depth", 1, 1u << 20); }},
+    {"--schedules",
+     [](ParseState& p, OptionValues& a) {
+         p.schedules_given = true;
+         for (std::string_view part : split(a.value(), ',')) p.schedules.push_back(cachesim::parse_schedule(part));
+     }},
+    {"--widths",
+     [](ParseState& p, OptionValues& a) {
+         p.widths_given = true;
+         const std::string_view v = a.value();
+         if (v != "none") p.widths = parse_counts(v, "--widths", 1, 1u << 24);
+     }},
+    {"--blocks", [](ParseState& p, OptionValues& a) { p.o.blocks = parse_counts(a.value(), "--blocks", 1, 1024); }},
+    {"--variants", parse_variants},
+    {"--warmup",
+     [](ParseState& p, OptionValues& a) { p.o.warmup = static_cast<int>(parse_count(a.value(), "--warmup", 0, 1000)); }},
+    {"--reps",
+     [](ParseState& p, OptionValues& a) {
+         p.o.repetitions = static_cast<int>(parse_count(a.value(), "--reps", 1, 100000));
+     }},
+    {"--profile-reps",
+     [](ParseState& p, OptionValues& a) {
+         const ProfileReps launches = parse_profile_reps(a.value());  // --profile-spread keeps its own
+         p.o.profile_reps.least = launches.least;
+         p.o.profile_reps.most = launches.most;
+     }},
+    {"--profile-spread",
+     [](ParseState& p, OptionValues& a) {
+         p.o.profile_reps.spread_points = parse_spread_points(std::string(a.value()));
+         p.o.profile_spread_given = true;
+     }},
+    {"--counters", [](ParseState& p, OptionValues& a) { p.o.counters = parse_counter_mode(a.value()); }},
+    {"--metrics", parse_metrics},
+    {"--no-check", [](ParseState& p, OptionValues&) { p.o.check = false; }},
+    {"--seed", [](ParseState& p, OptionValues& a) { p.o.seed = parse_count(a.value(), "--seed", 0, 0xffffffffu); }},
+    {"--device",
+     [](ParseState& p, OptionValues& a) { p.o.device = static_cast<int>(parse_count(a.value(), "--device", 0, 1023)); }},
+    {"--out", [](ParseState& p, OptionValues& a) { p.o.out_path = a.file_name(); }},
+    {"--placement", [](ParseState& p, OptionValues& a) { p.o.placement_path = a.file_name(); }},
+    {"--warp-ends", [](ParseState& p, OptionValues& a) { p.o.warp_ends_path = a.file_name(); }},
+    {"--warp-times", [](ParseState& p, OptionValues& a) { p.o.warp_times_path = a.file_name(); }},
+    {"--placement-reps",
+     [](ParseState& p, OptionValues& a) {
+         p.o.placement_repetitions = static_cast<int>(parse_count(a.value(), "--placement-reps", 1, 100));
+     }},
+    {"--warm-l2", [](ParseState& p, OptionValues&) { p.o.warm_l2 = true; }},
+    {"--smem-per-block",
+     [](ParseState& p, OptionValues& a) {
+         p.o.smem_per_block =
+             static_cast<std::uint32_t>(parse_count(a.value(), "--smem-per-block", 0, kMaxDefaultSmemPerBlock));
+     }},
+    {"--describe", [](ParseState& p, OptionValues& a) { p.o.describe_path = a.file_name(); }},
+    {"--dry-run", [](ParseState& p, OptionValues&) { p.o.dry_run = true; }},
+    {"--examples", parse_examples},
+    {"--trace-dir", [](ParseState& p, OptionValues& a) { p.o.trace_dir = a.file_name(); }},
+    {"--merge-ncu", [](ParseState& p, OptionValues& a) { p.o.merge_ncu_csv = a.file_name(); }},
+    {"--rows", [](ParseState& p, OptionValues& a) { p.o.merge_rows_csv = a.file_name(); }},
+};
+
+const OptionEntry* find_option(std::string_view name) {
+    const auto found = std::ranges::find(kOptions, name, &OptionEntry::name);
+    return found == std::end(kOptions) ? nullptr : found;
+}
+
+std::string OptionValues::file_name() {
+    const bool missing = i_ + 1 >= argc_ || *argv_[i_ + 1] == '\0' || find_option(argv_[i_ + 1]) != nullptr;
+    if (missing)
+        throw InputError(std::string(name()) + " needs a file name" +
+                         (i_ + 1 < argc_ && *argv_[i_ + 1] ? std::string(" before ") + argv_[i_ + 1] : std::string()));
+    return std::string(value());
+}
+
+// " (did you mean --schedules?)" for a long option that is a slip of a known one, as cachesim
+// names them; "" otherwise.
+std::string option_hint(std::string_view arg) {
+    if (!arg.starts_with("--")) return "";
+    std::vector<std::string_view> long_names;
+    for (const OptionEntry& known : kOptions)
+        if (known.name.starts_with("--")) long_names.push_back(known.name.substr(2));
+    const std::optional<std::string> closest = cachesim::closest_name(arg.substr(2, arg.find('=') - 2), long_names);
+    return closest ? " (did you mean --" + *closest + "?)" : "";
+}
+
+}  // namespace
+
+Options parse_options(int argc, char** argv) {
+    Options o;
+    ParseState state(o);
     std::string other_option;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
-        auto value = [&]() -> std::string_view {
-            if (i + 1 >= argc) throw InputError(std::string(arg) + " needs a value");
-            return argv[++i];
-        };
-        // A path option's value, which must not be empty; an option where it should be means the
-        // name was left out ("--describe --device 1"), not a file called "--device".
-        auto file_name = [&]() -> std::string {
-            const bool missing = i + 1 >= argc || std::string_view(argv[i + 1]).empty() ||
-                                 std::ranges::find(kOptionNames, std::string_view(argv[i + 1])) != std::end(kOptionNames);
-            if (missing)
-                throw InputError(std::string(arg) + " needs a file name" +
-                                 (i + 1 < argc && *argv[i + 1] ? std::string(" before ") + argv[i + 1] : std::string()));
-            return std::string(value());
-        };
         // --describe runs nothing else: the first other option, to name it if both are given
         if (other_option.empty() && arg != "--describe" && arg != "--device" && arg != "--help" && arg != "-h")
             other_option = std::string(arg);
-        if (arg == "--help" || arg == "-h") {
-            o.help = true;
-        } else if (arg == "--kernel") {
-            const std::string_view v = value();
-            if (v == "all") {
-                o.kernels = {cachesim::WorkloadKind::stencil, cachesim::WorkloadKind::matmul};
-            } else {
-                o.kernels.clear();
-                for (std::string_view part : split(v, ','))
-                    o.kernels.push_back(cachesim::parse_workload_kind(part));
-            }
-        } else if (arg == "--size") {
-            o.sizes = parse_dimension_list(value(), "--size");
-        } else if (arg == "--stencil") {
-            o.boxes = parse_dimension_list(value(), "--stencil");
-        } else if (arg == "--depth") {
-            o.depths = parse_counts(value(), "--depth", 1, 1u << 20);
-        } else if (arg == "--schedules") {
-            schedules_given = true;
-            for (std::string_view part : split(value(), ','))
-                schedules.push_back(cachesim::parse_schedule(part));
-        } else if (arg == "--widths") {
-            widths_given = true;
-            const std::string_view v = value();
-            if (v != "none") widths = parse_counts(v, "--widths", 1, 1u << 24);
-        } else if (arg == "--blocks") {
-            o.blocks = parse_counts(value(), "--blocks", 1, 1024);
-        } else if (arg == "--variants") {
-            o.variants.clear();
-            for (std::string_view part : split(value(), ',')) {
-                const std::optional<KernelVariant> v = parse_kernel_variant(part);
-                if (!v)
-                    throw InputError("--variants: unknown variant '" + std::string(part) + "' (index64, index32 or unroll1)" +
-                                     cachesim::case_hint(part, [](std::string_view lower) {
-                                         return parse_kernel_variant(lower).has_value();
-                                     }));
-                o.variants.push_back(*v);
-            }
-        } else if (arg == "--warmup") {
-            o.warmup = static_cast<int>(parse_count(value(), "--warmup", 0, 1000));
-        } else if (arg == "--reps") {
-            o.repetitions = static_cast<int>(parse_count(value(), "--reps", 1, 100000));
-        } else if (arg == "--profile-reps") {
-            const ProfileReps launches = parse_profile_reps(value());  // --profile-spread keeps its own
-            o.profile_reps.least = launches.least;
-            o.profile_reps.most = launches.most;
-        } else if (arg == "--profile-spread") {
-            o.profile_reps.spread_points = parse_spread_points(std::string(value()));
-            o.profile_spread_given = true;
-        } else if (arg == "--counters") {
-            o.counters = parse_counter_mode(value());
-        } else if (arg == "--metrics") {
-            o.metrics.clear();
-            auto add = [&](const std::string& metric) {  // each metric once
-                if (std::find(o.metrics.begin(), o.metrics.end(), metric) == o.metrics.end())
-                    o.metrics.push_back(metric);
-            };
-            for (std::string_view part : split(value(), ',')) {
-                if (part.empty()) throw InputError("--metrics: empty metric name");
-                // the named sets: cachesim compare's metrics, and what limits the compiled loop
-                if (part == "fidelity") for (const std::string& m : default_metrics()) add(m);
-                else if (part == "loop") for (const std::string& m : loop_metrics()) add(m);
-                else if (const std::string hint = cachesim::case_hint(part, {"fidelity", "loop"}); !hint.empty())
-                    throw InputError("--metrics: unknown metric '" + std::string(part) + "'" + hint);
-                else add(std::string(part));
-            }
-        } else if (arg == "--no-check") {
-            o.check = false;
-        } else if (arg == "--seed") {
-            o.seed = parse_count(value(), "--seed", 0, 0xffffffffu);
-        } else if (arg == "--device") {
-            o.device = static_cast<int>(parse_count(value(), "--device", 0, 1023));
-        } else if (arg == "--out") {
-            o.out_path = file_name();
-        } else if (arg == "--placement") {
-            o.placement_path = file_name();
-        } else if (arg == "--warp-ends") {
-            o.warp_ends_path = file_name();
-        } else if (arg == "--warp-times") {
-            o.warp_times_path = file_name();
-        } else if (arg == "--placement-reps") {
-            o.placement_repetitions = static_cast<int>(parse_count(value(), "--placement-reps", 1, 100));
-        } else if (arg == "--warm-l2") {
-            o.warm_l2 = true;
-        } else if (arg == "--smem-per-block") {
-            o.smem_per_block = static_cast<std::uint32_t>(parse_count(value(), "--smem-per-block", 0, kMaxDefaultSmemPerBlock));
-        } else if (arg == "--describe") {
-            o.describe_path = file_name();
-        } else if (arg == "--dry-run") {
-            o.dry_run = true;
-        } else if (arg == "--examples") {
-            o.examples.clear();
-            for (std::string_view part : split(value(), ',')) {
-                if (part.empty()) throw InputError("--examples: empty example");
-                o.examples.emplace_back(part);
-            }
-        } else if (arg == "--trace-dir") {
-            o.trace_dir = file_name();
-        } else if (arg == "--merge-ncu") {
-            o.merge_ncu_csv = file_name();
-        } else if (arg == "--rows") {
-            o.merge_rows_csv = file_name();
+        if (const OptionEntry* option = find_option(arg)) {
+            OptionValues values(argc, argv, i);
+            option->handle(state, values);
         } else if (!arg.starts_with("-")) {
             throw InputError("unexpected argument '" + std::string(arg) +
                              "' (every value follows its option, as in --kernel stencil,matmul)");
@@ -397,6 +440,9 @@ Options parse_options(int argc, char** argv) {
             throw InputError("unknown option '" + std::string(arg) + "'" + option_hint(arg) + " (see --help)");
         }
     }
+    std::vector<std::uint32_t>& widths = state.widths;
+    std::vector<cachesim::Schedule>& schedules = state.schedules;
+    const bool widths_given = state.widths_given, schedules_given = state.schedules_given;
     if (o.metrics.empty()) o.metrics = default_metrics();
     if (!schedules_given) schedules.push_back(cachesim::Schedule{});  // linear, the thesis's naive
     if (!widths_given && !schedules_given) widths = thesis_column_widths();
