@@ -22,16 +22,13 @@ that order, the profiled launch, then the placed one whose warp times the file h
   chip_first_wave_run          the first wave's median run over the later blocks' (the chip).
 The binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
 """
-import argparse
-import csv
-import gzip
 import os
 import statistics
 from concurrent.futures import ThreadPoolExecutor
 
-from wave_sync_report import ncu_l1_launches
+from wave_sync_report import ncu_l1_launches, read_launch
 from warp_ends_report import fail  # one error exit for the scripts beside this file
-from wide_strips_report import FIRST_WAVE, SIZE, model_pace, pace_details, simulate, write_rows
+from wide_strips_report import FIRST_WAVE, SIZE, model_pace, pace_details, report_arguments, simulate, write_rows
 
 SCHEDULES = ("linear", "column:512")
 BLOCKS = (32, 64, 128)
@@ -40,27 +37,6 @@ BLOCKS = (32, 64, 128)
 def strip_width(schedule):
     """The strip width whose columns the schedule walks (linear: the whole row)."""
     return SIZE if schedule == "linear" else int(schedule.split(":")[1])
-
-
-def read_warps(path):
-    """Per block size, per block (sm, start, end) of the file's first launch."""
-    spans = {}
-    try:
-        with gzip.open(path, "rt") as f:
-            rows = list(csv.DictReader(f))
-        first = {}
-        for r in rows:
-            block_size = int(r["block_size"])
-            launch = first.setdefault(block_size, r["launch"])
-            if r["launch"] != launch:
-                continue
-            blocks = spans.setdefault(block_size, {})
-            block, sm, start, end = int(r["block"]), int(r["sm"]), int(r["start_ns"]), int(r["end_ns"])
-            s = blocks.get(block)
-            blocks[block] = (sm, start, end) if s is None else (sm, min(s[1], start), max(s[2], end))
-    except (OSError, EOFError, KeyError, ValueError) as e:
-        fail(f"{path}: not gpubench's --warp-times file ({type(e).__name__}: {e})")
-    return spans
 
 
 def first_wave_run(spans):
@@ -76,22 +52,13 @@ def first_wave_run(spans):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dir", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--preset", default="h100")
-    parser.add_argument("--jobs", type=int, default=1)
-    args = parser.parse_args()
-    binary = os.environ.get("CACHESIM_BIN", "build/apps/cachesim/cachesim")
+    args, binary = report_arguments(__doc__)
     launches = [(s, b) for s in SCHEDULES for b in BLOCKS]
     ncu = ncu_l1_launches(os.path.join(args.dir, "one_warp_blocks_ncu.csv"))
     if len(ncu) != 2 * len(launches):
         fail(f"{args.dir}/one_warp_blocks_ncu.csv: {len(ncu)} launches, expected {2 * len(launches)}")
     paths = {s: os.path.join(args.dir, f"warps_{s.replace(':', '-')}.csv.gz") for s in SCHEDULES}
-    recorded = {s: read_warps(paths[s]) for s in SCHEDULES}
-    for s, b in launches:
-        if b not in recorded[s]:
-            fail(f"{paths[s]}: no launch at block {b}")
+    recorded = {(s, b): read_launch(paths[s], b)[1] for s, b in launches}
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         replays = {(s, b): pool.submit(simulate, binary, args.preset, s, b, ["--warp-times", paths[s]])
                    for s, b in launches}
@@ -102,7 +69,7 @@ def main():
             if "ProfiledLaunch" not in profiled_name or "PlacedLaunch" not in placed_name:
                 fail(f"{args.dir}/one_warp_blocks_ncu.csv: launches {2 * i} and {2 * i + 1} are not a profiled "
                      f"and a placed launch")
-            chip = pace_details(recorded[s][b], b, strip_width(s))
+            chip = pace_details(recorded[(s, b)], b, strip_width(s))
             model_l1, spans = models[(s, b)].result()
             model = pace_details(spans, b, strip_width(s))
             out.append({"schedule": s, "block": b, "profiled_l1": f"{profiled:.2f}", "placed_l1": f"{placed:.2f}",
@@ -112,7 +79,7 @@ def main():
                         "model_start_gap_p90": f"{model['start_gap_p90']:.3f}",
                         "chip_ends_together": f"{chip['ends_together']:.3f}",
                         "model_ends_together": f"{model['ends_together']:.3f}",
-                        "chip_first_wave_run": f"{first_wave_run(recorded[s][b]):.2f}"})
+                        "chip_first_wave_run": f"{first_wave_run(recorded[(s, b)]):.2f}"})
     write_rows(args.out, out)
 
 

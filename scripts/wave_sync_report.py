@@ -33,12 +33,15 @@ BUNCH_TOLERANCE = 0.02  # of the median run time
 SAMPLES = [x / 10 for x in range(2, 9)]
 
 
-def read_launch(path):
-    """The configuration and, per block of the first launch, (SM, start, end) in ns."""
+def read_launch(path, block_size=None):
+    """The configuration and, per block of the first launch (the first at `block_size`, where one
+    file holds several), (SM, start, end) in ns."""
     blocks, config = {}, None
     try:
         with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
             for r in csv.DictReader(f):
+                if block_size is not None and int(r["block_size"]) != block_size:
+                    continue
                 if config is None:
                     config = {k: r[k] for k in ("kernel", "width", "height", "depth", "schedule", "block_size")}
                     first = r["launch"]
@@ -52,7 +55,7 @@ def read_launch(path):
     except (OSError, EOFError, KeyError, ValueError) as e:
         fail(f"{path}: {e}")
     if not blocks:
-        fail(f"{path}: no warps")
+        fail(f"{path}: no warps" + (f" at block {block_size}" if block_size is not None else ""))
     return config, blocks
 
 

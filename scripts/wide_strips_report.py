@@ -30,7 +30,6 @@ The binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
 """
 import argparse
 import csv
-import gzip
 import json
 import math
 import os
@@ -40,6 +39,7 @@ import tempfile
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
+from progress_replay_report import read_samples
 from wave_sync_report import ncu_l1_launches
 from warp_ends_report import fail  # one error exit for the scripts beside this file
 
@@ -74,14 +74,23 @@ def block_spans(rows):
 
 
 def read_probe(path):
+    """progressprobe's samples -> rows (block, warp, SM, first sample, last sample)."""
+    header, rows, steps = read_samples(path)
     try:
-        with gzip.open(path, "rt") as f:
-            reader = csv.reader(f)
-            header = next(reader)
-            steps = [i for i, h in enumerate(header) if h[:1] == "t" and h[1:].isdigit()]
-            return [(int(r[1]), int(r[2]), int(r[3]), int(r[steps[0]]), int(r[steps[-1]])) for r in reader]
-    except (OSError, StopIteration, ValueError, IndexError) as e:
+        block, warp, sm = (header.index(name) for name in ("block", "warp", "sm"))
+        return [(int(r[block]), int(r[warp]), int(r[sm]), int(r[steps[0]]), int(r[steps[-1]])) for r in rows]
+    except (ValueError, IndexError) as e:
         fail(f"{path}: cannot read progressprobe samples ({e})")
+
+
+def report_arguments(doc):
+    """The pace reports' command line (--dir, --out, --preset, --jobs) and the cachesim binary."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--dir", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--preset", default="h100")
+    parser.add_argument("--jobs", type=int, default=1)
+    return parser.parse_args(), os.environ.get("CACHESIM_BIN", "build/apps/cachesim/cachesim")
 
 
 def pace_figures(spans, block_size, width):
@@ -160,13 +169,7 @@ def read_gpubench(path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dir", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--preset", default="h100")
-    parser.add_argument("--jobs", type=int, default=1)
-    args = parser.parse_args()
-    binary = os.environ.get("CACHESIM_BIN", "build/apps/cachesim/cachesim")
+    args, binary = report_arguments(__doc__)
     launches = [(s, b) for s in SCHEDULES for b in BLOCKS]
     ncu = [rate for _, rate in ncu_l1_launches(os.path.join(args.dir, "wide_strips_ncu.csv"))]
     if len(ncu) != 2 * len(launches):
