@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "apps/common/atomic_file.hpp"
+#include "apps/common/config_origins.hpp"
 #include "traces/atomic_output.hpp"
 #include "apps/cachesim/compare_plot.hpp"
 #include "apps/cachesim/number_text.hpp"
@@ -656,16 +657,18 @@ GpuConfig gpu_config_with(const std::string& preset, const std::vector<std::stri
         const std::string what = e.what();
         if (what.rfind(gpu_prefix, 0) != 0) throw;
         const std::string message = what.substr(gpu_prefix.size());
-        for (std::size_t at = message.find("--"); at != std::string::npos; at = message.find("--", at + 2)) {
-            const std::size_t end = message.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-", at + 2);
-            const std::string key = message.substr(at + 2, end == std::string::npos ? end : end - at - 2);
-            for (std::size_t i = overrides.size(); i-- > 0;)
-                if (override_key(overrides[i]) == key) {
-                    if (sources[i] == "--gpu") throw;
-                    throw InputError(sources[i] + ": " + message);
-                }
+        // the override of the option the message names first; of several of one option, the
+        // last (it replaced the others)
+        std::size_t about = overrides.size(), first = std::string::npos;
+        for (std::size_t i = 0; i < overrides.size(); ++i) {
+            const std::size_t at = option_named_at(message, override_key(overrides[i]));
+            if (at != std::string::npos && at <= first) {
+                about = i;
+                first = at;
+            }
         }
-        throw;
+        if (about == overrides.size() || sources[about] == "--gpu") throw;
+        throw InputError(sources[about] + ": " + message);
     }
 }
 

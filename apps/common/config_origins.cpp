@@ -15,24 +15,23 @@ std::vector<ConfigOrigin>& origins() {
     return remembered;
 }
 
-// `--name` in `message`, not as the start of a longer option (--l1-size in --l1-size-lines).
-bool names_option(std::string_view message, const std::string& name) {
-    const std::string option = "--" + name;
-    for (std::size_t at = message.find(option); at != std::string_view::npos; at = message.find(option, at + 1)) {
-        const std::size_t end = at + option.size();
-        if (end == message.size()) return true;
-        const char next = message[end];
-        if (!std::isalnum(static_cast<unsigned char>(next)) && next != '-' && next != '_') return true;
-    }
-    return false;
-}
-
 bool is_about_value(std::string_view message, const std::string& value) {
     if (value.empty()) return false;
     return message.find("'" + value + "'") != std::string_view::npos || message.starts_with(value + ": ");
 }
 
 }  // namespace
+
+std::size_t option_named_at(std::string_view message, std::string_view name) {
+    const std::string option = "--" + std::string(name);
+    for (std::size_t at = message.find(option); at != std::string_view::npos; at = message.find(option, at + 1)) {
+        const std::size_t end = at + option.size();
+        if (end == message.size()) return at;
+        const char next = message[end];
+        if (!std::isalnum(static_cast<unsigned char>(next)) && next != '-' && next != '_') return at;
+    }
+    return std::string_view::npos;
+}
 
 int config_line_of(std::string_view text, std::string_view name) {
     int line = 0;
@@ -55,7 +54,7 @@ void remember_config_origins(std::vector<ConfigOrigin> given) {
 std::string config_origin_note(std::string_view message) {
     const std::lock_guard lock(origins_mutex);
     for (const ConfigOrigin& o : origins())
-        if (names_option(message, o.name) || is_about_value(message, o.value)) {
+        if (option_named_at(message, o.name) != std::string_view::npos || is_about_value(message, o.value)) {
             std::string note = " (set in --config " + o.file;
             if (o.line > 0) note += " line " + std::to_string(o.line);
             return note + ": " + o.name + " = " + o.value + ")";

@@ -2,6 +2,7 @@
 // Where a --config file set an option, so that a message about the value can say so: options are
 // checked long after the file is read, and a message naming only `--l1-size` sends the user to a
 // command line that never said it.
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,10 @@ struct ConfigOrigin {
     std::string file;
     int line = 0;  // 1-based; 0 where the line was not found
 };
+
+// Where `message` first names option `name` (without "--") as --name, not as the start of a longer
+// option (--l1-size in --l1-size-lines); npos where it does not.
+std::size_t option_named_at(std::string_view message, std::string_view name);
 
 // The line of `text` (a config file) that sets `name` first, 1-based; 0 if none does.
 int config_line_of(std::string_view text, std::string_view name);
