@@ -21,6 +21,7 @@
 #include "apps/cachesim/sweep_progress.hpp"
 #include "apps/cachesim/sweep_results.hpp"
 #include "apps/cachesim/sweep_run.hpp"
+#include "sim/gpu/known_misses.hpp"
 #include "traces/atomic_output.hpp"
 #include "traces/input_error.hpp"
 
@@ -184,6 +185,32 @@ std::unique_ptr<InterruptNotice> interrupt_notice(const std::string& output, boo
     else
         after += "nothing was kept: only a sweep into a file (-o FILE.csv) can resume, so a rerun starts over";
     return std::make_unique<InterruptNotice>("sweep: interrupted after ", resumed, total, after);
+}
+
+// For each region where the GPU model is known to miss the chip (sim/gpu/known_misses.hpp): how
+// many of the configurations are in it, the first of them, and what was measured there.
+void print_cautions(const std::vector<SweepConfiguration>& configs, const std::vector<SimulationOptions>& sims) {
+    std::vector<std::string> texts;
+    std::vector<std::size_t> counts, firsts;
+    for (std::size_t i = 0; i < sims.size(); ++i) {
+        if (sims[i].model != ModelKind::gpu) continue;
+        for (const KnownMiss* miss : known_misses(sims[i].workload ? &*sims[i].workload : nullptr, sims[i].gpu)) {
+            const std::string text = miss->sentence();
+            const auto at = std::find(texts.begin(), texts.end(), text);
+            if (at != texts.end()) {
+                ++counts[static_cast<std::size_t>(at - texts.begin())];
+                continue;
+            }
+            texts.push_back(text);
+            counts.push_back(1);
+            firsts.push_back(i);
+        }
+    }
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+        const std::string label = configuration_label(firsts[k], configs[firsts[k]]);
+        std::cerr << "sweep: caution: " << counted(counts[k], "configuration") << " (the first: "
+                  << label.substr(0, label.size() - 2) << ") where the model is known to miss the chip: " << texts[k] << "\n";
+    }
 }
 
 }  // namespace
@@ -415,6 +442,7 @@ int run_sweep(int argc, char** argv) {
     if (kept > 0)
         std::cerr << "sweep: kept " << kept << " earlier row" << (kept == 1 ? "" : "s") << " of " << s.output
                   << " from configurations outside this sweep, after its rows (--fresh starts over without them)\n";
+    print_cautions(configs, sims);
     if (!s.quiet) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::cerr << "sweep: " << counted(configs.size(), "configuration") << " (" << resumed << " already done) in "

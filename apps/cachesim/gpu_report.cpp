@@ -1,6 +1,7 @@
 #include "apps/cachesim/gpu_report.hpp"
 
 #include "sim/gpu/gpu_parameters.hpp"
+#include "sim/gpu/known_misses.hpp"
 #include "traces/input_error.hpp"
 #include "traces/warp_times.hpp"
 
@@ -51,6 +52,7 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         });
         report.l1_hit_sources = g.l1_hit_sources;
     }
+    for (const KnownMiss* miss : known_misses(workload, c)) report.cautions.push_back(miss->sentence());
     if (c.timeline) {
         report.parameters.emplace_back("warp_times", c.timeline->source);
         report.parameters.emplace_back("warp_times_launch", n(c.timeline->launch));

@@ -161,6 +161,7 @@ Json to_json(const RunReport& r) {
         }
         j["ncu"] = ncu;
     }
+    if (!r.cautions.empty()) j["cautions"] = r.cautions;
     j["seconds"] = r.result.seconds;
     j["accesses_per_second"] = r.result.accesses_per_second();
     return j;
@@ -243,6 +244,7 @@ void print_table(std::ostream& out, const RunReport& r, bool show_reuse) {
         }
         out << "\n";
     }
+    for (const std::string& caution : r.cautions) out << "caution: " << caution << "\n\n";
     if (!r.ncu.empty()) {
         out << "Nsight Compute equivalents:\n";
         for (const auto& [name, value] : r.ncu) {

@@ -28,6 +28,9 @@ struct RunReport {
     std::vector<std::pair<std::string, std::string>> parameters;
     // GPU model: the L1's load hits by the warp that brought the sector.
     std::optional<L1HitSourceCounts> l1_hit_sources;
+    // GPU model: the regions this launch is in where the model is known to miss the chip
+    // (sim/gpu/known_misses.hpp), one sentence each.
+    std::vector<std::string> cautions;
 };
 
 // Whether an ncu metric counts something (printed as a whole number, as ncu prints it).

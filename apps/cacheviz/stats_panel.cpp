@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "apps/cacheviz/imgui_color.hpp"
+#include "sim/gpu/known_misses.hpp"
 #include "traces/schedule.hpp"
 #include "viz/analytic.hpp"
 #include "viz/cell_colouring.hpp"
@@ -114,6 +115,16 @@ const std::vector<StatsRow>& stats_rows() {
         prefix.clear();
         row("fetches (first level read misses)", [](const JobOutput& o) {
             return o.result.levels.empty() ? std::string("-") : viz::thousands(o.result.levels[0].read_misses);
+        });
+        // Regions where the GPU model is known to miss the chip (sim/gpu/known_misses.hpp).
+        row("model known off here", [](const JobOutput& o) {
+            if (!o.input.gpu_model) return std::string("- (GPU model only)");
+            std::string text;
+            for (const KnownMiss* miss : known_misses(o.input.trace ? nullptr : &o.input.workload, o.input.gpu)) {
+                if (!text.empty()) text.append("; ");
+                text.append(miss->region).append(": ").append(miss->effect);
+            }
+            return text.empty() ? std::string("in none of the measured regions") : text + " (docs/fidelity.md)";
         });
         // The thesis's figures only where they apply (the thread model, a schedule with a figure,
         // its condition met); otherwise why not, as in the PNG's legend.

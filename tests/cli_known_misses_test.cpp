@@ -1,0 +1,54 @@
+// simulate and sweep say when a GPU-model launch lies where the model is known to miss the chip
+// (sim/gpu/known_misses.hpp): a "caution:" line in the table, a "cautions" list in the JSON, one
+// line per region for a sweep; nothing where the launch is in none.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli_util.hpp"
+
+namespace cachesim::test {
+namespace {
+
+const std::string kSmallMatmul = "--preset h200 --workload matmul --size 256x256 --depth 8 --threads 1 ";
+
+TEST(CliKnownMisses, TheTableCautionsAboutBlocksOfOneWarp) {
+    const CommandResult r = run_cachesim("simulate " + kSmallMatmul + "--block 32 --schedule linear");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\ncaution: blocks of one warp: "), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("caution: matmul strips"), std::string::npos) << r.out;
+}
+
+TEST(CliKnownMisses, TheJsonListsTheCautionsAndLeavesTheKeyOutWhereThereAreNone) {
+    const CommandResult wide = run_cachesim("simulate " + kSmallMatmul + "--block 64 --schedule column:192 --format json");
+    ASSERT_EQ(wide.exit_code, 0) << wide.err;
+    const nlohmann::json j = nlohmann::json::parse(wide.out);
+    ASSERT_TRUE(j.contains("cautions")) << wide.out;
+    ASSERT_EQ(j["cautions"].size(), 1u);
+    EXPECT_EQ(j["cautions"][0].get<std::string>().rfind("matmul strips wider than 128 columns: ", 0), 0u);
+
+    const CommandResult narrow = run_cachesim("simulate " + kSmallMatmul + "--block 64 --schedule column:128 --format json");
+    ASSERT_EQ(narrow.exit_code, 0) << narrow.err;
+    EXPECT_FALSE(nlohmann::json::parse(narrow.out).contains("cautions")) << narrow.out;
+}
+
+TEST(CliKnownMisses, TheThreadModelHasNoCautions) {
+    const CommandResult r = run_cachesim("simulate --workload matmul --size 64x64 --depth 4 --schedule column:32");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("caution:"), std::string::npos) << r.out;
+}
+
+TEST(CliKnownMisses, ASweepCountsItsConfigurationsPerRegionOnce) {
+    const CommandResult r =
+        run_cachesim("sweep " + kSmallMatmul + "--block 32,64 --schedule linear,column:192 --quiet");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // block 32: both schedules (configurations 1 and 2); column:192 at block 64: configuration 4
+    EXPECT_NE(r.err.find("sweep: caution: 2 configurations (the first: configuration 1 ("), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("where the model is known to miss the chip: blocks of one warp: "), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("sweep: caution: 1 configuration (the first: configuration 4 ("), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("known to miss the chip: matmul strips wider than 128 columns: "), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace cachesim::test

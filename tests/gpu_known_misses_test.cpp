@@ -1,0 +1,93 @@
+// Which launches the GPU model flags as lying in a region where it is known to miss the chip:
+// blocks of one warp, and matmul strips wider than the 128 columns the validation sets hold
+// (docs/fidelity.md, "Column strips wider than 128, and one-warp blocks"). The boundaries are the
+// measured ones: block 32 is one warp and block 64 two; column:256 and column:512 of the 1024^3
+// matmul were off, column:128 and a strip as wide as the matrix (the naive order) were within 3
+// points.
+#include <gtest/gtest.h>
+
+#include "sim/gpu/gpu_presets.hpp"
+#include "sim/gpu/known_misses.hpp"
+#include "traces/warp_times.hpp"
+
+namespace cachesim {
+namespace {
+
+WorkloadSpec matmul(const char* schedule, std::uint32_t width = 1024) {
+    WorkloadSpec w;
+    w.kind = WorkloadKind::matmul;
+    w.width = w.height = width;
+    w.depth = 1024;
+    w.schedule = parse_schedule(schedule);
+    return w;
+}
+
+GpuConfig h200(std::uint32_t block) {
+    GpuConfig c = find_gpu_preset("h200")->config;
+    c.block = block;
+    return c;
+}
+
+std::vector<std::string> regions(const WorkloadSpec* w, const GpuConfig& c) {
+    std::vector<std::string> names;
+    for (const KnownMiss* m : known_misses(w, c)) names.emplace_back(m->region);
+    return names;
+}
+
+TEST(GpuKnownMisses, OneWarpBlocksAreFlaggedWhateverTheWorkload) {
+    const WorkloadSpec naive = matmul("linear");
+    EXPECT_EQ(regions(&naive, h200(32)), std::vector<std::string>{"blocks of one warp"});
+    EXPECT_EQ(regions(&naive, h200(16)), std::vector<std::string>{"blocks of one warp"});  // still one warp
+    EXPECT_TRUE(regions(&naive, h200(64)).empty());  // two warps: in the sets
+    WorkloadSpec stencil;
+    stencil.kind = WorkloadKind::stencil;
+    EXPECT_EQ(regions(&stencil, h200(32)).size(), 1u);
+    EXPECT_EQ(regions(nullptr, h200(32)).size(), 1u);  // a recorded kernel of unknown workload
+}
+
+TEST(GpuKnownMisses, MatmulStripsWiderThan128ColumnsButNarrowerThanTheMatrix) {
+    const GpuConfig c = h200(128);
+    for (const char* s : {"column:256", "column:512", "column:129"}) {
+        const WorkloadSpec w = matmul(s);
+        EXPECT_EQ(regions(&w, c), std::vector<std::string>{"matmul strips wider than 128 columns"}) << s;
+    }
+    for (const char* s : {"column:128", "column:32", "column:1024", "column:2048", "linear", "zigzag:256", "tiled:256x4"}) {
+        const WorkloadSpec w = matmul(s);
+        EXPECT_TRUE(regions(&w, c).empty()) << s;
+    }
+    // 256 columns of a 2048-wide matrix are still a strip
+    const WorkloadSpec wide = matmul("column:256", 2048);
+    EXPECT_EQ(regions(&wide, c).size(), 1u);
+    // a stencil's strips were not measured wider than 128
+    WorkloadSpec stencil;
+    stencil.kind = WorkloadKind::stencil;
+    stencil.width = stencil.height = 1024;
+    stencil.schedule = parse_schedule("column:256");
+    EXPECT_TRUE(regions(&stencil, c).empty());
+}
+
+TEST(GpuKnownMisses, AtOneWarpBlocksOnlyTheOneWarpRegionApplies) {
+    // at block 32 the wide strips were too low, not too high: the one-warp region says so
+    const WorkloadSpec w = matmul("column:512");
+    EXPECT_EQ(regions(&w, h200(32)), std::vector<std::string>{"blocks of one warp"});
+}
+
+TEST(GpuKnownMisses, AReplayOfMeasuredWarpTimesRunsTheChipsPaceAndIsExempt) {
+    WarpTimeline timeline;
+    GpuConfig c = h200(32);
+    c.timeline = &timeline;
+    const WorkloadSpec w = matmul("column:512");
+    EXPECT_TRUE(regions(&w, c).empty());
+}
+
+TEST(GpuKnownMisses, EachSentenceNamesItsRegionAndTheDocsSection) {
+    const WorkloadSpec w = matmul("linear");
+    const std::vector<const KnownMiss*> found = known_misses(&w, h200(32));
+    ASSERT_EQ(found.size(), 1u);
+    const std::string sentence = found[0]->sentence();
+    EXPECT_EQ(sentence.rfind("blocks of one warp: ", 0), 0u) << sentence;
+    EXPECT_NE(sentence.find("docs/fidelity.md, \"One-warp blocks: the chip's waves\""), std::string::npos) << sentence;
+}
+
+}  // namespace
+}  // namespace cachesim
