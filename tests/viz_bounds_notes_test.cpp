@@ -75,3 +75,24 @@ TEST(VizBoundsNotes, HitSourcesAsShares) {
               "L1 hits from: own warp 23.0%, block 5.2%, other blocks 71.8%");
     EXPECT_EQ(hit_sources_note(L1HitSourceCounts{}), "");
 }
+
+// A launch where the GPU model is known to miss the chip ends its notes with the regions, a line
+// each under one heading; a launch in none adds nothing.
+TEST(VizBoundsNotes, KnownMissesAreAHeadingAndALinePerRegion) {
+    WorkloadSpec w;
+    w.kind = WorkloadKind::matmul;
+    w.width = w.height = 1024;
+    w.schedule = parse_schedule("column:512");
+    GpuConfig c = find_gpu_preset("h200")->config;
+    c.block = 128;
+    EXPECT_EQ(known_miss_notes(known_misses(&w, c)),
+              (std::vector<std::string>{"model known off here (docs/fidelity.md):",
+                                        "  matmul strips wider than 128 columns: L1 4 to 17 points high"}));
+    c.block = 32;
+    EXPECT_EQ(known_miss_notes(known_misses(&w, c)),
+              (std::vector<std::string>{"model known off here (docs/fidelity.md):",
+                                        "  blocks of one warp: L1 up to 32 points low"}));
+    w.schedule = parse_schedule("column:128");
+    c.block = 128;
+    EXPECT_TRUE(known_miss_notes(known_misses(&w, c)).empty());
+}

@@ -29,6 +29,18 @@ std::string hit_sources_note(const L1HitSourceCounts& h) {
     return buf;
 }
 
+std::vector<std::string> known_miss_notes(const std::vector<const KnownMiss*>& misses) {
+    std::vector<std::string> lines;
+    if (misses.empty()) return lines;
+    lines.emplace_back("model known off here (docs/fidelity.md):");
+    for (const KnownMiss* miss : misses) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "  %s: %s", miss->region, miss->effect);
+        lines.emplace_back(buf);
+    }
+    return lines;
+}
+
 std::vector<std::string> run_notes(const std::optional<WorkloadSpec>& workload, const HierarchyConfig& h,
                                    const SimulationResult& r, const RunKind& kind) {
     std::vector<std::string> notes;

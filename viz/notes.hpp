@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/gpu/known_misses.hpp"
 #include "sim/gpu/l1_hit_sources.hpp"
 #include "sim/level_stats.hpp"
 #include "sim/thread_model.hpp"
@@ -20,6 +21,10 @@ std::string thousands(std::uint64_t v);
 // another block), as shares: "L1 hits from: own warp 23.0%, block 5.2%, other blocks 71.8%"
 // (empty without hits).
 std::string hit_sources_note(const L1HitSourceCounts& hits);
+// The regions where the GPU model is known to miss the chip (sim/gpu/known_misses.hpp), in a few
+// words: "model known off here (docs/fidelity.md):", then a line per region, "  blocks of one
+// warp: L1 up to 32 points low" (none without regions).
+std::vector<std::string> known_miss_notes(const std::vector<const KnownMiss*>& misses);
 // What the run was, for the notes: the thesis's bounds apply only to the thread model.
 struct RunKind {
     bool gpu_model = false;

@@ -325,9 +325,16 @@ std::vector<std::string> App::run_notes(int i) const {
     const Pane& p = *panes_[i];
     if (!p.current) return {};
     const JobOutput& o = *p.current;
-    if (!o.input.trace) return viz::run_notes(o.input.workload, o.input.hierarchy, o.result, {o.input.gpu_model, o.input.gpu.sms});
-    std::vector<std::string> notes = viz::run_notes(std::nullopt, o.input.hierarchy, o.result, {o.input.gpu_model, o.input.gpu.sms});
-    notes.insert(notes.begin(), describe_subject(o.input.workload, o.input.trace.get()));
+    std::vector<std::string> notes;
+    if (!o.input.trace) {
+        notes = viz::run_notes(o.input.workload, o.input.hierarchy, o.result, {o.input.gpu_model, o.input.gpu.sms});
+    } else {
+        notes = viz::run_notes(std::nullopt, o.input.hierarchy, o.result, {o.input.gpu_model, o.input.gpu.sms});
+        notes.insert(notes.begin(), describe_subject(o.input.workload, o.input.trace.get()));
+    }
+    if (o.input.gpu_model)  // as the PNG's legend (cachesim diagram) says it
+        for (std::string& line : viz::known_miss_notes(known_misses(o.input.trace ? nullptr : &o.input.workload, o.input.gpu)))
+            notes.push_back(std::move(line));
     return notes;
 }
 
