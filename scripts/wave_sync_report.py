@@ -116,18 +116,24 @@ def ncu_rates(path, count):
     return [(profiled, statistics.mean(placed)) for profiled, placed in out]
 
 
-def replay(binary, path, config, extra=("--carveout-rule", "occupancy")):
-    """The h200 preset's L1 hit % replaying the warp-times (or progress) file `path` of the launch
-    `config` (kernel, width, height, depth, block_size, schedule), with `extra` options (by default
-    CUDA's occupancy rule for the carve-out, as the committed wave_sync.csv was made)."""
-    cmd = [binary, "simulate", "--preset", "h200", "--workload", config["kernel"],
+def simulate_l1(binary, preset, config, extra=()):
+    """The preset's L1 hit % of the launch `config` (kernel, width, height, depth, block_size,
+    schedule) with `extra` options, on one thread."""
+    cmd = [binary, "simulate", "--preset", preset, "--workload", config["kernel"],
            "--size", f"{config['width']}x{config['height']}", "--depth", str(config["depth"]),
-           "--block", str(config["block_size"]), "--schedule", config["schedule"], "--warp-times", path,
+           "--block", str(config["block_size"]), "--schedule", config["schedule"],
            "--threads", "1", "--format", "json", *extra]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
-        fail(f"replay of {path}: {done.stderr.strip()}")
+        fail(f"{' '.join(cmd)}: {done.stderr.strip()}")
     return json.loads(done.stdout)["ncu"]["l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"]
+
+
+def replay(binary, path, config, extra=("--carveout-rule", "occupancy")):
+    """The h200 preset's L1 hit % replaying the warp-times (or progress) file `path` of the launch
+    `config`, with `extra` options (by default CUDA's occupancy rule for the carve-out, as the
+    committed wave_sync.csv was made)."""
+    return simulate_l1(binary, "h200", config, ["--warp-times", path, *extra])
 
 
 def main():

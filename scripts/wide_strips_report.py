@@ -30,17 +30,15 @@ The binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
 """
 import argparse
 import csv
-import json
 import math
 import os
 import statistics
-import subprocess
 import tempfile
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
 from progress_replay_report import read_samples
-from wave_sync_report import ncu_l1_launches
+from wave_sync_report import ncu_l1_launches, simulate_l1
 from warp_ends_report import fail  # one error exit for the scripts beside this file
 
 SIZE, DEPTH = 1024, 1024
@@ -130,13 +128,9 @@ def pace_details(spans, block_size, width):
 
 def simulate(binary, preset, schedule, block, extra):
     """The preset's L1 hit % of the 1024^3 matmul launch, with `extra` options."""
-    cmd = [binary, "simulate", "--preset", preset, "--workload", "matmul", "--size", f"{SIZE}x{SIZE}",
-           "--depth", str(DEPTH), "--block", str(block), "--schedule", schedule, "--threads", "1",
-           "--format", "json", *extra]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        fail(f"{' '.join(cmd)}: {done.stderr.strip()}")
-    return json.loads(done.stdout)["ncu"][L1]
+    launch = {"kernel": "matmul", "width": SIZE, "height": SIZE, "depth": DEPTH, "block_size": block,
+              "schedule": schedule}
+    return simulate_l1(binary, preset, launch, extra)
 
 
 def model_pace(binary, preset, schedule, block):
