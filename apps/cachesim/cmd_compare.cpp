@@ -31,6 +31,7 @@
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
+#include "sim/gpu/known_misses.hpp"
 #include "sim/gpu/loop_issue_cost.hpp"
 #include "sim/gpu/warp_rate.hpp"
 #include "sim/text.hpp"
@@ -218,6 +219,11 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
         << " points of the simulated rate come from other blocks (hits that need the SM's blocks in step): "
         << s.timing_dependent_l1_within_3pp << "/" << s.timing_dependent_runs << ", elsewhere "
         << s.other_runs_l1_within_3pp << "/" << (s.l1_rated_runs - s.timing_dependent_runs) << "\n";
+    if (s.known_miss_runs > 0)
+        out << "        in a region where the model is known to miss the chip (simulate's caution lines; "
+               "docs/fidelity.md): "
+            << counted(s.known_miss_runs, "run") << ", L1 within 3 pp " << s.known_miss_l1_within_3pp << "/"
+            << s.known_miss_runs << "\n";
     if (s.ranged_runs > 0)
         out << "        against the hardware's run-to-run range (min..max over the profiled launches, "
             << counted(s.ranged_runs, "run") << "): L1 within 3 pp of it: " << s.l1_within_3pp_of_range << "/" << s.ranged_runs
@@ -425,6 +431,10 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                                                            : simulate_gpu_model(measured[i].workload, config, control);
                 runs[i].simulated = g.ncu;
                 runs[i].simulated_hit_sources = g.l1_hit_sources;
+                const WorkloadSpec* workload = measured[i].recorded()
+                                                   ? (g.recorded_workload ? &*g.recorded_workload : nullptr)
+                                                   : &measured[i].workload;
+                runs[i].in_known_miss_region = !known_misses(workload, config).empty();
             } catch (const SimulationError& e) {
                 // which row could not be simulated, in the user's file
                 stop(std::make_exception_ptr(InputError(measured[i].source + ":" + std::to_string(measured[i].line) +

@@ -198,6 +198,10 @@ void add_run(const ComparedRun& r, CompareSummary& s) {
         s.l1_worst_abs_pp = std::max(s.l1_worst_abs_pp, e1);
         s.l1_within_3pp += e1 <= 3.0;
         s.l1_beyond_6pp += e1 > 6.0;
+        if (r.in_known_miss_region) {
+            ++s.known_miss_runs;
+            s.known_miss_l1_within_3pp += e1 <= 3.0;
+        }
         if (r.other_block_hit_pct() >= kTimingDependentPoints) {
             ++s.timing_dependent_runs;
             s.timing_dependent_l1_within_3pp += e1 <= 3.0;

@@ -14,6 +14,8 @@ struct ComparedRun {
     MeasuredRun measured;
     NcuCounters simulated;
     L1HitSourceCounts simulated_hit_sources;
+    // The launch lies where the model is known to miss the chip (sim/gpu/known_misses.hpp).
+    bool in_known_miss_region = false;
     // The simulated L2 hit rate as the measurement defines it: over all L2 read lookups when the
     // file has lts__t_sector_op_read_hit_rate.pct, else over the lookups from the L1s.
     double simulated_l2_hit_rate_pct() const;
@@ -50,6 +52,8 @@ struct CompareSummary {
     // from sectors another block brought (hits that depend on the SM's blocks keeping in step),
     // and of those, and of the others, the ones whose L1 rate is within 3 points.
     std::size_t timing_dependent_runs = 0, timing_dependent_l1_within_3pp = 0, other_runs_l1_within_3pp = 0;
+    // Runs in a region where the model is known to miss the chip, and of them within 3 points at L1.
+    std::size_t known_miss_runs = 0, known_miss_l1_within_3pp = 0;
     // The stencil launches, and of those the ones whose L2 rate is within 5 points.
     std::size_t stencil_runs = 0, stencil_l2_within_5pp = 0;
     // Spearman rank correlation of schedules (by L1 / L2 hit rate) within each group of runs that
