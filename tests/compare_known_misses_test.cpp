@@ -1,5 +1,5 @@
 // compare's summary counts the rows that lie where the GPU model is known to miss the chip
-// (sim/gpu/known_misses.hpp: blocks of one warp, matmul strips wider than 128 columns), with how
+// (sim/gpu/known_misses.hpp: the matmul in one-warp blocks and in strips wider than 128 columns), with how
 // many of them are within 3 points at L1; with no such row the line is not there.
 #include <gtest/gtest.h>
 

@@ -91,7 +91,7 @@ TEST(VizBoundsNotes, KnownMissesAreAHeadingAndALinePerRegion) {
     c.block = 32;
     EXPECT_EQ(known_miss_notes(known_misses(&w, c)),
               (std::vector<std::string>{"model known off here (docs/fidelity.md):",
-                                        "  blocks of one warp: L1 up to 32 points low"}));
+                                        "  one-warp matmul blocks, naive or strips >= 128: L1 5 to 32 points low"}));
     w.schedule = parse_schedule("column:128");
     c.block = 128;
     EXPECT_TRUE(known_miss_notes(known_misses(&w, c)).empty());
