@@ -1,5 +1,7 @@
 #include "sim/gpu/known_misses.hpp"
 
+#include "sim/gpu/warp_rate.hpp"
+
 namespace cachesim {
 
 namespace {
@@ -29,8 +31,23 @@ bool wide_matmul_strips(const WorkloadSpec* workload, const GpuConfig& config) {
            workload->schedule.width > kWidestCheckedStrip && workload->schedule.width < workload->width;
 }
 
+// The matmul started with its arrays in the L2 (a kernel before it wrote them), in the orders
+// whose hits rest on other blocks: the presets' L1 is the cold launch's there.
+bool warm_matmul_sharing_blocks(const WorkloadSpec* workload, const GpuConfig& config) {
+    if (!is_matmul(workload) || config.l2_start != L2Start::warm) return false;
+    const Schedule& s = workload->schedule;
+    return s.kind == ScheduleKind::linear || (s.kind == ScheduleKind::column && s.width >= kNarrowestOneWarpMiss);
+}
+
+// The matmul with an L1 below the one the rates were fitted at (shared memory takes the rest).
+bool small_l1_matmul(const WorkloadSpec* workload, const GpuConfig& config) {
+    return is_matmul(workload) && rates_drawn_below_fitted_l1(config, gpu_occupancy(config).l1_bytes);
+}
+
 // The measured figures are the thesis sweep on the H200 (tests/data/h200/thesis_matmul.csv,
-// thesis_stencil.csv) and the H100 runs of tests/data/h100/wide_strips and one_warp_blocks.
+// thesis_stencil.csv), the H100 runs of tests/data/h100/wide_strips and one_warp_blocks, the
+// H200's warm probes (tests/data/h200/warm_l2) and its shared-memory sets
+// (docs/fidelity-shared-memory.md).
 constexpr KnownMiss kKnownMisses[] = {
     {one_warp_matmul_blocks, "one-warp matmul blocks, naive or strips >= 128", "L1 5 to 32 points low",
      "the chip runs an SM's one-warp blocks in waves that end together, which the model's pace does not; for "
@@ -42,6 +59,17 @@ constexpr KnownMiss kKnownMisses[] = {
      "on the chip the blocks sharing a strip's columns drift apart, which the model's pace does not follow; "
      "for the 1024^3 matmul in strips of 256 and 512 columns its L1 hit rate was 4 to 17 points above the "
      "chip's at blocks 64 to 1024 (docs/fidelity.md, \"Wide strips: the chip's pace, not the cache\")"},
+    {warm_matmul_sharing_blocks, "matmul from a warm L2, naive or strips >= 128", "L1 up to 31 points high",
+     "the presets' L1 is the cold launch's, while on the H200 the blocks that share lines part sooner when the "
+     "arrays are already in the L2: the 768^2 matmul's naive order and strips of 128 columns hit the L1 up to "
+     "31 points less than the model gives (narrower strips and tiles within 2.5) (docs/model-studies.md, "
+     "\"Where a launch's first reads come from\")"},
+    {small_l1_matmul, "matmul with an L1 below 224 KiB", "L1 up to 54 points low",
+     "the rates were fitted at the 224 KiB L1 of launches without shared memory; below it, on the H200, the "
+     "model was within 3 points in 44 of 64 matmul launches at 60 KiB but up to 32 points low where an SM's "
+     "blocks share lines of B in the first waves, and 44 to 54 points low for column:128 with eight blocks an "
+     "SM and 28 KiB, never more than 1.7 points high: read its L1 as a floor (docs/fidelity-shared-memory.md, "
+     "\"A small L1 over many waves\")"},
 };
 
 }  // namespace

@@ -1,9 +1,9 @@
 #pragma once
 // Launches where the GPU model's own pace is known to miss the chip by far more than the
-// fidelity targets, measured outside the training and held-out sets (docs/fidelity.md, "Column
-// strips wider than 128, and one-warp blocks"). A run in such a region says so beside its
-// figures, so that a user does not take them as checked. A replay of measured warp times
-// (--warp-times) runs the chip's pace and is exempt.
+// fidelity targets, measured outside the training and held-out sets (the list: docs/cli.md,
+// "cachesim simulate"). A run in such a region says so beside its figures, so that a user does
+// not take them as checked. A replay of measured warp times (--warp-times) runs the chip's pace
+// and is exempt.
 #include <string>
 #include <vector>
 
