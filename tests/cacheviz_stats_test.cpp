@@ -49,3 +49,18 @@ TEST(CachevizStats, ThreadModelShowsMissClasses) {
     EXPECT_EQ(s.value("pane A stat first level conflict ="), "0");
     EXPECT_EQ(s.value("pane A stat second level compulsory ="), "-");  // no L2
 }
+
+// The row "model known off here" names the regions where the GPU model is known to miss the chip
+// (sim/gpu/known_misses.hpp): the matmul's naive order at block 32 is one (one-warp blocks), the
+// same at block 64 none, and the thread model has no such row's value.
+TEST(CachevizStats, KnownMissesAreNamedForTheGpuModelOnly) {
+    REQUIRE_GUI();
+    const std::string matmul = "--workload matmul --size 64x64 --depth 4 --start-gpu h200 --start-sms 4 --start-block ";
+    const vt::State one_warp = run_state("knownoneWarp", matmul + "32");
+    EXPECT_EQ(one_warp.value("pane A stat model known off here ="),
+              "one-warp matmul blocks, naive or strips >= 128: L1 5 to 32 points low (docs/fidelity.md)");
+    const vt::State two_warps = run_state("knowntwowarps", matmul + "64");
+    EXPECT_EQ(two_warps.value("pane A stat model known off here ="), "in none of the measured regions");
+    const vt::State thread = run_state("knownthread", "--preset thesis-stencil");
+    EXPECT_EQ(thread.value("pane A stat model known off here ="), "- (GPU model only)");
+}

@@ -22,6 +22,18 @@
 
 namespace cachesim::gui {
 
+namespace {
+
+// Where a GPU-model run lies where the model is known to miss the chip: its workload, or the one
+// a recorded launch was written from (sim/gpu/known_misses.hpp).
+std::vector<const KnownMiss*> known_misses_of(const JobInput& in) {
+    const WorkloadSpec* workload =
+        !in.trace ? &in.workload : in.trace->header.workload ? &*in.trace->header.workload : nullptr;
+    return known_misses(workload, in.gpu);
+}
+
+}  // namespace
+
 void App::bottom_right_panel(float width, float height) {
     ImGui::BeginChild("bottom_right", ImVec2(width, height), true);
     if (ImGui::BeginTabBar("tabs")) {
@@ -120,7 +132,7 @@ const std::vector<StatsRow>& stats_rows() {
         row("model known off here", [](const JobOutput& o) {
             if (!o.input.gpu_model) return std::string("- (GPU model only)");
             std::string text;
-            for (const KnownMiss* miss : known_misses(o.input.trace ? nullptr : &o.input.workload, o.input.gpu)) {
+            for (const KnownMiss* miss : known_misses_of(o.input)) {
                 if (!text.empty()) text.append("; ");
                 text.append(miss->region).append(": ").append(miss->effect);
             }
@@ -333,7 +345,7 @@ std::vector<std::string> App::run_notes(int i) const {
         notes.insert(notes.begin(), describe_subject(o.input.workload, o.input.trace.get()));
     }
     if (o.input.gpu_model)  // as the PNG's legend (cachesim diagram) says it
-        for (std::string& line : viz::known_miss_notes(known_misses(o.input.trace ? nullptr : &o.input.workload, o.input.gpu)))
+        for (std::string& line : viz::known_miss_notes(known_misses_of(o.input)))
             notes.push_back(std::move(line));
     return notes;
 }
