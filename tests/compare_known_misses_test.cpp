@@ -25,7 +25,7 @@ std::string row(const std::string& schedule, int block) {
            ",4,NVIDIA H200,1,32768,81920,40960,50,40960,30000,524288\n";
 }
 
-const std::string kLine = "in a region where the model is known to miss the chip (simulate's caution lines; docs/fidelity.md): ";
+const std::string kLine = "in a region where the model is known to miss the chip (simulate's caution lines; the list: docs/cli.md): ";
 
 TEST(CompareKnownMisses, TheSummaryCountsTheRowsInARegion) {
     const auto dir = temp_dir();

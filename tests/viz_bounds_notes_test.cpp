@@ -86,11 +86,11 @@ TEST(VizBoundsNotes, KnownMissesAreAHeadingAndALinePerRegion) {
     GpuConfig c = find_gpu_preset("h200")->config;
     c.block = 128;
     EXPECT_EQ(known_miss_notes(known_misses(&w, c)),
-              (std::vector<std::string>{"model known off here (docs/fidelity.md):",
+              (std::vector<std::string>{"model known off here (the list: docs/cli.md):",
                                         "  matmul strips wider than 128 columns: L1 4 to 17 points high"}));
     c.block = 32;
     EXPECT_EQ(known_miss_notes(known_misses(&w, c)),
-              (std::vector<std::string>{"model known off here (docs/fidelity.md):",
+              (std::vector<std::string>{"model known off here (the list: docs/cli.md):",
                                         "  one-warp matmul blocks, naive or strips >= 128: L1 5 to 32 points low"}));
     w.schedule = parse_schedule("column:128");
     c.block = 128;

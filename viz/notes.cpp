@@ -32,7 +32,7 @@ std::string hit_sources_note(const L1HitSourceCounts& h) {
 std::vector<std::string> known_miss_notes(const std::vector<const KnownMiss*>& misses) {
     std::vector<std::string> lines;
     if (misses.empty()) return lines;
-    lines.emplace_back("model known off here (docs/fidelity.md):");
+    lines.emplace_back("model known off here (the list: docs/cli.md):");
     for (const KnownMiss* miss : misses) {
         char buf[160];
         std::snprintf(buf, sizeof buf, "  %s: %s", miss->region, miss->effect);

@@ -22,8 +22,8 @@ std::string thousands(std::uint64_t v);
 // (empty without hits).
 std::string hit_sources_note(const L1HitSourceCounts& hits);
 // The regions where the GPU model is known to miss the chip (sim/gpu/known_misses.hpp), in a few
-// words: "model known off here (docs/fidelity.md):", then a line per region, "  blocks of one
-// warp: L1 up to 32 points low" (none without regions).
+// words: "model known off here (the list: docs/cli.md):", then a line per region, "  matmul
+// strips wider than 128 columns: L1 4 to 17 points high" (none without regions).
 std::vector<std::string> known_miss_notes(const std::vector<const KnownMiss*>& misses);
 // What the run was, for the notes: the thesis's bounds apply only to the thread model.
 struct RunKind {

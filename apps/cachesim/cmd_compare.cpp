@@ -221,7 +221,7 @@ void print_summary(std::ostream& out, const CompareSummary& s) {
         << s.other_runs_l1_within_3pp << "/" << (s.l1_rated_runs - s.timing_dependent_runs) << "\n";
     if (s.known_miss_runs > 0)
         out << "        in a region where the model is known to miss the chip (simulate's caution lines; "
-               "docs/fidelity.md): "
+               "the list: docs/cli.md): "
             << counted(s.known_miss_runs, "run") << ", L1 within 3 pp " << s.known_miss_l1_within_3pp << "/"
             << s.known_miss_runs << "\n";
     if (s.ranged_runs > 0)

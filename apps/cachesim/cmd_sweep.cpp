@@ -190,26 +190,26 @@ std::unique_ptr<InterruptNotice> interrupt_notice(const std::string& output, boo
 // For each region where the GPU model is known to miss the chip (sim/gpu/known_misses.hpp): how
 // many of the configurations are in it, the first of them, and what was measured there.
 void print_cautions(const std::vector<SweepConfiguration>& configs, const std::vector<SimulationOptions>& sims) {
-    std::vector<std::string> texts;
+    std::vector<const KnownMiss*> regions;
     std::vector<std::size_t> counts, firsts;
     for (std::size_t i = 0; i < sims.size(); ++i) {
         if (sims[i].model != ModelKind::gpu) continue;
         for (const KnownMiss* miss : known_misses(sims[i].workload ? &*sims[i].workload : nullptr, sims[i].gpu)) {
-            const std::string text = miss->sentence();
-            const auto at = std::find(texts.begin(), texts.end(), text);
-            if (at != texts.end()) {
-                ++counts[static_cast<std::size_t>(at - texts.begin())];
+            const auto at = std::find(regions.begin(), regions.end(), miss);
+            if (at != regions.end()) {
+                ++counts[static_cast<std::size_t>(at - regions.begin())];
                 continue;
             }
-            texts.push_back(text);
+            regions.push_back(miss);
             counts.push_back(1);
             firsts.push_back(i);
         }
     }
-    for (std::size_t k = 0; k < texts.size(); ++k) {
+    for (std::size_t k = 0; k < regions.size(); ++k) {
         const std::string label = configuration_label(firsts[k], configs[firsts[k]]);
         std::cerr << "sweep: caution: " << counted(counts[k], "configuration") << " (the first: "
-                  << label.substr(0, label.size() - 2) << ") where the model is known to miss the chip: " << texts[k] << "\n";
+                  << label.substr(0, label.size() - 2) << ") where the model is known to miss the chip: "
+                  << regions[k]->sentence() << "\n";
     }
 }
 

@@ -136,7 +136,7 @@ const std::vector<StatsRow>& stats_rows() {
                 if (!text.empty()) text.append("; ");
                 text.append(miss->region).append(": ").append(miss->effect);
             }
-            return text.empty() ? std::string("in none of the measured regions") : text + " (docs/fidelity.md)";
+            return text.empty() ? std::string("in none of the measured regions") : text + " (docs/cli.md)";
         });
         // The thesis's figures only where they apply (the thread model, a schedule with a figure,
         // its condition met); otherwise why not, as in the PNG's legend.

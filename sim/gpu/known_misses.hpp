@@ -14,7 +14,7 @@ namespace cachesim {
 
 struct KnownMiss {
     bool (*applies)(const WorkloadSpec* workload, const GpuConfig& config);
-    const char* region;  // "blocks of one warp"
+    const char* region;  // "matmul strips wider than 128 columns"
     const char* effect;  // how far off, in a few words
     const char* detail;  // why, what was measured, and the docs section that explains it
     // "region: detail", as a run's report prints it
