@@ -35,6 +35,13 @@
 #             (tests/data/h200/fresh4_predicted.csv): the 32-bit matmul at sizes and blocks (3, 4,
 #             9 and 11 warps) where the presets' naive order rests on other blocks' lines and where
 #             it does not, beside the 64-bit and the rolled loop, and two stencils (5x3 and 9x9)
+#   lockstep_matmul: lock-step probes (lockstep_matmul), in no set, whose configurations and the
+#             presets' predictions for them were committed before they were measured
+#             (tests/data/h200/lockstep_predicted.csv): the matmul where the presets run in lock
+#             step (at most 8 warps a scheduler of the 64-bit loop: blocks of one warp, and shared
+#             memory leaving 15 blocks of two warps or 4 of eight an SM), beside the 32-bit loop in
+#             blocks of one warp and the 64-bit loop at 10 blocks of four warps, where they keep
+#             their drift; nine schedules
 #   waves:    wave probes (waves_probe_matmul), in no set: the matmul at depth 1024, height 2048,
 #             block 128, widths 256 to 4096 (2 to 31 waves of 128-column strips, each SM's blocks
 #             from one strip), column:128, column:32 and the naive order, index64 and index32: how
@@ -147,7 +154,7 @@ PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 PARTS=${PARTS//,fresh3,/,fresh3_matmul,fresh3_stencil,}
 PARTS=${PARTS//,fresh4,/,fresh4_matmul,fresh4_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|fresh3_matmul|fresh3_stencil|fresh4_matmul|fresh4_stencil|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|training_matmul_rates21|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|fresh3_matmul_rates21|fresh4_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|fresh3_matmul|fresh3_stencil|fresh4_matmul|fresh4_stencil|lockstep_matmul|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|training_matmul_rates21|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|fresh3_matmul_rates21|fresh4_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -425,6 +432,7 @@ fresh_matmul_parts fresh3_matmul fresh3
 fresh_stencil_parts fresh3
 fresh_matmul_parts fresh4_matmul fresh4
 fresh_stencil_parts fresh4
+fresh_matmul_parts lockstep_matmul lockstep
 
 fresh_stencil_parts fresh2
 

@@ -1,4 +1,4 @@
-# The fresh sets' launches, each set's list in one place: sourced by scripts/device_heldout.sh,
+# The fresh sets' launches (and the lock-step probes'), each set's list in one place: sourced by scripts/device_heldout.sh,
 # which measures them, and scripts/predict_set.sh, which predicts them. Each SET_KERNEL_launches
 # RUN calls RUN once per gpubench sweep, with gpubench's arguments (--size, --depth, --stencil,
 # --blocks, --variants); the schedules are every set's nine.
@@ -67,4 +67,19 @@ fresh4_stencil_launches() {
   local run=$1
   $run --size 4000x3000 --stencil 5x3 --blocks 288 --variants index32
   $run --size 3200x3200 --stencil 9x9 --blocks 448 --variants unroll1
+}
+
+lockstep_matmul_launches() {
+  local run=$1
+  # Where the presets run in lock step (an SM holding at most 8 warps a scheduler of the 64-bit
+  # loop, the count its scheduler keeps at a lone warp's pace): blocks of one warp at 1536^2,
+  # depth 768; blocks of two warps with 14,336 bytes of shared memory (15 an SM: 30 warps); blocks
+  # of eight with 49,152 bytes (4 an SM: 32 warps). Beside them, where the presets keep their
+  # drift: the 32-bit loop in blocks of one warp (8 warps a scheduler, beyond its 6) and the 64-bit
+  # loop at 10 blocks of four warps an SM (20,480 bytes).
+  $run --size 1536x1536 --depth 768 --blocks 32 --variants index64
+  $run --size 1536x1536 --depth 768 --blocks 32 --variants index32
+  $run --size 2048x1024 --depth 512 --blocks 64 --variants index64 --smem-per-block 14336
+  $run --size 1024x2048 --depth 1024 --blocks 256 --variants index64 --smem-per-block 49152
+  $run --size 1536x1024 --depth 768 --blocks 128 --variants index64 --smem-per-block 20480
 }

@@ -19,7 +19,8 @@ that order, the profiled launch, then the placed one whose warp times the file h
                                their SM reading the same columns of B overlap them in time, on
                                average (wide_strips_report.py's figures, as its other two:)
   chip_start_gap_p90, model_start_gap_p90, chip_ends_together, model_ends_together;
-  chip_first_wave_run          the first wave's median run over the later blocks' (the chip).
+  chip_first_wave_run          the first wave's median run over the later blocks' (the chip);
+  chip_later_run_us            the later blocks' median run in µs (the chip): a warp's, at block 32.
 The binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
 """
 import os
@@ -37,6 +38,17 @@ BLOCKS = (32, 64, 128)
 def strip_width(schedule):
     """The strip width whose columns the schedule walks (linear: the whole row)."""
     return SIZE if schedule == "linear" else int(schedule.split(":")[1])
+
+
+def later_runs(spans):
+    """The run times (ns) of the blocks started after the first wave."""
+    runs = [end - start for _, start, end in spans.values()]
+    median = statistics.median(runs)
+    first = min(start for _, start, _ in spans.values())
+    late = [end - start for _, start, end in spans.values() if start - first >= FIRST_WAVE * median]
+    if not late:
+        fail("a launch of one wave: no block starts after the first")
+    return late
 
 
 def first_wave_run(spans):
@@ -79,7 +91,8 @@ def main():
                         "model_start_gap_p90": f"{model['start_gap_p90']:.3f}",
                         "chip_ends_together": f"{chip['ends_together']:.3f}",
                         "model_ends_together": f"{model['ends_together']:.3f}",
-                        "chip_first_wave_run": f"{first_wave_run(recorded[(s, b)]):.2f}"})
+                        "chip_first_wave_run": f"{first_wave_run(recorded[(s, b)]):.2f}",
+                        "chip_later_run_us": f"{statistics.median(later_runs(recorded[(s, b)])) / 1000:.1f}"})
     write_rows(args.out, out)
 
 

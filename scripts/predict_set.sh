@@ -4,7 +4,7 @@
 # SET_stencil_launches in scripts/fresh_launches.sh, the same lists), simulated with the preset as
 # it stands, its L1 and L2 hit rates and its load requests and sectors as Nsight Compute names them.
 #   scripts/predict_set.sh [--hit-sources] SET [OUT.csv]
-# SET: fresh, fresh2, fresh3 or fresh4; OUT defaults to tests/data/h200/SET_predicted.csv.
+# SET: fresh, fresh2, fresh3, fresh4 or lockstep (the lock-step probes); OUT defaults to tests/data/h200/SET_predicted.csv.
 # --hit-sources adds l1_hit_rate_other_block.pct: the points of the L1 hit rate from sectors another
 # block of the SM brought (cachesim simulate --hit-sources), the share `cachesim compare` reports.
 # The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
@@ -39,6 +39,7 @@ predict() {
       --stencil) args+=(--stencil "$2") ;;
       --blocks) args+=(--block "$2") ;;
       --variants) args+=(--compilation "$2") ;;
+      --smem-per-block) args+=(--smem-per-block "$2") ;;
       *) echo "predict_set: no cachesim sweep option for gpubench's $1" >&2; exit 2 ;;
     esac
     shift 2
@@ -59,10 +60,17 @@ keep = ["workload", "width", "height", "stencil_w", "stencil_h", "depth", "block
         "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", "lts__t_sector_op_read_hit_rate.pct",
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
 sources = sys.argv[3] != "0"
-with open(sys.argv[1], newline="") as f, open(sys.argv[2], "w", newline="") as g:
+with open(sys.argv[1], newline="") as f:
+    swept = list(csv.DictReader(f))
+# a set with shared memory in its launches says how much (the column gpubench writes)
+if any(r.get("smem_per_block_bytes", "0") not in ("", "0") for r in swept):
+    keep.insert(keep.index("compilation"), "smem_per_block")
+    for r in swept:
+        r["smem_per_block"] = r["smem_per_block_bytes"]
+with open(sys.argv[2], "w", newline="") as g:
     w = csv.writer(g)
     w.writerow(keep + (["l1_hit_rate_other_block.pct"] if sources else []))
-    for r in csv.DictReader(f):
+    for r in swept:
         row = [r[k] for k in keep]
         if sources:
             sectors = float(r["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"])

@@ -11,7 +11,8 @@
 #                  launches (Nsight Compute's, carveout.csv), so its L1 is the chip's; below 224 KiB
 #                  its warps draw one rate per block
 #   per_warp       the h200 preset with a rate per warp and a block start skip of 8 at every L1
-#                  (its form at the training launches' L1)
+#                  and every occupancy (its form at the training launches' L1; no lock step where a
+#                  scheduler keeps pace, --lockstep-warps 0)
 #   cycles_gto     the same, cycle timing, greedy then oldest, one wait per burst
 #   cycles_no_lrc  that with each loop's measured issue cost and no L2 request coalescer
 #   lockstep_wait  the h200 preset's rounds in lock step (no rate spread), blocks starting up to 10
@@ -20,7 +21,7 @@
 #                  "Lock step and a missed turn")
 #   block_rates    the h200 preset with one rate per block instead of per warp, blocks starting up
 #                  to 4 turns apart (the skip fitted with it on the training set: docs/model-studies.md,
-#                  "One rate per block")
+#                  "One rate per block"), at every occupancy (--lockstep-warps 0)
 #   lockstep       the h200 preset's rounds in lock step: no rate spread and no block start skip, so
 #                  an SM's blocks part only by the warp age weight and the waits for misses
 #
@@ -59,11 +60,11 @@ gto="--gpu timing=cycles --gpu warp-scheduler=gto --gpu load-gates=burst"
 declare -A model_options=(
   [preset_rule]="--gpu carveout-rule=occupancy"
   [preset]=""
-  [per_warp]="--gpu warp-rate-scope=warp --gpu block-start-skip=8"
+  [per_warp]="--gpu warp-rate-scope=warp --gpu block-start-skip=8 --gpu lockstep-warps=0"
   [cycles_gto]="$gto"
   [cycles_no_lrc]="$gto --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0"
   [lockstep_wait]="--gpu warp-rate-spread=0 --gpu block-start-skip=10 --gpu miss-wait-turns=1"
-  [block_rates]="--gpu warp-rate-scope=block --gpu block-start-skip=4"
+  [block_rates]="--gpu warp-rate-scope=block --gpu block-start-skip=4 --gpu lockstep-warps=0"
   [lockstep]="--gpu warp-rate-spread=0 --gpu block-start-skip=0"
 )
 [ ${#models[@]} -gt 0 ] || models=("${all_models[@]}")

@@ -31,7 +31,7 @@ bool run(const char* label, WorkloadSpec spec, std::uint32_t block, const std::v
     if (dispatch_plannable(config)) {  // what the runs on several threads spend first, on one of them
         const auto wall0 = std::chrono::steady_clock::now();
         // as the run plans it: with the launch's rate form (its automatic start skip resolved)
-        const GpuConfig run = with_rate_form(config);
+        const GpuConfig run = with_rate_form(config, &spec);
         const DispatchPlan plan = plan_dispatch(spec, run, gpu_occupancy(run), (spec.items() + block - 1) / block,
                                                 issue_burst_for(run, &spec));
         std::printf("%-36s block %4u: dispatch plan %.2f s wall (%llu warps)\n", label, block,

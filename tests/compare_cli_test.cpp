@@ -400,6 +400,38 @@ TEST(CompareCli, RowsWithASmallL1AreNoted) {
     EXPECT_EQ(block.err.find("fitted at"), std::string::npos) << block.err;
 }
 
+// A row that runs in lock step draws no rates, so the note leaves it out: 27,648 bytes a block of
+// 128 threads leave 8 blocks an SM, 8 warps a scheduler, which the 64-bit matmul loop's scheduler
+// keeps at a lone warp's pace (--lockstep-warps auto); the 32-bit loop's keeps 6, so its row is
+// noted, as is the 64-bit one with lock step switched off.
+TEST(CompareCli, RowsInLockStepAreNotNotedForTheirSmallL1) {
+    const auto dir = test::temp_dir();
+    auto write = [&](const std::string& name, const std::string& variant) {
+        const std::string file = (dir / name).string();
+        std::ofstream(file) << "kernel,width,height,stencil_w,stencil_h,depth,schedule,block,elem_bytes,gpu,time_ms,"
+                               "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+                            << kL1Sectors << "," << kL1Hits << "," << kL1Rate << "," << kL2Reads << "," << kL2ReadHits
+                            << ",dram__bytes_read.sum,smem_per_block,variant\n"
+                               "matmul,256,256,0,0,1024,linear,128,4,NVIDIA H200,1,4194304,10485760,7800000,74.39,"
+                               "2685760,2600000,524288,27648,"
+                            << variant << "\n";
+        return file;
+    };
+    const std::string note = "1 of the 1 rows leave the L1 smaller than the 224 KiB the per-warp rates were fitted at";
+    auto compare = [&](const std::string& file, const std::string& options) {
+        return test::run_cachesim("compare --measured '" + file + "' --plot none --no-progress --out none" + options);
+    };
+    const auto index64 = compare(write("index64.csv", "index64"), "");
+    ASSERT_EQ(index64.exit_code, 0) << index64.err;
+    EXPECT_EQ(index64.err.find("fitted at"), std::string::npos) << index64.err;
+    const auto index32 = compare(write("index32.csv", "index32"), "");
+    ASSERT_EQ(index32.exit_code, 0) << index32.err;
+    EXPECT_NE(index32.err.find("compare: note: " + note), std::string::npos) << index32.err;
+    const auto drift = compare(write("drift.csv", "index64"), " --gpu lockstep-warps=0");
+    ASSERT_EQ(drift.exit_code, 0) << drift.err;
+    EXPECT_NE(drift.err.find("compare: note: " + note), std::string::npos) << drift.err;
+}
+
 // Rows whose single-pass L2 rate is above 100%, in the median or at the top of the range, are
 // counted in a note, on the terminal and in the report, since compare reads them as 100%. Three
 // rows by hand: median 104.5 (range to 110.2), median 97 with a launch at 101.3, and one whose

@@ -24,7 +24,7 @@ namespace {
 GpuConfig h200_blocks(std::uint32_t sms, std::uint32_t block) {
     GpuConfig c = with_sms(find_gpu_preset("h200")->config, sms);
     c.block = block;
-    return with_rate_form(c);
+    return with_rate_form(c, nullptr);
 }
 
 DispatchPlan plan_for(const WorkloadSpec& spec, const GpuConfig& c) {

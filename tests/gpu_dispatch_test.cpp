@@ -274,7 +274,7 @@ TEST(GpuDispatch, RandomLaunchesFollowTheRules) {
         c.seed = 1 + rng.below(1000);
         c.l1_auto = false;
         c.l1.size_bytes = 128 * (4 + rng.below(16));  // small: misses happen, GTO switches
-        c = with_rate_form(c);  // the rate scope a run takes for this L1, as the reference's scheduler needs
+        c = with_rate_form(c, nullptr);  // the rate scope a run takes for this L1, as the reference's scheduler needs
         c.l2.size_bytes = 65536;
         const auto log = run(spec, c);
         std::map<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>, bool> misses;

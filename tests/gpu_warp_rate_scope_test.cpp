@@ -73,19 +73,19 @@ TEST(GpuWarpRateScope, TheAutomaticFormFollowsTheL1) {
     EXPECT_EQ(c.warp_rate_scope, WarpRateScope::automatic);
     EXPECT_EQ(c.block_start_skip, kBlockStartSkipAuto);
     c.block = 128;
-    GpuConfig full = with_rate_form(c);
+    GpuConfig full = with_rate_form(c, nullptr);
     EXPECT_EQ(full.warp_rate_scope, WarpRateScope::warp);
     EXPECT_EQ(full.block_start_skip, 8u);
     c.smem_per_block = 11264;
-    GpuConfig small = with_rate_form(c);
+    GpuConfig small = with_rate_form(c, nullptr);
     EXPECT_EQ(small.warp_rate_scope, WarpRateScope::block);
     EXPECT_EQ(small.block_start_skip, 4u);
     c.block_start_skip = 2;
-    EXPECT_EQ(with_rate_form(c).block_start_skip, 2u);
+    EXPECT_EQ(with_rate_form(c, nullptr).block_start_skip, 2u);
     c.warp_rate_scope = WarpRateScope::warp;
-    EXPECT_EQ(with_rate_form(c).warp_rate_scope, WarpRateScope::warp);
+    EXPECT_EQ(with_rate_form(c, nullptr).warp_rate_scope, WarpRateScope::warp);
     c.block_start_skip = kBlockStartSkipAuto;
-    EXPECT_EQ(with_rate_form(c).block_start_skip, 8u);
+    EXPECT_EQ(with_rate_form(c, nullptr).block_start_skip, 8u);
 }
 
 // A run with the automatic form is the run with the form it resolves to, at both L1s.

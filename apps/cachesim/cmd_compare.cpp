@@ -359,6 +359,18 @@ void with_row_footprint(const MeasuredRun& row, GpuConfig& config) {
     if (row.registers) config.regs_per_thread = *row.registers;
 }
 
+// The model's configuration for one row: `base` with the row's block, L2 start, compilation, loop
+// counters and footprint.
+GpuConfig row_config(const MeasuredRun& row, const GpuConfig& base) {
+    GpuConfig config = base;
+    config.block = row.block;
+    config.l2_start = l2_start_of(row);
+    if (const auto compilation = compilation_of(row)) config.compilation = *compilation;
+    apply_loop_counters(row, config);
+    with_row_footprint(row, config);
+    return config;
+}
+
 // Simulates every run, `jobs` at once, each on `threads` threads of the GPU model; results keep
 // the input order, whatever the timing. Progress weighs each run by its warp requests.
 std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, const GpuConfig& base,
@@ -413,12 +425,8 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
     auto worker = [&] {
         for (std::size_t i; (i = next++) < measured.size();) {
             try {
-                GpuConfig config = base;
-                config.block = measured[i].block;
-                config.l2_start = l2_start_of(measured[i]);
+                GpuConfig config = row_config(measured[i], base);
                 config.count_l1_hit_sources = true;  // the joined CSV's simulated:l1_hit_rate_other_block.pct
-                if (const auto compilation = compilation_of(measured[i])) config.compilation = *compilation;
-                apply_loop_counters(measured[i], config);
                 runs[i].measured = measured[i];
                 RunControl control;
                 control.threads = threads;
@@ -426,7 +434,6 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                     done.report(i, fraction);
                     print(false);
                 };
-                with_row_footprint(measured[i], config);
                 const GpuResult g = measured[i].recorded() ? simulate_gpu_trace(measured[i].trace, config, control)
                                                            : simulate_gpu_model(measured[i].workload, config, control);
                 runs[i].simulated = g.ncu;
@@ -515,11 +522,12 @@ std::string small_l1_note(const std::vector<MeasuredRun>& rows, const GpuConfig&
     std::size_t below = 0;
     SmallL1Causes causes;
     for (const MeasuredRun& r : rows) {
-        GpuConfig config = base;
-        config.block = r.block;
-        with_row_footprint(r, config);
+        const GpuConfig config = row_config(r, base);
         try {
-            if (!rates_drawn_below_fitted_l1(config, gpu_occupancy(config).l1_bytes)) continue;
+            // as the row runs: in lock step where its SM's schedulers keep pace (a recorded row's
+            // workload is known only once its trace is read: none here)
+            const GpuConfig run = with_rate_form(config, r.recorded() ? nullptr : &r.workload);
+            if (!rates_drawn_below_fitted_l1(run, gpu_occupancy(run).l1_bytes)) continue;
             ++below;
             add_small_l1_causes(config, preset.config, !l1_options.empty(), causes);
         } catch (const SimulationError&) {  // a row no SM can hold is refused where it is simulated
@@ -534,7 +542,7 @@ std::string small_l1_note(const std::vector<MeasuredRun>& rows, const GpuConfig&
         return rows_below + "; there one rate per block (--gpu warp-rate-scope=block --gpu block-start-skip=4) is "
                             "nearer the H200 (docs/fidelity-shared-memory.md, \"A second shared-memory set\")";
     return rows_below + "; there the presets draw one rate per block, which on the H200's launches measured after "
-                        "that choice was up to 54 points low where the chip keeps an SM's blocks in step "
+                        "that choice was up to 32 points low where the chip keeps an SM's blocks in step "
                         "(docs/fidelity-shared-memory.md, \"A small L1 over many waves\")";
 }
 

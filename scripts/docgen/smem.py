@@ -256,9 +256,10 @@ SMEM_WAVES_MODELS = [("preset", "the presets (one rate per block, skip 4)"),
                      ("lockstep", "lock step (no rate spread, no start skip)")]
 
 
-def smem_waves_summary(totals):
-    """The summary lines under a table of SMEM_WAVES_MODELS: each model's L1 target counts."""
-    return [""] + ["- {}: {}".format(label, l1_error_counts(totals[stem])) for stem, label in SMEM_WAVES_MODELS]
+def smem_waves_summary(totals, models=None):
+    """The summary lines under a table of `models` (SMEM_WAVES_MODELS): each model's L1 target counts."""
+    return [""] + ["- {}: {}".format(label, l1_error_counts(totals[stem]))
+                   for stem, label in (models or SMEM_WAVES_MODELS)]
 
 
 def gen_smem_waves():
@@ -293,20 +294,25 @@ def gen_smem_waves():
                 "hit rate, then each model's error in points".format(SMEM)) + "\n" + "\n".join(out) + "\n"
 
 
+# At eight blocks an SM the presets run the 64-bit loop in lock step (8 warps a scheduler, which its
+# scheduler keeps at a lone warp's pace) and draw the 32-bit loop's rates.
+EIGHT_BLOCKS_MODELS = [("preset", "the presets (64-bit: lock step; 32-bit: one rate per block, skip 4)")] + SMEM_WAVES_MODELS[1:]
+
+
 def gen_eight_blocks():
     """fidelity-shared-memory.md: the thesis's matmul with eight blocks an SM on the H200, the chip's L1 and each model's error."""
     runs = {stem: {(r["variant"], r["height"], r["schedule"]): l1_error(r)
                    for r in read_csv("{}/compare/{}_eight_blocks_27648.csv".format(SMEM, stem))}
-            for stem, _ in SMEM_WAVES_MODELS}
+            for stem, _ in EIGHT_BLOCKS_MODELS}
     out = ["| compilation | launch | schedule | the chip's L1 % | " +
-           " | ".join(label + ": error" for _, label in SMEM_WAVES_MODELS) + " |",
-           "|---|---|---|---:|" + "---:|" * len(SMEM_WAVES_MODELS)]
-    totals = {stem: [] for stem, _ in SMEM_WAVES_MODELS}
+           " | ".join(label + ": error" for _, label in EIGHT_BLOCKS_MODELS) + " |",
+           "|---|---|---|---:|" + "---:|" * len(EIGHT_BLOCKS_MODELS)]
+    totals = {stem: [] for stem, _ in EIGHT_BLOCKS_MODELS}
     for r in read_csv("{}/eight_blocks_matmul.csv".format(SMEM)):
         key = (r["variant"], r["height"], r["schedule"])
         waves = int(r["width"]) * int(r["height"]) / int(r["block"]) / (132 * 8)
         cells = []
-        for stem, _ in SMEM_WAVES_MODELS:
+        for stem, _ in EIGHT_BLOCKS_MODELS:
             if key not in runs[stem]:  # compare left the row out: its L2 counters contradict each other
                 cells.append("left out")
                 continue
@@ -315,7 +321,7 @@ def gen_eight_blocks():
         out.append("| {} | {}x{} d{} b{} ({:.1f} waves) | `{}` | {:.1f} | {} |".format(
             r["variant"], r["width"], r["height"], r["depth"], r["block"], waves, r["schedule"], float(r[L1R]),
             " | ".join(cells)))
-    out += smem_waves_summary(totals)
+    out += smem_waves_summary(totals, EIGHT_BLOCKS_MODELS)
     return note("`scripts/smem_probe_report.sh --model preset --model per_warp --model lockstep eight_blocks` (its "
                 "runs in `{0}/compare`) on `{0}/eight_blocks_matmul.csv`, measured by `scripts/device_heldout.sh "
                 "eight_blocks` (block 128 with 27,648 bytes of shared memory a block: eight blocks an SM and an L1 of "

@@ -280,17 +280,19 @@ def gen_one_warp_blocks():
     rows = read_csv(ONE_WARP_BLOCKS)
     out = ["| launch | chip | chip, recording variant | its warp times replayed | preset, own rounds "
            "| sharers beside a later block: chip / preset | its start gap p90: chip / preset "
-           "| ends with a sharer: chip / preset |",
-           "|---|---:|---:|---:|---:|---|---|---|"]
+           "| ends with a sharer: chip / preset | a later block's run on the chip, µs |",
+           "|---|---:|---:|---:|---:|---|---|---|---:|"]
     for r in rows:
-        out.append("| `{}`, block {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} / {:.1f} | {:.2f} / {:.2f} | {:.0f}% / {:.0f}% |".format(
+        out.append("| `{}`, block {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} / {:.1f} | {:.2f} / {:.2f} | {:.0f}% / {:.0f}% | {:.1f} |".format(
             r["schedule"], r["block"], float(r["profiled_l1"]), float(r["placed_l1"]), float(r["replay_l1"]),
             float(r["model_l1"]), float(r["chip_sharers"]), float(r["model_sharers"]), float(r["chip_start_gap_p90"]),
-            float(r["model_start_gap_p90"]), 100 * float(r["chip_ends_together"]), 100 * float(r["model_ends_together"])))
+            float(r["model_start_gap_p90"]), 100 * float(r["chip_ends_together"]), 100 * float(r["model_ends_together"]),
+            float(r["chip_later_run_us"])))
     return (note("`{}`, written by `scripts/one_warp_blocks_report.py --dir tests/data/h100/one_warp_blocks --out {} "
                  "--jobs 2` from `scripts/device_progress.sh one_warp_blocks` (an H100): L1 hit rates in %; the "
                  "sharers of a block started after the first wave are the blocks of its SM that read its columns of "
                  "B and overlap it in time; its start gap, how long after the latest of them it started, over its run "
-                 "time; it ends with a sharer when one ends within 1% of the median run of it".format(
+                 "time; it ends with a sharer when one ends within 1% of the median run of it; a later block's run is the "
+                 "median of the blocks started after the first wave (the recording variant)".format(
                      ONE_WARP_BLOCKS, ONE_WARP_BLOCKS))
             + "\n" + "\n".join(out) + "\n")

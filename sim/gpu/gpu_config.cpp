@@ -190,6 +190,9 @@ void validate(const GpuConfig& c) {
     if (c.block_start_skip != kBlockStartSkipAuto && c.block_start_skip > kMaxBlockStartSkip)
         fail("--block-start-skip " + std::to_string(c.block_start_skip) + " must be between 0 and " +
              std::to_string(kMaxBlockStartSkip));
+    if (c.lockstep_warps != kLockstepWarpsAuto && c.lockstep_warps > kMaxLockstepWarps)
+        fail("--lockstep-warps " + std::to_string(c.lockstep_warps) + " must be 'auto' or between 0 and " +
+             std::to_string(kMaxLockstepWarps));
     if (c.warp_age_weight != kWarpAgeWeightAuto && !(c.warp_age_weight > 0 && c.warp_age_weight <= 1))
         fail("--warp-age-weight " + (std::ostringstream() << c.warp_age_weight).str() +
              " must be 'auto' or above 0 and at most 1");

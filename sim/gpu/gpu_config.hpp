@@ -362,6 +362,12 @@ struct GpuConfig {
     // with the probability of its fraction (drawn per warp and request, seeded). 0: a miss costs a
     // warp nothing. kMissWaitAuto: from the compiled loop (loop_issue_cost.hpp).
     double miss_wait_turns = 0;
+    // Loops whose scheduler is not saturated (rounds under loose round robin with a rate spread):
+    // where an SM holds at most lockstep_warps warps a scheduler (its resident limit), the
+    // scheduler keeps them all at a lone warp's pace, so none falls behind and the launch runs in
+    // lock step, without the rate spread and the block start skip. 0: never.
+    // kLockstepWarpsAuto: the count measured for the compiled loop (loop_issue_cost.hpp).
+    std::uint32_t lockstep_warps = 0;
     // Cycle timing (timing == cycles; docs/gpu-model.md, "Cycle timing"): instead of rounds, a
     // warp issues its burst (one request a cycle on its scheduler, warp slot mod
     // schedulers_per_sm) and is ready again when the burst's data has returned: lat_l1_hit cycles
@@ -431,6 +437,8 @@ inline constexpr std::uint32_t kBlockStartSkipAuto = ~0u;
 inline constexpr double kWarpAgeWeightAuto = 0;  // GpuConfig::warp_age_weight: from the compiled loop
 inline constexpr double kIssueCyclesAuto = 0;  // GpuConfig::issue_cycles: from loop_issue_cost.hpp
 inline constexpr double kMissWaitAuto = -1;    // GpuConfig::miss_wait_turns: from loop_issue_cost.hpp
+inline constexpr std::uint32_t kLockstepWarpsAuto = ~0u;  // GpuConfig::lockstep_warps: from loop_issue_cost.hpp
+inline constexpr std::uint32_t kMaxLockstepWarps = 64;     // validate's bound: warps a scheduler
 inline constexpr double kLoopIssueCostAuto = 0;  // GpuConfig::loop_issue_cost: gpubench's loops as measured
 inline constexpr double kMaxMissWaitTurns = 64;
 inline constexpr double kMaxIssueCycles = 1024;

@@ -212,7 +212,7 @@ void run_launch(const Launch& launch, const Launch* warm_up, const GpuConfig& co
 // `warm_up`: the launch a warm L2 start runs first (GpuConfig::l2_start), or null.
 GpuResult run_with_policies(const Launch& launch, const Launch* warm_up, const GpuConfig& given,
                             const RunControl& control) {
-    const GpuConfig config = with_rate_form(given);  // the rate scope and start skip for this launch
+    const GpuConfig config = with_rate_form(given, launch.workload);  // lock step, or the rate scope and start skip
     if ((config.warp_ends || config.warp_progress) && config.timeline)
         throw SimulationError("warp ends and progress are not recorded with --warp-times, which replays measured ones");
     if (config.warp_progress && config.warp_progress->every == 0)

@@ -176,6 +176,10 @@ inline void set_block_start_skip(GpuConfig& c, std::string_view text, std::strin
     c.block_start_skip = count_or_auto(text, option, 0, kMaxBlockStartSkip, kBlockStartSkipAuto);
 }
 
+inline void set_lockstep_warps(GpuConfig& c, std::string_view text, std::string_view option) {
+    c.lockstep_warps = count_or_auto(text, option, 0, kMaxLockstepWarps, kLockstepWarpsAuto);
+}
+
 inline void set_warp_rate_spread(GpuConfig& c, std::string_view text, std::string_view option) {
     const std::string s(text);
     char* end = nullptr;

@@ -401,12 +401,12 @@ std::vector<GpuParameter> make_table() {
     t.push_back({.option = "warp-rate-spread", .report_key = "warp_rate_spread", .field = "warp_rate_spread",
                  .group = "Scheduling", .type = P::real, .range = "0..1", .min = 0, .max = 0.5,
                  .help = "lrr: warps progress at their own rates, min(1, exp(S(z-3))) requests per turn with z a "
-                         "standard normal per warp (seeded); 0: every warp takes every turn (gto ignores it)",
+                         "standard normal per warp (seeded); 0: every warp takes every turn (gto ignores it; "
+                         "0 too where --lockstep-warps puts the launch in lock step)",
                  .get = [](const GpuConfig& c) { return short_real(c.warp_rate_spread); },
                  .set = set_warp_rate_spread,
-                 .applied = [](const GpuConfig& c, const WorkloadSpec*) {
-                     return c.scheduler == WarpScheduler::lrr && c.timing == IssueTiming::rounds
-                                ? short_real(c.warp_rate_spread) : std::string("0");
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
+                     return lrr_rounds(c) ? short_real(with_rate_form(c, w).warp_rate_spread) : std::string("0");
                  },
                  .sources = {every(A, "0: warps progress in step (no measurement on this chip to fit a spread to)"),
                              only("h200", F, "0.15 with rates drawn afresh every 32 requests and a block start skip of 8, "
@@ -422,8 +422,8 @@ std::vector<GpuParameter> make_table() {
                  .help = "lrr with a rate spread: a warp draws its rate afresh every N requests, so warps wander "
                          "apart as a random walk; 0: a warp keeps one rate",
                  .get = get_number<&GpuConfig::warp_rate_redraw>, .set = set_count32<&GpuConfig::warp_rate_redraw>,
-                 .applied = [](const GpuConfig& c, const WorkloadSpec*) {
-                     return std::to_string(rates_drawn(c) ? c.warp_rate_redraw : 0);
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
+                     return std::to_string(rates_drawn(with_rate_form(c, w)) ? c.warp_rate_redraw : 0);
                  },
                  .sources = {every(A, "0: a warp keeps the rate it drew"),
                              only("h200", A, "32, for every workload: the loads of one iteration of gpubench's "
@@ -438,8 +438,8 @@ std::vector<GpuParameter> make_table() {
                  .get = get_choice<&GpuConfig::warp_rate_scope, kWarpRateScopeChoices>,
                  .set = set_choice<&GpuConfig::warp_rate_scope, kWarpRateScopeChoices>,
                  // the launch's scope for "auto"; only drawn rates have a scope
-                 .applied = [](const GpuConfig& c, const WorkloadSpec*) {
-                     return std::string(choice_name<WarpRateScope>(kWarpRateScopeChoices, with_rate_form(c).warp_rate_scope));
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
+                     return std::string(choice_name<WarpRateScope>(kWarpRateScopeChoices, with_rate_form(c, w).warp_rate_scope));
                  },
                  .sources = {every(A, "warp: each warp draws its own rate"),
                              only("h200", F, "auto: per warp where the L1 is at least the 224 KiB the rate spread and "
@@ -494,10 +494,10 @@ std::vector<GpuParameter> make_table() {
                                                                       : std::to_string(c.block_start_skip);
                  },
                  .set = set_block_start_skip,
-                 .applied = [](const GpuConfig& c, const WorkloadSpec*) {
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
                      return std::to_string(c.timeline || c.scheduler != WarpScheduler::lrr ||
                                                    c.timing == IssueTiming::cycles
-                                               ? 0 : with_rate_form(c).block_start_skip);
+                                               ? 0 : with_rate_form(c, w).block_start_skip);
                  },
                  .sources = {every(A, "0: blocks start at their first turn"),
                              only("h200", F, "auto: with a rate per warp 8 with a rate spread of 0.15, fitted together "
@@ -643,6 +643,31 @@ std::vector<GpuParameter> make_table() {
                                              "\"Warps that wait for their misses\")"),
                              only("h100", M, "auto: the H200's issue costs with the H100's own miss latency, not "
                                              "fitted on the H100")},
+                 .scheduler_only = true});
+    t.push_back({.option = "lockstep-warps", .report_key = "lockstep_warps", .field = "lockstep_warps",
+                 .group = "Scheduling", .type = P::text, .range = "auto or 0..64",
+                 .help = "lrr with a rate spread: a launch whose SM holds at most N warps a scheduler runs in lock "
+                         "step, without the rate spread and the block start skip (the scheduler keeps that many "
+                         "warps at a lone warp's pace, so none falls behind); auto: the count measured for the "
+                         "compiled loop (gpubench's matmul: index64 8, index32 6; other loops 0); 0: never",
+                 .get = [](const GpuConfig& c) {
+                     return c.lockstep_warps == kLockstepWarpsAuto ? std::string("auto")
+                                                                   : std::to_string(c.lockstep_warps);
+                 },
+                 .set = set_lockstep_warps,
+                 // the loop's count for "auto"; only drawn rates give way to lock step
+                 .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
+                     return std::to_string(rates_drawn(c) ? lockstep_warps_for(c, w) : 0);
+                 },
+                 .sources = {every(A, "0: never (the warps draw no rates that lock step would replace)"),
+                             only("h200", M, "auto: measured, nothing fitted on hit rates: the most warps a scheduler "
+                                             "for which the knee probe started with its arrays in the L2 took at "
+                                             "most 1.1 times a lone warp's time: the 64-bit matmul 8 (1.06; 12: "
+                                             "1.44), the 32-bit 6 (1.08; 8: 1.81); 0 for the unrolled-once matmul "
+                                             "and the stencils, not measured so "
+                                             "(tests/data/h200/issue_cost/knee_timed_warm.csv; docs/model-studies.md, "
+                                             "\"Lock step where the scheduler keeps pace\")"),
+                             only("h100", M, "auto: measured on the H200 (see the h200 preset), not on the H100")},
                  .scheduler_only = true});
     t.push_back({.option = "compilation", .report_key = "compilation", .field = "compilation", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kKernelCompilationChoices),

@@ -159,6 +159,12 @@ GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t 
     // measured issue cost and latency, nothing fitted: docs/model-studies.md, "Warps that wait for
     // their misses").
     c.miss_wait_turns = kMissWaitAuto;
+    // Where an SM holds no more warps a scheduler than the scheduler keeps at a lone warp's pace
+    // with the loop's data in the L2 (the knee probe started warm: the 64-bit matmul 8, the 32-bit
+    // 6), no warp falls behind another: the launch runs in lock step, and the drift fitted at full
+    // residency does not apply (measured, nothing fitted on hit rates: docs/model-studies.md,
+    // "Lock step where the scheduler keeps pace").
+    c.lockstep_warps = kLockstepWarpsAuto;
     // Cycle timing (--timing cycles): an L1 miss waits the measured near L2 hit (l2probe), a hit
     // the measured L1 hit (latencyprobe), and the coalescing windows are the measured 100 / 400
     // cycles (l1probe).

@@ -103,6 +103,16 @@ double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, st
     return miss > pass ? (miss - pass) / pass : 0;
 }
 
+std::uint32_t lockstep_warps_for(const GpuConfig& config, const WorkloadSpec* spec) {
+    if (config.lockstep_warps != kLockstepWarpsAuto) return config.lockstep_warps;
+    if (!spec || spec->kind != WorkloadKind::matmul) return 0;
+    switch (config.compilation) {
+        case KernelCompilation::index64: return kLockstepWarpsIndex64Matmul;
+        case KernelCompilation::index32: return kLockstepWarpsIndex32Matmul;
+        default: return 0;  // the unrolled-once loop's knee was not measured
+    }
+}
+
 double cycle_issue_cost(const GpuConfig& config, const WorkloadSpec* spec) {
     if (config.issue_cycles != kIssueCyclesAuto) return config.issue_cycles;
     const double cost = loop_issue_cost_for(config, spec);

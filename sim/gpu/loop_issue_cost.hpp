@@ -51,6 +51,17 @@ double warp_age_warm_weight_for(const GpuConfig& config, const WorkloadSpec* spe
 // loop_issue_cost_for's; 0 where it is unknown. A recorded kernel's burst is GpuConfig::issue_burst
 // (its trace's loads per iteration, apply_launch_loop); 0 while that is auto, the burst unknown.
 double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, std::uint32_t warps_per_sm);
+// GpuConfig::lockstep_warps as applied: the given count, or for kLockstepWarpsAuto the warps a
+// scheduler keeps at a lone warp's pace in gpubench's compiled matmul loop (kLockstepWarps*), 0
+// for loops not measured so (the stencils', the unrolled-once matmul's, a recorded kernel's).
+std::uint32_t lockstep_warps_for(const GpuConfig& config, const WorkloadSpec* spec);
+// Measured on the H200's knee probe started with its arrays in the L2 (scripts/device_issue_cost.sh
+// knee_timed, tests/data/h200/issue_cost/knee_timed_warm.csv: one wave of the matmul at depth 3072
+// with 1 to 16 warps a scheduler): the most warps a scheduler for which the launch took at most
+// 1.1 times a lone warp's time. The 64-bit loop: 1.06 at 8, 1.44 at 12; the 32-bit loop: 1.08 at
+// 6, 1.81 at 8.
+inline constexpr std::uint32_t kLockstepWarpsIndex64Matmul = 8;
+inline constexpr std::uint32_t kLockstepWarpsIndex32Matmul = 6;
 // Measured: the pace of the warps the H200 leaves behind its group, each W times the one before
 // (scripts/warp_age_measure.py on the knee probe's warp ends, tests/data/h200/issue_cost/
 // warp_age_measure.csv; docs/model-studies.md).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/gpu/loop_issue_cost.hpp"
 #include "sim/rng.hpp"
 
 namespace cachesim {
@@ -29,7 +30,20 @@ bool rates_drawn_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes
     return rates_drawn(config) && l1_bytes < kRatesFittedL1Bytes;
 }
 
-GpuConfig with_rate_form(GpuConfig config) {
+bool runs_in_lockstep(const GpuConfig& config, const WorkloadSpec* spec) {
+    if (!rates_drawn(config)) return false;
+    const std::uint32_t keeps_pace = lockstep_warps_for(config, spec);
+    if (keeps_pace == 0) return false;
+    const GpuOccupancy occupancy = gpu_occupancy(config);
+    const std::uint64_t warps_per_sm = static_cast<std::uint64_t>(occupancy.warps_per_block) * occupancy.blocks_per_sm;
+    return warps_per_sm <= static_cast<std::uint64_t>(keeps_pace) * std::max(1u, config.schedulers_per_sm);
+}
+
+GpuConfig with_rate_form(GpuConfig config, const WorkloadSpec* spec) {
+    if (runs_in_lockstep(config, spec)) {
+        config.warp_rate_spread = 0;
+        config.block_start_skip = 0;
+    }
     if (config.warp_rate_scope == WarpRateScope::automatic)
         config.warp_rate_scope = gpu_occupancy(config).l1_bytes < kRatesFittedL1Bytes ? WarpRateScope::block
                                                                                        : WarpRateScope::warp;

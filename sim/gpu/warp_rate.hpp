@@ -7,6 +7,7 @@
 
 #include "sim/gpu/gpu_config.hpp"
 #include "sim/gpu/warp_slot.hpp"
+#include "traces/workload_spec.hpp"
 
 namespace cachesim {
 
@@ -39,10 +40,16 @@ bool rates_drawn_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes
 // (docs/model-studies.md, "The block start skip and the rate spread" and "One rate per block").
 inline constexpr std::uint32_t kPerWarpStartSkip = 8;
 inline constexpr std::uint32_t kPerBlockStartSkip = 4;
-// `config` with an automatic rate scope and block start skip resolved for its launch (its block
-// and shared memory decide the L1): one rate per block where the L1 is below kRatesFittedL1Bytes,
-// per warp otherwise, each with its skip. Anything given explicitly is kept.
-GpuConfig with_rate_form(GpuConfig config);
+// Whether `config`'s drawn rates give way to lock step for the launch of `spec` (null: a recorded
+// kernel): its SM holds no more warps a scheduler than the scheduler keeps at a lone warp's pace
+// (lockstep_warps_for), so no warp falls behind and neither the rate spread nor the block start
+// skip, fitted where schedulers are full, applies.
+bool runs_in_lockstep(const GpuConfig& config, const WorkloadSpec* spec);
+// `config` as the launch of `spec` runs it: in lock step where runs_in_lockstep (no rate spread, no
+// start skip); else with an automatic rate scope and block start skip resolved for its launch (its
+// block and shared memory decide the L1): one rate per block where the L1 is below
+// kRatesFittedL1Bytes, per warp otherwise, each with its skip. Anything given explicitly is kept.
+GpuConfig with_rate_form(GpuConfig config, const WorkloadSpec* spec);
 
 // Loose round robin with rates: the slot among warps[0, count) that issues next; `last` is the
 // slot that issued last and becomes the one returned. Each live warp the turn reaches gains its

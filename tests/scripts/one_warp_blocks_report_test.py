@@ -10,7 +10,8 @@ block 32 reads them: block b reads the 32 columns from 32 (b mod 32)):
   block 1   SM 0, 210-330 columns 1   later: no block of its columns beside it
 so for `linear` at block 32 a later block overlaps 2/3 sharers on average, 2 of 3 end within 1%
 of the median run (1.2) of a sharer, the one start gap is 0.020 (its own 90th percentile), and
-the first wave runs 200 against the later blocks' median 100: 2.00. The stand-in's model writes
+the first wave runs 200 against the later blocks' median 100: 2.00, and a later block's run is
+100 ns: 0.1 µs. The stand-in's model writes
 the same blocks as its warp progress, so the model's figures are the same.
 The stand-in answers a replay with 10 x block / 32 + 1 for `linear` (11) and the model's own run
 with 50 + block / 32 (51); the ncu page gives launch i 50 + i %: the profiled 50.0 and the placed
@@ -84,7 +85,7 @@ def main():
         expected = {"profiled_l1": "50.00", "placed_l1": "51.00", "replay_l1": "11.00", "model_l1": "51.00",
                     "chip_sharers": "0.67", "model_sharers": "0.67", "chip_start_gap_p90": "0.020",
                     "model_start_gap_p90": "0.020", "chip_ends_together": "0.667", "model_ends_together": "0.667",
-                    "chip_first_wave_run": "2.00"}
+                    "chip_first_wave_run": "2.00", "chip_later_run_us": "0.1"}
         failures += [f"{k}: got {row[k]}, expected {v}" for k, v in expected.items() if row[k] != v]
 
         swapped = os.path.join(tmp, "swapped")
