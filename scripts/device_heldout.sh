@@ -211,8 +211,13 @@ sweep() {
   fi
   rm -f "$partial"
   if [ -s "$OUT/logs/part.csv" ]; then
-    if [ -s "$OUT/$name.csv" ]; then tail -n +2 "$OUT/logs/part.csv" >>"$OUT/$name.csv"
-    else cp "$OUT/logs/part.csv" "$OUT/$name.csv"; fi
+    if [ ! -s "$OUT/$name.csv" ]; then cp "$OUT/logs/part.csv" "$OUT/$name.csv"
+    elif [ "$(head -1 "$OUT/logs/part.csv")" = "$(head -1 "$OUT/$name.csv")" ]; then
+      tail -n +2 "$OUT/logs/part.csv" >>"$OUT/$name.csv"
+    else  # other columns (a --smem-per-block or --warm-l2 sweep beside one without): not under that header
+      mv "$OUT/logs/part.csv" "$OUT/logs/$name.other_columns.$(date +%s%N).csv"
+      echo "its columns differ from $name.csv's: its rows kept in logs/, not appended"
+    fi
   fi
   rm -f "$OUT/logs/part.csv"
 }

@@ -77,8 +77,9 @@ lockstep_matmul_launches() {
   # of eight with 49,152 bytes (4 an SM: 32 warps). Beside them, where the presets keep their
   # drift: the 32-bit loop in blocks of one warp (8 warps a scheduler, beyond its 6) and the 64-bit
   # loop at 10 blocks of four warps an SM (20,480 bytes).
-  $run --size 1536x1536 --depth 768 --blocks 32 --variants index64
-  $run --size 1536x1536 --depth 768 --blocks 32 --variants index32
+  # (--smem-per-block 0: every row of the file carries the column)
+  $run --size 1536x1536 --depth 768 --blocks 32 --variants index64 --smem-per-block 0
+  $run --size 1536x1536 --depth 768 --blocks 32 --variants index32 --smem-per-block 0
   $run --size 2048x1024 --depth 512 --blocks 64 --variants index64 --smem-per-block 14336
   $run --size 1024x2048 --depth 1024 --blocks 256 --variants index64 --smem-per-block 49152
   $run --size 1536x1024 --depth 768 --blocks 128 --variants index64 --smem-per-block 20480

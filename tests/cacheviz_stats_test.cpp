@@ -58,7 +58,7 @@ TEST(CachevizStats, KnownMissesAreNamedForTheGpuModelOnly) {
     const std::string matmul = "--workload matmul --size 64x64 --depth 4 --start-gpu h200 --start-sms 4 --start-block ";
     const vt::State one_warp = run_state("knownoneWarp", matmul + "32");
     EXPECT_EQ(one_warp.value("pane A stat model known off here ="),
-              "one-warp matmul blocks, naive or strips >= 128: L1 3 to 22 points low (docs/cli.md)");
+              "one-warp matmul blocks, naive, tiles or strips >= 128: L1 3 to 22 points low (docs/cli.md)");
     const vt::State two_warps = run_state("knowntwowarps", matmul + "64");
     EXPECT_EQ(two_warps.value("pane A stat model known off here ="), "in none of the measured regions");
     const vt::State thread = run_state("knownthread", "--preset thesis-stencil");

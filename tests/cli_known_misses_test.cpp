@@ -15,7 +15,7 @@ const std::string kSmallMatmul = "--preset h200 --workload matmul --size 256x256
 TEST(CliKnownMisses, TheTableCautionsAboutOneWarpMatmulBlocks) {
     const CommandResult r = run_cachesim("simulate " + kSmallMatmul + "--block 32 --schedule linear");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("\ncaution: one-warp matmul blocks, naive or strips >= 128: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\ncaution: one-warp matmul blocks, naive, tiles or strips >= 128: "), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("caution: matmul strips"), std::string::npos) << r.out;
 }
 
@@ -44,7 +44,7 @@ TEST(CliKnownMisses, ASweepCountsItsConfigurationsPerRegionOnce) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     // block 32: both schedules (configurations 1 and 2); column:192 at block 64: configuration 4
     EXPECT_NE(r.err.find("sweep: caution: 2 configurations (the first: configuration 1 ("), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("where the model is known to miss the chip: one-warp matmul blocks, naive or strips >= 128: "),
+    EXPECT_NE(r.err.find("where the model is known to miss the chip: one-warp matmul blocks, naive, tiles or strips >= 128: "),
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("sweep: caution: 1 configuration (the first: configuration 4 ("), std::string::npos) << r.err;

@@ -271,6 +271,7 @@ TEST(GpuDispatch, RandomLaunchesFollowTheRules) {
         c.issue_burst = bursts[rng.below(5)];
         c.block_start_skip = rng.below(2) ? 0 : rng.below(5);
         c.miss_wait_turns = 0;  // the reference knows no miss waits (gpu_miss_wait_test.cpp has them)
+        c.lockstep_warps = 0;   // rates drawn at any residency (gpu_lockstep_warps_test.cpp has the lock step)
         c.seed = 1 + rng.below(1000);
         c.l1_auto = false;
         c.l1.size_bytes = 128 * (4 + rng.below(16));  // small: misses happen, GTO switches

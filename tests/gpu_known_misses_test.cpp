@@ -37,15 +37,15 @@ std::vector<std::string> regions(const WorkloadSpec* w, const GpuConfig& c) {
     return names;
 }
 
-const std::string kOneWarp = "one-warp matmul blocks, naive or strips >= 128";
+const std::string kOneWarp = "one-warp matmul blocks, naive, tiles or strips >= 128";
 
-TEST(GpuKnownMisses, OneWarpMatmulBlocksInTheNaiveOrderOrStripsOf128ColumnsOrMore) {
-    for (const char* s : {"linear", "column:128", "column:256", "column:2048"}) {
+TEST(GpuKnownMisses, OneWarpMatmulBlocksInTheNaiveOrderTilesOrStripsOf128ColumnsOrMore) {
+    for (const char* s : {"linear", "column:128", "column:256", "column:2048", "tiled:32x32", "tiled:8x4"}) {
         const WorkloadSpec w = matmul(s);
         EXPECT_EQ(regions(&w, h200(32)), std::vector<std::string>{kOneWarp}) << s;
         EXPECT_EQ(regions(&w, h200(16)), std::vector<std::string>{kOneWarp}) << s;  // still one warp
     }
-    for (const char* s : {"column:4", "column:32", "column:96", "zigzag:256", "tiled:32x32", "morton"}) {
+    for (const char* s : {"column:4", "column:32", "column:96", "zigzag:256", "morton"}) {
         const WorkloadSpec w = matmul(s);
         EXPECT_TRUE(regions(&w, h200(32)).empty()) << s;
     }

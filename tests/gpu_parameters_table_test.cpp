@@ -27,6 +27,7 @@ const std::set<std::string> kModelFields = {
     "scheduler", "warp_rate_spread", "warp_rate_redraw", "warp_rate_scope", "issue_burst", "block_start_skip", "warp_age_weight", "warp_age_group",
     "warp_age_rank", "warp_age_warm_step", "warp_age_warm_group", "warp_age_warm_weight", "warp_age_dram_blocks",
     "miss_wait_turns",
+    "lockstep_warps",
     "compilation", "loop_limit", "loop_issue_cost", "timing", "schedulers_per_sm", "lat_l1_hit", "lat_l1_miss",
     "lat_dram", "lat_l2_far", "load_gates", "issue_cycles",
     "l1_miss_bandwidth", "l2_coalesce_hit_cycles", "l2_coalesce_miss_cycles",

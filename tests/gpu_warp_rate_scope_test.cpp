@@ -49,6 +49,7 @@ TEST(GpuWarpRateScope, ABlocksWarpsInStepHitAsInLockStep) {
     GpuConfig c = with_sms(find_gpu_preset("h200")->config, 4);
     c.block = 128;
     c.max_threads_per_sm = 128;  // one block an SM: no sharing between blocks to drift from
+    c.lockstep_warps = 0;        // one warp a scheduler would otherwise run in lock step
     c.l1_auto = false;
     c.l1.size_bytes = 8 * 1024;  // small: a warp that runs ahead leaves the others' lines behind
     c.block_start_skip = 0;

@@ -90,6 +90,7 @@ TEST(GpuWarpRateSpread, WarpsIssueInProportionToTheirRates) {
     c.issue_burst = 1;         // a request per credit (a burst spends one credit per group)
     c.block_start_skip = 0;
     c.miss_wait_turns = 0;     // a miss costs no turn (gpu_miss_wait_test.cpp)
+    c.lockstep_warps = 0;      // one warp a scheduler: rates drawn all the same (not in lock step)
     std::vector<GpuIssue> log;
     c.issue_log = &log;
     simulate_gpu_model(test::matmul(128, 1, 1024), c);

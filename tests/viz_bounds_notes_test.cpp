@@ -91,7 +91,7 @@ TEST(VizBoundsNotes, KnownMissesAreAHeadingAndALinePerRegion) {
     c.block = 32;
     EXPECT_EQ(known_miss_notes(known_misses(&w, c)),
               (std::vector<std::string>{"model known off here (the list: docs/cli.md):",
-                                        "  one-warp matmul blocks, naive or strips >= 128: L1 3 to 22 points low"}));
+                                        "  one-warp matmul blocks, naive, tiles or strips >= 128: L1 3 to 22 points low"}));
     w.schedule = parse_schedule("column:128");
     c.block = 128;
     EXPECT_TRUE(known_miss_notes(known_misses(&w, c)).empty());

@@ -20,9 +20,11 @@ bool shares_across_blocks(const Schedule& s) {
     return s.kind == ScheduleKind::linear || (s.kind == ScheduleKind::column && s.width >= 128);
 }
 
-// The matmul in blocks of one warp, in the orders that share across blocks.
+// The matmul in blocks of one warp, in the orders that share across blocks, and in tiles, whose
+// one-warp blocks are a tile's rows: the rows of a tile read the same lines of B.
 bool one_warp_matmul_blocks(const WorkloadSpec* workload, const GpuConfig& config) {
-    return is_matmul(workload) && one_warp(config) && shares_across_blocks(workload->schedule);
+    return is_matmul(workload) && one_warp(config) &&
+           (shares_across_blocks(workload->schedule) || workload->schedule.kind == ScheduleKind::tiled);
 }
 
 // A matmul in column strips wider than the sets hold, narrower than the launch (a strip as wide
@@ -49,12 +51,13 @@ bool small_l1_matmul(const WorkloadSpec* workload, const GpuConfig& config) {
 // H200's warm probes (tests/data/h200/warm_l2) and its shared-memory sets
 // (docs/fidelity-shared-memory.md).
 constexpr KnownMiss kKnownMisses[] = {
-    {one_warp_matmul_blocks, "one-warp matmul blocks, naive or strips >= 128", "L1 3 to 22 points low",
+    {one_warp_matmul_blocks, "one-warp matmul blocks, naive, tiles or strips >= 128", "L1 3 to 22 points low",
      "the chip runs an SM's one-warp blocks in waves that end together and refills the SM with a whole wave, "
      "which the model's refill does not; for the 1024^3 matmul at block 32 its L1 hit rate was 3.1 to 22 "
      "points below the chip's in the naive order and in strips of 128 to 2048 columns (the naive order 50.0% "
-     "against the H200's 71.9%), while narrower strips, and the 9x9 stencil in every order, were within 3.0 "
-     "points (docs/fidelity.md, \"One-warp blocks: the chip's waves\")"},
+     "against the H200's 71.9%), and for the 1536^2 matmul in tiles of 32x32 10 to 15 points below an H100's, "
+     "while narrower strips, and the 9x9 stencil in every order, were within 3.0 points (docs/fidelity.md, "
+     "\"One-warp blocks: the chip's waves\")"},
     {wide_matmul_strips, "matmul strips wider than 128 columns", "L1 4 to 17 points high",
      "on the chip the blocks sharing a strip's columns drift apart, which the model's pace does not follow; "
      "for the 1024^3 matmul in strips of 256 and 512 columns its L1 hit rate was 4 to 17 points above the "
@@ -64,12 +67,14 @@ constexpr KnownMiss kKnownMisses[] = {
      "arrays are already in the L2: the 768^2 matmul's naive order and strips of 128 columns hit the L1 up to "
      "31 points less than the model gives (narrower strips and tiles within 2.5) (docs/model-studies.md, "
      "\"Where a launch's first reads come from\")"},
-    {small_l1_matmul, "matmul with an L1 below 224 KiB", "L1 up to 32 points low, up to 25 high",
+    {small_l1_matmul, "matmul with an L1 below 224 KiB", "L1 up to 45 points low, up to 25 high",
      "the rates were fitted at the 224 KiB L1 of launches without shared memory; below it, on the H200, the "
      "model was within 3 points in 44 of 64 matmul launches at 60 KiB but up to 32 points low where an SM's "
-     "blocks share lines of B in the first waves (never more than 1.7 points high there); with 28 KiB shared "
-     "by 19 blocks column:64 was 27 points low and morton 13 to 25 high, and with eight blocks an SM the "
-     "32-bit loop's tiles 8 to 14 high (docs/fidelity-shared-memory.md, \"A small L1 over many waves\")"},
+     "blocks share lines of B in the first waves (never more than 1.7 points high there); with 28 KiB, "
+     "column:128 was 45 points below an H100's at 10 blocks of four warps an SM, column:64 27 below the "
+     "H200's and morton 13 to 25 above it at 19 blocks of three warps, and the 32-bit loop's tiles 8 to 14 "
+     "above at eight blocks of four (docs/fidelity-shared-memory.md, \"A small L1 over many waves\"; "
+     "docs/model-studies.md, \"Lock step where the scheduler keeps pace\")"},
 };
 
 }  // namespace

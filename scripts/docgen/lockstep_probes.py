@@ -1,0 +1,86 @@
+"""The lock-step probes: the presets' predictions, committed before the launches were measured, and
+the h100 preset with and without its lock step against the H100 that measured them."""
+
+from docgen.common import L1R, M, S, note, read_csv
+from docgen.sets import l1_error_counts
+
+PREDICTED = "tests/data/h200/lockstep_predicted.csv"
+DIR = "tests/data/h100/lockstep"
+MEASURED = DIR + "/lockstep_matmul.csv"
+PRESET = DIR + "/compare_preset.csv"
+DRIFT = DIR + "/compare_drift.csv"
+SCHEDULES = ["linear", "column:8", "column:16", "column:32", "column:64", "column:128", "zigzag:32", "tiled:32x32",
+             "morton"]
+PREDICTED_L1 = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"
+
+
+def launch(r, compilation, smem):
+    """A launch's group (everything but its schedule)."""
+    return (r["width"], r["height"], r["depth"], r["block"], compilation, smem or "0")
+
+
+def measured_smem():
+    """The shared memory a block of each measured launch (compare's joined CSV does not carry it)."""
+    return {(r["width"], r["height"], r["depth"], r["block"], r["variant"] or "index64", r["schedule"]): r["smem_per_block"]
+            for r in read_csv(MEASURED)}
+
+
+def joined(path, smem):
+    """compare's joined rows by (group, schedule)."""
+    return {(launch(r, r["variant"] or "index64", smem[(r["width"], r["height"], r["depth"], r["block"],
+                                                         r["variant"] or "index64", r["schedule"])]), r["schedule"]): r
+            for r in read_csv(path)}
+
+
+def group_name(g):
+    width, height, depth, block, compilation, smem = g
+    size = "{}²".format(width) if width == height else "{}x{}".format(width, height)
+    shared = ", {:,} B shared".format(int(smem)) if smem != "0" else ""
+    return "{} d{} b{} {}{}".format(size, depth, block, compilation, shared)
+
+
+def gen_lockstep_probes():
+    """model-studies.md: every launch of the lock-step probes, the chip's L1 and each model's error."""
+    predicted = {(launch(r, r["compilation"], r.get("smem_per_block")), r["schedule"]): float(r[PREDICTED_L1])
+                 for r in read_csv(PREDICTED)}
+    smem = measured_smem()
+    preset, drift = joined(PRESET, smem), joined(DRIFT, smem)
+    groups = list(dict.fromkeys(g for g, _ in preset))
+    out = ["| launch | | " + " | ".join("`{}`".format(s) for s in SCHEDULES) + " |",
+           "|---|---|" + "---:|" * len(SCHEDULES)]
+    errors = {kind: {"prediction": [], "preset": [], "drift": []} for kind in ("in lock step", "with rates drawn")}
+    for g in groups:
+        # in lock step where the run differs from the same preset's with its rates drawn
+        in_lockstep = any(preset[(g, s)][S + L1R] != drift[(g, s)][S + L1R] for s in SCHEDULES)
+        kind = "in lock step" if in_lockstep else "with rates drawn"
+        chip = {s: float(preset[(g, s)][M + L1R]) for s in SCHEDULES}
+        cells = {"the chip's L1 %": ["{:.1f}".format(chip[s]) for s in SCHEDULES]}
+        for model, label, values in (
+                ("prediction", "the h200 preset's prediction (committed)", {s: predicted[(g, s)] for s in SCHEDULES}),
+                ("preset", "the h100 preset" + (" (lock step)" if in_lockstep else ""),
+                 {s: float(preset[(g, s)][S + L1R]) for s in SCHEDULES}),
+                ("drift", "the h100 preset, `--lockstep-warps 0`", {s: float(drift[(g, s)][S + L1R]) for s in SCHEDULES})):
+            diffs = [values[s] - chip[s] for s in SCHEDULES]
+            errors[kind][model] += diffs
+            cells[label] = ["{:+.1f}".format(d) for d in diffs]
+        for i, (label, row) in enumerate(cells.items()):
+            out.append("| {} | {} | {} |".format(group_name(g) if i == 0 else "", label, " | ".join(row)))
+    out.append("")
+    for kind, models in errors.items():
+        for model, label in (("prediction", "the h200 preset's predictions"), ("preset", "the h100 preset"),
+                             ("drift", "the h100 preset with `--lockstep-warps 0`")):
+            out.append("- the {} launches {}, {}: {}".format(len(models[model]), kind, label,
+                                                          l1_error_counts(models[model])))
+    lock = errors["in lock step"]
+    held = (sum(abs(e) <= 3 for e in lock["preset"]) >= sum(abs(e) <= 3 for e in lock["drift"])
+            and sum(map(abs, lock["preset"])) < sum(map(abs, lock["drift"])))
+    out.append("- the rule written before the measurement (over the launches in lock step, at least as many "
+               "within 3 points as with `--lockstep-warps 0` and a lower mean |error|): {}".format(
+                   "held" if held else "failed"))
+    return (note("`{}` (the predictions, `scripts/predict_set.sh lockstep`, committed before the measurement), "
+                 "`{}` (an H100, `scripts/device_heldout.sh lockstep_matmul`) and `cachesim compare`'s joined CSVs "
+                 "`{}` and `{}` (`cachesim compare --preset h100 --measured {}`, the second with `--gpu "
+                 "lockstep-warps=0`): each launch's L1 hit rate on the chip and each model's error in points; a "
+                 "launch runs in lock step where the h100 preset's run differs from the run with "
+                 "`--lockstep-warps 0`".format(PREDICTED, MEASURED, PRESET, DRIFT, MEASURED))
+            + "\n" + "\n".join(out) + "\n")
