@@ -70,6 +70,11 @@ E choice_value(std::span<const EnumChoice<E>> table, std::string_view text, std:
 // Accessors bound to one GpuConfig member.
 template <auto Member>
 std::string get_number(const GpuConfig& c) { return std::to_string(c.*Member); }
+// A count with an "auto" value: "auto", or the count.
+template <auto Member, std::uint32_t Automatic>
+std::string get_count_or_auto(const GpuConfig& c) {
+    return c.*Member == Automatic ? std::string("auto") : std::to_string(c.*Member);
+}
 template <auto Member>
 void set_count32(GpuConfig& c, std::string_view text, std::string_view option) {
     c.*Member = number32(whole_number(text, option), text, option);

@@ -464,9 +464,7 @@ std::vector<GpuParameter> make_table() {
                  .help = "lrr: requests a warp issues in a row at its turn, N or auto (the loads of one iteration of "
                          "the compiled loop: gpubench's stencil SWxSH, matmul 32; a traceg's from its instructions); "
                          "1: one request per turn",
-                 .get = [](const GpuConfig& c) {
-                     return c.issue_burst == kIssueBurstAuto ? std::string("auto") : std::to_string(c.issue_burst);
-                 },
+                 .get = get_count_or_auto<&GpuConfig::issue_burst, kIssueBurstAuto>,
                  .set = set_issue_burst,
                  // the workload's value for "auto"; gto and a measured timeline use neither
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
@@ -489,10 +487,7 @@ std::vector<GpuParameter> make_table() {
                  .help = "lrr: a block's warps are passed over on their first 0..N turns (drawn per block, seeded), "
                          "so that blocks started together do not run in exact step; auto: the skip fitted with "
                          "the rate scope the launch runs (8 per warp, 4 per block)",
-                 .get = [](const GpuConfig& c) {
-                     return c.block_start_skip == kBlockStartSkipAuto ? std::string("auto")
-                                                                      : std::to_string(c.block_start_skip);
-                 },
+                 .get = get_count_or_auto<&GpuConfig::block_start_skip, kBlockStartSkipAuto>,
                  .set = set_block_start_skip,
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
                      return std::to_string(c.timeline || c.scheduler != WarpScheduler::lrr ||
@@ -650,10 +645,7 @@ std::vector<GpuParameter> make_table() {
                          "step, without the rate spread and the block start skip (the scheduler keeps that many "
                          "warps at a lone warp's pace, so none falls behind); auto: the count measured for the "
                          "compiled loop (gpubench's matmul: index64 8, index32 6; other loops 0); 0: never",
-                 .get = [](const GpuConfig& c) {
-                     return c.lockstep_warps == kLockstepWarpsAuto ? std::string("auto")
-                                                                   : std::to_string(c.lockstep_warps);
-                 },
+                 .get = get_count_or_auto<&GpuConfig::lockstep_warps, kLockstepWarpsAuto>,
                  .set = set_lockstep_warps,
                  // the loop's count for "auto"; only drawn rates give way to lock step
                  .applied = [](const GpuConfig& c, const WorkloadSpec* w) {
