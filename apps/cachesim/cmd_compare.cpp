@@ -526,8 +526,7 @@ std::string small_l1_note(const std::vector<MeasuredRun>& rows, const GpuConfig&
         try {
             // as the row runs: in lock step where its SM's schedulers keep pace (a recorded row's
             // workload is known only once its trace is read: none here)
-            const GpuConfig run = with_rate_form(config, r.recorded() ? nullptr : &r.workload);
-            if (!rates_drawn_below_fitted_l1(run, gpu_occupancy(run).l1_bytes)) continue;
+            if (!runs_rates_below_fitted_l1(config, r.recorded() ? nullptr : &r.workload)) continue;
             ++below;
             add_small_l1_causes(config, preset.config, !l1_options.empty(), causes);
         } catch (const SimulationError&) {  // a row no SM can hold is refused where it is simulated

@@ -14,26 +14,18 @@ SCHEDULES = ["linear", "column:8", "column:16", "column:32", "column:64", "colum
 PREDICTED_L1 = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"
 
 
-def launch(r, compilation, smem):
-    """A launch's group (everything but its schedule)."""
-    return (r["width"], r["height"], r["depth"], r["block"], compilation, smem or "0")
+def launch(r, compilation):
+    """A launch's group (everything but its schedule; no two groups differ in shared memory alone)."""
+    return (r["width"], r["height"], r["depth"], r["block"], compilation or "index64")
 
 
-def measured_smem():
-    """The shared memory a block of each measured launch (compare's joined CSV does not carry it)."""
-    return {(r["width"], r["height"], r["depth"], r["block"], r["variant"] or "index64", r["schedule"]): r["smem_per_block"]
-            for r in read_csv(MEASURED)}
-
-
-def joined(path, smem):
+def joined(path):
     """compare's joined rows by (group, schedule)."""
-    return {(launch(r, r["variant"] or "index64", smem[(r["width"], r["height"], r["depth"], r["block"],
-                                                         r["variant"] or "index64", r["schedule"])]), r["schedule"]): r
-            for r in read_csv(path)}
+    return {(launch(r, r["variant"]), r["schedule"]): r for r in read_csv(path)}
 
 
-def group_name(g):
-    width, height, depth, block, compilation, smem = g
+def group_name(g, smem):
+    width, height, depth, block, compilation = g
     size = "{}²".format(width) if width == height else "{}x{}".format(width, height)
     shared = ", {:,} B shared".format(int(smem)) if smem != "0" else ""
     return "{} d{} b{} {}{}".format(size, depth, block, compilation, shared)
@@ -41,10 +33,10 @@ def group_name(g):
 
 def gen_lockstep_probes():
     """model-studies.md: every launch of the lock-step probes, the chip's L1 and each model's error."""
-    predicted = {(launch(r, r["compilation"], r.get("smem_per_block")), r["schedule"]): float(r[PREDICTED_L1])
-                 for r in read_csv(PREDICTED)}
-    smem = measured_smem()
-    preset, drift = joined(PRESET, smem), joined(DRIFT, smem)
+    predicted = {(launch(r, r["compilation"]), r["schedule"]): float(r[PREDICTED_L1]) for r in read_csv(PREDICTED)}
+    # the shared memory a block of each group (compare's joined CSV does not carry it)
+    smem = {launch(r, r["variant"]): r["smem_per_block"] for r in read_csv(MEASURED)}
+    preset, drift = joined(PRESET), joined(DRIFT)
     groups = list(dict.fromkeys(g for g, _ in preset))
     out = ["| launch | | " + " | ".join("`{}`".format(s) for s in SCHEDULES) + " |",
            "|---|---|" + "---:|" * len(SCHEDULES)]
@@ -64,7 +56,7 @@ def gen_lockstep_probes():
             errors[kind][model] += diffs
             cells[label] = ["{:+.1f}".format(d) for d in diffs]
         for i, (label, row) in enumerate(cells.items()):
-            out.append("| {} | {} | {} |".format(group_name(g) if i == 0 else "", label, " | ".join(row)))
+            out.append("| {} | {} | {} |".format(group_name(g, smem[g]) if i == 0 else "", label, " | ".join(row)))
     out.append("")
     for kind, models in errors.items():
         for model, label in (("prediction", "the h200 preset's predictions"), ("preset", "the h100 preset"),

@@ -43,7 +43,7 @@ bool warm_matmul_sharing_blocks(const WorkloadSpec* workload, const GpuConfig& c
 // The matmul with an L1 below the one the rates were fitted at (shared memory takes the rest),
 // where it draws rates (not in lock step).
 bool small_l1_matmul(const WorkloadSpec* workload, const GpuConfig& config) {
-    return is_matmul(workload) && rates_drawn_below_fitted_l1(config, gpu_occupancy(config).l1_bytes);
+    return is_matmul(workload) && runs_rates_below_fitted_l1(config, workload);
 }
 
 // The measured figures are the thesis sweep on the H200 (tests/data/h200/thesis_matmul.csv,
@@ -82,9 +82,8 @@ constexpr KnownMiss kKnownMisses[] = {
 std::vector<const KnownMiss*> known_misses(const WorkloadSpec* workload, const GpuConfig& config) {
     std::vector<const KnownMiss*> found;
     if (config.timeline) return found;  // the chip's own pace
-    const GpuConfig run = with_rate_form(config, workload);  // the pace the launch runs: lock step or drawn rates
     for (const KnownMiss& miss : kKnownMisses)
-        if (miss.applies(workload, run)) found.push_back(&miss);
+        if (miss.applies(workload, config)) found.push_back(&miss);
     return found;
 }
 

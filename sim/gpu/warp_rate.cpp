@@ -30,6 +30,11 @@ bool rates_drawn_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes
     return rates_drawn(config) && l1_bytes < kRatesFittedL1Bytes;
 }
 
+bool runs_rates_below_fitted_l1(const GpuConfig& config, const WorkloadSpec* spec) {
+    const GpuConfig run = with_rate_form(config, spec);
+    return rates_drawn_below_fitted_l1(run, gpu_occupancy(run).l1_bytes);
+}
+
 bool runs_in_lockstep(const GpuConfig& config, const WorkloadSpec* spec) {
     if (!rates_drawn(config)) return false;
     const std::uint32_t keeps_pace = lockstep_warps_for(config, spec);

@@ -35,6 +35,9 @@ inline constexpr std::uint64_t kRatesFittedL1Bytes = 224 * 1024;
 // Whether `config` draws rates in the rounds (loose round robin, a spread) for a launch whose L1
 // holds `l1_bytes`, below the L1 those rates were fitted at.
 bool rates_drawn_below_fitted_l1(const GpuConfig& config, std::uint64_t l1_bytes);
+// The same for the launch of `spec` (null: a recorded kernel) as it runs (with_rate_form: drawn
+// rates, not lock step), with the L1 its occupancy leaves.
+bool runs_rates_below_fitted_l1(const GpuConfig& config, const WorkloadSpec* spec);
 
 // The block start skips fitted with each rate scope and the spread 0.15 on the H200's training set
 // (docs/model-studies.md, "The block start skip and the rate spread" and "One rate per block").
