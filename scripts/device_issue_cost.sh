@@ -84,14 +84,17 @@ if [ "$PART" = opcodes ]; then
   pack_logs
   exit 0
 fi
-# The knee's warps a scheduler (one wave of 132 x m blocks of 128 threads: m on each scheduler).
-KNEE_WARPS="1 2 3 4 6 8 12 16"
+# The knee's warps a scheduler (one wave of 132 x m blocks of 128 threads: m on each scheduler);
+# knee_timed takes others from KNEE_WARPS (the first must be 1, the lone warp every time is divided
+# by) and the compilations from KNEE_VARIANTS.
+KNEE_WARPS=${KNEE_WARPS:-1 2 3 4 6 8 12 16}
+KNEE_VARIANTS=${KNEE_VARIANTS:-index64,index32}
 if [ "$PART" = knee_timed ]; then
   . scripts/device_common.sh
   for start in cold warm; do
     for m in $KNEE_WARPS; do
       timeout 100 "$BIN" --counters none --kernel matmul --size "128x$((132 * m))" --depth 3072 --blocks 128 \
-        --schedules linear --variants index64,index32 --reps 11 --warmup 2 --no-check \
+        --schedules linear --variants "$KNEE_VARIANTS" --reps 11 --warmup 2 --no-check \
         $([ $start = warm ] && echo --warm-l2) --out "$OUT/logs/knee_timed_${start}_$m.csv" 2>>"$OUT/logs/knee_timed.log"
       echo "rc=$? $start $m"
     done
