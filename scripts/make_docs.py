@@ -63,7 +63,7 @@ from docgen.thesis_warm import (
     gen_rtx2080s_thesis, gen_thesis_sweep, gen_warm_l2, gen_warm_l2_counts, gen_warm_l2_training, gen_wide_strips,
     gen_one_warp_blocks,
 )
-from docgen.lockstep_probes import gen_lockstep_probes
+from docgen.lockstep_probes import gen_knee_timed_fine, gen_lockstep_probes
 from docgen.smem import (
     gen_block_rates_probes, gen_carveout_check, gen_carveout_grid, gen_eight_blocks, gen_knee_timed, gen_smem2,
     gen_smem_carveout, gen_smem_probe, gen_smem_waves,
@@ -153,6 +153,7 @@ GENERATORS = {
     "smem-waves": gen_smem_waves,
     "eight-blocks": gen_eight_blocks,
     "lockstep-probes": gen_lockstep_probes,
+    "knee-timed-fine": gen_knee_timed_fine,
     "knee-timed": gen_knee_timed,
     "warp-age-warm": gen_warp_age_warm,
     "fidelity-sets-block-rates": lambda: gen_fidelity_sets(BLOCK_RATES_DIR, BLOCK_RATES_CMD, STUDY_SETS),

@@ -128,6 +128,28 @@ TEST(GpuKnownMisses, AMatmulWhoseSharedMemoryLeavesTheL1Below224KiB) {
     EXPECT_EQ(regions(&w, eight), std::vector<std::string>{"matmul with an L1 below 224 KiB"});
 }
 
+// In lock step the naive order at blocks of four warps or more was 11.9 to 15.6 points high (eight
+// blocks of four warps an SM, ten of four, four of eight), blocks of one and two warps within 4.5.
+TEST(GpuKnownMisses, TheNaiveMatmulInLockStepAtBlocksOfFourWarpsOrMore) {
+    const std::string region = "naive matmul in lock step, blocks of four warps or more";
+    const WorkloadSpec naive = matmul("linear");
+    GpuConfig eight = h200(128);  // 27,648 bytes: 8 blocks, 8 warps a scheduler, within the 64-bit loop's 11
+    eight.smem_per_block = 27648;
+    EXPECT_EQ(regions(&naive, eight), std::vector<std::string>{region});
+    GpuConfig four_of_eight = h200(256);  // 49,152 bytes: 4 blocks of eight warps, 8 a scheduler
+    four_of_eight.smem_per_block = 49152;
+    EXPECT_EQ(regions(&naive, four_of_eight), std::vector<std::string>{region});
+    GpuConfig two_warps = h200(64);  // 14,336 bytes: 15 blocks of two warps, 7.5 a scheduler
+    two_warps.smem_per_block = 14336;
+    EXPECT_TRUE(regions(&naive, two_warps).empty());
+    EXPECT_TRUE(regions(&naive, h200(128)).empty());  // 16 warps a scheduler: drift, in the sets
+    const WorkloadSpec strips = matmul("column:32");
+    EXPECT_TRUE(regions(&strips, eight).empty());
+    // with the drift the small L1 is what is flagged
+    eight.lockstep_warps = 0;
+    EXPECT_EQ(regions(&naive, eight), std::vector<std::string>{"matmul with an L1 below 224 KiB"});
+}
+
 TEST(GpuKnownMisses, AReplayOfMeasuredWarpTimesRunsTheChipsPaceAndIsExempt) {
     WarpTimeline timeline;
     GpuConfig c = h200(32);

@@ -4,6 +4,12 @@
 // (64 warps, 32 blocks, 4 schedulers an SM) by hand.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
 #include "sim/gpu/gpu_presets.hpp"
@@ -22,14 +28,14 @@ GpuConfig h200(std::uint32_t block, KernelCompilation compilation = KernelCompil
     return c;
 }
 
-// The measured counts: gpubench's 64-bit matmul 8 warps a scheduler, the 32-bit one 6; loops not
-// measured so (the unrolled-once matmul, the stencils, a recorded kernel) none.
+// The measured counts: gpubench's 64-bit matmul 11 warps a scheduler, the 32-bit one 6, the
+// unrolled-once one 12; loops not measured so (the stencils, a recorded kernel) none.
 TEST(GpuLockstepWarps, TheAutomaticCountIsTheMeasuredLoops) {
     const WorkloadSpec matmul = test::matmul(1024, 1024, 1024, "linear");
     const WorkloadSpec stencil = test::stencil(1024, 1024, 9, "linear");
-    EXPECT_EQ(lockstep_warps_for(h200(32), &matmul), 8u);
+    EXPECT_EQ(lockstep_warps_for(h200(32), &matmul), 11u);
     EXPECT_EQ(lockstep_warps_for(h200(32, KernelCompilation::index32), &matmul), 6u);
-    EXPECT_EQ(lockstep_warps_for(h200(32, KernelCompilation::unroll1), &matmul), 0u);
+    EXPECT_EQ(lockstep_warps_for(h200(32, KernelCompilation::unroll1), &matmul), 12u);
     EXPECT_EQ(lockstep_warps_for(h200(32), &stencil), 0u);
     EXPECT_EQ(lockstep_warps_for(h200(32), nullptr), 0u);
     GpuConfig given = h200(32);
@@ -37,12 +43,54 @@ TEST(GpuLockstepWarps, TheAutomaticCountIsTheMeasuredLoops) {
     EXPECT_EQ(lockstep_warps_for(given, &stencil), 3u);
 }
 
-// Blocks of 32 threads: 32 blocks of one warp, 8 warps a scheduler, within the 64-bit loop's 8 and
-// beyond the 32-bit loop's 6. Blocks of 64 and 128: 64 warps, 16 a scheduler. Blocks of 128 with
-// 27,648 bytes of shared memory: 8 blocks (the 228 KiB carve-out), 32 warps, 8 a scheduler.
+// The counts, read from the knee probe's file by the rule they were set by: the largest m for which
+// the warm launch at m, and at every smaller m, took at most 1.1 times the lone warp's time.
+TEST(GpuLockstepWarps, TheCountsFollowTheKneeProbeByItsRule) {
+    std::ifstream in(CACHESIM_TEST_DATA_DIR "/h100/issue_cost/knee_timed_fine_warm.csv");
+    ASSERT_TRUE(in) << "no knee_timed_fine_warm.csv";
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> header;
+    for (std::stringstream cells(line); std::getline(cells, line, ',');) header.push_back(line);
+    const auto column = [&](const std::string& name) {
+        for (std::size_t i = 0; i < header.size(); ++i)
+            if (header[i] == name) return i;
+        ADD_FAILURE() << "no column " << name;
+        return std::size_t{0};
+    };
+    const std::size_t height = column("height"), time = column("time_ms"), variant = column("variant");
+    std::map<std::string, std::map<unsigned, double>> times;  // compilation -> warps a scheduler -> ms
+    while (std::getline(in, line)) {
+        std::vector<std::string> cells;
+        for (std::stringstream row(line); std::getline(row, line, ',');) cells.push_back(line);
+        ASSERT_GT(cells.size(), variant);
+        // the launch is 128 x 132m: m blocks of four warps on each of 132 SMs, m warps a scheduler
+        times[cells[variant]][std::stoul(cells[height]) / 132] = std::stod(cells[time]);
+    }
+    const auto count = [&](const std::string& compilation) {
+        const std::map<unsigned, double>& t = times[compilation];
+        unsigned keeps = 0;
+        for (const auto& [warps, ms] : t) {
+            if (ms > 1.1 * t.at(1)) break;
+            keeps = warps;
+        }
+        return keeps;
+    };
+    const WorkloadSpec matmul = test::matmul(1024, 1024, 1024, "linear");
+    EXPECT_EQ(lockstep_warps_for(h200(32), &matmul), count("index64"));
+    EXPECT_EQ(lockstep_warps_for(h200(32, KernelCompilation::index32), &matmul), count("index32"));
+    EXPECT_EQ(lockstep_warps_for(h200(32, KernelCompilation::unroll1), &matmul), count("unroll1"));
+}
+
+// Blocks of 32 threads: 32 blocks of one warp, 8 warps a scheduler, within the 64-bit loop's 11 and
+// the unrolled-once loop's 12, beyond the 32-bit loop's 6. Blocks of 64 and 128: 64 warps, 16 a
+// scheduler. Blocks of 128 with shared memory (the 228 KiB carve-out, 1 KiB more a block):
+// 27,648 bytes, 8 blocks, 8 warps a scheduler; 19,456 bytes, 11 blocks (20 KiB each), 11 warps a
+// scheduler; 18,432 bytes, 12 blocks (19 KiB each), 12 warps a scheduler.
 TEST(GpuLockstepWarps, ASchedulerWithinItsCountRunsInLockStep) {
     const WorkloadSpec matmul = test::matmul(1024, 1024, 1024, "linear");
     EXPECT_TRUE(runs_in_lockstep(h200(32), &matmul));
+    EXPECT_TRUE(runs_in_lockstep(h200(32, KernelCompilation::unroll1), &matmul));
     EXPECT_FALSE(runs_in_lockstep(h200(32, KernelCompilation::index32), &matmul));
     EXPECT_FALSE(runs_in_lockstep(h200(64), &matmul));
     EXPECT_FALSE(runs_in_lockstep(h200(128), &matmul));
@@ -50,6 +98,16 @@ TEST(GpuLockstepWarps, ASchedulerWithinItsCountRunsInLockStep) {
     eight_blocks.smem_per_block = 27648;
     ASSERT_EQ(gpu_occupancy(eight_blocks).blocks_per_sm, 8u);
     EXPECT_TRUE(runs_in_lockstep(eight_blocks, &matmul));
+    GpuConfig eleven_blocks = h200(128);
+    eleven_blocks.smem_per_block = 19456;
+    ASSERT_EQ(gpu_occupancy(eleven_blocks).blocks_per_sm, 11u);
+    EXPECT_TRUE(runs_in_lockstep(eleven_blocks, &matmul));
+    GpuConfig twelve_blocks = h200(128);
+    twelve_blocks.smem_per_block = 18432;
+    ASSERT_EQ(gpu_occupancy(twelve_blocks).blocks_per_sm, 12u);
+    EXPECT_FALSE(runs_in_lockstep(twelve_blocks, &matmul));
+    twelve_blocks.compilation = KernelCompilation::unroll1;
+    EXPECT_TRUE(runs_in_lockstep(twelve_blocks, &matmul));
     GpuConfig given = h200(128);
     given.lockstep_warps = 16;
     EXPECT_TRUE(runs_in_lockstep(given, &matmul));
@@ -102,7 +160,7 @@ TEST(GpuLockstepWarps, TheOptionTakesAutoOrACount) {
     EXPECT_THROW(option->set(c, "-1", "lockstep-warps"), InputError);
     // applied: the loop's count where rates are drawn, 0 where they are not
     const WorkloadSpec matmul = test::matmul(1024, 1024, 1024, "linear");
-    EXPECT_EQ(applied_value(*option, h200(32), &matmul), "8");
+    EXPECT_EQ(applied_value(*option, h200(32), &matmul), "11");
     GpuConfig no_spread = h200(32);
     no_spread.warp_rate_spread = 0;
     EXPECT_EQ(applied_value(*option, no_spread, &matmul), "0");

@@ -654,12 +654,16 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "0: never (the warps draw no rates that lock step would replace)"),
                              only("h200", M, "auto: measured, nothing fitted on hit rates: the most warps a scheduler "
                                              "for which the knee probe started with its arrays in the L2 took at "
-                                             "most 1.1 times a lone warp's time: the 64-bit matmul 8 (1.06; 12: "
-                                             "1.44), the 32-bit 6 (1.08; 8: 1.81); 0 for the unrolled-once matmul "
-                                             "and the stencils, not measured so "
+                                             "most 1.1 times a lone warp's time, at that count and every smaller "
+                                             "one: the 64-bit matmul 11 (1.09; 12: 1.42), the 32-bit 6 (1.08; 7: "
+                                             "1.49), the unrolled-once 12 (1.10; 16: 1.13); 0 for the stencils, not "
+                                             "measured so. Timed on an H100 at every count to 12 "
+                                             "(tests/data/h100/issue_cost/knee_timed_fine_warm.csv), on the same "
+                                             "side of 1.1 as the H200's coarser run at every count both have "
                                              "(tests/data/h200/issue_cost/knee_timed_warm.csv; docs/model-studies.md, "
                                              "\"Lock step where the scheduler keeps pace\")"),
-                             only("h100", M, "auto: measured on the H200 (see the h200 preset), not on the H100")},
+                             only("h100", M, "auto: the h200 preset's counts, timed on an H100 "
+                                             "(tests/data/h100/issue_cost/knee_timed_fine_warm.csv)")},
                  .scheduler_only = true});
     t.push_back({.option = "compilation", .report_key = "compilation", .field = "compilation", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kKernelCompilationChoices),

@@ -109,8 +109,9 @@ std::uint32_t lockstep_warps_for(const GpuConfig& config, const WorkloadSpec* sp
     switch (config.compilation) {
         case KernelCompilation::index64: return kLockstepWarpsIndex64Matmul;
         case KernelCompilation::index32: return kLockstepWarpsIndex32Matmul;
-        default: return 0;  // the unrolled-once loop's knee was not measured
+        case KernelCompilation::unroll1: return kLockstepWarpsUnroll1Matmul;
     }
+    return 0;
 }
 
 double cycle_issue_cost(const GpuConfig& config, const WorkloadSpec* spec) {

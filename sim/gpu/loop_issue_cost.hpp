@@ -53,15 +53,18 @@ double warp_age_warm_weight_for(const GpuConfig& config, const WorkloadSpec* spe
 double miss_wait_turns_for(const GpuConfig& config, const WorkloadSpec* spec, std::uint32_t warps_per_sm);
 // GpuConfig::lockstep_warps as applied: the given count, or for kLockstepWarpsAuto the warps a
 // scheduler keeps at a lone warp's pace in gpubench's compiled matmul loop (kLockstepWarps*), 0
-// for loops not measured so (the stencils', the unrolled-once matmul's, a recorded kernel's).
+// for loops not measured so (the stencils', a recorded kernel's).
 std::uint32_t lockstep_warps_for(const GpuConfig& config, const WorkloadSpec* spec);
-// Measured on the H200's knee probe started with its arrays in the L2 (scripts/device_issue_cost.sh
-// knee_timed, tests/data/h200/issue_cost/knee_timed_warm.csv: one wave of the matmul at depth 3072
-// with 1 to 16 warps a scheduler): the most warps a scheduler for which the launch took at most
-// 1.1 times a lone warp's time. The 64-bit loop: 1.06 at 8, 1.44 at 12; the 32-bit loop: 1.08 at
-// 6, 1.81 at 8.
-inline constexpr std::uint32_t kLockstepWarpsIndex64Matmul = 8;
+// Measured on the knee probe started with its arrays in the L2 (scripts/device_issue_cost.sh
+// knee_timed: one wave of the matmul at depth 3072, m warps on every scheduler): the largest m for
+// which the launch at m, and at every smaller m, took at most 1.1 times a lone warp's time. From
+// the H100's run at every m from 1 to 12 and 16 (tests/data/h100/issue_cost/knee_timed_fine_warm.csv;
+// its ratios fall on the same side of 1.1 as the H200's knee_timed_warm.csv at every m both have):
+// the 64-bit loop 1.09 at 11, 1.42 at 12; the 32-bit loop 1.08 at 6, 1.49 at 7; the unrolled-once
+// loop 1.10 at 12, 1.13 at 16 (nothing measured between).
+inline constexpr std::uint32_t kLockstepWarpsIndex64Matmul = 11;
 inline constexpr std::uint32_t kLockstepWarpsIndex32Matmul = 6;
+inline constexpr std::uint32_t kLockstepWarpsUnroll1Matmul = 12;
 // Measured: the pace of the warps the H200 leaves behind its group, each W times the one before
 // (scripts/warp_age_measure.py on the knee probe's warp ends, tests/data/h200/issue_cost/
 // warp_age_measure.csv; docs/model-studies.md).
