@@ -1,6 +1,7 @@
 #pragma once
 // A workload with its sizes and schedule, as the user describes it; parsing of the textual forms.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,12 @@ struct WorkloadSpec {
 
 // Checks sizes against each other and against overflow; throws InputError.
 void validate(const WorkloadSpec& spec);
+
+// The workload a launch runs: the built-in one given, else the one its recorded trace was written
+// from, else none (a trace that names no workload). "auto" values and known-miss regions follow it.
+inline const WorkloadSpec* launch_workload(const WorkloadSpec* given, const std::optional<WorkloadSpec>& recorded) {
+    return given ? given : recorded ? &*recorded : nullptr;
+}
 
 Schedule parse_schedule(std::string_view text);  // linear, column:W, zigzag:W, tiled:WxH, morton
 std::string schedule_name(const Schedule& s);

@@ -438,9 +438,8 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                                                            : simulate_gpu_model(measured[i].workload, config, control);
                 runs[i].simulated = g.ncu;
                 runs[i].simulated_hit_sources = g.l1_hit_sources;
-                const WorkloadSpec* workload = measured[i].recorded()
-                                                   ? (g.recorded_workload ? &*g.recorded_workload : nullptr)
-                                                   : &measured[i].workload;
+                const WorkloadSpec* workload =
+                    launch_workload(measured[i].recorded() ? nullptr : &measured[i].workload, g.recorded_workload);
                 runs[i].in_known_miss_region = !known_misses(workload, config).empty();
             } catch (const SimulationError& e) {
                 // which row could not be simulated, in the user's file

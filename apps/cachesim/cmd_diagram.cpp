@@ -252,9 +252,8 @@ int run_diagram(int argc, char** argv) {
         if (trace) lines.insert(lines.begin(), "trace " + what);
         if (gpu && gpu_run.l1_hit_sources.total()) lines.push_back(viz::hit_sources_note(gpu_run.l1_hit_sources));
         if (gpu) {
-            // a recorded launch: the workload it was written from, if any
-            const std::optional<WorkloadSpec>& launch = w ? w : gpu_run.recorded_workload;
-            for (std::string& line : viz::known_miss_notes(known_misses(launch ? &*launch : nullptr, sim.gpu)))
+            const WorkloadSpec* launch = launch_workload(w ? &*w : nullptr, gpu_run.recorded_workload);
+            for (std::string& line : viz::known_miss_notes(known_misses(launch, sim.gpu)))
                 lines.push_back(std::move(line));
         }
         return lines;

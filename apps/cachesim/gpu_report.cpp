@@ -18,8 +18,7 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
     report.ncu = g.ncu.metrics();
     auto n = [](std::uint64_t v) { return std::to_string(v); };
     report.parameters = {{"gpu", c.name}};
-    // A recorded launch: the workload it was written from, if any ("auto" values follow it).
-    const WorkloadSpec* workload = sim.workload ? &*sim.workload : g.recorded_workload ? &*g.recorded_workload : nullptr;
+    const WorkloadSpec* workload = launch_workload(sim.workload ? &*sim.workload : nullptr, g.recorded_workload);
     // Every reported parameter as applied to the workload (gto ignores the spread, "auto" resolved).
     for (const GpuParameter& p : gpu_parameters())
         if (!p.report_key.empty())

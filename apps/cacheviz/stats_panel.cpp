@@ -24,12 +24,10 @@ namespace cachesim::gui {
 
 namespace {
 
-// Where a GPU-model run lies where the model is known to miss the chip: its workload, or the one
-// a recorded launch was written from (sim/gpu/known_misses.hpp).
+// Where a GPU-model run lies where the model is known to miss the chip (sim/gpu/known_misses.hpp).
 std::vector<const KnownMiss*> known_misses_of(const JobInput& in) {
-    const WorkloadSpec* workload =
-        !in.trace ? &in.workload : in.trace->header.workload ? &*in.trace->header.workload : nullptr;
-    return known_misses(workload, in.gpu);
+    if (!in.trace) return known_misses(&in.workload, in.gpu);
+    return known_misses(launch_workload(nullptr, in.trace->header.workload), in.gpu);
 }
 
 }  // namespace
