@@ -42,6 +42,11 @@
 #             memory leaving 15 blocks of two warps or 4 of eight an SM), beside the 32-bit loop in
 #             blocks of one warp and the 64-bit loop at 10 blocks of four warps, where they keep
 #             their drift; nine schedules
+#   lockstep2_matmul: the second lock-step probes (lockstep2_matmul), in no set, predicted and
+#             committed first (tests/data/h200/lockstep2_predicted.csv): each compiled loop at the
+#             edge of its timed count (the 64-bit loop at 11 warps a scheduler, the unrolled-once at
+#             12 and at 8, the 32-bit at 6), beside the 64-bit loop at 12, where the presets keep
+#             their drift; nine schedules
 #   waves:    wave probes (waves_probe_matmul), in no set: the matmul at depth 1024, height 2048,
 #             block 128, widths 256 to 4096 (2 to 31 waves of 128-column strips, each SM's blocks
 #             from one strip), column:128, column:32 and the naive order, index64 and index32: how
@@ -154,7 +159,7 @@ PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 PARTS=${PARTS//,fresh3,/,fresh3_matmul,fresh3_stencil,}
 PARTS=${PARTS//,fresh4,/,fresh4_matmul,fresh4_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|fresh3_matmul|fresh3_stencil|fresh4_matmul|fresh4_stencil|lockstep_matmul|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|training_matmul_rates21|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|fresh3_matmul_rates21|fresh4_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|fresh3_matmul|fresh3_stencil|fresh4_matmul|fresh4_stencil|lockstep_matmul|lockstep2_matmul|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|training_matmul_rates21|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|fresh3_matmul_rates21|fresh4_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -438,6 +443,7 @@ fresh_stencil_parts fresh3
 fresh_matmul_parts fresh4_matmul fresh4
 fresh_stencil_parts fresh4
 fresh_matmul_parts lockstep_matmul lockstep
+fresh_matmul_parts lockstep2_matmul lockstep2
 
 fresh_stencil_parts fresh2
 

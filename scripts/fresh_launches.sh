@@ -84,3 +84,18 @@ lockstep_matmul_launches() {
   $run --size 1024x2048 --depth 1024 --blocks 256 --variants index64 --smem-per-block 49152
   $run --size 1536x1024 --depth 768 --blocks 128 --variants index64 --smem-per-block 20480
 }
+
+lockstep2_matmul_launches() {
+  local run=$1
+  # The counts timed at every warp count (the 64-bit loop 11 warps a scheduler, the 32-bit 6, the
+  # unrolled-once 12), held to launches at their edges. In lock step: the 64-bit loop at 11 blocks
+  # of four warps an SM (19,456 bytes: 20 KiB a block of the 228 KiB carve-out); the unrolled-once
+  # loop at 12 blocks of four (18,432 bytes) and in blocks of one warp (8 a scheduler); the 32-bit
+  # loop at 12 blocks of two warps (18,432 bytes: 6 a scheduler). Beside them, where the presets
+  # keep their drift: the 64-bit loop at 12 blocks of four (12 a scheduler, beyond its 11).
+  $run --size 1024x1536 --depth 1024 --blocks 128 --variants index64 --smem-per-block 19456
+  $run --size 1536x1024 --depth 768 --blocks 128 --variants unroll1 --smem-per-block 18432
+  $run --size 1536x1536 --depth 768 --blocks 32 --variants unroll1 --smem-per-block 0
+  $run --size 1024x1024 --depth 1024 --blocks 64 --variants index32 --smem-per-block 18432
+  $run --size 1536x1024 --depth 768 --blocks 128 --variants index64 --smem-per-block 18432
+}
