@@ -153,6 +153,7 @@ GENERATORS = {
     "smem-waves": gen_smem_waves,
     "eight-blocks": gen_eight_blocks,
     "lockstep-probes": gen_lockstep_probes,
+    "lockstep-probes-2": lambda: gen_lockstep_probes("lockstep2"),
     "knee-timed-fine": gen_knee_timed_fine,
     "knee-timed": gen_knee_timed,
     "warp-age-warm": gen_warp_age_warm,

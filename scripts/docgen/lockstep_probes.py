@@ -4,11 +4,11 @@ the h100 preset with and without its lock step against the H100 that measured th
 from docgen.common import L1R, M, S, note, read_csv
 from docgen.sets import l1_error_counts
 
-PREDICTED = "tests/data/h200/lockstep_predicted.csv"
-DIR = "tests/data/h100/lockstep"
-MEASURED = DIR + "/lockstep_matmul.csv"
-PRESET = DIR + "/compare_preset.csv"
-DRIFT = DIR + "/compare_drift.csv"
+# Each probe set: its predictions (committed before the measurement), the H100's directory and file.
+PROBE_SETS = {
+    "lockstep": ("tests/data/h200/lockstep_predicted.csv", "tests/data/h100/lockstep", "lockstep_matmul.csv"),
+    "lockstep2": ("tests/data/h200/lockstep2_predicted.csv", "tests/data/h100/lockstep2", "lockstep2_matmul.csv"),
+}
 SCHEDULES = ["linear", "column:8", "column:16", "column:32", "column:64", "column:128", "zigzag:32", "tiled:32x32",
              "morton"]
 PREDICTED_L1 = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"
@@ -31,12 +31,15 @@ def group_name(g, smem):
     return "{} d{} b{} {}{}".format(size, depth, block, compilation, shared)
 
 
-def gen_lockstep_probes():
-    """model-studies.md: every launch of the lock-step probes, the chip's L1 and each model's error."""
-    predicted = {(launch(r, r["compilation"]), r["schedule"]): float(r[PREDICTED_L1]) for r in read_csv(PREDICTED)}
+def gen_lockstep_probes(probe_set="lockstep"):
+    """model-studies.md: every launch of a lock-step probe set, the chip's L1 and each model's error."""
+    predicted_path, directory, measured_file = PROBE_SETS[probe_set]
+    measured_path = directory + "/" + measured_file
+    preset_path, drift_path = directory + "/compare_preset.csv", directory + "/compare_drift.csv"
+    predicted = {(launch(r, r["compilation"]), r["schedule"]): float(r[PREDICTED_L1]) for r in read_csv(predicted_path)}
     # the shared memory a block of each group (compare's joined CSV does not carry it)
-    smem = {launch(r, r["variant"]): r["smem_per_block"] for r in read_csv(MEASURED)}
-    preset, drift = joined(PRESET), joined(DRIFT)
+    smem = {launch(r, r["variant"]): r["smem_per_block"] for r in read_csv(measured_path)}
+    preset, drift = joined(preset_path), joined(drift_path)
     groups = list(dict.fromkeys(g for g, _ in preset))
     out = ["| launch | | " + " | ".join("`{}`".format(s) for s in SCHEDULES) + " |",
            "|---|---|" + "---:|" * len(SCHEDULES)]
@@ -44,11 +47,12 @@ def gen_lockstep_probes():
              "with rates drawn")
     errors = {kind: {"prediction": [], "preset": [], "drift": []} for kind in kinds}
     for g in groups:
-        # in lock step where the run differs from the same preset's with its rates drawn; as predicted
-        # where the committed prediction is that run (the h200 and h100 presets agree to 0.2 points)
+        # in lock step where the run differs from the same preset's with its rates drawn; predicted
+        # with the rates drawn (a count since raised) where the committed prediction is that drawn run
+        # to 0.2 points at every schedule
         in_lockstep = any(preset[(g, s)][S + L1R] != drift[(g, s)][S + L1R] for s in SCHEDULES)
-        as_predicted = all(abs(predicted[(g, s)] - float(preset[(g, s)][S + L1R])) <= 0.2 for s in SCHEDULES)
-        kind = kinds[0 if as_predicted else 1] if in_lockstep else kinds[2]
+        predicted_drawn = all(abs(predicted[(g, s)] - float(drift[(g, s)][S + L1R])) <= 0.2 for s in SCHEDULES)
+        kind = kinds[1 if predicted_drawn else 0] if in_lockstep else kinds[2]
         chip = {s: float(preset[(g, s)][M + L1R]) for s in SCHEDULES}
         cells = {"the chip's L1 %": ["{:.1f}".format(chip[s]) for s in SCHEDULES]}
         for model, label, values in (
@@ -74,13 +78,14 @@ def gen_lockstep_probes():
     out.append("- the rule written before the measurement (over the launches in lock step as predicted, at least as many "
                "within 3 points as with `--lockstep-warps 0` and a lower mean |error|): {}".format(
                    "held" if held else "failed"))
-    return (note("`{}` (the predictions, `scripts/predict_set.sh lockstep`, committed before the measurement), "
-                 "`{}` (an H100, `scripts/device_heldout.sh lockstep_matmul`) and `cachesim compare`'s joined CSVs "
+    return (note("`{}` (the predictions, `scripts/predict_set.sh {}`, committed before the measurement), "
+                 "`{}` (an H100, `scripts/device_heldout.sh {}_matmul`) and `cachesim compare`'s joined CSVs "
                  "`{}` and `{}` (`cachesim compare --preset h100 --measured {}`, the second with `--gpu "
                  "lockstep-warps=0`): each launch's L1 hit rate on the chip and each model's error in points; a "
                  "launch runs in lock step where the h100 preset's run differs from the run with "
-                 "`--lockstep-warps 0`, as predicted where the committed prediction is that run to 0.2 "
-                 "points".format(PREDICTED, MEASURED, PRESET, DRIFT, MEASURED))
+                 "`--lockstep-warps 0`, predicted so unless the committed prediction is the run with "
+                 "`--lockstep-warps 0` to 0.2 points".format(predicted_path, probe_set, measured_path, probe_set, preset_path, drift_path,
+                                 measured_path))
             + "\n" + "\n".join(out) + "\n")
 
 
