@@ -4,11 +4,8 @@
 // (64 warps, 32 blocks, 4 schedulers an SM) by hand.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include "sim/gpu/gpu_model.hpp"
 #include "sim/gpu/gpu_parameters.hpp"
@@ -16,6 +13,7 @@
 #include "sim/gpu/loop_issue_cost.hpp"
 #include "sim/gpu/warp_rate.hpp"
 #include "traces/input_error.hpp"
+#include "tests/csv_table.hpp"
 #include "tests/gpu_test_util.hpp"
 
 namespace cachesim {
@@ -46,27 +44,12 @@ TEST(GpuLockstepWarps, TheAutomaticCountIsTheMeasuredLoops) {
 // The counts, read from the knee probe's file by the rule they were set by: the largest m for which
 // the warm launch at m, and at every smaller m, took at most 1.1 times the lone warp's time.
 TEST(GpuLockstepWarps, TheCountsFollowTheKneeProbeByItsRule) {
-    std::ifstream in(CACHESIM_TEST_DATA_DIR "/h100/issue_cost/knee_timed_fine_warm.csv");
-    ASSERT_TRUE(in) << "no knee_timed_fine_warm.csv";
-    std::string line;
-    std::getline(in, line);
-    std::vector<std::string> header;
-    for (std::stringstream cells(line); std::getline(cells, line, ',');) header.push_back(line);
-    const auto column = [&](const std::string& name) {
-        for (std::size_t i = 0; i < header.size(); ++i)
-            if (header[i] == name) return i;
-        ADD_FAILURE() << "no column " << name;
-        return std::size_t{0};
-    };
-    const std::size_t height = column("height"), time = column("time_ms"), variant = column("variant");
+    const test::CsvTable knee =
+        test::CsvTable::from_file(std::string(CACHESIM_TEST_DATA_DIR) + "/h100/issue_cost/knee_timed_fine_warm.csv");
+    ASSERT_GT(knee.rows(), 0u);
     std::map<std::string, std::map<unsigned, double>> times;  // compilation -> warps a scheduler -> ms
-    while (std::getline(in, line)) {
-        std::vector<std::string> cells;
-        for (std::stringstream row(line); std::getline(row, line, ',');) cells.push_back(line);
-        ASSERT_GT(cells.size(), variant);
-        // the launch is 128 x 132m: m blocks of four warps on each of 132 SMs, m warps a scheduler
-        times[cells[variant]][std::stoul(cells[height]) / 132] = std::stod(cells[time]);
-    }
+    for (std::size_t r = 0; r < knee.rows(); ++r)  // the launch is 128 x 132m: m warps on each scheduler
+        times[knee.at(r, "variant")][std::stoul(knee.at(r, "height")) / 132] = knee.number(r, "time_ms");
     const auto count = [&](const std::string& compilation) {
         const std::map<unsigned, double>& t = times[compilation];
         unsigned keeps = 0;

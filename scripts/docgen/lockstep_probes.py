@@ -75,8 +75,8 @@ def gen_lockstep_probes(probe_set="lockstep"):
     lock = errors[kinds[0]]
     held = (sum(abs(e) <= 3 for e in lock["preset"]) >= sum(abs(e) <= 3 for e in lock["drift"])
             and sum(map(abs, lock["preset"])) < sum(map(abs, lock["drift"])))
-    out.append("- the rule written before the measurement (over the launches in lock step as predicted, at least as many "
-               "within 3 points as with `--lockstep-warps 0` and a lower mean |error|): {}".format(
+    out.append("- the rule written before the measurement (over the launches in lock step as predicted, at least "
+               "as many within 3 points as with `--lockstep-warps 0` and a lower mean |error|): {}".format(
                    "held" if held else "failed"))
     return (note("`{}` (the predictions, `scripts/predict_set.sh {}`, committed before the measurement), "
                  "`{}` (an H100, `scripts/device_heldout.sh {}_matmul`) and `cachesim compare`'s joined CSVs "
@@ -84,8 +84,8 @@ def gen_lockstep_probes(probe_set="lockstep"):
                  "lockstep-warps=0`): each launch's L1 hit rate on the chip and each model's error in points; a "
                  "launch runs in lock step where the h100 preset's run differs from the run with "
                  "`--lockstep-warps 0`, predicted so unless the committed prediction is the run with "
-                 "`--lockstep-warps 0` to 0.2 points".format(predicted_path, probe_set, measured_path, probe_set, preset_path, drift_path,
-                                 measured_path))
+                 "`--lockstep-warps 0` to 0.2 points".format(
+                     predicted_path, probe_set, measured_path, probe_set, preset_path, drift_path, measured_path))
             + "\n" + "\n".join(out) + "\n")
 
 
@@ -94,12 +94,17 @@ KNEE_COARSE = "tests/data/h200/issue_cost/knee_timed_warm.csv"
 KNEE_LIMIT = 1.1  # the most a count's launch may take, in lone warps' times, to count as kept at pace
 
 
-def knee_ratios(path):
-    """compilation -> warps a scheduler -> the launch's time over the lone warp's (128 x 132m: m a scheduler)."""
+def knee_times(path):
+    """A timed knee file: compilation -> warps a scheduler -> ms (the launch 128 x 132m: m a scheduler)."""
     times = {}
     for r in read_csv(path):
         times.setdefault(r["variant"], {})[int(r["height"]) // 132] = float(r["time_ms"])
-    return {v: {m: t / by_m[1] for m, t in sorted(by_m.items())} for v, by_m in times.items()}
+    return {v: dict(sorted(by_m.items())) for v, by_m in times.items()}
+
+
+def knee_ratios(path):
+    """compilation -> warps a scheduler -> the launch's time over the lone warp's."""
+    return {v: {m: t / by_m[1] for m, t in by_m.items()} for v, by_m in knee_times(path).items()}
 
 
 def kept_at_pace(ratios):

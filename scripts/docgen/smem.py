@@ -5,6 +5,7 @@ import os
 import tempfile
 
 from docgen.common import H200, L1R, M, ncu_number, note, num, read_csv, run
+from docgen.lockstep_probes import knee_times
 from docgen.sets import BLOCK_RATES_DIR, BLOCK_RATES_OPTIONS, l1_error, l1_error_counts
 from docgen.waves import WAVES
 
@@ -335,18 +336,15 @@ KNEE_TIMED_WARPS = [1, 2, 3, 4, 6, 8, 12, 16]
 
 def gen_knee_timed():
     """fidelity-shared-memory.md: the knee's first layout timed cold and with a warm L2, each time over the lone warp's."""
-    times = {}
-    for start in ("cold", "warm"):
-        for r in read_csv("tests/data/h200/issue_cost/knee_timed_{}.csv".format(start)):
-            times[(r["variant"], start, int(r["height"]) // 132)] = float(r["time_ms"]) * 1000
+    times = {start: knee_times("tests/data/h200/issue_cost/knee_timed_{}.csv".format(start)) for start in ("cold", "warm")}
     out = ["| compilation | the launch's start | a lone warp (1 a scheduler), µs | " +
            " | ".join("{} warps".format(m) for m in KNEE_TIMED_WARPS[1:]) + " |",
            "|---|---|---:|" + "---:|" * (len(KNEE_TIMED_WARPS) - 1)]
     for variant in ("index64", "index32"):
         for start, label in (("cold", "cold L2 (data from DRAM)"), ("warm", "warm L2 (data in the L2)")):
-            lone = times[(variant, start, 1)]
-            out.append("| {} | {} | {:.0f} | ".format(variant, label, lone) + " | ".join(
-                "{:.2f}".format(times[(variant, start, m)] / lone) for m in KNEE_TIMED_WARPS[1:]) + " |")
+            by_m = times[start][variant]
+            out.append("| {} | {} | {:.0f} | ".format(variant, label, by_m[1] * 1000) + " | ".join(
+                "{:.2f}".format(by_m[m] / by_m[1]) for m in KNEE_TIMED_WARPS[1:]) + " |")
     return note("`tests/data/h200/issue_cost/knee_timed_cold.csv` and `knee_timed_warm.csv`, written by "
                 "`scripts/device_issue_cost.sh knee_timed` (gpubench's CUDA-event time, the median of 11 launches, of "
                 "the matmul 128 x 132m, depth 3072, block 128: m warps on each scheduler of every SM, one wave); each "
