@@ -1,7 +1,8 @@
 # The fresh sets' launches (and the lock-step probes'), each set's list in one place: sourced by scripts/device_heldout.sh,
 # which measures them, and scripts/predict_set.sh, which predicts them. Each SET_KERNEL_launches
 # RUN calls RUN once per gpubench sweep, with gpubench's arguments (--size, --depth, --stencil,
-# --blocks, --variants); the schedules are every set's nine.
+# --blocks, --variants); the schedules are set_schedules SET's: every set's nine, unless the set
+# names its own (SET_schedules).
 
 fresh_matmul_launches() {
   local run=$1 v
@@ -98,4 +99,28 @@ lockstep2_matmul_launches() {
   $run --size 1536x1536 --depth 768 --blocks 32 --variants unroll1 --smem-per-block 0
   $run --size 1024x1024 --depth 1024 --blocks 64 --variants index32 --smem-per-block 18432
   $run --size 1536x1024 --depth 768 --blocks 128 --variants index64 --smem-per-block 18432
+}
+
+naive32_schedules=linear
+naive32_matmul_launches() {
+  local run=$1
+  # The 32-bit naive order, held to what the sets showed of it: 10 points or more of the h200
+  # preset's L1 rate from other blocks (768x1536 at depth 1024, blocks of three warps; 704x1408 at
+  # depth 1408, two; 640x1280 at depth 1280, four; 1024x1280 at depth 640, ten; 896^2 at depth 1792,
+  # four, just above 10), and less (2048x1536 at depth 512, four, just below; 1728^2 at depth 864,
+  # eight; 2240x1120 at depth 560, ten).
+  $run --size 768x1536 --depth 1024 --blocks 96 --variants index32
+  $run --size 704x1408 --depth 1408 --blocks 64 --variants index32
+  $run --size 640x1280 --depth 1280 --blocks 128 --variants index32
+  $run --size 1024x1280 --depth 640 --blocks 320 --variants index32
+  $run --size 896x896 --depth 1792 --blocks 128 --variants index32
+  $run --size 2048x1536 --depth 512 --blocks 128 --variants index32
+  $run --size 1728x1728 --depth 864 --blocks 256 --variants index32
+  $run --size 2240x1120 --depth 560 --blocks 320 --variants index32
+}
+
+# set_schedules SET: the schedules SET's launches run in, comma-separated.
+set_schedules() {
+  local own="${1}_schedules"
+  echo "${!own:-linear,column:8,column:16,column:32,column:64,column:128,zigzag:32,tiled:32x32,morton}"
 }

@@ -4,7 +4,8 @@
 # SET_stencil_launches in scripts/fresh_launches.sh, the same lists), simulated with the preset as
 # it stands, its L1 and L2 hit rates and its load requests and sectors as Nsight Compute names them.
 #   scripts/predict_set.sh [--hit-sources] SET [OUT.csv]
-# SET: fresh, fresh2, fresh3, fresh4, lockstep or lockstep2 (the lock-step probes); OUT defaults to tests/data/h200/SET_predicted.csv.
+# SET: fresh, fresh2, fresh3, fresh4, lockstep or lockstep2 (the lock-step probes), naive32 (the
+# 32-bit naive-order probes); OUT defaults to tests/data/h200/SET_predicted.csv.
 # --hit-sources adds l1_hit_rate_other_block.pct: the points of the L1 hit rate from sectors another
 # block of the SM brought (cachesim simulate --hit-sources), the share `cachesim compare` reports.
 # The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
@@ -22,7 +23,7 @@ fi
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
 out="${2:-tests/data/h200/${set_name}_predicted.csv}"
 [ -x "$bin" ] || { echo "predict_set: no cachesim binary at $bin (build with scripts/build.sh)" >&2; exit 2; }
-schedules=linear,column:8,column:16,column:32,column:64,column:128,zigzag:32,tiled:32x32,morton
+schedules=$(set_schedules "$set_name")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
