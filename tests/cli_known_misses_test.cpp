@@ -32,6 +32,23 @@ TEST(CliKnownMisses, TheJsonListsTheCautionsAndLeavesTheKeyOutWhereThereAreNone)
     EXPECT_FALSE(nlohmann::json::parse(narrow.out).contains("cautions")) << narrow.out;
 }
 
+// The 32-bit naive order's region is bounded by the run's points of its L1 from other blocks, so
+// simulate counts the L1's hit sources for such a launch by itself. 512x512 at depth 256 in blocks
+// of four warps: 2,048 blocks, 16 an SM (16 warps a scheduler, rates drawn); a short loop whose
+// blocks keep together, so most of its hits come from other blocks (far above 10 points).
+TEST(CliKnownMisses, TheNaive32BitMatmulIsCautionedFromTheRunsOwnHitSources) {
+    const std::string launch = "simulate --preset h200 --workload matmul --size 512x512 --depth 256 --block 128 "
+                               "--schedule linear --threads 1 ";
+    const CommandResult r = run_cachesim(launch + "--compilation index32");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("read hits by who brought the sector: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\ncaution: 32-bit naive matmul resting on other blocks: "), std::string::npos) << r.out;
+    const CommandResult wide = run_cachesim(launch + "--compilation index64");
+    ASSERT_EQ(wide.exit_code, 0) << wide.err;
+    EXPECT_EQ(wide.out.find("caution:"), std::string::npos) << wide.out;
+    EXPECT_EQ(wide.out.find("read hits by who brought the sector: "), std::string::npos) << wide.out;
+}
+
 TEST(CliKnownMisses, TheThreadModelHasNoCautions) {
     const CommandResult r = run_cachesim("simulate --workload matmul --size 64x64 --depth 4 --schedule column:32");
     ASSERT_EQ(r.exit_code, 0) << r.err;

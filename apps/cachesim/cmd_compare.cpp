@@ -440,7 +440,7 @@ std::vector<ComparedRun> simulate_all(const std::vector<MeasuredRun>& measured, 
                 runs[i].simulated_hit_sources = g.l1_hit_sources;
                 const WorkloadSpec* workload =
                     launch_workload(measured[i].recorded() ? nullptr : &measured[i].workload, g.recorded_workload);
-                runs[i].in_known_miss_region = !known_misses(workload, config).empty();
+                runs[i].in_known_miss_region = !known_misses(workload, config, runs[i].other_block_hit_pct()).empty();
             } catch (const SimulationError& e) {
                 // which row could not be simulated, in the user's file
                 stop(std::make_exception_ptr(InputError(measured[i].source + ":" + std::to_string(measured[i].line) +

@@ -253,7 +253,8 @@ int run_diagram(int argc, char** argv) {
         if (gpu && gpu_run.l1_hit_sources.total()) lines.push_back(viz::hit_sources_note(gpu_run.l1_hit_sources));
         if (gpu) {
             const WorkloadSpec* launch = launch_workload(w ? &*w : nullptr, gpu_run.recorded_workload);
-            for (std::string& line : viz::known_miss_notes(known_misses(launch, sim.gpu)))
+            for (std::string& line :
+                 viz::known_miss_notes(known_misses(launch, sim.gpu, gpu_run.l1_other_block_points(sim.gpu))))
                 lines.push_back(std::move(line));
         }
         return lines;

@@ -51,7 +51,8 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
         });
         report.l1_hit_sources = g.l1_hit_sources;
     }
-    for (const KnownMiss* miss : known_misses(workload, c)) report.cautions.push_back(miss->sentence());
+    for (const KnownMiss* miss : known_misses(workload, c, g.l1_other_block_points(c)))
+        report.cautions.push_back(miss->sentence());
     if (c.timeline) {
         report.parameters.emplace_back("warp_times", c.timeline->source);
         report.parameters.emplace_back("warp_times_launch", n(c.timeline->launch));

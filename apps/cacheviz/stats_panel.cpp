@@ -24,10 +24,14 @@ namespace cachesim::gui {
 
 namespace {
 
-// Where a GPU-model run lies where the model is known to miss the chip (sim/gpu/known_misses.hpp).
-std::vector<const KnownMiss*> known_misses_of(const JobInput& in) {
-    if (!in.trace) return known_misses(&in.workload, in.gpu);
-    return known_misses(launch_workload(nullptr, in.trace->header.workload), in.gpu);
+// Where a GPU-model run lies where the model is known to miss the chip (sim/gpu/known_misses.hpp),
+// bounded by its points from other blocks where the run counted them.
+std::vector<const KnownMiss*> known_misses_of(const JobOutput& o) {
+    const JobInput& in = o.input;
+    std::optional<double> points;
+    if (o.l1_hit_sources && !o.result.levels.empty()) points = o.l1_hit_sources->other_block_points(o.result.levels[0].reads);
+    if (!in.trace) return known_misses(&in.workload, in.gpu, points);
+    return known_misses(launch_workload(nullptr, in.trace->header.workload), in.gpu, points);
 }
 
 }  // namespace
@@ -130,7 +134,7 @@ const std::vector<StatsRow>& stats_rows() {
         row("model known off here", [](const JobOutput& o) {
             if (!o.input.gpu_model) return std::string("- (GPU model only)");
             std::string text;
-            for (const KnownMiss* miss : known_misses_of(o.input)) {
+            for (const KnownMiss* miss : known_misses_of(o)) {
                 if (!text.empty()) text.append("; ");
                 text.append(miss->region).append(": ").append(miss->effect);
             }
@@ -343,7 +347,7 @@ std::vector<std::string> App::run_notes(int i) const {
         notes.insert(notes.begin(), describe_subject(o.input.workload, o.input.trace.get()));
     }
     if (o.input.gpu_model)  // as the PNG's legend (cachesim diagram) says it
-        for (std::string& line : viz::known_miss_notes(known_misses_of(o.input)))
+        for (std::string& line : viz::known_miss_notes(known_misses_of(o)))
             notes.push_back(std::move(line));
     return notes;
 }

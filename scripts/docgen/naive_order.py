@@ -1,7 +1,7 @@
 """The naive matmul's L1 error outside the training set, by compilation and by the share of the
 model's hits that another block brought: where the presets keep its sharers together too long."""
 
-from docgen.common import note
+from docgen.common import note, read_csv
 from docgen.sets import ALL_REPORT_SETS, OTHER, REPORT_CMD, REPORT_GPUS, gpu_has_set, l1_error, overview_rows
 
 SHARE_BUCKETS = [(0, 10), (10, 20), (20, 100)]  # points of the model's L1 rate from other blocks
@@ -51,3 +51,46 @@ def gen_naive_order_errors():
                 "set but training (the matmul's hit rates over 21 launches), its error the model's L1 rate less "
                 "the chip's, in points".format(", ".join("`{}`".format(p) for p in used), REPORT_CMD)) + "\n" + \
         "\n".join(out) + "\n"
+
+
+# The 32-bit naive-order probes, in no set (docs/fidelity.md, "The 32-bit naive order, probed"):
+# compare's joined CSV of an H100's launches against the h100 preset.
+NAIVE32_PROBES = "tests/data/h100/naive32/compare_preset.csv"
+
+
+def naive32_rows():
+    """Every measured 32-bit naive-order launch but training's, both chips, sets and probes: (rows,
+    the files they came from)."""
+    rows, used = [], []
+    for gpu in REPORT_GPUS:
+        found, paths = naive_rows(gpu)
+        used += paths
+        rows += [r for r in found if r["variant"] == "index32"]
+    probes = [r for r in read_csv(NAIVE32_PROBES) if r["variant"] == "index32" and r["schedule"] == "linear"]
+    return rows + probes, used + [NAIVE32_PROBES]
+
+
+def naive32_summary(rows, share_points=10.0):
+    """By whether share_points or more of the model's L1 come from other blocks (True first):
+    (launches, within 3 points, beyond 6 points, lowest error, highest error)."""
+    out = []
+    for resting in (True, False):
+        errors = [l1_error(r) for r in rows if (float(r[OTHER]) >= share_points) == resting]
+        out.append((resting, len(errors), sum(abs(e) <= 3 for e in errors), sum(abs(e) > 6 for e in errors),
+                    min(errors), max(errors)))
+    return out
+
+
+def gen_naive32_summary():
+    """fidelity.md: the 32-bit naive order over every measured launch but training's."""
+    rows, used = naive32_rows()
+    out = ["| of the model's L1, from other blocks | launches | within 3 points | beyond 6 points | the model less the chip |",
+           "|---|---:|---:|---:|---|"]
+    for resting, n, within, beyond, low, high in naive32_summary(rows):
+        out.append("| {} | {} | {} | {} | {:+.1f} to {:+.1f} |".format(
+            "10 points or more" if resting else "under 10 points", n, within, beyond, low, high))
+    return note("from `cachesim compare`'s joined CSVs {}, the sets' written by `{}` (the matmul's hit rates over 21 "
+                "launches; each chip against its preset), the probes' by `cachesim compare --preset h100 --measured "
+                "tests/data/h100/naive32/naive32-21_matmul.csv`: every measured launch of the 32-bit build's naive "
+                "order but training's, on both chips".format(", ".join("`{}`".format(p) for p in used), REPORT_CMD)) \
+        + "\n" + "\n".join(out) + "\n"

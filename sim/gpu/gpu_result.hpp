@@ -36,6 +36,12 @@ struct GpuResult {
     std::uint64_t l2_far_hits() const { return ncu.l2_sectors_fabric_read_hit; }
 
     double l2_read_hit_rate_pct() const { return ncu.l2_read_hit_rate_pct(); }
+    // The points of the L1's load hit rate from sectors another block of the SM brought, where
+    // the run counted the L1's hit sources (`config`: the run's configuration).
+    std::optional<double> l1_other_block_points(const GpuConfig& config) const {
+        if (!config.count_l1_hit_sources) return std::nullopt;
+        return l1_hit_sources.other_block_points(ncu.l1_sectors_ld);
+    }
 
     std::uint64_t requests() const { return load_requests + store_requests; }
     double requests_per_second() const { return result.seconds > 0 ? requests() / result.seconds : 0.0; }

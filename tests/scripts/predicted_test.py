@@ -12,7 +12,8 @@ The claim on the 32-bit naive order: of four index32 `linear` predictions, one w
 other blocks, simulated 40.0 against the chip's 35.0 (+5.0, inside +3 to +9: held), one with 4
 points simulated 23.0 against 27.0 (-4.0, outside -3 to +3: not held), one with exactly 10 points
 simulated 30.0 against 31.0 (-1.0, outside +3 to +9: not held) and one never measured; an index64
-`linear` and an index32 `column:32` launch are not part of the claim."""
+`linear` and an index32 `column:32` launch are not part of the claim. Held to the probes' claim
+(+3 to +11 from 10 points on) the first three give held, not held, not held."""
 import os
 import sys
 
@@ -20,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 from docgen.common import L1Q, L1R, L1S, L2R, M, S  # noqa: E402
-from docgen.predicted import naive_claims, prediction_check  # noqa: E402
+from docgen.predicted import CLAIMED_ERRORS, naive_claims, prediction_check  # noqa: E402
 
 RATE_L1 = "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct"
 RATE_L2 = "lts__t_sector_op_read_hit_rate.pct"
@@ -69,11 +70,17 @@ def main():
         r["width"], r[M + L1R] = width, l1
         chip.append(r)
     got = [(key[3], share, simulated, measured_l1, claim, held)
-           for key, share, simulated, measured_l1, claim, held in naive_claims(claimed, chip)]
+           for key, share, simulated, measured_l1, claim, held in naive_claims(claimed, chip, CLAIMED_ERRORS["fresh4"])]
     want = [("1152", 15.0, 40.0, 35.0, (3.0, 9.0), True), ("960", 4.0, 23.0, 27.0, (-3.0, 3.0), False),
             ("1600", 10.0, 30.0, 31.0, (3.0, 9.0), False), ("2560", 12.0, 30.0, None, (3.0, 9.0), None)]
     if got != want:
         print("FAIL naive_claims: got {!r}, want {!r}".format(got, want))
+        return 1
+    # the probes' claim, +3 to +11 from 10 points on: +5.0 holds, -4.0 and -1.0 do not
+    got = [held for key, share, simulated, measured_l1, claim, held in
+           naive_claims(claimed, chip, CLAIMED_ERRORS["naive32"])][:3]
+    if got != [True, False, False]:
+        print("FAIL naive_claims with the probes' claim: got {!r}, want [True, False, False]".format(got))
         return 1
     print("predicted_test: ok")
     return 0
