@@ -124,7 +124,8 @@ COMMITTED = [(H200, "heldout_matmul.csv", "heldout_matmul_rates21.csv", "heldout
              (H200, "fresh3_matmul.csv", "fresh3_matmul_rates21.csv", "fresh3-21_matmul.csv"),
              (H200, "fresh4_matmul.csv", "fresh4_matmul_rates21.csv", "fresh4-21_matmul.csv"),
              (H100, "training_matmul.csv", "training_matmul_rates21.csv", "training21_matmul.csv"),
-             (H100, "heldout_matmul.csv", "heldout_matmul_rates21.csv", "heldout21_matmul.csv")]
+             (H100, "heldout_matmul.csv", "heldout_matmul_rates21.csv", "heldout21_matmul.csv"),
+             (os.path.join(H100, "naive32"), "naive32_matmul.csv", "naive32_matmul_rates21.csv", "naive32-21_matmul.csv")]
 
 
 def check_committed(tmp):
