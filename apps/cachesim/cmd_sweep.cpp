@@ -2,9 +2,11 @@
 // parallel on all cores (and over MPI ranks), written as CSV (+ a heat map); resumable.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -22,7 +24,9 @@
 #include "apps/cachesim/sweep_results.hpp"
 #include "apps/cachesim/sweep_run.hpp"
 #include "sim/gpu/known_misses.hpp"
+#include "sim/gpu/l1_hit_sources.hpp"
 #include "traces/atomic_output.hpp"
+#include "traces/ncu_metrics.hpp"
 #include "traces/input_error.hpp"
 
 namespace cachesim::cli {
@@ -187,14 +191,40 @@ std::unique_ptr<InterruptNotice> interrupt_notice(const std::string& output, boo
     return std::make_unique<InterruptNotice>("sweep: interrupted after ", resumed, total, after);
 }
 
+// A row's points of its L1 hit rate from sectors another block brought, where it counted the L1's
+// hit sources (a row resumed from an older file may not have).
+std::optional<double> other_block_points(const SweepColumns& row) {
+    const auto value = [&](std::string_view name) -> const std::string* {
+        for (const auto& [column, text] : row)
+            if (column == name) return &text;
+        return nullptr;
+    };
+    const auto count = [&](std::string_view name) -> std::optional<std::uint64_t> {
+        const std::string* text = value(name);
+        std::uint64_t n = 0;
+        if (!text || text->empty()) return std::nullopt;
+        const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), n);
+        if (error != std::errc() || end != text->data() + text->size()) return std::nullopt;
+        return n;
+    };
+    const std::optional<std::uint64_t> hits = count("l1_hits_other_block"), sectors = count(ncu::kL1Sectors);
+    if (!hits || !sectors) return std::nullopt;
+    L1HitSourceCounts counts;
+    counts.other_block = *hits;
+    return counts.other_block_points(*sectors);
+}
+
 // For each region where the GPU model is known to miss the chip (sim/gpu/known_misses.hpp): how
-// many of the configurations are in it, the first of them, and what was measured there.
-void print_cautions(const std::vector<SweepConfiguration>& configs, const std::vector<SimulationOptions>& sims) {
+// many of the configurations are in it, the first of them, and what was measured there. rows: the
+// configurations' results, in their order.
+void print_cautions(const std::vector<SweepConfiguration>& configs, const std::vector<SimulationOptions>& sims,
+                    const std::vector<SweepColumns>& rows) {
     std::vector<const KnownMiss*> regions;
     std::vector<std::size_t> counts, firsts;
     for (std::size_t i = 0; i < sims.size(); ++i) {
         if (sims[i].model != ModelKind::gpu) continue;
-        for (const KnownMiss* miss : known_misses(sims[i].workload ? &*sims[i].workload : nullptr, sims[i].gpu)) {
+        const WorkloadSpec* workload = sims[i].workload ? &*sims[i].workload : nullptr;
+        for (const KnownMiss* miss : known_misses(workload, sims[i].gpu, other_block_points(rows[i]))) {
             const auto at = std::find(regions.begin(), regions.end(), miss);
             if (at != regions.end()) {
                 ++counts[static_cast<std::size_t>(at - regions.begin())];
@@ -265,6 +295,10 @@ int run_sweep(int argc, char** argv) {
                 throw InputError(configuration_label(i, configs[i]) + "--hit-sources counts the GPU model's L1 hits: it needs --model gpu (or a GPU preset)");
             sims[i].gpu.count_l1_hit_sources = true;
         }
+    // A known-miss region bounded by the hits from other blocks needs them counted to tell.
+    for (SimulationOptions& sim : sims)
+        if (sim.model == ModelKind::gpu && sim.workload && known_misses_need_hit_sources(&*sim.workload, sim.gpu))
+            sim.gpu.count_l1_hit_sources = true;
     const bool any_gpu = std::any_of(sims.begin(), sims.end(), [](const SimulationOptions& sim) { return sim.model == ModelKind::gpu; });
     const Parallelism parallel =
         choose_parallelism("sweep", jobs_given, threads_given, workers_or_all_cores(0), sims.size(), any_gpu);
@@ -442,7 +476,7 @@ int run_sweep(int argc, char** argv) {
     if (kept > 0)
         std::cerr << "sweep: kept " << kept << " earlier row" << (kept == 1 ? "" : "s") << " of " << s.output
                   << " from configurations outside this sweep, after its rows (--fresh starts over without them)\n";
-    print_cautions(configs, sims);
+    print_cautions(configs, sims, rows);
     if (!s.quiet) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::cerr << "sweep: " << counted(configs.size(), "configuration") << " (" << resumed << " already done) in "
