@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts|wide_strips|one_warp_blocks]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|naive32_ends|block_starts|wide_strips|one_warp_blocks]. Writes under $OUT
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
@@ -78,6 +78,11 @@
 #   whether orders whose blocks share one array's recently first-read lines end together
 #   tile_ends.tar                       tile_ends/tile_ends_index32.csv.gz, tile_ends_ncu.csv and
 #                                       tile_ends_rows.csv (as wave_ends)
+#   naive32_ends: the same for the 32-bit naive-order probes' eight launches (scripts/device_heldout.sh
+#   naive32_matmul): which blocks of an SM end together where the model's L1 came out right and
+#   where it came out 13.7 points high
+#   naive32_ends.tar                    naive32_ends/naive32_ends_<size>.csv.gz per launch,
+#                                       naive32_ends_ncu.csv and naive32_ends_rows.csv (as wave_ends)
 #   width_ends64: the same launches of the 64-bit build (a loop the issue port limits)
 #   width_ends64.tar                    width_ends64/width_ends64_index64.csv.gz, width_ends64_ncu.csv
 #                                       and width_ends64_rows.csv
@@ -106,7 +111,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|block_starts|wide_strips|one_warp_blocks) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|naive32_ends|block_starts|wide_strips|one_warp_blocks) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -265,6 +270,22 @@ if [ "$MODE" = width_ends ] || [ "$MODE" = width_ends64 ]; then
   WIDTHS=(--kernel matmul --size 640x2560,1280x1280,2560x640,512x4096,2048x1024 --depth 512,640 --blocks 128
           --schedules column:128,linear --variants "$VARIANT")
   ends_with_ncu "$MODE" WIDTHS
+  pack_logs
+  exit 0
+fi
+
+if [ "$MODE" = naive32_ends ]; then
+  # the 32-bit naive-order probes' launches (naive32_matmul_launches in scripts/fresh_launches.sh),
+  # one list each, its size last so that each has its own files
+  N1=(--kernel matmul --schedules linear --variants index32 --depth 1024 --blocks 96 --size 768x1536)
+  N2=(--kernel matmul --schedules linear --variants index32 --depth 1408 --blocks 64 --size 704x1408)
+  N3=(--kernel matmul --schedules linear --variants index32 --depth 1280 --blocks 128 --size 640x1280)
+  N4=(--kernel matmul --schedules linear --variants index32 --depth 640 --blocks 320 --size 1024x1280)
+  N5=(--kernel matmul --schedules linear --variants index32 --depth 1792 --blocks 128 --size 896x896)
+  N6=(--kernel matmul --schedules linear --variants index32 --depth 512 --blocks 128 --size 2048x1536)
+  N7=(--kernel matmul --schedules linear --variants index32 --depth 864 --blocks 256 --size 1728x1728)
+  N8=(--kernel matmul --schedules linear --variants index32 --depth 560 --blocks 320 --size 2240x1120)
+  ends_with_ncu naive32_ends N1 N2 N3 N4 N5 N6 N7 N8
   pack_logs
   exit 0
 fi
