@@ -94,3 +94,33 @@ def gen_naive32_summary():
                 "tests/data/h100/naive32/naive32-21_matmul.csv`: every measured launch of the 32-bit build's naive "
                 "order but training's, on both chips".format(", ".join("`{}`".format(p) for p in used), REPORT_CMD)) \
         + "\n" + "\n".join(out) + "\n"
+
+
+NAIVE32_GROUPS = "tests/data/h100/naive32/naive32_groups.csv"
+NAIVE32_GROUPS_CMD = ("scripts/wave_groups_report.py --chip tests/data/h100/naive32/naive32_ends_SIZE.csv.gz (each of the "
+                      "eight) --compilation index32 --ncu tests/data/h100/naive32/naive32_ends_ncu.csv --rows "
+                      "tests/data/h100/naive32/naive32_ends_rows.csv --model 'preset=' --jobs 2 --out " + NAIVE32_GROUPS)
+
+
+def gen_naive32_groups():
+    """fidelity.md: how the probes' blocks end together on the chip and in the model, beside the model's error."""
+    errors = {(r["width"], r["height"], r["depth"], r["block"]): (float(r[OTHER]), l1_error(r))
+              for r in read_csv(NAIVE32_PROBES)}
+    by = {}
+    for r in read_csv(NAIVE32_GROUPS):
+        by.setdefault((r["width"], r["height"], r["depth"], r["block_size"]), {})[r["source"]] = r
+    out = ["| launch (index32, `linear`) | from other blocks | the model less the chip | first group: chip / model "
+           "| later blocks alone | later group | second-wave runs' spread |",
+           "|---|---:|---:|---|---|---|---|"]
+    for key in sorted(by, key=lambda k: errors[k][0], reverse=True):
+        chip, model = by[key]["chip"], by[key]["preset"]
+        share, error = errors[key]
+        out.append("| {}x{}, depth {}, block {} | {:.1f} | {:+.1f} | {} | {} | {} | {} |".format(
+            *key, share, error, *("{} / {}".format(chip[c], model[c])
+                                  for c in ("first_group", "later_alone", "later_group", "wave2_spread"))))
+    return note("`{}` from `scripts/device_progress.sh naive32_ends` (an H100: gpubench `--warp-ends`, launch 0, "
+                "beside the h200 preset's rounds, whose L1 rates for these launches are the h100 preset's), and the "
+                "errors of `{}`. Per SM the blocks sorted by their end and cut where two ends lie more than 2% of the "
+                "first end apart: the first group (median over SMs); of the later waves' blocks the share that ends "
+                "alone and the group of the median one; the second wave's run times' standard deviation over their "
+                "median".format(NAIVE32_GROUPS_CMD, NAIVE32_PROBES)) + "\n" + "\n".join(out) + "\n"
