@@ -100,6 +100,10 @@ NAIVE32_GROUPS = "tests/data/h100/naive32/naive32_groups.csv"
 NAIVE32_GROUPS_CMD = ("scripts/wave_groups_report.py --chip tests/data/h100/naive32/naive32_ends_SIZE.csv.gz (each of the "
                       "eight) --compilation index32 --ncu tests/data/h100/naive32/naive32_ends_ncu.csv --rows "
                       "tests/data/h100/naive32/naive32_ends_rows.csv --model 'preset=' --jobs 2 --out " + NAIVE32_GROUPS)
+# The same with one rate a block kept for its whole run, at the spread of the chip's run times (an
+# exploration on these launches, not a choice).
+NAIVE32_BLOCK_RATE = "tests/data/h100/naive32/naive32_groups_block_rate.csv"
+NAIVE32_BLOCK_RATE_OPTIONS = "--warp-rate-scope block --warp-rate-redraw 0 --warp-rate-spread 0.3"
 
 
 def gen_naive32_groups():
@@ -107,20 +111,26 @@ def gen_naive32_groups():
     errors = {(r["width"], r["height"], r["depth"], r["block"]): (float(r[OTHER]), l1_error(r))
               for r in read_csv(NAIVE32_PROBES)}
     by = {}
-    for r in read_csv(NAIVE32_GROUPS):
-        by.setdefault((r["width"], r["height"], r["depth"], r["block_size"]), {})[r["source"]] = r
+    for path in (NAIVE32_GROUPS, NAIVE32_BLOCK_RATE):
+        for r in read_csv(path):
+            by.setdefault((r["width"], r["height"], r["depth"], r["block_size"]), {})[r["source"]] = r
     out = ["| launch (index32, `linear`) | from other blocks | the model less the chip | first group: chip / model "
-           "| later blocks alone | later group | second-wave runs' spread |",
-           "|---|---:|---:|---|---|---|---|"]
+           "| later blocks alone | later group | second-wave runs' spread | a rate a block: L1 error · later alone "
+           "· group · spread |",
+           "|---|---:|---:|---|---|---|---|---|"]
     for key in sorted(by, key=lambda k: errors[k][0], reverse=True):
-        chip, model = by[key]["chip"], by[key]["preset"]
+        chip, model, block_rate = by[key]["chip"], by[key]["preset"], by[key]["blockfix30"]
         share, error = errors[key]
-        out.append("| {}x{}, depth {}, block {} | {:.1f} | {:+.1f} | {} | {} | {} | {} |".format(
+        out.append("| {}x{}, depth {}, block {} | {:.1f} | {:+.1f} | {} | {} | {} | {} | {:+.1f} · {} · {} · {} |".format(
             *key, share, error, *("{} / {}".format(chip[c], model[c])
-                                  for c in ("first_group", "later_alone", "later_group", "wave2_spread"))))
-    return note("`{}` from `scripts/device_progress.sh naive32_ends` (an H100: gpubench `--warp-ends`, launch 0, "
+                                  for c in ("first_group", "later_alone", "later_group", "wave2_spread")),
+            error + float(block_rate["l1"]) - float(model["l1"]),
+            *(block_rate[c] for c in ("later_alone", "later_group", "wave2_spread"))))
+    return (note("`{}` from `scripts/device_progress.sh naive32_ends` (an H100: gpubench `--warp-ends`, launch 0, "
                 "beside the h200 preset's rounds, whose L1 rates for these launches are the h100 preset's), and the "
-                "errors of `{}`. Per SM the blocks sorted by their end and cut where two ends lie more than 2% of the "
-                "first end apart: the first group (median over SMs); of the later waves' blocks the share that ends "
-                "alone and the group of the median one; the second wave's run times' standard deviation over their "
-                "median".format(NAIVE32_GROUPS_CMD, NAIVE32_PROBES)) + "\n" + "\n".join(out) + "\n"
+                "errors of `{}`; the last column the same command with `--model 'blockfix30={}'` into `{}`. Per SM "
+                "the blocks sorted by their end and cut where two ends lie more than 2% of the first end apart: the "
+                "first group (median over SMs); of the later waves' blocks the share that ends alone and the group "
+                "of the median one; the second wave's run times' standard deviation over their median".format(
+                    NAIVE32_GROUPS_CMD, NAIVE32_PROBES, NAIVE32_BLOCK_RATE_OPTIONS, NAIVE32_BLOCK_RATE))
+            + "\n" + "\n".join(out) + "\n")
