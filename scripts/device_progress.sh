@@ -2,7 +2,7 @@
 # How far the naive matmul's warps drift apart on the H200 (the naive matmul's L1 hit
 # rate): progressprobe's per-warp timestamps every 32 k, and the same launches under Nsight Compute
 # for their L1 hit rate (with the instrumentation in place, and with only start and end samples).
-# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|naive32_ends|block_starts|wide_strips|one_warp_blocks]. Writes under $OUT
+# Builds with CMake + nvcc only. Usage: scripts/device_progress.sh [probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|naive32_ends|naive32_progress|block_starts|wide_strips|one_warp_blocks]. Writes under $OUT
 # (default ./device-out):
 #   knee_ends: when each warp of the knee probe's launches ends (the matmul at depth 3072, one wave
 #   of m warps on every scheduler; scripts/device_issue_cost.sh knee), per compilation, and of the
@@ -83,6 +83,10 @@
 #   where it came out 13.7 points high
 #   naive32_ends.tar                    naive32_ends/naive32_ends_<size>.csv.gz per launch,
 #                                       naive32_ends_ncu.csv and naive32_ends_rows.csv (as wave_ends)
+#   naive32_progress: progressprobe --index32 (a sample every 64 k, one launch) at the naive-order
+#   probes whose L1 rests on other blocks (blocks of 128, 64, 96 and 320), for a replay of the
+#   chip's own pace
+#   naive32_progress_b<block>.tar       as progress_widths, one folder a block size
 #   width_ends64: the same launches of the 64-bit build (a loop the issue port limits)
 #   width_ends64.tar                    width_ends64/width_ends64_index64.csv.gz, width_ends64_ncu.csv
 #                                       and width_ends64_rows.csv
@@ -111,7 +115,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/device-out}
 MODE=${1:-probe}
-case $MODE in probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|naive32_ends|block_starts|wide_strips|one_warp_blocks) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
+case $MODE in probe|warps|stencil|ends|index32|progress_widths|tile_progress|knee_ends|knee_ends_warm|knee_ends_warm_orders|waves|wave_ends|refill_ends|width_ends|width_ends64|tile_ends|naive32_ends|naive32_progress|block_starts|wide_strips|one_warp_blocks) ;; *) echo "unknown mode $MODE" >&2; exit 2;; esac
 mkdir -p "$OUT/logs"
 . scripts/device_common.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >"$OUT/logs/environment.txt" 2>&1
@@ -478,6 +482,12 @@ elif [ "$MODE" = wide_strips ]; then
   timeout 400 "$GPUBENCH" --kernel matmul --size 1024x1024 --blocks 128,256 --schedules column:128,column:256,column:512 \
     --profile-reps 3 --reps 3 --warmup 1 --out "$OUT/wide_strips_gpubench.csv" 2>"$OUT/logs/gpubench.log"
   echo "rc=$?"
+elif [ "$MODE" = naive32_progress ]; then
+  # the 32-bit naive-order probes whose L1 rests on other blocks, one folder a block size
+  progress_layouts naive32_progress_b128 linear 128 640x1280:1280 896x896:1792 2048x1536:512
+  progress_layouts naive32_progress_b64 linear 64 704x1408:1408
+  progress_layouts naive32_progress_b96 linear 96 768x1536:1024
+  progress_layouts naive32_progress_b320 linear 320 1024x1280:640
 elif [ "$MODE" = tile_progress ]; then
   progress_layouts tile_progress tiled:32x32,column:16,linear 96 1280x1280:1280
 elif [ "$MODE" = index32 ]; then

@@ -39,7 +39,7 @@ from docgen.sets import (
 )
 from docgen.l2_pick import gen_l2_pick_coalescing
 from docgen.predicted import gen_naive_claims, gen_predicted
-from docgen.naive_order import gen_naive32_groups, gen_naive32_summary, gen_naive_order_errors
+from docgen.naive_order import gen_naive32_groups, gen_naive32_replay, gen_naive32_summary, gen_naive_order_errors
 from docgen.l1_policy import gen_l1_policy_cyclic, gen_l1_policy_fit, gen_l1_policy_strides
 from docgen.latency_loaded import gen_latency_loaded
 from docgen.timing_fits import (
@@ -138,6 +138,7 @@ GENERATORS = {
     "naive32-claims": lambda: gen_naive_claims("naive32"),
     "naive32-summary": gen_naive32_summary,
     "naive32-groups": gen_naive32_groups,
+    "naive32-replay": gen_naive32_replay,
     "naive-order-errors": gen_naive_order_errors,
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD, STUDY_SETS),

@@ -1,7 +1,7 @@
 """The naive matmul's L1 error outside the training set, by compilation and by the share of the
 model's hits that another block brought: where the presets keep its sharers together too long."""
 
-from docgen.common import note, read_csv
+from docgen.common import L1R, M, note, read_csv
 from docgen.sets import ALL_REPORT_SETS, OTHER, REPORT_CMD, REPORT_GPUS, gpu_has_set, l1_error, overview_rows
 
 SHARE_BUCKETS = [(0, 10), (10, 20), (20, 100)]  # points of the model's L1 rate from other blocks
@@ -133,4 +133,36 @@ def gen_naive32_groups():
                 "first group (median over SMs); of the later waves' blocks the share that ends alone and the group "
                 "of the median one; the second wave's run times' standard deviation over their median".format(
                     NAIVE32_GROUPS_CMD, NAIVE32_PROBES, NAIVE32_BLOCK_RATE_OPTIONS, NAIVE32_BLOCK_RATE))
+            + "\n" + "\n".join(out) + "\n")
+
+
+NAIVE32_PROGRESS_BLOCKS = (128, 64, 96, 320)  # scripts/device_progress.sh naive32_progress: a folder a block size
+NAIVE32_PROGRESS = "tests/data/h100/naive32/progress_b{}"
+NAIVE32_REPLAY_CMD = ("scripts/progress_replay_report.py --dir {0} --ncu {0}/naive32_progress_b{1}_ncu.csv --rows "
+                      "{0}/naive32_progress_b{1}_rows.csv --out {0}/progress_replay.csv --jobs 2 --schedules linear "
+                      "--block {1}")
+
+
+def gen_naive32_replay():
+    """fidelity.md: the probes' own pace (progressprobe) replayed by the model's caches."""
+    model = {(r["width"], r["height"], r["depth"], r["block"]): r for r in read_csv(NAIVE32_PROBES)}
+    out = ["| launch (index32, `linear`) | gpubench's L1 on the chip | the model less the chip | progressprobe's L1: "
+           "sampled · start and end | its pace replayed: every sample · start and end | progress spread |",
+           "|---|---:|---:|---|---|---:|"]
+    commands = []
+    for block in NAIVE32_PROGRESS_BLOCKS:
+        folder = NAIVE32_PROGRESS.format(block)
+        commands.append("`{}`".format(NAIVE32_REPLAY_CMD.format(folder, block)))
+        for r in read_csv(folder + "/progress_replay.csv"):
+            m = model[(r["width"], r["height"], r["depth"], r["block_size"])]
+            out.append("| {}x{}, depth {}, block {} | {:.1f} | {:+.1f} | {} · {} | {} · {} | {} |".format(
+                r["width"], r["height"], r["depth"], r["block_size"], float(m[M + L1R]), l1_error(m),
+                r["l1_sampled"], r["l1_start_end"], r["replay_samples"], r["replay_start_end"], r["progress_spread"]))
+    return (note("{} from `scripts/device_progress.sh naive32_progress` (an H100: progressprobe's 32-bit loads, a "
+                 "sample of each warp's clock every 64 steps, one launch, and Nsight Compute's L1 of the same launch "
+                 "sampled and with start and end only), beside gpubench's kernel and the model's error from `{}`: "
+                 "L1 hit rates in %; the replay is the h200 preset's caches fed the recorded pace (`cachesim simulate "
+                 "--warp-times`), whose L1 rates for these launches are the h100 preset's; the progress spread, at "
+                 "tenths 2 to 8 of the launch, the median over SMs of how far apart the most and the least advanced "
+                 "resident warps are, in loops".format("; ".join(commands), NAIVE32_PROBES))
             + "\n" + "\n".join(out) + "\n")
