@@ -1,7 +1,7 @@
 #pragma once
 // Launches where the GPU model's own pace is known to miss the chip by far more than the
-// fidelity targets, measured outside the training and held-out sets (the list: docs/cli.md,
-// "cachesim simulate"). A run in such a region says so beside its figures, so that a user does
+// fidelity targets, measured outside the training set (the list: docs/cli.md, "cachesim
+// simulate"). A run in such a region says so beside its figures, so that a user does
 // not take them as checked. A replay of measured warp times (--warp-times) runs the chip's pace
 // and is exempt.
 #include <optional>
