@@ -11,7 +11,6 @@
 #include "apps/cachesim/report.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "apps/cachesim/sweep_progress.hpp"
-#include "sim/gpu/known_misses.hpp"
 #include "traces/choice_hint.hpp"
 #include "traces/input_error.hpp"
 #include "traces/atomic_output.hpp"
@@ -171,9 +170,7 @@ int run_simulate(int argc, char** argv) {
     }
     WarpTimeline timeline;
     read_timeline(*vm, sim, timeline);
-    // A known-miss region bounded by the hits from other blocks needs them counted to tell.
-    if (sim.model == ModelKind::gpu && sim.workload && known_misses_need_hit_sources(&*sim.workload, sim.gpu))
-        sim.gpu.count_l1_hit_sources = true;
+    count_hit_sources_for_cautions(sim);
     const MemoryEstimate memory = estimate_memory(sim, max_memory_option(*vm));
     sim.hierarchy.opt_max_lookups = memory.opt_lookup_limit;
     sim.gpu_traffic_memory_limit = memory.gpu_traffic_limit();

@@ -13,6 +13,7 @@
 #include "apps/common/atomic_file.hpp"
 #include "apps/common/memory_estimate.hpp"
 #include "apps/common/options.hpp"
+#include "apps/cachesim/gpu_report.hpp"
 #include "apps/cachesim/subcommands.hpp"
 #include "apps/cachesim/sweep_expand.hpp"
 #include "apps/cachesim/number_text.hpp"
@@ -295,10 +296,7 @@ int run_sweep(int argc, char** argv) {
                 throw InputError(configuration_label(i, configs[i]) + "--hit-sources counts the GPU model's L1 hits: it needs --model gpu (or a GPU preset)");
             sims[i].gpu.count_l1_hit_sources = true;
         }
-    // A known-miss region bounded by the hits from other blocks needs them counted to tell.
-    for (SimulationOptions& sim : sims)
-        if (sim.model == ModelKind::gpu && sim.workload && known_misses_need_hit_sources(&*sim.workload, sim.gpu))
-            sim.gpu.count_l1_hit_sources = true;
+    for (SimulationOptions& sim : sims) count_hit_sources_for_cautions(sim);
     const bool any_gpu = std::any_of(sims.begin(), sims.end(), [](const SimulationOptions& sim) { return sim.model == ModelKind::gpu; });
     const Parallelism parallel =
         choose_parallelism("sweep", jobs_given, threads_given, workers_or_all_cores(0), sims.size(), any_gpu);

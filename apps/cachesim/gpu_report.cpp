@@ -61,6 +61,11 @@ void fill_gpu_report(const SimulationOptions& sim, const GpuResult& g, RunReport
     // and "accesses_per_second" report the time, bench_gpu_model requests and sectors per second.
 }
 
+void count_hit_sources_for_cautions(SimulationOptions& sim) {
+    if (sim.model == ModelKind::gpu && sim.workload && known_misses_need_hit_sources(&*sim.workload, sim.gpu))
+        sim.gpu.count_l1_hit_sources = true;
+}
+
 GpuResult run_gpu_model(const SimulationOptions& sim, RunReport& report, const RunControl& control) {
     if (!sim.workload && !sim.trace_cst)
         throw InputError("--model gpu needs a workload (--workload stencil|matmul) or a cst trace of a launch");

@@ -24,12 +24,17 @@ namespace cachesim::gui {
 
 namespace {
 
+// The points of a GPU-model run's L1 hit rate from sectors another block brought, where it counted them.
+std::optional<double> other_block_points(const JobOutput& o) {
+    if (!o.l1_hit_sources || o.result.levels.empty()) return std::nullopt;
+    return o.l1_hit_sources->other_block_points(o.result.levels[0].reads);
+}
+
 // Where a GPU-model run lies where the model is known to miss the chip (sim/gpu/known_misses.hpp),
 // bounded by its points from other blocks where the run counted them.
 std::vector<const KnownMiss*> known_misses_of(const JobOutput& o) {
     const JobInput& in = o.input;
-    std::optional<double> points;
-    if (o.l1_hit_sources && !o.result.levels.empty()) points = o.l1_hit_sources->other_block_points(o.result.levels[0].reads);
+    const std::optional<double> points = other_block_points(o);
     if (!in.trace) return known_misses(&in.workload, in.gpu, points);
     return known_misses(launch_workload(nullptr, in.trace->header.workload), in.gpu, points);
 }
@@ -117,7 +122,7 @@ const std::vector<StatsRow>& stats_rows() {
                                   100.0 * h.other_block / all);
                     std::string text = b;
                     // Such a rate rests on timing the model is least sure of (docs/fidelity.md).
-                    const double points = o.result.levels.empty() ? 0.0 : h.other_block_points(o.result.levels[0].reads);
+                    const double points = other_block_points(o).value_or(0.0);
                     if (points >= kTimingDependentPoints) {
                         std::snprintf(b, sizeof b, " (%.1f points of the hit rate: check on the GPU)", points);
                         text += b;
