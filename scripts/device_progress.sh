@@ -278,18 +278,27 @@ if [ "$MODE" = width_ends ] || [ "$MODE" = width_ends64 ]; then
   exit 0
 fi
 
+# naive32_ends_list GPUBENCH-ARGS...: one of the naive-order probes' launches (scripts/fresh_launches.sh)
+# as an argument list of its own, its size last so that each launch has its own files (ends_with_ncu)
+naive32_ends_list() {
+  local args=() size=""
+  while [ $# -ge 2 ]; do
+    if [ "$1" = --size ]; then size=$2; else args+=("$1" "$2"); fi
+    shift 2
+  done
+  local name="N${#NAIVE32_LISTS[@]}"
+  declare -g -a "$name"
+  declare -n list=$name
+  list=(--kernel matmul --schedules "$(set_schedules naive32)" "${args[@]}" --size "$size")
+  unset -n list
+  NAIVE32_LISTS+=("$name")
+}
+
 if [ "$MODE" = naive32_ends ]; then
-  # the 32-bit naive-order probes' launches (naive32_matmul_launches in scripts/fresh_launches.sh),
-  # one list each, its size last so that each has its own files
-  N1=(--kernel matmul --schedules linear --variants index32 --depth 1024 --blocks 96 --size 768x1536)
-  N2=(--kernel matmul --schedules linear --variants index32 --depth 1408 --blocks 64 --size 704x1408)
-  N3=(--kernel matmul --schedules linear --variants index32 --depth 1280 --blocks 128 --size 640x1280)
-  N4=(--kernel matmul --schedules linear --variants index32 --depth 640 --blocks 320 --size 1024x1280)
-  N5=(--kernel matmul --schedules linear --variants index32 --depth 1792 --blocks 128 --size 896x896)
-  N6=(--kernel matmul --schedules linear --variants index32 --depth 512 --blocks 128 --size 2048x1536)
-  N7=(--kernel matmul --schedules linear --variants index32 --depth 864 --blocks 256 --size 1728x1728)
-  N8=(--kernel matmul --schedules linear --variants index32 --depth 560 --blocks 320 --size 2240x1120)
-  ends_with_ncu naive32_ends N1 N2 N3 N4 N5 N6 N7 N8
+  . scripts/fresh_launches.sh
+  NAIVE32_LISTS=()
+  naive32_matmul_launches naive32_ends_list
+  ends_with_ncu naive32_ends "${NAIVE32_LISTS[@]}"
   pack_logs
   exit 0
 fi

@@ -2,6 +2,7 @@
 model's hits that another block brought: where the presets keep its sharers together too long."""
 
 from docgen.common import L1R, M, note, read_csv
+from docgen.predicted import PROBE_REPORTS, SHARE_POINTS
 from docgen.sets import ALL_REPORT_SETS, OTHER, REPORT_CMD, REPORT_GPUS, gpu_has_set, l1_error, overview_rows
 
 SHARE_BUCKETS = [(0, 10), (10, 20), (20, 100)]  # points of the model's L1 rate from other blocks
@@ -55,7 +56,12 @@ def gen_naive_order_errors():
 
 # The 32-bit naive-order probes, in no set (docs/fidelity.md, "The 32-bit naive order, probed"):
 # compare's joined CSV of an H100's launches against the h100 preset.
-NAIVE32_PROBES = "tests/data/h100/naive32/compare_preset.csv"
+NAIVE32_PROBES = PROBE_REPORTS["naive32"][0]
+
+
+def naive32_probes():
+    """The probes' rows of compare's joined CSV by (width, height, depth, block)."""
+    return {(r["width"], r["height"], r["depth"], r["block"]): r for r in read_csv(NAIVE32_PROBES)}
 
 
 def naive32_rows():
@@ -70,7 +76,7 @@ def naive32_rows():
     return rows + probes, used + [NAIVE32_PROBES]
 
 
-def naive32_summary(rows, share_points=10.0):
+def naive32_summary(rows, share_points=SHARE_POINTS):
     """By whether share_points or more of the model's L1 come from other blocks (True first):
     (launches, within 3 points, beyond 6 points, lowest error, highest error)."""
     out = []
@@ -88,7 +94,8 @@ def gen_naive32_summary():
            "|---|---:|---:|---:|---|"]
     for resting, n, within, beyond, low, high in naive32_summary(rows):
         out.append("| {} | {} | {} | {} | {:+.1f} to {:+.1f} |".format(
-            "10 points or more" if resting else "under 10 points", n, within, beyond, low, high))
+            "{:g} points or more".format(SHARE_POINTS) if resting else "under {:g} points".format(SHARE_POINTS),
+            n, within, beyond, low, high))
     return note("from `cachesim compare`'s joined CSVs {}, the sets' written by `{}` (the matmul's hit rates over 21 "
                 "launches; each chip against its preset), the probes' by `cachesim compare --preset h100 --measured "
                 "tests/data/h100/naive32/naive32-21_matmul.csv`: every measured launch of the 32-bit build's naive "
@@ -108,8 +115,7 @@ NAIVE32_BLOCK_RATE_OPTIONS = "--warp-rate-scope block --warp-rate-redraw 0 --war
 
 def gen_naive32_groups():
     """fidelity.md: how the probes' blocks end together on the chip and in the model, beside the model's error."""
-    errors = {(r["width"], r["height"], r["depth"], r["block"]): (float(r[OTHER]), l1_error(r))
-              for r in read_csv(NAIVE32_PROBES)}
+    errors = {key: (float(r[OTHER]), l1_error(r)) for key, r in naive32_probes().items()}
     by = {}
     for path in (NAIVE32_GROUPS, NAIVE32_BLOCK_RATE):
         for r in read_csv(path):
@@ -145,7 +151,7 @@ NAIVE32_REPLAY_CMD = ("scripts/progress_replay_report.py --dir {0} --ncu {0}/nai
 
 def gen_naive32_replay():
     """fidelity.md: the probes' own pace (progressprobe) replayed by the model's caches."""
-    model = {(r["width"], r["height"], r["depth"], r["block"]): r for r in read_csv(NAIVE32_PROBES)}
+    model = naive32_probes()
     out = ["| launch (index32, `linear`) | gpubench's L1 on the chip | the model less the chip | progressprobe's L1: "
            "sampled · start and end | its pace replayed: every sample · start and end | progress spread |",
            "|---|---:|---:|---|---|---:|"]
