@@ -51,6 +51,12 @@
 #             committed first (tests/data/h200/naive32_predicted.csv): the naive order alone, at
 #             sizes and blocks where the presets take 10 points or more of its L1 rate from other
 #             blocks and where they take less; naive32_matmul_rates21, its rates over 21 launches
+#   placement_matmul: the first-wave placement probes (placement_matmul), in no set, predicted
+#             and committed first (tests/data/h200/placement_predicted.csv with the presets,
+#             placement_predicted_turns.csv with --cta-order floorplan-turns): grids 11 or 12 blocks
+#             wide, where the presets' slot cycle and the measured turns place the first wave's
+#             sharers differently, and one where they agree; the naive order, column:32 and
+#             tiled:32x32; placement_matmul_rates21, its rates over 21 launches
 #   waves:    wave probes (waves_probe_matmul), in no set: the matmul at depth 1024, height 2048,
 #             block 128, widths 256 to 4096 (2 to 31 waves of 128-column strips, each SM's blocks
 #             from one strip), column:128, column:32 and the naive order, index64 and index32: how
@@ -163,7 +169,7 @@ PARTS=${PARTS//,fresh2,/,fresh2_matmul,fresh2_stencil,}
 PARTS=${PARTS//,fresh3,/,fresh3_matmul,fresh3_stencil,}
 PARTS=${PARTS//,fresh4,/,fresh4_matmul,fresh4_stencil,}
 for p in ${PARTS//,/ }; do
-  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|fresh3_matmul|fresh3_stencil|fresh4_matmul|fresh4_stencil|lockstep_matmul|lockstep2_matmul|naive32_matmul|naive32_matmul_rates21|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|training_matmul_rates21|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|fresh3_matmul_rates21|fresh4_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
+  case $p in probe|loop|loop_o1|training|heldout_stencil|heldout_matmul|drift|depth|fresh|fresh_stencil|fresh2|fresh2_matmul|fresh2_stencil|fresh3_matmul|fresh3_stencil|fresh4_matmul|fresh4_stencil|lockstep_matmul|lockstep2_matmul|naive32_matmul|naive32_matmul_rates21|placement_matmul|placement_matmul_rates21|waves|waves_unroll1|strips|strip_depths|strip_blocks|warm|warm_training|smem|smem256|smem2|smem_waves|eight_blocks|carveout|carveout_check|carveout_edges|training_matmul_rates21|heldout_matmul_rates21|fresh_matmul_rates21|fresh2_matmul_rates21|fresh3_matmul_rates21|fresh4_matmul_rates21|block_sizes|widths) ;; *) echo "unknown part $p" >&2; exit 2;; esac
 done
 want() { [[ $PARTS == *",$1,"* ]]; }
 . scripts/device_common.sh
@@ -451,6 +457,7 @@ fresh_stencil_parts fresh4
 fresh_matmul_parts lockstep_matmul lockstep
 fresh_matmul_parts lockstep2_matmul lockstep2
 fresh_matmul_parts naive32_matmul naive32
+fresh_matmul_parts placement_matmul placement
 
 fresh_stencil_parts fresh2
 

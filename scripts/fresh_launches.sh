@@ -119,6 +119,24 @@ naive32_matmul_launches() {
   $run --size 2240x1120 --depth 560 --blocks 320 --variants index32
 }
 
+placement_schedules=linear,column:32,tiled:32x32
+placement_matmul_launches() {
+  local run=$1 v
+  # Where the first wave's placement decides which blocks of an SM read the same lines of B: grids
+  # whose width is 11 or 12 blocks, a divisor of the 132 SMs, so that the presets' slot cycle gives
+  # every first-wave block of an SM the same columns of B, where the measured turns of SMs 124-131
+  # (--cta-order floorplan-turns) mix them; 1024^2 at blocks of eight warps beside them, where the
+  # two orders agree.
+  for v in index32 index64; do
+    $run --size 704x704 --depth 704 --blocks 64 --variants "$v"
+    $run --size 1056x1056 --depth 528 --blocks 96 --variants "$v"
+  done
+  $run --size 1408x1408 --depth 704 --blocks 128 --variants index32
+  $run --size 768x768 --depth 768 --blocks 64 --variants index64
+  $run --size 2112x1056 --depth 528 --blocks 192 --variants index32
+  $run --size 1024x1024 --depth 1024 --blocks 256 --variants index32
+}
+
 # set_schedules SET: the schedules SET's launches run in, comma-separated.
 set_schedules() {
   local own="${1}_schedules"

@@ -3,21 +3,32 @@
 # launch that `scripts/device_heldout.sh SET` measures (SET_matmul_launches and
 # SET_stencil_launches in scripts/fresh_launches.sh, the same lists), simulated with the preset as
 # it stands, its L1 and L2 hit rates and its load requests and sectors as Nsight Compute names them.
-#   scripts/predict_set.sh [--hit-sources] SET [OUT.csv]
+#   scripts/predict_set.sh [--hit-sources] [--gpu KEY=VALUE ...] SET [OUT.csv]
 # SET: fresh, fresh2, fresh3, fresh4, lockstep or lockstep2 (the lock-step probes), naive32 (the
-# 32-bit naive-order probes); OUT defaults to tests/data/h200/SET_predicted.csv.
+# 32-bit naive-order probes), placement (the first-wave placement probes); OUT defaults to
+# tests/data/h200/SET_predicted.csv.
 # --hit-sources adds l1_hit_rate_other_block.pct: the points of the L1 hit rate from sectors another
 # block of the SM brought (cachesim simulate --hit-sources), the share `cachesim compare` reports.
+# --gpu KEY=VALUE overrides a preset parameter (as compare's --gpu: e.g. --gpu cta-order=floorplan-turns),
+# to predict the same launches with a variant beside the preset.
 # The cachesim binary is $CACHESIM_BIN, else build/apps/cachesim/cachesim.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/fresh_launches.sh
 sets=$(declare -F | sed -n 's/^declare -f \(.*\)_matmul_launches$/\1/p' | sort -V | tr '\n' ' ')
-hit_sources=()
-if [ "${1:-}" = --hit-sources ]; then hit_sources=(--hit-sources); shift; fi
+hit_sources=() overrides=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --hit-sources) hit_sources=(--hit-sources); shift ;;
+    --gpu)
+      [[ "${2:-}" == ?*=?* ]] || { echo "predict_set: --gpu takes KEY=VALUE (got '${2:-}')" >&2; exit 2; }
+      overrides+=("--$2"); shift 2 ;;
+    *) break ;;
+  esac
+done
 set_name="${1:-}"
 if [ -z "$set_name" ] || ! declare -F "${set_name}_matmul_launches" >/dev/null; then
-  echo "predict_set: usage: scripts/predict_set.sh [--hit-sources] SET [OUT.csv], SET one of ${sets% } (got '${set_name}')" >&2
+  echo "predict_set: usage: scripts/predict_set.sh [--hit-sources] [--gpu KEY=VALUE ...] SET [OUT.csv], SET one of ${sets% } (got '${set_name}')" >&2
   exit 2
 fi
 bin="${CACHESIM_BIN:-build/apps/cachesim/cachesim}"
@@ -48,7 +59,7 @@ predict() {
   # gpubench's matmul depth defaults to the output's width.
   if [ "$workload" = matmul ] && [ -z "$depth" ]; then args+=(--depth "${size%%x*}"); fi
   "$bin" sweep --model gpu --preset h200 --schedule "$schedules" -o "$work/sweep.csv" "${args[@]}" \
-    ${hit_sources[@]+"${hit_sources[@]}"} >/dev/null
+    ${hit_sources[@]+"${hit_sources[@]}"} ${overrides[@]+"${overrides[@]}"} >/dev/null
 }
 predict_matmul() { predict matmul "$@"; }
 predict_stencil() { predict stencil "$@"; }

@@ -4,8 +4,9 @@ schedule of the launch it was asked for. The third fresh set's calls are the lau
 entry lists (written out here by hand), and the configurations they give are those of the
 committed predictions; a matmul that gpubench runs at its default depth (the output's width) is
 predicted at that depth; --hit-sources asks each sweep for the L1 hits' sources and adds their
-share from other blocks (300 of 400 sectors hit, 60 from other blocks: 15 points); an unknown set
-or a missing binary is refused with exit 2 and writes nothing."""
+share from other blocks (300 of 400 sectors hit, 60 from other blocks: 15 points); --gpu KEY=VALUE
+passes --KEY=VALUE to every sweep, beside the hit sources; an unknown set, a missing binary or a
+--gpu without KEY=VALUE is refused with exit 2 and writes nothing."""
 import csv
 import os
 import subprocess
@@ -115,9 +116,17 @@ def main():
         assert len(with_sources) == 72
         assert {r["l1_hit_rate_other_block.pct"] for r in with_sources} == {"15.0000"}
 
-        # Refused: no set, an unknown set, a missing binary; nothing written.
+        # A variant beside the preset: every sweep gets the override, in either order with --hit-sources.
+        got, calls = run(tmp, "--gpu", "cta-order=floorplan-turns", "--hit-sources", "fresh3",
+                         os.path.join(tmp, "turns.csv"))
+        assert got.returncode == 0, got.stderr
+        assert len(calls) == 8 and all(c[-2:] == ["--hit-sources", "--cta-order=floorplan-turns"] for c in calls), calls
+        assert len(rows(os.path.join(tmp, "turns.csv"))) == 72
+
+        # Refused: no set, an unknown set, a missing binary, --gpu without KEY=VALUE; nothing written.
         for args, binary, words in [((), None, "usage"), (("fresh9", os.path.join(tmp, "x.csv")), None, "fresh9"),
-                                    (("fresh3", os.path.join(tmp, "x.csv")), os.path.join(tmp, "none"), "no cachesim")]:
+                                    (("fresh3", os.path.join(tmp, "x.csv")), os.path.join(tmp, "none"), "no cachesim"),
+                                    (("--gpu", "cta-order", "fresh3", os.path.join(tmp, "x.csv")), None, "KEY=VALUE")]:
             got, calls = run(tmp, *args, binary=binary)
             assert got.returncode == 2, (args, got.returncode)
             assert words in got.stderr, got.stderr
