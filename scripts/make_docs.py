@@ -38,6 +38,7 @@ from docgen.sets import (
     gen_rates21_groups,
 )
 from docgen.l2_pick import gen_l2_pick_coalescing
+from docgen.placement import gen_naive32_turns, gen_placement_claims
 from docgen.predicted import gen_naive_claims, gen_predicted
 from docgen.naive_order import gen_naive32_groups, gen_naive32_replay, gen_naive32_summary, gen_naive_order_errors
 from docgen.l1_policy import gen_l1_policy_cyclic, gen_l1_policy_fit, gen_l1_policy_strides
@@ -139,6 +140,8 @@ GENERATORS = {
     "naive32-summary": gen_naive32_summary,
     "naive32-groups": gen_naive32_groups,
     "naive32-replay": gen_naive32_replay,
+    "placement-claims": gen_placement_claims,
+    "naive32-turns": gen_naive32_turns,
     "naive-order-errors": gen_naive_order_errors,
     "fidelity-sets-cycles": lambda: gen_fidelity_sets(CYCLES_DIR, CYCLES_CMD),
     "fidelity-sets-cycles-no-lrc": lambda: gen_fidelity_sets(CYCLES_NO_LRC_DIR, CYCLES_NO_LRC_CMD, STUDY_SETS),

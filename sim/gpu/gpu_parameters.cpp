@@ -375,11 +375,15 @@ std::vector<GpuParameter> make_table() {
                                              "placements: gpubench's block placement "
                                              "(tests/data/h200/placement_matmul.csv). floorplan-turns, the TPCs at "
                                              "SMs 124-131 taking turns of their own, reproduces all 24 recorded first "
-                                             "waves exactly (also tests/data/h200/issue_cost/knee_ends_index32.csv.gz); "
-                                             "the preset's fitted parameters were fitted with floorplan"),
-                             only("h100", A, "the H200's measured dispatch cycle (tests/data/h200/placement_matmul.csv): "
-                                             "the H100's l2probe finds the same SM -> partition split, so the same "
-                                             "floorplan; block placement was not measured on the H100")},
+                                             "waves exactly (also tests/data/h200/issue_cost/knee_ends_index32.csv.gz) "
+                                             "and was nearer the chip at all ten placement probes where the two differ "
+                                             "by 3 points or more (tests/data/h100/placement/); the preset's fitted "
+                                             "parameters were fitted with floorplan"),
+                             only("h100", M, "the H200's measured dispatch cycle (tests/data/h200/placement_matmul.csv): "
+                                             "the H100's l2probe finds the same SM -> partition split, and its eight "
+                                             "recorded first waves are the H200's dispatch: floorplan-turns places each "
+                                             "block for block from one starting row "
+                                             "(tests/data/h100/naive32/naive32_ends_*.csv.gz)")},
                  .scheduler_only = true});
     t.push_back({.option = "cta-refill", .report_key = "cta_refill", .field = "cta_refill", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kCtaRefillChoices),
