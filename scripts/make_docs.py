@@ -40,7 +40,8 @@ from docgen.sets import (
 from docgen.l2_pick import gen_l2_pick_coalescing
 from docgen.placement import gen_naive32_turns, gen_placement_claims
 from docgen.predicted import gen_naive_claims, gen_predicted
-from docgen.naive_order import gen_naive32_groups, gen_naive32_replay, gen_naive32_summary, gen_naive_order_errors
+from docgen.naive_order import (gen_naive32_groups, gen_naive32_replay, gen_naive32_sharer_ends, gen_naive32_summary,
+                                gen_naive_order_errors)
 from docgen.l1_policy import gen_l1_policy_cyclic, gen_l1_policy_fit, gen_l1_policy_strides
 from docgen.latency_loaded import gen_latency_loaded
 from docgen.timing_fits import (
@@ -140,6 +141,7 @@ GENERATORS = {
     "naive32-summary": gen_naive32_summary,
     "naive32-groups": gen_naive32_groups,
     "naive32-replay": gen_naive32_replay,
+    "naive32-sharer-ends": gen_naive32_sharer_ends,
     "placement-claims": gen_placement_claims,
     "naive32-turns": gen_naive32_turns,
     "naive-order-errors": gen_naive_order_errors,

@@ -172,3 +172,31 @@ def gen_naive32_replay():
                  "tenths 2 to 8 of the launch, the median over SMs of how far apart the most and the least advanced "
                  "resident warps are, in loops".format("; ".join(commands), NAIVE32_PROBES))
             + "\n" + "\n".join(out) + "\n")
+
+
+NAIVE32_SHARER_ENDS = "tests/data/h100/naive32/sharer_ends.csv"
+NAIVE32_SHARER_ENDS_CMD = ("scripts/sharer_ends_report.py --out tests/data/h100/naive32/sharer_ends.csv --jobs 2 "
+                           "tests/data/h100/naive32/naive32_ends_*.csv.gz")
+
+
+def gen_naive32_sharer_ends():
+    """fidelity.md: whether an SM's first-wave blocks that read the same lines of B end together."""
+    by = {}
+    for r in read_csv(NAIVE32_SHARER_ENDS):
+        by.setdefault((r["width"], r["height"], r["depth"], r["block_size"]), {})[r["source"]] = r
+    cell = lambda r: "{} · {} \\| {} · {}".format(*(r[c] or "—" for c in ("sharers_median", "sharers_p90",
+                                                                          "others_median", "others_p90")))
+    out = ["| launch (index32, `linear`) | the chip's pairs: sharing \\| other | the chip | the presets (slot cycle) "
+           "| the turns |", "|---|---|---|---|---|"]
+    for key, sources in by.items():
+        chip = sources["chip"]
+        out.append("| {}x{}, depth {}, block {} | {} \\| {} | {} | {} | {} |".format(
+            *key, chip["sharer_pairs"], chip["other_pairs"], cell(chip), cell(sources["preset"]),
+            cell(sources["turns"])))
+    return (note("`{}`, written by `{}` from `scripts/device_progress.sh naive32_ends` (an H100: gpubench "
+                 "`--warp-ends`, launch 0) and `cachesim simulate --preset h100 --warp-ends` of the same launches, "
+                 "every model from the starting row the chip's first wave was placed from (its `--seed`). Over "
+                 "the first-wave blocks of each SM, pairs that read a column of B in common (sharing) and the "
+                 "others: how far apart their ends lie, in steps of the loop: median · 90th percentile, "
+                 "sharing \\| other".format(NAIVE32_SHARER_ENDS, NAIVE32_SHARER_ENDS_CMD))
+            + "\n" + "\n".join(out) + "\n")
