@@ -31,7 +31,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 from progress_replay_report import block_gaps, gap_summary, read_samples
-from warp_ends_report import fail
+from warp_ends_report import cachesim_binary, fail, model_specs  # helpers shared by the scripts beside this file
 
 NAME = re.compile(r"progress_(\d+)x(\d+)_d(\d+)_index32_(.+)_(\d+)\.csv\.gz$")
 REQUESTS_A_STEP = 2  # a matmul warp's loads of one step of its loop: A's and B's
@@ -76,15 +76,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("progress", nargs="+")
     args = parser.parse_args()
-    models = []
-    for spec in args.model or ["preset="]:
-        name, sep, options = spec.partition("=")
-        if not sep or not name or name == "chip":
-            fail(f"--model {spec}: expected NAME=OPTIONS with a name other than 'chip'")
-        models.append((name, options))
-    binary = os.environ.get("CACHESIM_BIN", "build/apps/cachesim/cachesim")
-    if not os.access(binary, os.X_OK):
-        fail(f"no cachesim binary at {binary} (build with scripts/build.sh, or set CACHESIM_BIN)")
+    models = model_specs(args.model, ["preset="])
+    binary = cachesim_binary()
     launches = [launch_of(p) for p in args.progress]
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
         runs = {(i, name): pool.submit(model_gaps, binary, options, launch)

@@ -39,7 +39,7 @@ import tempfile
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
-from warp_ends_report import fail  # one error exit for the scripts beside this file
+from warp_ends_report import cachesim_binary, fail, model_specs  # helpers shared by the scripts beside this file
 
 SMS = 132
 ROWS = 8  # the rows of the H200's and H100's measured dispatch cycle
@@ -144,15 +144,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("ends", nargs="+")
     args = parser.parse_args()
-    models = []
-    for spec in args.model or ["preset=", "turns=--cta-order floorplan-turns"]:
-        name, sep, options = spec.partition("=")
-        if not sep or not name or name == "chip":
-            fail(f"--model {spec}: expected NAME=OPTIONS with a name other than 'chip'")
-        models.append((name, options))
-    binary = os.environ.get("CACHESIM_BIN", "build/apps/cachesim/cachesim")
-    if not os.access(binary, os.X_OK):
-        fail(f"no cachesim binary at {binary} (build with scripts/build.sh, or set CACHESIM_BIN)")
+    models = model_specs(args.model, ["preset=", "turns=--cta-order floorplan-turns"])
+    binary = cachesim_binary()
     launches = [read_launch(p) for p in args.ends]
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
         rows_found = list(pool.map(lambda lc: chip_row(binary, args.preset, *lc), launches))

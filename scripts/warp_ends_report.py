@@ -42,6 +42,26 @@ def fail(message):
     sys.exit(2)
 
 
+def model_specs(specs, default):
+    """--model NAME=OPTIONS arguments (default when none is given) -> [(name, options)]; a spec
+    without '=' or a name, or named chip (the measured source's name), is refused."""
+    models = []
+    for spec in specs or default:
+        name, sep, options = spec.partition("=")
+        if not sep or not name or name == "chip":
+            fail(f"--model {spec}: expected NAME=OPTIONS with a name other than 'chip'")
+        models.append((name, options))
+    return models
+
+
+def cachesim_binary():
+    """$CACHESIM_BIN, else the build's cachesim; refused when it is not there to run."""
+    binary = os.environ.get("CACHESIM_BIN", "build/apps/cachesim/cachesim")
+    if not os.access(binary, os.X_OK):
+        fail(f"no cachesim binary at {binary} (build with scripts/build.sh, or set CACHESIM_BIN)")
+    return binary
+
+
 def open_text(path):
     try:
         return gzip.open(path, "rt") if path.endswith(".gz") else open(path)
