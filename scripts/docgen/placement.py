@@ -2,7 +2,9 @@
 with the measured turns before they were measured, against the chip."""
 
 from docgen.common import L1R, M, note, read_csv
+from docgen.naive_order import NAIVE32_PROBES, naive32_probes
 from docgen.predicted import launch_key, predicted_path
+from docgen.sets import OTHER, l1_error
 
 PLACEMENT_TURNS = "tests/data/h200/placement_predicted_turns.csv"
 PLACEMENT_CHIP = "tests/data/h100/placement/compare_turns.csv"
@@ -33,10 +35,9 @@ def placement_counts(rows):
     measured = [(s, t, c) for _, s, t, c in rows if c is not None]
     differ = [(s, t, c) for s, t, c in measured if abs(s - t) >= DIFFER_POINTS]
     nearer = sum(abs(t - c) < abs(s - c) for s, t, c in differ)
-    within = tuple(sum(abs(p - c) <= WITHIN_POINTS for p, c in pairs)
-                   for pairs in ([(s, c) for s, _, c in measured], [(t, c) for _, t, c in measured]))
-    beyond = tuple(sum(abs(p - c) > BEYOND_POINTS for p, c in pairs)
-                   for pairs in ([(s, c) for s, _, c in measured], [(t, c) for _, t, c in measured]))
+    errors = ([s - c for s, _, c in measured], [t - c for _, t, c in measured])  # slot cycle's, turns'
+    within = tuple(sum(abs(e) <= WITHIN_POINTS for e in each) for each in errors)
+    beyond = tuple(sum(abs(e) > BEYOND_POINTS for e in each) for each in errors)
     return len(measured), len(differ), nearer, within, beyond
 
 
@@ -78,8 +79,6 @@ NAIVE32_TURNS_CMD = ("cachesim compare --preset h100 --measured tests/data/h100/
 
 def gen_naive32_turns():
     """fidelity.md: the 32-bit naive-order probes with the slot cycle and with the measured turns."""
-    from docgen.naive_order import NAIVE32_PROBES, naive32_probes  # the probes' rows as the presets give them
-    from docgen.sets import OTHER, l1_error
     slot = naive32_probes()
     turns = {(r["width"], r["height"], r["depth"], r["block"]): r for r in read_csv(NAIVE32_TURNS)}
     out = ["| launch (index32, `linear`) | blocks across | the chip's L1 % | the slot cycle less the chip "
