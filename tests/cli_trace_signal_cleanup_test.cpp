@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "tests/cli_process.hpp"
 #include "tests/cli_util.hpp"
@@ -29,7 +30,13 @@ std::unique_ptr<test::BackgroundRun> start_trace(const fs::path& dir, fs::path& 
     auto run = std::make_unique<test::BackgroundRun>(kLongTrace + "'" + (dir / "out.cst").string() + "'",
                                                      (dir.parent_path() / (dir.filename().string() + ".log")).string());
     temp = dir / ("out.cst.tmp." + std::to_string(run->pid()));
-    const bool writing = run->wait_until([&] { return fs::exists(temp) && fs::file_size(temp) > 4096; });
+    // The writability check creates and removes a file of the same name before the trace starts,
+    // so the name may vanish between two looks: ask for the size alone, without throwing.
+    const bool writing = run->wait_until([&] {
+        std::error_code error;
+        const auto size = fs::file_size(temp, error);
+        return !error && size > 4096;
+    });
     EXPECT_TRUE(writing) << "the trace ended before it could be interrupted";
     return run;
 }
