@@ -51,12 +51,13 @@ TEST(CliKnownMisses, TheNaive32BitMatmulIsCautionedFromTheRunsOwnHitSources) {
 
 // A sweep counts the L1's hit sources for such configurations too, and counts a configuration in
 // the region only from 10 points on: 512x512 at depth 64 takes most of its L1 rate from other
-// blocks; 8192x64, a row of C 64 blocks wide, gives an SM's 16 blocks (launch order i, i+132, ...:
-// 16 different columns of blocks) no lines of B in common, and takes 6 points from them.
+// blocks; 8192x64, a row of C 64 blocks wide, with the slot cycle for the first wave gives an
+// SM's 16 blocks (launch order i, i+132, ...: 16 different columns of blocks) no lines of B in
+// common, and takes 6 points from them.
 TEST(CliKnownMisses, ASweepCountsTheNaive32BitMatmulByEachRunsOwnHitSources) {
     const CommandResult r = run_cachesim(
-        "sweep --preset h200 --workload matmul --size 512x512,8192x64 --depth 64 --block 128 --schedule linear "
-        "--compilation index32 --threads 1 --quiet");
+        "sweep --preset h200 --cta-order floorplan --workload matmul --size 512x512,8192x64 --depth 64 --block 128 "
+        "--schedule linear --compilation index32 --threads 1 --quiet");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find(",l1_hits_other_block,"), std::string::npos) << r.out;
     EXPECT_NE(r.err.find("sweep: caution: 1 configuration (the first: configuration 1 ("), std::string::npos) << r.err;

@@ -25,31 +25,33 @@ std::string read_file(const std::string& path) {
 // One warp of the matmul 32x1, depth 4, its loads one at a time (--issue-burst 1), a miss taking
 // 100 cycles and a hit 10: A's row is one sector (k 0 misses, k 1-3 hit), each B row a line of
 // its own (all miss). A0 0-100, B0 100-200, A1 200-210, B1 210-310, A2 310-320, B2 320-420,
-// A3 420-430, B3 430-530; the store waits for nothing. The preset's first wave starts at SM 0.
+// A3 420-430, B3 430-530; the store waits for nothing. The preset's first wave starts
+// with the turn of the TPCs at SMs 124-131, before the first row: block 0 runs on SM 124.
 TEST(CliWarpEnds, OneWarpEndsWhenItsLastLoadArrives) {
     const std::string path = (temp_dir() / "one_warp_ends.csv").string();
     const auto r = run_cachesim("simulate --preset h200 --workload matmul --size 32x1 --depth 4 --block 32 "
                                 "--timing cycles --issue-burst 1 --lat-l1-miss 100 --lat-l1-hit 10 --warp-ends " +
                                 path);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(read_file(path), "block,warp,sm,slot,end_cycle\n0,0,0,0,530\n");
+    EXPECT_EQ(read_file(path), "block,warp,sm,slot,end_cycle\n0,0,124,0,530\n");
 }
 
-// Rounds: two warps of one block on SM 0, in lock step (no rate spread, no start skip), one
-// request a turn. Each makes 2 x 4 loads and a store, 9 requests, alternating: warp 0 in rounds
-// 0, 2, ..., 16 and warp 1 in rounds 1, 3, ..., 17, so they end after rounds 16 and 17.
+// Rounds: two warps of one block on SM 124 (the first wave starts there), in lock step (no rate
+// spread, no start skip), one request a turn. Each makes 2 x 4 loads and a store, 9 requests,
+// alternating: warp 0 in rounds 0, 2, ..., 16 and warp 1 in rounds 1, 3, ..., 17, so they end
+// after rounds 16 and 17.
 TEST(CliWarpEnds, RoundsEndAfterTheLastRequest) {
     const std::string path = (temp_dir() / "rounds_ends.csv").string();
     const auto r = run_cachesim("simulate --preset h200 --workload matmul --size 64x1 --depth 4 --block 64 "
                                 "--warp-rate-spread 0 --block-start-skip 0 --issue-burst 1 --warp-ends " + path);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(read_file(path), "block,warp,sm,slot,end_round\n0,0,0,0,17\n0,1,0,1,18\n");
+    EXPECT_EQ(read_file(path), "block,warp,sm,slot,end_round\n0,0,124,0,17\n0,1,124,1,18\n");
     // With bursts of a loop iteration (32 requests, more than a warp has), warp 0 issues all 9 first.
     const auto burst = run_cachesim("simulate --preset h200 --workload matmul --size 64x1 --depth 4 --block 64 "
                                     "--warp-rate-spread 0 --block-start-skip 0 --issue-burst 32 --threads 2 "
                                     "--warp-ends " + path);
     ASSERT_EQ(burst.exit_code, 0) << burst.err;
-    EXPECT_EQ(read_file(path), "block,warp,sm,slot,end_round\n0,0,0,0,9\n0,1,0,1,18\n");
+    EXPECT_EQ(read_file(path), "block,warp,sm,slot,end_round\n0,0,124,0,9\n0,1,124,1,18\n");
 }
 
 // The same warp with --lat-dram 300: nothing was read before, and the launch is shorter than a
@@ -61,7 +63,7 @@ TEST(CliWarpEnds, ColdMissesWaitForDram) {
                                 "--timing cycles --issue-burst 1 --lat-l1-miss 100 --lat-l1-hit 10 --lat-dram 300 "
                                 "--warp-ends " + path);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(read_file(path), "block,warp,sm,slot,end_cycle\n0,0,0,0,1530\n");
+    EXPECT_EQ(read_file(path), "block,warp,sm,slot,end_cycle\n0,0,124,0,1530\n");
 }
 
 // 64x4 in blocks of 64 threads: 4 blocks of 2 warps, one row each, in launch order.

@@ -20,17 +20,18 @@ using test::temp_dir;
 const std::string kTwoWarps = "simulate --preset h200 --workload matmul --size 64x1 --depth 4 --block 64 "
                               "--warp-rate-spread 0 --block-start-skip 0 --issue-burst 1 ";
 
-// Two warps of one block on SM 0 in lock step, one request a turn: each makes 2 x 4 loads and a
-// store, 9 requests, warp 0 in rounds 0, 2, ..., 16 and warp 1 in rounds 1, 3, ..., 17. Every 4th
-// request: k 0, 4, 8 at rounds 2k + warp; every 3rd: k 0, 3, 6.
+// Two warps of one block on SM 124 (the first wave starts there) in lock step, one request a
+// turn: each makes 2 x 4 loads and a store, 9 requests, warp 0 in rounds 0, 2, ..., 16 and warp
+// 1 in rounds 1, 3, ..., 17. Every 4th request: k 0, 4, 8 at rounds 2k + warp; every 3rd: k 0,
+// 3, 6.
 TEST(CliWarpProgress, RoundsOfEveryNthRequest) {
     const std::string path = (temp_dir() / "rounds_progress.csv").string();
     auto r = run_cachesim(kTwoWarps + "--warp-progress " + path + " --warp-progress-every 4");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(read_file(path), "block,warp,sm,slot,r0,r4,r8,end_round\n0,0,0,0,0,8,16,17\n0,1,0,1,1,9,17,18\n");
+    EXPECT_EQ(read_file(path), "block,warp,sm,slot,r0,r4,r8,end_round\n0,0,124,0,0,8,16,17\n0,1,124,1,1,9,17,18\n");
     r = run_cachesim(kTwoWarps + "--warp-progress " + path + " --warp-progress-every 3");
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(read_file(path), "block,warp,sm,slot,r0,r3,r6,end_round\n0,0,0,0,0,6,12,17\n0,1,0,1,1,7,13,18\n");
+    EXPECT_EQ(read_file(path), "block,warp,sm,slot,r0,r3,r6,end_round\n0,0,124,0,0,6,12,17\n0,1,124,1,1,7,13,18\n");
 }
 
 // One warp of the matmul 32x1, depth 4, its loads one at a time, a miss taking 100 cycles and a
@@ -44,7 +45,7 @@ TEST(CliWarpProgress, CyclesOfEveryRequest) {
                                 "--warp-progress-every 1 --warp-progress " + path);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(read_file(path), "block,warp,sm,slot,r0,r1,r2,r3,r4,r5,r6,r7,r8,end_cycle\n"
-                               "0,0,0,0,0,100,200,210,310,320,420,430,530,531\n");
+                               "0,0,124,0,0,100,200,210,310,320,420,430,530,531\n");
 }
 
 // A launch of several waves with the preset's rates: the same file on one thread and on three,

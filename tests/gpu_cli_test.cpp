@@ -84,7 +84,7 @@ TEST(GpuCli, PresetValuesAndOverrides) {
     EXPECT_EQ(parameter(h200, "gpu"), "h200");
     EXPECT_EQ(parameter(h200, "l2_partitions"), "2");
     EXPECT_EQ(parameter(h200, "l2_partition_map"), "floorplan");
-    EXPECT_EQ(parameter(h200, "cta_order"), "floorplan");
+    EXPECT_EQ(parameter(h200, "cta_order"), "floorplan-turns");
     EXPECT_EQ(parameter(h200, "dram_fetch_bytes"), "64");
     EXPECT_EQ(h200.at("levels")[1].at("config").at("size_bytes"), 62914560);
     EXPECT_EQ(h200.at("levels")[0].at("config").at("line_bytes"), 128);
@@ -136,7 +136,7 @@ TEST(GpuCli, H200FloorplanOptions) {
     const std::string launch = "--preset h200 --size 256x256 --stencil 3x3";
     const auto plan = run_json(launch);
     const auto rr = run_json(launch + " --cta-order round-robin --l2-partition-map halves");
-    EXPECT_EQ(parameter(plan, "cta_order"), "floorplan");
+    EXPECT_EQ(parameter(plan, "cta_order"), "floorplan-turns");
     EXPECT_EQ(parameter(plan, "l2_partition_map"), "floorplan");
     EXPECT_EQ(parameter(rr, "cta_order"), "round-robin");
     EXPECT_EQ(plan.at("ncu").at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),

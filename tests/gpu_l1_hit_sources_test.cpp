@@ -21,6 +21,9 @@ GpuConfig h200(std::uint32_t block) {
     GpuConfig c = find_gpu_preset("h200")->config;
     c.block = block;
     c.count_l1_hit_sources = true;
+    // The slot cycle gives every SM its block in turn, so that the counts below are per SM alike
+    // (the preset's turns give SMs 124-131 more than their share of a wave).
+    c.cta_order = CtaOrder::floorplan;
     return c;
 }
 

@@ -72,15 +72,15 @@ def gen_placement_claims():
             + "\n" + "\n".join(out) + "\n")
 
 
-NAIVE32_TURNS = "tests/data/h100/naive32/compare_turns.csv"
-NAIVE32_TURNS_CMD = ("cachesim compare --preset h100 --measured tests/data/h100/naive32/naive32-21_matmul.csv "
-                     "--gpu cta-order=floorplan-turns")
+NAIVE32_SLOT = "tests/data/h100/naive32/compare_slot.csv"
+NAIVE32_SLOT_CMD = ("cachesim compare --preset h100 --measured tests/data/h100/naive32/naive32-21_matmul.csv "
+                    "--gpu cta-order=floorplan")
 
 
 def gen_naive32_turns():
     """fidelity.md: the 32-bit naive-order probes with the slot cycle and with the measured turns."""
-    slot = naive32_probes()
-    turns = {(r["width"], r["height"], r["depth"], r["block"]): r for r in read_csv(NAIVE32_TURNS)}
+    turns = naive32_probes()
+    slot = {(r["width"], r["height"], r["depth"], r["block"]): r for r in read_csv(NAIVE32_SLOT)}
     out = ["| launch (index32, `linear`) | blocks across | the chip's L1 % | the slot cycle less the chip "
            "(from other blocks) | the turns less the chip (from other blocks) |", "|---|---:|---:|---|---|"]
     for key in sorted(slot, key=lambda k: -abs(l1_error(slot[k]))):
@@ -89,8 +89,8 @@ def gen_naive32_turns():
         out.append("| {}x{}, depth {}, block {} | {:g} | {:.1f} | {:+.1f} ({:.1f}) | {:+.1f} ({:.1f}) |".format(
             width, height, depth, block, int(width) / int(block), float(s[M + L1R]), l1_error(s), float(s[OTHER]),
             l1_error(t), float(t[OTHER])))
-    return (note("`{}` (the presets as they stand, their first wave the slot cycle) and `{}` (`{}`): the 32-bit "
-                 "naive-order probes on an H100 over 21 launches; blocks across is the output's width over the "
-                 "block; in brackets the points of the model's L1 rate from sectors another block of the SM "
-                 "brought".format(NAIVE32_PROBES, NAIVE32_TURNS, NAIVE32_TURNS_CMD))
+    return (note("`{}` (`{}`, the slot cycle) and `{}` (the presets, their first wave the measured turns): the "
+                 "32-bit naive-order probes on an H100 over 21 launches; blocks across is the output's width over "
+                 "the block; in brackets the points of the model's L1 rate from sectors another block of the SM "
+                 "brought".format(NAIVE32_SLOT, NAIVE32_SLOT_CMD, NAIVE32_PROBES))
             + "\n" + "\n".join(out) + "\n")

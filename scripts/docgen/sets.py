@@ -30,7 +30,7 @@ def gpu_has_set(gpu, set_name):
         return set_name in RATES21_SETS[gpu].values()
     return gpu == "h200" or set_name not in FRESH_SETS
 REPORT_KERNELS = ["stencil", "matmul"]
-REPORT_CMD = "scripts/fidelity_report.sh --jobs 16"
+REPORT_CMD = "scripts/fidelity_report.sh --by-row --jobs 16"
 
 
 CYCLES_DIR = "tests/data/cycles_gto"

@@ -5,8 +5,8 @@ import os
 import re
 from issue_cost_table import ncu_rows  # scripts/, beside this package
 
-from docgen.common import H200, L1R, M, ROOT, ncu_number, note, num, read_csv, run
-from docgen.sets import l1_error, mean_l1_error, report_path, target_counts
+from docgen.common import H200, L1R, L2R, M, ROOT, S, ncu_number, note, num, read_csv, run
+from docgen.sets import REPORT_CMD, l1_error, mean_l1_error, report_path, target_counts
 
 
 ISSUE_COST = H200 + "/issue_cost"
@@ -143,34 +143,26 @@ def gen_drift_probe():
             + "\n" + "\n".join(out) + "\n")
 
 
-def report_section(path, title):
-    """The summary lines of section `== title ==` of a compare report (its lines after the table)."""
-    lines, inside = [], False
-    with open(os.path.join(ROOT, path)) as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line.startswith("== "):
-                inside = line == "== {} ==".format(title)
-                continue
-            if inside and (line.startswith("        ") or re.match(r"^\d+ runs?: ", line)):
-                lines.append(line)
-    if not lines:
-        raise SystemExit("make_docs: no section '{}' in {}".format(title, path))
-    return lines
-
-
 def gen_heldout_index64_summary():
-    out, used = [], []
+    """fidelity.md: the h200 preset on the held-out launches compiled as the training set (index64),
+    per kernel, from the joined CSVs."""
+    out = ["| kernel | launches | mean \\|L1 error\\| | worst \\|L1 error\\| | L1 within 3 | mean \\|L2 error\\| "
+           "| worst \\|L2 error\\| | L2 within 5 | best schedule the chip's best or within 1 point (L1 / L2) |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    used = []
     for kernel in ("stencil", "matmul"):
-        path = report_path("h200", "heldout", kernel)[:-len(".csv")] + ".txt"
+        path = report_path("h200", "heldout", kernel)
         used.append(path)
-        lines = report_section(path, "heldout")
-        keep = [l for l in lines if not l.strip().startswith(("L1 global-load sectors", "against the hardware",
-                                                             "schedule pairs", "targets:"))]
-        out.append("{}, {}".format(kernel, keep[0]))
-        out += [" " * (len(kernel) + 2) + l.strip() for l in keep[1:]]
-    return (note("the `heldout` (index64) sections of {}, written by `scripts/fidelity_report.sh`".format(
-        ", ".join("`{}`".format(p) for p in used))) + "\n```\n" + "\n".join(out) + "\n```\n")
+        rows = [r for r in read_csv(path) if r["variant"] in ("", "index64")]
+        l1 = [abs(l1_error(r)) for r in rows]
+        l2 = [abs(float(r[S + L2R]) - float(r[M + L2R])) for r in rows]
+        c = target_counts(rows)
+        out.append("| {} | {} | {:.2f} | {:.2f} | {}/{} | {:.2f} | {:.2f} | {}/{} | {}/{} / {}/{} |".format(
+            kernel, len(rows), mean_l1_error(rows), max(l1), c["l1_3"], len(rows), sum(l2) / len(l2), max(l2),
+            c["l2_5"], len(rows), c["best"][1], c["best"][0], c["best"][2], c["best"][0]))
+    return (note("the index64 rows of {}, written by `{}`; errors in points; the best schedule over each group "
+                 "of 3 or more schedules".format(", ".join("`{}`".format(p) for p in used), REPORT_CMD))
+            + "\n" + "\n".join(out) + "\n")
 
 
 def grid_row(cells, bold):

@@ -371,19 +371,19 @@ std::vector<GpuParameter> make_table() {
                  .sources = {every(A, "round robin, breadth first, as the hardware's CTA scheduler does (no "
                                       "dispatch order was measured on this chip)"),
                              only("h200", M, "the measured dispatch cycle (each GPC a wheel of eight TPC slots, "
-                                             "visited slot by slot); it reproduces 75-100% of the measured first-wave "
-                                             "placements: gpubench's block placement "
-                                             "(tests/data/h200/placement_matmul.csv). floorplan-turns, the TPCs at "
-                                             "SMs 124-131 taking turns of their own, reproduces all 24 recorded first "
-                                             "waves exactly (also tests/data/h200/issue_cost/knee_ends_index32.csv.gz) "
-                                             "and was nearer the chip at all ten placement probes where the two differ "
-                                             "by 3 points or more (tests/data/h100/placement/); the preset's fitted "
-                                             "parameters were fitted with floorplan"),
-                             only("h100", M, "the H200's measured dispatch cycle (tests/data/h200/placement_matmul.csv): "
-                                             "the H100's l2probe finds the same SM -> partition split, and its eight "
-                                             "recorded first waves are the H200's dispatch: floorplan-turns places each "
-                                             "block for block from one starting row "
-                                             "(tests/data/h100/naive32/naive32_ends_*.csv.gz)")},
+                                             "visited slot by slot) with the TPCs at SMs 124-131 taking turns of "
+                                             "their own: from the row the chip started at it reproduces all 24 "
+                                             "recorded first waves block for block: gpubench's block placement "
+                                             "(tests/data/h200/placement_matmul.csv, "
+                                             "issue_cost/knee_ends_index32.csv.gz); the slot cycle alone (floorplan) "
+                                             "75-100% of them. Held to the first-wave placement probes predicted "
+                                             "before they were measured (tests/data/h100/placement/): nearer the chip "
+                                             "than the slot cycle at all ten launches where the two differ by 3 "
+                                             "points or more"),
+                             only("h100", M, "the H200's measured dispatch: from the row the chip started at it "
+                                             "reproduces all eight first waves recorded on an H100 block for block "
+                                             "(tests/data/h100/naive32/naive32_ends_*.csv.gz); the H100's l2probe "
+                                             "finds the same SM -> partition split")},
                  .scheduler_only = true});
     t.push_back({.option = "cta-refill", .report_key = "cta_refill", .field = "cta_refill", .group = "Scheduling",
                  .type = P::choice, .choices = texts(kCtaRefillChoices),
@@ -417,7 +417,8 @@ std::vector<GpuParameter> make_table() {
                                              "fitted together on the 27 training matmul launches and the 10 index64 "
                                              "768^3 compilation probes (the lowest mean L1 error over the 37 rows, "
                                              "0.75 points; docs/model-studies.md, \"The block start skip and the rate "
-                                             "spread\")"),
+                                             "spread\"), with the slot cycle's first wave; with the measured turns "
+                                             "the training targets hold as they were, so it was not fitted again"),
                              only("h100", F, "0.15: fitted on H200 measurements (the training matmul and the index64 "
                                              "compilation probes; see the h200 preset), not re-fitted on the H100")},
                  .scheduler_only = true});
@@ -505,7 +506,9 @@ std::vector<GpuParameter> make_table() {
                                              "0.75 / 1.17 points over the 37 rows; the training stencils' L2 then 53 "
                                              "of 54 within 5 points); with a rate per block 4, the only pair with "
                                              "spread 0.15 of six run on the training set that met the presets' rule "
-                                             "(tests/data/block_rates/grid); docs/fidelity.md"),
+                                             "(tests/data/block_rates/grid); docs/fidelity.md); fitted with the slot "
+                                             "cycle's first wave, not again with the measured turns, with which the "
+                                             "training targets hold"),
                              only("h100", F, "auto: fitted on H200 measurements (see the h200 preset), not re-fitted "
                                              "on the H100")},
                  .scheduler_only = true});

@@ -67,10 +67,9 @@ const std::vector<GpuPresetSource> kCommonSources = {
 // slots 0 and 4-6 on partition 0, slots 1-3 and 7 on partition 1. GPCs 0-3 hold SMs 0-63 in
 // slots 0-7, GPCs 4-7 hold SMs 64-119 in slots 1-7, and SMs 120-131 form a ninth group (TPCs
 // at 124-131 in slot 0, 120 in slot 6, 122 in slot 7). l2probe found exactly this split (66 SMs
-// per partition). The four TPCs at 124-131 form the side group: the presets' slot cycle
-// (CtaOrder::floorplan, with which their fitted parameters were fitted) visits them with slot 0,
-// which reproduces 75-100% of the recorded first-wave placements. On the chip they take turns of
-// their own, four for every three of the rows' cycle: before a row, once the rows have dispatched
+// per partition). The four TPCs at 124-131 form the side group: the slot cycle alone
+// (CtaOrder::floorplan) visits them with slot 0, which reproduces 75-100% of the recorded
+// first-wave placements. On the chip they take turns of their own, four for every three of the rows' cycle: before a row, once the rows have dispatched
 // 93 k - 22 SM entries since the wave began (k: their turns so far, the first before the first
 // row). CtaOrder::floorplan_turns does that, and from the row each launch began at (which varies
 // from launch to launch) it reproduces every recorded first wave exactly: the 12 of
@@ -110,7 +109,10 @@ GpuFloorplan h200_floorplan() {
 GpuConfig hopper_config(std::string name, std::uint64_t l2_bytes, std::uint32_t near_l2_hit_cycles) {
     GpuConfig c = base(std::move(name), compute_capability(9, 0), 132, 2048, 32, PolicyKind::lru, l2_bytes);
     c.floorplan = h200_floorplan();
-    c.cta_order = CtaOrder::floorplan;
+    // The side group's own turns, not the slot cycle alone: in grids 11 or 12 blocks wide the slot
+    // cycle gives every first-wave block of an SM the same lines of B, where both chips mix them
+    // (docs/fidelity.md, "Where the first wave goes").
+    c.cta_order = CtaOrder::floorplan_turns;
     c.partition_map = PartitionMap::floorplan;
     c.partition_fill = PartitionFill::home;
     c.dram_fetch_bytes = 64;
