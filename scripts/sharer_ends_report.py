@@ -15,8 +15,8 @@ the columns of B their x cover; two first-wave blocks of one SM that have a colu
 sharers, the other pairs of the SM are not. The chip starts a launch's first wave at the row of
 its dispatch cycle where earlier launches left it: the row is the --seed (0..7) from which
 `--cta-order floorplan-turns` places the recorded first wave exactly, and every model runs with
-that seed (a launch no row reproduces is refused). Models (default: `preset=` and
-`turns=--cta-order floorplan-turns`) simulate with the preset (default h100), the launch's
+that seed (a launch no row reproduces is refused). Models (default: `slot=--cta-order floorplan`,
+the slot cycle alone, and `preset=`, whose first wave is the turns) simulate with the preset (default h100), the launch's
 compilation (default index32, --compilation in the options overrides it) and their options.
 Per launch and source (chip, then each model), the gaps between pairs' ends in steps of the loop
 (the end difference over the median first-wave block's end, divided by the depth):
@@ -144,7 +144,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("ends", nargs="+")
     args = parser.parse_args()
-    models = model_specs(args.model, ["preset=", "turns=--cta-order floorplan-turns"])
+    models = model_specs(args.model, ["slot=--cta-order floorplan", "preset="])
     binary = cachesim_binary()
     launches = [read_launch(p) for p in args.ends]
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:

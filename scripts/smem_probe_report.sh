@@ -25,6 +25,8 @@
 #   lockstep       the h200 preset's rounds in lock step: no rate spread and no block start skip, so
 #                  an SM's blocks part only by the warp age weight and the waits for misses
 #
+# Every model but preset places the first wave by the slot cycle (--gpu cta-order=floorplan).
+#
 #   scripts/smem_probe_report.sh [--jobs N] [--out DIR] [--model NAME ...] [PROBE ...]
 #
 # DIR: tests/data/h200/smem/compare; --model: only these models (default: all eight).
@@ -57,15 +59,18 @@ done
 # Each model's compare options (words without spaces), in the order of the docs' columns.
 all_models=(preset_rule preset per_warp cycles_gto cycles_no_lrc lockstep_wait block_rates lockstep)
 gto="--gpu timing=cycles --gpu warp-scheduler=gto --gpu load-gates=burst"
+# The models beside the preset place the first wave by the slot cycle, as their committed runs do;
+# the preset's own first wave is the measured turns.
+slot="--gpu cta-order=floorplan"
 declare -A model_options=(
-  [preset_rule]="--gpu carveout-rule=occupancy"
+  [preset_rule]="$slot --gpu carveout-rule=occupancy"
   [preset]=""
-  [per_warp]="--gpu warp-rate-scope=warp --gpu block-start-skip=8 --gpu lockstep-warps=0"
-  [cycles_gto]="$gto"
-  [cycles_no_lrc]="$gto --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0"
-  [lockstep_wait]="--gpu warp-rate-spread=0 --gpu block-start-skip=10 --gpu miss-wait-turns=1"
-  [block_rates]="--gpu warp-rate-scope=block --gpu block-start-skip=4 --gpu lockstep-warps=0"
-  [lockstep]="--gpu warp-rate-spread=0 --gpu block-start-skip=0"
+  [per_warp]="$slot --gpu warp-rate-scope=warp --gpu block-start-skip=8 --gpu lockstep-warps=0"
+  [cycles_gto]="$slot $gto"
+  [cycles_no_lrc]="$slot $gto --gpu issue-cycles=auto --gpu lrc-hit-cycles=0 --gpu lrc-miss-cycles=0"
+  [lockstep_wait]="$slot --gpu warp-rate-spread=0 --gpu block-start-skip=10 --gpu miss-wait-turns=1"
+  [block_rates]="$slot --gpu warp-rate-scope=block --gpu block-start-skip=4 --gpu lockstep-warps=0"
+  [lockstep]="$slot --gpu warp-rate-spread=0 --gpu block-start-skip=0"
 )
 [ ${#models[@]} -gt 0 ] || models=("${all_models[@]}")
 for name in "${models[@]}"; do

@@ -186,13 +186,13 @@ def gen_naive32_sharer_ends():
         by.setdefault((r["width"], r["height"], r["depth"], r["block_size"]), {})[r["source"]] = r
     cell = lambda r: "{} · {} \\| {} · {}".format(*(r[c] or "—" for c in ("sharers_median", "sharers_p90",
                                                                           "others_median", "others_p90")))
-    out = ["| launch (index32, `linear`) | the chip's pairs: sharing \\| other | the chip | the presets (slot cycle) "
-           "| the turns |", "|---|---|---|---|---|"]
+    out = ["| launch (index32, `linear`) | the chip's pairs: sharing \\| other | the chip | the slot cycle "
+           "| the presets (the turns) |", "|---|---|---|---|---|"]
     for key, sources in by.items():
         chip = sources["chip"]
         out.append("| {}x{}, depth {}, block {} | {} \\| {} | {} | {} | {} |".format(
-            *key, chip["sharer_pairs"], chip["other_pairs"], cell(chip), cell(sources["preset"]),
-            cell(sources["turns"])))
+            *key, chip["sharer_pairs"], chip["other_pairs"], cell(chip), cell(sources["slot"]),
+            cell(sources["preset"])))
     return (note("`{}`, written by `{}` from `scripts/device_progress.sh naive32_ends` (an H100: gpubench "
                  "`--warp-ends`, launch 0) and `cachesim simulate --preset h100 --warp-ends` of the same launches, "
                  "every model from the starting row the chip's first wave was placed from (its `--seed`). Over "

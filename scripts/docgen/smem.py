@@ -25,6 +25,10 @@ CARVEOUT_FILES = [("carveout.csv", "the grid the rule was read from (matmul, 32 
                   ("carveout_edges_large.csv", "edges: blocks of 800 to 1,024 threads with shared memory")]
 
 
+# scripts/smem_probe_report.sh runs every model but the presets with the slot cycle's first wave.
+SLOT_NOTE = "; every model but the presets places the first wave by the slot cycle (`--gpu cta-order=floorplan`)"
+
+
 def smem_carveouts():
     """The driver's carve-out per smem_per_block, from Nsight Compute's launch attributes."""
     return {str(int(ncu_number(r["launch__shared_mem_per_block_dynamic"]))): r for r in read_csv(SMEM + "/smem_carveout.csv")}
@@ -246,7 +250,7 @@ def gen_smem2():
     return note("`scripts/smem_probe_report.sh --model per_warp --model preset smem2 smem2_stencil` (its "
                 "`per_warp` and `preset` runs in `{}/compare`) on `{}/smem2_matmul.csv` and "
                 "`smem2_stencil.csv`, measured by `scripts/device_heldout.sh smem2`; the chip's L1 from "
-                "`carveout.csv`; the model's L1 error in points".format(SMEM, SMEM)) + "\n" + "\n".join(out) + "\n"
+                "`carveout.csv`; the model's L1 error in points".format(SMEM, SMEM) + SLOT_NOTE) + "\n" + "\n".join(out) + "\n"
 
 
 # The small L1 over many waves (scripts/device_heldout.sh smem_waves): its launches' heights and
@@ -292,7 +296,7 @@ def gen_smem_waves():
                 "runs in `{0}/compare`) on `{0}/smem_waves_matmul.csv`, measured by `scripts/device_heldout.sh "
                 "smem_waves` (the matmul 1024 wide at depth 1024; block 128 with 11,264 bytes of shared memory a "
                 "block, block 256 with 24,064: an L1 of 60 KiB both, by `smem_waves_carveout.csv`); the chip's L1 "
-                "hit rate, then each model's error in points".format(SMEM)) + "\n" + "\n".join(out) + "\n"
+                "hit rate, then each model's error in points".format(SMEM) + SLOT_NOTE) + "\n" + "\n".join(out) + "\n"
 
 
 # At eight blocks an SM the presets run the 64-bit loop in lock step (8 warps a scheduler, which its
@@ -328,7 +332,7 @@ def gen_eight_blocks():
                 "eight_blocks` (block 128 with 27,648 bytes of shared memory a block: eight blocks an SM and an L1 of "
                 "28 KiB, by `eight_blocks_carveout.csv`); the chip's L1 hit rate, then each model's error in "
                 "points; \"left out\": compare leaves out a row whose L2 counters contradict each other (more L2 "
-                "hits than lookups)".format(SMEM)) + "\n" + "\n".join(out) + "\n"
+                "hits than lookups)".format(SMEM) + SLOT_NOTE) + "\n" + "\n".join(out) + "\n"
 
 
 KNEE_TIMED_WARPS = [1, 2, 3, 4, 6, 8, 12, 16]
@@ -382,4 +386,4 @@ def gen_smem_probe(probe):
                  "driver's carve-out in each of these launches (`{0}/carveout.csv`), the first the occupancy rule's "
                  "(`--gpu carveout-rule=occupancy`); nothing fitted on these rows (the last two models' pairs were "
                  "chosen on the training set)".format(
-                     SMEM, probe, block, measured, "smem256" if block == 256 else "smem")) + "\n" + "\n".join(out) + "\n")
+                     SMEM, probe, block, measured, "smem256" if block == 256 else "smem") + SLOT_NOTE) + "\n" + "\n".join(out) + "\n")

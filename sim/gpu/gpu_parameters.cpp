@@ -456,7 +456,7 @@ std::vector<GpuParameter> make_table() {
                                              "points, a rate per warp 22 (tests/data/h200/smem/compare, smem2; "
                                              "docs/fidelity-shared-memory.md, \"A second shared-memory set\"); on a "
                                              "third, "
-                                             "measured after the presets took the form, 44 of 64 (a rate per warp "
+                                             "measured after the presets took the form, 45 of 64 (a rate per warp "
                                              "17), up to 32 points low where the chip keeps an SM's blocks in step "
                                              "in the first waves, and at eight blocks an SM up to 54 (smem_waves, "
                                              "eight_blocks; docs/fidelity-shared-memory.md, \"A small L1 over many "

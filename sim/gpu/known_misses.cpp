@@ -86,8 +86,8 @@ constexpr KnownMiss kKnownMisses[] = {
      "\"Where a launch's first reads come from\")"},
     {small_l1_matmul, "matmul with an L1 below 224 KiB", "L1 up to 43 points low, up to 25 high",
      "the rates were fitted at the 224 KiB L1 of launches without shared memory; below it, on the H200, the "
-     "model was within 3 points in 44 of 64 matmul launches at 60 KiB but up to 32 points low where an SM's "
-     "blocks share lines of B in the first waves (never more than 1.7 points high there); with 28 KiB, "
+     "model was within 3 points in 45 of 64 matmul launches at 60 KiB but up to 32 points low where an SM's "
+     "blocks share lines of B in the first waves (never more than 1.8 points high there); with 28 KiB, "
      "column:128 was 43 below an H100's at 12 blocks of four warps an SM, column:64 27 below the H200's and "
      "morton 13 to 25 above it at 19 blocks of three warps, and the 32-bit loop's tiles 8 to 14 above at "
      "eight blocks of four (docs/fidelity-shared-memory.md, \"A small L1 over many waves\"; "

@@ -5,8 +5,8 @@ wave of the eight 32-bit naive-order probes that gpubench --warp-ends recorded o
 `cachesim simulate --preset h100 --cta-order floorplan-turns` puts it, from exactly one of the
 eight starting rows (--seed 0..7; the chip starts where earlier launches left its scheduler). The
 first wave is the blocks below 132 times the blocks an SM holds, min(32, 2048 / block) (the
-threads an SM holds, and its block limit). The slot cycle alone (--cta-order floorplan, the
-presets') gives none of them whole. The reading, the simulation and the row search are
+threads an SM holds, and its block limit). The slot cycle alone (--cta-order floorplan)
+gives none of them whole. The reading, the simulation and the row search are
 scripts/sharer_ends_report.py's, which places its models so."""
 import glob
 import os

@@ -17,8 +17,9 @@ SCRIPT = os.path.join(ROOT, "scripts", "smem_probe_report.sh")
 SMEM = os.path.join(ROOT, "tests", "data", "h200", "smem")
 
 PROBES = {"smem_waves": "smem_waves_matmul.csv", "eight_blocks": "eight_blocks_matmul.csv"}
-# the models' meaning in the script's help: lock step is no rate spread and no block start skip
-MODELS = {"preset": [], "lockstep": ["warp-rate-spread=0", "block-start-skip=0"]}
+# the models' meaning in the script's help: lock step is no rate spread and no block start skip,
+# and every model but the preset places the first wave by the slot cycle
+MODELS = {"preset": [], "lockstep": ["cta-order=floorplan", "warp-rate-spread=0", "block-start-skip=0"]}
 
 
 def file_smems(name):
