@@ -21,8 +21,12 @@ void print_explanation(std::ostream& out, const SimulationOptions& sim) {
     const GpuConfig& preset = find_gpu_preset(sim.gpu_base)->config;
     out << "GPU model parameters: preset " << sim.gpu_base
         << (sim.gpu_given.empty() ? "" : ", with the values given as options") << "\n";
-    std::size_t width = 0;
-    for (const GpuParameter& p : gpu_parameters()) width = std::max(width, p.option.size() + 2);
+    // The value column holds the names of choices whole (a list of numbers may run past it).
+    std::size_t width = 0, value_width = 12;
+    for (const GpuParameter& p : gpu_parameters()) {
+        width = std::max(width, p.option.size() + 2);
+        for (const ChoiceText& choice : p.choices) value_width = std::max(value_width, choice.name.size());
+    }
     std::string_view group;
     for (const GpuParameter& p : gpu_parameters()) {
         if (p.group != group) {
@@ -31,7 +35,7 @@ void print_explanation(std::ostream& out, const SimulationOptions& sim) {
         }
         const std::string value = p.get(sim.gpu), preset_value = p.get(preset);
         out << "  " << std::left << std::setw(static_cast<int>(width)) << "--" + std::string(p.option) << " "
-            << std::setw(12) << value << " ";
+            << std::setw(static_cast<int>(value_width)) << value << " ";
         const ParameterSource source = parameter_source(p, sim.gpu_base);
         const std::string preset_note =
             " (" + sim.gpu_base + ": " + (value == preset_value ? "the same" : preset_value) + ", " +
