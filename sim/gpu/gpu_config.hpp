@@ -125,9 +125,10 @@ enum class PartitionFill : std::uint8_t {
 inline constexpr EnumChoice<CtaOrder> kCtaOrderChoices[] = {
     {CtaOrder::round_robin, "round-robin", "block b to SM b mod N"},
     {CtaOrder::fill, "fill", "SM by SM"},
-    {CtaOrder::floorplan, "floorplan", "the preset's measured slot cycle: h200"},
+    {CtaOrder::floorplan, "floorplan", "the preset's measured slot cycle alone, the side group in slot 0"},
     {CtaOrder::floorplan_turns, "floorplan-turns",
-     "the preset's measured slot rows with the side group's own turns, as recorded on the h200"},
+     "the preset's measured slot rows with the side group's own turns, as recorded on the h200 and "
+     "the h100: their presets' first wave"},
 };
 inline constexpr EnumAlias<CtaOrder> kCtaOrderAliases[] = {{"rr", CtaOrder::round_robin}};
 inline constexpr EnumChoice<SetIndex> kSetIndexChoices[] = {
