@@ -117,8 +117,17 @@ TEST(CliAccelsim, ATracesSharedMemoryAndRegistersDecideResidency) {
     EXPECT_EQ(other.err, "cachesim simulate: error: --regs-per-thread 32: the trace " + traceg +
                              " records 64 registers a thread\n");
     const CommandResult explained = run_cachesim("simulate --preset h200 --trace '" + traceg + "' --explain");
-    EXPECT_NE(explained.out.find("--smem-per-block       49152        from the trace " + traceg + " (h200: 0, "),
-              std::string::npos) << explained.out;
+    // the --smem-per-block line: the option, its value and where the value came from, however wide
+    // the columns
+    const std::size_t at = explained.out.find("  --smem-per-block ");
+    ASSERT_NE(at, std::string::npos) << explained.out;
+    std::istringstream line(explained.out.substr(at, explained.out.find('\n', at) - at));
+    std::string option, value;
+    line >> option >> value >> std::ws;
+    std::string source;
+    std::getline(line, source);
+    EXPECT_EQ(value, "49152");
+    EXPECT_EQ(source.rfind("from the trace " + traceg + " (h200: 0, ", 0), 0u) << source;
 
     // --compilation picks a built-in kernel's measured loop, which a recorded kernel is not.
     const CommandResult compiled = run_cachesim("simulate --preset h200 --trace '" + traceg + "' --compilation unroll1");
