@@ -16,8 +16,9 @@ sharers, the other pairs of the SM are not. The chip starts a launch's first wav
 its dispatch cycle where earlier launches left it: the row is the --seed (0..7) from which
 `--cta-order floorplan-turns` places the recorded first wave exactly, and every model runs with
 that seed (a launch no row reproduces is refused). Models (default: `slot=--cta-order floorplan`,
-the slot cycle alone, and `preset=`, whose first wave is the turns) simulate with the preset (default h100), the launch's
-compilation (default index32, --compilation in the options overrides it) and their options.
+the slot cycle alone, and `preset=`, whose first wave is the turns) simulate with the preset
+(default h100), the launch's compilation (default index32, --compilation in the options overrides
+it) and their options.
 Per launch and source (chip, then each model), the gaps between pairs' ends in steps of the loop
 (the end difference over the median first-wave block's end, divided by the depth):
   row                                        the starting row found;

@@ -3,10 +3,10 @@
 // and compare's joined-CSV column. Expected values by hand, from the matmul's sharing:
 //  - matmul 128x128, depth 128, block 128 on the h200 preset with the slot cycle for its first
 //    wave (--cta-order floorplan; the preset's turns give SMs 124-131 a second block): 128
-//    blocks, one a row of C, one on each SM. A warp reads one sector of A an iteration (its block's row, shared by the block's
-//    four warps, 8 iterations to a sector) and 4 sectors of B's row that no other warp of the SM
-//    reads: per block and 8 iterations the warp that filled A's sector finds it 7 times and the
-//    other three 8 times each, and nothing of B is found.
+//    blocks, one a row of C, one on each SM. A warp reads one sector of A an iteration (its
+//    block's row, shared by the block's four warps, 8 iterations to a sector) and 4 sectors of
+//    B's row that no other warp of the SM reads: per block and 8 iterations the warp that filled
+//    A's sector finds it 7 times and the other three 8 times each, and nothing of B is found.
 //  - the strip probe at one wave (128x2112, block 128, column:128): 16 blocks an SM, each a row
 //    of C, read the same 16 sectors of B's row every iteration; 15 of each sector's 16 lookups
 //    find it from another block: 240 of the SM's 320 lookups an iteration, 75 points. Its
@@ -105,8 +105,8 @@ TEST(CliHitSources, RefusedWithoutTheGpuModel) {
 TEST(CliHitSources, SweepColumns) {
     // Block 256: two rows of C a block, whose warps w and w + 4 read the same 4 sectors of B's row
     // each iteration: 16 more hits from the block an iteration, 64 blocks x 128 iterations.
-    const auto r = test::run_cachesim("sweep --preset h200 --cta-order floorplan --workload matmul --size 128x128 --depth 128 "
-                                      "--block 128,256 --hit-sources -q");
+    const auto r = test::run_cachesim("sweep --preset h200 --cta-order floorplan --workload matmul --size 128x128 "
+                                      "--depth 128 --block 128,256 --hit-sources -q");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto rows = cli::parse_csv(r.out);
     ASSERT_EQ(rows.size(), 3u);

@@ -81,7 +81,8 @@ def gen_lockstep_probes(probe_set="lockstep"):
     return (note("`{}` (the predictions, `scripts/predict_set.sh {}`, committed before the measurement), "
                  "`{}` (an H100, `scripts/device_heldout.sh {}_matmul`) and `cachesim compare`'s joined CSVs "
                  "`{}` and `{}` (`cachesim compare --preset h100 --gpu cta-order=floorplan --measured {}`, the "
-                 "first wave by the slot cycle, the second with `--gpu lockstep-warps=0` too): each launch's L1 hit rate on the chip and each model's error in points; a "
+                 "first wave by the slot cycle, the second with `--gpu lockstep-warps=0` too): each launch's L1 "
+                 "hit rate on the chip and each model's error in points; a "
                  "launch runs in lock step where the h100 preset's run differs from the run with "
                  "`--lockstep-warps 0`, predicted so unless the committed prediction is the run with "
                  "`--lockstep-warps 0` to 0.2 points".format(

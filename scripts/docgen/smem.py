@@ -250,7 +250,8 @@ def gen_smem2():
     return note("`scripts/smem_probe_report.sh --model per_warp --model preset smem2 smem2_stencil` (its "
                 "`per_warp` and `preset` runs in `{}/compare`) on `{}/smem2_matmul.csv` and "
                 "`smem2_stencil.csv`, measured by `scripts/device_heldout.sh smem2`; the chip's L1 from "
-                "`carveout.csv`; the model's L1 error in points".format(SMEM, SMEM) + SLOT_NOTE) + "\n" + "\n".join(out) + "\n"
+                "`carveout.csv`; the model's L1 error in points".format(SMEM, SMEM) + SLOT_NOTE) + \
+        "\n" + "\n".join(out) + "\n"
 
 
 # The small L1 over many waves (scripts/device_heldout.sh smem_waves): its launches' heights and
@@ -386,4 +387,5 @@ def gen_smem_probe(probe):
                  "driver's carve-out in each of these launches (`{0}/carveout.csv`), the first the occupancy rule's "
                  "(`--gpu carveout-rule=occupancy`); nothing fitted on these rows (the last two models' pairs were "
                  "chosen on the training set)".format(
-                     SMEM, probe, block, measured, "smem256" if block == 256 else "smem") + SLOT_NOTE) + "\n" + "\n".join(out) + "\n")
+                     SMEM, probe, block, measured, "smem256" if block == 256 else "smem") + SLOT_NOTE)
+            + "\n" + "\n".join(out) + "\n")

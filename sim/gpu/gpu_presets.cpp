@@ -69,12 +69,12 @@ const std::vector<GpuPresetSource> kCommonSources = {
 // at 124-131 in slot 0, 120 in slot 6, 122 in slot 7). l2probe found exactly this split (66 SMs
 // per partition). The four TPCs at 124-131 form the side group: the slot cycle alone
 // (CtaOrder::floorplan) visits them with slot 0, which reproduces 75-100% of the recorded
-// first-wave placements. On the chip they take turns of their own, four for every three of the rows' cycle: before a row, once the rows have dispatched
-// 93 k - 22 SM entries since the wave began (k: their turns so far, the first before the first
-// row). CtaOrder::floorplan_turns does that, and from the row each launch began at (which varies
-// from launch to launch) it reproduces every recorded first wave exactly: the 12 of
-// issue_cost/knee_ends_index32.csv.gz and the 12 of placement_matmul.csv (a third of those with
-// 128-131 before 124-127).
+// first-wave placements. On the chip they take turns of their own, four for every three of the
+// rows' cycle: before a row, once the rows have dispatched 93 k - 22 SM entries since the wave
+// began (k: their turns so far, the first before the first row). CtaOrder::floorplan_turns does
+// that, and from the row each launch began at (which varies from launch to launch) it reproduces
+// every recorded first wave exactly: the 12 of issue_cost/knee_ends_index32.csv.gz and the 12 of
+// placement_matmul.csv (a third of those with 128-131 before 124-127).
 GpuFloorplan h200_floorplan() {
     constexpr std::uint8_t kSlotPartition[8] = {0, 1, 1, 1, 0, 0, 0, 1};
     std::vector<std::vector<std::uint32_t>> slots(8);  // per slot: first SMs of its TPCs, GPC order
